@@ -1,0 +1,3 @@
+from benchproof.cli import main
+
+main()

@@ -1,0 +1,67 @@
+"""User-facing problems: one family of errors, each saying where (file:line) and what.
+
+A :class:`Problem` is an input mistake (``severity="error"``) or something a reader should
+know about (``severity="warning"``).  Stages collect problems instead of raising, so that a
+single ``benchproof check`` lists everything at once.  :class:`InputError` carries the
+collected problems up to the command line, which prints them and exits 1.  A Python
+traceback is always a bug in benchproof, never the answer to bad input.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Iterable, Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    file: str
+    line: int | None
+    message: str
+    severity: Severity = "error"
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        prefix = "warning: " if self.severity == "warning" else ""
+        return f"{where}: {prefix}{self.message}"
+
+
+class InputError(Exception):
+    """The input cannot be built; ``problems`` says why (every problem, not the first)."""
+
+    def __init__(self, problems: Iterable[Problem]):
+        self.problems = tuple(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class Problems:
+    """An ordered collector of problems for one stage."""
+
+    def __init__(self) -> None:
+        self.items: list[Problem] = []
+
+    def error(self, file: str, line: int | None, message: str) -> None:
+        self.items.append(Problem(file, line, message, "error"))
+
+    def warning(self, file: str, line: int | None, message: str) -> None:
+        self.items.append(Problem(file, line, message, "warning"))
+
+    def extend(self, problems: Iterable[Problem]) -> None:
+        self.items.extend(problems)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.items if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.items if p.severity == "warning"]
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the closest choice, or an empty string."""
+    close = difflib.get_close_matches(str(word), sorted(set(map(str, choices))), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
