@@ -1,0 +1,117 @@
+"""Records → :class:`Results`: per section × arm × point × metric, median (min–max) and n.
+
+Only records with status ``ok`` and a measured value enter a median.  A group with no such
+value has ``median = None`` and a status in words; it is never 0.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import pandas as pd
+
+from benchproof.model import STATUSES, Project, RunRecord
+
+Point = tuple[tuple[str, object], ...]
+
+
+@dataclass(frozen=True)
+class Stat:
+    n_ok: int
+    n_total: int
+    median: float | None
+    min: float | None
+    max: float | None
+    ratio: float | None
+    status: str
+
+
+@dataclass(frozen=True)
+class Row:
+    section: str
+    arm: str
+    point: Point
+    counts: dict[str, int]
+    status: str
+    stats: dict[str, Stat]
+
+
+@dataclass(frozen=True)
+class Results:
+    rows: tuple[Row, ...]
+    points: dict[str, tuple[Point, ...]]
+
+    def section_rows(self, section_id: str) -> list[Row]:
+        return [r for r in self.rows if r.section == section_id]
+
+
+def dim_sort_key(value: object) -> tuple:
+    """Numbers first, in numeric order, then text: 512 before 4096 before 'long'."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (0, float(value), "")
+    return (1, 0.0, str(value))
+
+
+def point_of(record: RunRecord) -> Point:
+    return tuple(record.dims.items())
+
+
+def status_label(counts: dict[str, int], launch: str = "launched") -> str:
+    """``ok``, ``unsupported``, ``failed 1/4`` …: what happened to the attempts, in words."""
+    total = sum(counts.values())
+    if total == 0:
+        return {"unsupported": "unsupported", "failed": "failed to launch"}.get(launch, "not run")
+    bad = [(s, counts[s]) for s in STATUSES[1:] if counts.get(s)]
+    if not bad:
+        return "ok"
+    if not counts.get("ok") and len(bad) == 1 and bad[0][0] == "unsupported":
+        return "unsupported"
+    return ", ".join(f"{s} {n}/{total}" for s, n in bad)
+
+
+def _medians(project: Project) -> dict[tuple, tuple[int, float, float, float]]:
+    """(section, arm, point, metric) → (n, median, min, max) over ok records with a value."""
+    rows = [
+        (r.section, r.arm, point_of(r), metric, value)
+        for r in project.records if r.status == "ok"
+        for metric, value in r.metrics.items() if value is not None
+    ]
+    if not rows:
+        return {}
+    frame = pd.DataFrame(rows, columns=["section", "arm", "point", "metric", "value"])
+    grouped = frame.groupby(["section", "arm", "point", "metric"], sort=False)["value"]
+    table = grouped.agg(["count", "median", "min", "max"])
+    return {key: (int(v["count"]), float(v["median"]), float(v["min"]), float(v["max"]))
+            for key, v in table.iterrows()}
+
+
+def aggregate(project: Project) -> Results:
+    medians = _medians(project)
+    counts: dict[tuple, Counter] = {}
+    points: dict[str, set] = {s.id: set() for s in project.report.sections}
+    for r in project.records:
+        counts.setdefault((r.section, r.arm, point_of(r)), Counter())[r.status] += 1
+        points[r.section].add(point_of(r))
+    ordered = {
+        sid: tuple(sorted(pts, key=lambda p: tuple(dim_sort_key(v) for _, v in p))) or ((),)
+        for sid, pts in points.items()
+    }
+    rows: list[Row] = []
+    for section in project.report.sections:
+        for arm_id in section.arms:
+            launch = project.arms[arm_id].launch.status
+            for point in ordered[section.id]:
+                c = dict(counts.get((section.id, arm_id, point), Counter()))
+                label = status_label(c, launch)
+                stats = {}
+                for metric in project.report.metrics:
+                    n, med, lo, hi = medians.get((section.id, arm_id, point, metric.id), (0, None, None, None))
+                    base = None
+                    if section.baseline:
+                        base = medians.get((section.id, section.baseline, point, metric.id))
+                    ratio = med / base[1] if med is not None and base and base[1] else None
+                    status = "not measured" if n == 0 and c.get("ok") else label
+                    stats[metric.id] = Stat(n, sum(c.values()), med, lo, hi, ratio, status)
+                rows.append(Row(section.id, arm_id, point, c, label, stats))
+    return Results(tuple(rows), ordered)

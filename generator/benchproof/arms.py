@@ -1,0 +1,138 @@
+"""arms/<id>.yaml → :class:`Arm`, every problem with ``arms/<id>.yaml:line``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from benchproof.errors import Problems, did_you_mean
+from benchproof.model import LAUNCH_STATUSES, ROLES, Arm, Claim, Launch, Where
+from benchproof.narrative import render_markdown
+from benchproof.paths import project_file
+from benchproof.schema import Field, check_map, line_of, shown
+from benchproof.yamlio import load_yaml
+
+ARM_FIELDS = {
+    "id": Field("str"),
+    "label": Field("str"),
+    "role": Field("str"),
+    "engine": Field("map"),
+    "subject": Field("map"),
+    "hardware": Field("map"),
+    "settings": Field("map"),
+    "launch": Field("map"),
+    "claims": Field("list"),
+    "command": Field("strlist"),
+    "notes": Field("str"),
+    "evidence": Field("list"),
+}
+ENGINE_FIELDS = {
+    "name": Field("str", required=True),
+    "version": Field("scalar"),
+    "commit": Field("scalar"),
+    "binary_sha256": Field("str"),
+}
+LAUNCH_FIELDS = {"status": Field("str", required=True), "reason": Field("str"), "evidence": Field("str")}
+CLAIM_FIELDS = {
+    "name": Field("str", required=True),
+    "requested": Field("any", required=True),
+    "verified": Field("any", required=True),
+    "evidence": Field("str"),
+}
+
+
+def _choice(value: str, choices: tuple[str, ...], what: str, rel: str, line: int | None,
+            problems: Problems) -> bool:
+    if value in choices:
+        return True
+    problems.error(rel, line, f"{what} '{value}' is not one of {', '.join(choices)}"
+                   f"{did_you_mean(value, choices)}")
+    return False
+
+
+def _launch(root: Path, doc: dict, rel: str, problems: Problems) -> Launch:
+    node = doc.get("launch")
+    if node is None:
+        return Launch("launched")
+    launch = check_map(node, rel, "launch", LAUNCH_FIELDS, problems) or {}
+    status = launch.get("status", "launched")
+    _choice(status, LAUNCH_STATUSES, "launch status", rel, line_of(node, "status"), problems)
+    evidence = None
+    if launch.get("evidence"):
+        evidence = project_file(root, launch["evidence"], rel, line_of(node, "evidence"),
+                                "evidence", problems)
+    return Launch(status, launch.get("reason"), evidence)
+
+
+def _claims(root: Path, doc: dict, rel: str, problems: Problems) -> list[Claim]:
+    claims = []
+    seq = doc.get("claims") or []
+    for i, item in enumerate(seq):
+        line = line_of(seq, i)
+        c = check_map(item, rel, "a claim", CLAIM_FIELDS, problems, line)
+        if not c or "name" not in c:
+            continue
+        verified = c.get("verified")
+        if verified not in (True, False, "unknown"):
+            problems.error(rel, line_of(item, "verified"),
+                           f"'verified' must be true, false or unknown, got {shown(verified)}")
+            verified = "unknown"
+        evidence = None
+        if c.get("evidence"):
+            evidence = project_file(root, c["evidence"], rel, line_of(item, "evidence"),
+                                    "evidence", problems)
+        if verified is True and not c.get("evidence"):
+            problems.warning(rel, line, f"claim '{c['name']}' is marked verified but names no evidence file")
+        if verified is not True:
+            problems.warning(rel, line, f"claim '{c['name']}' was requested but is not verified "
+                             f"({'not verified' if verified is False else 'unknown'})")
+        claims.append(Claim(c["name"], c.get("requested"), verified, evidence))
+    return claims
+
+
+def read_arm(root: Path, path: Path, report_subject: dict, problems: Problems) -> Arm | None:
+    """Read and check one arm file; ``None`` when it cannot be read at all."""
+    rel = path.relative_to(root).as_posix()
+    doc, found = load_yaml(path, rel)
+    problems.extend(found)
+    if doc is None:
+        if not found:
+            problems.error(rel, 1, "the arm file is empty")
+        return None
+    arm = check_map(doc, rel, "an arm", ARM_FIELDS, problems, 1)
+    if arm is None:
+        return None
+    stem = path.stem
+    if arm.get("id", stem) != stem:
+        problems.error(rel, line_of(doc, "id"), f"id '{arm['id']}' does not match the file name '{stem}.yaml'")
+    role = arm.get("role")
+    if role is not None:
+        _choice(role, ROLES, "role", rel, line_of(doc, "role"), problems)
+    engine: dict[str, Any] = {}
+    if "engine" in arm:
+        engine = check_map(arm["engine"], rel, "engine", ENGINE_FIELDS, problems) or {}
+    subject = arm.get("subject")
+    if subject is not None and dict(subject) != dict(report_subject):
+        differs = sorted(k for k in set(subject) | set(report_subject)
+                         if subject.get(k) != report_subject.get(k))
+        problems.warning(rel, line_of(doc, "subject"),
+                         f"the arm's subject differs from the report subject ({', '.join(map(str, differs))}): "
+                         "not like-for-like")
+    elif subject is not None:
+        subject = None  # the same as the report's: nothing to flag
+    evidence = []
+    seq = arm.get("evidence") or []
+    for i, item in enumerate(seq):
+        ok = project_file(root, str(item), rel, line_of(seq, i), "evidence", problems)
+        if ok:
+            evidence.append(ok)
+    command = arm.get("command") or ()
+    return Arm(
+        id=stem, label=arm.get("label", stem), role=role, engine=dict(engine),
+        subject=dict(subject) if subject is not None else None,
+        hardware=dict(arm.get("hardware") or {}), settings=dict(arm.get("settings") or {}),
+        launch=_launch(root, arm, rel, problems), claims=tuple(_claims(root, arm, rel, problems)),
+        command=(command,) if isinstance(command, str) else tuple(command),
+        notes_html=render_markdown(arm.get("notes", "")), evidence=tuple(evidence),
+        where=Where(rel, 1),
+    )

@@ -1,0 +1,49 @@
+"""The orchestrator: the stages in order, one log line each.  Only this module knows the order."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Callable
+
+from benchproof.aggregate import aggregate
+from benchproof.downloads import records_csv, results_json
+from benchproof.model import STATUSES, Project
+from benchproof.pages import report_page
+from benchproof.project import load_project
+from benchproof.render import asset, render
+from benchproof.site import MARKER, SiteFiles, publish
+
+Log = Callable[[str], None]
+
+
+def describe(project: Project) -> str:
+    counts = Counter(r.status for r in project.records)
+    by_status = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts.get(s))
+    sections = len(project.report.sections)
+    return (f"{len(project.records)} records ({by_status}), {len(project.arms)} arms, "
+            f"{sections} section{'s' if sections != 1 else ''}")
+
+
+def check(project_dir: Path, strict: bool, log: Log) -> Project:
+    project = load_project(project_dir, strict=strict)
+    log(f"read      {describe(project)}; {len(project.warnings)} warnings")
+    return project
+
+
+def build(project_dir: Path, out: Path, strict: bool, log: Log) -> Project:
+    project = check(project_dir, strict, log)
+    results = aggregate(project)
+    log(f"aggregate {len(results.rows)} summary rows × {len(project.report.metrics)} metrics")
+    site = SiteFiles()
+    page = report_page(project, results)
+    site.add("index.html", render("report.html", page=page, root=""))
+    site.add("assets/style.css", asset("style.css"))
+    site.add(MARKER, "This folder was written by benchproof; a rebuild replaces it whole.\n")
+    log(f"render    index.html: {page.n_records} records in the raw table")
+    site.add("downloads/records.csv", records_csv(project))
+    site.add("downloads/results.json", results_json(project, results))
+    log("downloads records.csv, results.json")
+    publish(site, out)
+    log(f"write     {out} ({len(site)} files)")
+    return project

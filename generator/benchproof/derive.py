@@ -1,0 +1,179 @@
+"""Derived metrics: arithmetic over the columns of a run record, e.g. ``a / b * 1000``.
+
+The text is user input and never reaches ``eval``/``exec``/``compile``: :func:`parse` checks
+the syntax tree against a whitelist (number literals, column names, ``+ - * / // % **``,
+unary ``+ -``, parentheses) and :meth:`Derivation.evaluate` walks it.  Values and literals are
+floats and operations run in the expression's order, so results equal Python's own float
+arithmetic bit for bit.  A field not measured (missing, None, blank) gives None, never 0.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import numbers
+import operator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable, Mapping
+
+MAX_LENGTH = 500
+MAX_EXPONENT = 8
+
+_BINOPS: dict[type, Callable[[float, float], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+    ast.Pow: operator.pow}
+_UNOPS: dict[type, Callable[[float], float]] = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+_OP_TEXT = {ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<",
+            ast.RShift: ">>", ast.MatMult: "@", ast.Invert: "~", ast.Not: "not"}
+_FORBIDDEN: list[tuple[type | tuple[type, ...], str]] = [
+    (ast.Call, "function calls are"), (ast.Attribute, "attributes are"),
+    (ast.Subscript, "subscripts are"), (ast.Compare, "comparisons are"),
+    (ast.BoolOp, "'and'/'or' are"), (ast.IfExp, "'if'/'else' is"), (ast.Lambda, "lambdas are"),
+    (ast.NamedExpr, "':=' is"), (ast.JoinedStr, "f-strings are"),
+    ((ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp), "comprehensions are"),
+    ((ast.List, ast.Tuple, ast.Set, ast.Dict), "lists, tuples, sets and dicts are")]
+
+
+class DeriveError(ValueError):
+    """A ``derive`` expression that is not allowed, or values it cannot be computed from."""
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
+def _forbidden(node: ast.AST) -> str | None:
+    """Why ``node`` is not allowed in a derive expression, or None if it is."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if value is None or isinstance(value, bool):
+            return f"'{value}' is not allowed"
+        if type(value) not in (int, float):
+            kind = {str: "strings", bytes: "bytes", complex: "complex numbers"}.get(type(value))
+            return f"{kind or type(value).__name__ + ' values'} are not allowed"
+        try:
+            return None if math.isfinite(float(value)) else "this number is too large"
+        except OverflowError:
+            return "this number is too large"
+    if isinstance(node, ast.Name) and node.id.startswith("_"):
+        return "names starting with '_' are not allowed"
+    if isinstance(node, (ast.UnaryOp, ast.BinOp)) and type(node.op) not in (_UNOPS | _BINOPS):
+        return f"the operator '{_OP_TEXT.get(type(node.op), '?')}' is not allowed"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+        power = node.right.operand if isinstance(node.right, ast.UnaryOp) else node.right
+        if not (isinstance(power, ast.Constant) and type(power.value) in (int, float)
+                and abs(power.value) <= MAX_EXPONENT):
+            return f"'**' needs a number from -{MAX_EXPONENT} to {MAX_EXPONENT} as exponent"
+    if isinstance(node, (ast.Name, ast.UnaryOp, ast.BinOp, ast.operator, ast.unaryop,
+                         ast.expr_context)):
+        return None
+    what = next((w for t, w in _FORBIDDEN if isinstance(node, t)), f"{type(node).__name__} is")
+    return f"{what} not allowed"
+
+
+@lru_cache(maxsize=256)
+def _check(expr: str) -> tuple[str, ast.expr, tuple[str, ...]]:
+    """Parse and whitelist ``expr``; return (parsed text, tree, field names)."""
+    text = expr.strip()
+    if len(text) > MAX_LENGTH:
+        raise DeriveError(f"derive: expression is too long ({len(text)} characters; "
+                          f"the limit is {MAX_LENGTH})")
+    try:
+        tree = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError) as e:  # ValueError: null bytes on Python < 3.12
+        why = e.msg if isinstance(e, SyntaxError) else str(e)
+        raise DeriveError(f"derive: invalid expression: {why} ({_quote(text)})") from None
+    except (RecursionError, MemoryError):
+        raise DeriveError(f"derive: expression is too deeply nested ({_quote(text)})") from None
+    for node in ast.walk(tree):  # iterative, parents before children
+        why = _forbidden(node)
+        if why is not None:
+            src = ast.get_source_segment(text, node) or ast.unparse(node)
+            raise DeriveError(f"derive: {why} ({_quote(src)})")
+    names = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name)),
+                   key=lambda n: (n.lineno, n.col_offset))
+    if not names:
+        raise DeriveError(f"derive: the expression uses no fields ({_quote(text)})")
+    return text, tree, tuple(dict.fromkeys(n.id for n in names))
+
+
+def _number(name: str, value: object) -> float | None:
+    """A record value as a finite float; None when it was not measured."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    try:
+        if isinstance(value, bool) or not isinstance(value, (str, numbers.Real)):
+            raise ValueError
+        number = float(value)  # float() itself ignores surrounding whitespace
+    except (ValueError, OverflowError):
+        raise DeriveError(f"field {name!r} is not a number: {_quote(str(value))}") from None
+    if not math.isfinite(number):
+        raise DeriveError(f"field {name!r} is not a finite number: {_quote(str(value))}")
+    return number
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """A checked ``derive`` expression and the fields it reads, in order of first use."""
+
+    expr: str
+    fields: tuple[str, ...]
+    _text: str = field(init=False, repr=False, compare=False)
+    _tree: ast.expr = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        text, tree, fields = _check(self.expr)
+        if tuple(self.fields) != fields:
+            raise ValueError(f"fields {self.fields!r} do not match the expression's {fields!r}")
+        object.__setattr__(self, "_text", text)
+        object.__setattr__(self, "_tree", tree)
+
+    def evaluate(self, values: Mapping[str, object]) -> float | None:
+        """The expression's value for one record, or None if a field was not measured.
+
+        A bad value raises :class:`DeriveError` even when another field is missing, as do
+        division by zero and results that overflow or are not real numbers.
+        """
+        nums = {name: _number(name, values.get(name)) for name in self.fields}
+        if any(v is None for v in nums.values()):
+            return None
+        try:
+            return self._eval(self._tree, nums)  # type: ignore[arg-type]
+        except RecursionError:
+            raise DeriveError(f"expression is too deeply nested: {_quote(self._text)}") from None
+
+    def _src(self, node: ast.AST) -> str:
+        return _quote(ast.get_source_segment(self._text, node) or ast.unparse(node))
+
+    def _eval(self, node: ast.expr, env: Mapping[str, float]) -> float:
+        if isinstance(node, ast.Constant):
+            return float(node.value)
+        if isinstance(node, ast.Name):
+            return env[node.id]
+        if isinstance(node, ast.UnaryOp):
+            return _UNOPS[type(node.op)](self._eval(node.operand, env))
+        assert isinstance(node, ast.BinOp)
+        left, right = self._eval(node.left, env), self._eval(node.right, env)
+        try:
+            result = _BINOPS[type(node.op)](left, right)
+        except ZeroDivisionError:
+            if isinstance(node.op, ast.Pow):
+                raise DeriveError(f"division by zero: {self._src(node.left)} is 0 and is "
+                                  f"raised to a negative power") from None
+            raise DeriveError(f"division by zero: {self._src(node.right)} is 0") from None
+        except OverflowError:
+            raise DeriveError(f"result is too large: {self._src(node)}") from None
+        if not isinstance(result, float):  # e.g. (-8.0) ** 0.5 is complex
+            raise DeriveError(f"result is not a real number: {self._src(node)}")
+        if not math.isfinite(result):
+            raise DeriveError(f"result is too large: {self._src(node)}")
+        return result
+
+
+def parse(expr: str) -> Derivation:
+    """Check a ``derive`` expression; raise :class:`DeriveError` if it is not allowed."""
+    if not isinstance(expr, str):
+        raise DeriveError(f"derive: expected an expression, got {type(expr).__name__}")
+    return Derivation(expr, _check(expr)[2])

@@ -1,0 +1,90 @@
+"""Machine-readable downloads: ``records.csv`` and ``results.json``.
+
+A value that was not measured is an empty CSV cell and a JSON ``null``, never 0 and never
+``NaN``.  CSV text cells that a spreadsheet would run as a formula are neutralized.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from benchproof import __version__
+from benchproof.aggregate import Results
+from benchproof.model import Project
+from benchproof.pages import RESERVED
+
+RESULTS_FORMAT = 1
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_safe(value: Any) -> Any:
+    """Prefix a quote to text a spreadsheet would treat as a formula (OWASP CSV injection)."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def record_columns(project: Project) -> list[str]:
+    dims = [d.id for d in project.report.dimensions]
+    metrics = [m.id for m in project.report.metrics]
+    extra = [c for c in project.raw_columns if c not in RESERVED and c not in dims and c not in metrics]
+    reported = [f"{m.id}_reported" for m in project.report.metrics if m.derive and m.id in project.raw_columns]
+    return (["run_id", "section", "arm", "status", "repeat"] + dims + metrics + reported + extra
+            + ["started_at", "reason", "evidence", "source"])
+
+
+def record_dicts(project: Project) -> list[dict[str, Any]]:
+    """One flat mapping per record, in input order, with original and derived values."""
+    out = []
+    for r in project.records:
+        row: dict[str, Any] = {"run_id": r.run_id, "section": r.section, "arm": r.arm,
+                               "status": r.status, "repeat": r.repeat}
+        row.update(r.dims)
+        row.update(r.metrics)
+        for m in project.report.metrics:
+            if m.derive and m.id in project.raw_columns:
+                row[f"{m.id}_reported"] = r.raw.get(m.id)
+        for column in record_columns(project):
+            if column not in row and column not in ("started_at", "reason", "evidence", "source"):
+                row[column] = r.raw.get(column)
+        row.update(started_at=r.started_at, reason=r.reason, evidence=r.evidence, source=str(r.where))
+        out.append({c: row.get(c) for c in record_columns(project)})
+    return out
+
+
+def records_csv(project: Project) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    columns = record_columns(project)
+    writer.writerow(columns)
+    for row in record_dicts(project):
+        writer.writerow(["" if row[c] is None else csv_safe(row[c]) for c in columns])
+    return buffer.getvalue()
+
+
+def to_json(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
+
+
+def results_json(project: Project, results: Results) -> str:
+    report = project.report
+    metrics = [{"id": m.id, "label": m.label, "unit": m.unit, "better": m.better,
+                "source": m.source, "derive": m.derive, "derive_fields": list(m.derive_fields)}
+               for m in report.metrics]
+    rows = [{
+        "section": row.section, "arm": row.arm, "point": dict(row.point),
+        "counts": row.counts, "status": row.status,
+        "metrics": {mid: {"n_ok": s.n_ok, "n_total": s.n_total, "median": s.median, "min": s.min,
+                          "max": s.max, "ratio": s.ratio, "status": s.status}
+                    for mid, s in row.stats.items()},
+    } for row in results.rows]
+    return to_json({
+        "format": "benchproof-results", "format_version": RESULTS_FORMAT,
+        "generator": f"benchproof {__version__}", "title": report.title,
+        "baselines": {s.id: s.baseline for s in report.sections},
+        "metrics": metrics, "dimensions": [d.id for d in report.dimensions],
+        "records": len(project.records), "rows": rows,
+    })

@@ -1,0 +1,48 @@
+"""Pure display formatting, used as Jinja filters.  ``--`` means "not measured", never zero."""
+
+from __future__ import annotations
+
+from typing import Any
+
+MISSING = "--"
+SMALL_N = 3
+
+
+def number(value: float | None, decimals: int) -> str:
+    return MISSING if value is None else f"{value:.{decimals}f}"
+
+
+def summary(stat: Any, decimals: int) -> str:
+    """``median (min–max)``; a single repetition shows the value alone; none shows ``--``."""
+    if stat.median is None:
+        return MISSING
+    if stat.n_ok == 1:
+        return number(stat.median, decimals)
+    return f"{number(stat.median, decimals)} ({number(stat.min, decimals)}–{number(stat.max, decimals)})"
+
+
+def small_n(stat: Any) -> str:
+    """``n=2`` beside a figure built from fewer than three repetitions, else ''."""
+    return f"n={stat.n_ok}" if 0 < stat.n_ok < SMALL_N else ""
+
+
+def ratio(value: float | None) -> str:
+    return "" if value is None else f"{value:.2f}×"
+
+
+def point(point: tuple, with_names: bool = False) -> str:
+    """A workload point as text: ``512`` or ``prompt_target=512 · depth=0``."""
+    if not point:
+        return "all"
+    parts = [f"{k}={v}" if with_names else str(v) for k, v in point]
+    return " · ".join(parts)
+
+
+def raw_value(value: Any) -> str:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return MISSING
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)

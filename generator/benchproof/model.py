@@ -1,0 +1,136 @@
+"""The validated project: frozen dataclasses handed from stage to stage.
+
+Values that were not measured are ``None`` everywhere in this model; nothing here ever
+turns a missing value into 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+STATUSES = ("ok", "failed", "interrupted", "unsupported", "excluded")
+LAUNCH_STATUSES = ("launched", "failed", "unsupported")
+ROLES = ("incumbent", "candidate", "control", "ablation", "reference")
+
+DimValue = int | float | str
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a value came from: a project-relative file and a 1-based line."""
+
+    file: str
+    line: int | None
+
+    def __str__(self) -> str:
+        return self.file if self.line is None else f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Metric:
+    id: str
+    label: str
+    unit: str
+    better: Literal["higher", "lower"]
+    source: str
+    derive: str | None = None
+    derive_fields: tuple[str, ...] = ()
+    allow_negative: bool = False
+
+    @property
+    def better_text(self) -> str:
+        return f"{self.better} is better"
+
+
+@dataclass(frozen=True)
+class Dimension:
+    id: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    title: str
+    notes_html: str
+    arms: tuple[str, ...]
+    baseline: str | None = None
+
+
+@dataclass(frozen=True)
+class Claim:
+    name: str
+    requested: Any
+    verified: bool | Literal["unknown"]
+    evidence: str | None = None
+
+
+@dataclass(frozen=True)
+class Launch:
+    status: str
+    reason: str | None = None
+    evidence: str | None = None
+
+
+@dataclass(frozen=True)
+class Arm:
+    id: str
+    label: str
+    role: str | None
+    engine: dict
+    subject: dict | None
+    hardware: dict
+    settings: dict
+    launch: Launch
+    claims: tuple[Claim, ...]
+    command: tuple[str, ...]
+    notes_html: str
+    evidence: tuple[str, ...]
+    where: Where
+
+    @property
+    def like_for_like(self) -> bool:
+        """False when the arm declares a subject other than the report's (checked in validate)."""
+        return self.subject is None
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    run_id: str
+    arm: str
+    section: str
+    status: str
+    repeat: int
+    dims: dict[str, DimValue]
+    metrics: dict[str, float | None]
+    raw: dict[str, Any]
+    reason: str | None
+    evidence: str | None
+    started_at: str | None
+    where: Where
+
+
+@dataclass(frozen=True)
+class Report:
+    title: str
+    subtitle: str
+    topics: tuple[str, ...]
+    subject: dict
+    metrics: tuple[Metric, ...]
+    dimensions: tuple[Dimension, ...]
+    sections: tuple[Section, ...]
+    protocol_html: str
+    decimals: int = 2
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+    report: Report
+    arms: dict[str, Arm]
+    records: tuple[RunRecord, ...]
+    raw_columns: tuple[str, ...]
+    warnings: tuple = field(default_factory=tuple)
+    inputs: tuple[str, ...] = ()

@@ -1,0 +1,154 @@
+"""Project + Results → the documented data each page template receives.
+
+All formatting decisions are made here and in :mod:`benchproof.formatting`, so templates
+only lay out text they are given.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from benchproof import __version__, formatting as fmt
+from benchproof.aggregate import Results, Row
+from benchproof.model import STATUSES, Metric, Project, RunRecord
+
+RESERVED = ("run_id", "section", "arm", "status", "repeat", "reason", "evidence", "started_at")
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    numeric: bool = False
+    missing: bool = False
+    note: str = ""       # n=2 beside a figure from few repetitions
+    ratio: str = ""      # 1.13× the section baseline
+    status: str = ""     # the status in words where there is no figure
+
+
+@dataclass(frozen=True)
+class SummaryRow:
+    arm_id: str
+    arm_label: str
+    points: tuple[str, ...]
+    runs: str
+    status: str
+    measured: bool       # at least one successful repetition
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class SectionView:
+    id: str
+    title: str
+    notes_html: str
+    baseline: str | None
+    rows: tuple[SummaryRow, ...]
+
+
+@dataclass(frozen=True)
+class RawTable:
+    headers: tuple[tuple[str, bool], ...]      # (label, numeric)
+    rows: tuple[tuple[str, str, tuple[Cell, ...]], ...]  # (anchor, status, cells)
+
+
+@dataclass(frozen=True)
+class ReportPage:
+    """Everything ``report.html`` shows."""
+
+    title: str
+    subtitle: str
+    topics: tuple[str, ...]
+    subject: tuple[tuple[str, str], ...]
+    n_arms: int
+    n_records: int
+    status_counts: tuple[tuple[str, int], ...]
+    date_range: str
+    run_files: int
+    metrics: tuple[Metric, ...]
+    dimension_labels: tuple[str, ...]
+    sections: tuple[SectionView, ...]
+    raw: RawTable
+    protocol_html: str
+    warnings: tuple[str, ...]
+    version: str = __version__
+
+
+def runs_text(counts: dict[str, int], label: str) -> str:
+    """``3 ok · 1 failed``; ``unsupported`` / ``not run`` when nothing was attempted."""
+    if not counts:
+        return label
+    return " · ".join(f"{counts[s]} {s}" for s in STATUSES if counts.get(s))
+
+
+def _summary_row(project: Project, row: Row) -> SummaryRow:
+    decimals = project.report.decimals
+    cells = []
+    for metric in project.report.metrics:
+        stat = row.stats[metric.id]
+        missing = stat.median is None
+        cells.append(Cell(
+            text=fmt.summary(stat, decimals), numeric=True, missing=missing,
+            note=fmt.small_n(stat), ratio=fmt.ratio(stat.ratio),
+            status=stat.status if missing else "",
+        ))
+    arm = project.arms[row.arm]
+    return SummaryRow(arm.id, arm.label, tuple(str(v) for _, v in row.point), runs_text(row.counts, row.status),
+                      row.status, bool(row.counts.get("ok")), tuple(cells))
+
+
+def _date_range(records: tuple[RunRecord, ...]) -> str:
+    days = sorted({r.started_at[:10] for r in records if r.started_at})
+    if not days:
+        return ""
+    return days[0] if days[0] == days[-1] else f"{days[0]} – {days[-1]}"
+
+
+def raw_table(project: Project) -> RawTable:
+    """Every record, failed and excluded ones included, with all its columns."""
+    report = project.report
+    dims = [d.id for d in report.dimensions]
+    metric_ids = [m.id for m in report.metrics]
+    extra = [c for c in project.raw_columns if c not in RESERVED and c not in dims and c not in metric_ids]
+    reported = [m for m in report.metrics if m.derive and m.id in project.raw_columns]
+    several = len(report.sections) > 1
+    headers = [("Run", False)] + ([("Section", False)] if several else []) + [("Arm", False), ("Status", False)]
+    headers += [(d.label, True) for d in report.dimensions] + [("Repeat", True)]
+    headers += [(m.label + (" (derived)" if m.derive else ""), True) for m in report.metrics]
+    headers += [(m.label + " (reported)", True) for m in reported]
+    headers += [(c, True) for c in extra] + [("Started", False), ("Reason", False), ("Evidence", False), ("Source", False)]
+    rows = []
+    for r in project.records:
+        cells = [Cell(r.run_id)] + ([Cell(r.section)] if several else [])
+        cells += [Cell(project.arms[r.arm].label), Cell(r.status)]
+        cells += [Cell(str(r.dims[d]), numeric=True) for d in dims] + [Cell(str(r.repeat), numeric=True)]
+        for m in report.metrics:
+            value = r.metrics[m.id]
+            cells.append(Cell(fmt.number(value, report.decimals), numeric=True, missing=value is None))
+        for c in [m.id for m in reported] + extra:
+            text = fmt.raw_value(r.raw.get(c))
+            cells.append(Cell(text, numeric=True, missing=text == fmt.MISSING))
+        cells += [Cell(r.started_at or ""), Cell(r.reason or ""), Cell(r.evidence or ""), Cell(str(r.where))]
+        rows.append((f"run-{r.run_id}", r.status, tuple(cells)))
+    return RawTable(tuple(headers), tuple(rows))
+
+
+def report_page(project: Project, results: Results) -> ReportPage:
+    report = project.report
+    counts = Counter(r.status for r in project.records)
+    sections = []
+    for s in report.sections:
+        baseline = project.arms[s.baseline].label if s.baseline else None
+        rows = tuple(_summary_row(project, row) for row in results.section_rows(s.id))
+        sections.append(SectionView(s.id, s.title, s.notes_html, baseline, rows))
+    return ReportPage(
+        title=report.title, subtitle=report.subtitle, topics=report.topics,
+        subject=tuple((str(k), fmt.raw_value(v)) for k, v in report.subject.items()),
+        n_arms=len({a for s in report.sections for a in s.arms}), n_records=len(project.records),
+        status_counts=tuple((s, counts[s]) for s in STATUSES if counts.get(s)),
+        date_range=_date_range(project.records),
+        run_files=len({r.where.file for r in project.records}),
+        metrics=report.metrics, dimension_labels=tuple(d.label for d in report.dimensions),
+        sections=tuple(sections), raw=raw_table(project), protocol_html=report.protocol_html,
+        warnings=tuple(str(w) for w in project.warnings),
+    )

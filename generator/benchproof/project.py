@@ -1,0 +1,92 @@
+"""Read and validate a whole report project folder → :class:`Project`.
+
+Everything is read and checked before anything is written; all problems of one run are
+collected and raised together as :class:`InputError`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+from benchproof.arms import read_arm
+from benchproof.errors import InputError, Problem, Problems, did_you_mean
+from benchproof.model import Arm, Project, RunRecord
+from benchproof.report_config import REL, read_report
+from benchproof.runs import read_records
+from benchproof.yamlio import load_yaml
+
+MIN_REPEATS = 3
+
+
+def _arm_files(root: Path) -> list[Path]:
+    folder = root / "arms"
+    if not folder.is_dir():
+        return []
+    return sorted((p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()),
+                  key=lambda p: p.name)
+
+
+def _repeat_warnings(records: list[RunRecord], arms: dict[str, Arm], problems: Problems) -> None:
+    """n < 3 successful repetitions of an arm at a point is worth a reader's caution."""
+    groups: dict[tuple, list[RunRecord]] = defaultdict(list)
+    for r in records:
+        groups[(r.section, r.arm, tuple(r.dims.items()))].append(r)
+    for (section, arm, point), group in groups.items():
+        n_ok = sum(r.status == "ok" for r in group)
+        if 0 < n_ok < MIN_REPEATS:
+            where = "" if not point else " at " + ", ".join(f"{k}={v}" for k, v in point)
+            first = group[0].where
+            problems.warning(first.file, first.line,
+                             f"only {n_ok} successful repetition{'s' if n_ok > 1 else ''} of arm "
+                             f"'{arm}'{where} in section '{section}' (fewer than {MIN_REPEATS})")
+
+
+def load_project(root: Path, strict: bool = False) -> Project:
+    """The validated project, or :class:`InputError` listing every problem."""
+    problems = Problems()
+    root = Path(root)
+    if not (root / REL).is_file():
+        raise InputError([Problem(str(root / REL), None, "no report.yaml here: not a report project folder")])
+    doc, found = load_yaml(root / REL, REL)
+    problems.extend(found)
+    if doc is None:
+        if not found:
+            problems.error(REL, 1, "report.yaml is empty")
+        raise InputError(problems.items)
+    report, section_infos = read_report(root, doc, problems)
+    if report is None:
+        raise InputError(problems.items)
+    arms: dict[str, Arm] = {}
+    for path in _arm_files(root):
+        arm = read_arm(root, path, report.subject, problems)
+        if arm is not None:
+            arms[arm.id] = arm
+    arm_names = [p.stem for p in _arm_files(root)]
+    listed: set[str] = set()
+    section_arms: dict[str, tuple[str, ...]] = {}
+    for section, info in zip(report.sections, section_infos):
+        section_arms[section.id] = section.arms
+        for arm_id, line in info["arms"].items():
+            listed.add(arm_id)
+            if arm_id not in arm_names:
+                problems.error(REL, line, f"section '{section.id}' lists arm '{arm_id}' that has no "
+                                          f"file arms/{arm_id}.yaml{did_you_mean(arm_id, arm_names)}")
+    for arm_id in arm_names:
+        if arm_id not in listed:
+            problems.warning(f"arms/{arm_id}.yaml", 1, f"arm '{arm_id}' is not listed in any section")
+    records, columns, count = read_records(root, report, arms, section_arms, problems)
+    if not count and not problems.errors:
+        problems.error("runs", None, "no run records found: add runs/*.csv, runs/*.jsonl or runs/*.json")
+    _repeat_warnings(records, arms, problems)
+    if strict:
+        problems.items = [Problem(p.file, p.line, p.message + " (--strict)", "error")
+                          if p.severity == "warning" else p for p in problems.items]
+    if problems.errors:
+        raise InputError(sorted(problems.items, key=_order))
+    return Project(root=root, report=report, arms=arms, records=tuple(records),
+                   raw_columns=columns, warnings=tuple(sorted(problems.warnings, key=_order)))
+
+
+def _order(p: Problem) -> tuple:
+    return (p.file != REL, p.file, p.line or 0)

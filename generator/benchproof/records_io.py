@@ -1,0 +1,205 @@
+"""Read raw run records from ``.csv``, ``.jsonl`` and ``.json`` files, each with its line.
+
+A :class:`RawRecord` is one row or object as written: field names in file order, values
+untouched apart from CSV cells being stripped (an empty cell is ``None``: "not measured",
+never 0).  Nothing here knows what the fields mean.  Every input mistake becomes a
+:class:`Problem` at the line of the record concerned, and such a record is not returned.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import pathlib
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .errors import Problem
+from .yamlio import read_text
+
+
+@dataclass(frozen=True)
+class RawRecord:
+    file: str
+    line: int
+    fields: dict
+
+
+Result = tuple[list[RawRecord], list[Problem]]
+
+
+def read_runs(path: pathlib.Path, rel: str) -> Result:
+    """Every record of one run file and every problem found in it."""
+    reader = _READERS.get(path.suffix.lower())
+    if reader is None:
+        return [], [Problem(rel, None, f"unsupported run file type '{path.suffix}' "
+                                       "(use .csv, .jsonl or .json)")]
+    text, problems = read_text(path, rel)
+    if text is None:
+        return [], problems
+    return reader(text, rel)
+
+
+# --- CSV -------------------------------------------------------------------------------
+
+def _header_problems(header: list[str], rel: str, line: int) -> list[Problem]:
+    problems = [Problem(rel, line, f"column {i} has an empty name in the header row")
+                for i, name in enumerate(header, 1) if not name]
+    columns: dict[str, list[int]] = {}
+    for i, name in enumerate(header, 1):
+        if name:
+            columns.setdefault(name, []).append(i)
+    for name, where in columns.items():
+        if len(where) > 1:
+            listed = ", ".join(map(str, where))
+            problems.append(Problem(rel, line, f"duplicate column '{name}' in the header row "
+                                               f"(columns {listed})"))
+    return problems
+
+
+def _read_csv(text: str, rel: str) -> Result:
+    records: list[RawRecord] = []
+    problems: list[Problem] = []
+    header: list[str] | None = None
+    reader = csv.reader(io.StringIO(text, newline="\n"), strict=True)
+    while True:
+        start = reader.line_num + 1  # the physical line this row starts on
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            message = ("a quoted field is never closed" if "unexpected end of data" in str(exc)
+                       else str(exc))
+            problems.append(Problem(rel, start, f"CSV error: {message}"))
+            if header is None:
+                return [], problems
+            continue
+        cells = [cell.strip() for cell in row]
+        if not any(cells):  # a blank line, or a row of nothing but separators
+            continue
+        if header is None:
+            header = cells
+            header_problems = _header_problems(header, rel, start)
+            if header_problems:
+                return [], problems + header_problems
+        elif len(cells) != len(header):
+            problems.append(Problem(rel, start, f"row has {len(cells)} cells, "
+                                                f"the header has {len(header)}"))
+        else:
+            fields = {name: (cell if cell else None) for name, cell in zip(header, cells)}
+            records.append(RawRecord(rel, start, fields))
+    if header is None:
+        problems.append(Problem(rel, 1, "no header row"))
+    return records, problems
+
+
+# --- JSON and JSON Lines --------------------------------------------------------------
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+
+
+class _Strict:
+    """One record's decoder: notes, without raising, what JSON forbids but Python accepts."""
+
+    def __init__(self) -> None:
+        self.issues: list[str] = []
+        self.decoder = json.JSONDecoder(object_pairs_hook=self._pairs,
+                                        parse_constant=self._constant, parse_int=self._int)
+
+    def _note(self, issue: str) -> None:
+        if issue not in self.issues:
+            self.issues.append(issue)
+
+    def _pairs(self, pairs: list[tuple[str, Any]]) -> dict:
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                self._note(f"duplicate key '{key}'")
+            seen.add(key)
+        return dict(pairs)
+
+    def _constant(self, name: str) -> None:
+        self._note(f"'{name}' is not valid JSON; write null for a value that was not measured")
+
+    def _int(self, digits: str) -> int:
+        try:
+            return int(digits)
+        except ValueError:  # more digits than Python will convert
+            self._note(f"the number {digits[:20]}... has too many digits")
+            return 0
+
+
+def _json_type(value: object) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    names = {dict: "object", list: "array", str: "string", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _record(value: object, strict: _Strict, rel: str, line: int) -> Result:
+    """``value`` as a record, or the problems that keep it from being one."""
+    if not isinstance(value, dict):
+        return [], [Problem(rel, line, f"expected a JSON object, got {_json_type(value)}")]
+    if strict.issues:
+        return [], [Problem(rel, line, issue) for issue in strict.issues]
+    return [RawRecord(rel, line, value)], []
+
+
+def _read_jsonl(text: str, rel: str) -> Result:
+    records: list[RawRecord] = []
+    problems: list[Problem] = []
+    for line, source in enumerate(text.split("\n"), 1):
+        if not source.strip():
+            continue
+        strict = _Strict()
+        try:
+            value = strict.decoder.decode(source)
+        except json.JSONDecodeError as exc:
+            problems.append(Problem(rel, line, f"invalid JSON: {exc.msg}"))
+            continue
+        except RecursionError:
+            problems.append(Problem(rel, line, "invalid JSON: nested too deeply"))
+            continue
+        found, trouble = _record(value, strict, rel, line)
+        records += found
+        problems += trouble
+    return records, problems
+
+
+def _read_json(text: str, rel: str) -> Result:
+    # First pass: is it JSON at all (with Python's exact messages and lines)?
+    try:
+        document = json.loads(text, parse_constant=lambda name: None, parse_int=lambda s: 0)
+    except json.JSONDecodeError as exc:
+        return [], [Problem(rel, exc.lineno, f"invalid JSON: {exc.msg}")]
+    except RecursionError:
+        return [], [Problem(rel, None, "invalid JSON: nested too deeply")]
+    pos = _WHITESPACE.match(text).end()  # type: ignore[union-attr]
+    if not isinstance(document, list):
+        return [], [Problem(rel, text.count("\n", 0, pos) + 1, "expected a JSON array of records")]
+    # Second pass over the known-good array: decode each element where it starts.
+    records: list[RawRecord] = []
+    problems: list[Problem] = []
+    pos = _WHITESPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+    line, counted = 1, 0  # line number of offset ``counted``
+    while text[pos] != "]":
+        line, counted = line + text.count("\n", counted, pos), pos
+        strict = _Strict()
+        value, end = strict.decoder.raw_decode(text, pos)
+        found, trouble = _record(value, strict, rel, line)
+        records += found
+        problems += trouble
+        pos = _WHITESPACE.match(text, end).end()  # type: ignore[union-attr]
+        if text[pos] == ",":
+            pos = _WHITESPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+    return records, problems
+
+
+_READERS: dict[str, Callable[[str, str], Result]] = {
+    ".csv": _read_csv, ".jsonl": _read_jsonl, ".json": _read_json,
+}

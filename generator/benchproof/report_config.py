@@ -1,0 +1,177 @@
+"""report.yaml → :class:`Report`, every problem with ``report.yaml:line``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from benchproof.derive import DeriveError, parse
+from benchproof.errors import Problems
+from benchproof.model import Dimension, Metric, Report, Section
+from benchproof.narrative import render_markdown
+from benchproof.paths import project_file
+from benchproof.schema import Field, check_map, line_of
+
+REL = "report.yaml"
+ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+RESERVED_COLUMNS = {"arm", "status", "repeat", "section", "run_id", "started_at", "reason", "evidence"}
+
+REPORT_FIELDS = {
+    "title": Field("str", required=True),
+    "subtitle": Field("str"),
+    "topics": Field("strlist"),
+    "subject": Field("map"),
+    "metrics": Field("list", required=True),
+    "dimensions": Field("list", required=True),
+    "sections": Field("list", required=True),
+    "protocol": Field("str"),
+    "decimals": Field("int"),
+}
+METRIC_FIELDS = {
+    "id": Field("str", required=True),
+    "label": Field("str"),
+    "unit": Field("str"),
+    "better": Field("str", required=True),
+    "source": Field("str", required=True),
+    "derive": Field("str"),
+    "allow_negative": Field("bool"),
+}
+DIMENSION_FIELDS = {"id": Field("str", required=True), "label": Field("str")}
+SECTION_FIELDS = {
+    "id": Field("str", required=True),
+    "title": Field("str"),
+    "notes": Field("str"),
+    "arms": Field("list", required=True),
+    "baseline": Field("str"),
+}
+
+
+def read_notes(root: Path, value: str | None, line: int | None, problems: Problems,
+               rel: str = REL) -> str:
+    """The sanitized HTML of a Markdown file named in a YAML file ('' when none)."""
+    if not value:
+        return ""
+    path = project_file(root, value, rel, line, "notes file", problems)
+    if path is None:
+        return ""
+    try:
+        text = (root / path).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        problems.error(path, None, f"not valid UTF-8 ({exc.reason} at byte {exc.start})")
+        return ""
+    return render_markdown(text)
+
+
+def _check_id(value: str, what: str, line: int | None, problems: Problems) -> bool:
+    if not ID_RE.match(value):
+        problems.error(REL, line, f"{what} id '{value}' may use only letters, digits, '-', '_' and '.'")
+        return False
+    return True
+
+
+def _items(node: Any, key: str, problems: Problems):
+    """(item, line) pairs of a list value of the report."""
+    seq = node.get(key) or []
+    return [(item, line_of(seq, i) or line_of(node, key)) for i, item in enumerate(seq)]
+
+
+def _metrics(doc: dict, problems: Problems) -> list[Metric]:
+    metrics: list[Metric] = []
+    seen: set[str] = set()
+    for item, line in _items(doc, "metrics", problems):
+        m = check_map(item, REL, "a metric", METRIC_FIELDS, problems, line)
+        if not m or "id" not in m or not _check_id(m["id"], "metric", line, problems):
+            continue
+        if m["id"] in seen or m["id"] in RESERVED_COLUMNS:
+            problems.error(REL, line, f"metric id '{m['id']}' is used twice or is a reserved column name")
+            continue
+        seen.add(m["id"])
+        better = m.get("better", "higher")
+        if better not in ("higher", "lower"):
+            problems.error(REL, line_of(item, "better"),
+                           f"'better' must be 'higher' or 'lower', got '{better}'")
+        fields: tuple[str, ...] = ()
+        if m.get("derive"):
+            try:
+                fields = parse(m["derive"]).fields
+            except DeriveError as exc:
+                problems.error(REL, line_of(item, "derive"), f"metric '{m['id']}': {exc}")
+        metrics.append(Metric(
+            id=m["id"], label=m.get("label", m["id"]), unit=m.get("unit", ""),
+            better=better if better in ("higher", "lower") else "higher",
+            source=m.get("source", ""), derive=m.get("derive"), derive_fields=fields,
+            allow_negative=bool(m.get("allow_negative", False)),
+        ))
+    return metrics
+
+
+def _dimensions(doc: dict, metric_ids: set[str], problems: Problems) -> list[Dimension]:
+    dims: list[Dimension] = []
+    for item, line in _items(doc, "dimensions", problems):
+        d = check_map(item, REL, "a dimension", DIMENSION_FIELDS, problems, line)
+        if not d or "id" not in d or not _check_id(d["id"], "dimension", line, problems):
+            continue
+        if d["id"] in metric_ids or d["id"] in RESERVED_COLUMNS or d["id"] in {x.id for x in dims}:
+            problems.error(REL, line, f"dimension id '{d['id']}' is used twice or is a reserved column name")
+            continue
+        dims.append(Dimension(d["id"], d.get("label", d["id"])))
+    return dims
+
+
+def _sections(root: Path, doc: dict, problems: Problems) -> list[tuple[Section, dict]]:
+    """Sections with the line of each listed arm (checked against arms/ by the caller)."""
+    sections: list[tuple[Section, dict]] = []
+    for item, line in _items(doc, "sections", problems):
+        s = check_map(item, REL, "a section", SECTION_FIELDS, problems, line)
+        if not s or "id" not in s or not _check_id(s["id"], "section", line, problems):
+            continue
+        if s["id"] in {x.id for x, _ in sections}:
+            problems.error(REL, line, f"section id '{s['id']}' is used twice")
+            continue
+        arm_lines: dict[str, int | None] = {}
+        for i, arm in enumerate(s.get("arms") or []):
+            where = line_of(item["arms"], i)
+            if not isinstance(arm, str):
+                problems.error(REL, where, f"section '{s['id']}' lists an arm that is not an id: {arm!r}")
+            elif arm in arm_lines:
+                problems.error(REL, where, f"section '{s['id']}' lists arm '{arm}' twice")
+            else:
+                arm_lines[arm] = where
+        baseline = s.get("baseline")
+        if baseline is not None and baseline not in arm_lines:
+            problems.error(REL, line_of(item, "baseline"),
+                           f"baseline '{baseline}' of section '{s['id']}' is not one of its arms")
+            baseline = None
+        notes = read_notes(root, s.get("notes"), line_of(item, "notes"), problems)
+        section = Section(s["id"], s.get("title", s["id"]), notes, tuple(arm_lines), baseline)
+        sections.append((section, {"arms": arm_lines, "line": line}))
+    if not sections and "sections" in doc:
+        problems.error(REL, line_of(doc, "sections"), "the report needs at least one section")
+    return sections
+
+
+def read_report(root: Path, doc: Any, problems: Problems) -> tuple[Report | None, list]:
+    """Build the :class:`Report`; also return each section's arm lines for later checks."""
+    top = check_map(doc, REL, "report.yaml", REPORT_FIELDS, problems, 1)
+    if top is None:
+        return None, []
+    metrics = _metrics(top, problems)
+    dims = _dimensions(top, {m.id for m in metrics}, problems)
+    if "metrics" in top and not metrics:
+        problems.error(REL, line_of(doc, "metrics"), "the report needs at least one metric")
+    sections = _sections(root, top, problems)
+    decimals = top.get("decimals", 2)
+    if not 0 <= decimals <= 6:
+        problems.error(REL, line_of(doc, "decimals"), f"'decimals' must be between 0 and 6, got {decimals}")
+        decimals = 2
+    topics = top.get("topics") or ()
+    report = Report(
+        title=top.get("title", ""), subtitle=top.get("subtitle", ""),
+        topics=(topics,) if isinstance(topics, str) else tuple(topics),
+        subject=dict(top.get("subject") or {}), metrics=tuple(metrics), dimensions=tuple(dims),
+        sections=tuple(s for s, _ in sections),
+        protocol_html=read_notes(root, top.get("protocol"), line_of(doc, "protocol"), problems),
+        decimals=decimals,
+    )
+    return report, [info for _, info in sections]

@@ -1,0 +1,213 @@
+"""Raw run records → :class:`RunRecord`, every problem with ``runs/<file>:line``.
+
+A value that was not measured is ``None``; it never becomes 0.  Values on a record whose
+status is not ``ok`` are kept (they stay in the raw table) but never enter a median.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from benchproof.derive import DeriveError, parse
+from benchproof.errors import Problems, did_you_mean
+from benchproof.model import STATUSES, Arm, DimValue, Metric, Report, RunRecord, Where
+from benchproof.paths import project_file
+from benchproof.records_io import RawRecord, read_runs
+
+RUN_SUFFIXES = (".csv", ".jsonl", ".json")
+REPORTED_TOLERANCE = 0.005  # a reported figure further than 0.5% from the derived one is flagged
+
+
+def run_files(root: Path) -> list[Path]:
+    folder = root / "runs"
+    if not folder.is_dir():
+        return []
+    return sorted((p for p in folder.iterdir() if p.suffix in RUN_SUFFIXES and p.is_file()),
+                  key=lambda p: p.name)
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    return value.strip() if isinstance(value, str) else str(value)
+
+
+def parse_number(value: Any) -> float:
+    """A finite float from a JSON number or a CSV cell; ``ValueError`` with a reason otherwise."""
+    if isinstance(value, (bool, dict, list)):
+        raise ValueError("is not a number")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError("is not a number") from None
+    if not math.isfinite(number):
+        raise ValueError("is not finite")
+    return number
+
+
+def _dim_value(value: Any) -> DimValue:
+    """Numbers stay numbers (so 512 sorts before 4096); anything else stays text."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return int(value) if float(value).is_integer() else float(value)
+    text = str(value).strip()
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    if not math.isfinite(number):
+        return text
+    return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
+
+
+class RecordReader:
+    """Checks raw records against the report and the arms, one record at a time."""
+
+    def __init__(self, root: Path, report: Report, arms: dict[str, Arm],
+                 section_arms: dict[str, tuple[str, ...]], problems: Problems):
+        self.root, self.report, self.arms, self.problems = root, report, arms, problems
+        self.section_arms = section_arms
+        self.derivations = {m.id: parse(m.derive) for m in report.metrics if m.derive}
+        self.seen_ids: dict[str, Where] = {}
+
+    def error(self, raw: RawRecord, message: str) -> None:
+        self.problems.error(raw.file, raw.line, message)
+
+    def _required(self, raw: RawRecord, column: str) -> str | None:
+        value = _text(raw.fields.get(column))
+        if not value:
+            self.error(raw, f"missing required column '{column}'")
+            return None
+        return value
+
+    def _section(self, raw: RawRecord) -> str | None:
+        ids = [s.id for s in self.report.sections]
+        value = _text(raw.fields.get("section"))
+        if not value:
+            if len(ids) == 1:
+                return ids[0]
+            self.error(raw, "missing required column 'section' (the report has several sections)")
+            return None
+        if value not in ids:
+            self.error(raw, f"unknown section '{value}'{did_you_mean(value, ids)}")
+            return None
+        return value
+
+    def _metric(self, raw: RawRecord, metric: Metric, status: str) -> float | None:
+        reported = raw.fields.get(metric.id)
+        value = None
+        if reported is not None and _text(reported) != "":
+            try:
+                value = parse_number(reported)
+            except ValueError as exc:
+                hint = " (leave it empty for a value that was not measured)"
+                self.error(raw, f"'{metric.id}' {exc}: {_text(reported)!r}{hint}")
+                return None
+        if metric.id in self.derivations:
+            value = self._derived(raw, metric, status, value)
+        if value is not None and value < 0 and not metric.allow_negative:
+            self.error(raw, f"'{metric.id}' is negative ({value:g}); set allow_negative: true "
+                            "on the metric if that is meaningful")
+            return None
+        return value
+
+    def _derived(self, raw: RawRecord, metric: Metric, status: str, reported: float | None):
+        try:
+            derived = self.derivations[metric.id].evaluate(raw.fields)
+        except DeriveError as exc:
+            if status == "ok":
+                self.error(raw, f"cannot derive '{metric.id}' from {metric.derive}: {exc}")
+            return None
+        if derived is not None and reported is not None and derived != 0 and \
+                abs(reported - derived) / abs(derived) > REPORTED_TOLERANCE:
+            change = (reported - derived) / abs(derived) * 100
+            self.problems.warning(
+                raw.file, raw.line,
+                f"reported '{metric.id}' {reported:g} differs by {change:+.1f}% from the value "
+                f"derived from {', '.join(metric.derive_fields)} ({derived:g}); the derived value is used")
+        return derived
+
+    def read(self, raw: RawRecord) -> RunRecord | None:
+        before = len(self.problems.errors)
+        arm = self._required(raw, "arm")
+        status = self._required(raw, "status")
+        section = self._section(raw)
+        if arm is not None and arm not in self.arms:
+            self.error(raw, f"unknown arm '{arm}'{did_you_mean(arm, self.arms)}")
+        elif arm is not None and section is not None and arm not in self.section_arms[section]:
+            self.error(raw, f"arm '{arm}' is not listed in section '{section}' of report.yaml")
+        if status is not None and status not in STATUSES:
+            self.error(raw, f"status '{status}' is not one of {', '.join(STATUSES)}"
+                            f"{did_you_mean(status, STATUSES)}")
+        repeat = self._repeat(raw)
+        dims = {}
+        for dim in self.report.dimensions:
+            value = raw.fields.get(dim.id)
+            if value is None or _text(value) == "":
+                self.error(raw, f"missing value for dimension '{dim.id}'")
+            elif isinstance(value, (dict, list, bool)):
+                self.error(raw, f"dimension '{dim.id}' must be a number or a text, got {value!r}")
+            else:
+                dims[dim.id] = _dim_value(value)
+        metrics = {m.id: self._metric(raw, m, status or "") for m in self.report.metrics}
+        run_id = _text(raw.fields.get("run_id")) or f"{raw.file}:{raw.line}"
+        where = Where(raw.file, raw.line)
+        if run_id in self.seen_ids:
+            self.error(raw, f"duplicate run_id '{run_id}' (first at {self.seen_ids[run_id]})")
+        else:
+            self.seen_ids[run_id] = where
+        reason = _text(raw.fields.get("reason")) or None
+        if status in ("failed", "excluded") and not reason:
+            self.error(raw, f"a record with status '{status}' needs a reason (the 'reason' column)")
+        started_at = self._started_at(raw)
+        evidence = _text(raw.fields.get("evidence")) or None
+        if evidence:
+            evidence = project_file(self.root, evidence, raw.file, raw.line, "evidence", self.problems)
+        if len(self.problems.errors) > before:
+            return None
+        return RunRecord(run_id=run_id, arm=arm, section=section, status=status, repeat=repeat,
+                         dims=dims, metrics=metrics, raw=dict(raw.fields), reason=reason,
+                         evidence=evidence, started_at=started_at, where=where)
+
+    def _repeat(self, raw: RawRecord) -> int:
+        value = self._required(raw, "repeat")
+        if value is None:
+            return 0
+        try:
+            number = parse_number(value)
+        except ValueError:
+            number = -1.0
+        if number < 1 or not number.is_integer():
+            self.error(raw, f"'repeat' must be a whole number from 1, got {value!r}")
+            return 0
+        return int(number)
+
+    def _started_at(self, raw: RawRecord) -> str | None:
+        value = _text(raw.fields.get("started_at")) or None
+        if value is not None:
+            try:
+                datetime.fromisoformat(value)
+            except ValueError:
+                self.error(raw, f"'started_at' is not an ISO 8601 timestamp: {value!r}")
+        return value
+
+
+def read_records(root: Path, report: Report, arms: dict[str, Arm],
+                 section_arms: dict[str, tuple[str, ...]], problems: Problems):
+    """Every record of every run file, in file order; and the columns seen, in order."""
+    reader = RecordReader(root, report, arms, section_arms, problems)
+    records: list[RunRecord] = []
+    columns: dict[str, None] = {}
+    count = 0
+    for path in run_files(root):
+        raws, found = read_runs(path, path.relative_to(root).as_posix())
+        problems.extend(found)
+        for raw in raws:
+            count += 1
+            columns.update(dict.fromkeys(raw.fields))
+            record = reader.read(raw)
+            if record is not None:
+                records.append(record)
+    return records, tuple(columns), count

@@ -1,0 +1,202 @@
+"""Read YAML (and text files in general) so every value can be traced to a file and line.
+
+:func:`load_yaml` uses PyYAML's safe semantics, but every mapping becomes a
+:class:`MarkedMap` and every sequence a :class:`MarkedSeq` that remember their 1-based
+lines, so later stages can say ``suite.yaml:12: ...``.  Dates stay strings, a duplicate key
+is a :class:`Problem` (the first value wins), and bad input never raises.
+:func:`read_text` is the shared UTF-8 reader (optional BOM, any line ends).
+"""
+
+from __future__ import annotations
+
+import codecs
+import pathlib
+from typing import Any, Iterator
+
+import yaml
+from yaml.constructor import ConstructorError
+from yaml.nodes import MappingNode, Node, SequenceNode
+from yaml.reader import ReaderError
+
+from .errors import Problem
+
+_MERGE = "tag:yaml.org,2002:merge"
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+
+
+class MarkedMap(dict):
+    """A dict that knows the line it starts on (``line``) and the line of each key."""
+
+    def __init__(self, *args: Any, line: int = 1, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.line: int = line
+        self.key_lines: dict[Any, int] = {}
+
+    def line_of(self, key: Any) -> int:
+        """The 1-based line of ``key``, or of the mapping itself if the key is absent."""
+        return self.key_lines.get(key, self.line)
+
+
+class MarkedSeq(list):
+    """A list that knows the line it starts on (``line``) and the line of each item."""
+
+    def __init__(self, *args: Any, line: int = 1) -> None:
+        super().__init__(*args)
+        self.line: int = line
+        self.item_lines: list[int] = []
+
+    def line_of(self, i: int) -> int:
+        """The 1-based line of item ``i``, or of the sequence itself if there is none."""
+        try:
+            return self.item_lines[i]
+        except (IndexError, TypeError):
+            return self.line
+
+
+def read_text(path: pathlib.Path, rel: str) -> tuple[str | None, list[Problem]]:
+    """The file's text with ``\\n`` line ends, or ``None`` and a problem.
+
+    Accepts UTF-8 with or without a BOM and CRLF / CR line ends.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return None, [Problem(rel, None, f"cannot read file: {exc.strerror or exc}")]
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        bad = data[exc.start]
+        message = f"not valid UTF-8 (byte 0x{bad:02x}); save the file as UTF-8"
+        return None, [Problem(rel, line, message)]
+    return text.replace("\r\n", "\n").replace("\r", "\n"), []
+
+
+def _line(node: Node) -> int:
+    return node.start_mark.line + 1
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that builds marked containers, keeps dates as strings, reports duplicates."""
+
+    yaml_implicit_resolvers = {
+        first: [(tag, rx) for tag, rx in resolvers if tag != _TIMESTAMP]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+
+    def __init__(self, stream: str, rel: str) -> None:
+        super().__init__(stream)
+        self.rel = rel
+        self.problems: list[Problem] = []
+
+    def _merged_pairs(self, node: MappingNode, active: frozenset[int]) -> list[tuple[Node, Node]]:
+        """All key/value node pairs of ``node`` with ``<<`` merges resolved, without mutating.
+
+        Merged pairs come first so the mapping's own keys override them; among several merge
+        sources the earlier one wins (PyYAML's order).
+        """
+        if id(node) in active:
+            raise ConstructorError("while constructing a mapping", node.start_mark,
+                                   "found a merge key that refers to itself", node.start_mark)
+        active = active | {id(node)}
+        merged: list[tuple[Node, Node]] = []
+        own: list[tuple[Node, Node]] = []
+        for key, value in node.value:
+            if key.tag != _MERGE:
+                own.append((key, value))
+                continue
+            sources = value.value if isinstance(value, SequenceNode) else [value]
+            for source in reversed(sources):
+                if not isinstance(source, MappingNode):
+                    raise ConstructorError("while constructing a mapping", node.start_mark,
+                                           f"expected a mapping to merge, but found {source.id}",
+                                           source.start_mark)
+                merged.extend(self._merged_pairs(source, active))
+        return merged + own
+
+    def construct_mapping(  # type: ignore[override]
+        self, node: Node, deep: bool = False
+    ) -> MarkedMap:
+        if not isinstance(node, MappingNode):
+            raise ConstructorError(None, None, f"expected a mapping node, but found {node.id}",
+                                   node.start_mark)
+        result = MarkedMap(line=_line(node))
+        own_lines: dict[Any, int] = {}
+        n_own = sum(1 for key, _ in node.value if key.tag != _MERGE)
+        pairs = self._merged_pairs(node, frozenset())
+        for index, (key_node, value_node) in enumerate(pairs):
+            key = self.construct_object(key_node, deep=True)
+            try:
+                hash(key)
+            except TypeError:
+                raise ConstructorError("while constructing a mapping", node.start_mark,
+                                       "found unhashable key", key_node.start_mark) from None
+            line = _line(key_node)
+            if index >= len(pairs) - n_own:  # the mapping's own keys, in file order
+                if key in own_lines:
+                    self.problems.append(Problem(
+                        self.rel, line,
+                        f"duplicate key '{key}' (first defined at line {own_lines[key]})"))
+                    continue
+                own_lines[key] = line
+            result[key] = self.construct_object(value_node, deep=deep)
+            result.key_lines[key] = line
+        return result
+
+    def construct_yaml_map(self, node: MappingNode) -> Iterator[MarkedMap]:  # type: ignore
+        data = MarkedMap(line=_line(node))
+        yield data
+        filled = self.construct_mapping(node)
+        data.update(filled)
+        data.key_lines = filled.key_lines
+
+    def construct_yaml_seq(self, node: SequenceNode) -> Iterator[MarkedSeq]:  # type: ignore
+        data = MarkedSeq(line=_line(node))
+        yield data
+        data.extend(self.construct_sequence(node))
+        data.item_lines = [_line(child) for child in node.value]
+
+    def construct_yaml_timestamp(self, node: Node) -> str:  # type: ignore[override]
+        return self.construct_scalar(node)  # type: ignore[arg-type]
+
+    def construct_yaml_int(self, node: Node) -> int:
+        try:
+            return super().construct_yaml_int(node)  # type: ignore[arg-type]
+        except ValueError as exc:  # e.g. more digits than Python converts
+            raise ConstructorError(None, None, str(exc), node.start_mark) from None
+
+
+_Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
+_Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_yaml_seq)
+_Loader.add_constructor(_TIMESTAMP, _Loader.construct_yaml_timestamp)
+_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
+
+
+def load_yaml(path: pathlib.Path, rel: str) -> tuple[object, list[Problem]]:
+    """Load one YAML document: ``(data, problems)``; ``data`` is ``None`` if unreadable or empty."""
+    text, problems = read_text(path, rel)
+    if text is None:
+        return None, problems
+    try:
+        loader = _Loader(text, rel)
+    except ReaderError as exc:  # a control character the YAML spec forbids
+        line = text.count("\n", 0, exc.position) + 1
+        char = exc.character if isinstance(exc.character, str) else chr(exc.character)
+        message = f"YAML syntax error: character U+{ord(char):04X} is not allowed"
+        return None, [Problem(rel, line, message)]
+    try:
+        data = loader.get_single_data()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else 1
+        message = exc.problem or exc.context or "invalid YAML"
+        if exc.context and message.startswith("but "):  # "expected X, but found Y"
+            message = f"{exc.context}, {message}"
+        return None, [*sorted(loader.problems), Problem(rel, line, f"YAML syntax error: {message}")]
+    except RecursionError:
+        return None, [Problem(rel, None, "YAML syntax error: nested too deeply")]
+    finally:
+        loader.dispose()
+    return data, sorted(loader.problems)  # construction order is not file order
