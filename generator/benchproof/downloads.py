@@ -21,9 +21,15 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def csv_safe(value: Any) -> Any:
-    """Prefix a quote to text a spreadsheet would treat as a formula (OWASP CSV injection)."""
+    """Prefix a quote to text a spreadsheet would treat as a formula (OWASP CSV injection).
+
+    Numbers, including negative numbers written as text in the input, are not touched.
+    """
     if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
+        try:
+            float(value)
+        except ValueError:
+            return "'" + value
     return value
 
 

@@ -63,5 +63,7 @@ class Problems:
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """`` (did you mean 'x'?)`` for the closest choice, or an empty string."""
-    close = difflib.get_close_matches(str(word), sorted(set(map(str, choices))), n=1, cutoff=0.6)
+    options = sorted(set(map(str, choices)))
+    same_but_case = [c for c in options if c.casefold() == str(word).casefold()]
+    close = same_but_case or difflib.get_close_matches(str(word), options, n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""

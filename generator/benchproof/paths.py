@@ -29,7 +29,11 @@ def project_file(root: Path, value: str, rel: str, line: int | None, what: str,
     except (ValueError, OSError):
         problems.error(rel, line, f"{what} '{value}' resolves outside the project")
         return None
+    if target.is_dir():
+        problems.error(rel, line, f"{what} '{value}' is a folder; name a file")
+        return None
     if not target.is_file():
-        problems.error(rel, line, f"{what} '{value}' does not exist (looked for {pure})")
+        looked = "" if pure.as_posix() == str(value) else f" (looked for {pure.as_posix()})"
+        problems.error(rel, line, f"{what} '{value}' does not exist{looked}")
         return None
     return pure.as_posix()

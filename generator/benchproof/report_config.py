@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from benchproof.derive import DeriveError, parse
-from benchproof.errors import Problems
+from benchproof.errors import Problems, did_you_mean
 from benchproof.model import Dimension, Metric, Report, Section
 from benchproof.narrative import render_markdown
 from benchproof.paths import project_file
@@ -70,6 +70,23 @@ def _check_id(value: str, what: str, line: int | None, problems: Problems) -> bo
     return True
 
 
+def _named(item: Any, kind: str, key: str = "id") -> str:
+    """How a message names a list item: ``metric 'x'`` when it has an id, else ``a metric``."""
+    if isinstance(item, dict) and isinstance(item.get(key), str) and item[key]:
+        return f"{kind} '{item[key]}'"
+    return f"a {kind}"
+
+
+def _used(value: str, what: str, seen: set[str]) -> str | None:
+    """Why ``value`` cannot be the id of a new metric or dimension, or ``None``."""
+    if value in RESERVED_COLUMNS:
+        return (f"{what} id '{value}' is a reserved column name "
+                f"({', '.join(sorted(RESERVED_COLUMNS))})")
+    if value in seen:
+        return f"{what} id '{value}' is used twice"
+    return None
+
+
 def _items(node: Any, key: str, problems: Problems):
     """(item, line) pairs of a list value of the report."""
     seq = node.get(key) or []
@@ -80,23 +97,26 @@ def _metrics(doc: dict, problems: Problems) -> list[Metric]:
     metrics: list[Metric] = []
     seen: set[str] = set()
     for item, line in _items(doc, "metrics", problems):
-        m = check_map(item, REL, "a metric", METRIC_FIELDS, problems, line)
+        m = check_map(item, REL, _named(item, "metric"), METRIC_FIELDS, problems, line)
         if not m or "id" not in m or not _check_id(m["id"], "metric", line, problems):
             continue
-        if m["id"] in seen or m["id"] in RESERVED_COLUMNS:
-            problems.error(REL, line, f"metric id '{m['id']}' is used twice or is a reserved column name")
+        why = _used(m["id"], "metric", seen)
+        if why:
+            problems.error(REL, line, why)
             continue
         seen.add(m["id"])
         better = m.get("better", "higher")
         if better not in ("higher", "lower"):
             problems.error(REL, line_of(item, "better"),
-                           f"'better' must be 'higher' or 'lower', got '{better}'")
+                           f"'better' must be 'higher' or 'lower', got '{better}'"
+                           f"{did_you_mean(better, ('higher', 'lower'))}")
         fields: tuple[str, ...] = ()
         if m.get("derive"):
             try:
                 fields = parse(m["derive"]).fields
             except DeriveError as exc:
                 problems.error(REL, line_of(item, "derive"), f"metric '{m['id']}': {exc}")
+                m["derive"] = None  # never evaluated: the project does not load
         metrics.append(Metric(
             id=m["id"], label=m.get("label", m["id"]), unit=m.get("unit", ""),
             better=better if better in ("higher", "lower") else "higher",
@@ -109,11 +129,14 @@ def _metrics(doc: dict, problems: Problems) -> list[Metric]:
 def _dimensions(doc: dict, metric_ids: set[str], problems: Problems) -> list[Dimension]:
     dims: list[Dimension] = []
     for item, line in _items(doc, "dimensions", problems):
-        d = check_map(item, REL, "a dimension", DIMENSION_FIELDS, problems, line)
+        d = check_map(item, REL, _named(item, "dimension"), DIMENSION_FIELDS, problems, line)
         if not d or "id" not in d or not _check_id(d["id"], "dimension", line, problems):
             continue
-        if d["id"] in metric_ids or d["id"] in RESERVED_COLUMNS or d["id"] in {x.id for x in dims}:
-            problems.error(REL, line, f"dimension id '{d['id']}' is used twice or is a reserved column name")
+        why = _used(d["id"], "dimension", {x.id for x in dims})
+        if why is None and d["id"] in metric_ids:
+            why = f"dimension id '{d['id']}' is also a metric id"
+        if why:
+            problems.error(REL, line, why)
             continue
         dims.append(Dimension(d["id"], d.get("label", d["id"])))
     return dims
@@ -123,7 +146,7 @@ def _sections(root: Path, doc: dict, problems: Problems) -> list[tuple[Section, 
     """Sections with the line of each listed arm (checked against arms/ by the caller)."""
     sections: list[tuple[Section, dict]] = []
     for item, line in _items(doc, "sections", problems):
-        s = check_map(item, REL, "a section", SECTION_FIELDS, problems, line)
+        s = check_map(item, REL, _named(item, "section"), SECTION_FIELDS, problems, line)
         if not s or "id" not in s or not _check_id(s["id"], "section", line, problems):
             continue
         if s["id"] in {x.id for x, _ in sections}:
@@ -141,7 +164,8 @@ def _sections(root: Path, doc: dict, problems: Problems) -> list[tuple[Section, 
         baseline = s.get("baseline")
         if baseline is not None and baseline not in arm_lines:
             problems.error(REL, line_of(item, "baseline"),
-                           f"baseline '{baseline}' of section '{s['id']}' is not one of its arms")
+                           f"baseline '{baseline}' of section '{s['id']}' is not one of its arms"
+                           f"{did_you_mean(baseline, arm_lines)}")
             baseline = None
         notes = read_notes(root, s.get("notes"), line_of(item, "notes"), problems)
         section = Section(s["id"], s.get("title", s["id"]), notes, tuple(arm_lines), baseline)

@@ -1,0 +1,73 @@
+"""Shared helpers for tests: build a project, read a built page the way a reader would."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+from click.testing import CliRunner
+
+from benchproof.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE = REPO / "data" / "example"
+
+
+def copy_example(dest: Path) -> Path:
+    target = dest / "project"
+    shutil.copytree(EXAMPLE, target)
+    return target
+
+
+def write_project(root: Path, report: str, arms: dict[str, str], runs: dict[str, str],
+                  files: dict[str, str] | None = None) -> Path:
+    """A small project from YAML/CSV texts (dedented)."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "report.yaml").write_text(textwrap.dedent(report), encoding="utf-8")
+    for folder, items in (("arms", {f"{k}.yaml": v for k, v in arms.items()}), ("runs", runs), ("", files or {})):
+        for name, text in items.items():
+            path = root / folder / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return root
+
+
+def build(project: Path, out: Path, *args: str):
+    """Run ``benchproof build`` in-process; return the click result."""
+    return CliRunner().invoke(main, ["build", str(project), "-o", str(out), *args])
+
+
+def page(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def text(node) -> str:
+    return " ".join(node.get_text().split())
+
+
+def summary_rows(soup: BeautifulSoup, section: str | None = None) -> list[list[str]]:
+    """The body rows of a section's summary table as cell texts."""
+    selector = f'table.summary[data-section="{section}"]' if section else "table.summary"
+    table = soup.select_one(selector)
+    return [[text(c) for c in tr.find_all(["th", "td"])] for tr in table.select("tbody tr")]
+
+
+def figure_texts(soup: BeautifulSoup, section: str | None = None) -> list[list[str]]:
+    """Only the ``median (min–max)`` figure of each metric cell, row by row."""
+    selector = f'table.summary[data-section="{section}"]' if section else "table.summary"
+    table = soup.select_one(selector)
+    return [[v.get_text() for v in tr.select("td.num .v")] for tr in table.select("tbody tr")]
+
+
+SMALL_REPORT = """\
+    title: Small
+    metrics:
+      - {id: tok_s, label: Tok/s, unit: tok/s, better: higher, source: engine timer}
+      - {id: wall_s, label: Wall, unit: s, better: lower, source: wall clock}
+    dimensions: [{id: size, label: Size}]
+    sections:
+      - {id: main, title: Main, arms: [a, b, c]}
+    """
+SMALL_ARMS = {"a": "label: Arm A\n", "b": "label: Arm B\n", "c": "label: Arm C\nlaunch: {status: unsupported, reason: no kernel}\n"}

@@ -1,0 +1,184 @@
+"""The built report page, read as a reader reads it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from support import (EXAMPLE, REPO, SMALL_ARMS, SMALL_REPORT, build, figure_texts, page,
+                     summary_rows, text, write_project)
+
+
+@pytest.fixture(scope="module")
+def example_page(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site") / "site"
+    result = build(EXAMPLE, out)
+    assert result.exit_code == 0, result.output
+    return page(out / "index.html")
+
+
+def seed_table() -> list[list[str]]:
+    lines = (REPO / "tests" / "golden" / "seed_nov3_table.md").read_text(encoding="utf-8").splitlines()
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines if line.startswith("|")]
+    return [r for r in rows[1:] if not set("".join(r)) <= set("-: ")]
+
+
+def test_example_reproduces_the_seed_table_cell_for_cell(example_page):
+    rows = summary_rows(example_page, "nov3-tuning")
+    figures = figure_texts(example_page, "nov3-tuning")
+    published = seed_table()
+    assert len(published) == 8
+    measured = [(row[0], row[1], *fig) for row, fig in zip(rows, figures) if row[2] != "1 unsupported"]
+    assert measured == [tuple(r) for r in published]
+
+
+def test_unsupported_arm_is_listed_with_its_status_and_no_figure(example_page):
+    rows = [r for r in summary_rows(example_page) if "forced Overdrive" in r[0]]
+    assert len(rows) == 2  # one per prompt target, not dropped
+    for row in rows:
+        assert row[2] == "1 unsupported"
+        assert row[3:] == ["-- unsupported"] * 3
+    assert "0.00" not in " ".join(" ".join(r) for r in rows)
+
+
+def test_small_n_is_shown_beside_the_figure(example_page):
+    rows = summary_rows(example_page)
+    reference = [r for r in rows if "before/after reference" in r[0]]
+    assert all("n=2" in cell for r in reference for cell in r[3:])
+    three = [r for r in rows if "parallel preparation" in r[0]]
+    assert not any("n=" in cell for r in three for cell in r[3:])
+
+
+def test_ratio_to_section_baseline(example_page):
+    rows = summary_rows(example_page)
+    parallel_512 = next(r for r in rows if "parallel preparation" in r[0] and r[1] == "512")
+    # 203.97 / 180.82 (the PXA4 tuning control baseline) = 1.128…
+    assert parallel_512[3] == "203.97 (199.39–207.86) 1.13×"
+    assert "ratios are to V100 · PXA4 · tuning control" in text(example_page.select_one("table.summary caption"))
+
+
+def test_failed_attempt_is_counted_but_not_in_the_median(example_page):
+    rows = summary_rows(example_page)
+    control = next(r for r in rows if "tuning control" in r[0] and r[1] == "4096")
+    assert control[2] == "3 ok · 1 failed"
+    assert control[3].startswith("202.00 (182.11–203.13)")
+
+
+def test_header_counts_and_subject(example_page):
+    counts = text(example_page.select_one("#counts"))
+    assert "5 arms" in counts
+    assert "25 records (22 ok, 1 failed, 2 unsupported)" in counts
+    assert "2025-11-03" in counts
+    subject = text(example_page.select_one(".subject"))
+    assert "Qwen3-30B-A3B-Q4_K_M.gguf" in subject and "Q4_K_M" in subject
+    assert example_page.select_one("h1").get_text() == "Same model. Different engines."
+
+
+def test_records_in_equal_rows_out(example_page):
+    csv_lines = (EXAMPLE / "runs" / "nov3-tuning.csv").read_text(encoding="utf-8").strip().splitlines()
+    records_in = len(csv_lines) - 1
+    rows = example_page.select("table.raw-table tbody tr")
+    assert len(rows) == records_in == 25
+    assert example_page.select_one(".n-read").get_text() == "25"
+    assert example_page.select_one(".n-shown").get_text() == "25"
+    statuses = [tr.select("td")[2].get_text() for tr in rows]
+    assert statuses.count("failed") == 1 and statuses.count("unsupported") == 2
+
+
+def test_failed_record_keeps_its_reason_and_values_in_the_raw_table(example_page):
+    row = example_page.select_one("#run-nov3-v100-pxa4-control-4096-r4")
+    cells = [td.get_text() for td in row.select("td")]
+    assert "failed" in cells
+    assert any("guard" in c for c in cells)  # the reason
+    assert "--" in cells  # decode was not measured: shown as --, not 0
+    assert "runs/nov3-tuning.csv:" in cells[-1]
+
+
+def test_derived_metrics_name_their_fields(example_page):
+    defs = text(example_page.select_one("#metric-prefill_tok_s"))
+    assert "Derived per record from prompt_n, cached_n, prompt_ms" in defs
+    assert "(prompt_n - cached_n) / prompt_ms * 1000" in defs
+    assert "higher is better" in defs
+    assert "Derived" not in text(example_page.select_one("#metric-request_s"))
+
+
+def test_narrative_and_protocol_are_rendered(example_page):
+    narrative = example_page.select_one("#section-nov3-tuning .narrative")
+    assert "parallel activation preparation" in text(narrative)
+    protocol = example_page.select_one("#protocol")
+    assert protocol is not None and "Protocol & limits" in text(protocol)
+
+
+def _small(tmp_path, runs: str, report: str = SMALL_REPORT, notes: str | None = None):
+    files = {"notes/n.md": notes} if notes is not None else {}
+    if notes is not None:
+        report = report.replace("arms: [a, b, c]}", "arms: [a, b, c], notes: notes/n.md}")
+    project = write_project(tmp_path / "p", report, SMALL_ARMS, {"r.csv": runs}, files)
+    result = build(project, tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    return page(tmp_path / "out" / "index.html")
+
+
+def test_single_repetition_shows_the_value_alone(tmp_path):
+    soup = _small(tmp_path, """\
+        arm,status,repeat,size,tok_s,wall_s
+        a,ok,1,1,10.5,2
+        b,ok,1,1,9,
+        c,unsupported,1,1,,
+        """)
+    rows = summary_rows(soup)
+    assert rows[0][3:] == ["10.50 n=1", "2.00 n=1"]
+    # a successful run that did not measure wall time: not measured, never 0
+    assert rows[1][3:] == ["9.00 n=1", "-- not measured"]
+    assert rows[2][3:] == ["-- unsupported", "-- unsupported"]
+
+
+def test_arm_with_only_failed_attempts_shows_status_in_words(tmp_path):
+    soup = _small(tmp_path, """\
+        arm,status,repeat,size,tok_s,wall_s,reason
+        a,ok,1,1,10,2,
+        a,ok,2,1,12,2,
+        a,ok,3,1,11,2,
+        b,failed,1,1,55,1,OOM
+        b,failed,2,1,,,OOM
+        b,ok,3,2,7,1,
+        """)
+    rows = summary_rows(soup)
+    b1 = next(r for r in rows if r[0] == "Arm B" and r[1] == "1")
+    assert b1[2:] == ["2 failed", "-- failed 2/2", "-- failed 2/2"]  # 55 from a failed run never counts
+    a2 = next(r for r in rows if r[0] == "Arm A" and r[1] == "2")
+    assert a2[2:] == ["not run", "-- not run", "-- not run"]
+    c = [r for r in rows if r[0] == "Arm C"]
+    assert c and all(r[2] == "unsupported" for r in c)  # launch unsupported, no records
+
+
+def test_narrative_raw_html_and_javascript_links_do_not_survive(tmp_path):
+    soup = _small(tmp_path, "arm,status,repeat,size,tok_s,wall_s\na,ok,1,1,1,1\n", notes=(
+        "Hello <script>alert(1)</script> [click](javascript:alert(2)) "
+        "<img src=x onerror=alert(3)> ![remote](https://example.com/x.png)\n"))
+    narrative = soup.select_one(".narrative")
+    html = str(narrative)
+    assert "<script" not in html and "onerror" not in html
+    assert "javascript:" not in html and "example.com" not in html
+    assert "Hello" in text(narrative)
+
+
+def test_hostile_labels_are_escaped(tmp_path):
+    arms = dict(SMALL_ARMS, a='label: "</script><script>alert(1)</script>\\"><img src=x onerror=alert(1)>"\n')
+    project = write_project(tmp_path / "p", SMALL_REPORT, arms, {"r.csv": "arm,status,repeat,size,tok_s,wall_s\na,ok,1,1,1,1\n"})
+    assert build(project, tmp_path / "out").exit_code == 0
+    html = (tmp_path / "out" / "index.html").read_text()
+    assert "<script>alert(1)" not in html and "<img src=x" not in html
+    assert "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert len(re.findall(r"<script", html)) == 0
+
+
+def test_numbers_sort_numerically_and_text_after(tmp_path):
+    soup = _small(tmp_path, """\
+        arm,status,repeat,size,tok_s,wall_s
+        a,ok,1,4096,1,1
+        a,ok,1,512,2,1
+        a,ok,1,long,3,1
+        """)
+    assert [r[1] for r in summary_rows(soup) if r[0] == "Arm A"] == ["512", "4096", "long"]
