@@ -1,0 +1,38 @@
+"""No input, however broken, gets a traceback: mutate every line of the example and load it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from benchproof.build import build
+from benchproof.errors import InputError
+from support import copy_example
+
+MUTATIONS = {
+    "drop": lambda line, rnd: "",
+    "truncate": lambda line, rnd: line[: len(line) // 2],
+    "garble": lambda line, rnd: "".join(rnd.choice([c, "", ":", "-", "'", '"', "[", "{", ",", "\t", "é", "\x00"])
+                                        for c in line),
+    "duplicate": lambda line, rnd: line + "\n" + line,
+}
+
+
+@pytest.mark.parametrize("name", ["report.yaml", "arms/v100-pxa4-control.yaml", "runs/nov3-tuning.csv"])
+@pytest.mark.parametrize("mutation", sorted(MUTATIONS))
+def test_every_line_mutated_gives_problems_not_tracebacks(tmp_path, name, mutation):
+    project = copy_example(tmp_path)
+    path = project / name
+    original = path.read_text(encoding="utf-8").splitlines()
+    rnd = random.Random(f"{name}-{mutation}")
+    out = tmp_path / "site"
+    for i in range(len(original)):
+        lines = list(original)
+        lines[i] = MUTATIONS[mutation](lines[i], rnd)
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        try:
+            build(project, out, strict=False, log=lambda _: None)
+        except InputError as exc:
+            assert exc.problems and all(p.severity == "error" or p.message for p in exc.problems)
+            assert not out.exists() or (out / "index.html").is_file()
