@@ -25,7 +25,7 @@ def wheel(tmp_path_factory):
 def test_wheel_lists_package_templates_and_example(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for expected in ("benchproof/cli.py", "benchproof/templates/report.html", "benchproof/templates/base.html",
-                     "benchproof/templates/assets/style.css", "benchproof/example/report.yaml",
+                     "benchproof/templates/assets/css/00-base.css", "benchproof/example/report.yaml",
                      "benchproof/example/runs/nov3-tuning.csv"):
         assert expected in names
     entry = next(n for n in names if n.endswith("entry_points.txt"))

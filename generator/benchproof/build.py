@@ -8,10 +8,13 @@ from typing import Callable
 
 from benchproof.aggregate import aggregate
 from benchproof.downloads import records_csv, results_json
+from benchproof.evidence import site_files as evidence_files
 from benchproof.model import STATUSES, Project
-from benchproof.pages import report_page
+from benchproof.pages import report_page, site_info
 from benchproof.project import load_project
-from benchproof.render import asset, render
+from benchproof.chart_widgets import charts_page, svg_path
+from benchproof.charts import chart_views, runtime, svg
+from benchproof.render import asset, render, stylesheet
 from benchproof.site import MARKER, SiteFiles, publish
 
 Log = Callable[[str], None]
@@ -37,10 +40,21 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log) -> Project:
     log(f"aggregate {len(results.rows)} summary rows × {len(project.report.metrics)} metrics")
     site = SiteFiles()
     page = report_page(project, results)
-    site.add("index.html", render("report.html", page=page, root=""))
-    site.add("assets/style.css", asset("style.css"))
+    info = site_info(project)
+    views = chart_views(project, results)
+    charts = charts_page(project, results, views)
+    site.add("index.html", render("report.html", page=page, charts=charts, site=info, root=""))
+    site.add("assets/style.css", stylesheet())
+    site.add("assets/report.js", asset("report.js"))
+    site.add("assets/vega.js", runtime())
+    site.update({svg_path(v): svg(v) for v in views})
+    log(f"charts    {len(views)} views, static SVG of each")
     site.add(MARKER, "This folder was written by benchproof; a rebuild replaces it whole.\n")
     log(f"render    index.html: {page.n_records} records in the raw table")
+    # Further pages: each module returns {site path: content}.
+    evidence = evidence_files(project)
+    site.update(evidence)
+    log(f"evidence  {len(evidence)} files copied")
     site.add("downloads/records.csv", records_csv(project))
     site.add("downloads/results.json", results_json(project, results))
     log("downloads records.csv, results.json")

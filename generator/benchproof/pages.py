@@ -17,6 +17,19 @@ RESERVED = ("run_id", "section", "arm", "status", "repeat", "reason", "evidence"
 
 
 @dataclass(frozen=True)
+class SiteInfo:
+    """What ``base.html`` shows on every page (with ``root``, the relative path to the site root)."""
+
+    title: str
+    n_records: int
+    version: str = __version__
+
+
+def site_info(project: Project) -> SiteInfo:
+    return SiteInfo(project.report.title, len(project.records))
+
+
+@dataclass(frozen=True)
 class Cell:
     text: str
     numeric: bool = False
@@ -71,7 +84,6 @@ class ReportPage:
     raw: RawTable
     protocol_html: str
     warnings: tuple[str, ...]
-    version: str = __version__
 
 
 def runs_text(counts: dict[str, int], label: str) -> str:

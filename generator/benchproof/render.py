@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import json
+from typing import Any
+
 import jinja2
+from markupsafe import Markup
 
 from benchproof import formatting
 from benchproof.resources import templates_dir
@@ -29,5 +33,22 @@ def render(template: str, **context: object) -> str:
 
 
 def asset(name: str) -> bytes:
-    """A static file from ``templates/assets`` (stylesheet, scripts), as bytes."""
+    """A static file from ``templates/assets`` (scripts), as bytes."""
     return (templates_dir() / "assets" / name).read_bytes()
+
+
+def stylesheet() -> bytes:
+    """The site's one stylesheet: ``templates/assets/css/*.css`` joined in name order."""
+    parts = sorted((templates_dir() / "assets" / "css").glob("*.css"))
+    return b"\n".join(p.read_bytes() for p in parts)
+
+
+_SCRIPT_ESCAPES = str.maketrans(
+    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def script_json(data: Any) -> Markup:
+    """JSON safe to place inside ``<script type="application/json">``: no ``</script>`` can
+    break out, because ``<``, ``>`` and ``&`` are written as JSON escapes."""
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return Markup(text.translate(_SCRIPT_ESCAPES))

@@ -26,6 +26,10 @@ class SiteFiles:
             raise ValueError(f"site path written twice: {path}")
         self.files[path] = content.encode("utf-8") if isinstance(content, str) else content
 
+    def update(self, files: dict[str, bytes | str]) -> None:
+        for path in sorted(files):
+            self.add(path, files[path])
+
     def __len__(self) -> int:
         return len(self.files)
 

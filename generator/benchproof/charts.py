@@ -1,0 +1,175 @@
+"""Bar-plus-dot charts: Altair builds a Vega-Lite spec per view, vl-convert renders static SVG.
+
+A view is one section × metric × workload point.  The bar is the median of the successful
+repetitions (computed in pandas, by :mod:`benchproof.aggregate`), each dot is one successful
+repetition.  An arm with no successful repetition keeps its row, with its status in words
+and ``--``, and gets neither bar nor dot.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import altair as alt
+import pandas as pd
+
+from benchproof import formatting as fmt
+from benchproof.aggregate import Point, Results, point_of
+from benchproof.model import Metric, Project, RunRecord
+
+VL_VERSION = "6.4"
+DOT_CAP = 200          # dots per arm and view before a deterministic sample is drawn
+WIDTH = 640            # static width; the interactive chart fills its container
+ROW_HEIGHT = 34
+BAR_COLOR = "#a9c4eb"
+DOT_COLOR = "#0f3d80"
+MISSING_COLOR = "#a4262c"
+# Arial-metric fonts: the static SVG is measured and viewed with the same widths everywhere.
+FONT = "Helvetica, Arial, 'Liberation Sans', sans-serif"
+
+
+@dataclass(frozen=True)
+class ChartView:
+    key: str
+    section: str
+    metric: str
+    point: Point
+    title: str
+    spec: dict
+    shown: int
+    total: int
+
+    @property
+    def sampled(self) -> bool:
+        return self.shown < self.total
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", str(text)).strip("-") or "x"
+
+
+def view_key(section: str, metric: str, point: Point) -> str:
+    parts = [section, metric] + [f"{k}-{v}" for k, v in point]
+    return slug("--".join(map(str, parts)))
+
+
+def sample_dots(records: list[RunRecord], metric: str, seed: str) -> list[RunRecord]:
+    """At most DOT_CAP records: the extremes always, the rest a seeded sample (deterministic)."""
+    if len(records) <= DOT_CAP:
+        return records
+    ordered = sorted(records, key=lambda r: (r.metrics[metric], r.run_id))
+    middle = random.Random(seed).sample(ordered[1:-1], DOT_CAP - 2)
+    keep = {id(r) for r in [ordered[0], ordered[-1], *middle]}
+    return [r for r in records if id(r) in keep]
+
+
+def axis_title(metric: Metric) -> str:
+    unit = f" ({metric.unit})" if metric.unit else ""
+    return f"{metric.label}{unit} · {metric.better_text}"
+
+
+def _labels(project: Project, arm_ids: tuple[str, ...]) -> dict[str, str]:
+    """Display labels, made unique so two arms never share a chart row."""
+    labels: dict[str, str] = {}
+    for arm_id in arm_ids:
+        label = project.arms[arm_id].label
+        labels[arm_id] = label if label not in labels.values() else f"{label} ({arm_id})"
+    return labels
+
+
+def _spec(metric: Metric, order: list[str], bars: list[dict], dots: list[dict], missing: list[dict],
+          title: str, subtitle: str) -> dict:
+    y = alt.Y("arm:N", sort=order, scale=alt.Scale(domain=order), title=None,
+              axis=alt.Axis(labelLimit=300, labelFontSize=12, ticks=False, domain=False))
+    x_scale = alt.Scale(zero=True, nice=True)
+    x_axis = alt.Axis(tickCount=6, title=axis_title(metric))
+    bar_chart = alt.Chart(pd.DataFrame(bars, columns=["arm", "median", "n", "range", "status"])).mark_bar(
+        color=BAR_COLOR, height={"band": 0.62}).properties(name="bars").encode(
+        x=alt.X("median:Q", axis=x_axis, scale=x_scale),
+        y=y,
+        tooltip=[alt.Tooltip("arm:N", title="Arm"), alt.Tooltip("median:N", title="Median"),
+                 alt.Tooltip("range:N", title="Min–max"), alt.Tooltip("n:N", title="Repetitions"),
+                 alt.Tooltip("status:N", title="Status")])
+    dot_chart = alt.Chart(pd.DataFrame(dots, columns=["arm", "value", "shown", "repeat", "status", "run"])).mark_circle(
+        color=DOT_COLOR, size=46, opacity=0.85, stroke="white", strokeWidth=0.8).properties(name="dots").encode(
+        x=alt.X("value:Q", axis=x_axis, scale=x_scale),
+        y=y,
+        tooltip=[alt.Tooltip("arm:N", title="Arm"), alt.Tooltip("repeat:N", title="Repetition"),
+                 alt.Tooltip("shown:N", title="Value"), alt.Tooltip("status:N", title="Status"),
+                 alt.Tooltip("run:N", title="Run")])
+    missing_chart = alt.Chart(pd.DataFrame(missing, columns=["arm", "text"])).mark_text(
+        align="left", dx=4, color=MISSING_COLOR, fontSize=12).properties(name="missing").encode(
+        x=alt.datum(0), y=y, text="text:N")
+    chart = alt.layer(bar_chart, dot_chart, missing_chart).properties(
+        width=WIDTH, height=max(1, len(order)) * ROW_HEIGHT,
+        title=alt.TitleParams(text=title, subtitle=subtitle, anchor="start", fontSize=14,
+                              subtitleColor="#5b6470", subtitleFontSize=12),
+    ).configure_view(stroke=None).configure_axis(
+        grid=True, gridColor="#eceff3", labelColor="#1b1f24", titleColor="#1b1f24", titleFontWeight="normal",
+    ).configure(font=FONT)
+    spec = chart.to_dict(validate=False)
+    spec.pop("$schema", None)
+    return spec
+
+
+def _view(project: Project, results: Results, section, metric: Metric, point: Point,
+          records: dict[tuple, list[RunRecord]]) -> ChartView:
+    decimals = project.report.decimals
+    labels = _labels(project, section.arms)
+    rows = {r.arm: r for r in results.section_rows(section.id) if r.point == point}
+    bars, dots, missing = [], [], []
+    shown = total = 0
+    for arm_id in section.arms:
+        stat = rows[arm_id].stats[metric.id]
+        label = labels[arm_id]
+        if stat.median is None:
+            missing.append({"arm": label, "text": f"{fmt.MISSING} {stat.status}"})
+            continue
+        bars.append({"arm": label, "median": stat.median, "n": str(stat.n_ok),
+                     "range": f"{fmt.number(stat.min, decimals)}–{fmt.number(stat.max, decimals)} {metric.unit}".strip(),
+                     "status": rows[arm_id].status})
+        ok = [r for r in records.get((section.id, arm_id, point), [])
+              if r.status == "ok" and r.metrics.get(metric.id) is not None]
+        kept = sample_dots(ok, metric.id, f"{section.id}|{arm_id}|{metric.id}|{point}")
+        shown, total = shown + len(kept), total + len(ok)
+        dots += [{"arm": label, "value": r.metrics[metric.id],
+                  "shown": f"{fmt.number(r.metrics[metric.id], decimals)} {metric.unit}".strip(),
+                  "repeat": str(r.repeat), "status": r.status, "run": r.run_id} for r in kept]
+    dims = {d.id: d.label for d in project.report.dimensions}
+    where = " · ".join(f"{dims[k]}: {v}" for k, v in point) or "all records"
+    subtitle = "bar = median of successful repetitions · dot = one repetition"
+    if shown < total:
+        subtitle += f" · showing {shown:,} of {total:,} repetitions"
+    heading = f"{metric.label} · {where}"
+    title = f"{section.title} · {heading}"
+    spec = _spec(metric, [labels[a] for a in section.arms], bars, dots, missing, heading, subtitle)
+    return ChartView(view_key(section.id, metric.id, point), section.id, metric.id, point, title, spec,
+                     shown, total)
+
+
+def chart_views(project: Project, results: Results) -> list[ChartView]:
+    """Every section × metric × point view, in page order."""
+    records: dict[tuple, list[RunRecord]] = {}
+    for r in project.records:
+        records.setdefault((r.section, r.arm, point_of(r)), []).append(r)
+    return [_view(project, results, section, metric, point, records)
+            for section in project.report.sections
+            for metric in project.report.metrics
+            for point in results.points[section.id]]
+
+
+def svg(view: ChartView) -> str:
+    import vl_convert as vlc
+
+    return vlc.vegalite_to_svg(view.spec, vl_version=VL_VERSION)
+
+
+@lru_cache(maxsize=1)
+def runtime() -> str:
+    """Vega, Vega-Lite and vega-embed in one local script: the site never loads from a CDN."""
+    import vl_convert as vlc
+
+    return vlc.javascript_bundle(vl_version=VL_VERSION)
