@@ -1,0 +1,137 @@
+"""The report page in a real browser: charts drawn, selectors working, offline, no injection."""
+
+from __future__ import annotations
+
+import pytest
+
+from support import SMALL_ARMS, SMALL_REPORT, build, write_project
+
+MEASURE = "#chart-all"
+
+
+def ready(page, figure: str = MEASURE) -> None:
+    page.wait_for_selector(f'{figure}[data-state="ready"] svg', timeout=15000)
+
+
+def marks(page, name: str, figure: str = MEASURE) -> int:
+    return page.locator(f"{figure} .chart-canvas svg g.{name}_marks path").count()
+
+
+@pytest.fixture
+def report(visit, example_site):
+    v = visit((example_site / "index.html").as_uri())
+    ready(v.page)
+    return v
+
+
+def test_chart_draws_one_bar_per_measured_arm_and_one_dot_per_repetition(report):
+    page = report.page
+    assert marks(page, "bars") == 4            # the unsupported arm gets no bar
+    assert marks(page, "dots") == 3 + 3 + 3 + 2
+    labels = page.locator(f"{MEASURE} .chart-canvas svg").text_content()
+    assert "V100 · expXa0982 · forced Overdrive" in labels
+    assert "-- unsupported" in page.locator(f"{MEASURE} g.missing_marks").text_content()
+
+
+def test_every_section_chart_is_drawn_too(report):
+    ready(report.page, "#chart-nov3-tuning")
+    assert marks(report.page, "bars", "#chart-nov3-tuning") == 4
+
+
+def test_switching_metric_and_prompt_length_changes_the_chart(report):
+    page = report.page
+    first = page.get_attribute(MEASURE, "data-view")
+    before = page.locator(f"{MEASURE} g.dots_marks").inner_html()
+    page.select_option(f'{MEASURE} select[name="metric"]', "decode_tok_s")
+    ready(page)
+    assert page.get_attribute(MEASURE, "data-view") == "nov3-tuning--decode_tok_s--prompt_target-512"
+    assert page.locator(f"{MEASURE} g.dots_marks").inner_html() != before
+    assert "Decode t/s (tok/s) · higher is better" in page.locator(f"{MEASURE} svg").text_content()
+    page.select_option(f'{MEASURE} select[name="dim:prompt_target"]', "4096")
+    ready(page)
+    assert page.get_attribute(MEASURE, "data-view") == "nov3-tuning--decode_tok_s--prompt_target-4096"
+    assert marks(page, "dots") == 11  # the failed fourth attempt of the control is not a dot
+    page.select_option(f'{MEASURE} select[name="metric"]', "request_s")
+    ready(page)
+    assert "lower is better" in page.locator(f"{MEASURE} svg").text_content()
+    assert page.get_attribute(MEASURE, "data-view") != first
+
+
+def test_tooltip_names_arm_repetition_value_status_and_run(report):
+    page = report.page
+    dot = page.locator(f"{MEASURE} g.dots_marks path").first
+    dot.hover()
+    tooltip = page.locator("#vg-tooltip-element")
+    tooltip.wait_for(state="visible", timeout=5000)
+    text = tooltip.inner_text()
+    for word in ("Arm", "Repetition", "Value", "Status", "Run", "tok/s", "ok", "nov3-"):
+        assert word in text
+
+
+@pytest.mark.parametrize("over", ["file", "http"])
+def test_no_console_errors_and_no_request_to_another_host(visit, serve, example_site, over):
+    if over == "file":
+        url, host = (example_site / "index.html").as_uri(), None
+    else:
+        base = serve(example_site)
+        url, host = base + "index.html", base.split("/")[2]
+    v = visit(url)
+    ready(v.page)
+    v.page.select_option(f'{MEASURE} select[name="metric"]', "decode_tok_s")
+    ready(v.page)
+    assert v.errors == []
+    assert v.foreign_requests(host) == []
+    assert any(r.endswith("assets/vega.js") for r in v.requests)
+
+
+def test_without_javascript_the_static_svg_is_shown(browser, example_site):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto((example_site / "index.html").as_uri())
+    img = page.locator(f"{MEASURE} .chart-canvas img")
+    img.wait_for()
+    page.wait_for_function("document.querySelector('#chart-all .chart-canvas img').complete")
+    assert page.evaluate("document.querySelector('#chart-all .chart-canvas img').naturalWidth") > 300
+    assert page.locator(f"{MEASURE} .chart-controls").is_hidden()
+    context.close()
+
+
+HOSTILE = "</script><script>alert(1)</script>\\\"><img src=x onerror=alert(1)>"
+
+
+def _hostile_project(root, hostile: bool):
+    label = HOSTILE if hostile else "Arm A"
+    arms = dict(SMALL_ARMS, a=f'label: "{label}"\ncommand: ["{label}"]\nsettings: {{mode: "{label}"}}\n')
+    report = SMALL_REPORT.replace("arms: [a, b, c]}", "arms: [a, b, c], notes: notes/n.md}").replace(
+        "title: Small", 'title: "' + (HOSTILE if hostile else "Small") + '"')
+    notes = ("[click me](javascript:alert(2)) <script>alert(3)</script> <img src=x onerror=alert(4)>\n"
+             if hostile else "[click me](https://example.org) plain\n")
+    runs = "arm,status,repeat,size,tok_s,wall_s,reason\na,ok,1,1,1,1,\nb,failed,1,1,,,\"" + (
+        HOSTILE.replace('"', '""') if hostile else "oom") + "\"\n"
+    return write_project(root, report, arms, {"r.csv": runs}, {"notes/n.md": notes})
+
+
+def test_hostile_labels_and_notes_stay_text(visit, tmp_path):
+    for name in ("clean", "hostile"):
+        project = _hostile_project(tmp_path / name, hostile=(name == "hostile"))
+        assert build(project, tmp_path / f"{name}-site").exit_code == 0
+    counts = {}
+    for name in ("clean", "hostile"):
+        for page_name in ("index.html", "runs.html", "arms/a.html"):
+            path = tmp_path / f"{name}-site" / page_name
+            if not path.exists():
+                continue
+            v = visit(path.as_uri())
+            v.page.wait_for_timeout(300)
+            counts[(name, page_name)] = v.page.evaluate("document.scripts.length")
+            if page_name == "index.html":
+                ready(v.page)
+                v.page.locator(f"{MEASURE} g.dots_marks path").first.hover()
+                if name == "hostile":
+                    assert "</script><script>alert(1)</script>" in v.page.locator("h1").inner_text()
+                    v.page.click("text=click me")  # its javascript: href was removed
+                v.page.wait_for_timeout(200)
+            assert v.dialogs == [], f"alert called on {name}/{page_name}"
+    for (name, page_name), count in counts.items():
+        if name == "hostile":
+            assert count == counts[("clean", page_name)], (page_name, counts)
