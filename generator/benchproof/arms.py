@@ -69,11 +69,15 @@ def _claims(root: Path, doc: dict, rel: str, problems: Problems) -> list[Claim]:
     seq = doc.get("claims") or []
     for i, item in enumerate(seq):
         line = line_of(seq, i)
-        c = check_map(item, rel, "a claim", CLAIM_FIELDS, problems, line)
+        name = item.get("name") if isinstance(item, dict) else None
+        what = f"claim '{name}'" if isinstance(name, str) else "a claim"
+        c = check_map(item, rel, what, CLAIM_FIELDS, problems, line)
         if not c or "name" not in c:
             continue
         verified = c.get("verified")
-        if verified not in (True, False, "unknown"):
+        if verified is None:  # missing: check_map has said so
+            verified = "unknown"
+        elif verified not in (True, False, "unknown"):
             problems.error(rel, line_of(item, "verified"),
                            f"'verified' must be true, false or unknown, got {shown(verified)}")
             verified = "unknown"
@@ -83,9 +87,9 @@ def _claims(root: Path, doc: dict, rel: str, problems: Problems) -> list[Claim]:
                                     "evidence", problems)
         if verified is True and not c.get("evidence"):
             problems.warning(rel, line, f"claim '{c['name']}' is marked verified but names no evidence file")
-        if verified is not True:
+        if verified is not True and c.get("verified") is not None:
             problems.warning(rel, line, f"claim '{c['name']}' was requested but is not verified "
-                             f"({'not verified' if verified is False else 'unknown'})")
+                             f"(verified: {'false' if verified is False else 'unknown'})")
         claims.append(Claim(c["name"], c.get("requested"), verified, evidence))
     return claims
 
@@ -112,13 +116,16 @@ def read_arm(root: Path, path: Path, report_subject: dict, problems: Problems) -
     if "engine" in arm:
         engine = check_map(arm["engine"], rel, "engine", ENGINE_FIELDS, problems) or {}
     subject = arm.get("subject")
-    if subject is not None and dict(subject) != dict(report_subject):
-        differs = sorted(k for k in set(subject) | set(report_subject)
-                         if subject.get(k) != report_subject.get(k))
+    # Keys the arm leaves out are not claims of a difference: compare only what it states.
+    differs = sorted((k for k in (subject or {}) if subject[k] != report_subject.get(k)), key=str)
+    if differs:
+        shown_diffs = "; ".join(
+            f"{k}: {shown(subject[k])}, the report has "
+            f"{shown(report_subject[k]) if k in report_subject else 'none'}" for k in differs)
         problems.warning(rel, line_of(doc, "subject"),
-                         f"the arm's subject differs from the report subject ({', '.join(map(str, differs))}): "
+                         f"the arm's subject differs from the report subject ({shown_diffs}): "
                          "not like-for-like")
-    elif subject is not None:
+    else:
         subject = None  # the same as the report's: nothing to flag
     evidence = []
     seq = arm.get("evidence") or []

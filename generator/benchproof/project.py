@@ -14,6 +14,7 @@ from benchproof.errors import InputError, Problem, Problems, did_you_mean
 from benchproof.model import Arm, Project, RunRecord
 from benchproof.report_config import REL, read_report
 from benchproof.runs import read_records
+from benchproof.schema import line_of
 from benchproof.yamlio import load_yaml
 
 MIN_REPEATS = 3
@@ -40,6 +41,18 @@ def _repeat_warnings(records: list[RunRecord], arms: dict[str, Arm], problems: P
             problems.warning(first.file, first.line,
                              f"only {n_ok} successful repetition{'s' if n_ok > 1 else ''} of arm "
                              f"'{arm}'{where} in section '{section}' (fewer than {MIN_REPEATS})")
+
+
+def _unknown_derive_fields(doc, metrics, columns: tuple[str, ...], problems: Problems) -> None:
+    """A derive field that no run file has would leave the metric silently unmeasured."""
+    lines = {item.get("id"): line_of(item, "derive") for item in doc.get("metrics") or []
+             if isinstance(item, dict)}
+    for metric in metrics:
+        for name in metric.derive_fields:
+            if name not in columns:
+                problems.error(REL, lines.get(metric.id),
+                               f"metric '{metric.id}': derive uses '{name}', which is not a column "
+                               f"of any run file{did_you_mean(name, columns)}")
 
 
 def load_project(root: Path, strict: bool = False) -> Project:
@@ -75,9 +88,11 @@ def load_project(root: Path, strict: bool = False) -> Project:
     for arm_id in arm_names:
         if arm_id not in listed:
             problems.warning(f"arms/{arm_id}.yaml", 1, f"arm '{arm_id}' is not listed in any section")
-    records, columns, count = read_records(root, report, arms, section_arms, problems)
-    if not count and not problems.errors:
+    records, columns, count = read_records(root, report, arms, section_arms, problems, arm_names)
+    if not count and not any(p.file.startswith("runs/") for p in problems.errors):
         problems.error("runs", None, "no run records found: add runs/*.csv, runs/*.jsonl or runs/*.json")
+    elif count:
+        _unknown_derive_fields(doc, report.metrics, columns, problems)
     _repeat_warnings(records, arms, problems)
     if strict:
         problems.items = [Problem(p.file, p.line, p.message + " (--strict)", "error")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from benchproof.derive import DeriveError, parse
 from benchproof.errors import Problems, did_you_mean
@@ -66,9 +66,12 @@ class RecordReader:
     """Checks raw records against the report and the arms, one record at a time."""
 
     def __init__(self, root: Path, report: Report, arms: dict[str, Arm],
-                 section_arms: dict[str, tuple[str, ...]], problems: Problems):
+                 section_arms: dict[str, tuple[str, ...]], problems: Problems,
+                 arm_files: Iterable[str] = ()):
         self.root, self.report, self.arms, self.problems = root, report, arms, problems
         self.section_arms = section_arms
+        # Arms with a file that could not be read: that file's problem is reported already.
+        self.unreadable_arms = set(arm_files) - set(arms)
         self.derivations = {m.id: parse(m.derive) for m in report.metrics if m.derive}
         self.seen_ids: dict[str, Where] = {}
 
@@ -120,6 +123,13 @@ class RecordReader:
             if status == "ok":
                 self.error(raw, f"cannot derive '{metric.id}' from {metric.derive}: {exc}")
             return None
+        if derived is None and reported is not None and status == "ok":
+            missing = [f for f in metric.derive_fields if _text(raw.fields.get(f)) in (None, "")]
+            self.problems.warning(
+                raw.file, raw.line,
+                f"reported '{metric.id}' {reported:g} is not used: it is derived from "
+                f"{', '.join(metric.derive_fields)}, and {', '.join(missing)} "
+                f"{'was' if len(missing) == 1 else 'were'} not measured")
         if derived is not None and reported is not None and derived != 0 and \
                 abs(reported - derived) / abs(derived) > REPORTED_TOLERANCE:
             change = (reported - derived) / abs(derived) * 100
@@ -134,8 +144,8 @@ class RecordReader:
         arm = self._required(raw, "arm")
         status = self._required(raw, "status")
         section = self._section(raw)
-        if arm is not None and arm not in self.arms:
-            self.error(raw, f"unknown arm '{arm}'{did_you_mean(arm, self.arms)}")
+        if arm is not None and arm not in self.arms and arm not in self.unreadable_arms:
+            self.error(raw, f"unknown arm '{arm}'{did_you_mean(arm, [*self.arms, *self.unreadable_arms])}")
         elif arm is not None and section is not None and arm not in self.section_arms[section]:
             self.error(raw, f"arm '{arm}' is not listed in section '{section}' of report.yaml")
         if status is not None and status not in STATUSES:
@@ -195,9 +205,13 @@ class RecordReader:
 
 
 def read_records(root: Path, report: Report, arms: dict[str, Arm],
-                 section_arms: dict[str, tuple[str, ...]], problems: Problems):
-    """Every record of every run file, in file order; and the columns seen, in order."""
-    reader = RecordReader(root, report, arms, section_arms, problems)
+                 section_arms: dict[str, tuple[str, ...]], problems: Problems,
+                 arm_files: Iterable[str] = ()):
+    """Every record of every run file, in file order; and the columns seen, in order.
+
+    ``arm_files`` are the ids of every arm file, including those that failed to load.
+    """
+    reader = RecordReader(root, report, arms, section_arms, problems, arm_files)
     records: list[RunRecord] = []
     columns: dict[str, None] = {}
     count = 0
