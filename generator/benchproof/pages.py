@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from benchproof import __version__, formatting as fmt
 from benchproof.aggregate import Results, Row
-from benchproof.model import STATUSES, Metric, Project, RunRecord
+from benchproof.configuration import what_ran
+from benchproof.model import STATUSES, Metric, Project, Report, RunRecord
 
 RESERVED = ("run_id", "section", "arm", "status", "repeat", "reason", "evidence", "started_at")
 
@@ -84,6 +85,7 @@ class ReportPage:
     raw: RawTable
     protocol_html: str
     warnings: tuple[str, ...]
+    ran: tuple = ()    # 03 What actually ran: one configuration.ConfigTable per section
 
 
 def runs_text(counts: dict[str, int], label: str) -> str:
@@ -116,6 +118,22 @@ def _date_range(records: tuple[RunRecord, ...]) -> str:
     return days[0] if days[0] == days[-1] else f"{days[0]} – {days[-1]}"
 
 
+def measure_headers(report: Report) -> list[tuple[str, bool]]:
+    """The (label, numeric) headers of a record's workload point, repeat and metrics."""
+    headers = [(d.label, True) for d in report.dimensions] + [("Repeat", True)]
+    headers += [(m.label + (" (derived)" if m.derive else ""), True) for m in report.metrics]
+    return headers
+
+
+def measure_cells(report: Report, r: RunRecord) -> list[Cell]:
+    """A record's workload point, repeat and metrics (report decimals, ``--`` when not measured)."""
+    cells = [Cell(str(r.dims[d.id]), numeric=True) for d in report.dimensions] + [Cell(str(r.repeat), numeric=True)]
+    for m in report.metrics:
+        value = r.metrics[m.id]
+        cells.append(Cell(fmt.number(value, report.decimals), numeric=True, missing=value is None))
+    return cells
+
+
 def raw_table(project: Project) -> RawTable:
     """Every record, failed and excluded ones included, with all its columns."""
     report = project.report
@@ -125,18 +143,14 @@ def raw_table(project: Project) -> RawTable:
     reported = [m for m in report.metrics if m.derive and m.id in project.raw_columns]
     several = len(report.sections) > 1
     headers = [("Run", False)] + ([("Section", False)] if several else []) + [("Arm", False), ("Status", False)]
-    headers += [(d.label, True) for d in report.dimensions] + [("Repeat", True)]
-    headers += [(m.label + (" (derived)" if m.derive else ""), True) for m in report.metrics]
+    headers += measure_headers(report)
     headers += [(m.label + " (reported)", True) for m in reported]
     headers += [(c, True) for c in extra] + [("Started", False), ("Reason", False), ("Evidence", False), ("Source", False)]
     rows = []
     for r in project.records:
         cells = [Cell(r.run_id)] + ([Cell(r.section)] if several else [])
         cells += [Cell(project.arms[r.arm].label), Cell(r.status)]
-        cells += [Cell(str(r.dims[d]), numeric=True) for d in dims] + [Cell(str(r.repeat), numeric=True)]
-        for m in report.metrics:
-            value = r.metrics[m.id]
-            cells.append(Cell(fmt.number(value, report.decimals), numeric=True, missing=value is None))
+        cells += measure_cells(report, r)
         for c in [m.id for m in reported] + extra:
             text = fmt.raw_value(r.raw.get(c))
             cells.append(Cell(text, numeric=True, missing=text == fmt.MISSING))
@@ -163,4 +177,5 @@ def report_page(project: Project, results: Results) -> ReportPage:
         metrics=report.metrics, dimension_labels=tuple(d.label for d in report.dimensions),
         sections=tuple(sections), raw=raw_table(project), protocol_html=report.protocol_html,
         warnings=tuple(str(w) for w in project.warnings),
+        ran=what_ran(project),
     )
