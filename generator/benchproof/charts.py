@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import altair as alt
-import pandas as pd
 
 from benchproof import formatting as fmt
 from benchproof.aggregate import Point, Results, point_of
@@ -80,33 +79,31 @@ def _labels(project: Project, arm_ids: tuple[str, ...]) -> dict[str, str]:
     return labels
 
 
-def _spec(metric: Metric, order: list[str], bars: list[dict], dots: list[dict], missing: list[dict],
-          title: str, subtitle: str) -> dict:
+def _skeleton(metric: Metric, order: list[str]) -> dict:
+    """The spec of one section × metric, without data: every workload point reuses it."""
     y = alt.Y("arm:N", sort=order, scale=alt.Scale(domain=order), title=None,
               axis=alt.Axis(labelLimit=300, labelFontSize=12, ticks=False, domain=False))
     x_scale = alt.Scale(zero=True, nice=True)
     x_axis = alt.Axis(tickCount=6, title=axis_title(metric))
-    bar_chart = alt.Chart(pd.DataFrame(bars, columns=["arm", "median", "n", "range", "status"])).mark_bar(
+    bar_chart = alt.Chart(alt.NamedData("bars")).mark_bar(
         color=BAR_COLOR, height={"band": 0.62}).properties(name="bars").encode(
         x=alt.X("median:Q", axis=x_axis, scale=x_scale),
         y=y,
-        tooltip=[alt.Tooltip("arm:N", title="Arm"), alt.Tooltip("median:N", title="Median"),
+        tooltip=[alt.Tooltip("arm:N", title="Arm"), alt.Tooltip("median_text:N", title="Median"),
                  alt.Tooltip("range:N", title="Min–max"), alt.Tooltip("n:N", title="Repetitions"),
                  alt.Tooltip("status:N", title="Status")])
-    dot_chart = alt.Chart(pd.DataFrame(dots, columns=["arm", "value", "shown", "repeat", "status", "run"])).mark_circle(
+    dot_chart = alt.Chart(alt.NamedData("dots")).mark_circle(
         color=DOT_COLOR, size=46, opacity=0.85, stroke="white", strokeWidth=0.8).properties(name="dots").encode(
         x=alt.X("value:Q", axis=x_axis, scale=x_scale),
         y=y,
         tooltip=[alt.Tooltip("arm:N", title="Arm"), alt.Tooltip("repeat:N", title="Repetition"),
                  alt.Tooltip("shown:N", title="Value"), alt.Tooltip("status:N", title="Status"),
                  alt.Tooltip("run:N", title="Run")])
-    missing_chart = alt.Chart(pd.DataFrame(missing, columns=["arm", "text"])).mark_text(
+    missing_chart = alt.Chart(alt.NamedData("missing")).mark_text(
         align="left", dx=4, color=MISSING_COLOR, fontSize=12).properties(name="missing").encode(
         x=alt.datum(0), y=y, text="text:N")
     chart = alt.layer(bar_chart, dot_chart, missing_chart).properties(
         width=WIDTH, height=max(1, len(order)) * ROW_HEIGHT,
-        title=alt.TitleParams(text=title, subtitle=subtitle, anchor="start", fontSize=14,
-                              subtitleColor="#5b6470", subtitleFontSize=12),
     ).configure_view(stroke=None).configure_axis(
         grid=True, gridColor="#eceff3", labelColor="#1b1f24", titleColor="#1b1f24", titleFontWeight="normal",
     ).configure(font=FONT)
@@ -115,8 +112,19 @@ def _spec(metric: Metric, order: list[str], bars: list[dict], dots: list[dict], 
     return spec
 
 
+def _spec(skeleton: dict, title: str, subtitle: str, bars: list[dict], dots: list[dict],
+          missing: list[dict]) -> dict:
+    """A view's spec: the skeleton with its title and its three data sets."""
+    return {
+        **skeleton,
+        "title": {"text": title, "subtitle": subtitle, "anchor": "start", "fontSize": 14,
+                  "subtitleColor": "#5b6470", "subtitleFontSize": 12},
+        "datasets": {"bars": bars, "dots": dots, "missing": missing},
+    }
+
+
 def _view(project: Project, results: Results, section, metric: Metric, point: Point,
-          records: dict[tuple, list[RunRecord]]) -> ChartView:
+          records: dict[tuple, list[RunRecord]], skeleton: dict) -> ChartView:
     decimals = project.report.decimals
     labels = _labels(project, section.arms)
     rows = {r.arm: r for r in results.section_rows(section.id) if r.point == point}
@@ -129,6 +137,7 @@ def _view(project: Project, results: Results, section, metric: Metric, point: Po
             missing.append({"arm": label, "text": f"{fmt.MISSING} {stat.status}"})
             continue
         bars.append({"arm": label, "median": stat.median, "n": str(stat.n_ok),
+                     "median_text": f"{fmt.number(stat.median, decimals)} {metric.unit}".strip(),
                      "range": f"{fmt.number(stat.min, decimals)}–{fmt.number(stat.max, decimals)} {metric.unit}".strip(),
                      "status": rows[arm_id].status})
         ok = [r for r in records.get((section.id, arm_id, point), [])
@@ -145,7 +154,7 @@ def _view(project: Project, results: Results, section, metric: Metric, point: Po
         subtitle += f" · showing {shown:,} of {total:,} repetitions"
     heading = f"{metric.label} · {where}"
     title = f"{section.title} · {heading}"
-    spec = _spec(metric, [labels[a] for a in section.arms], bars, dots, missing, heading, subtitle)
+    spec = _spec(skeleton, heading, subtitle, bars, dots, missing)
     return ChartView(view_key(section.id, metric.id, point), section.id, metric.id, point, title, spec,
                      shown, total)
 
@@ -155,10 +164,14 @@ def chart_views(project: Project, results: Results) -> list[ChartView]:
     records: dict[tuple, list[RunRecord]] = {}
     for r in project.records:
         records.setdefault((r.section, r.arm, point_of(r)), []).append(r)
-    return [_view(project, results, section, metric, point, records)
-            for section in project.report.sections
-            for metric in project.report.metrics
-            for point in results.points[section.id]]
+    views = []
+    for section in project.report.sections:
+        order = list(_labels(project, section.arms).values())
+        for metric in project.report.metrics:
+            skeleton = _skeleton(metric, order)
+            views += [_view(project, results, section, metric, point, records, skeleton)
+                      for point in results.points[section.id]]
+    return views
 
 
 def svg(view: ChartView) -> str:
