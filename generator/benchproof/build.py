@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Callable
 
 from benchproof.aggregate import aggregate
+from benchproof.arm_pages import arm_site_files
 from benchproof.downloads import records_csv, results_json
 from benchproof.evidence import site_files as evidence_files
 from benchproof.model import STATUSES, Project
@@ -15,6 +16,7 @@ from benchproof.project import load_project
 from benchproof.chart_widgets import charts_page, svg_path
 from benchproof.charts import chart_views, runtime, svg
 from benchproof.render import asset, render, stylesheet
+from benchproof.runs_page import runs_site_files
 from benchproof.site import MARKER, SiteFiles, publish
 
 Log = Callable[[str], None]
@@ -52,6 +54,10 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log) -> Project:
     site.add(MARKER, "This folder was written by benchproof; a rebuild replaces it whole.\n")
     log(f"render    index.html: {page.n_records} records in the raw table")
     # Further pages: each module returns {site path: content}.
+    site.update(runs_site_files(project, info))
+    log(f"runs      runs.html: {len(project.records)} records in runs-data.js")
+    site.update(arm_site_files(project, info))
+    log(f"arms      {len(project.arms)} pages in arms/")
     evidence = evidence_files(project)
     site.update(evidence)
     log(f"evidence  {len(evidence)} files copied")

@@ -1,0 +1,183 @@
+"""Write a large, valid, deterministic report project for performance work.
+
+    python benchmarks/make_big_project.py FOLDER COUNT [--seed N]
+
+The project has two sections, five arms (one of them unsupported: its records are all
+``unsupported``), two dimensions, three metrics (one derived from raw fields), a mix of
+``ok`` / ``failed`` / ``excluded`` records with reasons, and some metric cells left empty
+("not measured").  The same (count, seed) always writes the same bytes.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+import sys
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+PROMPTS = (128, 512, 2048, 8192)
+CONCURRENCY = (1, 4, 16)
+START = datetime(2025, 3, 1, 8, 0, 0, tzinfo=timezone.utc)
+
+# id: (label, role, launch status, decode tok/s at concurrency 1, ttft ms per 1k prompt tokens)
+ARMS = {
+    "alpha-incumbent": ("Alpha 1.4 · incumbent", "incumbent", "launched", 42.0, 180.0),
+    "beta-candidate": ("Beta 0.9 · candidate", "candidate", "launched", 47.5, 150.0),
+    "beta-tuned": ("Beta 0.9 · tuned batch threads", "candidate", "launched", 49.0, 140.0),
+    "gamma-control": ("Gamma 2.1 · control", "control", "launched", 40.0, 200.0),
+    "delta-overdrive": ("Delta · forced overdrive", "ablation", "unsupported", 0.0, 0.0),
+}
+SECTIONS = (
+    ("week-1", "Week 1: baseline", ("alpha-incumbent", "beta-candidate", "gamma-control", "delta-overdrive")),
+    ("week-2", "Week 2: tuning", ("alpha-incumbent", "beta-tuned", "gamma-control")),
+)
+FAILURES = ("timeout after 120 s", "server exited: CUDA out of memory", "stream closed before the last token")
+EXCLUSIONS = ("warm-up run", "foreign load observed on the host", "client clock skew")
+COLUMNS = ("run_id", "section", "arm", "status", "repeat", "prompt_tokens", "concurrency",
+           "output_n", "decode_ms", "ttft_ms", "request_s", "started_at", "reason", "evidence")
+
+REPORT = """\
+title: "Synthetic load test: {n} records"
+subtitle: "A generated project (benchmarks/make_big_project.py, seed {seed}) for performance work."
+topics: [Benchmarks]
+subject: {{name: synthetic-model, quantization: Q4_K_M}}
+decimals: 2
+metrics:
+  - id: decode_tok_s
+    label: "Decode t/s"
+    unit: "tok/s"
+    better: higher
+    source: "engine timing fields"
+    derive: "output_n / decode_ms * 1000"
+  - id: ttft_ms
+    label: "Time to first token"
+    unit: "ms"
+    better: lower
+    source: "client side, first content token"
+  - id: request_s
+    label: "Request seconds"
+    unit: "s"
+    better: lower
+    source: "wall clock, client side"
+dimensions:
+  - {{id: prompt_tokens, label: "Input tokens"}}
+  - {{id: concurrency, label: "Concurrent requests"}}
+sections:
+{sections}
+"""
+
+
+def _report(n_records: int, seed: int) -> str:
+    sections = "".join(
+        f"  - id: {sid}\n    title: \"{title}\"\n    arms: [{', '.join(arms)}]\n    baseline: alpha-incumbent\n"
+        for sid, title, arms in SECTIONS)
+    return REPORT.format(n=f"{n_records:,}", seed=seed, sections=sections)
+
+
+def _arm(arm_id: str) -> str:
+    label, role, launch, _, _ = ARMS[arm_id]
+    text = (f"id: {arm_id}\nlabel: \"{label}\"\nrole: {role}\n"
+            f"engine: {{name: {arm_id.split('-')[0]}, version: \"1.0\"}}\n"
+            f"settings: {{threads: 8, ctx: 8192}}\n")
+    if launch == "unsupported":
+        text += ("launch:\n  status: unsupported\n  reason: \"no overdrive recipe for this GPU\"\n"
+                 f"  evidence: evidence/{arm_id}/launch.log\n")
+    else:
+        text += f"launch:\n  status: launched\n  evidence: evidence/{arm_id}/launch.log\n"
+    return text
+
+
+def _fmt(value: float | None, decimals: int) -> str:
+    return "" if value is None else f"{value:.{decimals}f}"
+
+
+def records(n_records: int, seed: int = 0, evidence: bool = True) -> list[dict[str, str]]:
+    """The run records as CSV cells (strings; '' = not measured), in file order."""
+    rng = random.Random(seed)
+    groups = [(sid, arm, p, c) for sid, _, arms in SECTIONS for arm in arms for p in PROMPTS for c in CONCURRENCY]
+    rows = []
+    for i in range(n_records):
+        sid, arm, prompt, conc = groups[i % len(groups)]
+        repeat = i // len(groups) + 1
+        _, _, launch, tok_s, ttft_k = ARMS[arm]
+        row = dict.fromkeys(COLUMNS, "")
+        row.update(run_id=f"{sid}-{i + 1:06d}", section=sid, arm=arm, repeat=str(repeat),
+                   prompt_tokens=str(prompt), concurrency=str(conc),
+                   started_at=(START + timedelta(seconds=7 * i)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                   evidence=f"evidence/{arm}/client.log")
+        if launch == "unsupported":
+            row.update(status="unsupported", reason="launch refused: no overdrive recipe",
+                       evidence=f"evidence/{arm}/launch.log")
+            rows.append(row)
+            continue
+        draw = rng.random()
+        output_n = 128
+        speed = tok_s / (1 + 0.18 * (conc - 1) ** 0.5) * rng.uniform(0.93, 1.07)
+        decode_ms = output_n / speed * 1000
+        ttft = ttft_k * prompt / 1000 * (1 + 0.05 * conc) * rng.uniform(0.9, 1.15) + rng.uniform(20, 40)
+        request_s = (ttft + decode_ms) / 1000 + rng.uniform(0.01, 0.05)
+        if draw < 0.04:
+            row.update(status="failed", reason=FAILURES[int(rng.random() * len(FAILURES))],
+                       evidence=f"evidence/{arm}/failures.log", output_n=str(rng.randrange(0, output_n)),
+                       ttft_ms=_fmt(ttft, 2) if rng.random() < 0.5 else "")
+            rows.append(row)
+            continue
+        status = "excluded" if draw < 0.07 else "ok"
+        row.update(status=status, output_n=str(output_n), decode_ms=_fmt(decode_ms, 3),
+                   ttft_ms=_fmt(ttft, 2), request_s=_fmt(request_s, 3))
+        if status == "excluded":
+            row["reason"] = EXCLUSIONS[int(rng.random() * len(EXCLUSIONS))]
+        gap = rng.random()
+        if gap < 0.015:
+            row["request_s"] = ""          # the client timer was lost: not measured
+        elif gap < 0.025:
+            row["ttft_ms"] = ""
+        elif gap < 0.03:
+            row["decode_ms"] = ""          # so the derived decode t/s is not measured either
+        rows.append(row)
+    if not evidence:
+        for row in rows:
+            row["evidence"] = ""
+    return rows
+
+
+def make_project(folder: Path | str, n_records: int, seed: int = 0, evidence: bool = True) -> Path:
+    """Write the project into ``folder`` (created; files already there are overwritten).
+
+    ``evidence=False`` leaves the records' evidence column empty (the arms keep theirs):
+    checking one evidence path per record is a large share of validating 100,000 records.
+    """
+    root = Path(folder)
+    (root / "arms").mkdir(parents=True, exist_ok=True)
+    (root / "runs").mkdir(exist_ok=True)
+    (root / "report.yaml").write_text(_report(n_records, seed), encoding="utf-8")
+    for arm_id in ARMS:
+        (root / "arms" / f"{arm_id}.yaml").write_text(_arm(arm_id), encoding="utf-8")
+        logs = root / "evidence" / arm_id
+        logs.mkdir(parents=True, exist_ok=True)
+        for name in ("launch.log", "client.log", "failures.log"):
+            (logs / name).write_text(f"{arm_id}: {name} (synthetic)\n", encoding="utf-8")
+    by_section: dict[str, list[dict[str, str]]] = {sid: [] for sid, _, _ in SECTIONS}
+    for row in records(n_records, seed, evidence):
+        by_section[row["section"]].append(row)
+    for sid, rows in by_section.items():
+        with open(root / "runs" / f"{sid}.csv", "w", encoding="utf-8", newline="") as handle:
+            writer = csv.DictWriter(handle, COLUMNS, lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+    return root
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) not in (2, 4) or (len(argv) == 4 and argv[2] != "--seed"):
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        return 2
+    seed = int(argv[3]) if len(argv) == 4 else 0
+    root = make_project(argv[0], int(argv[1]), seed)
+    print(f"wrote {root} ({int(argv[1]):,} records, seed {seed})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,504 @@
+/* benchproof runs.html: every recorded repetition, filtered, sorted and paged in the browser
+ * from window.benchproofRuns (runs-data.js, columnar; see benchproof/runs_page.py).
+ * Only one page of rows is ever in the DOM. Every value is inserted as text (textContent),
+ * never as HTML. A missing value (null, shown as "--") sorts last in both directions.
+ * The filters, sort and page live in the address (#arm=x&status=failed&sort=col&dir=desc);
+ * #run-<id> opens the page holding that record. Nothing is fetched from the network. */
+(function () {
+  "use strict";
+  const PAGE_SIZE = 100;
+  const FIXED_FILTERS = ["section", "arm", "status"];
+  const data = window.benchproofRuns;
+  const countLine = document.getElementById("runs-count");
+  const table = document.getElementById("runs-table");
+  if (!countLine || !table) { return; }
+  if (!data || data.format !== 1) {
+    countLine.textContent = "The record data (runs-data.js) did not load. Every record is also in ";
+    const link = document.createElement("a");
+    link.href = "downloads/records.csv";
+    link.textContent = "downloads/records.csv";
+    countLine.appendChild(link);
+    countLine.appendChild(document.createTextNode("."));
+    return;
+  }
+
+  const n = data.n;
+  const form = document.getElementById("runs-filters");
+  const clearButton = document.getElementById("runs-clear");
+  const pagers = [document.getElementById("runs-pager"), document.getElementById("runs-pager-bottom")]
+    .filter(Boolean);
+  const thead = table.tHead;
+  const tbody = table.tBodies[0];
+  const byId = {};
+  data.columns.forEach(function (c) { byId[c.id] = c; });
+  const several = data.sections.length > 1;
+  const visible = data.columns.filter(function (c) { return c.id !== "section" || several; });
+  const armLabels = {};
+  data.arms.forEach(function (a) { armLabels[a.id] = a.label; });
+  const sectionTitles = {};
+  data.sections.forEach(function (s) { sectionTitles[s.id] = s.title; });
+  const selects = {};
+  Array.prototype.forEach.call(form.querySelectorAll("select[data-column]"), function (s) {
+    selects[s.getAttribute("data-column")] = s;
+  });
+
+  const state = { filters: {}, sort: null, dir: 1, page: 0, target: null, notice: "" };
+  let matches = null;     // Int32Array of record indices: filtered, then sorted
+  let runIndex = null;    // run_id -> record index, built on first use
+  const sortKeys = {};    // column id -> Float64Array (NaN = missing)
+
+  function value(col, i) {
+    return col.codes ? col.dict[col.codes[i]] : col.values[i];
+  }
+
+  function whole(x) { return x.toLocaleString("en-US"); }
+
+  // Like Python's f"{x:.{d}f}" (the rest of the site): an exact half rounds to even, where
+  // toFixed would round it up (3.125 -> "3.12", as on the report page, not "3.13").
+  function fixed(x, d) {
+    const text = x.toFixed(d);
+    const scaled = Math.abs(x) * Math.pow(10, d);
+    const floor = Math.floor(scaled);
+    if (scaled - floor !== 0.5 || floor % 2 !== 0) { return text; }   // not a tie, or odd: as toFixed
+    const exact = Math.abs(x).toFixed(Math.min(100, d + 80));          // the exact decimal expansion
+    if (!/^50*$/.test(exact.slice(exact.indexOf(".") + 1 + d))) { return text; }
+    return (x < 0 ? "-" : "") + (floor / Math.pow(10, d)).toFixed(d);
+  }
+
+  function text(col, v) {
+    if (v === null || v === undefined) { return data.missing; }
+    if (col.role === "metric") { return fixed(v, col.decimals); }
+    if (col.role === "arm") { return armLabels[v] || String(v); }
+    return String(v);
+  }
+
+  function hrefPath(path) {
+    return String(path).split("/").map(encodeURIComponent).join("/");
+  }
+
+  function runFragment(id) {
+    return "#run-" + encodeURI(id).replace(/#/g, "%23");
+  }
+
+  // ---- filtering and sorting -----------------------------------------------------------
+
+  function activeFilters() {
+    return data.filters.filter(function (f) { return state.filters[f.column] !== undefined; });
+  }
+
+  function filtered() {
+    const tests = activeFilters().map(function (f) {
+      const col = byId[f.column];
+      const want = f.options[state.filters[f.column]].value;
+      return col.codes ? { list: col.codes, want: col.dict.indexOf(want) } : { list: col.values, want: want };
+    });
+    const out = new Int32Array(n);
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      let ok = true;
+      for (let t = 0; t < tests.length; t++) {
+        if (tests[t].list[i] !== tests[t].want) { ok = false; break; }
+      }
+      if (ok) { out[m++] = i; }
+    }
+    return out.slice(0, m);
+  }
+
+  // Text order: case-insensitive, runs of digits by their value ("r2" before "r10"),
+  // the same in every browser and locale.
+  function naturalKey(shown) {
+    return { parts: shown.toLowerCase().split(/(\d+)/), raw: shown };   // odd parts are digit runs
+  }
+
+  function naturalCompare(a, b) {
+    const m = Math.min(a.parts.length, b.parts.length);
+    for (let i = 0; i < m; i++) {
+      const x = a.parts[i];
+      const y = b.parts[i];
+      if (x === y) { continue; }
+      if (i % 2 === 0) { return x < y ? -1 : 1; }
+      const p = x.replace(/^0+/, "");                  // digits: compare as whole numbers, any length
+      const q = y.replace(/^0+/, "");
+      if (p.length !== q.length) { return p.length - q.length; }
+      if (p !== q) { return p < q ? -1 : 1; }
+    }
+    if (a.parts.length !== b.parts.length) { return a.parts.length - b.parts.length; }
+    return a.raw < b.raw ? -1 : a.raw > b.raw ? 1 : 0;
+  }
+
+  function sortKey(col) {
+    if (sortKeys[col.id]) { return sortKeys[col.id]; }
+    const key = new Float64Array(n);
+    if (col.numeric) {
+      for (let i = 0; i < n; i++) {
+        const v = value(col, i);
+        key[i] = v === null ? NaN : (typeof v === "number" ? v : Number(v));
+      }
+    } else {
+      // Rank the distinct texts once (as displayed, numbers inside text in numeric order).
+      let distinct = col.dict;
+      let codes = col.codes;
+      if (!codes) {
+        const seen = new Map();
+        distinct = [];
+        codes = new Int32Array(n);
+        for (let i = 0; i < n; i++) {
+          const v = col.values[i];
+          let c = seen.get(v);
+          if (c === undefined) { c = distinct.length; seen.set(v, c); distinct.push(v); }
+          codes[i] = c;
+        }
+      }
+      const keys = distinct.map(function (v) { return v === null ? null : naturalKey(text(col, v)); });
+      const order = [];
+      for (let j = 0; j < distinct.length; j++) { if (keys[j] !== null) { order.push(j); } }
+      order.sort(function (a, b) { return naturalCompare(keys[a], keys[b]); });
+      const rank = new Float64Array(distinct.length).fill(NaN);
+      order.forEach(function (j, r) { rank[j] = r; });
+      for (let i = 0; i < n; i++) { key[i] = rank[codes[i]]; }
+    }
+    sortKeys[col.id] = key;
+    return key;
+  }
+
+  function sorted(list) {
+    if (!state.sort || !byId[state.sort]) { return list; }
+    const key = sortKey(byId[state.sort]);
+    const dir = state.dir;
+    const order = Array.from(list);
+    order.sort(function (a, b) {
+      const x = key[a];
+      const y = key[b];
+      if (x !== x) { return y !== y ? a - b : 1; }   // missing last, whatever the direction
+      if (y !== y) { return -1; }
+      if (x < y) { return -dir; }
+      if (x > y) { return dir; }
+      return a - b;                                 // ties keep file order
+    });
+    return Int32Array.from(order);
+  }
+
+  function recompute() {
+    matches = sorted(filtered());
+  }
+
+  function pageCount() {
+    return Math.max(1, Math.ceil(matches.length / PAGE_SIZE));
+  }
+
+  // ---- drawing -------------------------------------------------------------------------
+
+  function link(href, label) {
+    const a = document.createElement("a");
+    a.href = href;
+    a.textContent = label;
+    return a;
+  }
+
+  function cell(col, i) {
+    const td = document.createElement("td");
+    const v = value(col, i);
+    td.className = "col-" + col.role + (col.numeric ? " num" : "");
+    if (v === null || v === undefined) {
+      td.className += " missing";
+      td.textContent = data.missing;
+      return td;
+    }
+    const shown = text(col, v);
+    if (col.role === "id") {
+      const a = link(runFragment(shown), shown);
+      a.className = "permalink";
+      a.title = "Permanent link to this record";
+      td.appendChild(a);
+    } else if (col.role === "arm") {
+      td.appendChild(link("arms/" + encodeURIComponent(v) + ".html", shown));
+    } else if (col.role === "status") {
+      const badge = document.createElement("span");
+      badge.className = "badge badge-" + shown;
+      badge.textContent = shown;
+      td.appendChild(badge);
+    } else if (col.role === "evidence") {
+      td.appendChild(link(hrefPath(v), shown));
+    } else if (col.role === "section") {
+      td.textContent = shown;
+      td.title = sectionTitles[v] || "";
+    } else {
+      td.textContent = shown;
+    }
+    return td;
+  }
+
+  function drawHead() {
+    const tr = document.createElement("tr");
+    visible.forEach(function (col) {
+      const th = document.createElement("th");
+      th.scope = "col";
+      th.setAttribute("data-column", col.id);
+      if (col.numeric) { th.className = "num"; }
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "sort";
+      const name = document.createElement("span");
+      name.className = "label";
+      name.textContent = col.label;
+      button.appendChild(name);
+      const notes = [col.unit, col.derived ? "derived" : ""].filter(Boolean);
+      if (notes.length) {
+        const unit = document.createElement("span");
+        unit.className = "unit";
+        unit.textContent = notes.join(" · ");
+        button.appendChild(unit);
+      }
+      const arrow = document.createElement("span");
+      arrow.className = "arrow";
+      arrow.setAttribute("aria-hidden", "true");
+      button.appendChild(arrow);
+      if (col.role === "metric") {
+        th.title = col.label + (col.unit ? " (" + col.unit + ")" : "") + ", " + col.better + " is better" +
+          (col.derived ? "; derived per record" : "") + ". Shown with " + col.decimals + " decimals.";
+      }
+      button.addEventListener("click", function () { sortBy(col.id); });
+      th.appendChild(button);
+      tr.appendChild(th);
+    });
+    thead.textContent = "";
+    thead.appendChild(tr);
+  }
+
+  function drawSortState() {
+    Array.prototype.forEach.call(thead.querySelectorAll("th"), function (th) {
+      const id = th.getAttribute("data-column");
+      if (id === state.sort) {
+        th.setAttribute("aria-sort", state.dir > 0 ? "ascending" : "descending");
+      } else {
+        th.removeAttribute("aria-sort");
+      }
+    });
+  }
+
+  function drawRows() {
+    const start = state.page * PAGE_SIZE;
+    const end = Math.min(matches.length, start + PAGE_SIZE);
+    const idCol = byId.run_id;
+    const statusCol = byId.status;
+    const rows = document.createDocumentFragment();
+    for (let p = start; p < end; p++) {
+      const i = matches[p];
+      const tr = document.createElement("tr");
+      const runId = String(value(idCol, i));
+      tr.id = "run-" + runId;
+      tr.className = "status-" + value(statusCol, i);
+      if (runId === state.target) {
+        tr.className += " is-target";
+        tr.tabIndex = -1;
+      }
+      visible.forEach(function (col) { tr.appendChild(cell(col, i)); });
+      rows.appendChild(tr);
+    }
+    tbody.textContent = "";
+    tbody.appendChild(rows);
+  }
+
+  function drawCount() {
+    const total = matches.length;
+    const filters = activeFilters().length;
+    let line;
+    if (!total) {
+      line = "No record matches these filters (" + whole(n) + " recorded).";
+    } else {
+      const first = state.page * PAGE_SIZE + 1;
+      const last = Math.min(total, first + PAGE_SIZE - 1);
+      line = "Showing " + whole(first) + "–" + whole(last) + " of " +
+        (filters ? whole(total) + " matching record" + (total === 1 ? "" : "s") + " (" + whole(n) + " recorded)"
+                 : "all " + whole(total) + " record" + (total === 1 ? "" : "s"));
+    }
+    countLine.textContent = (state.notice ? state.notice + " " : "") + line;
+    clearButton.disabled = !filters;
+    Object.keys(selects).forEach(function (column) {
+      selects[column].classList.toggle("is-set", selects[column].value !== "");
+    });
+    const pages = pageCount();
+    pagers.forEach(function (nav) {
+      nav.hidden = false;
+      nav.querySelector(".runs-pageno").textContent = "Page " + whole(state.page + 1) + " of " + whole(pages);
+      Array.prototype.forEach.call(nav.querySelectorAll("button[data-page]"), function (b) {
+        const where = b.getAttribute("data-page");
+        b.disabled = (where === "first" || where === "prev") ? state.page === 0 : state.page >= pages - 1;
+      });
+    });
+  }
+
+  function draw() {
+    state.page = Math.min(Math.max(0, state.page), pageCount() - 1);
+    drawRows();
+    drawSortState();
+    drawCount();
+  }
+
+  // ---- the address ---------------------------------------------------------------------
+
+  function paramName(column) {
+    return FIXED_FILTERS.indexOf(column) >= 0 ? column : "d." + column;
+  }
+
+  function hashText() {
+    const parts = [];
+    activeFilters().forEach(function (f) {
+      parts.push(encodeURIComponent(paramName(f.column)) + "=" +
+        encodeURIComponent(String(f.options[state.filters[f.column]].value)));
+    });
+    if (state.sort) {
+      parts.push("sort=" + encodeURIComponent(state.sort));
+      if (state.dir < 0) { parts.push("dir=desc"); }
+    }
+    if (state.page > 0) { parts.push("page=" + (state.page + 1)); }
+    return parts.join("&");
+  }
+
+  let ownHash = null;
+
+  function writeHash() {
+    const h = hashText();
+    const current = location.hash.replace(/^#/, "");
+    if (h === current) { return; }
+    try {
+      history.replaceState(history.state, "", location.pathname + location.search + (h ? "#" + h : ""));
+    } catch (e) {
+      ownHash = "#" + h;
+      location.replace("#" + h);
+    }
+  }
+
+  function readHash(hash) {
+    const params = new URLSearchParams(hash.replace(/^#/, ""));
+    state.filters = {};
+    data.filters.forEach(function (f) {
+      const wanted = params.get(paramName(f.column));
+      if (wanted === null) { return; }
+      for (let k = 0; k < f.options.length; k++) {
+        if (String(f.options[k].value) === wanted) { state.filters[f.column] = k; return; }
+      }
+    });
+    const sort = params.get("sort");
+    state.sort = sort && byId[sort] && visible.indexOf(byId[sort]) >= 0 ? sort : null;
+    state.dir = params.get("dir") === "desc" ? -1 : 1;
+    const page = parseInt(params.get("page") || "1", 10);
+    state.page = isFinite(page) && page > 0 ? page - 1 : 0;
+  }
+
+  function syncSelects() {
+    data.filters.forEach(function (f) {
+      const select = selects[f.column];
+      if (select) {
+        const k = state.filters[f.column];
+        select.value = k === undefined ? "" : String(k);
+      }
+    });
+  }
+
+  function decoded(fragment) {
+    try { return decodeURIComponent(fragment); } catch (e) { return fragment; }
+  }
+
+  // ---- actions -------------------------------------------------------------------------
+
+  function changed(resetPage) {
+    state.target = null;
+    state.notice = "";
+    if (resetPage) { state.page = 0; }
+    draw();
+    writeHash();
+  }
+
+  function sortBy(id) {
+    if (state.sort !== id) { state.sort = id; state.dir = 1; }
+    else if (state.dir > 0) { state.dir = -1; }
+    else { state.sort = null; state.dir = 1; }
+    recompute();
+    changed(true);
+  }
+
+  function openRun(runId) {
+    if (!matches) { recompute(); }
+    if (!runIndex) {
+      runIndex = new Map();
+      const idCol = byId.run_id;
+      for (let i = 0; i < n; i++) { runIndex.set(String(value(idCol, i)), i); }
+    }
+    const i = runIndex.get(runId);
+    state.notice = "";
+    if (i === undefined) {
+      state.target = null;
+      state.notice = "No record has the run id “" + runId + "”.";
+      draw();
+      return;
+    }
+    let pos = matches.indexOf(i);
+    if (pos < 0) {             // hidden by a filter: show it among all records
+      state.filters = {};
+      syncSelects();
+      recompute();
+      pos = matches.indexOf(i);
+    }
+    state.page = Math.floor(pos / PAGE_SIZE);
+    state.target = runId;
+    draw();
+    const row = document.getElementById("run-" + runId);
+    if (row) {
+      row.scrollIntoView({ block: "start" });   // below a scroll margin (CSS), like the browser's own jump
+      row.focus({ preventScroll: true });
+    }
+  }
+
+  function fromAddress() {
+    const hash = location.hash;
+    if (hash.indexOf("#run-") === 0) {
+      openRun(decoded(hash.slice(5)));
+      return;
+    }
+    readHash(hash);
+    syncSelects();
+    recompute();
+    state.target = null;
+    state.notice = "";
+    draw();
+  }
+
+  form.addEventListener("change", function (event) {
+    const select = event.target;
+    const column = select.getAttribute("data-column");
+    if (!column) { return; }
+    if (select.value === "") { delete state.filters[column]; }
+    else { state.filters[column] = parseInt(select.value, 10); }
+    recompute();
+    changed(true);
+  });
+  form.addEventListener("submit", function (event) { event.preventDefault(); });
+  clearButton.addEventListener("click", function () {
+    state.filters = {};
+    syncSelects();
+    recompute();
+    changed(true);
+  });
+  pagers.forEach(function (nav) {
+    nav.addEventListener("click", function (event) {
+      const button = event.target.closest("button[data-page]");
+      if (!button || button.disabled) { return; }
+      const where = button.getAttribute("data-page");
+      const last = pageCount() - 1;
+      state.page = where === "first" ? 0 : where === "last" ? last
+        : where === "prev" ? state.page - 1 : state.page + 1;
+      changed(false);
+      if (nav.classList.contains("runs-pager-bottom")) { table.scrollIntoView({ block: "start" }); }
+    });
+  });
+  window.addEventListener("hashchange", function () {
+    if (ownHash !== null && location.hash === ownHash) { ownHash = null; return; }
+    fromAddress();
+  });
+
+  form.hidden = false;
+  drawHead();
+  fromAddress();
+  if (window.performance && performance.mark) { performance.mark("benchproof-runs-ready"); }
+}());
