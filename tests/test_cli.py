@@ -39,6 +39,7 @@ def test_exit_0_on_success(tmp_path):
     assert result.exit_code == 0
     assert (tmp_path / "site" / "index.html").is_file()
     assert "read      25 records (22 ok, 1 failed, 2 unsupported), 5 arms, 1 section" in result.output
+    assert "render    index.html: all 25 records in its raw table" in result.output
 
 
 def test_exit_1_on_bad_input_with_file_line_and_count(tmp_path):

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from benchproof.pages import INLINE_LIMIT
 from support import (EXAMPLE, REPO, SMALL_ARMS, SMALL_REPORT, build, figure_texts, page,
                      summary_rows, text, write_project)
 
@@ -184,3 +185,29 @@ def test_numbers_sort_numerically_and_text_after(tmp_path):
         a,ok,1,long,3,1
         """)
     assert [r[1] for r in summary_rows(soup) if r[0] == "Arm A"] == ["512", "4096", "long"]
+
+
+def test_a_large_report_links_every_run_instead_of_listing_it_inline(tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_big_project", REPO / "benchmarks" / "make_big_project.py")
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    project = generator.make_project(tmp_path / "p", 6000, seed=1, evidence=False)
+    result = build(project, tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "6000 records, too many to list inline: linked to runs.html" in result.output
+    soup = page(tmp_path / "out" / "index.html")
+    assert soup.select("table.raw-table") == []
+    statement = text(soup.select_one(".raw .records-statement"))
+    assert statement.startswith("6000 records read from")
+    assert soup.select_one("a.all-runs")["href"] == "runs.html"
+    arm = page(tmp_path / "out" / "arms" / "alpha-incumbent.html")
+    assert arm.select("table.arm-runs") == []
+    link = arm.select_one("a.all-runs")["href"]
+    assert link == "../runs.html#arm=alpha-incumbent"
+    import csv
+
+    expected = sum(row["arm"] == "alpha-incumbent" for path in (project / "runs").glob("*.csv")
+                   for row in csv.DictReader(path.open(encoding="utf-8")))
+    assert int(arm.select_one(".n-read").get_text()) == expected > INLINE_LIMIT

@@ -16,7 +16,7 @@ from benchproof.configuration import (ENGINE_KEYS, ClaimView, Evidence, LaunchVi
                                       arm_anchors, arm_path, claim_view, evidence, flatten,
                                       href, launch_view, plain)
 from benchproof.model import STATUSES, Arm, Project, RunRecord
-from benchproof.pages import Cell, SiteInfo, measure_cells, measure_headers
+from benchproof.pages import INLINE_LIMIT, Cell, SiteInfo, measure_cells, measure_headers
 from benchproof.render import render
 
 ROOT = "../"  # arms/<id>.html is one folder below the site root
@@ -82,7 +82,9 @@ class ArmPage:
     sections: tuple[SectionLink, ...]
     headers: tuple[tuple[str, bool], ...]      # the measure columns of ``records``: (label, numeric)
     show_section: bool                         # a Section column (the report has several)
-    records: tuple[RecordRow, ...]
+    records: tuple[RecordRow, ...]            # empty when there are more than INLINE_LIMIT
+    n_records: int
+    runs_href: str                             # runs.html filtered to this arm
     status_counts: tuple[tuple[str, int], ...]
     evidence: tuple[EvidenceFile, ...]
     report_anchor: str                         # the arm's column in index.html#what-actually-ran
@@ -162,7 +164,8 @@ def arm_page(project: Project, arm: Arm) -> ArmPage:
         notes_html=arm.notes_html, claims=tuple(claim_view(c) for c in arm.claims),
         sections=sections, headers=tuple(measure_headers(project.report)),
         show_section=len(project.report.sections) > 1,
-        records=tuple(_record_row(project, r) for r in records),
+        records=tuple(_record_row(project, r) for r in records) if len(records) <= INLINE_LIMIT else (),
+        n_records=len(records), runs_href=href("runs.html", f"arm={arm.id}"),
         status_counts=tuple((s, counts[s]) for s in STATUSES if counts.get(s)),
         evidence=_evidence_files(project, arm, records),
         report_anchor=sections[0].config_anchor if sections else "",

@@ -52,7 +52,9 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log) -> Project:
     site.update({svg_path(v): svg(v) for v in views})
     log(f"charts    {len(views)} views, static SVG of each")
     site.add(MARKER, "This folder was written by benchproof; a rebuild replaces it whole.\n")
-    log(f"render    index.html: {page.n_records} records in the raw table")
+    listed = f"all {page.n_records} records in its raw table" if page.raw.inline else \
+        f"{page.n_records} records, too many to list inline: linked to runs.html"
+    log(f"render    index.html: {listed}")
     # Further pages: each module returns {site path: content}.
     site.update(runs_site_files(project, info))
     log(f"runs      runs.html: {len(project.records)} records in runs-data.js")

@@ -33,32 +33,32 @@ def csv_safe(value: Any) -> Any:
     return value
 
 
-def record_columns(project: Project) -> list[str]:
+def _column_groups(project: Project) -> tuple[list[str], list[str], list[str], list[str]]:
+    """Dimension ids, metric ids, derived metrics also reported in the input, other raw columns."""
     dims = [d.id for d in project.report.dimensions]
     metrics = [m.id for m in project.report.metrics]
     extra = [c for c in project.raw_columns if c not in RESERVED and c not in dims and c not in metrics]
-    reported = [f"{m.id}_reported" for m in project.report.metrics if m.derive and m.id in project.raw_columns]
-    return (["run_id", "section", "arm", "status", "repeat"] + dims + metrics + reported + extra
-            + ["started_at", "reason", "evidence", "source"])
+    reported = [m.id for m in project.report.metrics if m.derive and m.id in project.raw_columns]
+    return dims, metrics, reported, extra
+
+
+def record_columns(project: Project) -> list[str]:
+    dims, metrics, reported, extra = _column_groups(project)
+    return (["run_id", "section", "arm", "status", "repeat"] + dims + metrics
+            + [f"{m}_reported" for m in reported] + extra + ["started_at", "reason", "evidence", "source"])
 
 
 def record_dicts(project: Project) -> list[dict[str, Any]]:
-    """One flat mapping per record, in input order, with original and derived values."""
-    out = []
-    for r in project.records:
-        row: dict[str, Any] = {"run_id": r.run_id, "section": r.section, "arm": r.arm,
-                               "status": r.status, "repeat": r.repeat}
-        row.update(r.dims)
-        row.update(r.metrics)
-        for m in project.report.metrics:
-            if m.derive and m.id in project.raw_columns:
-                row[f"{m.id}_reported"] = r.raw.get(m.id)
-        for column in record_columns(project):
-            if column not in row and column not in ("started_at", "reason", "evidence", "source"):
-                row[column] = r.raw.get(column)
-        row.update(started_at=r.started_at, reason=r.reason, evidence=r.evidence, source=str(r.where))
-        out.append({c: row.get(c) for c in record_columns(project)})
-    return out
+    """One flat mapping per record, in input order and column order, with original and derived values."""
+    dims, metrics, reported, extra = _column_groups(project)
+    return [{
+        "run_id": r.run_id, "section": r.section, "arm": r.arm, "status": r.status, "repeat": r.repeat,
+        **{d: r.dims.get(d) for d in dims},
+        **{m: r.metrics.get(m) for m in metrics},
+        **{f"{m}_reported": r.raw.get(m) for m in reported},
+        **{c: r.raw.get(c) for c in extra},
+        "started_at": r.started_at, "reason": r.reason, "evidence": r.evidence, "source": str(r.where),
+    } for r in project.records]
 
 
 def records_csv(project: Project) -> str:

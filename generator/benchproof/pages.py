@@ -14,6 +14,7 @@ from benchproof.aggregate import Results, Row
 from benchproof.configuration import what_ran
 from benchproof.model import STATUSES, Metric, Project, Report, RunRecord
 
+INLINE_LIMIT = 1000  # more records than this are browsed in runs.html, not listed inline
 RESERVED = ("run_id", "section", "arm", "status", "repeat", "reason", "evidence", "started_at")
 
 
@@ -64,6 +65,7 @@ class SectionView:
 class RawTable:
     headers: tuple[tuple[str, bool], ...]      # (label, numeric)
     rows: tuple[tuple[str, str, tuple[Cell, ...]], ...]  # (anchor, status, cells)
+    inline: bool = True                        # False: too many to list; runs.html has them all
 
 
 @dataclass(frozen=True)
@@ -135,7 +137,8 @@ def measure_cells(report: Report, r: RunRecord) -> list[Cell]:
 
 
 def raw_table(project: Project) -> RawTable:
-    """Every record, failed and excluded ones included, with all its columns."""
+    """Every record, failed and excluded ones included, with all its columns (up to
+    INLINE_LIMIT records; beyond that the page links to runs.html, which lists them all)."""
     report = project.report
     dims = [d.id for d in report.dimensions]
     metric_ids = [m.id for m in report.metrics]
@@ -147,6 +150,8 @@ def raw_table(project: Project) -> RawTable:
     headers += [(m.label + " (reported)", True) for m in reported]
     headers += [(c, True) for c in extra] + [("Started", False), ("Reason", False), ("Evidence", False), ("Source", False)]
     rows = []
+    if len(project.records) > INLINE_LIMIT:
+        return RawTable(tuple(headers), (), inline=False)
     for r in project.records:
         cells = [Cell(r.run_id)] + ([Cell(r.section)] if several else [])
         cells += [Cell(project.arms[r.arm].label), Cell(r.status)]

@@ -14,7 +14,7 @@ from typing import Any, Iterable
 from benchproof.derive import DeriveError, parse
 from benchproof.errors import Problems, did_you_mean
 from benchproof.model import STATUSES, Arm, DimValue, Metric, Report, RunRecord, Where
-from benchproof.paths import project_file
+from benchproof.paths import check_path
 from benchproof.records_io import RawRecord, read_runs
 
 RUN_SUFFIXES = (".csv", ".jsonl", ".json")
@@ -74,6 +74,7 @@ class RecordReader:
         self.unreadable_arms = set(arm_files) - set(arms)
         self.derivations = {m.id: parse(m.derive) for m in report.metrics if m.derive}
         self.seen_ids: dict[str, Where] = {}
+        self.evidence_checked: dict[str, tuple[str | None, str | None]] = {}
 
     def error(self, raw: RawRecord, message: str) -> None:
         self.problems.error(raw.file, raw.line, message)
@@ -174,12 +175,21 @@ class RecordReader:
         started_at = self._started_at(raw)
         evidence = _text(raw.fields.get("evidence")) or None
         if evidence:
-            evidence = project_file(self.root, evidence, raw.file, raw.line, "evidence", self.problems)
+            evidence = self._evidence(raw, evidence)
         if len(self.problems.errors) > before:
             return None
         return RunRecord(run_id=run_id, arm=arm, section=section, status=status, repeat=repeat,
                          dims=dims, metrics=metrics, raw=dict(raw.fields), reason=reason,
                          evidence=evidence, started_at=started_at, where=where)
+
+    def _evidence(self, raw: RawRecord, value: str) -> str | None:
+        """Each distinct path is checked once: 100,000 records may name the same log."""
+        if value not in self.evidence_checked:
+            self.evidence_checked[value] = check_path(self.root.absolute(), value, "evidence")
+        path, message = self.evidence_checked[value]
+        if message:
+            self.error(raw, message)
+        return path
 
     def _repeat(self, raw: RawRecord) -> int:
         value = self._required(raw, "repeat")

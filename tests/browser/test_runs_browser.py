@@ -184,8 +184,8 @@ def _generator():
 def big(tmp_path_factory) -> Big:
     """Generate 100,000 records and build the runs page from them, once for this module.
 
-    Only the runs page's files are built (plus the stylesheet): the whole site's other pages
-    are not what is under test here and take minutes at this size.  Per-record evidence is
+    Only the runs page's files are built (plus the stylesheet): the site's other pages are
+    not what is under test here and would add about 20 s at this size.  Per-record evidence is
     left out because validating 100,000 evidence paths is most of the load time.
     """
     from benchproof.pages import site_info
