@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "data" / "example"
+from support import EXAMPLE, build, copy_example
 
 
 @pytest.fixture
 def example_copy(tmp_path: Path) -> Path:
     """A private copy of the bundled example project (``data/example``), safe to mutate."""
-    target = tmp_path / "example"
-    shutil.copytree(EXAMPLE, target, symlinks=True)
-    return target
+    return copy_example(tmp_path)
+
+
+@pytest.fixture(scope="session")
+def example_site(tmp_path_factory) -> Path:
+    """The example built once per test session; read it, never change it."""
+    out = tmp_path_factory.mktemp("example-site") / "site"
+    result = build(EXAMPLE, out)
+    assert result.exit_code == 0, result.output
+    return out

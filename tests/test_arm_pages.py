@@ -1,4 +1,4 @@
-"""site/arms/<id>.html: one page per arm, with all of its records and its evidence."""
+"""example_site/arms/<id>.html: one page per arm, with all of its records and its evidence."""
 
 from __future__ import annotations
 
@@ -18,30 +18,22 @@ def csv_records() -> list[dict[str, str]]:
         return list(csv.DictReader(f))
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("site") / "site"
-    result = build(EXAMPLE, out)
-    assert result.exit_code == 0, result.output
-    return out
-
-
-def arm(site: Path, arm_id: str):
-    return page(site / "arms" / f"{arm_id}.html")
+def arm(example_site: Path, arm_id: str):
+    return page(example_site / "arms" / f"{arm_id}.html")
 
 
 def local_links(soup) -> list[str]:
     return [a["href"] for a in soup.select("a[href]") if "://" not in a["href"] and not a["href"].startswith("#")]
 
 
-def test_every_arm_has_a_page(site):
+def test_every_arm_has_a_page(example_site):
     assert len(ARM_IDS) == 5
-    assert sorted(p.stem for p in (site / "arms").glob("*.html")) == ARM_IDS
+    assert sorted(p.stem for p in (example_site / "arms").glob("*.html")) == ARM_IDS
 
 
 @pytest.mark.parametrize("arm_id", ARM_IDS)
-def test_the_page_lists_exactly_that_arms_records(site, arm_id):
-    soup = arm(site, arm_id)
+def test_the_page_lists_exactly_that_arms_records(example_site, arm_id):
+    soup = arm(example_site, arm_id)
     expected = [r["run_id"] for r in csv_records() if r["arm"] == arm_id]
     rows = soup.select("table.arm-runs tbody tr")
     assert len(rows) == len(expected) > 0
@@ -54,8 +46,8 @@ def test_the_page_lists_exactly_that_arms_records(site, arm_id):
     assert [text(tr.select_one(".badge")) for tr in rows].count("ok") == statuses["ok"]
 
 
-def test_label_role_launch_and_source(site):
-    soup = arm(site, "v100-expxa0982-overdrive")
+def test_label_role_launch_and_source(example_site):
+    soup = arm(example_site, "v100-expxa0982-overdrive")
     assert text(soup.select_one("h1")) == "V100 · expXa0982 · forced Overdrive"
     assert soup.title.get_text().startswith("V100 · expXa0982 · forced Overdrive")
     facts = text(soup.select_one(".arm-facts"))
@@ -66,46 +58,46 @@ def test_label_role_launch_and_source(site):
     assert launch.select_one("a.evidence")["href"] == "../evidence/v100-expxa0982-overdrive/launch.log"
     back = soup.select_one(".eyebrow a")["href"]
     assert back == "../index.html#arm-v100-expxa0982-overdrive"
-    assert page(site / "index.html").select_one("#arm-v100-expxa0982-overdrive") is not None
+    assert page(example_site / "index.html").select_one("#arm-v100-expxa0982-overdrive") is not None
 
 
-def test_claims_requested_vs_verified(site):
-    soup = arm(site, "v100-expxa0982-overdrive")
+def test_claims_requested_vs_verified(example_site):
+    soup = arm(example_site, "v100-expxa0982-overdrive")
     (row,) = soup.select("table.claims-table tbody tr")
     cells = [text(c) for c in row.find_all(["th", "td"])]
     assert cells[:3] == ["Overdrive", "EXPXA_OVERDRIVE=1", "NO"]
     assert row.select_one("a.evidence")["href"] == "../evidence/v100-expxa0982-overdrive/activation-probe.txt"
-    control = arm(site, "v100-pxa4-control")
+    control = arm(example_site, "v100-pxa4-control")
     verified = [text(r.select_one(".verified")) for r in control.select("table.claims-table tbody tr")]
     assert verified == ["yes", "unknown"]
 
 
-def test_unmeasured_values_are_dashes_never_zero(site):
-    soup = arm(site, "v100-expxa0982-overdrive")
+def test_unmeasured_values_are_dashes_never_zero(example_site):
+    soup = arm(example_site, "v100-expxa0982-overdrive")
     for tr in soup.select("table.arm-runs tbody tr"):
         metrics = [text(td) for td in tr.select("td.num")][2:]  # after input tokens and repeat
         assert metrics == ["--", "--", "--"]
         assert all("missing" in td["class"] for td in tr.select("td.num")[2:])
         assert "launch refused" in text(tr.select_one("td.reason"))
-    failed = arm(site, "v100-pxa4-control").select_one("#run-nov3-v100-pxa4-control-4096-r4")
+    failed = arm(example_site, "v100-pxa4-control").select_one("#run-nov3-v100-pxa4-control-4096-r4")
     values = [text(td) for td in failed.select("td.num")]
     assert values[0] == "4096" and "--" in values and "0.00" not in values
     assert "guard" in text(failed.select_one("td.reason"))
     assert text(failed.select_one("td.source")).startswith("runs/nov3-tuning.csv:")
 
 
-def test_metrics_use_the_report_decimals(site):
-    row = arm(site, "v100-pxa4-control").select_one("#run-nov3-v100-pxa4-control-512-r1")
+def test_metrics_use_the_report_decimals(example_site):
+    row = arm(example_site, "v100-pxa4-control").select_one("#run-nov3-v100-pxa4-control-512-r1")
     figures = [text(td) for td in row.select("td.num")][2:]
     assert len(figures) == 3 and all(f.count(".") == 1 and len(f.split(".")[1]) == 2 for f in figures)
-    headers = [text(th) for th in arm(site, "v100-pxa4-control").select("table.arm-runs thead th")]
+    headers = [text(th) for th in arm(example_site, "v100-pxa4-control").select("table.arm-runs thead th")]
     assert headers[:2] == ["Run", "Status"] and "Input tokens" in headers and "Repeat" in headers
     assert "Prefill t/s (derived)" in headers and headers[-1] == "Source"
 
 
 @pytest.mark.parametrize("arm_id", ARM_IDS)
-def test_evidence_and_local_links_resolve(site, arm_id):
-    soup = arm(site, arm_id)
+def test_evidence_and_local_links_resolve(example_site, arm_id):
+    soup = arm(example_site, arm_id)
     listed = [a["href"] for a in soup.select(".evidence-list a")]
     assert listed, "every example arm names evidence"
     yaml_list = [line.strip()[2:] for line in (EXAMPLE / "arms" / f"{arm_id}.yaml").read_text().splitlines()
@@ -115,12 +107,12 @@ def test_evidence_and_local_links_resolve(site, arm_id):
         target = href.split("#")[0]
         if target.endswith("runs.html"):  # the every-run page is another module's
             continue
-        assert (site / "arms" / target).resolve().is_file(), href
+        assert (example_site / "arms" / target).resolve().is_file(), href
     assert all("bytes" in text(s) for s in soup.select(".evidence-list .size"))
 
 
-def test_notes_and_command(site):
-    soup = arm(site, "v100-expxa0982-parallel")
+def test_notes_and_command(example_site):
+    soup = arm(example_site, "v100-expxa0982-parallel")
     assert "distributes complete activation rows" in text(soup.select_one(".narrative"))
     assert soup.select_one(".narrative code") is not None  # Markdown rendered
     pre = soup.select_one("#command ~ pre.cmd")
@@ -130,8 +122,8 @@ def test_notes_and_command(site):
     assert "Same as the report." in config
 
 
-def test_report_links_to_every_arm_page(site):
-    index = page(site / "index.html")
+def test_report_links_to_every_arm_page(example_site):
+    index = page(example_site / "index.html")
     links = {a["href"] for a in index.select("th.arm-col a")}
     assert links == {f"arms/{a}.html" for a in ARM_IDS}
 

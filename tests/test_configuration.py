@@ -21,14 +21,6 @@ OVERDRIVE = SECTION_ARMS.index("v100-expxa0982-overdrive")
 
 
 @pytest.fixture(scope="module")
-def example_site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("site") / "site"
-    result = build(EXAMPLE, out)
-    assert result.exit_code == 0, result.output
-    return out
-
-
-@pytest.fixture(scope="module")
 def ran(example_site):
     return page(example_site / "index.html").select_one("section.ran")
 

@@ -12,11 +12,8 @@ from support import (EXAMPLE, REPO, SMALL_ARMS, SMALL_REPORT, build, figure_text
 
 
 @pytest.fixture(scope="module")
-def example_page(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site") / "site"
-    result = build(EXAMPLE, out)
-    assert result.exit_code == 0, result.output
-    return page(out / "index.html")
+def example_page(example_site):
+    return page(example_site / "index.html")
 
 
 def seed_table() -> list[list[str]]:

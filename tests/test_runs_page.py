@@ -40,18 +40,10 @@ def records(data: dict) -> list[dict]:
     return [{k: v[i] for k, v in columns.items()} for i in range(data["n"])]
 
 
-@pytest.fixture(scope="module")
-def example(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("runs") / "site"
-    result = build(EXAMPLE, out)
-    assert result.exit_code == 0, result.output
-    return out
-
-
-def test_one_row_per_record_in_input_order(example):
-    data = runs_data(example)
+def test_one_row_per_record_in_input_order(example_site):
+    data = runs_data(example_site)
     rows = records(data)
-    csv_rows = list(csv.DictReader(io.StringIO((example / "downloads/records.csv").read_text(encoding="utf-8"))))
+    csv_rows = list(csv.DictReader(io.StringIO((example_site / "downloads/records.csv").read_text(encoding="utf-8"))))
     assert data["n"] == len(rows) == len(csv_rows) == 25
     assert [r["run_id"] for r in rows] == [r["run_id"] for r in csv_rows]
     assert [c["id"] for c in data["columns"]] == list(csv_rows[0])   # the same columns as records.csv
@@ -59,9 +51,9 @@ def test_one_row_per_record_in_input_order(example):
     assert statuses.count("ok") == 22 and statuses.count("failed") == 1 and statuses.count("unsupported") == 2
 
 
-def test_not_measured_is_null_never_zero(example):
-    rows = records(runs_data(example))
-    csv_rows = list(csv.DictReader(io.StringIO((example / "downloads/records.csv").read_text(encoding="utf-8"))))
+def test_not_measured_is_null_never_zero(example_site):
+    rows = records(runs_data(example_site))
+    csv_rows = list(csv.DictReader(io.StringIO((example_site / "downloads/records.csv").read_text(encoding="utf-8"))))
     for row, csv_row in zip(rows, csv_rows):
         for key, cell in csv_row.items():
             assert (row[key] is None) == (cell == ""), (row["run_id"], key)
@@ -75,8 +67,8 @@ def test_not_measured_is_null_never_zero(example):
         assert row["reason"].startswith("launch refused")
 
 
-def test_numbers_stay_numbers_and_raw_fields_stay_as_given(example):
-    data = runs_data(example)
+def test_numbers_stay_numbers_and_raw_fields_stay_as_given(example_site):
+    data = runs_data(example_site)
     rows = records(data)
     ok = next(r for r in rows if r["run_id"] == "nov3-v100-expxa-a078-reference-512-r1")
     assert ok["prompt_target"] == 512 and isinstance(ok["prompt_target"], int)
@@ -91,34 +83,34 @@ def test_numbers_stay_numbers_and_raw_fields_stay_as_given(example):
     assert by_id["prompt_target"]["label"] == "Input tokens"
     assert by_id["run_id"]["numeric"] is False and by_id["evidence"]["numeric"] is False
     assert ok["evidence"] == "evidence/v100-expxa-a078-reference/client.log"
-    assert (example / ok["evidence"]).is_file()   # the link target is in the site
+    assert (example_site / ok["evidence"]).is_file()   # the link target is in the site
 
 
-def test_labels_and_filters(example):
-    data = runs_data(example)
+def test_labels_and_filters(example_site):
+    data = runs_data(example_site)
     assert {a["id"]: a["label"] for a in data["arms"]}["v100-pxa4-control"] == "V100 · PXA4 · tuning control"
     filters = {f["column"]: f for f in data["filters"]}
     assert list(filters) == ["arm", "status", "prompt_target"]    # one section: no section filter
     assert [o["value"] for o in filters["prompt_target"]["options"]] == [512, 4096]
     assert [(o["value"], o["count"]) for o in filters["status"]["options"]] == [("ok", 22), ("failed", 1), ("unsupported", 2)]
     assert sum(o["count"] for o in filters["arm"]["options"]) == 25
-    soup = page(example / "runs.html")
+    soup = page(example_site / "runs.html")
     options = [o.get_text() for o in soup.select('select[data-column="status"] option')]
     assert options == ["All", "ok (22)", "failed (1)", "unsupported (2)"]
 
 
-def test_page_links_its_scripts_and_says_what_needs_javascript(example):
-    soup = page(example / "runs.html")
+def test_page_links_its_scripts_and_says_what_needs_javascript(example_site):
+    soup = page(example_site / "runs.html")
     assert [s["src"] for s in soup.select("script[src]")] == ["runs-data.js", "assets/runs.js"]
-    assert (example / "assets/runs.js").is_file()
+    assert (example_site / "assets/runs.js").is_file()
     noscript = soup.find("noscript")
     assert "needs JavaScript" in noscript.get_text()
     assert 'href="downloads/records.csv"' in str(noscript)
     assert soup.select_one(".n-records").get_text() == "25"
     for name in ("runs.html", "assets/runs.js"):
-        text = (example / name).read_text(encoding="utf-8")
+        text = (example_site / name).read_text(encoding="utf-8")
         assert "http://" not in text and "https://" not in text and "fetch(" not in text
-    assert b".runs-table" in (example / "assets/style.css").read_bytes()
+    assert b".runs-table" in (example_site / "assets/style.css").read_bytes()
 
 
 def test_two_builds_are_byte_identical(tmp_path):

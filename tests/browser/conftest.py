@@ -17,7 +17,6 @@ from urllib.parse import urlparse
 
 import pytest
 
-from support import EXAMPLE, build
 
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -126,10 +125,3 @@ def serve():
         server.shutdown()
         server.server_close()
 
-
-@pytest.fixture(scope="session")
-def example_site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("browser") / "site"
-    result = build(EXAMPLE, out)
-    assert result.exit_code == 0, result.output
-    return out
