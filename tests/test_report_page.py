@@ -53,7 +53,7 @@ def test_ratio_to_section_baseline(example_page):
     parallel_512 = next(r for r in rows if "parallel preparation" in r[0] and r[1] == "512")
     # 203.97 / 180.82 (the PXA4 tuning control baseline) = 1.128…
     assert parallel_512[3] == "203.97 (199.39–207.86) 1.13×"
-    assert "ratios are to V100 · PXA4 · tuning control" in text(example_page.select_one("table.summary caption"))
+    assert "its ratio to V100 · PXA4 · tuning control, the baseline" in text(example_page.select_one("#section-nov3-tuning .table-note"))
 
 
 def test_failed_attempt_is_counted_but_not_in_the_median(example_page):

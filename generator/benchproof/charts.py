@@ -22,6 +22,7 @@ from benchproof.model import Metric, Project, RunRecord
 VL_VERSION = "6.4"
 DOT_CAP = 200          # dots per arm and view before a deterministic sample is drawn
 WIDTH = 640            # static width; the interactive chart fills its container
+LABEL_LIMIT = 300      # px of arm label before an ellipsis (report.js narrows it on a phone)
 ROW_HEIGHT = 34
 BAR_COLOR = "#a9c4eb"
 DOT_COLOR = "#0f3d80"
@@ -82,7 +83,7 @@ def _labels(project: Project, arm_ids: tuple[str, ...]) -> dict[str, str]:
 def _skeleton(metric: Metric, order: list[str]) -> dict:
     """The spec of one section × metric, without data: every workload point reuses it."""
     y = alt.Y("arm:N", sort=order, scale=alt.Scale(domain=order), title=None,
-              axis=alt.Axis(labelLimit=300, labelFontSize=12, ticks=False, domain=False))
+              axis=alt.Axis(labelFontSize=12, ticks=False, domain=False))
     x_scale = alt.Scale(zero=True, nice=True)
     x_axis = alt.Axis(tickCount=6, title=axis_title(metric))
     bar_chart = alt.Chart(alt.NamedData("bars")).mark_bar(
@@ -104,9 +105,9 @@ def _skeleton(metric: Metric, order: list[str]) -> dict:
         x=alt.datum(0), y=y, text="text:N")
     chart = alt.layer(bar_chart, dot_chart, missing_chart).properties(
         width=WIDTH, height=max(1, len(order)) * ROW_HEIGHT,
-    ).configure_view(stroke=None).configure_axis(
+    ).configure(font=FONT).configure_view(stroke=None).configure_axisY(labelLimit=LABEL_LIMIT).configure_axis(
         grid=True, gridColor="#eceff3", labelColor="#1b1f24", titleColor="#1b1f24", titleFontWeight="normal",
-    ).configure(font=FONT)
+    )
     spec = chart.to_dict(validate=False)
     spec.pop("$schema", None)
     return spec

@@ -43,6 +43,9 @@
       var spec = JSON.parse(JSON.stringify(view.spec));
       spec.width = "container";
       spec.autosize = { type: "fit-x", contains: "padding" };
+      if (figure.clientWidth < 560) {  /* a phone: leave room for the bars */
+        spec.config.axisY = Object.assign({}, spec.config.axisY, { labelLimit: Math.round(figure.clientWidth * 0.42) });
+      }
       figure.setAttribute("data-state", "loading");
       window.vegaEmbed(canvas, spec, { actions: false, renderer: "svg", mode: "vega-lite" })
         .then(function (result) {
