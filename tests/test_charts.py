@@ -1,0 +1,58 @@
+"""Chart specs: medians from pandas, one dot per repetition, a capped deterministic sample."""
+
+from __future__ import annotations
+
+import json
+
+from benchproof.aggregate import aggregate
+from benchproof.charts import DOT_CAP, chart_views, svg
+from benchproof.project import load_project
+from support import EXAMPLE, SMALL_ARMS, SMALL_REPORT, write_project
+
+
+def _views(project):
+    loaded = load_project(project)
+    return chart_views(loaded, aggregate(loaded))
+
+
+def test_example_view_carries_medians_dots_and_the_unsupported_row():
+    view = next(v for v in _views(EXAMPLE) if v.key == "nov3-tuning--prefill_tok_s--prompt_target-512")
+    data = view.spec["datasets"]
+    medians = {b["arm"]: round(b["median"], 2) for b in data["bars"]}
+    assert medians["V100 · expXa0982 · parallel preparation"] == 203.97
+    assert medians["V100 · expXa a078 · before/after reference"] == 187.43
+    assert len(data["dots"]) == 11 and view.shown == view.total == 11
+    assert data["missing"] == [{"arm": "V100 · expXa0982 · forced Overdrive", "text": "-- unsupported"}]
+    assert view.spec["layer"][0]["encoding"]["x"]["axis"]["title"] == "Prefill t/s (tok/s) · higher is better"
+    assert "$schema" not in view.spec  # nothing in the page points at another host
+    order = view.spec["layer"][0]["encoding"]["y"]["scale"]["domain"]
+    assert order[-1] == "V100 · expXa0982 · forced Overdrive"  # configured order, listed
+
+
+def _many(tmp_path, n: int):
+    rows = ["arm,status,repeat,size,tok_s,wall_s"]
+    rows += [f"a,ok,{i},1,{100 + (i * 37) % 101},1" for i in range(1, n + 1)]
+    rows += ["b,ok,1,1,50,1", "b,ok,2,1,60,1", "b,ok,3,1,70,1"]
+    return write_project(tmp_path / "p", SMALL_REPORT, SMALL_ARMS, {"r.csv": "\n".join(rows) + "\n"})
+
+
+def test_a_crowded_group_is_sampled_deterministically_and_says_so(tmp_path):
+    project = _many(tmp_path, 1000)
+    view = next(v for v in _views(project) if v.metric == "tok_s")
+    dots = view.spec["datasets"]["dots"]
+    a_dots = [d for d in dots if d["arm"] == "Arm A"]
+    assert len(a_dots) == DOT_CAP == 200
+    assert view.total == 1003 and view.shown == 203
+    assert "showing 203 of 1,003 repetitions" in view.spec["title"]["subtitle"]
+    values = [d["value"] for d in a_dots]
+    assert min(values) == 100 and max(values) == 200  # the extremes are always drawn
+    bar = next(b for b in view.spec["datasets"]["bars"] if b["arm"] == "Arm A")
+    assert bar["n"] == "1000"  # the median is over every repetition, not the sample
+    again = next(v for v in _views(project) if v.metric == "tok_s")
+    assert json.dumps(again.spec, sort_keys=True) == json.dumps(view.spec, sort_keys=True)
+    assert "showing 203 of 1,003 repetitions" in svg(view)
+
+
+def test_static_svg_is_byte_identical_across_builds():
+    first = _views(EXAMPLE)[0]
+    assert svg(first) == svg(_views(EXAMPLE)[0])
