@@ -482,6 +482,8 @@ BAD_EVIDENCE = [
     ("C:/Windows/win.ini", "evidence 'C:/Windows/win.ini' must be a path relative to the project folder"),
     ("evidence/v100-pxa4-control/nope.log", "evidence 'evidence/v100-pxa4-control/nope.log' does not exist"),
     ("evidence/v100-pxa4-control", "evidence 'evidence/v100-pxa4-control' is a folder; name a file"),
+    ("notes/nov3-tuning.md", "evidence 'notes/nov3-tuning.md' must be a file in the project's evidence/ folder"),
+    ("index.html", "evidence 'index.html' must be a file in the project's evidence/ folder"),
     ("LINK", "evidence 'evidence/v100-pxa4-control/link.log' resolves outside the project"),
 ]
 

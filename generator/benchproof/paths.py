@@ -20,6 +20,9 @@ def check_path(root: Path, value: str, what: str) -> tuple[str | None, str | Non
         return None, f"{what} '{value}' must be a path relative to the project folder"
     if ".." in pure.parts:
         return None, f"{what} '{value}' leads outside the project ('..' is not allowed)"
+    if what == "evidence" and (len(pure.parts) < 2 or pure.parts[0] != "evidence"):
+        # evidence is published at its project path: elsewhere it could clash with site pages
+        return None, f"evidence '{value}' must be a file in the project's evidence/ folder"
     target = root / pure
     try:
         target.resolve(strict=False).relative_to(root.resolve())
