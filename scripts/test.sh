@@ -17,6 +17,11 @@ if [ -z "${BENCHPROOF_CHROMIUM:-}" ] || [ ! -x "$BENCHPROOF_CHROMIUM" ]; then
   exit 1
 fi
 export BENCHPROOF_CHROMIUM
+if ! command -v unzip >/dev/null 2>&1; then
+  echo "error: the evidence-bundle tests unpack with Info-ZIP unzip, which was not found." >&2
+  echo "  Debian/Ubuntu: sudo apt-get install -y unzip" >&2
+  exit 1
+fi
 status=0
 .venv/bin/python -m pytest "$@" || status=$?
 if [ "$status" -eq 5 ]; then

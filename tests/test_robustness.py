@@ -7,6 +7,8 @@ import random
 import pytest
 
 from benchproof.aggregate import aggregate
+from benchproof.buildtime import BuildTime
+from benchproof.receipts import receipts
 from benchproof.chart_widgets import charts_page
 from benchproof.charts import chart_views
 from benchproof.errors import InputError
@@ -44,5 +46,6 @@ def test_every_line_mutated_gives_problems_not_tracebacks(tmp_path, name, mutati
         results = aggregate(loaded)
         charts = charts_page(loaded, results, chart_views(loaded, results))
         html = render("report.html", page=report_page(loaded, results), charts=charts,
+                      receipts=receipts(loaded, {"results.json": b"{}"}, BuildTime(0, "test")),
                       site=site_info(loaded), root="")
         assert "<h1>" in html

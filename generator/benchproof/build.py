@@ -8,11 +8,14 @@ from typing import Callable
 
 from benchproof.aggregate import aggregate
 from benchproof.arm_pages import arm_site_files
-from benchproof.downloads import records_csv, results_json
+from benchproof.buildtime import build_time
+from benchproof.bundle import evidence_zip
+from benchproof.downloads import records_csv, records_jsonl, results_json
 from benchproof.evidence import site_files as evidence_files
 from benchproof.model import STATUSES, Project
 from benchproof.pages import report_page, site_info
 from benchproof.project import load_project
+from benchproof.receipts import receipts
 from benchproof.chart_widgets import charts_page, svg_path
 from benchproof.charts import chart_views, runtime, svg
 from benchproof.render import asset, render, stylesheet
@@ -38,14 +41,23 @@ def check(project_dir: Path, strict: bool, log: Log) -> Project:
 
 def build(project_dir: Path, out: Path, strict: bool, log: Log) -> Project:
     project = check(project_dir, strict, log)
+    when = build_time(project.root, project.inputs)
     results = aggregate(project)
     log(f"aggregate {len(results.rows)} summary rows × {len(project.report.metrics)} metrics")
     site = SiteFiles()
+    downloads = {"records.csv": records_csv(project).encode("utf-8"),
+                 "records.jsonl": records_jsonl(project).encode("utf-8"),
+                 "results.json": results_json(project, results).encode("utf-8")}
+    bundle, data = evidence_zip(project, downloads, when)
+    downloads[bundle] = data
+    site.update({f"downloads/{name}": content for name, content in downloads.items()})
+    log(f"downloads {', '.join(downloads)} ({len(project.inputs)} input files, built as of {when.iso})")
     page = report_page(project, results)
-    info = site_info(project)
+    info = site_info(project, when.iso)
     views = chart_views(project, results)
     charts = charts_page(project, results, views)
-    site.add("index.html", render("report.html", page=page, charts=charts, site=info, root=""))
+    site.add("index.html", render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when),
+                                  site=info, root=""))
     site.add("assets/style.css", stylesheet())
     site.add("assets/report.js", asset("report.js"))
     site.add("assets/vega.js", runtime())
@@ -63,9 +75,6 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log) -> Project:
     evidence = evidence_files(project)
     site.update(evidence)
     log(f"evidence  {len(evidence)} files copied")
-    site.add("downloads/records.csv", records_csv(project))
-    site.add("downloads/results.json", results_json(project, results))
-    log("downloads records.csv, results.json")
     publish(site, out)
     log(f"write     {out} ({len(site)} files)")
     return project

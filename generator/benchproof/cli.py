@@ -8,13 +8,14 @@ plus a count); 2 wrong usage.
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from pathlib import Path
 
 import click
 
 from benchproof import __version__
 
-from benchproof.site import MARKER  # noqa: E402  (light module)
+from benchproof.site import MARKER, recover  # noqa: E402  (light module)
 
 
 def _say(message: str) -> None:
@@ -67,6 +68,7 @@ def build(project: str | None, out: str, strict: bool) -> None:
 
     project_dir = _project_dir(project)
     _check_output(project_dir, Path(out))
+    recover(Path(out).absolute())  # a build killed mid-swap left the previous site beside OUT
     try:
         done = run_build(project_dir, Path(out), strict, _say)
     except InputError as exc:
@@ -93,3 +95,78 @@ def check(project: str | None, strict: bool) -> None:
         _report_problems(exc.problems, strict)
         sys.exit(1)
     _report_problems(done.warnings, strict)
+
+
+def _counts(records: list[dict]) -> str:
+    """``6 records (1 failed)``: how many, and those that are not ok or are aggregates."""
+    statuses = {s: n for s, n in Counter(r.get("status") for r in records).items() if s != "ok"}
+    aggregates = sum(bool(r.get("aggregate")) for r in records)
+    notes = [f"{n} {s}" for s, n in statuses.items()] + ([f"{aggregates} aggregate"] if aggregates else [])
+    word = "record" if len(records) == 1 else "records"
+    return f"{len(records)} {word}" + (f" ({', '.join(notes)})" if notes else "")
+
+
+@main.command("import")
+@click.argument("format_name", metavar="FORMAT")
+@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--arm", required=True, help="The arm the records belong to (arms/ID.yaml).")
+@click.option("--section", help="The report section (default: the report's only one; 'main' in a new report).")
+@click.option("--into", "project", required=True, type=click.Path(file_okay=False),
+              help="The report project folder; created, with report.yaml, when missing.")
+@click.option("--replace", is_flag=True, help="Overwrite the runs file of an earlier import of the same file.")
+def import_(format_name: str, files: tuple[str, ...], arm: str, section: str | None, project: str,
+            replace: bool) -> None:
+    """Turn a benchmark tool's output FILEs into run records of arm ID in PROJECT.
+
+    FORMAT is the tool (llama-bench, hyperfine, pytest-benchmark, vllm-serve, ...) or
+    'auto'. Each FILE becomes runs/ID-<file name>.jsonl; arms/ID.yaml is written as a stub
+    when missing, and report.yaml is created or given the metrics, dimensions and section
+    entry the records need. Every skipped line or value is listed with file:line.
+    """
+    from benchproof.errors import InputError
+    from benchproof.importers import detect, known, lookup
+    from benchproof.importers.base import ImportFormatError
+    from benchproof.importers.writer import FileImport, UsageProblem, write_import
+    from benchproof.report_config import ID_RE
+
+    for option, value in (("--arm", arm), ("--section", section)):
+        if value is not None and not ID_RE.match(value):
+            raise click.BadParameter(f"'{value}' may use only letters, digits, '-', '_' and '.'",
+                                     param_hint=option)
+    importer = None if format_name == "auto" else lookup(format_name)
+    if format_name != "auto" and importer is None:
+        raise click.UsageError(f"unknown format '{format_name}'; known formats: {known()}")
+    problems, read = [], []
+    for name in files:
+        path = Path(name)
+        try:
+            chosen = importer or detect(path, name)
+            read.append(FileImport(name, path, chosen.read(path, name)))
+        except ImportFormatError as exc:
+            problems += exc.problems
+    try:
+        if problems:
+            raise InputError(problems)
+        done = write_import(Path(project), arm, section, read, replace)
+    except InputError as exc:
+        _report_problems(exc.problems, False)
+        _say("nothing was imported")
+        sys.exit(1)
+    except UsageProblem as exc:
+        raise click.UsageError(str(exc)) from None
+    for f in done.files:
+        found = f.imported
+        click.echo(f"{found.format} {f.shown}: {_counts(found.records)}, {len(found.skipped)} skipped "
+                   f"→ {f.runs_rel}")
+        for problem in [*found.skipped, *found.warnings]:
+            _say(str(problem))
+    for note in done.notes:
+        _say(str(note))
+    root = Path(project)
+    if done.report_created:
+        click.echo(f"created {root / 'report.yaml'}")
+    elif done.changes:
+        click.echo(f"added to {root / 'report.yaml'}: {', '.join(done.changes)}")
+    click.echo(f"wrote {root / 'arms' / (arm + '.yaml')} (a stub: check it)" if done.arm_written
+               else f"kept {root / 'arms' / (arm + '.yaml')} as it was")
+    click.echo(f"next: benchproof build {project}")

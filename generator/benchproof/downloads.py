@@ -71,6 +71,11 @@ def records_csv(project: Project) -> str:
     return buffer.getvalue()
 
 
+def records_jsonl(project: Project) -> str:
+    """Every record as one JSON object a line: the same columns as records.csv, raw values."""
+    return "".join(json.dumps(row, ensure_ascii=False, allow_nan=False) + "\n" for row in record_dicts(project))
+
+
 def to_json(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from benchproof import __version__, formatting as fmt
 from benchproof.aggregate import Results, Row
-from benchproof.configuration import what_ran
+from benchproof.configuration import href, what_ran
 from benchproof.model import STATUSES, Metric, Project, Report, RunRecord
 
 INLINE_LIMIT = 1000  # more records than this are browsed in runs.html, not listed inline
@@ -24,11 +24,12 @@ class SiteInfo:
 
     title: str
     n_records: int
+    built: str = ""      # the build time used (ISO 8601, UTC), see benchproof.buildtime
     version: str = __version__
 
 
-def site_info(project: Project) -> SiteInfo:
-    return SiteInfo(project.report.title, len(project.records))
+def site_info(project: Project, built: str = "") -> SiteInfo:
+    return SiteInfo(project.report.title, len(project.records), built)
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class Cell:
     note: str = ""       # n=2 beside a figure from few repetitions
     ratio: str = ""      # 1.13× the section baseline
     status: str = ""     # the status in words where there is no figure
+    href: str = ""       # a link (site-relative), e.g. to a record's evidence file
 
 
 @dataclass(frozen=True)
@@ -159,7 +161,7 @@ def raw_table(project: Project) -> RawTable:
         for c in [m.id for m in reported] + extra:
             text = fmt.raw_value(r.raw.get(c))
             cells.append(Cell(text, numeric=True, missing=text == fmt.MISSING))
-        cells += [Cell(r.started_at or ""), Cell(r.reason or ""), Cell(r.evidence or ""), Cell(str(r.where))]
+        cells += [Cell(r.started_at or ""), Cell(r.reason or ""), Cell(r.evidence or "", href=href(r.evidence) if r.evidence else ""), Cell(str(r.where))]
         rows.append((f"run-{r.run_id}", r.status, tuple(cells)))
     return RawTable(tuple(headers), tuple(rows))
 

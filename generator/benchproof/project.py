@@ -12,8 +12,10 @@ from pathlib import Path
 from benchproof.arms import read_arm
 from benchproof.errors import InputError, Problem, Problems, did_you_mean
 from benchproof.model import Arm, Project, RunRecord
+from benchproof.inputs import collect, folder_files, outside
+from benchproof.paths import check_path
 from benchproof.report_config import REL, read_report
-from benchproof.runs import read_records
+from benchproof.runs import RUN_SUFFIXES, read_records
 from benchproof.schema import line_of
 from benchproof.yamlio import load_yaml
 
@@ -21,11 +23,16 @@ MIN_REPEATS = 3
 
 
 def _arm_files(root: Path) -> list[Path]:
-    folder = root / "arms"
-    if not folder.is_dir():
-        return []
-    return sorted((p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()),
-                  key=lambda p: p.name)
+    return [p for p in folder_files(root, "arms", (".yaml", ".yml")) if not outside(root, p)]
+
+
+def _read_files(root: Path, doc: dict) -> list[str]:
+    """report.yaml, arm files, run files and the notes files the report names."""
+    named = [s.get("notes") for s in doc.get("sections") or [] if isinstance(s, dict)] + [doc.get("protocol")]
+    notes = [check_path(root.absolute(), n, "notes")[0] for n in named if isinstance(n, str)]
+    files = [p for folder, suffixes in (("arms", (".yaml", ".yml")), ("runs", RUN_SUFFIXES))
+             for p in folder_files(root, folder, suffixes) if not outside(root, p)]
+    return [REL, *(p.relative_to(root).as_posix() for p in files), *(n for n in notes if n)]
 
 
 def _repeat_warnings(records: list[RunRecord], arms: dict[str, Arm], problems: Problems) -> None:
@@ -70,6 +77,10 @@ def load_project(root: Path, strict: bool = False) -> Project:
     report, section_infos = read_report(root, doc, problems)
     if report is None:
         raise InputError(problems.items)
+    for path in folder_files(root, "arms", (".yaml", ".yml")):
+        if outside(root, path):
+            problems.error(path.relative_to(root).as_posix(), None,
+                           "is a link to a file outside the project: copy the file in instead")
     arms: dict[str, Arm] = {}
     for path in _arm_files(root):
         arm = read_arm(root, path, report.subject, problems)
@@ -99,8 +110,10 @@ def load_project(root: Path, strict: bool = False) -> Project:
                           if p.severity == "warning" else p for p in problems.items]
     if problems.errors:
         raise InputError(sorted(problems.items, key=_order))
+    inputs = collect(root, _read_files(root, doc), problems)
     return Project(root=root, report=report, arms=arms, records=tuple(records),
-                   raw_columns=columns, warnings=tuple(sorted(problems.warnings, key=_order)))
+                   raw_columns=columns, warnings=tuple(sorted(problems.warnings, key=_order)),
+                   inputs=inputs)
 
 
 def _order(p: Problem) -> tuple:

@@ -14,6 +14,7 @@ from typing import Any, Iterable
 from benchproof.derive import DeriveError, parse
 from benchproof.errors import Problems, did_you_mean
 from benchproof.model import STATUSES, Arm, DimValue, Metric, Report, RunRecord, Where
+from benchproof.inputs import folder_files, outside
 from benchproof.paths import check_path
 from benchproof.records_io import RawRecord, read_runs
 
@@ -22,11 +23,7 @@ REPORTED_TOLERANCE = 0.005  # a reported figure further than 0.5% from the deriv
 
 
 def run_files(root: Path) -> list[Path]:
-    folder = root / "runs"
-    if not folder.is_dir():
-        return []
-    return sorted((p for p in folder.iterdir() if p.suffix in RUN_SUFFIXES and p.is_file()),
-                  key=lambda p: p.name)
+    return folder_files(root, "runs", RUN_SUFFIXES)
 
 
 def _text(value: Any) -> str | None:
@@ -226,6 +223,10 @@ def read_records(root: Path, report: Report, arms: dict[str, Arm],
     columns: dict[str, None] = {}
     count = 0
     for path in run_files(root):
+        if outside(root, path):
+            problems.error(path.relative_to(root).as_posix(), None,
+                           "is a link to a file outside the project: copy the file in instead")
+            continue
         raws, found = read_runs(path, path.relative_to(root).as_posix())
         problems.extend(found)
         for raw in raws:

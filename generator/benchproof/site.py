@@ -1,8 +1,15 @@
 """The one writer: files are collected in memory, written to a staging folder beside the
-output folder, and swapped in only when the whole site is complete."""
+output folder, and swapped in only when the whole site is complete.
+
+The swap is one atomic ``renameat2(RENAME_EXCHANGE)`` where the system has it, so at every
+instant the output folder is either the whole previous site or the whole new one.  Where it
+is missing, two renames are used, and a build killed between them leaves the previous site
+beside the output folder; the next build puts it back before doing anything else.
+"""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
 from pathlib import Path, PurePosixPath
@@ -10,6 +17,8 @@ from pathlib import Path, PurePosixPath
 STAGING_PREFIX = ".benchproof-staging-"
 OLD_PREFIX = ".benchproof-old-"
 MARKER = ".benchproof-site"  # a folder holding it may be replaced by a rebuild
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
 
 
 class SiteFiles:
@@ -34,10 +43,23 @@ class SiteFiles:
         return len(self.files)
 
 
-def _clean_leftovers(parent: Path, name: str) -> None:
-    for prefix in (STAGING_PREFIX, OLD_PREFIX):
-        for old in parent.glob(f"{prefix}{name}-*"):
-            shutil.rmtree(old, ignore_errors=True)
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two folders atomically; False where the system cannot."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    return renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0
+
+
+def recover(out: Path) -> None:
+    """Undo what a killed build left: put a displaced site back, remove staging folders."""
+    parent = out.parent
+    olds = sorted(parent.glob(f"{OLD_PREFIX}{out.name}-*"))
+    if olds and not out.exists():
+        os.rename(olds.pop(), out)
+    for leftover in olds + sorted(parent.glob(f"{STAGING_PREFIX}{out.name}-*")):
+        shutil.rmtree(leftover, ignore_errors=True)
 
 
 def publish(site: SiteFiles, out: Path) -> None:
@@ -45,15 +67,19 @@ def publish(site: SiteFiles, out: Path) -> None:
     out = out.absolute()
     parent = out.parent
     parent.mkdir(parents=True, exist_ok=True)
-    _clean_leftovers(parent, out.name)
+    recover(out)
     staging = parent / f"{STAGING_PREFIX}{out.name}-{os.getpid()}"
     staging.mkdir()
     for rel in sorted(site.files):
         target = staging / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(site.files[rel])
-    old = parent / f"{OLD_PREFIX}{out.name}-{os.getpid()}"
-    if out.exists():
+    if not out.exists():
+        os.rename(staging, out)
+    elif _exchange(staging, out):
+        shutil.rmtree(staging)  # it now holds the previous site
+    else:
+        old = parent / f"{OLD_PREFIX}{out.name}-{os.getpid()}"
         os.rename(out, old)
-    os.rename(staging, out)
-    shutil.rmtree(old, ignore_errors=True)
+        os.rename(staging, out)
+        shutil.rmtree(old, ignore_errors=True)

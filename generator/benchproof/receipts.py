@@ -1,0 +1,56 @@
+"""What "05 Evidence" shows: every download with its size and sha256, the build time used,
+and the evidence files the report names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from benchproof.buildtime import BuildTime
+from benchproof.bundle import sha256
+from benchproof.configuration import href
+from benchproof.evidence import referenced
+from benchproof.model import Project
+
+DESCRIPTIONS = {
+    "records.csv": "every record, failed and excluded ones included: original and derived values, run id, source file:line",
+    "records.jsonl": "the same records as JSON Lines, one object a line, raw values (no spreadsheet escaping)",
+    "results.json": "the aggregates: n_ok, n_total, median, min, max, ratio to the baseline and status, per section × arm × point × metric",
+}
+BUNDLE = ("everything this report was built from: the input project as read, the three files above, "
+          "PROVENANCE.json and SHA256SUMS")
+
+
+@dataclass(frozen=True)
+class Download:
+    name: str
+    href: str
+    description: str
+    size: str
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Receipts:
+    downloads: tuple[Download, ...]
+    built: str
+    built_source: str
+    inputs: int
+    evidence: tuple[tuple[str, str, str], ...]   # (path, href, size)
+
+
+def size_text(n: int) -> str:
+    for unit, scale in (("MB", 1_000_000), ("kB", 1_000)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} B"
+
+
+def receipts(project: Project, downloads: dict[str, bytes], when: BuildTime) -> Receipts:
+    """``downloads``: file name → bytes, in the order to list them (the bundle last)."""
+    return Receipts(
+        downloads=tuple(Download(name, f"downloads/{name}", DESCRIPTIONS.get(name, BUNDLE), size_text(len(data)),
+                                 sha256(data)) for name, data in downloads.items()),
+        built=when.iso, built_source=when.source, inputs=len(project.inputs),
+        evidence=tuple((path, href(path), size_text((project.root / path).stat().st_size))
+                       for path in referenced(project)),
+    )
