@@ -16,8 +16,27 @@ from support import REPO, build, copy_example
 from test_determinism import tree
 
 
+# The build runs in a child whose file writes into the staging folder slow down after the
+# twelfth, so that "mid-way through staging" is a moment the test can reliably hit.
+CHILD = """
+import pathlib, sys, time
+real = pathlib.Path.write_bytes
+written = [0]
+def slow(self, data):
+    if ".benchproof-staging-" in str(self):
+        written[0] += 1
+        if written[0] > 12:
+            time.sleep(0.2)
+    return real(self, data)
+pathlib.Path.write_bytes = slow
+from benchproof.cli import main
+sys.argv = ["benchproof", "build", sys.argv[1], "-o", sys.argv[2]]
+main()
+"""
+
+
 def _start(project: Path, out: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "benchproof", "build", str(project), "-o", str(out)],
+    return subprocess.Popen([sys.executable, "-c", CHILD, str(project), str(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env={**os.environ, "PYTHONPATH": str(REPO / "generator")})
 

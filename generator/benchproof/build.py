@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -12,8 +13,10 @@ from benchproof.buildtime import build_time
 from benchproof.bundle import evidence_zip
 from benchproof.downloads import records_csv, records_jsonl, results_json
 from benchproof.evidence import site_files as evidence_files
+from benchproof.errors import InputError, Problem
 from benchproof.model import STATUSES, Project
-from benchproof.pages import report_page, site_info
+from benchproof.multisite import index_entries, report_folders
+from benchproof.pages import SiteInfo, report_page, site_info
 from benchproof.project import load_project
 from benchproof.receipts import receipts
 from benchproof.chart_widgets import charts_page, svg_path
@@ -23,6 +26,7 @@ from benchproof.runs_page import runs_site_files
 from benchproof.site import MARKER, SiteFiles, publish
 
 Log = Callable[[str], None]
+MARKER_TEXT = "This folder was written by benchproof; a rebuild replaces it whole.\n"
 
 
 def describe(project: Project) -> str:
@@ -33,14 +37,63 @@ def describe(project: Project) -> str:
             f"{sections} section{'s' if sections != 1 else ''}")
 
 
-def check(project_dir: Path, strict: bool, log: Log) -> Project:
-    project = load_project(project_dir, strict=strict)
-    log(f"read      {describe(project)}; {len(project.warnings)} warnings")
-    return project
+@dataclass(frozen=True)
+class Checked:
+    """The validated reports of a build: one, or each report of a multi-report site."""
+
+    projects: dict[str, Project]   # site folder ("" for a single report) → project
+    multi: bool
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [prefixed(p, name) for name, project in self.projects.items() for p in project.warnings]
 
 
-def build(project_dir: Path, out: Path, strict: bool, log: Log) -> Project:
-    project = check(project_dir, strict, log)
+def prefixed(problem: Problem, name: str) -> Problem:
+    return replace(problem, file=f"{name}/{problem.file}") if name else problem
+
+
+def check(project_dir: Path, strict: bool, log: Log) -> Checked:
+    """Read and validate one report, or every report of a multi-report site: all problems
+    of all reports are raised together."""
+    folders = report_folders(project_dir)
+    multi = folders is not None
+    names = [f.name for f in folders] if multi else [""]
+    projects: dict[str, Project] = {}
+    problems: list[Problem] = []
+    for name in names:
+        try:
+            project = load_project(project_dir / name if name else project_dir, strict=strict)
+        except InputError as exc:
+            problems += [prefixed(p, name) for p in exc.problems]
+            continue
+        projects[name] = project
+        log(f"read      {name + ': ' if name else ''}{describe(project)}; {len(project.warnings)} warnings")
+    if problems:
+        raise InputError(problems)
+    return Checked(projects, multi)
+
+
+def build(project_dir: Path, out: Path, strict: bool, log: Log) -> Checked:
+    checked = check(project_dir, strict, log)
+    site = SiteFiles()
+    for name, project in checked.projects.items():
+        prefix = f"{name}/" if name else ""
+        site.update({prefix + path: data for path, data in report_files(project, log).files.items()})
+    if checked.multi:
+        site.add("index.html", render("site_index.html", reports=index_entries(checked.projects),
+                                      site=SiteInfo("Reports", sum(len(p.records) for p in checked.projects.values())),
+                                      root=""))
+        site.add("assets/style.css", stylesheet())
+        site.add(MARKER, MARKER_TEXT)
+        log(f"index     index.html lists {len(checked.projects)} reports")
+    publish(site, out)
+    log(f"write     {out} ({len(site)} files)")
+    return checked
+
+
+def report_files(project: Project, log: Log) -> SiteFiles:
+    """Every file of one report's site, in memory."""
     when = build_time(project.root, project.inputs)
     results = aggregate(project)
     log(f"aggregate {len(results.rows)} summary rows × {len(project.report.metrics)} metrics")
@@ -63,7 +116,7 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log) -> Project:
     site.add("assets/vega.js", runtime())
     site.update({svg_path(v): svg(v) for v in views})
     log(f"charts    {len(views)} views, static SVG of each")
-    site.add(MARKER, "This folder was written by benchproof; a rebuild replaces it whole.\n")
+    site.add(MARKER, MARKER_TEXT)
     listed = f"all {page.n_records} records in its raw table" if page.raw.inline else \
         f"{page.n_records} records, too many to list inline: linked to runs.html"
     log(f"render    index.html: {listed}")
@@ -75,6 +128,4 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log) -> Project:
     evidence = evidence_files(project)
     site.update(evidence)
     log(f"evidence  {len(evidence)} files copied")
-    publish(site, out)
-    log(f"write     {out} ({len(site)} files)")
-    return project
+    return site

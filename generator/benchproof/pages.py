@@ -115,7 +115,17 @@ def _summary_row(project: Project, row: Row) -> SummaryRow:
                       row.status, bool(row.counts.get("ok")), tuple(cells))
 
 
-def _date_range(records: tuple[RunRecord, ...]) -> str:
+def status_counts(records: tuple[RunRecord, ...]) -> tuple[tuple[str, int], ...]:
+    """``(("ok", 22), ("failed", 1), ...)`` in the fixed status order."""
+    counts = Counter(r.status for r in records)
+    return tuple((s, counts[s]) for s in STATUSES if counts.get(s))
+
+
+def arm_count(project: Project) -> int:
+    return len({a for s in project.report.sections for a in s.arms})
+
+
+def date_range(records: tuple[RunRecord, ...]) -> str:
     days = sorted({r.started_at[:10] for r in records if r.started_at})
     if not days:
         return ""
@@ -168,7 +178,6 @@ def raw_table(project: Project) -> RawTable:
 
 def report_page(project: Project, results: Results) -> ReportPage:
     report = project.report
-    counts = Counter(r.status for r in project.records)
     sections = []
     for s in report.sections:
         baseline = project.arms[s.baseline].label if s.baseline else None
@@ -177,9 +186,9 @@ def report_page(project: Project, results: Results) -> ReportPage:
     return ReportPage(
         title=report.title, subtitle=report.subtitle, topics=report.topics,
         subject=tuple((str(k), fmt.raw_value(v)) for k, v in report.subject.items()),
-        n_arms=len({a for s in report.sections for a in s.arms}), n_records=len(project.records),
-        status_counts=tuple((s, counts[s]) for s in STATUSES if counts.get(s)),
-        date_range=_date_range(project.records),
+        n_arms=arm_count(project), n_records=len(project.records),
+        status_counts=status_counts(project.records),
+        date_range=date_range(project.records),
         run_files=len({r.where.file for r in project.records}),
         metrics=report.metrics, dimension_labels=tuple(d.label for d in report.dimensions),
         sections=tuple(sections), raw=raw_table(project), protocol_html=report.protocol_html,
