@@ -109,9 +109,9 @@ def _counts(records: list[dict]) -> str:
 @main.command("import")
 @click.argument("format_name", metavar="FORMAT")
 @click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--arm", required=True, help="The arm the records belong to (arms/ID.yaml).")
-@click.option("--section", help="The report section (default: the report's only one; 'main' in a new report).")
-@click.option("--into", "project", required=True, type=click.Path(file_okay=False),
+@click.option("--arm", metavar="ID", required=True, help="The arm the records belong to (arms/ID.yaml).")
+@click.option("--section", metavar="ID", help="The report section (default: the report's only one; 'main' in a new report).")
+@click.option("--into", "project", metavar="PROJECT", required=True, type=click.Path(file_okay=False),
               help="The report project folder; created, with report.yaml, when missing.")
 @click.option("--replace", is_flag=True, help="Overwrite the runs file of an earlier import of the same file.")
 def import_(format_name: str, files: tuple[str, ...], arm: str, section: str | None, project: str,

@@ -1,0 +1,78 @@
+"""What every importer returns, and the registry the ``import`` command picks from.
+
+An importer turns one output file of a benchmark tool into run records (one per attempt or
+repetition, as that format allows) plus what the file tells about the arm, the metrics and
+the workload dimensions.  It never loses a record silently: every skipped line or value is
+a :class:`~benchproof.errors.Problem` (``file:line``) in ``skipped``; a file that is not the
+format, truncated or empty raises :class:`ImportFormatError` with ``file:line``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from benchproof.errors import Problem
+
+
+class ImportFormatError(Exception):
+    """The file cannot be imported as this format; ``problems`` say where and why."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(map(str, problems)))
+
+
+@dataclass(frozen=True)
+class MetricDef:
+    """A metric the format provides, as it will be declared in report.yaml."""
+
+    id: str                 # e.g. "prefill_tok_s"
+    label: str              # e.g. "Prefill t/s"
+    unit: str               # the report's unit after normalisation, e.g. "tok/s", "ms", "s"
+    better: str             # "higher" | "lower"
+    source: str             # what the TOOL meant by it, e.g. "llama-bench avg_ts of pp tests (samples_ts)"
+    derive: str | None = None
+
+
+@dataclass(frozen=True)
+class DimensionDef:
+    id: str                 # e.g. "n_prompt"
+    label: str              # e.g. "Prompt tokens"
+
+
+@dataclass
+class Imported:
+    """One file's import.  ``records`` are plain dicts in benchproof's run-record columns:
+    ``status`` (ok/failed/...), ``repeat`` (1-based), every dimension id, metric ids
+    (numbers, or None when not measured — never 0 for missing), raw fields (kept as
+    given, with the original unit in the name, e.g. ``ttft_ms_original``), optional
+    ``reason``, ``started_at`` and ``run_id``; the ``arm`` and ``section`` columns are
+    filled by the import command."""
+
+    format: str
+    records: list[dict[str, Any]]
+    metrics: list[MetricDef]
+    dimensions: list[DimensionDef]
+    arm: dict[str, Any] = field(default_factory=dict)   # stub: engine, subject, hardware, settings, command, notes
+    skipped: list[Problem] = field(default_factory=list)
+    # Things a reader of the import should know that lose nothing (a value kept as measured
+    # but suspicious, an assumption made for an old schema); printed after ``skipped``.
+    warnings: list[Problem] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Importer:
+    name: str                                       # the FORMAT word on the command line
+    description: str                                # one line for `benchproof import --help`
+    detect: Callable[[Path, str], bool]             # (path, text) → is this file of this format?
+    read: Callable[[Path, str], Imported]           # (path, rel) → records; raises ImportFormatError
+
+
+REGISTRY: dict[str, Importer] = {}
+
+
+def register(importer: Importer) -> Importer:
+    REGISTRY[importer.name] = importer
+    return importer

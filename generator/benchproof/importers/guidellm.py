@@ -1,0 +1,374 @@
+"""GuideLLM benchmark reports: ``benchmarks.json`` and ``benchmarks.yaml`` (FORMATS.md §4).
+
+The JSON and the YAML are dumps of the same pydantic model.  The v0.3 schema (the saved
+sample: ``args``/``run_stats``/``worker``, top-level ``request_totals``) and the ≥0.4 one
+(``metadata``/``config``/``scheduler_metrics``, ``metrics.request_totals``) are told
+apart by the keys present, never by a version number; unknown keys are ignored.
+
+* **One record per benchmark**, i.e. per strategy of the run (a sweep gives synchronous,
+  throughput and N constant-rate benchmarks).  Its dimension ``strategy`` is GuideLLM's
+  own name for it: ``synchronous``, ``throughput``, ``concurrent@8``, ``constant@1.55``,
+  ``poisson@2.00``.  In a sweep the constant rates are computed from the measured
+  throughput, so they differ between runs and engines.
+* **Metrics** come from the *successful* requests' distribution summaries
+  (``metrics.<name>.successful``): median, mean and p99 of TTFT, request latency (seconds
+  in the file, ×1000 → ms), GuideLLM's ``inter_token_latency_ms`` (→ the ``tpot_*``
+  metrics: it excludes the first token and is what vLLM and SGLang call TPOT) and
+  GuideLLM's own ``time_per_output_token_ms`` (→ ``guidellm_tpot_*``, never vLLM's TPOT:
+  older releases, whose request samples carry ``first_token_time`` as in the v0.3-era
+  sample, computed ``(last − first token) / output tokens``; later ones ``(last token −
+  request start) / output tokens``, TTFT included — the request samples tell which, and
+  the metric's ``source`` says so); the mean of ``output_tokens_per_second``,
+  ``tokens_per_second`` and ``requests_per_second`` (distributions over time, so the mean
+  is the rate of the benchmark).
+* **Status**: ``ok`` while at least one request succeeded, with ``requests_successful``,
+  ``requests_errored``, ``requests_incomplete`` and ``requests_total`` as raw fields
+  (``incomplete`` = cancelled at the end of the duration); ``failed`` when no request
+  succeeded (GuideLLM then writes 0-valued summaries, which are not kept).
+* The per-request lists are samples (``request_samples``): only their lengths are kept
+  (``requests_successful_sampled``...), never recounted into totals.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from benchproof.errors import Problem
+from benchproof.importers.base import (
+    DimensionDef,
+    Imported,
+    Importer,
+    ImportFormatError,
+    MetricDef,
+    register,
+)
+from benchproof.importers.common_serving import (
+    MetricSpec,
+    arm_stub,
+    fail,
+    finite,
+    iso_from_epoch,
+    json_document,
+    member_item_lines,
+    number_repeats,
+    order_record,
+    origin,
+    plain_number,
+    same_or_joined,
+    skip,
+    source_text,
+)
+
+NAME = "guidellm"
+WHAT = "GuideLLM benchmarks report"
+STATUSES = ("successful", "errored", "incomplete", "total")
+_STATS = (("median", "median"), ("mean", "mean"), ("p99", "p99"))
+
+
+def _dist_specs(metric: str, fid: str, label: str, scale: float, meaning: str) -> list[MetricSpec]:
+    unit_note = " (seconds in the file, ×1000 → ms)" if scale != 1.0 else ""
+    return [MetricSpec(f"{fid}_{sid}_ms", f"{label} {stat}", "ms", "lower", (metric, stat),
+                       f"GuideLLM metrics.{metric}.successful.{stat}{unit_note}: {meaning}",
+                       scale)
+            for stat, sid in _STATS]
+
+
+SPECS: list[MetricSpec] = [
+    MetricSpec("output_throughput", "Output tok/s", "tok/s", "higher",
+               ("output_tokens_per_second", "mean"),
+               "GuideLLM metrics.output_tokens_per_second.successful.mean: output tokens of "
+               "successful requests per second, the mean of GuideLLM's distribution over time "
+               "(tok/s)"),
+    MetricSpec("total_token_throughput", "Total tok/s (prompt + output)", "tok/s", "higher",
+               ("tokens_per_second", "mean"),
+               "GuideLLM metrics.tokens_per_second.successful.mean: prompt + output tokens per "
+               "second, the mean of a distribution over time; not a decode rate (tok/s)"),
+    MetricSpec("request_throughput", "Requests/s", "req/s", "higher",
+               ("requests_per_second", "mean"),
+               "GuideLLM metrics.requests_per_second.successful.mean: successful requests per "
+               "second, the mean of a distribution over time (req/s)"),
+    *_dist_specs("time_to_first_token_ms", "ttft", "TTFT", 1.0,
+                 "time to first token, request start → first token received; client side; ms"),
+    *_dist_specs("inter_token_latency_ms", "tpot", "TPOT (GuideLLM ITL)", 1.0,
+                 "GuideLLM's inter-token latency = (last token − first token) / (output tokens "
+                 "− 1): excludes the first token, the same definition as vLLM/SGLang TPOT; ms"),
+    *_dist_specs("time_per_output_token_ms", "guidellm_tpot", "GuideLLM TPOT", 1.0,
+                 "GuideLLM's own TPOT, NOT vLLM's TPOT (compare tpot_* instead); {variant}; ms"),
+    *_dist_specs("request_latency", "e2el", "E2E latency", 1000.0,
+                 "request latency, request start → end, client side"),
+]
+DIMS = [DimensionDef("strategy", "Strategy (GuideLLM)")]
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def detect(path: Path, text: str) -> bool:
+    if re.search(r'"benchmarks"\s*:', text):
+        return bool(re.search(r'"time_to_first_token_ms"\s*:', text)) and \
+            bool(re.search(r'"inter_token_latency_ms"\s*:', text))
+    return bool(re.search(r"^benchmarks:", text, re.MULTILINE)) and \
+        bool(re.search(r"^\s*time_to_first_token_ms:", text, re.MULTILINE)) and \
+        bool(re.search(r"^\s*inter_token_latency_ms:", text, re.MULTILINE))
+
+
+# --- loading ---------------------------------------------------------------------------
+
+def _load(text: str, rel: str) -> tuple[dict, list[int | None]]:
+    """The document and the start line of each ``benchmarks`` entry."""
+    if text.lstrip().startswith(("{", "[")):
+        doc = json_document(text, rel)
+        lines: list[int | None] = list(member_item_lines(text, "benchmarks")) \
+            if isinstance(doc, dict) else []
+    else:
+        doc, lines = _load_yaml(text, rel)
+    if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
+        raise fail(rel, 1, f"not a {WHAT}: no 'benchmarks' list at the top level")
+    if not doc["benchmarks"]:
+        raise fail(rel, lines[0] if lines else 1, f"not a {WHAT}: 'benchmarks' is empty")
+    if len(lines) != len(doc["benchmarks"]):
+        lines = [None] * len(doc["benchmarks"])
+    return doc, lines
+
+
+def _load_yaml(text: str, rel: str) -> tuple[Any, list[int | None]]:
+    loader = _LOADER(text)
+    try:
+        node = loader.get_single_node()
+        doc = loader.construct_document(node) if node is not None else None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        message = exc.problem or exc.context or "invalid YAML"
+        raise fail(rel, mark.line + 1 if mark else 1, f"YAML syntax error: {message}") from None
+    except yaml.YAMLError as exc:
+        raise fail(rel, 1, f"YAML syntax error: {exc}") from None
+    except RecursionError:
+        raise fail(rel, None, "YAML syntax error: nested too deeply") from None
+    finally:
+        loader.dispose()
+    lines: list[int | None] = []
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if getattr(key, "value", None) == "benchmarks" and isinstance(value, yaml.SequenceNode):
+                lines = [item.start_mark.line + 1 for item in value.value]
+    return doc, lines
+
+
+# --- one benchmark ---------------------------------------------------------------------
+
+def _get(node: Any, *path: str) -> Any:
+    for key in path:
+        if not isinstance(node, dict):
+            return None
+        node = node.get(key)
+    return node
+
+
+def _strategy(bench: dict) -> dict:
+    found = _get(bench, "config", "strategy") or _get(bench, "args", "strategy")
+    return found if isinstance(found, dict) else {}
+
+
+def strategy_name(strategy: dict) -> str:
+    """GuideLLM's own label: synchronous, throughput, concurrent@N, constant@R, poisson@R."""
+    kind = str(strategy.get("type_") or "unknown")
+    rate, streams = finite(strategy.get("rate")), finite(strategy.get("streams"))
+    if kind in ("constant", "poisson") and rate is not None:
+        return f"{kind}@{rate:.2f}"
+    if kind == "concurrent" and streams is not None:
+        return f"concurrent@{int(streams)}"
+    return kind
+
+
+def _totals(bench: dict) -> dict | None:
+    for path in (("request_totals",), ("metrics", "request_totals"),
+                 ("scheduler_metrics", "requests_made"), ("run_stats", "requests_made")):
+        found = _get(bench, *path)
+        if isinstance(found, dict):
+            return found
+    return None
+
+
+def _value(bench: dict, spec: MetricSpec, rel: str, line: int | None,
+           skipped: list[Problem], index: int) -> tuple[bool, float | None]:
+    metric, stat = spec.keys
+    summary = _get(bench, "metrics", metric)
+    if not isinstance(summary, dict):
+        return False, None
+    part = summary.get("successful")
+    if not isinstance(part, dict):
+        return True, None
+    raw = part.get(stat)
+    if raw is None and stat.startswith("p"):
+        raw = _get(part, "percentiles", stat)
+    if raw is None:
+        return True, None
+    number = finite(raw)
+    if number is None:
+        skipped.append(skip(rel, line, f"benchmarks[{index}]: metrics.{metric}.successful.{stat} "
+                                       f"is {raw!r}, not a finite number: '{spec.id}' is not "
+                                       "measured"))
+        return True, None
+    return True, number * spec.scale
+
+
+def _record(bench: dict, index: int, path: Path, rel: str, line: int | None,
+            skipped: list[Problem], present: set[str]) -> dict:
+    strategy = _strategy(bench)
+    totals = _totals(bench) or {}
+    counts = {s: plain_number(totals.get(s)) if finite(totals.get(s)) is not None else None
+              for s in STATUSES}
+    none_succeeded = counts["successful"] == 0
+    record: dict[str, Any] = {"strategy": strategy_name(strategy)}
+    for spec in SPECS:
+        has, value = _value(bench, spec, rel, line, skipped, index)
+        if has:
+            present.add(spec.id)
+        record[spec.id] = None if none_succeeded else value
+    if none_succeeded:
+        record["status"] = "failed"
+        record["reason"] = (f"no request succeeded (errored: {counts['errored']}, incomplete: "
+                            f"{counts['incomplete']}); GuideLLM's 0-valued summaries of such a "
+                            "benchmark are not kept")
+    else:
+        record["status"] = "ok"
+    for status in STATUSES:
+        record[f"requests_{status}"] = counts[status]
+    requests = bench.get("requests")
+    if isinstance(requests, dict):
+        for status in ("successful", "errored", "incomplete"):
+            if isinstance(requests.get(status), list):
+                record[f"requests_{status}_sampled"] = len(requests[status])
+    record["strategy_type"] = strategy.get("type_")
+    for key in ("rate", "streams", "max_concurrency"):
+        if strategy.get(key) is not None:
+            record[f"strategy_{key}"] = plain_number(strategy[key])
+    index_v03 = _get(bench, "args", "strategy_index")
+    record["strategy_index"] = index_v03 if index_v03 is not None else \
+        _get(bench, "config", "run_index")
+    for key, metric in (("prompt_tokens_mean", "prompt_token_count"),
+                        ("output_tokens_mean", "output_token_count"),
+                        ("request_concurrency_mean", "request_concurrency")):
+        record[key] = finite(_get(bench, "metrics", metric, "successful", "mean"))
+    record["duration_s"] = finite(bench.get("duration"))
+    record["guidellm_benchmark_id"] = bench.get("id_") or _get(bench, "config", "id_")
+    record["guidellm_run_id"] = bench.get("run_id") or _get(bench, "config", "run_id")
+    started = iso_from_epoch(bench.get("start_time"))
+    if started:
+        record["started_at"] = started
+    record["imported_from"] = origin(path, line) if line else f"{path.name}: benchmarks[{index}]"
+    return record
+
+
+def _problem(bench: Any) -> str | None:
+    if not isinstance(bench, dict):
+        return f"is a {type(bench).__name__}, not a mapping"
+    if not isinstance(bench.get("metrics"), dict):
+        return "has no 'metrics' mapping"
+    return None
+
+
+def read(path: Path, rel: str) -> Imported:
+    text = source_text(path, rel, WHAT)
+    doc, lines = _load(text, rel)
+    skipped: list[Problem] = []
+    present: set[str] = set()
+    records: list[dict] = []
+    benches: list[dict] = []
+    for index, (bench, line) in enumerate(zip(doc["benchmarks"], lines)):
+        why = _problem(bench)
+        if why:
+            skipped.append(skip(rel, line, f"benchmarks[{index}] {why}"))
+            continue
+        benches.append(bench)
+        records.append(_record(bench, index, path, rel, line, skipped, present))
+    if not records:
+        raise _no_benchmark(skipped, rel)
+    number_repeats(records, ["strategy"])
+    ids = [s.id for s in SPECS if s.id in present]
+    all_ids = {s.id for s in SPECS}
+    records = [order_record({k: v for k, v in r.items() if k not in all_ids or k in present},
+                            ["strategy"], ids) for r in records]
+    variant = TPOT_VARIANTS[_tpot_variant(benches)]
+    metrics = [MetricDef(d.id, d.label, d.unit, d.better, d.source.replace("{variant}", variant))
+               for d in (s.definition() for s in SPECS if s.id in present)]
+    return Imported(format=NAME, records=records, metrics=metrics,
+                    dimensions=list(DIMS), arm=_arm(doc, benches), skipped=skipped)
+
+
+# GuideLLM's time_per_output_token_ms changed meaning; the request samples tell which one a
+# file has (the summaries do not).
+TPOT_VARIANTS = {
+    "first_token": "in this file (request samples with first_token_time: an older GuideLLM) it is "
+                   "(last token − first token) / output tokens: the wait for the first token "
+                   "is excluded, but the division is by every output token",
+    "request_start": "in this file (request samples with scheduler_info.request_timings or "
+                     "info.timings: a later GuideLLM) it is (last token − request start) / "
+                     "output tokens: the wait for the first token is INCLUDED",
+    None: "its definition changed between versions — (last token − first token) / output "
+          "tokens in files whose request samples carry first_token_time (older releases), "
+          "(last token − request start) / output tokens, TTFT included, later — and this "
+          "file keeps no request sample that tells which",
+}
+
+
+def _tpot_variant(benches: list[dict]) -> str | None:
+    for bench in benches:
+        requests = bench.get("requests")
+        for status in ("successful", "incomplete", "errored"):
+            sample = requests.get(status) if isinstance(requests, dict) else None
+            for request in sample if isinstance(sample, list) else ():
+                if not isinstance(request, dict):
+                    continue
+                if "first_token_time" in request:
+                    return "first_token"
+                if _get(request, "scheduler_info", "request_timings") is not None or \
+                        _get(request, "info", "timings") is not None:
+                    return "request_start"
+    return None
+
+
+def _no_benchmark(skipped: list[Problem], rel: str) -> ImportFormatError:
+    return ImportFormatError([*(Problem(p.file, p.line, p.message) for p in skipped),
+                              Problem(rel, 1, f"not a {WHAT}: no benchmark entry has metrics")])
+
+
+def _arm(doc: dict, benches: list[dict]) -> dict:
+    def each(*path: str):
+        return same_or_joined(_text(_get(b, *path)) for b in benches)
+
+    settings = {
+        "benchmark_client": "guidellm benchmark",
+        "guidellm_version": _text(_get(doc, "metadata", "guidellm_version")),
+        "backend_type": each("worker", "backend_type") or each("config", "backend", "type_"),
+        "target": each("worker", "backend_target") or each("config", "backend", "target")
+        or _text(_get(doc, "config", "target")),
+        "model": each("worker", "backend_model") or each("config", "backend", "model")
+        or _text(_get(doc, "config", "model")),
+        "data": each("request_loader", "data") or _text(_get(doc, "config", "data")),
+        "processor": each("request_loader", "processor") or _text(_get(doc, "config", "processor")),
+        "profile": each("args", "profile", "type_") or each("config", "profile", "type_"),
+    }
+    notes = ("Imported from a GuideLLM benchmarks report: one record per benchmark (strategy). "
+             "The server configuration is not recorded: fill in engine, settings and command. "
+             "GuideLLM's inter_token_latency_ms is what vLLM and SGLang call TPOT (imported as "
+             "the tpot_* metrics); its own time_per_output_token_ms is imported as "
+             "guidellm_tpot_* and is not comparable with vLLM's TPOT.")
+    return arm_stub(None, settings, notes, settings["model"])
+
+
+def _text(value: Any) -> str | None:
+    if value is None or isinstance(value, (dict, list)):
+        return None
+    return str(value)
+
+
+IMPORTER = register(Importer(
+    name=NAME,
+    description="GuideLLM benchmarks.json / benchmarks.yaml (one record per benchmark strategy)",
+    detect=detect,
+    read=read,
+))

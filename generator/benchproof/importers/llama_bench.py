@@ -1,0 +1,248 @@
+"""llama.cpp ``llama-bench -o json`` / ``-o jsonl`` → one record per repetition (``samples_ts[i]``).
+
+* A ``pp`` test (``n_prompt > 0``, ``n_gen == 0``) gives ``prefill_tok_s``; a ``tg`` test
+  (``n_gen > 0``, ``n_prompt == 0``) gives ``decode_tok_s``.  A combined ``-pg`` test (both
+  > 0) counts prompt *and* generated tokens over the whole run, which is neither rate: it
+  gets its own metric ``pp_tg_tok_s``.
+* Dimensions ``n_prompt``, ``n_gen``, ``n_depth``; a schema without ``n_depth`` (before the
+  depth option) is recorded as depth 0, with a warning.
+* The build, hardware, model and every configuration field that is the same in all tests go
+  into the arm stub.  Fields that differ between tests (several builds, backends, flags in
+  one file) are kept as raw columns and summed up in a ``config`` dimension, so that different
+  configurations are never pooled into one median, and a warning says the file is still one
+  arm unless it is split.
+* JSON Lines captured with ``2>&1`` hold stderr lines: each is skipped and reported.  A JSON
+  array that ends early (llama-bench stops at its first failed test) is an error, not a
+  partial import that would hide the tests that never ran.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path, PurePath
+
+from benchproof.importers.base import (DimensionDef, Imported, ImportFormatError, Importer, MetricDef,
+                                       register)
+from benchproof.importers.common import (aggregate_fields, fail, finite, line_of, load_json,
+                                         number_repeats, origin, read_file, shorten, skipped,
+                                         split_constant, warning)
+from benchproof.yamlio import MarkedMap
+
+NAME = "llama-bench"
+PREFILL = MetricDef(
+    "prefill_tok_s", "Prefill t/s", "tok/s", "higher",
+    "llama-bench samples_ts of pp tests (n_prompt > 0, n_gen = 0): n_prompt / seconds of one "
+    "repetition; tokenization and the warmup run are not timed, and the n_depth context is "
+    "processed before the timer starts")
+DECODE = MetricDef(
+    "decode_tok_s", "Decode t/s", "tok/s", "higher",
+    "llama-bench samples_ts of tg tests (n_gen > 0, n_prompt = 0): n_gen / seconds of one "
+    "repetition, one token per step after the n_depth context")
+COMBINED = MetricDef(
+    "pp_tg_tok_s", "pp+tg t/s", "tok/s", "higher",
+    "llama-bench samples_ts of combined pp+tg tests (-pg): (n_prompt + n_gen) / seconds of the "
+    "whole prompt-then-generate run; neither a prefill nor a decode rate")
+DIMENSIONS = [DimensionDef("n_prompt", "Prompt tokens"), DimensionDef("n_gen", "Generated tokens"),
+              DimensionDef("n_depth", "Context depth")]
+CONFIG = DimensionDef("config", "Configuration")
+
+BUILD = ("build_commit", "build_number")
+HARDWARE = {"cpu_info": "cpu", "gpu_info": "gpu", "backends": "backends"}
+MODEL = {"model_type": "name", "model_filename": "file", "model_size": "size_bytes",
+         "model_n_params": "n_params"}
+MEASURED = {"n_prompt", "n_gen", "n_depth", "test_time", "avg_ns", "stddev_ns", "avg_ts",
+            "stddev_ts", "samples_ns", "samples_ts"}
+NOT_SETTINGS = {*BUILD, *HARDWARE, *MODEL, *MEASURED}
+VARIES = "varies by test: see the 'config' column"
+
+
+def detect(path: Path, text: str) -> bool:
+    return '"build_commit"' in text and '"n_prompt"' in text and '"avg_ns"' in text
+
+
+def _shown(key: str, value):
+    """How a configuration value is shown: ``flash_attn`` as on/off/auto (a bool in older
+    builds, -1/0/1 in newer ones), the model as its file name."""
+    if key == "flash_attn" and not isinstance(value, str):
+        return {True: "on", False: "off", 1: "on", 0: "off", -1: "auto"}.get(value, value)
+    if key == "model_filename" and isinstance(value, str):
+        return PurePath(value.replace("\\", "/")).name
+    return value
+
+
+def _objects(text: str, rel: str) -> tuple[list[MarkedMap], list]:
+    """The JSON objects of the file (array or lines), and the lines skipped as not JSON."""
+    if text.lstrip().startswith("["):
+        try:
+            doc = load_json(text, rel)
+        except ImportFormatError as exc:
+            if "ends too early" in exc.problems[0].message:
+                p = exc.problems[0]
+                fail(p.file, p.line, f"{p.message}; llama-bench stops at its first failed test and "
+                                     "leaves the array open, so the tests after it are missing")
+            raise
+        if not isinstance(doc, list):
+            fail(rel, 1, "not llama-bench output: expected a JSON array of tests")
+        return [(item, line_of(doc, i)) for i, item in enumerate(doc)], []
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError:
+        whole = None
+    if isinstance(whole, dict) and "n_prompt" not in whole:
+        fail(rel, 1, "not llama-bench output: one JSON object without n_prompt (llama-bench writes "
+                     "an array of tests with -o json, one test a line with -o jsonl)")
+    found, lost = [], []
+    for number, source in enumerate(text.split("\n"), 1):
+        if not source.strip():
+            continue
+        if not source.lstrip().startswith("{"):
+            lost.append(skipped(rel, number, f"not JSON (stderr mixed into the output?): "
+                                             f"{shorten(source)!r}"))
+            continue
+        try:
+            value = json.loads(source, object_pairs_hook=lambda pairs: MarkedMap(pairs, line=number))
+        except json.JSONDecodeError as exc:
+            ending = " (the line is cut off)" if exc.pos >= len(source.rstrip()) else ""
+            fail(rel, number, f"invalid JSON{ending}: {exc.msg}")
+        found.append((value, number))
+    return found, lost
+
+
+def _test_label(n_prompt: int, n_gen: int, n_depth: int) -> str:
+    parts = ([f"pp{n_prompt}"] if n_prompt else []) + ([f"tg{n_gen}"] if n_gen else [])
+    return "+".join(parts) + (f" @ d{n_depth}" if n_depth else "")
+
+
+def _count(test: dict, key: str, rel: str, line: int) -> int:
+    value = test.get(key, 0)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        fail(rel, line, f"'{key}' must be a whole number ≥ 0, got {shorten(repr(value))}")
+    return value
+
+
+def _stub(constant: dict, varying: list[str]) -> dict:
+    def part(fields: dict) -> dict:
+        return {name: VARIES if key in varying else _shown(key, constant[key])
+                for key, name in fields.items() if key in varying or constant.get(key) is not None}
+    stub: dict = {}
+    if any(k in constant or k in varying for k in BUILD):
+        engine = {"name": "llama.cpp"}
+        if "build_number" in constant:
+            engine["version"] = f"build {constant['build_number']}"
+        if "build_commit" in constant:
+            engine["commit"] = constant["build_commit"]
+        stub["engine"] = engine
+    subject = part(MODEL)
+    if subject and not any(k in varying for k in MODEL):
+        stub["subject"] = subject
+    stub["hardware"] = part(HARDWARE)
+    settings = {k: _shown(k, v) for k, v in constant.items() if k not in NOT_SETTINGS}
+    settings.update({k: VARIES for k in varying if k not in NOT_SETTINGS})
+    if subject and "subject" not in stub:
+        settings["model"] = subject
+    stub["settings"] = settings
+    stub["notes"] = "llama-bench does not record its command line: add it under command."
+    return stub
+
+
+def read(path: Path, rel: str) -> Imported:
+    objects, lost = _objects(read_file(path, rel), rel)
+    tests = []
+    for test, line in objects:
+        if not isinstance(test, dict) or "n_prompt" not in test or "n_gen" not in test:
+            lost.append(skipped(rel, line, "not a llama-bench test (no n_prompt / n_gen)"))
+            continue
+        tests.append((test, line))
+    if not tests:
+        fail(rel, 1, "no llama-bench test in the file (expected objects with build_commit, "
+                     "n_prompt, n_gen, samples_ts)")
+    warnings = []
+    if any("n_depth" not in test for test, _ in tests):
+        first = next(line for test, line in tests if "n_depth" not in test)
+        warnings.append(warning(rel, first, "no 'n_depth' field (a llama-bench from before the depth "
+                                            "option): recorded as n_depth 0, an empty context"))
+    keys = dict.fromkeys(k for test, _ in tests for k in test if k not in MEASURED)
+    constant, varying = split_constant([t for t, _ in tests], keys)
+    if varying:
+        warnings.append(warning(
+            rel, tests[0][1],
+            f"the tests differ in {', '.join(varying)}: they are imported as one arm, with these "
+            "fields as raw columns and a 'config' dimension; import each configuration into its own "
+            "arm (split the file) to compare them"))
+    records: list[dict] = []
+    seen: dict[tuple, list[int]] = {}
+    metrics: dict[str, MetricDef] = {}
+    for test, line in tests:
+        n_prompt, n_gen = _count(test, "n_prompt", rel, line), _count(test, "n_gen", rel, line)
+        n_depth = _count(test, "n_depth", rel, line)
+        label = _test_label(n_prompt, n_gen, n_depth)
+        if not n_prompt and not n_gen:
+            lost.append(skipped(rel, line, "a test with n_prompt 0 and n_gen 0 measures nothing"))
+            continue
+        metric = PREFILL if not n_gen else DECODE if not n_prompt else COMBINED
+        metrics[metric.id] = metric
+        config = ", ".join(f"{k}={_shown(k, test.get(k))}" for k in varying)
+        seen.setdefault((config, n_prompt, n_gen, n_depth), []).append(line)
+        base = {"status": "ok", "repeat": None, "n_prompt": n_prompt, "n_gen": n_gen,
+                "n_depth": n_depth, **({"config": config} if varying else {})}
+        extra = {"test": label, **{k: test.get(k) for k in varying}}
+        started = _started(test.get("test_time"))
+        records += _samples(test, line, base, metric.id, extra, started, path, rel, lost, warnings)
+    repeated = [(_test_label(*point), lines) for (_, *point), lines in seen.items() if len(lines) > 1]
+    if repeated:
+        examples = "; ".join(f"{label} at lines {', '.join(map(str, lines))}"
+                             for label, lines in repeated[:3])
+        more = f"; and {len(repeated) - 3} more" if len(repeated) > 3 else ""
+        warnings.append(warning(
+            rel, repeated[0][1][1],
+            f"{len(repeated)} test{'s' if len(repeated) > 1 else ''} appear more than once with the "
+            f"same build and settings ({examples}{more}): their samples are pooled into one figure; "
+            "if they came from different binaries, import each into its own arm"))
+    dims = DIMENSIONS + ([CONFIG] if varying else [])
+    number_repeats(records, [d.id for d in dims])
+    return Imported(NAME, records, list(metrics.values()), dims, _stub(constant, varying), lost, warnings)
+
+
+def _started(value) -> str | None:
+    """``test_time`` (when the test began, shared by its repetitions) if it is ISO 8601."""
+    try:
+        datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        return None
+    return value
+
+
+def _samples(test: dict, line: int, base: dict, metric: str, extra: dict, started: str | None,
+             path: Path, rel: str, lost: list, warnings: list) -> list[dict]:
+    """One record per repetition; one aggregate record when the test has no samples."""
+    label = extra["test"]
+    rates, times = test.get("samples_ts"), test.get("samples_ns")
+    tail = {**extra, **({"started_at": started} if started else {"test_time": test.get("test_time")}),
+            "imported_from": origin(path, line)}
+    if rates is None:
+        mean = finite(test.get("avg_ts"))
+        if mean is None:
+            fail(rel, line, f"test {label} has neither samples_ts nor a numeric avg_ts")
+        warnings.append(warning(rel, line, f"test {label} has no samples_ts (an older llama-bench?): "
+                                       "imported as one aggregate record, its avg_ts"))
+        return [{**base, metric: mean, **aggregate_fields(f"avg_ts over the repetitions of {label}"),
+                 "avg_ns": test.get("avg_ns"), **tail}]
+    if not isinstance(rates, list) or (times is not None and
+                                       (not isinstance(times, list) or len(times) != len(rates))):
+        fail(rel, line, f"test {label}: samples_ts and samples_ns must be lists of the same length")
+    records = []
+    for i, rate in enumerate(rates):
+        value = finite(rate)
+        if value is None or value < 0:
+            lost.append(skipped(rel, line_of(test, "samples_ts") or line,
+                                f"samples_ts[{i}] of test {label} is not a rate: "
+                                f"{shorten(repr(rate))}"))
+            continue
+        sample_ns = times[i] if times is not None else None
+        records.append({**base, metric: value, "sample_ns": sample_ns, **tail})
+    return records
+
+
+IMPORTER = register(Importer(NAME, "llama-bench -o json / -o jsonl: one record per repetition",
+                             detect, read))

@@ -1,0 +1,261 @@
+"""SGLang serving benchmark results: ``python -m sglang.bench_serving`` JSON Lines
+(FORMATS.md §3).
+
+One record per line: each invocation appends one line to ``--output-file``, so one file
+often holds runs of different settings.  A line that is not JSON, or JSON that is not a
+bench_serving result, is skipped and reported as ``file:line``; a file without a single
+result line is an error.
+
+* **Infinity.**  SGLang writes an unlimited rate as the bare token ``Infinity`` (not strict
+  JSON).  It is read and becomes the dimension value ``"inf"``, never a number.
+* **Metrics** (ms for latencies): every ``mean/median/pNN_{ttft,tpot,itl,e2e_latency}_ms``
+  present (``e2e_latency`` becomes the ``e2el_*`` metrics; the Dec-2024 lines have only a
+  subset), plus ``output_throughput``, ``input_throughput`` (tok/s),
+  ``request_throughput`` (req/s) and ``completed``.  ``std_*``, ``total_*_tokens``,
+  ``duration``, ``concurrency``... stay raw fields.
+* **Dimensions**: ``dataset`` (``dataset_name``), ``request_rate``, ``max_concurrency``
+  (``"unlimited"`` when null), ``input_len``/``output_len``: the requested
+  ``random_input_len``/``random_output_len`` for the random datasets (nominal lengths,
+  see ``random_range_ratio``), ``sharegpt_output_len`` when set, else ``"from dataset"``
+  (SGLang writes the random-* arguments on every line, even for ShareGPT runs, where they
+  mean nothing).
+* **Status**: ``ok``; ``failed`` when ``completed`` is 0 (SGLang then writes 0 ms
+  latencies, placeholders that are not kept).  The requested prompt count is not on the
+  line, so a partial failure cannot be seen unless ``--output-details`` added ``errors``
+  (summarised as ``errors_nonempty``).
+* **Arm stub**: the client ``backend``; old lines name no model and no server setting.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from benchproof.errors import Problem
+from benchproof.importers.base import (
+    DimensionDef,
+    Imported,
+    Importer,
+    ImportFormatError,
+    register,
+)
+from benchproof.importers.common_serving import (
+    NOT_RECORDED,
+    MetricSpec,
+    arm_stub,
+    concurrency_value,
+    declared,
+    engine_from_backend,
+    has_keys,
+    metric_value,
+    number_repeats,
+    order_record,
+    origin,
+    plain_number,
+    rate_value,
+    raw_fields,
+    same_or_joined,
+    skip,
+    source_text,
+    stat_id,
+    stat_label,
+    stat_sort_key,
+)
+
+NAME = "sglang-serving"
+WHAT = "SGLang bench_serving result"
+FROM_DATASET = "from dataset"
+# Keys every bench_serving line has had (2024 and 2025 versions); a line without the
+# LINE_KEYS is not a result (vLLM's results have the first two but no dataset_name).
+SIGNATURE = ("completed", "dataset_name", "median_ttft_ms", "output_throughput")
+LINE_KEYS = ("completed", "median_ttft_ms", "dataset_name")
+
+_FAMILIES = {
+    "ttft": ("ttft", "TTFT", "time to first token: request sent → first chunk with non-empty "
+                             "text (empty chunks are skipped, unlike vLLM); client side; ms"),
+    "tpot": ("tpot", "TPOT", "time per output token excluding the first: (latency − TTFT) / "
+                             "(output tokens − 1) per request; ms"),
+    "itl": ("itl", "ITL", "inter-token latency: gap between consecutive non-empty chunks, per "
+                          "chunk not per token; ms"),
+    "e2e_latency": ("e2el", "E2E latency", "end-to-end request latency, client side, up to the "
+                                           "last chunk read (the final [DONE] included); ms"),
+}
+_FAMILY_ORDER = ("ttft", "tpot", "itl", "e2e_latency")
+_STAT_KEY = re.compile(r"^(mean|median|p\d+(?:\.\d+)?)_(ttft|tpot|itl|e2e_latency)_ms$")
+
+_LEADING = (
+    MetricSpec("output_throughput", "Output tok/s", "tok/s", "higher", ("output_throughput",),
+               "SGLang output_throughput: output tokens / benchmark duration (aggregate, client "
+               "side; in 2024 versions the output count is the requested length, see "
+               "total_output_tokens_retokenized for what was produced; tok/s)"),
+    MetricSpec("input_throughput", "Input tok/s (offered)", "tok/s", "higher",
+               ("input_throughput",),
+               "SGLang input_throughput: input tokens sent / benchmark duration; an offered "
+               "load, not a prefill rate (tok/s)"),
+    MetricSpec("request_throughput", "Requests/s", "req/s", "higher", ("request_throughput",),
+               "SGLang request_throughput: completed requests / benchmark duration (req/s)"),
+)
+_TRAILING = (
+    MetricSpec("completed", "Completed requests", "requests", "higher", ("completed",),
+               "SGLang completed: requests that succeeded (the requested count is not "
+               "recorded on the line)"),
+)
+
+
+def _first_json_line(text: str) -> str:
+    for line in text.split("\n"):
+        if line.lstrip().startswith("{"):
+            return line
+    return ""
+
+
+def detect(path: Path, text: str) -> bool:
+    line = _first_json_line(text[:1_000_000])
+    return bool(line) and has_keys(line, *SIGNATURE)
+
+
+def _specs(objects: list[dict]) -> list[MetricSpec]:
+    stats: dict[str, set[str]] = {f: set() for f in _FAMILY_ORDER}
+    for obj in objects:
+        for key in obj:
+            m = _STAT_KEY.match(key)
+            if m:
+                stats[m.group(2)].add(m.group(1))
+    specs = list(_LEADING)
+    for family in _FAMILY_ORDER:
+        fid, label, meaning = _FAMILIES[family]
+        for stat in sorted(stats[family], key=stat_sort_key):
+            key = f"{stat}_{family}_ms"
+            specs.append(MetricSpec(f"{fid}_{stat_id(stat)}_ms", f"{label} {stat_label(stat)}",
+                                    "ms", "lower", (key,), f"SGLang {key} ({meaning})"))
+    return specs + list(_TRAILING)
+
+
+def _lines(text: str, rel: str) -> tuple[list[tuple[int, dict]], list[Problem]]:
+    objects: list[tuple[int, dict]] = []
+    skipped: list[Problem] = []
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            shown = line.strip()
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            skipped.append(skip(rel, number, f"not a JSON line: {exc.msg} "
+                                             f"(column {exc.colno}): {shown!r}"))
+            continue
+        except RecursionError:
+            skipped.append(skip(rel, number, "not a JSON line: nested too deeply"))
+            continue
+        if not isinstance(value, dict):
+            skipped.append(skip(rel, number, f"not an {WHAT}: a JSON "
+                                             f"{type(value).__name__}, not an object"))
+            continue
+        missing = [k for k in LINE_KEYS if k not in value]
+        if missing:
+            listed = ", ".join(f"'{k}'" for k in missing)
+            skipped.append(skip(rel, number, f"not an {WHAT}: missing {listed}"))
+            continue
+        objects.append((number, value))
+    return objects, skipped
+
+
+def _lengths(obj: dict) -> tuple[Any, Any]:
+    """The requested input and output lengths of a run, as dimension values."""
+    dataset = str(obj.get("dataset_name") or "")
+    if dataset.startswith("random"):
+        inp, out = obj.get("random_input_len"), obj.get("random_output_len")
+        return (NOT_RECORDED if inp is None else plain_number(inp),
+                NOT_RECORDED if out is None else plain_number(out))
+    out = obj.get("sharegpt_output_len") if dataset == "sharegpt" else None
+    return FROM_DATASET, (FROM_DATASET if out is None else plain_number(out))
+
+
+def read(path: Path, rel: str) -> Imported:
+    text = source_text(path, rel, WHAT)
+    objects, skipped = _lines(text, rel)
+    if not objects:
+        raise _no_result(skipped, rel)
+    plain = [obj for _, obj in objects]
+    specs = _specs(plain)
+    metric_ids = {s.id for s in specs}
+    dims = [DimensionDef("dataset", "Dataset"),
+            DimensionDef("request_rate", "Request rate (req/s; inf = all requests at once)")]
+    if any("max_concurrency" in obj for obj in plain):
+        dims.append(DimensionDef("max_concurrency", "Max concurrency"))
+    dims += [DimensionDef("input_len", "Input tokens (requested)"),
+             DimensionDef("output_len", "Output tokens (requested)")]
+    dim_ids = [d.id for d in dims]
+
+    records: list[dict] = []
+    present: set[str] = set()
+    for line, obj in objects:
+        record: dict[str, Any] = {
+            "dataset": obj.get("dataset_name") or NOT_RECORDED,
+            "request_rate": rate_value(obj.get("request_rate")),
+        }
+        consumed = {"dataset_name", "request_rate"}
+        if "max_concurrency" in dim_ids:
+            record["max_concurrency"] = concurrency_value(obj.get("max_concurrency"))
+            consumed.add("max_concurrency")
+        record["input_len"], record["output_len"] = _lengths(obj)
+        none_completed = obj.get("completed") == 0
+        for spec in specs:
+            has, value = metric_value(obj, spec, rel, line, skipped)
+            consumed.update(k for k in spec.keys if k in obj)
+            if has:
+                present.add(spec.id)
+            keep = not none_completed or spec.id == "completed"
+            record[spec.id] = value if keep else None
+        if none_completed:
+            record["status"] = "failed"
+            record["reason"] = ("no request completed (completed: 0); SGLang's 0 ms latencies "
+                                "of such a run are placeholders and are not kept")
+        else:
+            record["status"] = "ok"
+        record.update(raw_fields(obj, consumed, [*metric_ids, *dim_ids, "imported_from"]))
+        record["imported_from"] = origin(path, line)
+        records.append(record)
+
+    number_repeats(records, dim_ids)
+    ids = [s.id for s in specs if s.id in present]
+    records = [order_record({k: v for k, v in r.items() if k not in metric_ids or k in present},
+                            dim_ids, ids) for r in records]
+    backend = same_or_joined(obj.get("backend") for obj in plain)
+    engine = engine_from_backend(backend)
+    settings = {
+        "benchmark_client": "python -m sglang.bench_serving",
+        "backend": backend,
+        "model_id": same_or_joined(obj.get("model_id") or obj.get("model") for obj in plain),
+    }
+    notes = ("Imported from SGLang `bench_serving` JSON Lines (one line per invocation). "
+             + (f"Engine inferred from the client's `--backend {backend}`; the file does not "
+                "identify the server itself. " if engine else "")
+             + "Older lines record no model id and no server configuration: fill in subject, "
+             "settings and command. The requested prompt count is not recorded, so only "
+             "`completed` shows how many requests succeeded.")
+    return Imported(format=NAME, records=records, metrics=declared(specs, present),
+                    dimensions=dims, arm=arm_stub(engine, settings, notes, settings["model_id"]),
+                    skipped=skipped)
+
+
+def _no_result(skipped: list[Problem], rel: str) -> ImportFormatError:
+    """The error for a file without a result line: why lines were skipped (the first ten),
+    then the verdict."""
+    problems = [Problem(p.file, p.line, p.message) for p in skipped[:10]]
+    if len(skipped) > 10:
+        problems.append(Problem(rel, None, f"... and {len(skipped) - 10} more lines skipped"))
+    needs = ", ".join(f"'{k}'" for k in LINE_KEYS)
+    verdict = f"not an {WHAT} file: no line is a result (a result line has {needs})"
+    return ImportFormatError([*problems, Problem(rel, 1, verdict)])
+
+
+IMPORTER = register(Importer(
+    name=NAME,
+    description="SGLang `bench_serving` JSON Lines (one record per line; rate Infinity → 'inf')",
+    detect=detect,
+    read=read,
+))

@@ -1,0 +1,249 @@
+"""vLLM serving benchmark results: ``vllm bench serve --save-result`` and the older
+``benchmarks/benchmark_serving.py --save-result`` (FORMATS.md §2).
+
+One record per run: one per file, one per object when several are appended
+(``--append-result``) or gathered in a JSON array.  A run has no repetitions inside; runs
+of the same file at the same rate and concurrency are numbered as repeats.
+
+* **Metrics** (ms for latencies, as vLLM writes its summaries): every
+  ``mean/median/pNN_{ttft,tpot,itl,e2el}_ms`` present (``e2el`` only when it was requested
+  with ``--percentile-metrics``), ``request_throughput`` (req/s), ``output_throughput`` and
+  ``total_token_throughput`` (tok/s), ``completed`` and ``failed`` (requests).  A metric
+  is declared only when the file has it: old files (≤0.8) have no ``failed``, which is
+  then "not measured", never 0.  ``std_*`` and every other scalar stay raw fields.
+* **Dimensions**: ``request_rate`` (a number, or ``"inf"`` — vLLM writes the *string*
+  "inf" for an unlimited rate) and ``max_concurrency`` (``"unlimited"`` when null);
+  ``input_len``/``output_len``/``dataset`` only when the file carries them (they are not
+  part of vLLM's result unless passed as ``--metadata``).
+* **Status**: ``ok``; ``failed`` when no request completed (vLLM then writes 0 ms
+  latencies, which are placeholders and are not kept as metric values).  A run with some
+  failed requests stays ``ok`` with its ``failed`` count visible.
+* **Arm stub**: client backend, model and tokenizer id, label, date; the server
+  configuration is not in the file.
+* Per-request arrays are summarised (see ``common_serving``).  ``.commands`` side files,
+  the nightly ``benchmark_results.json`` table and ``.pytorch.json`` files are not result
+  files and are not detected.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from benchproof.errors import Problem
+from benchproof.importers.base import DimensionDef, Imported, Importer, register
+from benchproof.importers.common_serving import (
+    NOT_RECORDED,
+    MetricSpec,
+    arm_stub,
+    concurrency_value,
+    declared,
+    engine_from_backend,
+    fail,
+    has_keys,
+    iso_from_compact,
+    json_values,
+    metric_value,
+    number_repeats,
+    order_record,
+    origin,
+    plain_number,
+    rate_value,
+    raw_fields,
+    same_or_joined,
+    source_text,
+    stat_id,
+    stat_label,
+    stat_sort_key,
+)
+
+NAME = "vllm-serve"
+WHAT = "vLLM serve result"
+REQUIRED = ("completed", "request_throughput", "request_rate")
+
+_FAMILIES = {
+    "ttft": ("ttft", "TTFT", "time to first token: request sent → first streamed chunk that "
+                             "has a 'choices' entry, even an empty one (so it can be optimistic); "
+                             "client side; successful requests only; ms"),
+    "tpot": ("tpot", "TPOT", "time per output token excluding the first: "
+                             "(latency − TTFT) / (output tokens − 1) per request; ms"),
+    "itl": ("itl", "ITL", "inter-token latency: gap between consecutive streamed chunks, per "
+                          "chunk not per token (a chunk may carry several tokens); ms"),
+    "e2el": ("e2el", "E2E latency", "end-to-end request latency, client side, request sent → "
+                                    "last chunk; ms"),
+}
+_FAMILY_ORDER = ("ttft", "tpot", "itl", "e2el")
+_STAT_KEY = re.compile(r"^(mean|median|p\d+(?:\.\d+)?)_(ttft|tpot|itl|e2el)_ms$")
+
+_LEADING = (
+    MetricSpec("output_throughput", "Output tok/s", "tok/s", "higher", ("output_throughput",),
+               "vLLM output_throughput: output tokens of the completed requests / benchmark "
+               "duration (aggregate over all requests, client side; tok/s)"),
+    MetricSpec("total_token_throughput", "Total tok/s (input + output)", "tok/s", "higher",
+               ("total_token_throughput",),
+               "vLLM total_token_throughput: (input + output tokens) / duration; input tokens "
+               "count in full even when the prefix cache served them, so it is not a decode "
+               "rate (tok/s)"),
+    MetricSpec("request_throughput", "Requests/s", "req/s", "higher", ("request_throughput",),
+               "vLLM request_throughput: completed requests / benchmark duration (req/s)"),
+)
+_TRAILING = (
+    MetricSpec("completed", "Completed requests", "requests", "higher", ("completed",),
+               "vLLM completed: requests that succeeded"),
+    MetricSpec("failed", "Failed requests", "requests", "lower", ("failed",),
+               "vLLM failed: requests that returned an error (absent in files of vLLM ≤0.8: "
+               "then not measured)"),
+)
+
+# Workload settings that are dimensions when the file has them (vLLM writes them only as
+# --metadata KEY=VALUE pairs): (dimension id, label, keys in order of preference).
+_LENGTH_DIMS = (
+    ("dataset", "Dataset", ("dataset_name", "dataset")),
+    ("input_len", "Input tokens (requested)", ("input_len", "random_input_len")),
+    ("output_len", "Output tokens (requested)", ("output_len", "random_output_len",
+                                                  "sharegpt_output_len")),
+)
+
+
+def detect(path: Path, text: str) -> bool:
+    head = text.lstrip()[:1]
+    if head not in ("{", "["):
+        return False
+    if has_keys(text, "benchmark_values") or has_keys(text, "total_output_tokens_retokenized"):
+        return False  # a PyTorch-benchmark-format side file; an SGLang line
+    return has_keys(text, "request_throughput", "completed") and \
+        (has_keys(text, "model_id") or has_keys(text, "tokenizer_id"))
+
+
+def _specs(objects: list[dict]) -> list[MetricSpec]:
+    stats: dict[str, set[str]] = {f: set() for f in _FAMILY_ORDER}
+    for obj in objects:
+        for key in obj:
+            m = _STAT_KEY.match(key)
+            if m:
+                stats[m.group(2)].add(m.group(1))
+    specs = list(_LEADING)
+    for family in _FAMILY_ORDER:
+        fid, label, meaning = _FAMILIES[family]
+        for stat in sorted(stats[family], key=stat_sort_key):
+            key = f"{stat}_{family}_ms"
+            specs.append(MetricSpec(f"{fid}_{stat_id(stat)}_ms", f"{label} {stat_label(stat)}",
+                                    "ms", "lower", (key,), f"vLLM {key} ({meaning})"))
+    return specs + list(_TRAILING)
+
+
+def _check(rel: str, line: int, obj: Any) -> dict:
+    if not isinstance(obj, dict):
+        raise fail(rel, line, f"not a {WHAT}: expected a JSON object, got {type(obj).__name__}")
+    if "benchmark" in obj and "metric" in obj:
+        raise fail(rel, line, f"not a {WHAT}: this is a PyTorch-benchmark-format side file "
+                              "(.pytorch.json); import the result file it was made from")
+    missing = [k for k in REQUIRED if k not in obj]
+    if missing:
+        listed = ", ".join(f"'{k}'" for k in missing)
+        raise fail(rel, line, f"not a {WHAT}: missing {listed}")
+    return obj
+
+
+def read(path: Path, rel: str) -> Imported:
+    text = source_text(path, rel, WHAT)
+    found = json_values(text, rel)
+    objects = [(line, _check(rel, line, obj)) for line, obj in found]
+    if not objects:
+        raise fail(rel, 1, f"not a {WHAT}: the file holds an empty JSON array")
+    plain = [obj for _, obj in objects]
+    specs = _specs(plain)
+    metric_ids = {s.id for s in specs}
+
+    dims = [DimensionDef("request_rate", "Request rate (req/s; inf = all requests at once)")]
+    dim_keys: dict[str, tuple[str, ...]] = {"request_rate": ("request_rate",)}
+    if any("max_concurrency" in obj for obj in plain):
+        dims.append(DimensionDef("max_concurrency", "Max concurrency"))
+        dim_keys["max_concurrency"] = ("max_concurrency",)
+    for dim_id, label, keys in _LENGTH_DIMS:
+        if any(k in obj for obj in plain for k in keys):
+            dims.append(DimensionDef(dim_id, label))
+            dim_keys[dim_id] = keys
+    dim_ids = [d.id for d in dims]
+
+    records: list[dict] = []
+    skipped: list[Problem] = []
+    present: set[str] = set()
+    for line, obj in objects:
+        record: dict[str, Any] = {}
+        consumed: set[str] = set()
+        for dim_id, keys in dim_keys.items():
+            key = next((k for k in keys if k in obj), None)
+            consumed.update(k for k in keys if k in obj)
+            if key is None:
+                record[dim_id] = NOT_RECORDED
+            elif dim_id == "request_rate":
+                record[dim_id] = rate_value(obj[key])
+            elif dim_id == "max_concurrency":
+                record[dim_id] = concurrency_value(obj[key])
+            else:
+                value = obj[key]
+                record[dim_id] = NOT_RECORDED if value is None else plain_number(value)
+        completed = obj.get("completed")
+        none_completed = completed == 0
+        for spec in specs:
+            has, value = metric_value(obj, spec, rel, line, skipped)
+            consumed.update(k for k in spec.keys if k in obj)
+            if has:
+                present.add(spec.id)
+            # All-failed runs report np.mean([] or 0) = 0 ms: a placeholder, not a value.
+            keep = not none_completed or spec.id in ("completed", "failed")
+            record[spec.id] = value if keep else None
+        if none_completed:
+            record["status"] = "failed"
+            failed = obj.get("failed")
+            counted = f", failed: {failed}" if failed is not None else ""
+            record["reason"] = (f"no request completed (completed: 0{counted}); vLLM's 0 ms "
+                                "latencies of such a run are placeholders and are not kept")
+        else:
+            record["status"] = "ok"
+        record.update(raw_fields(obj, consumed, [*metric_ids, *dim_ids, "imported_from"]))
+        started = iso_from_compact(obj.get("date"))
+        if started:
+            record["started_at"] = started
+        record["imported_from"] = origin(path, line)
+        records.append(record)
+
+    number_repeats(records, dim_ids)
+    ids = [s.id for s in specs if s.id in present]
+    records = [order_record({k: v for k, v in r.items() if k not in metric_ids or k in present},
+                            dim_ids, ids) for r in records]
+    backend = same_or_joined(obj.get("backend") for obj in plain)
+    dates = sorted(d for d in (obj.get("date") for obj in plain) if isinstance(d, str))
+    settings = {
+        "benchmark_client": "vllm bench serve / benchmark_serving.py",
+        "backend": backend,
+        "endpoint_type": same_or_joined(obj.get("endpoint_type") for obj in plain),
+        "label": same_or_joined(obj.get("label") for obj in plain),
+        "model_id": same_or_joined(obj.get("model_id") for obj in plain),
+        "tokenizer_id": same_or_joined(obj.get("tokenizer_id") for obj in plain),
+        "num_prompts": same_or_joined(obj.get("num_prompts") for obj in plain),
+        "burstiness": same_or_joined(obj.get("burstiness") for obj in plain),
+        "date": None if not dates else dates[0] if len(set(dates)) == 1 else
+        f"{dates[0]} … {dates[-1]}",
+    }
+    engine = engine_from_backend(backend)
+    notes = ("Imported from a vLLM serving benchmark result (`vllm bench serve` / "
+             "`benchmark_serving.py --save-result`). "
+             + (f"Engine inferred from the client's `--backend {backend}` (the request protocol "
+                "it used); the file does not identify the server itself. " if engine else "")
+             + "The server configuration (tensor/pipeline parallelism, engine flags) is not "
+             "recorded in the result file: fill in settings and command. "
+             "The date is the client's local time.")
+    return Imported(format=NAME, records=records, metrics=declared(specs, present),
+                    dimensions=dims, arm=arm_stub(engine, settings, notes, settings["model_id"]),
+                    skipped=skipped)
+
+
+IMPORTER = register(Importer(
+    name=NAME,
+    description="vLLM `bench serve` / benchmark_serving.py --save-result JSON (one record per run)",
+    detect=detect,
+    read=read,
+))

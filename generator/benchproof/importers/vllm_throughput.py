@@ -1,0 +1,123 @@
+"""vLLM offline throughput results: ``vllm bench throughput --output-json`` and the older
+``benchmarks/benchmark_throughput.py --output-json`` (FORMATS.md §2b).
+
+One record per run (one per file, one per object if several are concatenated or gathered
+in an array), status ``ok``: the file has no failure information.
+
+* **Metrics**: ``requests_per_second`` (req/s), ``tokens_per_second`` (tok/s) and
+  ``elapsed_s`` (``elapsed_time``, s).  ``tokens_per_second`` is ``total_num_tokens /
+  elapsed_time`` and **includes the prompt tokens**; with the async engine, the ``hf``
+  backend and older versions the count is the dataset's requested lengths, not what was
+  generated.  It is neither a decode rate nor comparable with a serving benchmark's
+  output tok/s.  The JSON has no output-only token count.
+* **Dimension**: ``num_requests``.  ``total_num_tokens`` stays a raw field.
+* **Arm stub**: nothing: the file names no model, engine backend or configuration; the
+  arm comes from the path or the command line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from benchproof.errors import Problem
+from benchproof.importers.base import DimensionDef, Imported, Importer, register
+from benchproof.importers.common_serving import (
+    NOT_RECORDED,
+    MetricSpec,
+    arm_stub,
+    declared,
+    fail,
+    has_keys,
+    json_values,
+    metric_value,
+    number_repeats,
+    order_record,
+    origin,
+    plain_number,
+    raw_fields,
+    source_text,
+)
+
+NAME = "vllm-throughput"
+WHAT = "vLLM bench throughput result"
+REQUIRED = ("elapsed_time", "num_requests", "total_num_tokens", "requests_per_second",
+            "tokens_per_second")
+
+SPECS = (
+    MetricSpec("tokens_per_second", "Tokens/s (prompt + output)", "tok/s", "higher",
+               ("tokens_per_second",),
+               "vLLM bench throughput tokens_per_second = total_num_tokens / elapsed_time: "
+               "prompt AND output tokens per second of wall time for the whole batch; with "
+               "--async-engine, the hf backend and older versions the tokens are the "
+               "dataset's requested lengths, not those generated (tok/s)"),
+    MetricSpec("requests_per_second", "Requests/s", "req/s", "higher", ("requests_per_second",),
+               "vLLM bench throughput requests_per_second = num_requests / elapsed_time "
+               "(offline batch, req/s)"),
+    MetricSpec("elapsed_s", "Elapsed time", "s", "lower", ("elapsed_time",),
+               "vLLM bench throughput elapsed_time: wall time of generating all requests, "
+               "engine start-up excluded (s)"),
+)
+DIMS = [DimensionDef("num_requests", "Requests in the batch")]
+
+
+def detect(path: Path, text: str) -> bool:
+    if text.lstrip()[:1] not in ("{", "["):
+        return False
+    if has_keys(text, "benchmark_values"):
+        return False  # the .pytorch.json side file: metric names are values there
+    return has_keys(text, "elapsed_time", "requests_per_second", "tokens_per_second",
+                    "num_requests")
+
+
+def _check(rel: str, line: int, obj: Any) -> dict:
+    if not isinstance(obj, dict):
+        raise fail(rel, line, f"not a {WHAT}: expected a JSON object, got {type(obj).__name__}")
+    missing = [k for k in REQUIRED if k not in obj]
+    if missing:
+        listed = ", ".join(f"'{k}'" for k in missing)
+        raise fail(rel, line, f"not a {WHAT}: missing {listed}")
+    return obj
+
+
+def read(path: Path, rel: str) -> Imported:
+    text = source_text(path, rel, WHAT)
+    objects = [(line, _check(rel, line, obj)) for line, obj in json_values(text, rel)]
+    if not objects:
+        raise fail(rel, 1, f"not a {WHAT}: the file holds an empty JSON array")
+    metric_ids = [s.id for s in SPECS]
+    records: list[dict] = []
+    skipped: list[Problem] = []
+    present: set[str] = set()
+    for line, obj in objects:
+        value = obj.get("num_requests")
+        record: dict[str, Any] = {
+            "status": "ok",
+            "num_requests": NOT_RECORDED if value is None else plain_number(value),
+        }
+        consumed = {"num_requests"}
+        for spec in SPECS:
+            has, number = metric_value(obj, spec, rel, line, skipped)
+            consumed.update(spec.keys)
+            if has:
+                present.add(spec.id)
+            record[spec.id] = number
+        record.update(raw_fields(obj, consumed, [*metric_ids, "num_requests", "imported_from"]))
+        record["imported_from"] = origin(path, line)
+        records.append(record)
+    number_repeats(records, ["num_requests"])
+    records = [order_record(r, ["num_requests"], metric_ids) for r in records]
+    notes = ("Imported from `vllm bench throughput --output-json`. The file records no model, "
+             "no engine backend and no configuration: the arm is known only from where the "
+             "file came from; fill in engine, settings and command. tokens_per_second counts "
+             "prompt + output tokens (FORMATS.md §2b).")
+    return Imported(format=NAME, records=records, metrics=declared(SPECS, present),
+                    dimensions=list(DIMS), arm=arm_stub(None, {}, notes), skipped=skipped)
+
+
+IMPORTER = register(Importer(
+    name=NAME,
+    description="vLLM `bench throughput --output-json` (one record per run)",
+    detect=detect,
+    read=read,
+))
