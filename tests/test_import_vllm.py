@@ -12,7 +12,7 @@ import math
 from pathlib import Path
 
 import pytest
-from benchproof.importers import base, common_serving, vllm_serve, vllm_throughput
+from benchproof.importers import base, common, vllm_serve, vllm_throughput
 from benchproof.importers.base import ImportFormatError
 
 HERE = Path(__file__).resolve().parent
@@ -412,7 +412,7 @@ def test_registered_under_their_format_names():
 def test_reserved_columns_match_the_report_schema():
     from benchproof.report_config import RESERVED_COLUMNS
 
-    assert common_serving.RESERVED_COLUMNS == frozenset(RESERVED_COLUMNS)
+    assert common.RESERVED_COLUMNS == frozenset(RESERVED_COLUMNS)
 
 
 def test_no_missing_value_becomes_zero(tmp_path):

@@ -3,8 +3,13 @@
 JSON documents are read with :func:`load_json`, whose objects and arrays are the
 :class:`~benchproof.yamlio.MarkedMap` / :class:`~benchproof.yamlio.MarkedSeq` of the YAML
 reader, so an importer can say ``file:line`` for any value (``schema.line_of``).  Every
-problem that stops an import is raised as :class:`ImportFormatError` through :func:`fail`;
-a value that is skipped becomes a warning from :func:`skipped` that the command prints.
+problem that stops an import is raised as :class:`ImportFormatError` through :func:`fail`
+(or :func:`error`, to raise it ``from None`` in an ``except`` block); a value that is skipped
+becomes a warning from :func:`skipped` that the command prints.
+
+Every record carries ``imported_from`` (:data:`IMPORTED_FROM`): ``<file name>:<line>`` of the
+object it came from (:func:`origin`); records of one file with the same dimension values are
+numbered ``repeat`` 1, 2, 3... in file order (:func:`number_repeats`).
 """
 
 from __future__ import annotations
@@ -15,20 +20,32 @@ import math
 from json import decoder as _decoder
 from json import scanner as _scanner
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, NoReturn
 
 from benchproof.errors import Problem
 from benchproof.importers.base import ImportFormatError
 from benchproof.schema import line_of
 from benchproof.yamlio import MarkedMap, MarkedSeq, read_text
 
-__all__ = ["fail", "skipped", "warning", "read_file", "load_json", "object_list", "line_of", "finite",
-           "number_repeats", "split_constant", "origin", "shorten", "aggregate_fields"]
+__all__ = ["error", "fail", "skipped", "warning", "read_file", "load_json", "object_list", "line_of",
+           "is_number", "finite", "number_repeats", "split_constant", "origin", "shorten",
+           "aggregate_fields", "RESERVED_COLUMNS", "IMPORTED_FROM"]
+
+# The run-record columns benchproof gives a meaning to (report_config.RESERVED_COLUMNS;
+# a test keeps the two in step).  A raw field may not take one of these names.
+RESERVED_COLUMNS = frozenset({"arm", "status", "repeat", "section", "run_id", "started_at",
+                              "reason", "evidence"})
+IMPORTED_FROM = "imported_from"  # the column that says where in the tool's file a record was
 
 
-def fail(rel: str, line: int | None, message: str) -> None:
+def error(rel: str, line: int | None, message: str) -> ImportFormatError:
+    """The error :func:`fail` raises, for ``raise error(...) from None`` in an ``except`` block."""
+    return ImportFormatError([Problem(rel, line, message)])
+
+
+def fail(rel: str, line: int | None, message: str) -> NoReturn:
     """Stop the import of ``rel``: the file is not this format, truncated or wrong."""
-    raise ImportFormatError([Problem(rel, line, message)])
+    raise error(rel, line, message)
 
 
 def skipped(rel: str, line: int | None, message: str) -> Problem:
@@ -40,13 +57,14 @@ def warning(rel: str, line: int | None, message: str) -> Problem:
     return Problem(rel, line, message, "warning")
 
 
-def read_file(path: Path, rel: str) -> str:
-    """The file's text (UTF-8, any line ends); an empty file is an error, not an empty import."""
+def read_file(path: Path, rel: str, what: str | None = None) -> str:
+    """The file's text (UTF-8, any line ends); an empty file is an error, not an empty import
+    (``the file is empty``, followed by ``: no <what>`` when ``what`` names the format)."""
     text, problems = read_text(path, rel)
     if text is None:
         raise ImportFormatError(problems)
     if not text.strip():
-        fail(rel, 1, "the file is empty")
+        fail(rel, 1, "the file is empty" if what is None else f"the file is empty: no {what}")
     return text
 
 
@@ -120,11 +138,16 @@ def object_list(path: Path, rel: str, key: str, what: str, empty: str) -> tuple[
     return doc, [(item, line_of(items, i)) for i, item in enumerate(items)]
 
 
-def finite(value: Any) -> float | None:
-    """``value`` as a finite float, or ``None`` when it is not a number (text, null, NaN, bool)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def finite(value: Any, exact: bool = False) -> float | int | None:
+    """``value`` as a finite float (``exact``: the number as given, an int stays an int), or
+    ``None`` when it is not a number (text, null, NaN, bool)."""
+    if not is_number(value) or not math.isfinite(value):
         return None
-    return float(value) if math.isfinite(value) else None
+    return value if exact else float(value)
 
 
 def number_repeats(records: list[dict], dims: Iterable[str]) -> None:

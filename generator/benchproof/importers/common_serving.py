@@ -21,10 +21,8 @@ What they have in common, and how it is decided here once:
 * **Raw fields** keep the tool's own field names.  A name that clashes with a run-record
   column (``status``, ``repeat``, ``arm``...) or with a metric/dimension id gets the
   suffix ``_original``; vLLM's buggy key ``"request_goodput:"`` loses its colon.
-* **Repetitions.**  Records of one file with the same dimension values are numbered
-  ``repeat`` 1, 2, 3... in file order (``common.number_repeats``).
-* **Where from.**  Every record carries ``imported_from``: ``<file name>:<line>`` of the
-  object it came from (``common.origin``).
+* **Repetitions and where from** as for every importer (``common``): ``repeat`` 1, 2, 3...
+  in file order, ``imported_from`` ``<file name>:<line>``.
 """
 
 from __future__ import annotations
@@ -35,19 +33,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from benchproof.errors import Problem
 from benchproof.importers.base import ImportFormatError, MetricDef
-# shared with the other importers (common.py), re-exported for ours
-from benchproof.importers.common import number_repeats, origin  # noqa: F401
-from benchproof.yamlio import read_text
-
-# The run-record columns benchproof gives a meaning to (report_config.RESERVED_COLUMNS;
-# a test keeps the two in step).  A raw field may not take one of these names.
-RESERVED_COLUMNS = frozenset({"arm", "status", "repeat", "section", "run_id", "started_at",
-                              "reason", "evidence"})
+from benchproof.importers.common import RESERVED_COLUMNS, error, finite, is_number
+from benchproof.importers.common import skipped as skip
 
 INF = "inf"              # dimension value of an unlimited request rate
 UNLIMITED = "unlimited"  # dimension value of an unset concurrency limit
@@ -56,35 +47,14 @@ NOT_RECORDED = "not recorded"  # dimension value a record of the file does not s
 _WS = re.compile(r"[ \t\n\r]*")
 
 
-def fail(rel: str, line: int | None, message: str) -> ImportFormatError:
-    """An :class:`ImportFormatError` with one problem (``raise fail(...)``)."""
-    return ImportFormatError([Problem(rel, line, message)])
-
-
-def skip(rel: str, line: int | None, message: str) -> Problem:
-    """A warning for ``Imported.skipped``: a line or value left out, and why (worded like
-    ``common.skipped`` of the other importers)."""
-    return Problem(rel, line, f"skipped: {message}", "warning")
-
-
 # --- reading ---------------------------------------------------------------------------
-
-def source_text(path: Path, rel: str, what: str) -> str:
-    """The file's text (``\\n`` line ends); raises for an unreadable or empty file."""
-    text, problems = read_text(path, rel)
-    if text is None:
-        raise ImportFormatError(problems)
-    if not text.strip():
-        raise fail(rel, 1, f"the file is empty: no {what}")
-    return text
-
 
 def _line_at(text: str, pos: int) -> int:
     return text.count("\n", 0, pos) + 1
 
 
 def _json_error(rel: str, exc: json.JSONDecodeError) -> ImportFormatError:
-    return fail(rel, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})")
+    return error(rel, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})")
 
 
 def _array_items(text: str, pos: int) -> list[tuple[int, Any]]:
@@ -119,7 +89,7 @@ def json_values(text: str, rel: str) -> list[tuple[int, Any]]:
         except json.JSONDecodeError as exc:
             raise _json_error(rel, exc) from None
         except RecursionError:
-            raise fail(rel, _line_at(text, pos), "invalid JSON: nested too deeply") from None
+            raise error(rel, _line_at(text, pos), "invalid JSON: nested too deeply") from None
         if isinstance(value, list):
             values += _array_items(text, pos)
         else:
@@ -135,7 +105,7 @@ def json_document(text: str, rel: str) -> Any:
     except json.JSONDecodeError as exc:
         raise _json_error(rel, exc) from None
     except RecursionError:
-        raise fail(rel, None, "invalid JSON: nested too deeply") from None
+        raise error(rel, None, "invalid JSON: nested too deeply") from None
 
 
 def member_item_lines(text: str, key: str) -> list[int]:
@@ -165,17 +135,6 @@ def has_keys(text: str, *keys: str) -> bool:
 
 
 # --- values ----------------------------------------------------------------------------
-
-def is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def finite(value: Any) -> float | int | None:
-    """A finite number as given, else ``None``."""
-    if is_number(value) and math.isfinite(value):
-        return value
-    return None
-
 
 def is_infinite_rate(value: Any) -> bool:
     if isinstance(value, str):
@@ -261,7 +220,7 @@ def metric_value(fields: dict, spec: MetricSpec, rel: str, line: int,
         raw = fields[key]
         if raw is None:
             return True, None
-        value = finite(raw)
+        value = finite(raw, exact=True)
         if value is None:
             skipped.append(skip(rel, line, f"'{key}' is {json.dumps(raw)}, not a finite number: "
                                            f"'{spec.id}' is not measured"))

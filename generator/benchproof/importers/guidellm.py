@@ -46,21 +46,24 @@ from benchproof.importers.base import (
     MetricDef,
     register,
 )
+from benchproof.importers.common import (
+    error,
+    fail,
+    finite,
+    number_repeats,
+    origin,
+    read_file,
+)
+from benchproof.importers.common import skipped as skip
 from benchproof.importers.common_serving import (
     MetricSpec,
     arm_stub,
-    fail,
-    finite,
     iso_from_epoch,
     json_document,
     member_item_lines,
-    number_repeats,
     order_record,
-    origin,
     plain_number,
     same_or_joined,
-    skip,
-    source_text,
 )
 
 NAME = "guidellm"
@@ -126,9 +129,9 @@ def _load(text: str, rel: str) -> tuple[dict, list[int | None]]:
     else:
         doc, lines = _load_yaml(text, rel)
     if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
-        raise fail(rel, 1, f"not a {WHAT}: no 'benchmarks' list at the top level")
+        fail(rel, 1, f"not a {WHAT}: no 'benchmarks' list at the top level")
     if not doc["benchmarks"]:
-        raise fail(rel, lines[0] if lines else 1, f"not a {WHAT}: 'benchmarks' is empty")
+        fail(rel, lines[0] if lines else 1, f"not a {WHAT}: 'benchmarks' is empty")
     if len(lines) != len(doc["benchmarks"]):
         lines = [None] * len(doc["benchmarks"])
     return doc, lines
@@ -142,11 +145,11 @@ def _load_yaml(text: str, rel: str) -> tuple[Any, list[int | None]]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         message = exc.problem or exc.context or "invalid YAML"
-        raise fail(rel, mark.line + 1 if mark else 1, f"YAML syntax error: {message}") from None
+        raise error(rel, mark.line + 1 if mark else 1, f"YAML syntax error: {message}") from None
     except yaml.YAMLError as exc:
-        raise fail(rel, 1, f"YAML syntax error: {exc}") from None
+        raise error(rel, 1, f"YAML syntax error: {exc}") from None
     except RecursionError:
-        raise fail(rel, None, "YAML syntax error: nested too deeply") from None
+        raise error(rel, None, "YAML syntax error: nested too deeply") from None
     finally:
         loader.dispose()
     lines: list[int | None] = []
@@ -252,8 +255,8 @@ def _record(bench: dict, index: int, path: Path, rel: str, line: int | None,
     for key, metric in (("prompt_tokens_mean", "prompt_token_count"),
                         ("output_tokens_mean", "output_token_count"),
                         ("request_concurrency_mean", "request_concurrency")):
-        record[key] = finite(_get(bench, "metrics", metric, "successful", "mean"))
-    record["duration_s"] = finite(bench.get("duration"))
+        record[key] = finite(_get(bench, "metrics", metric, "successful", "mean"), exact=True)
+    record["duration_s"] = finite(bench.get("duration"), exact=True)
     record["guidellm_benchmark_id"] = bench.get("id_") or _get(bench, "config", "id_")
     record["guidellm_run_id"] = bench.get("run_id") or _get(bench, "config", "run_id")
     started = iso_from_epoch(bench.get("start_time"))
@@ -272,7 +275,7 @@ def _problem(bench: Any) -> str | None:
 
 
 def read(path: Path, rel: str) -> Imported:
-    text = source_text(path, rel, WHAT)
+    text = read_file(path, rel, WHAT)
     doc, lines = _load(text, rel)
     skipped: list[Problem] = []
     present: set[str] = set()

@@ -14,7 +14,8 @@ import re
 from pathlib import Path
 
 from benchproof.importers.base import DimensionDef, Imported, Importer, MetricDef, register
-from benchproof.importers.common import (fail, finite, line_of, number_repeats, object_list, origin,
+from benchproof.importers.common import (IMPORTED_FROM, RESERVED_COLUMNS, fail, finite, line_of,
+                                         number_repeats, object_list, origin,
                                          shorten, skipped, warning)
 
 NAME = "hyperfine"
@@ -23,9 +24,8 @@ WALL = MetricDef(
     source="hyperfine times[]: wall-clock seconds of one run of the command, less hyperfine's "
            "estimate of the shell's start-up time (warmup and prepare runs are not timed)")
 COMMAND = DimensionDef("command", "Command")
-_TAKEN = {"arm", "status", "repeat", "section", "run_id", "started_at", "reason", "evidence",
-          "command", "wall_s", "exit_code", "memory_bytes", "user_mean_s", "system_mean_s",
-          "imported_from"}
+_TAKEN = {*RESERVED_COLUMNS, IMPORTED_FROM, "command", "wall_s", "exit_code", "memory_bytes",
+          "user_mean_s", "system_mean_s"}
 
 
 def detect(path: Path, text: str) -> bool:

@@ -41,6 +41,8 @@ from benchproof.importers.base import (
     ImportFormatError,
     register,
 )
+from benchproof.importers.common import number_repeats, origin, read_file
+from benchproof.importers.common import skipped as skip
 from benchproof.importers.common_serving import (
     NOT_RECORDED,
     MetricSpec,
@@ -50,15 +52,11 @@ from benchproof.importers.common_serving import (
     engine_from_backend,
     has_keys,
     metric_value,
-    number_repeats,
     order_record,
-    origin,
     plain_number,
     rate_value,
     raw_fields,
     same_or_joined,
-    skip,
-    source_text,
     stat_id,
     stat_label,
     stat_sort_key,
@@ -175,7 +173,7 @@ def _lengths(obj: dict) -> tuple[Any, Any]:
 
 
 def read(path: Path, rel: str) -> Imported:
-    text = source_text(path, rel, WHAT)
+    text = read_file(path, rel, WHAT)
     objects, skipped = _lines(text, rel)
     if not objects:
         raise _no_result(skipped, rel)

@@ -33,6 +33,7 @@ from typing import Any
 
 from benchproof.errors import Problem
 from benchproof.importers.base import DimensionDef, Imported, Importer, register
+from benchproof.importers.common import fail, number_repeats, origin, read_file
 from benchproof.importers.common_serving import (
     NOT_RECORDED,
     MetricSpec,
@@ -40,19 +41,15 @@ from benchproof.importers.common_serving import (
     concurrency_value,
     declared,
     engine_from_backend,
-    fail,
     has_keys,
     iso_from_compact,
     json_values,
     metric_value,
-    number_repeats,
     order_record,
-    origin,
     plain_number,
     rate_value,
     raw_fields,
     same_or_joined,
-    source_text,
     stat_id,
     stat_label,
     stat_sort_key,
@@ -135,23 +132,23 @@ def _specs(objects: list[dict]) -> list[MetricSpec]:
 
 def _check(rel: str, line: int, obj: Any) -> dict:
     if not isinstance(obj, dict):
-        raise fail(rel, line, f"not a {WHAT}: expected a JSON object, got {type(obj).__name__}")
+        fail(rel, line, f"not a {WHAT}: expected a JSON object, got {type(obj).__name__}")
     if "benchmark" in obj and "metric" in obj:
-        raise fail(rel, line, f"not a {WHAT}: this is a PyTorch-benchmark-format side file "
+        fail(rel, line, f"not a {WHAT}: this is a PyTorch-benchmark-format side file "
                               "(.pytorch.json); import the result file it was made from")
     missing = [k for k in REQUIRED if k not in obj]
     if missing:
         listed = ", ".join(f"'{k}'" for k in missing)
-        raise fail(rel, line, f"not a {WHAT}: missing {listed}")
+        fail(rel, line, f"not a {WHAT}: missing {listed}")
     return obj
 
 
 def read(path: Path, rel: str) -> Imported:
-    text = source_text(path, rel, WHAT)
+    text = read_file(path, rel, WHAT)
     found = json_values(text, rel)
     objects = [(line, _check(rel, line, obj)) for line, obj in found]
     if not objects:
-        raise fail(rel, 1, f"not a {WHAT}: the file holds an empty JSON array")
+        fail(rel, 1, f"not a {WHAT}: the file holds an empty JSON array")
     plain = [obj for _, obj in objects]
     specs = _specs(plain)
     metric_ids = {s.id for s in specs}

@@ -22,21 +22,18 @@ from typing import Any
 
 from benchproof.errors import Problem
 from benchproof.importers.base import DimensionDef, Imported, Importer, register
+from benchproof.importers.common import fail, number_repeats, origin, read_file
 from benchproof.importers.common_serving import (
     NOT_RECORDED,
     MetricSpec,
     arm_stub,
     declared,
-    fail,
     has_keys,
     json_values,
     metric_value,
-    number_repeats,
     order_record,
-    origin,
     plain_number,
     raw_fields,
-    source_text,
 )
 
 NAME = "vllm-throughput"
@@ -72,19 +69,19 @@ def detect(path: Path, text: str) -> bool:
 
 def _check(rel: str, line: int, obj: Any) -> dict:
     if not isinstance(obj, dict):
-        raise fail(rel, line, f"not a {WHAT}: expected a JSON object, got {type(obj).__name__}")
+        fail(rel, line, f"not a {WHAT}: expected a JSON object, got {type(obj).__name__}")
     missing = [k for k in REQUIRED if k not in obj]
     if missing:
         listed = ", ".join(f"'{k}'" for k in missing)
-        raise fail(rel, line, f"not a {WHAT}: missing {listed}")
+        fail(rel, line, f"not a {WHAT}: missing {listed}")
     return obj
 
 
 def read(path: Path, rel: str) -> Imported:
-    text = source_text(path, rel, WHAT)
+    text = read_file(path, rel, WHAT)
     objects = [(line, _check(rel, line, obj)) for line, obj in json_values(text, rel)]
     if not objects:
-        raise fail(rel, 1, f"not a {WHAT}: the file holds an empty JSON array")
+        fail(rel, 1, f"not a {WHAT}: the file holds an empty JSON array")
     metric_ids = [s.id for s in SPECS]
     records: list[dict] = []
     skipped: list[Problem] = []
