@@ -30,14 +30,30 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from benchproof.errors import Problem
-from benchproof.importers.base import ImportFormatError, MetricDef
-from benchproof.importers.common import RESERVED_COLUMNS, error, finite, is_number
+from benchproof.importers.base import (
+    DimensionDef,
+    Imported,
+    ImportFormatError,
+    MetricDef,
+)
+from benchproof.importers.common import (
+    IMPORTED_FROM,
+    RESERVED_COLUMNS,
+    error,
+    fail,
+    finite,
+    is_number,
+    number_repeats,
+    origin,
+    read_file,
+)
 from benchproof.importers.common import skipped as skip
 
 INF = "inf"              # dimension value of an unlimited request rate
@@ -132,6 +148,33 @@ def member_item_lines(text: str, key: str) -> list[int]:
 def has_keys(text: str, *keys: str) -> bool:
     """Does ``text`` contain each of ``keys`` as a JSON object key (``"key":``)?"""
     return all(re.search(r'"' + re.escape(k) + r'"\s*:', text) for k in keys)
+
+
+def missing_keys(obj: dict, keys: Iterable[str]) -> str | None:
+    """``'a', 'b'``: the ``keys`` that ``obj`` lacks, quoted, or ``None`` when it has them all."""
+    missing = [k for k in keys if k not in obj]
+    return ", ".join(f"'{k}'" for k in missing) if missing else None
+
+
+def json_results(path: Path, rel: str, what: str, required: Iterable[str],
+                 refuse: Callable[[dict], str | None] | None = None) -> list[tuple[int, dict]]:
+    """(line, object) of each result of a JSON file of ``what`` results (one object, several
+    appended, or an array): each must be an object with the ``required`` keys, not one that
+    ``refuse`` has a reason against; an empty array is an error too."""
+    objects: list[tuple[int, dict]] = []
+    for line, obj in json_values(read_file(path, rel, what), rel):
+        if not isinstance(obj, dict):
+            fail(rel, line, f"not a {what}: expected a JSON object, got {type(obj).__name__}")
+        why = refuse(obj) if refuse else None
+        if why:
+            fail(rel, line, f"not a {what}: {why}")
+        listed = missing_keys(obj, required)
+        if listed:
+            fail(rel, line, f"not a {what}: missing {listed}")
+        objects.append((line, obj))
+    if not objects:
+        fail(rel, 1, f"not a {what}: the file holds an empty JSON array")
+    return objects
 
 
 # --- values ----------------------------------------------------------------------------
@@ -229,6 +272,39 @@ def metric_value(fields: dict, spec: MetricSpec, rel: str, line: int,
     return False, None
 
 
+def put_metrics(record: dict, fields: dict, specs: Iterable[MetricSpec], rel: str, line: int,
+                skipped: list[Problem], present: set[str], consumed: set[str],
+                kept: Iterable[str] | None = None) -> None:
+    """Each spec's value (:func:`metric_value`) into ``record``; the ids of those the file
+    has into ``present``, the keys read into ``consumed``.  With ``kept``, only those ids
+    keep their value, the others are ``None``."""
+    kept = None if kept is None else set(kept)
+    for spec in specs:
+        has, value = metric_value(fields, spec, rel, line, skipped)
+        consumed.update(k for k in spec.keys if k in fields)
+        if has:
+            present.add(spec.id)
+        record[spec.id] = value if kept is None or spec.id in kept else None
+
+
+def put_request_metrics(record: dict, fields: dict, specs: Iterable[MetricSpec], tool: str,
+                        counts: Iterable[str], rel: str, line: int, skipped: list[Problem],
+                        present: set[str], consumed: set[str], counted: str = "") -> None:
+    """The metrics and ``status`` of a serving run: ``ok``, or ``failed`` when no request
+    completed (``completed`` 0).  Such a run keeps only its request ``counts``: the tool
+    reports ``np.mean([] or 0)`` = 0 ms latencies, placeholders and not values.
+    ``counted`` adds to the reason (``, failed: 3``)."""
+    none_completed = fields.get("completed") == 0
+    put_metrics(record, fields, specs, rel, line, skipped, present, consumed,
+                counts if none_completed else None)
+    if none_completed:
+        record["status"] = "failed"
+        record["reason"] = (f"no request completed (completed: 0{counted}); {tool}'s 0 ms "
+                            "latencies of such a run are placeholders and are not kept")
+    else:
+        record["status"] = "ok"
+
+
 STAT_ORDER = {"median": 0, "mean": 1}
 
 
@@ -249,6 +325,29 @@ def stat_id(stat: str) -> str:
 
 def stat_label(stat: str) -> str:
     return stat if stat in ("median", "mean") else stat.replace("_", ".")
+
+
+def latency_specs(objects: Iterable[dict], families: dict[str, tuple[str, str, str]],
+                  tool: str) -> list[MetricSpec]:
+    """The ``<stat>_<family>_ms`` summaries (``median_ttft_ms``, ``p99.9_itl_ms``...) that
+    any of ``objects`` has, as ms metrics ``<id>_<stat>_ms``: family by family in the order
+    of ``families`` (the tool's family word → metric id, label, meaning), median, mean,
+    then the percentiles."""
+    words = "|".join(map(re.escape, families))
+    pattern = re.compile(rf"^(mean|median|p\d+(?:\.\d+)?)_({words})_ms$")
+    stats: dict[str, set[str]] = {f: set() for f in families}
+    for obj in objects:
+        for key in obj:
+            m = pattern.match(key)
+            if m:
+                stats[m.group(2)].add(m.group(1))
+    specs = []
+    for family, (fid, label, meaning) in families.items():
+        for stat in sorted(stats[family], key=stat_sort_key):
+            key = f"{stat}_{family}_ms"
+            specs.append(MetricSpec(f"{fid}_{stat_id(stat)}_ms", f"{label} {stat_label(stat)}",
+                                    "ms", "lower", (key,), f"{tool} {key} ({meaning})"))
+    return specs
 
 
 # --- raw fields ------------------------------------------------------------------------
@@ -284,6 +383,39 @@ def raw_fields(fields: dict, consumed: Iterable[str], taken: Iterable[str]) -> d
     return out
 
 
+def finish_record(record: dict, fields: dict, consumed: Iterable[str], taken: Iterable[str],
+                  path: Path, line: int, started_at: str | None = None) -> dict:
+    """``record`` completed with the raw fields (none named like one of ``taken``),
+    ``started_at`` when known, and ``imported_from``."""
+    record.update(raw_fields(fields, consumed, [*taken, IMPORTED_FROM]))
+    if started_at:
+        record["started_at"] = started_at
+    record[IMPORTED_FROM] = origin(path, line)
+    return record
+
+
+def finish_records(records: list[dict], specs: Iterable[MetricSpec], present: set[str],
+                   dims: Iterable[str]) -> list[dict]:
+    """The records numbered as repeats, without the metrics no record has, in column order."""
+    dims = list(dims)
+    number_repeats(records, dims)
+    specs = list(specs)
+    all_ids = {s.id for s in specs}
+    ids = [s.id for s in specs if s.id in present]
+    return [order_record({k: v for k, v in r.items() if k not in all_ids or k in present},
+                         dims, ids) for r in records]
+
+
+def serving_import(name: str, records: list[dict], specs: Iterable[MetricSpec],
+                   present: set[str], dims: list[DimensionDef], arm: dict[str, Any],
+                   skipped: list[Problem]) -> Imported:
+    """What a serving importer returns, the records finished (:func:`finish_records`)."""
+    specs = list(specs)
+    return Imported(format=name, records=finish_records(records, specs, present, [d.id for d in dims]),
+                    metrics=declared(specs, present), dimensions=list(dims), arm=arm,
+                    skipped=skipped)
+
+
 def declared(specs: Iterable[MetricSpec], present: set[str]) -> list[MetricDef]:
     """The definitions of the metrics the file has (a key present in some record)."""
     return [s.definition() for s in specs if s.id in present]
@@ -308,6 +440,21 @@ _ENGINES = (("vllm", "vLLM"), ("sglang", "SGLang"), ("tgi", "TGI"), ("lmdeploy",
             ("tensorrt-llm", "TensorRT-LLM"), ("trt", "TensorRT-LLM"),
             ("deepspeed-mii", "DeepSpeed-MII"), ("scalellm", "ScaleLLM"),
             ("llama.cpp", "llama.cpp"))
+
+
+RATE_DIM = DimensionDef("request_rate", "Request rate (req/s; inf = all requests at once)")
+CONCURRENCY_DIM = DimensionDef("max_concurrency", "Max concurrency")
+
+
+def concurrency_dims(objects: Iterable[dict]) -> list[DimensionDef]:
+    """``max_concurrency`` when some result has the key (older clients do not write it)."""
+    return [CONCURRENCY_DIM] if any("max_concurrency" in obj for obj in objects) else []
+
+
+def client_backend(objects: Iterable[dict]) -> tuple[Any, str | None]:
+    """The client's ``backend`` (joined when they differ) and the engine it names, if any."""
+    backend = same_or_joined(obj.get("backend") for obj in objects)
+    return backend, engine_from_backend(backend)
 
 
 def engine_from_backend(backend: Any) -> str | None:

@@ -29,7 +29,6 @@ result line is an error.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -41,25 +40,25 @@ from benchproof.importers.base import (
     ImportFormatError,
     register,
 )
-from benchproof.importers.common import number_repeats, origin, read_file
+from benchproof.importers.common import read_file
 from benchproof.importers.common import skipped as skip
 from benchproof.importers.common_serving import (
     NOT_RECORDED,
+    RATE_DIM,
     MetricSpec,
     arm_stub,
+    client_backend,
+    concurrency_dims,
     concurrency_value,
-    declared,
-    engine_from_backend,
+    finish_record,
     has_keys,
-    metric_value,
-    order_record,
+    latency_specs,
+    missing_keys,
     plain_number,
+    put_request_metrics,
     rate_value,
-    raw_fields,
     same_or_joined,
-    stat_id,
-    stat_label,
-    stat_sort_key,
+    serving_import,
 )
 
 NAME = "sglang-serving"
@@ -80,8 +79,6 @@ _FAMILIES = {
     "e2e_latency": ("e2el", "E2E latency", "end-to-end request latency, client side, up to the "
                                            "last chunk read (the final [DONE] included); ms"),
 }
-_FAMILY_ORDER = ("ttft", "tpot", "itl", "e2e_latency")
-_STAT_KEY = re.compile(r"^(mean|median|p\d+(?:\.\d+)?)_(ttft|tpot|itl|e2e_latency)_ms$")
 
 _LEADING = (
     MetricSpec("output_throughput", "Output tok/s", "tok/s", "higher", ("output_throughput",),
@@ -115,20 +112,7 @@ def detect(path: Path, text: str) -> bool:
 
 
 def _specs(objects: list[dict]) -> list[MetricSpec]:
-    stats: dict[str, set[str]] = {f: set() for f in _FAMILY_ORDER}
-    for obj in objects:
-        for key in obj:
-            m = _STAT_KEY.match(key)
-            if m:
-                stats[m.group(2)].add(m.group(1))
-    specs = list(_LEADING)
-    for family in _FAMILY_ORDER:
-        fid, label, meaning = _FAMILIES[family]
-        for stat in sorted(stats[family], key=stat_sort_key):
-            key = f"{stat}_{family}_ms"
-            specs.append(MetricSpec(f"{fid}_{stat_id(stat)}_ms", f"{label} {stat_label(stat)}",
-                                    "ms", "lower", (key,), f"SGLang {key} ({meaning})"))
-    return specs + list(_TRAILING)
+    return [*_LEADING, *latency_specs(objects, _FAMILIES, "SGLang"), *_TRAILING]
 
 
 def _lines(text: str, rel: str) -> tuple[list[tuple[int, dict]], list[Problem]]:
@@ -152,9 +136,8 @@ def _lines(text: str, rel: str) -> tuple[list[tuple[int, dict]], list[Problem]]:
             skipped.append(skip(rel, number, f"not an {WHAT}: a JSON "
                                              f"{type(value).__name__}, not an object"))
             continue
-        missing = [k for k in LINE_KEYS if k not in value]
-        if missing:
-            listed = ", ".join(f"'{k}'" for k in missing)
+        listed = missing_keys(value, LINE_KEYS)
+        if listed:
             skipped.append(skip(rel, number, f"not an {WHAT}: missing {listed}"))
             continue
         objects.append((number, value))
@@ -180,12 +163,9 @@ def read(path: Path, rel: str) -> Imported:
     plain = [obj for _, obj in objects]
     specs = _specs(plain)
     metric_ids = {s.id for s in specs}
-    dims = [DimensionDef("dataset", "Dataset"),
-            DimensionDef("request_rate", "Request rate (req/s; inf = all requests at once)")]
-    if any("max_concurrency" in obj for obj in plain):
-        dims.append(DimensionDef("max_concurrency", "Max concurrency"))
-    dims += [DimensionDef("input_len", "Input tokens (requested)"),
-             DimensionDef("output_len", "Output tokens (requested)")]
+    dims = [DimensionDef("dataset", "Dataset"), RATE_DIM, *concurrency_dims(plain),
+            DimensionDef("input_len", "Input tokens (requested)"),
+            DimensionDef("output_len", "Output tokens (requested)")]
     dim_ids = [d.id for d in dims]
 
     records: list[dict] = []
@@ -200,30 +180,11 @@ def read(path: Path, rel: str) -> Imported:
             record["max_concurrency"] = concurrency_value(obj.get("max_concurrency"))
             consumed.add("max_concurrency")
         record["input_len"], record["output_len"] = _lengths(obj)
-        none_completed = obj.get("completed") == 0
-        for spec in specs:
-            has, value = metric_value(obj, spec, rel, line, skipped)
-            consumed.update(k for k in spec.keys if k in obj)
-            if has:
-                present.add(spec.id)
-            keep = not none_completed or spec.id == "completed"
-            record[spec.id] = value if keep else None
-        if none_completed:
-            record["status"] = "failed"
-            record["reason"] = ("no request completed (completed: 0); SGLang's 0 ms latencies "
-                                "of such a run are placeholders and are not kept")
-        else:
-            record["status"] = "ok"
-        record.update(raw_fields(obj, consumed, [*metric_ids, *dim_ids, "imported_from"]))
-        record["imported_from"] = origin(path, line)
-        records.append(record)
+        put_request_metrics(record, obj, specs, "SGLang", ["completed"], rel, line, skipped,
+                            present, consumed)
+        records.append(finish_record(record, obj, consumed, [*metric_ids, *dim_ids], path, line))
 
-    number_repeats(records, dim_ids)
-    ids = [s.id for s in specs if s.id in present]
-    records = [order_record({k: v for k, v in r.items() if k not in metric_ids or k in present},
-                            dim_ids, ids) for r in records]
-    backend = same_or_joined(obj.get("backend") for obj in plain)
-    engine = engine_from_backend(backend)
+    backend, engine = client_backend(plain)
     settings = {
         "benchmark_client": "python -m sglang.bench_serving",
         "backend": backend,
@@ -235,9 +196,8 @@ def read(path: Path, rel: str) -> Imported:
              + "Older lines record no model id and no server configuration: fill in subject, "
              "settings and command. The requested prompt count is not recorded, so only "
              "`completed` shows how many requests succeeded.")
-    return Imported(format=NAME, records=records, metrics=declared(specs, present),
-                    dimensions=dims, arm=arm_stub(engine, settings, notes, settings["model_id"]),
-                    skipped=skipped)
+    return serving_import(NAME, records, specs, present, dims,
+                          arm_stub(engine, settings, notes, settings["model_id"]), skipped)
 
 
 def _no_result(skipped: list[Problem], rel: str) -> ImportFormatError:

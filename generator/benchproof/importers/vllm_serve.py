@@ -27,32 +27,29 @@ of the same file at the same rate and concurrency are numbered as repeats.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 from benchproof.errors import Problem
 from benchproof.importers.base import DimensionDef, Imported, Importer, register
-from benchproof.importers.common import fail, number_repeats, origin, read_file
 from benchproof.importers.common_serving import (
     NOT_RECORDED,
+    RATE_DIM,
     MetricSpec,
     arm_stub,
+    client_backend,
+    concurrency_dims,
     concurrency_value,
-    declared,
-    engine_from_backend,
+    finish_record,
     has_keys,
     iso_from_compact,
-    json_values,
-    metric_value,
-    order_record,
+    json_results,
+    latency_specs,
     plain_number,
+    put_request_metrics,
     rate_value,
-    raw_fields,
     same_or_joined,
-    stat_id,
-    stat_label,
-    stat_sort_key,
+    serving_import,
 )
 
 NAME = "vllm-serve"
@@ -70,8 +67,6 @@ _FAMILIES = {
     "e2el": ("e2el", "E2E latency", "end-to-end request latency, client side, request sent → "
                                     "last chunk; ms"),
 }
-_FAMILY_ORDER = ("ttft", "tpot", "itl", "e2el")
-_STAT_KEY = re.compile(r"^(mean|median|p\d+(?:\.\d+)?)_(ttft|tpot|itl|e2el)_ms$")
 
 _LEADING = (
     MetricSpec("output_throughput", "Output tok/s", "tok/s", "higher", ("output_throughput",),
@@ -114,50 +109,24 @@ def detect(path: Path, text: str) -> bool:
 
 
 def _specs(objects: list[dict]) -> list[MetricSpec]:
-    stats: dict[str, set[str]] = {f: set() for f in _FAMILY_ORDER}
-    for obj in objects:
-        for key in obj:
-            m = _STAT_KEY.match(key)
-            if m:
-                stats[m.group(2)].add(m.group(1))
-    specs = list(_LEADING)
-    for family in _FAMILY_ORDER:
-        fid, label, meaning = _FAMILIES[family]
-        for stat in sorted(stats[family], key=stat_sort_key):
-            key = f"{stat}_{family}_ms"
-            specs.append(MetricSpec(f"{fid}_{stat_id(stat)}_ms", f"{label} {stat_label(stat)}",
-                                    "ms", "lower", (key,), f"vLLM {key} ({meaning})"))
-    return specs + list(_TRAILING)
+    return [*_LEADING, *latency_specs(objects, _FAMILIES, "vLLM"), *_TRAILING]
 
 
-def _check(rel: str, line: int, obj: Any) -> dict:
-    if not isinstance(obj, dict):
-        fail(rel, line, f"not a {WHAT}: expected a JSON object, got {type(obj).__name__}")
+def _side_file(obj: dict) -> str | None:
     if "benchmark" in obj and "metric" in obj:
-        fail(rel, line, f"not a {WHAT}: this is a PyTorch-benchmark-format side file "
-                              "(.pytorch.json); import the result file it was made from")
-    missing = [k for k in REQUIRED if k not in obj]
-    if missing:
-        listed = ", ".join(f"'{k}'" for k in missing)
-        fail(rel, line, f"not a {WHAT}: missing {listed}")
-    return obj
+        return ("this is a PyTorch-benchmark-format side file (.pytorch.json); import the result "
+                "file it was made from")
+    return None
 
 
 def read(path: Path, rel: str) -> Imported:
-    text = read_file(path, rel, WHAT)
-    found = json_values(text, rel)
-    objects = [(line, _check(rel, line, obj)) for line, obj in found]
-    if not objects:
-        fail(rel, 1, f"not a {WHAT}: the file holds an empty JSON array")
+    objects = json_results(path, rel, WHAT, REQUIRED, _side_file)
     plain = [obj for _, obj in objects]
     specs = _specs(plain)
     metric_ids = {s.id for s in specs}
 
-    dims = [DimensionDef("request_rate", "Request rate (req/s; inf = all requests at once)")]
-    dim_keys: dict[str, tuple[str, ...]] = {"request_rate": ("request_rate",)}
-    if any("max_concurrency" in obj for obj in plain):
-        dims.append(DimensionDef("max_concurrency", "Max concurrency"))
-        dim_keys["max_concurrency"] = ("max_concurrency",)
+    dims = [RATE_DIM, *concurrency_dims(plain)]
+    dim_keys: dict[str, tuple[str, ...]] = {d.id: (d.id,) for d in dims}
     for dim_id, label, keys in _LENGTH_DIMS:
         if any(k in obj for obj in plain for k in keys):
             dims.append(DimensionDef(dim_id, label))
@@ -182,36 +151,14 @@ def read(path: Path, rel: str) -> Imported:
             else:
                 value = obj[key]
                 record[dim_id] = NOT_RECORDED if value is None else plain_number(value)
-        completed = obj.get("completed")
-        none_completed = completed == 0
-        for spec in specs:
-            has, value = metric_value(obj, spec, rel, line, skipped)
-            consumed.update(k for k in spec.keys if k in obj)
-            if has:
-                present.add(spec.id)
-            # All-failed runs report np.mean([] or 0) = 0 ms: a placeholder, not a value.
-            keep = not none_completed or spec.id in ("completed", "failed")
-            record[spec.id] = value if keep else None
-        if none_completed:
-            record["status"] = "failed"
-            failed = obj.get("failed")
-            counted = f", failed: {failed}" if failed is not None else ""
-            record["reason"] = (f"no request completed (completed: 0{counted}); vLLM's 0 ms "
-                                "latencies of such a run are placeholders and are not kept")
-        else:
-            record["status"] = "ok"
-        record.update(raw_fields(obj, consumed, [*metric_ids, *dim_ids, "imported_from"]))
-        started = iso_from_compact(obj.get("date"))
-        if started:
-            record["started_at"] = started
-        record["imported_from"] = origin(path, line)
-        records.append(record)
+        failed = obj.get("failed")
+        put_request_metrics(record, obj, specs, "vLLM", ["completed", "failed"], rel, line,
+                            skipped, present, consumed,
+                            f", failed: {failed}" if failed is not None else "")
+        records.append(finish_record(record, obj, consumed, [*metric_ids, *dim_ids], path, line,
+                                     iso_from_compact(obj.get("date"))))
 
-    number_repeats(records, dim_ids)
-    ids = [s.id for s in specs if s.id in present]
-    records = [order_record({k: v for k, v in r.items() if k not in metric_ids or k in present},
-                            dim_ids, ids) for r in records]
-    backend = same_or_joined(obj.get("backend") for obj in plain)
+    backend, engine = client_backend(plain)
     dates = sorted(d for d in (obj.get("date") for obj in plain) if isinstance(d, str))
     settings = {
         "benchmark_client": "vllm bench serve / benchmark_serving.py",
@@ -225,7 +172,6 @@ def read(path: Path, rel: str) -> Imported:
         "date": None if not dates else dates[0] if len(set(dates)) == 1 else
         f"{dates[0]} … {dates[-1]}",
     }
-    engine = engine_from_backend(backend)
     notes = ("Imported from a vLLM serving benchmark result (`vllm bench serve` / "
              "`benchmark_serving.py --save-result`). "
              + (f"Engine inferred from the client's `--backend {backend}` (the request protocol "
@@ -233,9 +179,8 @@ def read(path: Path, rel: str) -> Imported:
              + "The server configuration (tensor/pipeline parallelism, engine flags) is not "
              "recorded in the result file: fill in settings and command. "
              "The date is the client's local time.")
-    return Imported(format=NAME, records=records, metrics=declared(specs, present),
-                    dimensions=dims, arm=arm_stub(engine, settings, notes, settings["model_id"]),
-                    skipped=skipped)
+    return serving_import(NAME, records, specs, present, dims,
+                          arm_stub(engine, settings, notes, settings["model_id"]), skipped)
 
 
 IMPORTER = register(Importer(

@@ -22,18 +22,16 @@ from typing import Any
 
 from benchproof.errors import Problem
 from benchproof.importers.base import DimensionDef, Imported, Importer, register
-from benchproof.importers.common import fail, number_repeats, origin, read_file
 from benchproof.importers.common_serving import (
     NOT_RECORDED,
     MetricSpec,
     arm_stub,
-    declared,
+    finish_record,
     has_keys,
-    json_values,
-    metric_value,
-    order_record,
+    json_results,
     plain_number,
-    raw_fields,
+    put_metrics,
+    serving_import,
 )
 
 NAME = "vllm-throughput"
@@ -67,21 +65,8 @@ def detect(path: Path, text: str) -> bool:
                     "num_requests")
 
 
-def _check(rel: str, line: int, obj: Any) -> dict:
-    if not isinstance(obj, dict):
-        fail(rel, line, f"not a {WHAT}: expected a JSON object, got {type(obj).__name__}")
-    missing = [k for k in REQUIRED if k not in obj]
-    if missing:
-        listed = ", ".join(f"'{k}'" for k in missing)
-        fail(rel, line, f"not a {WHAT}: missing {listed}")
-    return obj
-
-
 def read(path: Path, rel: str) -> Imported:
-    text = read_file(path, rel, WHAT)
-    objects = [(line, _check(rel, line, obj)) for line, obj in json_values(text, rel)]
-    if not objects:
-        fail(rel, 1, f"not a {WHAT}: the file holds an empty JSON array")
+    objects = json_results(path, rel, WHAT, REQUIRED)
     metric_ids = [s.id for s in SPECS]
     records: list[dict] = []
     skipped: list[Problem] = []
@@ -93,23 +78,14 @@ def read(path: Path, rel: str) -> Imported:
             "num_requests": NOT_RECORDED if value is None else plain_number(value),
         }
         consumed = {"num_requests"}
-        for spec in SPECS:
-            has, number = metric_value(obj, spec, rel, line, skipped)
-            consumed.update(spec.keys)
-            if has:
-                present.add(spec.id)
-            record[spec.id] = number
-        record.update(raw_fields(obj, consumed, [*metric_ids, "num_requests", "imported_from"]))
-        record["imported_from"] = origin(path, line)
-        records.append(record)
-    number_repeats(records, ["num_requests"])
-    records = [order_record(r, ["num_requests"], metric_ids) for r in records]
+        put_metrics(record, obj, SPECS, rel, line, skipped, present, consumed)
+        records.append(finish_record(record, obj, consumed, [*metric_ids, "num_requests"], path,
+                                     line))
     notes = ("Imported from `vllm bench throughput --output-json`. The file records no model, "
              "no engine backend and no configuration: the arm is known only from where the "
              "file came from; fill in engine, settings and command. tokens_per_second counts "
              "prompt + output tokens (FORMATS.md §2b).")
-    return Imported(format=NAME, records=records, metrics=declared(SPECS, present),
-                    dimensions=list(DIMS), arm=arm_stub(None, {}, notes), skipped=skipped)
+    return serving_import(NAME, records, SPECS, present, DIMS, arm_stub(None, {}, notes), skipped)
 
 
 IMPORTER = register(Importer(
