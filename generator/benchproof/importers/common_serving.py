@@ -442,6 +442,20 @@ _ENGINES = (("vllm", "vLLM"), ("sglang", "SGLang"), ("tgi", "TGI"), ("lmdeploy",
             ("llama.cpp", "llama.cpp"))
 
 
+TPOT_MEANING = ("time per output token excluding the first: (latency − TTFT) / (output tokens − 1) "
+                "per request; ms")
+
+
+def request_throughput_spec(tool: str) -> MetricSpec:
+    return MetricSpec("request_throughput", "Requests/s", "req/s", "higher", ("request_throughput",),
+                      f"{tool} request_throughput: completed requests / benchmark duration (req/s)")
+
+
+def completed_spec(tool: str, note: str = "") -> MetricSpec:
+    return MetricSpec("completed", "Completed requests", "requests", "higher", ("completed",),
+                      f"{tool} completed: requests that succeeded{note}")
+
+
 RATE_DIM = DimensionDef("request_rate", "Request rate (req/s; inf = all requests at once)")
 CONCURRENCY_DIM = DimensionDef("max_concurrency", "Max concurrency")
 

@@ -45,9 +45,11 @@ from benchproof.importers.common import skipped as skip
 from benchproof.importers.common_serving import (
     NOT_RECORDED,
     RATE_DIM,
+    TPOT_MEANING,
     MetricSpec,
     arm_stub,
     client_backend,
+    completed_spec,
     concurrency_dims,
     concurrency_value,
     finish_record,
@@ -57,6 +59,7 @@ from benchproof.importers.common_serving import (
     plain_number,
     put_request_metrics,
     rate_value,
+    request_throughput_spec,
     same_or_joined,
     serving_import,
 )
@@ -72,8 +75,7 @@ LINE_KEYS = ("completed", "median_ttft_ms", "dataset_name")
 _FAMILIES = {
     "ttft": ("ttft", "TTFT", "time to first token: request sent → first chunk with non-empty "
                              "text (empty chunks are skipped, unlike vLLM); client side; ms"),
-    "tpot": ("tpot", "TPOT", "time per output token excluding the first: (latency − TTFT) / "
-                             "(output tokens − 1) per request; ms"),
+    "tpot": ("tpot", "TPOT", TPOT_MEANING),
     "itl": ("itl", "ITL", "inter-token latency: gap between consecutive non-empty chunks, per "
                           "chunk not per token; ms"),
     "e2e_latency": ("e2el", "E2E latency", "end-to-end request latency, client side, up to the "
@@ -89,13 +91,10 @@ _LEADING = (
                ("input_throughput",),
                "SGLang input_throughput: input tokens sent / benchmark duration; an offered "
                "load, not a prefill rate (tok/s)"),
-    MetricSpec("request_throughput", "Requests/s", "req/s", "higher", ("request_throughput",),
-               "SGLang request_throughput: completed requests / benchmark duration (req/s)"),
+    request_throughput_spec("SGLang"),
 )
 _TRAILING = (
-    MetricSpec("completed", "Completed requests", "requests", "higher", ("completed",),
-               "SGLang completed: requests that succeeded (the requested count is not "
-               "recorded on the line)"),
+    completed_spec("SGLang", " (the requested count is not recorded on the line)"),
 )
 
 

@@ -35,9 +35,11 @@ from benchproof.importers.base import DimensionDef, Imported, Importer, register
 from benchproof.importers.common_serving import (
     NOT_RECORDED,
     RATE_DIM,
+    TPOT_MEANING,
     MetricSpec,
     arm_stub,
     client_backend,
+    completed_spec,
     concurrency_dims,
     concurrency_value,
     finish_record,
@@ -48,6 +50,7 @@ from benchproof.importers.common_serving import (
     plain_number,
     put_request_metrics,
     rate_value,
+    request_throughput_spec,
     same_or_joined,
     serving_import,
 )
@@ -60,8 +63,7 @@ _FAMILIES = {
     "ttft": ("ttft", "TTFT", "time to first token: request sent → first streamed chunk that "
                              "has a 'choices' entry, even an empty one (so it can be optimistic); "
                              "client side; successful requests only; ms"),
-    "tpot": ("tpot", "TPOT", "time per output token excluding the first: "
-                             "(latency − TTFT) / (output tokens − 1) per request; ms"),
+    "tpot": ("tpot", "TPOT", TPOT_MEANING),
     "itl": ("itl", "ITL", "inter-token latency: gap between consecutive streamed chunks, per "
                           "chunk not per token (a chunk may carry several tokens); ms"),
     "e2el": ("e2el", "E2E latency", "end-to-end request latency, client side, request sent → "
@@ -77,12 +79,10 @@ _LEADING = (
                "vLLM total_token_throughput: (input + output tokens) / duration; input tokens "
                "count in full even when the prefix cache served them, so it is not a decode "
                "rate (tok/s)"),
-    MetricSpec("request_throughput", "Requests/s", "req/s", "higher", ("request_throughput",),
-               "vLLM request_throughput: completed requests / benchmark duration (req/s)"),
+    request_throughput_spec("vLLM"),
 )
 _TRAILING = (
-    MetricSpec("completed", "Completed requests", "requests", "higher", ("completed",),
-               "vLLM completed: requests that succeeded"),
+    completed_spec("vLLM"),
     MetricSpec("failed", "Failed requests", "requests", "lower", ("failed",),
                "vLLM failed: requests that returned an error (absent in files of vLLM ≤0.8: "
                "then not measured)"),
