@@ -9,12 +9,13 @@ import shutil
 import statistics
 from pathlib import Path
 
-from click.testing import CliRunner
-
+import pytest
 from benchproof.cli import main
+from click.testing import CliRunner
 from support import REPO, build, figure_texts, page, summary_rows
 
 FIXTURES = REPO / "tests" / "fixtures" / "formats"
+SHARED = REPO.parent / "shared" / "formats"  # the research notes' samples, when present
 SCALE = {"s": 1.0, "ms": 1e3, "µs": 1e6, "ns": 1e9, "tok/s": 1.0}
 
 
@@ -32,6 +33,33 @@ def run_import(where: Path, *args: str):
         return CliRunner().invoke(main, ["import", *args])
 
 
+def sample_files() -> list[Path]:
+    """Every sample file: our fixtures (all tools) and the shared research samples."""
+    roots = [FIXTURES] + ([SHARED] if SHARED.is_dir() else [])
+    return [p for root in roots for p in sorted(root.rglob("*"))
+            if p.is_file() and p.suffix.lower() != ".md"]
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    """``text`` saved as ``folder/name``."""
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def messages(exc: pytest.ExceptionInfo) -> list[str]:
+    """The problems of a raised :class:`ImportFormatError`, as printed."""
+    return [str(p) for p in exc.value.problems]
+
+
+def import_files(project: Path, fmt: str, arm: str, *files: Path):
+    """``benchproof import FMT FILES --arm ARM --into PROJECT``, which must succeed."""
+    result = CliRunner().invoke(main, ["import", fmt, *map(str, files), "--arm", arm,
+                                       "--into", str(project)])
+    assert result.exit_code == 0, result.output
+    return result
+
+
 def build_page(project: Path, out: Path):
     result = build(project, out)
     assert result.exit_code == 0, result.output
@@ -46,6 +74,16 @@ def figure(values: list[float], decimals: int = 2) -> str:
     if len(values) == 1:
         return f(values[0])
     return f"{f(statistics.median(values))} ({f(min(values))}–{f(max(values))})"
+
+
+def cell(soup, label: str, first_cells: list[str]) -> str:
+    """The median figure under metric column ``label`` in the summary row whose first cells
+    are ``first_cells`` (arm, then the dimension values)."""
+    headers = [" ".join(th.get_text().split()) for th in soup.select("table.summary thead th")]
+    rows, figures = summary_rows(soup), figure_texts(soup)
+    metric_headers = headers[len(headers) - len(figures[0]):]
+    (index,) = [i for i, row in enumerate(rows) if row[:len(first_cells)] == first_cells]
+    return figures[index][metric_headers.index(label)]
 
 
 def table(soup, section: str) -> dict[tuple[str, ...], tuple[list[str], list[str]]]:

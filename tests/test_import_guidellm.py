@@ -7,34 +7,23 @@ Expected figures come from the report's own distribution summaries
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 import yaml
 from benchproof.importers import base, guidellm
 from benchproof.importers.base import ImportFormatError
+from import_support import (
+    FIXTURES,
+    build_page,
+    cell,
+    import_files,
+    messages,
+    sample_files,
+    write,
+)
 
-HERE = Path(__file__).resolve().parent
-FIXTURES = HERE / "fixtures" / "formats"
-SHARED = HERE.parent.parent / "shared" / "formats"
 V03_JSON = FIXTURES / "guidellm" / "guidellm-tests_benchmarks_stripped_v0.3.json"
 V03_YAML = FIXTURES / "guidellm" / "guidellm-tests_benchmarks_stripped_v0.3.yaml"
-
-
-def sample_files() -> list[Path]:
-    roots = [FIXTURES] + ([SHARED] if SHARED.is_dir() else [])
-    return [p for root in roots for p in sorted(root.rglob("*"))
-            if p.is_file() and p.suffix.lower() != ".md"]
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def messages(exc: pytest.ExceptionInfo) -> list[str]:
-    return [str(p) for p in exc.value.problems]
 
 
 def the_benchmark() -> dict:
@@ -349,57 +338,29 @@ def test_registered():
 
 # --- end to end: benchproof import → build → the page ---------------------------------------
 
-def _import(project: Path, fmt: str, arm: str, *files: Path):
-    from benchproof.cli import main
-    from click.testing import CliRunner
-
-    result = CliRunner().invoke(main, ["import", fmt, *map(str, files), "--arm", arm,
-                                       "--into", str(project)])
-    assert result.exit_code == 0, result.output
-    return result
-
-
-def _cell(soup, label: str, first_cells: list[str]) -> str:
-    """The median figure under metric column ``label`` in the summary row whose first cells
-    are ``first_cells`` (arm, then the dimension values)."""
-    from support import figure_texts, summary_rows
-
-    headers = [" ".join(th.get_text().split()) for th in soup.select("table.summary thead th")]
-    rows, figures = summary_rows(soup), figure_texts(soup)
-    metric_headers = headers[len(headers) - len(figures[0]):]
-    (index,) = [i for i, row in enumerate(rows) if row[:len(first_cells)] == first_cells]
-    return figures[index][metric_headers.index(label)]
-
-
 def test_end_to_end_json_and_yaml(tmp_path):
-    from support import build, page
-
     project = tmp_path / "project"
-    _import(project, "guidellm", "json", V03_JSON)
-    _import(project, "auto", "yaml", V03_YAML)
-    built = build(project, tmp_path / "site")
-    assert built.exit_code == 0, built.output
-    soup = page(tmp_path / "site" / "index.html")
+    import_files(project, "guidellm", "json", V03_JSON)
+    import_files(project, "auto", "yaml", V03_YAML)
+    soup = build_page(project, tmp_path / "site")
     expected = the_benchmark()["metrics"]["output_tokens_per_second"]["successful"]["mean"]
     for arm in ("json", "yaml"):
-        assert _cell(soup, "Output tok/s", [arm, "synchronous"]) == f"{expected:.2f}" == "198.13"
+        assert cell(soup, "Output tok/s", [arm, "synchronous"]) == f"{expected:.2f}" == "198.13"
 
 
 def test_end_to_end_failed_benchmark_is_listed_without_a_figure(tmp_path):
-    from support import build, page, summary_rows
+    from support import summary_rows
 
     doc = report_v04(bench_v04({"type_": "synchronous"}, 20),
                      bench_v04({"type_": "concurrent", "streams": 4}, 0, errored=12))
     path = write(tmp_path, "benchmarks.json", json.dumps(doc))
     project = tmp_path / "project"
-    _import(project, "guidellm", "srv", path)
-    built = build(project, tmp_path / "site")
-    assert built.exit_code == 0, built.output
-    soup = page(tmp_path / "site" / "index.html")
+    import_files(project, "guidellm", "srv", path)
+    soup = build_page(project, tmp_path / "site")
     ttft = next(m for m in yaml.safe_load((project / "report.yaml").read_text())["metrics"]
                 if m["id"].startswith("ttft_median"))
     expected = 40.0 / {"s": 1000.0, "ms": 1.0}[ttft["unit"]]  # the import picks the unit
-    assert _cell(soup, "TTFT median", ["srv", "synchronous"]) == f"{expected:.2f}"
+    assert cell(soup, "TTFT median", ["srv", "synchronous"]) == f"{expected:.2f}"
     (row,) = [r for r in summary_rows(soup) if r[:2] == ["srv", "concurrent@4"]]
     assert "failed" in " ".join(row)
-    assert _cell(soup, "Output tok/s", ["srv", "concurrent@4"]) == "--"
+    assert cell(soup, "Output tok/s", ["srv", "concurrent@4"]) == "--"

@@ -12,33 +12,23 @@ from pathlib import Path
 import pytest
 from benchproof.importers import base, sglang
 from benchproof.importers.base import ImportFormatError
+from import_support import (
+    FIXTURES,
+    build_page,
+    cell,
+    import_files,
+    messages,
+    sample_files,
+    write,
+)
 
-HERE = Path(__file__).resolve().parent
-FIXTURES = HERE / "fixtures" / "formats"
-SHARED = HERE.parent.parent / "shared" / "formats"
 OFFLINE = FIXTURES / "sglang" / "h200-benchmarks_llama_3_3_70b_offline_output.jsonl"
 ONLINE = FIXTURES / "sglang" / "h200-benchmarks_llama_3_3_70b_online_output.jsonl"
 DEEPSEEK = FIXTURES / "sglang" / "h200-benchmarks_deepseek_dp_mla_output.jsonl"
 
 
-def sample_files() -> list[Path]:
-    roots = [FIXTURES] + ([SHARED] if SHARED.is_dir() else [])
-    return [p for root in roots for p in sorted(root.rglob("*"))
-            if p.is_file() and p.suffix.lower() != ".md"]
-
-
 def lines_of(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def messages(exc: pytest.ExceptionInfo) -> list[str]:
-    return [str(p) for p in exc.value.problems]
 
 
 def line_2025(**overrides) -> dict:
@@ -310,55 +300,31 @@ def test_registered():
 
 # --- end to end: benchproof import → build → the page ---------------------------------------
 
-def _import(project: Path, fmt: str, arm: str, *files: Path):
-    from benchproof.cli import main
-    from click.testing import CliRunner
-
-    result = CliRunner().invoke(main, ["import", fmt, *map(str, files), "--arm", arm,
-                                       "--into", str(project)])
-    assert result.exit_code == 0, result.output
-    return result
-
-
-def _cell(soup, label: str, first_cells: list[str]) -> str:
-    """The median figure under metric column ``label`` in the summary row whose first cells
-    are ``first_cells`` (arm, then the dimension values)."""
-    from support import figure_texts, summary_rows
-
-    headers = [" ".join(th.get_text().split()) for th in soup.select("table.summary thead th")]
-    rows, figures = summary_rows(soup), figure_texts(soup)
-    metric_headers = headers[len(headers) - len(figures[0]):]
-    (index,) = [i for i, row in enumerate(rows) if row[:len(first_cells)] == first_cells]
-    return figures[index][metric_headers.index(label)]
-
-
 def test_end_to_end_median_of_repeated_runs_and_infinity(tmp_path):
     import statistics
 
-    from support import build, page, summary_rows
+    from support import summary_rows
 
     project = tmp_path / "project"
-    result = _import(project, "sglang-serving", "h200", OFFLINE)
+    result = import_files(project, "sglang-serving", "h200", OFFLINE)
     assert "7 records, 0 skipped" in result.output
-    built = build(project, tmp_path / "site")
-    assert built.exit_code == 0, built.output
-    soup = page(tmp_path / "site" / "index.html")
+    soup = build_page(project, tmp_path / "site")
     data = lines_of(OFFLINE)
     twice = [d["output_throughput"] for d in data
              if (d["random_input_len"], d["random_output_len"], d["dataset_name"]) == (4096, 1024, "random")]
     assert len(twice) == 2
     point = ["h200", "random", "inf", "unlimited", "4096", "1024"]
     shown = f"{statistics.median(twice):.2f} ({min(twice):.2f}–{max(twice):.2f})"
-    assert _cell(soup, "Output tok/s", point) == shown == "1653.93 (1652.86–1654.99)"
+    assert cell(soup, "Output tok/s", point) == shown == "1653.93 (1652.86–1654.99)"
     (row,) = [r for r in summary_rows(soup) if r[:6] == point]
     assert "2 ok" in row
-    assert _cell(soup, "Output tok/s", ["h200", "sharegpt", "inf", "unlimited", "from dataset",
+    assert cell(soup, "Output tok/s", ["h200", "sharegpt", "inf", "unlimited", "from dataset",
                                         "from dataset"]) == f"{data[6]['output_throughput']:.2f}"
 
 
 def test_end_to_end_skipped_lines_are_listed_by_the_command(tmp_path):
     good = DEEPSEEK.read_text(encoding="utf-8")
     path = write(tmp_path, "with-stderr.jsonl", "Namespace(backend='sglang')\n" + good)
-    result = _import(tmp_path / "project", "auto", "ds", path)
+    result = import_files(tmp_path / "project", "auto", "ds", path)
     assert "1 record, 1 skipped" in result.output
     assert f"{path}:1: warning: skipped: not a JSON line: Expecting value (column 1)" in result.output

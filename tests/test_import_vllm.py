@@ -14,21 +14,21 @@ from pathlib import Path
 import pytest
 from benchproof.importers import base, common, vllm_serve, vllm_throughput
 from benchproof.importers.base import ImportFormatError
+from import_support import (
+    FIXTURES,
+    SHARED,
+    build_page,
+    cell,
+    import_files,
+    messages,
+    sample_files,
+    write,
+)
 
-HERE = Path(__file__).resolve().parent
-FIXTURES = HERE / "fixtures" / "formats"
-SHARED = HERE.parent.parent / "shared" / "formats"  # the research notes' samples, when present
 QPS4 = FIXTURES / "vllm" / "llm-k8s_01_tp8_pp1_qps_04_first30req.json"
 QPSINF = FIXTURES / "vllm" / "llm-k8s_02_tp4_pp2_no_IB_qps_inf_first30req.json"
 THROUGHPUT = FIXTURES / "vllm-throughput" / "minimal_throughput.json"
 STRIX = sorted(SHARED.glob("vllm/strix-halo-vllm-toolboxes_*_throughput.json")) if SHARED.is_dir() else []
-
-
-def sample_files() -> list[Path]:
-    """Every sample file: our fixtures (all tools) and the shared research samples."""
-    roots = [FIXTURES] + ([SHARED] if SHARED.is_dir() else [])
-    return [p for root in roots for p in sorted(root.rglob("*"))
-            if p.is_file() and p.suffix.lower() != ".md"]
 
 
 def text_of(path: Path) -> str:
@@ -37,16 +37,6 @@ def text_of(path: Path) -> str:
 
 def load(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def messages(exc: pytest.ExceptionInfo) -> list[str]:
-    return [str(p) for p in exc.value.problems]
 
 
 def new_style(**overrides) -> dict:
@@ -428,28 +418,6 @@ def test_no_missing_value_becomes_zero(tmp_path):
 
 # --- end to end: benchproof import → build → the page ---------------------------------------
 
-def _import(project: Path, fmt: str, arm: str, *files: Path):
-    from benchproof.cli import main
-    from click.testing import CliRunner
-
-    result = CliRunner().invoke(main, ["import", fmt, *map(str, files), "--arm", arm,
-                                       "--into", str(project)])
-    assert result.exit_code == 0, result.output
-    return result
-
-
-def _cell(soup, label: str, first_cells: list[str]) -> str:
-    """The median figure under metric column ``label`` in the summary row whose first cells
-    are ``first_cells`` (arm, then the dimension values)."""
-    from support import figure_texts, summary_rows
-
-    headers = [" ".join(th.get_text().split()) for th in soup.select("table.summary thead th")]
-    rows, figures = summary_rows(soup), figure_texts(soup)
-    metric_headers = headers[len(headers) - len(figures[0]):]
-    (index,) = [i for i, row in enumerate(rows) if row[:len(first_cells)] == first_cells]
-    return figures[index][metric_headers.index(label)]
-
-
 def _report_metric(project: Path, prefix: str) -> dict:
     """The report.yaml definition the import wrote for a metric (its id may carry another
     time unit than the importer's: the import command picks a readable one)."""
@@ -464,32 +432,24 @@ MS_PER = {"s": 1000.0, "ms": 1.0, "µs": 1e-3, "us": 1e-3, "ns": 1e-6}
 
 
 def test_end_to_end_vllm_serve_two_arms(tmp_path):
-    from support import build, page
-
     project = tmp_path / "project"
-    _import(project, "vllm-serve", "tp8", QPS4)
-    _import(project, "auto", "tp4pp2", QPSINF)  # auto-detected as vllm-serve
-    result = build(project, tmp_path / "site")
-    assert result.exit_code == 0, result.output
-    soup = page(tmp_path / "site" / "index.html")
-    assert _cell(soup, "Output tok/s", ["tp8", "4", "unlimited"]) == f"{load(QPS4)['output_throughput']:.2f}"
-    assert _cell(soup, "Output tok/s", ["tp4pp2", "inf", "unlimited"]) == \
+    import_files(project, "vllm-serve", "tp8", QPS4)
+    import_files(project, "auto", "tp4pp2", QPSINF)  # auto-detected as vllm-serve
+    soup = build_page(project, tmp_path / "site")
+    assert cell(soup, "Output tok/s", ["tp8", "4", "unlimited"]) == f"{load(QPS4)['output_throughput']:.2f}"
+    assert cell(soup, "Output tok/s", ["tp4pp2", "inf", "unlimited"]) == \
         f"{load(QPSINF)['output_throughput']:.2f}" == "910.14"
-    assert _cell(soup, "Completed requests", ["tp8", "4", "unlimited"]) == "200.00"
+    assert cell(soup, "Completed requests", ["tp8", "4", "unlimited"]) == "200.00"
     ttft = _report_metric(project, "ttft_median")
     assert ttft["source"].startswith("vLLM median_ttft_ms")
     assert ttft["unit"] == "ms" and ttft["id"] == "ttft_median_ms"  # 49.5 ms stays in ms, not "0.05 s"
     expected = load(QPS4)["median_ttft_ms"] / MS_PER[ttft["unit"]]
-    assert _cell(soup, "TTFT median", ["tp8", "4", "unlimited"]) == f"{expected:.2f}"
+    assert cell(soup, "TTFT median", ["tp8", "4", "unlimited"]) == f"{expected:.2f}"
 
 
 def test_end_to_end_vllm_throughput(tmp_path):
-    from support import build, page
-
     project = tmp_path / "project"
-    _import(project, "vllm-throughput", "minimal", THROUGHPUT)
-    result = build(project, tmp_path / "site")
-    assert result.exit_code == 0, result.output
-    soup = page(tmp_path / "site" / "index.html")
+    import_files(project, "vllm-throughput", "minimal", THROUGHPUT)
+    soup = build_page(project, tmp_path / "site")
     expected = f"{load(THROUGHPUT)['tokens_per_second']:.2f}"
-    assert _cell(soup, "Tokens/s (prompt + output)", ["minimal", "200"]) == expected == "1061.14"
+    assert cell(soup, "Tokens/s (prompt + output)", ["minimal", "200"]) == expected == "1061.14"
