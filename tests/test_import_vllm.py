@@ -453,3 +453,25 @@ def test_end_to_end_vllm_throughput(tmp_path):
     soup = build_page(project, tmp_path / "site")
     expected = f"{load(THROUGHPUT)['tokens_per_second']:.2f}"
     assert cell(soup, "Tokens/s (prompt + output)", ["minimal", "200"]) == expected == "1061.14"
+
+
+def test_end_to_end_a_metric_of_two_tools_names_both(tmp_path):
+    """vLLM serve, then SGLang into the same report: ``ttft_median_ms`` is already declared
+    (by vLLM), and its definition on the page must also say what SGLang means by it."""
+    from benchproof.importers import sglang
+
+    project = tmp_path / "project"
+    served = write(tmp_path, "serve.json", json.dumps(new_style(dataset_name="random")))
+    import_files(project, "vllm-serve", "vllm", served)
+    deepseek = FIXTURES / "sglang" / "h200-benchmarks_deepseek_dp_mla_output.jsonl"
+    result = import_files(project, "sglang-serving", "sglang", deepseek)
+    assert "source of metric ttft_median_ms" in result.output
+    vllm_source = next(m.source for m in vllm_serve.read(served, "serve.json").metrics
+                       if m.id == "ttft_median_ms")
+    sglang_source = next(m.source for m in sglang.read(deepseek, deepseek.name).metrics
+                         if m.id == "ttft_median_ms")
+    assert _report_metric(project, "ttft_median")["source"] == f"{vllm_source}; {sglang_source}"
+    soup = build_page(project, tmp_path / "site")
+    shown = " ".join(soup.select_one("#metric-ttft_median_ms").get_text().split())
+    assert vllm_source in shown and sglang_source in shown
+    assert shown.index("vLLM median_ttft_ms") < shown.index("SGLang median_ttft_ms")
