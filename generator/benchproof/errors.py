@@ -61,6 +61,28 @@ class Problems:
         return [p for p in self.items if p.severity == "warning"]
 
 
+REPEAT_LIMIT = 3  # identical problems of one file beyond this are summed up in one line
+
+
+def collapse(problems: Iterable[Problem]) -> list[Problem]:
+    """One line for a problem repeated on many lines of one file (a column missing from
+    every row of a 100,000-row CSV is one message, not 100,000), in first-seen order."""
+    items = list(problems)
+    groups: dict[tuple, list[Problem]] = {}
+    for p in items:
+        groups.setdefault((p.file, p.severity, p.message), []).append(p)
+    out = []
+    for p in items:
+        group = groups[(p.file, p.severity, p.message)]
+        if len(group) <= REPEAT_LIMIT:
+            out.append(p)
+        elif p is group[0]:
+            last = max(q.line or 0 for q in group)
+            out.append(Problem(p.file, p.line, f"{p.message} (and on {len(group) - 1} more lines of this "
+                                               f"file, the last at line {last})", p.severity))
+    return out
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """`` (did you mean 'x'?)`` for the closest choice, or an empty string."""
     options = sorted(set(map(str, choices)))

@@ -10,7 +10,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from benchproof.arms import read_arm
-from benchproof.errors import InputError, Problem, Problems, did_you_mean
+from benchproof.errors import InputError, Problem, Problems, collapse, did_you_mean
 from benchproof.model import Arm, Project, RunRecord
 from benchproof.inputs import collect, folder_files, outside
 from benchproof.paths import check_path
@@ -109,10 +109,10 @@ def load_project(root: Path, strict: bool = False) -> Project:
         problems.items = [Problem(p.file, p.line, p.message + " (--strict)", "error")
                           if p.severity == "warning" else p for p in problems.items]
     if problems.errors:
-        raise InputError(sorted(problems.items, key=_order))
+        raise InputError(collapse(sorted(problems.items, key=_order)))
     inputs = collect(root, _read_files(root, doc), problems)
     return Project(root=root, report=report, arms=arms, records=tuple(records),
-                   raw_columns=columns, warnings=tuple(sorted(problems.warnings, key=_order)),
+                   raw_columns=columns, warnings=tuple(collapse(sorted(problems.warnings, key=_order))),
                    inputs=inputs)
 
 
