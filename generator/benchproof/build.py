@@ -11,7 +11,7 @@ from benchproof.aggregate import aggregate
 from benchproof.arm_pages import arm_site_files
 from benchproof.buildtime import build_time
 from benchproof.bundle import evidence_zip
-from benchproof.downloads import records_csv, records_jsonl, results_json
+from benchproof.downloads import record_dicts, records_csv, records_jsonl, results_json
 from benchproof.evidence import site_files as evidence_files
 from benchproof.errors import InputError, Problem
 from benchproof.model import STATUSES, Project
@@ -98,8 +98,9 @@ def report_files(project: Project, log: Log) -> SiteFiles:
     results = aggregate(project)
     log(f"aggregate {len(results.rows)} summary rows × {len(project.report.metrics)} metrics")
     site = SiteFiles()
-    downloads = {"records.csv": records_csv(project).encode("utf-8"),
-                 "records.jsonl": records_jsonl(project).encode("utf-8"),
+    rows = record_dicts(project)  # once: the CSV, the JSONL and runs.html are all made from them
+    downloads = {"records.csv": records_csv(project, rows).encode("utf-8"),
+                 "records.jsonl": records_jsonl(rows).encode("utf-8"),
                  "results.json": results_json(project, results).encode("utf-8")}
     bundle, data = evidence_zip(project, downloads, when)
     downloads[bundle] = data
@@ -121,7 +122,7 @@ def report_files(project: Project, log: Log) -> SiteFiles:
         f"{page.n_records} records, too many to list inline: linked to runs.html"
     log(f"render    index.html: {listed}")
     # Further pages: each module returns {site path: content}.
-    site.update(runs_site_files(project, info))
+    site.update(runs_site_files(project, info, rows))
     log(f"runs      runs.html: {len(project.records)} records in runs-data.js")
     site.update(arm_site_files(project, info))
     log(f"arms      {len(project.arms)} pages in arms/")

@@ -13,8 +13,7 @@ from typing import Any
 
 from benchproof import __version__
 from benchproof.aggregate import Results
-from benchproof.model import Project
-from benchproof.pages import RESERVED
+from benchproof.model import Project, column_groups
 
 RESULTS_FORMAT = 1
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -33,24 +32,16 @@ def csv_safe(value: Any) -> Any:
     return value
 
 
-def _column_groups(project: Project) -> tuple[list[str], list[str], list[str], list[str]]:
-    """Dimension ids, metric ids, derived metrics also reported in the input, other raw columns."""
-    dims = [d.id for d in project.report.dimensions]
-    metrics = [m.id for m in project.report.metrics]
-    extra = [c for c in project.raw_columns if c not in RESERVED and c not in dims and c not in metrics]
-    reported = [m.id for m in project.report.metrics if m.derive and m.id in project.raw_columns]
-    return dims, metrics, reported, extra
-
-
 def record_columns(project: Project) -> list[str]:
-    dims, metrics, reported, extra = _column_groups(project)
+    dims, metrics, reported, extra = column_groups(project)
     return (["run_id", "section", "arm", "status", "repeat"] + dims + metrics
             + [f"{m}_reported" for m in reported] + extra + ["started_at", "reason", "evidence", "source"])
 
 
 def record_dicts(project: Project) -> list[dict[str, Any]]:
-    """One flat mapping per record, in input order and column order, with original and derived values."""
-    dims, metrics, reported, extra = _column_groups(project)
+    """One flat mapping per record, in input order and column order, with original and derived
+    values.  A build makes them once and hands them to every file written from them."""
+    dims, metrics, reported, extra = column_groups(project)
     return [{
         "run_id": r.run_id, "section": r.section, "arm": r.arm, "status": r.status, "repeat": r.repeat,
         **{d: r.dims.get(d) for d in dims},
@@ -61,19 +52,21 @@ def record_dicts(project: Project) -> list[dict[str, Any]]:
     } for r in project.records]
 
 
-def records_csv(project: Project) -> str:
+def records_csv(project: Project, rows: list[dict[str, Any]]) -> str:
+    """``rows`` from :func:`record_dicts`."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     columns = record_columns(project)
     writer.writerow(columns)
-    for row in record_dicts(project):
+    for row in rows:
         writer.writerow(["" if row[c] is None else csv_safe(row[c]) for c in columns])
     return buffer.getvalue()
 
 
-def records_jsonl(project: Project) -> str:
-    """Every record as one JSON object a line: the same columns as records.csv, raw values."""
-    return "".join(json.dumps(row, ensure_ascii=False, allow_nan=False) + "\n" for row in record_dicts(project))
+def records_jsonl(rows: list[dict[str, Any]]) -> str:
+    """Every record (``rows`` from :func:`record_dicts`) as one JSON object a line: the same
+    columns as records.csv, raw values."""
+    return "".join(json.dumps(row, ensure_ascii=False, allow_nan=False) + "\n" for row in rows)
 
 
 def to_json(data: Any) -> str:

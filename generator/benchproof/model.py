@@ -15,6 +15,8 @@ LAUNCH_STATUSES = ("launched", "failed", "unsupported")
 ROLES = ("incumbent", "candidate", "control", "ablation", "reference")
 
 DimValue = int | float | str
+# record columns with a meaning of their own; every other column is a raw field
+RESERVED = ("run_id", "section", "arm", "status", "repeat", "reason", "evidence", "started_at")
 
 
 @dataclass(frozen=True)
@@ -134,3 +136,12 @@ class Project:
     raw_columns: tuple[str, ...]
     warnings: tuple = field(default_factory=tuple)
     inputs: tuple[str, ...] = ()
+
+
+def column_groups(project: Project) -> tuple[list[str], list[str], list[str], list[str]]:
+    """Dimension ids, metric ids, derived metrics also reported in the input, other raw columns."""
+    dims = [d.id for d in project.report.dimensions]
+    metrics = [m.id for m in project.report.metrics]
+    extra = [c for c in project.raw_columns if c not in RESERVED and c not in dims and c not in metrics]
+    reported = [m.id for m in project.report.metrics if m.derive and m.id in project.raw_columns]
+    return dims, metrics, reported, extra

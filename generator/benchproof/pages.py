@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from benchproof import __version__, formatting as fmt
 from benchproof.aggregate import Results, Row
 from benchproof.configuration import href, what_ran
-from benchproof.model import STATUSES, Metric, Project, Report, RunRecord
+from benchproof.model import STATUSES, Metric, Project, Report, RunRecord, column_groups
 
 INLINE_LIMIT = 1000  # more records than this are browsed in runs.html, not listed inline
-RESERVED = ("run_id", "section", "arm", "status", "repeat", "reason", "evidence", "started_at")
 
 
 @dataclass(frozen=True)
@@ -152,10 +151,8 @@ def raw_table(project: Project) -> RawTable:
     """Every record, failed and excluded ones included, with all its columns (up to
     INLINE_LIMIT records; beyond that the page links to runs.html, which lists them all)."""
     report = project.report
-    dims = [d.id for d in report.dimensions]
-    metric_ids = [m.id for m in report.metrics]
-    extra = [c for c in project.raw_columns if c not in RESERVED and c not in dims and c not in metric_ids]
-    reported = [m for m in report.metrics if m.derive and m.id in project.raw_columns]
+    _, _, reported_ids, extra = column_groups(project)
+    reported = [m for m in report.metrics if m.id in reported_ids]
     several = len(report.sections) > 1
     headers = [("Run", False)] + ([("Section", False)] if several else []) + [("Arm", False), ("Status", False)]
     headers += measure_headers(report)

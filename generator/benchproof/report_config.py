@@ -8,14 +8,14 @@ from typing import Any
 
 from benchproof.derive import DeriveError, parse
 from benchproof.errors import Problems, did_you_mean
-from benchproof.model import Dimension, Metric, Report, Section
+from benchproof.model import RESERVED, Dimension, Metric, Report, Section
 from benchproof.narrative import render_markdown
 from benchproof.paths import project_file
 from benchproof.schema import Field, check_map, line_of
 
 REL = "report.yaml"
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-RESERVED_COLUMNS = {"arm", "status", "repeat", "section", "run_id", "started_at", "reason", "evidence"}
+RESERVED_COLUMNS = frozenset(RESERVED)  # a metric or dimension id may not take these
 
 REPORT_FIELDS = {
     "title": Field("str", required=True),

@@ -184,11 +184,11 @@ def _filters(project: Project, values_of: dict[str, list[Any]], arm_order: list[
     return filters
 
 
-def runs_data(project: Project) -> tuple[dict[str, Any], list[Filter]]:
-    """The JSON object of ``runs-data.js`` and the filters it offers."""
+def runs_data(project: Project, dicts: list[dict[str, Any]]) -> tuple[dict[str, Any], list[Filter]]:
+    """The JSON object of ``runs-data.js`` and the filters it offers (``dicts`` from
+    :func:`benchproof.downloads.record_dicts`)."""
     report = project.report
     columns = record_columns(project)
-    dicts = record_dicts(project)
     values_of = {c: _cells([row[c] for row in dicts]) for c in columns}
     del dicts
     arm_order = _arm_order(project)
@@ -222,9 +222,11 @@ def runs_data(project: Project) -> tuple[dict[str, Any], list[Filter]]:
     return data, filters
 
 
-def runs_site_files(project: Project, info: SiteInfo) -> dict[str, str | bytes]:
-    """``runs.html``, its data script and its page script."""
-    data, filters = runs_data(project)
+def runs_site_files(project: Project, info: SiteInfo,
+                    rows: list[dict[str, Any]] | None = None) -> dict[str, str | bytes]:
+    """``runs.html``, its data script and its page script (``rows``: the build's
+    :func:`~benchproof.downloads.record_dicts`, made here when not given)."""
+    data, filters = runs_data(project, record_dicts(project) if rows is None else rows)
     counts = Counter(r.status for r in project.records)
     page = RunsPage(
         title=project.report.title, n_records=len(project.records), n_text=f"{len(project.records):,}",
