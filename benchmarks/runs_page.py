@@ -64,9 +64,9 @@ def build_site(project: Path, out: Path, runs_only: bool) -> tuple[float, list[t
 
     if runs_only:
         from benchproof.build import check
-        from benchproof.pages import site_info
-        from benchproof.render import stylesheet
-        from benchproof.runs_page import runs_site_files
+        from benchproof.pages.report import site_info
+        from benchproof.pages.render import stylesheet
+        from benchproof.pages.runs_page import runs_site_files
         from benchproof.site import SiteFiles, publish
 
         loaded = check(project, False, log)

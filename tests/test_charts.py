@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from benchproof.aggregate import aggregate
-from benchproof.charts import DOT_CAP, chart_views, svg
-from benchproof.project import load_project
+from benchproof.compute.aggregate import aggregate
+from benchproof.charts.specs import DOT_CAP, chart_views, svg
+from benchproof.read.project import load_project
 from support import EXAMPLE, SMALL_ARMS, SMALL_REPORT, write_project
 
 

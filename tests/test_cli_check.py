@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from benchproof.cli import main
-from benchproof.project import load_project
+from benchproof.read.project import load_project
 from test_validation import THREE_ERRORS, break_three_files, line_no, replace_once, tiny_project
 
 

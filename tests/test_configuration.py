@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from benchproof.configuration import flatten, plain, section_table, what_ran
-from benchproof.project import load_project
+from benchproof.pages.configuration import flatten, plain, section_table, what_ran
+from benchproof.read.project import load_project
 from support import EXAMPLE, SMALL_REPORT, build, page, text, write_project
 
 SECTION_ARMS = [  # data/example/report.yaml, section nov3-tuning, in order

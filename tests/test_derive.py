@@ -1,4 +1,4 @@
-"""Tests for benchproof.derive: the whitelist parser and the evaluator of `derive` expressions."""
+"""Tests for benchproof.read.derive: the whitelist parser and the evaluator of `derive` expressions."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from fractions import Fraction
 
 import pytest
 
-from benchproof import derive
-from benchproof.derive import Derivation, DeriveError, parse
+from benchproof.read import derive
+from benchproof.read.derive import Derivation, DeriveError, parse
 
 PREFILL = "(prompt_n - cached_n) / prompt_ms * 1000"
 

@@ -9,7 +9,7 @@ import textwrap
 import pytest
 import yaml
 
-from benchproof.project import load_project
+from benchproof.read.project import load_project
 from import_support import FIXTURES, SCALE, build_page, copy_in, figure, records, run_import, table
 from support import EXAMPLE
 from test_cli import run as run_cli

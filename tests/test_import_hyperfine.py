@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from benchproof.project import load_project
+from benchproof.read.project import load_project
 from import_support import (FIXTURES, SCALE, assert_truncated_is_refused, build_page, copy_in, figure,
                             records, refused, run_import, table)
 

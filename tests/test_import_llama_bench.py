@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from benchproof.project import load_project
+from benchproof.read.project import load_project
 from import_support import (FIXTURES, build_page, copy_in, figure, import_each, records, refused,
                             run_import, table)
 

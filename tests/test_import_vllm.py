@@ -400,7 +400,7 @@ def test_registered_under_their_format_names():
 
 
 def test_reserved_columns_match_the_report_schema():
-    from benchproof.report_config import RESERVED_COLUMNS
+    from benchproof.read.report_config import RESERVED_COLUMNS
 
     assert common.RESERVED_COLUMNS == frozenset(RESERVED_COLUMNS)
 

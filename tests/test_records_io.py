@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pathlib
 
-from benchproof.records_io import RawRecord, read_runs
+from benchproof.read.records_io import RawRecord, read_runs
 
 
 def read(tmp_path: pathlib.Path, name: str, content: str | bytes):

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from benchproof.pages import INLINE_LIMIT
+from benchproof.pages.report import INLINE_LIMIT
 from support import (EXAMPLE, REPO, SMALL_ARMS, SMALL_REPORT, build, figure_texts, page,
                      summary_rows, text, write_project)
 

@@ -6,15 +6,15 @@ import random
 
 import pytest
 
-from benchproof.aggregate import aggregate
-from benchproof.buildtime import BuildTime
-from benchproof.receipts import receipts
-from benchproof.chart_widgets import charts_page
-from benchproof.charts import chart_views
+from benchproof.compute.aggregate import aggregate
+from benchproof.receipts.buildtime import BuildTime
+from benchproof.receipts.listing import receipts
+from benchproof.charts.widgets import charts_page
+from benchproof.charts.specs import chart_views
 from benchproof.errors import InputError
-from benchproof.pages import report_page, site_info
-from benchproof.project import load_project
-from benchproof.render import render
+from benchproof.pages.report import report_page, site_info
+from benchproof.read.project import load_project
+from benchproof.pages.render import render
 from support import copy_example
 
 MUTATIONS = {

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from benchproof.errors import InputError
-from benchproof.project import load_project
+from benchproof.read.project import load_project
 
 RUNS = "runs/nov3-tuning.csv"
 CONTROL = "arms/v100-pxa4-control.yaml"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import pathlib
 
-from benchproof.yamlio import MarkedMap, MarkedSeq, load_yaml
+from benchproof.read.yamlio import MarkedMap, MarkedSeq, load_yaml
 
 
 def load(tmp_path: pathlib.Path, content: str | bytes, name: str = "suite.yaml"):

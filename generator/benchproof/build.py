@@ -7,22 +7,22 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from benchproof.aggregate import aggregate
-from benchproof.arm_pages import arm_site_files
-from benchproof.buildtime import build_time
-from benchproof.bundle import evidence_zip
-from benchproof.downloads import record_dicts, records_csv, records_jsonl, results_json
-from benchproof.evidence import site_files as evidence_files
+from benchproof.compute.aggregate import aggregate
+from benchproof.pages.arm_pages import arm_site_files
+from benchproof.receipts.buildtime import build_time
+from benchproof.receipts.bundle import evidence_zip
+from benchproof.receipts.downloads import record_dicts, records_csv, records_jsonl, results_json
+from benchproof.receipts.evidence import site_files as evidence_files
 from benchproof.errors import InputError, Problem
 from benchproof.model import STATUSES, Project
-from benchproof.multisite import index_entries, report_folders
-from benchproof.pages import SiteInfo, report_page, site_info
-from benchproof.project import load_project
-from benchproof.receipts import receipts
-from benchproof.chart_widgets import charts_page, svg_path
-from benchproof.charts import chart_views, runtime, svg
-from benchproof.render import asset, render, stylesheet
-from benchproof.runs_page import runs_site_files
+from benchproof.read.multisite import index_entries, report_folders
+from benchproof.pages.report import SiteInfo, report_page, site_info
+from benchproof.read.project import load_project
+from benchproof.receipts.listing import receipts
+from benchproof.charts.widgets import charts_page, svg_path
+from benchproof.charts.specs import chart_views, runtime, svg
+from benchproof.pages.render import asset, render, stylesheet
+from benchproof.pages.runs_page import runs_site_files
 from benchproof.site import MARKER, SiteFiles, publish
 
 Log = Callable[[str], None]

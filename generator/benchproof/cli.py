@@ -127,7 +127,7 @@ def import_(format_name: str, files: tuple[str, ...], arm: str, section: str | N
     from benchproof.importers import detect, known, lookup
     from benchproof.importers.base import ImportFormatError
     from benchproof.importers.writer import FileImport, UsageProblem, write_import
-    from benchproof.report_config import ID_RE
+    from benchproof.read.report_config import ID_RE
 
     for option, value in (("--arm", arm), ("--section", section)):
         if value is not None and not ID_RE.match(value):

@@ -12,7 +12,7 @@ from benchproof.errors import Problem
 from benchproof.importers import (guidellm, hyperfine, llama_bench,  # noqa: F401  (they register)
                                   pytest_benchmark, sglang, vllm_serve, vllm_throughput)
 from benchproof.importers.base import REGISTRY, ImportFormatError, Importer
-from benchproof.yamlio import read_text
+from benchproof.read.yamlio import read_text
 
 AUTO = "auto"
 

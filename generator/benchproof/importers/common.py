@@ -1,7 +1,7 @@
 """Helpers the importers share: reading a tool's file keeping lines, numbers, repeats.
 
 JSON documents are read with :func:`load_json`, whose objects and arrays are the
-:class:`~benchproof.yamlio.MarkedMap` / :class:`~benchproof.yamlio.MarkedSeq` of the YAML
+:class:`~benchproof.read.yamlio.MarkedMap` / :class:`~benchproof.read.yamlio.MarkedSeq` of the YAML
 reader, so an importer can say ``file:line`` for any value (``schema.line_of``).  Every
 problem that stops an import is raised as :class:`ImportFormatError` through :func:`fail`
 (or :func:`error`, to raise it ``from None`` in an ``except`` block); a value that is skipped
@@ -24,8 +24,8 @@ from typing import Any, Iterable, NoReturn
 
 from benchproof.errors import Problem
 from benchproof.importers.base import ImportFormatError
-from benchproof.schema import line_of
-from benchproof.yamlio import MarkedMap, MarkedSeq, read_text
+from benchproof.read.schema import line_of
+from benchproof.read.yamlio import MarkedMap, MarkedSeq, read_text
 
 __all__ = ["error", "fail", "skipped", "warning", "read_file", "load_json", "object_list", "line_of",
            "is_number", "finite", "number_repeats", "split_constant", "origin", "shorten",

@@ -27,7 +27,7 @@ from benchproof.importers.base import (DimensionDef, Imported, ImportFormatError
 from benchproof.importers.common import (aggregate_fields, fail, finite, line_of, load_json,
                                          number_repeats, origin, read_file, shorten, skipped,
                                          split_constant, warning)
-from benchproof.yamlio import MarkedMap
+from benchproof.read.yamlio import MarkedMap
 
 NAME = "llama-bench"
 PREFILL = MetricDef(

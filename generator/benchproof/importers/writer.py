@@ -31,12 +31,12 @@ import yaml
 
 from benchproof.errors import InputError, Problem
 from benchproof.importers.base import Imported, MetricDef
-from benchproof.project import load_project
-from benchproof.records_io import read_runs
-from benchproof.report_config import REL
-from benchproof.runs import run_files
-from benchproof.schema import line_of
-from benchproof.yamlio import load_yaml
+from benchproof.read.project import load_project
+from benchproof.read.records_io import read_runs
+from benchproof.read.report_config import REL
+from benchproof.read.runs import run_files
+from benchproof.read.schema import line_of
+from benchproof.read.yamlio import load_yaml
 
 TIME_UNITS = {"s": 1.0, "ms": 1e-3, "µs": 1e-6, "us": 1e-6, "ns": 1e-9}
 TIME_SUFFIX = {"s": "_s", "ms": "_ms", "µs": "_us", "us": "_us", "ns": "_ns"}

@@ -18,7 +18,7 @@ from yaml.constructor import ConstructorError
 from yaml.nodes import MappingNode, Node, SequenceNode
 from yaml.reader import ReaderError
 
-from .errors import Problem
+from benchproof.errors import Problem
 
 _MERGE = "tag:yaml.org,2002:merge"
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"

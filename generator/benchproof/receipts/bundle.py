@@ -19,7 +19,7 @@ import zipfile
 from datetime import datetime, timezone
 
 from benchproof import __version__
-from benchproof.buildtime import BuildTime
+from benchproof.receipts.buildtime import BuildTime
 from benchproof.model import Project
 
 ZIP_EPOCH_MIN = 315532800  # 1980-01-01: the earliest time a zip entry can hold

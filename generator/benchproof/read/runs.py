@@ -11,12 +11,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable
 
-from benchproof.derive import DeriveError, parse
+from benchproof.read.derive import DeriveError, parse
 from benchproof.errors import Problems, did_you_mean
 from benchproof.model import STATUSES, Arm, DimValue, Metric, Report, RunRecord, Where
-from benchproof.inputs import folder_files, outside
-from benchproof.paths import check_path
-from benchproof.records_io import RawRecord, read_runs
+from benchproof.read.inputs import folder_files, outside
+from benchproof.read.paths import check_path
+from benchproof.read.records_io import RawRecord, read_runs
 
 RUN_SUFFIXES = (".csv", ".jsonl", ".json")
 REPORTED_TOLERANCE = 0.005  # a reported figure further than 0.5% from the derived one is flagged

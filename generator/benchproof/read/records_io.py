@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .errors import Problem
-from .yamlio import read_text
+from benchproof.errors import Problem
+from benchproof.read.yamlio import read_text
 
 
 @dataclass(frozen=True)

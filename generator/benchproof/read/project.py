@@ -9,15 +9,15 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from benchproof.arms import read_arm
+from benchproof.read.arms import read_arm
 from benchproof.errors import InputError, Problem, Problems, collapse, did_you_mean
 from benchproof.model import Arm, Project, RunRecord
-from benchproof.inputs import collect, folder_files, outside
-from benchproof.paths import check_path
-from benchproof.report_config import REL, read_report
-from benchproof.runs import RUN_SUFFIXES, read_records
-from benchproof.schema import line_of
-from benchproof.yamlio import load_yaml
+from benchproof.read.inputs import collect, folder_files, outside
+from benchproof.read.paths import check_path
+from benchproof.read.report_config import REL, read_report
+from benchproof.read.runs import RUN_SUFFIXES, read_records
+from benchproof.read.schema import line_of
+from benchproof.read.yamlio import load_yaml
 
 MIN_REPEATS = 3
 

@@ -1,7 +1,7 @@
 """Bar-plus-dot charts: Altair builds a Vega-Lite spec per view, vl-convert renders static SVG.
 
 A view is one section × metric × workload point.  The bar is the median of the successful
-repetitions (computed in pandas, by :mod:`benchproof.aggregate`), each dot is one successful
+repetitions (computed in pandas, by :mod:`benchproof.compute.aggregate`), each dot is one successful
 repetition.  An arm with no successful repetition keeps its row, with its status in words
 and ``--``, and gets neither bar nor dot.
 """
@@ -15,8 +15,8 @@ from functools import lru_cache
 
 import altair as alt
 
-from benchproof import formatting as fmt
-from benchproof.aggregate import Point, Results, point_of
+from benchproof.pages import formatting as fmt
+from benchproof.compute.aggregate import Point, Results, point_of
 from benchproof.model import Metric, Project, RunRecord
 
 VL_VERSION = "6.4"

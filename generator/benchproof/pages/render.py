@@ -10,7 +10,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from benchproof import formatting
+from benchproof.pages import formatting
 from benchproof.resources import templates_dir
 
 

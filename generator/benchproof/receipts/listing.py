@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchproof.buildtime import BuildTime
-from benchproof.bundle import sha256
-from benchproof.configuration import href
-from benchproof.evidence import referenced
+from benchproof.receipts.buildtime import BuildTime
+from benchproof.receipts.bundle import sha256
+from benchproof.pages.configuration import href
+from benchproof.receipts.evidence import referenced
 from benchproof.model import Project
 
 DESCRIPTIONS = {

@@ -6,12 +6,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from benchproof.derive import DeriveError, parse
+from benchproof.read.derive import DeriveError, parse
 from benchproof.errors import Problems, did_you_mean
 from benchproof.model import RESERVED, Dimension, Metric, Report, Section
-from benchproof.narrative import render_markdown
-from benchproof.paths import project_file
-from benchproof.schema import Field, check_map, line_of
+from benchproof.pages.narrative import render_markdown
+from benchproof.read.paths import project_file
+from benchproof.read.schema import Field, check_map, line_of
 
 REL = "report.yaml"
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")

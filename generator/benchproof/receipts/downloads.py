@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from benchproof import __version__
-from benchproof.aggregate import Results
+from benchproof.compute.aggregate import Results
 from benchproof.model import Project, column_groups
 
 RESULTS_FORMAT = 1

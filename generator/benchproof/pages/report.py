@@ -1,6 +1,6 @@
 """Project + Results → the documented data each page template receives.
 
-All formatting decisions are made here and in :mod:`benchproof.formatting`, so templates
+All formatting decisions are made here and in :mod:`benchproof.pages.formatting`, so templates
 only lay out text they are given.
 """
 
@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from benchproof import __version__, formatting as fmt
-from benchproof.aggregate import Results, Row
-from benchproof.configuration import href, what_ran
+from benchproof import __version__
+from benchproof.pages import formatting as fmt
+from benchproof.compute.aggregate import Results, Row
+from benchproof.pages.configuration import href, what_ran
 from benchproof.model import STATUSES, Metric, Project, Report, RunRecord, column_groups
 
 INLINE_LIMIT = 1000  # more records than this are browsed in runs.html, not listed inline
@@ -23,7 +24,7 @@ class SiteInfo:
 
     title: str
     n_records: int
-    built: str = ""      # the build time used (ISO 8601, UTC), see benchproof.buildtime
+    built: str = ""      # the build time used (ISO 8601, UTC), see benchproof.receipts.buildtime
     version: str = __version__
 
 

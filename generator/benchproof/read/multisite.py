@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchproof.model import Project
-from benchproof.pages import arm_count, date_range, status_counts
-from benchproof.report_config import REL
+from benchproof.pages.report import arm_count, date_range, status_counts
+from benchproof.read.report_config import REL
 
 
 def report_folders(root: Path) -> list[Path] | None:

@@ -11,7 +11,7 @@ evidence file that verifies it.
 
 Everything here is pure (no I/O) and every value arrives in the templates as plain text.
 Evidence is linked at its project-relative path, which is also its place in the site
-(:mod:`benchproof.evidence` copies it there); templates prefix ``root``.
+(:mod:`benchproof.receipts.evidence` copies it there); templates prefix ``root``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 from urllib.parse import quote
 
-from benchproof import formatting as fmt
+from benchproof.pages import formatting as fmt
 from benchproof.model import Arm, Claim, Launch, Project, Section
 
 SAME_SUBJECT = "same as the report"

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from benchproof.aggregate import Results, dim_sort_key
-from benchproof.charts import ChartView
+from benchproof.compute.aggregate import Results, dim_sort_key
+from benchproof.charts.specs import ChartView
 from benchproof.model import Project
-from benchproof.render import script_json
+from benchproof.pages.render import script_json
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 The records travel in ``runs-data.js`` as one compact, columnar JSON object assigned to
 ``window.benchproofRuns`` (a script rather than a fetched ``.json`` file, because ``fetch``
-fails from ``file://``).  The rows come from :func:`benchproof.downloads.record_dicts`, so the
+fails from ``file://``).  The rows come from :func:`benchproof.receipts.downloads.record_dicts`, so the
 page holds exactly what ``records.csv`` holds.  The format (``FORMAT``)::
 
     {"format": 1, "n": <records>, "decimals": <report decimals>,
@@ -28,11 +28,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from benchproof import formatting as fmt
-from benchproof.downloads import record_columns, record_dicts
+from benchproof.pages import formatting as fmt
+from benchproof.receipts.downloads import record_columns, record_dicts
 from benchproof.model import STATUSES, Project
-from benchproof.pages import SiteInfo
-from benchproof.render import asset, render
+from benchproof.pages.report import SiteInfo
+from benchproof.pages.render import asset, render
 
 FORMAT = 1
 DATA_GLOBAL = "benchproofRuns"
@@ -186,7 +186,7 @@ def _filters(project: Project, values_of: dict[str, list[Any]], arm_order: list[
 
 def runs_data(project: Project, dicts: list[dict[str, Any]]) -> tuple[dict[str, Any], list[Filter]]:
     """The JSON object of ``runs-data.js`` and the filters it offers (``dicts`` from
-    :func:`benchproof.downloads.record_dicts`)."""
+    :func:`benchproof.receipts.downloads.record_dicts`)."""
     report = project.report
     columns = record_columns(project)
     values_of = {c: _cells([row[c] for row in dicts]) for c in columns}
@@ -225,7 +225,7 @@ def runs_data(project: Project, dicts: list[dict[str, Any]]) -> tuple[dict[str, 
 def runs_site_files(project: Project, info: SiteInfo,
                     rows: list[dict[str, Any]] | None = None) -> dict[str, str | bytes]:
     """``runs.html``, its data script and its page script (``rows``: the build's
-    :func:`~benchproof.downloads.record_dicts`, made here when not given)."""
+    :func:`~benchproof.receipts.downloads.record_dicts`, made here when not given)."""
     data, filters = runs_data(project, record_dicts(project) if rows is None else rows)
     counts = Counter(r.status for r in project.records)
     page = RunsPage(

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchproof.errors import Problems, did_you_mean
-from benchproof.yamlio import MarkedMap, MarkedSeq
+from benchproof.read.yamlio import MarkedMap, MarkedSeq
 
 KIND_WORDS = {
     "str": "a text",

@@ -2,7 +2,7 @@
 claims, every one of its records, and its evidence.
 
 :class:`ArmPage` is everything ``arm.html`` shows, formatted here (and in
-:mod:`benchproof.formatting` / :mod:`benchproof.configuration`); the template only lays
+:mod:`benchproof.pages.formatting` / :mod:`benchproof.pages.configuration`); the template only lays
 it out.  Links are relative to the site root; the template prefixes ``root`` (``../``).
 """
 
@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from benchproof import formatting as fmt
-from benchproof.configuration import (ENGINE_KEYS, ClaimView, Evidence, LaunchView,
+from benchproof.pages import formatting as fmt
+from benchproof.pages.configuration import (ENGINE_KEYS, ClaimView, Evidence, LaunchView,
                                       arm_anchors, arm_path, claim_view, evidence, flatten,
                                       href, launch_view, plain)
 from benchproof.model import STATUSES, Arm, Project, RunRecord
-from benchproof.pages import INLINE_LIMIT, Cell, SiteInfo, measure_cells, measure_headers
-from benchproof.render import render
+from benchproof.pages.report import INLINE_LIMIT, Cell, SiteInfo, measure_cells, measure_headers
+from benchproof.pages.render import render
 
 ROOT = "../"  # arms/<id>.html is one folder below the site root
 

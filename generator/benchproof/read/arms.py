@@ -7,10 +7,10 @@ from typing import Any
 
 from benchproof.errors import Problems, did_you_mean
 from benchproof.model import LAUNCH_STATUSES, ROLES, Arm, Claim, Launch, Where
-from benchproof.narrative import render_markdown
-from benchproof.paths import project_file
-from benchproof.schema import Field, check_map, line_of, shown
-from benchproof.yamlio import load_yaml
+from benchproof.pages.narrative import render_markdown
+from benchproof.read.paths import project_file
+from benchproof.read.schema import Field, check_map, line_of, shown
+from benchproof.read.yamlio import load_yaml
 
 ARM_FIELDS = {
     "id": Field("str"),

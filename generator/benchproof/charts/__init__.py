@@ -1,0 +1,1 @@
+"""Results → chart specs, static SVG and the Vega runtime."""

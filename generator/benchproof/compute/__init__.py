@@ -1,0 +1,1 @@
+"""Project → Results: medians, ranges and ratios."""

@@ -1,0 +1,1 @@
+"""Project + Results → template contexts and rendered pages."""

@@ -1,0 +1,1 @@
+"""files → the validated Project: readers with line marks, validation, derived metrics."""
