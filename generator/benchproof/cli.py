@@ -176,6 +176,26 @@ def import_(format_name: str, files: tuple[str, ...], arm: str, section: str | N
 
 
 @main.command()
+@click.argument("project", required=False, type=click.Path(file_okay=False))
+@click.option("-p", "--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="The port on 127.0.0.1 (0: any free port).")
+def serve(project: str | None, port: int) -> None:
+    """Build PROJECT, serve it at http://127.0.0.1:PORT/ and rebuild it as you edit it.
+
+    The site is built into a temporary folder (the project is only read). Open pages reload
+    after each rebuild; a rebuild that fails keeps the last good site and shows its problems
+    in the terminal and at the top of the page. Ctrl-C stops.
+    """
+    from benchproof.serve import PortProblem, serve as run_serve
+
+    try:
+        run_serve(_project_dir(project), port, _say)
+    except PortProblem as exc:
+        _say(f"error: {exc}")
+        sys.exit(1)
+
+
+@main.command()
 @click.argument("folder", metavar="DIR", default=".", type=click.Path(file_okay=False))
 def init(folder: str) -> None:
     """Start a report project in DIR (default: the current folder, which must be empty).
