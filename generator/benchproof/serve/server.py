@@ -46,7 +46,10 @@ class Status:
 
 def banner(problems: tuple[str, ...]) -> bytes:
     items = "".join(f"<li><code>{html.escape(p)}</code></li>" for p in problems)
-    count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+    warnings = sum(": warning: " in p for p in problems)
+    errors = len(problems) - warnings
+    count = f"{errors} error{'s' if errors != 1 else ''}" + \
+        (f", {warnings} warning{'s' if warnings != 1 else ''}" if warnings else "")
     return (f'<div id="benchproof-serve-problems" role="alert" style="{BANNER_STYLE}">'
             f"<strong>The last rebuild failed ({count}); this is the last good build.</strong> "
             f"Fix the files and save: the page reloads by itself."
