@@ -111,18 +111,30 @@ def test_a_broken_edit_shows_the_problems_and_keeps_the_last_good_site(served):
     assert page_of(served.get("/")[1]).select_one("#benchproof-serve-problems") is None
 
 
-def test_ctrl_c_stops_it_with_exit_0_and_leaves_the_project_as_it_was(tmp_path):
+def test_a_project_broken_from_the_start_then_fixed_then_ctrl_c(tmp_path):
     project = start_project(tmp_path)
+    report = project / "report.yaml"
+    edit(report, "    arms: [current, candidate]", "    arms: [current, candidat]")
     before = tree(project)
     server = Served(project, "--port", "0")
     try:
-        assert server.get("/")[0] == 200
-        assert server.interrupt() == 0
+        assert server.status()["ok"] is False
+        soup = page_of(server.get("/")[1])
+        assert "Nothing has been built yet" in text(soup)
+        assert "there is nothing to show yet" in text(soup.select_one("#benchproof-serve-problems"))
+        assert "section 'main' lists arm 'candidat' that has no file arms/candidat.yaml" in \
+            text(soup.select_one("#benchproof-serve-problems"))
+        assert "build failed: 4 errors, 1 warning; nothing to serve yet" in server.lines
+        edit(report, "    arms: [current, candidat]", "    arms: [current, candidate]")
+        status, _ = server.wait_status(server.status()["version"])
+        assert status["ok"] is True and summary_rows(page_of(server.get("/")[1]))[1][0] == "Candidate build"
+        assert server.interrupt() == 0  # Ctrl-C
     finally:
         server.close()
     assert server.lines[-1] == "stopped"
     assert not server.site.parent.exists()  # the temporary folder is gone
-    assert tree(project) == before          # nothing was written into the project
+    edit(report, "    arms: [current, candidate]", "    arms: [current, candidat]")
+    assert tree(project) == before          # serve wrote nothing into the project
     assert not [line for line in server.lines if "Traceback" in line]
 
 

@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from benchproof.serve.server import HOST, SiteServer, Status, listen
+from benchproof.serve.server import HOST, SiteServer, Status, counted, listen
 from benchproof.serve.watch import Watcher
 
 Log = Callable[[str], None]
@@ -63,8 +63,7 @@ def rebuild(project: Path, site: Path, status: Status, say: Log, since: float) -
         return Status(version=status.version + 1, ok=True, problems=(), built=True, seconds=seconds)
     for line in problems:
         say(line)
-    errors = sum(": warning: " not in p for p in problems)
-    say(f"build failed: {errors} error{'s' if errors != 1 else ''}"
+    say(f"build failed: {counted(problems)}"
         + ("; still serving the last good site" if status.built else "; nothing to serve yet"))
     return replace(status, version=status.version + 1, ok=False, problems=problems,
                    seconds=time.monotonic() - since)

@@ -25,8 +25,7 @@ BANNER_STYLE = ("position:sticky;top:0;z-index:1000;margin:0;padding:0.75rem 1re
                 "color:#3d2800;border-bottom:3px solid #b35c00;font:15px/1.45 system-ui,sans-serif")
 EMPTY_PAGE = (b"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>benchproof serve"
               b"</title></head><body><main style=\"font:16px/1.5 system-ui,sans-serif;padding:1rem\">"
-              b"<p>Nothing has been built yet. Fix the problems above and save: the page reloads by itself."
-              b"</p></main></body></html>")
+              b"<p>Nothing has been built yet: fix the problems above and save.</p></main></body></html>")
 
 
 @dataclass(frozen=True)
@@ -44,14 +43,19 @@ class Status:
                            "seconds": round(self.seconds, 3)}).encode()
 
 
-def banner(problems: tuple[str, ...]) -> bytes:
-    items = "".join(f"<li><code>{html.escape(p)}</code></li>" for p in problems)
+def counted(problems: tuple[str, ...]) -> str:
+    """``2 errors, 1 warning`` for problems printed as ``file:line: [warning: ]message``."""
     warnings = sum(": warning: " in p for p in problems)
     errors = len(problems) - warnings
-    count = f"{errors} error{'s' if errors != 1 else ''}" + \
+    return f"{errors} error{'s' if errors != 1 else ''}" + \
         (f", {warnings} warning{'s' if warnings != 1 else ''}" if warnings else "")
+
+
+def banner(status: Status) -> bytes:
+    items = "".join(f"<li><code>{html.escape(p)}</code></li>" for p in status.problems)
+    shown = "this is the last good build" if status.built else "there is nothing to show yet"
     return (f'<div id="benchproof-serve-problems" role="alert" style="{BANNER_STYLE}">'
-            f"<strong>The last rebuild failed ({count}); this is the last good build.</strong> "
+            f"<strong>The last build failed ({counted(status.problems)}): {shown}.</strong> "
             f"Fix the files and save: the page reloads by itself."
             f'<ul style="margin:0.4rem 0 0;padding-left:1.2rem;max-height:40vh;overflow:auto">{items}</ul>'
             "</div>").encode("utf-8")
@@ -65,7 +69,7 @@ def inject(page: bytes, status: Status) -> bytes:
     if not status.ok:
         opening = _BODY_OPEN.search(page)
         at = opening.end() if opening else 0
-        page = page[:at] + banner(status.problems) + page[at:]
+        page = page[:at] + banner(status) + page[at:]
     return page
 
 
@@ -93,7 +97,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if path == PREFIX + "reload.js":
             return self._send(200, RELOAD_JS, "text/javascript; charset=utf-8", head)
         target = Path(self.translate_path(self.path))
-        if target.is_dir():
+        if target.is_dir() or path.endswith("/"):
             target = target / "index.html"
         if not status.built and target.suffix == ".html":
             return self._send(200, inject(EMPTY_PAGE, status), "text/html; charset=utf-8", head)
