@@ -3,12 +3,16 @@ take Markdown text as well as a file; ``build`` without a project says what it b
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
+from click.testing import CliRunner
+
+from benchproof.cli import main
 
 from benchproof.errors import InputError
 from benchproof.read.project import load_project
 from support import page, text
-from test_cli import run
 from test_validation import CONTROL, errors, line_no, replace_once
 
 
@@ -70,14 +74,17 @@ def test_a_value_that_looks_like_a_path_must_name_a_file(example_copy, value):
 
 
 def test_build_without_a_project_says_it_builds_the_bundled_example(tmp_path):
-    out = run("build", "-o", str(tmp_path / "site"), cwd=tmp_path)
-    assert out.returncode == 0, out.stderr
-    assert out.stderr.startswith("note: no report.yaml in the current folder: using the bundled example report")
-    assert "'benchproof init my-report'" in out.stderr and "'benchproof build my-report'" in out.stderr
+    with contextlib.chdir(tmp_path):
+        result = CliRunner().invoke(main, ["build", "-o", "site"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("note: no report.yaml in the current folder: using the bundled example report")
+    assert "'benchproof init my-report'" in result.stderr and "'benchproof build my-report'" in result.stderr
+    assert "note:" not in result.stdout
     assert "Same model. Different engines." in text(page(tmp_path / "site" / "index.html").select_one("h1"))
 
 
-def test_a_project_folder_gets_no_note(example_copy, tmp_path):
-    out = run("check", cwd=example_copy)
-    assert out.returncode == 0, out.stderr
-    assert "bundled example" not in out.stderr
+def test_a_project_folder_gets_no_note(example_copy):
+    with contextlib.chdir(example_copy):
+        result = CliRunner().invoke(main, ["check"])
+    assert result.exit_code == 0, result.output
+    assert "bundled example" not in result.output
