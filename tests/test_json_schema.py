@@ -17,7 +17,7 @@ from benchproof.read.json_schema import SCHEMAS, schema_texts
 from benchproof.read.project import load_project
 from benchproof.read.yamlio import load_yaml
 from import_support import FIXTURES
-from support import EXAMPLE, copy_example
+from support import EXAMPLE
 
 CONTROL = "arms/v100-pxa4-control.yaml"
 
