@@ -26,7 +26,8 @@ def test_wheel_lists_package_templates_and_example(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for expected in ("benchproof/cli.py", "benchproof/templates/report.html", "benchproof/templates/base.html",
                      "benchproof/templates/assets/css/00-base.css", "benchproof/example/report.yaml",
-                     "benchproof/example/runs/nov3-tuning.csv"):
+                     "benchproof/example/runs/nov3-tuning.csv", "benchproof/starter/template/report.yaml",
+                     "benchproof/starter/template/runs/runs.csv", "benchproof/serve/reload.js"):
         assert expected in names
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     assert "benchproof = benchproof.cli:main" in zipfile.ZipFile(wheel).read(entry).decode()

@@ -29,6 +29,9 @@ def _project_dir(project: str | None) -> Path:
         return Path.cwd()
     from benchproof.resources import example_dir
 
+    _say("note: no report.yaml in the current folder: using the bundled example report instead.\n"
+         "      Start your own with 'benchproof init my-report', then 'benchproof serve my-report' "
+         "(a live preview) or 'benchproof build my-report'.")
     return example_dir()
 
 
@@ -170,3 +173,63 @@ def import_(format_name: str, files: tuple[str, ...], arm: str, section: str | N
     click.echo(f"wrote {root / 'arms' / (arm + '.yaml')} (a stub: check it)" if done.arm_written
                else f"kept {root / 'arms' / (arm + '.yaml')} as it was")
     click.echo(f"next: benchproof build {project}")
+
+
+@main.command()
+@click.argument("project", required=False, type=click.Path(file_okay=False))
+@click.option("-p", "--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="The port on 127.0.0.1 (0: any free port).")
+def serve(project: str | None, port: int) -> None:
+    """Build PROJECT, serve it at http://127.0.0.1:PORT/ and rebuild it as you edit it.
+
+    The site is built into a temporary folder (the project is only read). Open pages reload
+    after each rebuild; a rebuild that fails keeps the last good site and shows its problems
+    in the terminal and at the top of the page. Ctrl-C stops.
+    """
+    from benchproof.serve import PortProblem, serve as run_serve
+
+    try:
+        run_serve(_project_dir(project), port, _say)
+    except PortProblem as exc:
+        _say(f"error: {exc}")
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("folder", metavar="DIR", default=".", type=click.Path(file_okay=False))
+def init(folder: str) -> None:
+    """Start a report project in DIR (default: the current folder, which must be empty).
+
+    It builds as it is: a report with one section, two arms, three repetitions of each, a
+    narrative and a protocol skeleton. Replace the example words and numbers with yours.
+    """
+    from benchproof.starter import NotEmpty, create
+
+    try:
+        written = create(Path(folder))
+    except NotEmpty as exc:
+        raise click.UsageError(f"{exc}: benchproof init writes only into a new or empty folder, "
+                               "e.g. benchproof init my-report") from None
+    shown = [rel for rel in written if not rel.startswith(".")]
+    click.echo(f"created {folder}: {', '.join(shown)}")
+    click.echo("  (and .benchproof/schema/, the schemas your editor uses to complete and check the YAML keys)")
+    target = "" if folder == "." else f" {folder}"
+    click.echo(f"next: benchproof serve{target}   then edit the files: the page follows")
+
+
+@main.command()
+@click.option("-o", "--out", "folder", default=".benchproof/schema", show_default=True,
+              type=click.Path(file_okay=False), help="The folder to write the schemas into.")
+def schema(folder: str) -> None:
+    """Write the JSON Schemas of report.yaml and the arm files (for editors).
+
+    The default folder is where the modeline of a file written by init or import points
+    ('# yaml-language-server: $schema=...'): run it in a project to refresh that copy.
+    """
+    from benchproof.read.json_schema import schema_texts
+
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, text in schema_texts().items():
+        (out / name).write_text(text, encoding="utf-8")
+        click.echo(f"wrote {out / name}")

@@ -29,6 +29,7 @@ from typing import Any
 
 import yaml
 
+from benchproof.editor import editor_support
 from benchproof.errors import InputError, Problem
 from benchproof.importers.base import Imported, MetricDef
 from benchproof.read.project import load_project
@@ -368,6 +369,7 @@ class _Files:
             self.made.append(p)
 
     def write(self, rel: str, data: bytes) -> None:
+        data = editor_support(self, rel, data)  # a YAML file's modeline and the schema it names
         path = self.root / rel
         self.folder(path.parent)
         self.before.setdefault(path, path.read_bytes() if path.exists() else None)

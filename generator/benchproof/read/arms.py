@@ -9,36 +9,46 @@ from benchproof.errors import Problems, did_you_mean
 from benchproof.model import LAUNCH_STATUSES, ROLES, Arm, Claim, Launch, Where
 from benchproof.pages.narrative import render_markdown
 from benchproof.read.paths import project_file
-from benchproof.read.schema import Field, check_map, line_of, shown
+from benchproof.read.schema import FILE_TABLES, Field, check_map, line_of, shown
 from benchproof.read.yamlio import load_yaml
 
-ARM_FIELDS = {
-    "id": Field("str"),
-    "label": Field("str"),
-    "role": Field("str"),
-    "engine": Field("map"),
-    "subject": Field("map"),
-    "hardware": Field("map"),
-    "settings": Field("map"),
-    "launch": Field("map"),
-    "claims": Field("list"),
-    "command": Field("strlist"),
-    "notes": Field("str"),
-    "evidence": Field("list"),
-}
 ENGINE_FIELDS = {
-    "name": Field("str", required=True),
-    "version": Field("scalar"),
-    "commit": Field("scalar"),
-    "binary_sha256": Field("str"),
+    "name": Field("str", required=True, doc="The program that ran"),
+    "version": Field("scalar", doc="Its version"),
+    "commit": Field("scalar", doc="The source revision it was built from"),
+    "binary_sha256": Field("str", doc="The SHA-256 of the executable that ran"),
 }
-LAUNCH_FIELDS = {"status": Field("str", required=True), "reason": Field("str"), "evidence": Field("str")}
+LAUNCH_FIELDS = {
+    "status": Field("str", required=True, choices=LAUNCH_STATUSES,
+                    doc="Whether the arm started: launched, failed or unsupported"),
+    "reason": Field("str", doc="Why it failed or is unsupported"),
+    "evidence": Field("str", doc="A file under evidence/ that shows it, e.g. the launch log"),
+}
 CLAIM_FIELDS = {
-    "name": Field("str", required=True),
-    "requested": Field("any", required=True),
-    "verified": Field("any", required=True),
-    "evidence": Field("str"),
+    "name": Field("str", required=True, doc="What the claim is about"),
+    "requested": Field("any", required=True, doc="What was asked for: a flag, a setting, a value"),
+    "verified": Field("any", required=True, choices=(True, False, "unknown"),
+                      doc="Whether the evidence shows it ran: true, false or unknown"),
+    "evidence": Field("str", doc="The file under evidence/ that verifies it"),
 }
+ARM_FIELDS = {
+    "id": Field("str", doc="The arm's id: the file name without .yaml (optional)"),
+    "label": Field("str", doc="The arm's name in tables and charts (default: the id)"),
+    "role": Field("str", choices=ROLES, doc="The arm's part in the comparison"),
+    "engine": Field("map", fields=ENGINE_FIELDS, doc="The program under test"),
+    "subject": Field("map", doc="Only when it differs from the report's subject (flagged as not "
+                                "like-for-like)"),
+    "hardware": Field("map", doc="The machine: free keys (processor, memory, host...)"),
+    "settings": Field("map", doc="What was configured: free keys"),
+    "launch": Field("map", fields=LAUNCH_FIELDS, default={"status": "launched"},
+                    doc="Whether the arm started, and the evidence"),
+    "claims": Field("list", fields=CLAIM_FIELDS,
+                    doc="Settings that were requested, each with whether it was verified"),
+    "command": Field("strlist", doc="The exact command line(s)"),
+    "notes": Field("str", doc="Markdown text about the arm"),
+    "evidence": Field("list", item="str", doc="Files under evidence/ that show what ran"),
+}
+FILE_TABLES["arms/<id>.yaml"] = ("an arm file", ARM_FIELDS)
 
 
 def _choice(value: str, choices: tuple[str, ...], what: str, rel: str, line: int | None,
@@ -56,7 +66,7 @@ def _launch(root: Path, doc: dict, rel: str, problems: Problems) -> Launch:
         return Launch("launched")
     launch = check_map(node, rel, "launch", LAUNCH_FIELDS, problems) or {}
     status = launch.get("status", "launched")
-    _choice(status, LAUNCH_STATUSES, "launch status", rel, line_of(node, "status"), problems)
+    _choice(status, LAUNCH_FIELDS["status"].choices, "launch status", rel, line_of(node, "status"), problems)
     evidence = None
     if launch.get("evidence"):
         evidence = project_file(root, launch["evidence"], rel, line_of(node, "evidence"),
@@ -77,7 +87,7 @@ def _claims(root: Path, doc: dict, rel: str, problems: Problems) -> list[Claim]:
         verified = c.get("verified")
         if verified is None:  # missing: check_map has said so
             verified = "unknown"
-        elif verified not in (True, False, "unknown"):
+        elif verified not in CLAIM_FIELDS["verified"].choices:
             problems.error(rel, line_of(item, "verified"),
                            f"'verified' must be true, false or unknown, got {shown(verified)}")
             verified = "unknown"
@@ -111,7 +121,7 @@ def read_arm(root: Path, path: Path, report_subject: dict, problems: Problems) -
         problems.error(rel, line_of(doc, "id"), f"id '{arm['id']}' does not match the file name '{stem}.yaml'")
     role = arm.get("role")
     if role is not None:
-        _choice(role, ROLES, "role", rel, line_of(doc, "role"), problems)
+        _choice(role, ARM_FIELDS["role"].choices, "role", rel, line_of(doc, "role"), problems)
     engine: dict[str, Any] = {}
     if "engine" in arm:
         engine = check_map(arm["engine"], rel, "engine", ENGINE_FIELDS, problems) or {}

@@ -11,47 +11,73 @@ from benchproof.errors import Problems, did_you_mean
 from benchproof.model import RESERVED, Dimension, Metric, Report, Section
 from benchproof.pages.narrative import render_markdown
 from benchproof.read.paths import project_file
-from benchproof.read.schema import Field, check_map, line_of
+from benchproof.read.schema import FILE_TABLES, Field, check_map, line_of
 
 REL = "report.yaml"
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 RESERVED_COLUMNS = frozenset(RESERVED)  # a metric or dimension id may not take these
 
-REPORT_FIELDS = {
-    "title": Field("str", required=True),
-    "subtitle": Field("str"),
-    "topics": Field("strlist"),
-    "subject": Field("map"),
-    "metrics": Field("list", required=True),
-    "dimensions": Field("list", required=True),
-    "sections": Field("list", required=True),
-    "protocol": Field("str"),
-    "decimals": Field("int"),
-}
 METRIC_FIELDS = {
-    "id": Field("str", required=True),
-    "label": Field("str"),
-    "unit": Field("str"),
-    "better": Field("str", required=True),
-    "source": Field("str", required=True),
-    "derive": Field("str"),
-    "allow_negative": Field("bool"),
+    "id": Field("str", required=True, pattern=ID_RE.pattern,
+                doc="The record column that holds the value (letters, digits, '-', '_', '.')"),
+    "label": Field("str", doc="The column heading and chart title (default: the id)"),
+    "unit": Field("str", doc="The unit shown after the figures, e.g. s, ms, items/s"),
+    "better": Field("str", required=True, choices=("higher", "lower"),
+                    doc="Which way is better: higher or lower"),
+    "source": Field("str", required=True,
+                    doc="Where the figure comes from: a timer, the wall clock, a tool's field"),
+    "derive": Field("str", doc="Arithmetic over record columns that recomputes the value, "
+                               "e.g. items / wall_s"),
+    "allow_negative": Field("bool", default=False, doc="Accept negative values (an error otherwise)"),
 }
-DIMENSION_FIELDS = {"id": Field("str", required=True), "label": Field("str")}
+DIMENSION_FIELDS = {
+    "id": Field("str", required=True, pattern=ID_RE.pattern, doc="The record column that holds the workload value"),
+    "label": Field("str", doc="The column heading (default: the id)"),
+}
 SECTION_FIELDS = {
-    "id": Field("str", required=True),
-    "title": Field("str"),
-    "notes": Field("str"),
-    "arms": Field("list", required=True),
-    "baseline": Field("str"),
+    "id": Field("str", required=True, pattern=ID_RE.pattern, doc="The section's id (the 'section' column of records)"),
+    "title": Field("str", doc="The section heading (default: the id)"),
+    "notes": Field("str", doc="The section's narrative: a Markdown file in the project "
+                              "(notes/x.md) or Markdown text"),
+    "arms": Field("list", required=True, item="str",
+                  doc="The ids of the section's arms, in table order (each has arms/<id>.yaml)"),
+    "baseline": Field("str", doc="The arm the others are compared with (the ratio column)"),
 }
+REPORT_FIELDS = {
+    "title": Field("str", required=True, doc="The report's title"),
+    "subtitle": Field("str", doc="One sentence under the title"),
+    "topics": Field("strlist", doc="Topic words for the header: a text or a list of texts"),
+    "subject": Field("map", doc="What every arm has in common, e.g. {name, version, sha256}"),
+    "metrics": Field("list", required=True, fields=METRIC_FIELDS, doc="The measured quantities"),
+    "dimensions": Field("list", required=True, fields=DIMENSION_FIELDS,
+                        doc="The workload keys: each value is one row of the tables and one chart point"),
+    "sections": Field("list", required=True, fields=SECTION_FIELDS,
+                      doc="The experiments, in page order; each lists its arms"),
+    "protocol": Field("str", doc="Protocol & limits: a Markdown file in the project "
+                                 "(notes/protocol.md) or Markdown text"),
+    "decimals": Field("int", default=2, bounds=(0, 6), doc="Decimals shown in the figures"),
+}
+FILE_TABLES[REL] = (REL, REPORT_FIELDS)
+BETTER = METRIC_FIELDS["better"].choices
+
+
+def names_a_file(value: str) -> bool:
+    """Whether a ``notes``/``protocol`` value is a file path rather than Markdown text: one line
+    that ends in .md, .markdown or .txt, or that has a '/' and no space."""
+    text = value.strip()
+    if "\n" in text:
+        return False
+    return text.lower().endswith((".md", ".markdown", ".txt")) or ("/" in text and " " not in text)
 
 
 def read_notes(root: Path, value: str | None, line: int | None, problems: Problems,
                rel: str = REL) -> str:
-    """The sanitized HTML of a Markdown file named in a YAML file ('' when none)."""
+    """The sanitized HTML of a Markdown file named in a YAML file, or of the Markdown text
+    written there instead ('' when none); both go through the same sanitizer."""
     if not value:
         return ""
+    if not names_a_file(value):
+        return render_markdown(value)
     path = project_file(root, value, rel, line, "notes file", problems)
     if path is None:
         return ""
@@ -106,10 +132,10 @@ def _metrics(doc: dict, problems: Problems) -> list[Metric]:
             continue
         seen.add(m["id"])
         better = m.get("better", "higher")
-        if better not in ("higher", "lower"):
+        if better not in BETTER:
             problems.error(REL, line_of(item, "better"),
                            f"'better' must be 'higher' or 'lower', got '{better}'"
-                           f"{did_you_mean(better, ('higher', 'lower'))}")
+                           f"{did_you_mean(better, BETTER)}")
         fields: tuple[str, ...] = ()
         if m.get("derive"):
             try:
@@ -119,7 +145,7 @@ def _metrics(doc: dict, problems: Problems) -> list[Metric]:
                 m["derive"] = None  # never evaluated: the project does not load
         metrics.append(Metric(
             id=m["id"], label=m.get("label", m["id"]), unit=m.get("unit", ""),
-            better=better if better in ("higher", "lower") else "higher",
+            better=better if better in BETTER else "higher",
             source=m.get("source", ""), derive=m.get("derive"), derive_fields=fields,
             allow_negative=bool(m.get("allow_negative", False)),
         ))
@@ -185,10 +211,11 @@ def read_report(root: Path, doc: Any, problems: Problems) -> tuple[Report | None
     if "metrics" in top and not metrics:
         problems.error(REL, line_of(doc, "metrics"), "the report needs at least one metric")
     sections = _sections(root, top, problems)
-    decimals = top.get("decimals", 2)
-    if not 0 <= decimals <= 6:
-        problems.error(REL, line_of(doc, "decimals"), f"'decimals' must be between 0 and 6, got {decimals}")
-        decimals = 2
+    low, high = REPORT_FIELDS["decimals"].bounds
+    decimals = top.get("decimals", REPORT_FIELDS["decimals"].default)
+    if not low <= decimals <= high:
+        problems.error(REL, line_of(doc, "decimals"), f"'decimals' must be between {low} and {high}, got {decimals}")
+        decimals = REPORT_FIELDS["decimals"].default
     topics = top.get("topics") or ()
     report = Report(
         title=top.get("title", ""), subtitle=top.get("subtitle", ""),

@@ -1,13 +1,15 @@
 """A small declarative checker for YAML mappings that keeps ``file:line`` for each problem.
 
 Each mapping is checked against a table of ``Field`` specs: unknown keys get a
-"did you mean", missing required keys and wrongly typed values get a clear message.
+"did you mean" (or, for a key that belongs elsewhere, where it belongs), missing required keys
+and wrongly typed values get a clear message.  The same tables, with the nesting, choices and
+one-line docs their fields carry, are exported as JSON Schemas (:mod:`benchproof.read.json_schema`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Mapping
 
 from benchproof.errors import Problems, did_you_mean
 from benchproof.read.yamlio import MarkedMap, MarkedSeq
@@ -28,6 +30,19 @@ KIND_WORDS = {
 class Field:
     kind: str
     required: bool = False
+    doc: str = ""                      # one line: what the key means (schema and editors)
+    choices: tuple = ()                # the only values allowed, when there is a fixed list
+    default: Any = None                # the value used when the key is absent (None: none)
+    pattern: str | None = None         # a regular expression a text must match
+    bounds: tuple[int, int] | None = None  # (lowest, highest) for a whole number
+    # the fields of a nested mapping (kind "map"), or of each item (kind "list"); None: free
+    fields: Mapping[str, "Field"] | None = field(default=None, compare=False)
+    item: str | None = None            # for a list of plain values: the kind of each item
+
+
+# The tables of the files a project has ("report.yaml", "an arm file"), filled by the modules
+# that define them: :func:`check_map` looks in them for where a misplaced key belongs.
+FILE_TABLES: dict[str, tuple[str, Mapping[str, Field]]] = {}
 
 
 def kind_ok(kind: str, value: Any) -> bool:
@@ -75,8 +90,8 @@ def check_map(
     good: dict[str, Any] = {}
     for key, value in node.items():
         if key not in fields:
-            problems.error(rel, line_of(node, key),
-                           f"unknown key '{key}' in {what}{did_you_mean(str(key), fields)}")
+            hint = belongs(str(key), fields) or did_you_mean(str(key), fields)
+            problems.error(rel, line_of(node, key), f"unknown key '{key}' in {what}{hint}")
             continue
         spec = fields[key]
         if value is None and not spec.required:
@@ -90,6 +105,46 @@ def check_map(
         if spec.required and node.get(key) is None:
             problems.error(rel, line_of(node) or 1, f"{what} is missing the required key '{key}'")
     return good
+
+
+def _places(key: str, fields: Mapping[str, Field], path: str, noun: str):
+    """Each (noun, path, table) where ``key`` is a field, in ``fields`` and the tables in it."""
+    if key in fields:
+        yield noun, path + key, fields
+    for name, spec in fields.items():
+        if spec.fields is None:
+            continue
+        if spec.kind == "list":
+            yield from _places(key, spec.fields, f"{path}{name}[0].", f"a {name.removesuffix('s')}")
+        else:
+            yield from _places(key, spec.fields, f"{path}{name}.", f"'{name}'")
+
+
+def belongs(key: str, here: Mapping[str, Field]) -> str:
+    """``: 'baseline' is a key of a section: sections[0].baseline`` when ``key`` is not a key
+    of the table ``here`` but is one elsewhere in a project's files; else ``''``."""
+    home = next((name for name, (_, table) in FILE_TABLES.items()
+                 if any(t is here for t in _tables(table))), None)
+    places = []
+    for name in sorted(FILE_TABLES, key=lambda name: (name != home, name)):  # this file first
+        top, table = FILE_TABLES[name]
+        for noun, path, where in _places(key, table, "", top):
+            if where is here:
+                continue
+            if name == home:
+                places.append(f"of {noun}: {path}")
+            elif where is table:
+                places.append(f"of {top}" + ("" if top == name else f" ({name})"))
+            else:
+                places.append(f"of {noun} in {top}: {path}")
+    return f": '{key}' is a key {'; '.join(places)}" if places else ""
+
+
+def _tables(fields: Mapping[str, Field]):
+    yield fields
+    for spec in fields.values():
+        if spec.fields is not None:
+            yield from _tables(spec.fields)
 
 
 def shown(value: Any) -> str:
