@@ -198,7 +198,7 @@ class _Plan:
             if (self.root / f.runs_rel).exists() and not self.replace:
                 self.problems.append(Problem(
                     f.shown, None, f"already imported: {self.shown / f.runs_rel} exists; use --replace "
-                                   "to import it again in its place"))
+                                   "to import it again in its place, or --arm PREFIX to keep both"))
 
     def check_evidence(self) -> None:
         """The tool's file goes to evidence/imports/<format>/<name>: another file of that
