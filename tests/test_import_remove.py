@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import shutil
+from pathlib import Path
 
+import pytest
 import yaml
 
 from benchproof.read.project import load_project
-from import_support import FIXTURES, build_page, compared, copy_in, records, run_import, tree
+from import_support import build_page, compared, copy_in, records, run_import, tree
 
 TOOL = "hyperfine"
 TWO = "generated_two_commands.json"       # 'python3 -c pass' 'python3 -S -c pass'
@@ -138,4 +139,39 @@ def test_remove_names_what_it_cannot_find_or_tell_apart(tmp_path):
     mixed = run_import(tmp_path, TOOL, "--remove", TWO, "--into", "rep")
     assert mixed.exit_code == 2 and "--remove takes back an import: it takes only --into and --dry-run, " \
         "not FORMAT" in " ".join(mixed.output.split())
-    shutil.rmtree(tmp_path / "rep")
+
+
+DEFAULTS = [("hyperfine", SCAN), ("pytest-benchmark", "generated_group_of_two.json"),
+            ("llama-bench", "strix-halo-testing_llm-bench_llama-2-7b.Q4_0_rocm-vs-vulkan_4lines.jsonl")]
+
+
+@pytest.mark.parametrize("tool,name", DEFAULTS)
+def test_each_format_dry_run_then_import_then_remove_leaves_the_project_as_it_was(tmp_path, tool, name):
+    copy_in(tmp_path, tool, name)
+    first = run_import(tmp_path, tool, name, "--arm", "earlier", "--into", "rep")
+    assert first.exit_code == 0, first.output
+    report = tmp_path / "rep" / "report.yaml"
+    report.write_text("# kept by hand\n" + report.read_text())
+    before = tree(tmp_path)
+    dry = run_import(tmp_path, tool, name, "--into", "rep", "--dry-run")
+    assert dry.exit_code == 0, dry.output
+    assert tree(tmp_path) == before
+    done = run_import(tmp_path, tool, name, "--into", "rep")
+    assert done.exit_code == 0, done.output
+    assert tree(tmp_path) != before
+    removed = run_import(tmp_path, "--remove", f"runs/{Path(name).stem}.jsonl", "--into", "rep")
+    assert removed.exit_code == 0, removed.output
+    assert tree(tmp_path) == before
+
+
+@pytest.mark.parametrize("tool,name", DEFAULTS)
+def test_each_format_into_another_formats_section_is_refused_naming_section_new(tmp_path, tool, name):
+    other_tool, other = next((t, n) for t, n in DEFAULTS if t != tool)
+    copy_in(tmp_path, other_tool, other)
+    copy_in(tmp_path, tool, name)
+    assert run_import(tmp_path, other_tool, other, "--into", "rep").exit_code == 0
+    before = tree(tmp_path)
+    refused = run_import(tmp_path, tool, name, "--into", "rep")
+    assert refused.exit_code == 1
+    assert "--section NEW" in refused.output and "nothing was imported" in refused.output
+    assert tree(tmp_path) == before
