@@ -4,9 +4,11 @@ and compute the expected ``median (min–max)`` independently of benchproof."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import shutil
 import statistics
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -52,12 +54,22 @@ def messages(exc: pytest.ExceptionInfo) -> list[str]:
     return [str(p) for p in exc.value.problems]
 
 
-def import_files(project: Path, fmt: str, arm: str, *files: Path):
-    """``benchproof import FMT FILES --arm ARM --into PROJECT``, which must succeed."""
-    result = CliRunner().invoke(main, ["import", fmt, *map(str, files), "--arm", arm,
-                                       "--into", str(project)])
+def import_files(project: Path, fmt: str, arm: str | None, *files: Path, args: tuple[str, ...] = ()):
+    """``benchproof import FMT FILES [--arm ARM] --into PROJECT [ARGS]``, which must succeed."""
+    arm_args = ["--arm", arm] if arm else []
+    result = CliRunner().invoke(main, ["import", fmt, *map(str, files), *arm_args,
+                                       "--into", str(project), *args])
     assert result.exit_code == 0, result.output
     return result
+
+
+def import_and_build(where: Path, tool: str, name: str, *args: str):
+    """The fixture ``name`` imported into ``where/report`` (with ``args``, else the defaults)
+    and built into ``where/site``: ``(the command's output, the page)``."""
+    copy_in(where, tool, name)
+    result = run_import(where, tool, name, "--into", "report", *args)
+    assert result.exit_code == 0, result.output
+    return result.output, build_page(where / "report", where / "site")
 
 
 def build_page(project: Path, out: Path):
@@ -98,12 +110,13 @@ def records(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-def import_each(where: Path, tool: str, imports) -> dict[str, str]:
+def import_each(where: Path, tool: str, imports, *args: str) -> dict[str, str]:
     """Import each ``(arm, section, file)`` fixture into ``where/report``; the output per arm."""
     outputs = {}
     for arm, section, name in imports:
         copy_in(where, tool, name)
-        result = run_import(where, tool, name, "--arm", arm, "--section", section, "--into", "report")
+        result = run_import(where, tool, name, "--arm", arm, "--section", section, "--into", "report",
+                            *args)
         assert result.exit_code == 0, result.output
         outputs[arm] = result.output
     return outputs
@@ -124,3 +137,54 @@ def assert_truncated_is_refused(where: Path, tool: str, text: str, marker: str, 
     cut = text[: text.index(marker)]
     out = refused(where, tool, "cut.json", cut)
     assert f"cut.json:{cut.count(chr(10)) + 1}: the JSON ends too early (a truncated file?): {reason}" in out
+
+
+def compared(soup, section: str = "main") -> dict[str, tuple[list[str], list[str]]]:
+    """A section's summary rows by arm id (rows of one arm at several points in order):
+    ``arm → ([figure, ...], [ratio, ...])``, one entry per metric cell of each row."""
+    table_ = soup.select_one(f'table.summary[data-section="{section}"]')
+    rows: dict[str, tuple[list[str], list[str]]] = {}
+    for tr in table_.select("tbody tr"):
+        figures, ratios = rows.setdefault(tr["data-arm"], ([], []))
+        for value in tr.select("td.num .v"):  # the metric cells (a workload cell has no figure)
+            ratio = value.find_parent("td").select_one(".ratio")
+            figures.append(value.get_text())
+            ratios.append(ratio.get_text() if ratio else "")
+    return rows
+
+
+def ratio_text(value: float, baseline: float) -> str:
+    """How the page writes a median's ratio to the baseline's median."""
+    return f"{value / baseline:.2f}×"
+
+
+def tree(folder: Path) -> dict[str, bytes | None]:
+    """Every file (its bytes) and folder (None) under ``folder``: a project byte for byte."""
+    if not folder.exists():
+        return {}
+    return {p.relative_to(folder).as_posix(): (p.read_bytes() if p.is_file() else None)
+            for p in sorted(folder.rglob("*"))}
+
+
+def bundle(site: Path) -> dict[str, bytes]:
+    """The files of the site's evidence zip, by path inside its top folder."""
+    (path,) = (site / "downloads").glob("*-evidence.zip")
+    with zipfile.ZipFile(path) as archive:
+        return {name.split("/", 1)[1]: archive.read(name) for name in archive.namelist()}
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def assert_receipt(site: Path, original: Path, fmt: str) -> None:
+    """The tool's own file is in the site, the bundle and PROVENANCE.json, byte for byte."""
+    rel = f"evidence/imports/{fmt}/{original.name}"
+    data = original.read_bytes()
+    assert (site / rel).read_bytes() == data
+    files = bundle(site)
+    assert files[rel] == data
+    provenance = json.loads(files["PROVENANCE.json"])
+    (entry,) = [i for i in provenance["inputs"] if i["path"] == rel]
+    assert entry == {"path": rel, "bytes": len(data), "sha256": sha256(data)}
+    assert f"{sha256(data)}  {rel}" in files["SHA256SUMS"].decode().splitlines()

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import json
 import shutil
+import statistics
 import textwrap
 
 import pytest
 import yaml
 
 from benchproof.read.project import load_project
-from import_support import FIXTURES, SCALE, build_page, copy_in, figure, records, run_import, table
-from support import EXAMPLE
+from import_support import (FIXTURES, SCALE, assert_receipt, build_page, compared, copy_in, figure,
+                            ratio_text, records, run_import, table)
+from support import EXAMPLE, build
 from test_cli import run as run_cli
 
 RESULTS = "generated_one_failed_run.json"
+TWO = "generated_two_commands.json"  # hyperfine 'python3 -c pass' 'python3 -S -c pass' --export-json
 SAMPLES = [("llama-bench", "strix-halo-testing_fix-wmma_quick-test.jsonl"),
            ("llama-bench", "strix-halo-testing_llm-bench_llama-2-7b.Q4_0_pp512_tg128_as-json-array.json"),
            ("hyperfine", "generated_params_and_failing.json"), ("hyperfine", RESULTS),
@@ -23,9 +26,9 @@ SAMPLES = [("llama-bench", "strix-halo-testing_fix-wmma_quick-test.jsonl"),
 
 
 def quick_start(where):
-    """``benchproof import hyperfine results.json --arm a --into my-report``."""
-    shutil.copy(FIXTURES / "hyperfine" / RESULTS, where / "results.json")
-    return run_import(where, "hyperfine", "results.json", "--arm", "a", "--into", "my-report")
+    """``benchproof import hyperfine results.json --into my-report``."""
+    shutil.copy(FIXTURES / "hyperfine" / TWO, where / "results.json")
+    return run_import(where, "hyperfine", "results.json", "--into", "my-report")
 
 
 @pytest.mark.parametrize("tool,name", SAMPLES)
@@ -58,52 +61,64 @@ def test_auto_on_a_file_no_importer_knows_is_an_error_naming_the_formats(tmp_pat
 
 
 def test_quick_start_import_then_build(tmp_path):
-    result = quick_start(tmp_path)
+    """The README's quick start: ``hyperfine A B --export-json r.json``, import it with no
+    option but --into, build: a page comparing A with B, and the bundle carries r.json."""
+    shutil.copy(FIXTURES / "hyperfine" / TWO, tmp_path / "r.json")
+    result = run_import(tmp_path, "hyperfine", "r.json", "--into", "rep")
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == [
-        "hyperfine results.json: 12 records (1 failed), 0 skipped → runs/a-results.jsonl",
-        "created my-report/report.yaml",
-        "wrote my-report/arms/a.yaml (a stub: check it)",
-        "next: benchproof build my-report",
+        "hyperfine r.json: 20 records, 0 skipped → runs/r.jsonl",
+        "  arms from command: python3-c-pass (python3 -c pass), python3-s-c-pass (python3 -S -c pass)",
+        "  copied r.json to rep/evidence/imports/hyperfine/r.json",
+        "created rep/report.yaml",
+        "baseline of section main: python3-c-pass, its first arm (--baseline VALUE names another)",
+        "wrote rep/arms/python3-c-pass.yaml, rep/arms/python3-s-c-pass.yaml (stubs: check them)",
+        "next: benchproof build rep",
     ]
-    load_project(tmp_path / "my-report")
-    soup = build_page(tmp_path / "my-report", tmp_path / "site")
-    rows = table(soup, "main")
-    for entry in json.loads((tmp_path / "results.json").read_text())["results"]:
-        ok = [t * SCALE["ms"] for t, code in zip(entry["times"], entry["exit_codes"]) if code == 0]
-        cells, figures = rows[("a", entry["command"])]
-        assert figures == [figure(ok)]
-        failed = entry["exit_codes"].count(1)
-        assert cells[2] == (f"{len(ok)} ok · {failed} failed" if failed else f"{len(ok)} ok")
+    built = build(tmp_path / "rep", tmp_path / "site")
+    assert built.exit_code == 0, built.output
+    soup = build_page(tmp_path / "rep", tmp_path / "site")
+    a, b = json.loads((tmp_path / "r.json").read_text())["results"]
+    median = {r["command"]: statistics.median(r["times"]) * SCALE["ms"] for r in (a, b)}
+    assert compared(soup) == {
+        "python3-c-pass": ([figure([t * SCALE["ms"] for t in a["times"]])], ["1.00×"]),
+        "python3-s-c-pass": ([figure([t * SCALE["ms"] for t in b["times"]])],
+                             [ratio_text(median[b["command"]], median[a["command"]])])}
+    assert_receipt(tmp_path / "site", tmp_path / "r.json", "hyperfine")
 
 
 def test_reimport_is_refused_unless_replace(tmp_path):
     assert quick_start(tmp_path).exit_code == 0
-    runs = tmp_path / "my-report" / "runs" / "a-results.jsonl"
+    runs = tmp_path / "my-report" / "runs" / "results.jsonl"
     first = runs.read_bytes()
+    log = (tmp_path / "my-report" / "imports.yaml").read_bytes()
     again = quick_start(tmp_path)
     assert again.exit_code == 1
-    assert ("results.json: already imported: my-report/runs/a-results.jsonl exists; use --replace to "
+    assert ("results.json: already imported: my-report/runs/results.jsonl exists; use --replace to "
             "import it again in its place") in again.output
     assert runs.read_bytes() == first
-    replaced = run_import(tmp_path, "hyperfine", "results.json", "--arm", "a", "--into", "my-report", "--replace")
+    replaced = run_import(tmp_path, "hyperfine", "results.json", "--into", "my-report", "--replace")
     assert replaced.exit_code == 0, replaced.output
-    assert "kept my-report/arms/a.yaml as it was" in replaced.output
+    assert ("kept my-report/arms/python3-c-pass.yaml, my-report/arms/python3-s-c-pass.yaml as they were"
+            in replaced.output)
     assert runs.read_bytes() == first  # same input, same bytes
-    assert sorted(p.name for p in runs.parent.iterdir()) == ["a-results.jsonl"]
+    assert (tmp_path / "my-report" / "imports.yaml").read_bytes() == log  # one entry, as before
+    assert sorted(p.name for p in runs.parent.iterdir()) == ["results.jsonl"]
     report = yaml.safe_load((tmp_path / "my-report" / "report.yaml").read_text())
-    assert report["sections"] == [{"id": "main", "title": "main", "arms": ["a"]}]
+    assert report["sections"] == [{"id": "main", "title": "main", "arms": ["python3-c-pass", "python3-s-c-pass"],
+                                   "baseline": "python3-c-pass"}]
 
 
 def test_written_records_are_deterministic_json_lines(tmp_path):
     for folder in ("one", "two"):
         (tmp_path / folder).mkdir()
         assert quick_start(tmp_path / folder).exit_code == 0
-    one, two = (tmp_path / f / "my-report" / "runs" / "a-results.jsonl" for f in ("one", "two"))
+    one, two = (tmp_path / f / "my-report" / "runs" / "results.jsonl" for f in ("one", "two"))
     assert one.read_bytes() == two.read_bytes()
     rows = records(one)
-    assert [r["run_id"] for r in rows] == [f"a-results:{i}" for i in range(1, 13)]
+    assert [r["run_id"] for r in rows] == [f"results:{i}" for i in range(1, 21)]
     assert list(rows[0])[:5] == ["run_id", "arm", "section", "status", "repeat"]
+    assert list(rows[0])[-1] == "evidence"
 
 
 def test_second_arm_is_added_and_what_was_there_is_kept(tmp_path):
@@ -114,15 +129,42 @@ def test_second_arm_is_added_and_what_was_there_is_kept(tmp_path):
     report_path.write_text("# edited by hand\n" + yaml.safe_dump(report, sort_keys=False))
     result = run_import(tmp_path, "hyperfine", "results.json", "--arm", "b", "--into", "my-report")
     assert result.exit_code == 0, result.output
-    assert "added to my-report/report.yaml: arm b in section main" in result.output
+    assert ("added to my-report/report.yaml: arms b-python3-c-pass, b-python3-s-c-pass in section main"
+            in result.output)
+    assert "  results.json is already in my-report/evidence/imports/hyperfine/results.json" in result.output
     after = yaml.safe_load(report_path.read_text())
     assert (after["title"], after["topics"], after["decimals"]) == ("My runs", ["shell"], 3)
     assert list(after) == list(report)  # the keys keep their order (the comment does not survive)
-    assert after["sections"][0]["arms"] == ["a", "b"]
+    assert after["sections"][0]["arms"] == ["python3-c-pass", "python3-s-c-pass", "b-python3-c-pass",
+                                            "b-python3-s-c-pass"]
+    assert after["sections"][0]["baseline"] == "python3-c-pass"  # kept
     assert [m["id"] for m in after["metrics"]] == ["wall_ms"]
     project = load_project(tmp_path / "my-report")
-    assert sorted(project.arms) == ["a", "b"] and len(project.records) == 24
-    assert len({r.run_id for r in project.records}) == 24
+    assert len(project.arms) == 4 and len(project.records) == 40
+    assert len({r.run_id for r in project.records}) == 40
+
+
+def test_baseline_names_an_arm_by_the_value_it_comes_from(tmp_path):
+    shutil.copy(FIXTURES / "hyperfine" / TWO, tmp_path / "results.json")
+    wrong = run_import(tmp_path, "hyperfine", "results.json", "--into", "rep", "--baseline", "python4")
+    assert wrong.exit_code == 2 and not (tmp_path / "rep").exists()
+    assert ("--baseline 'python4' is not an arm of section main; its arms would be: python3-c-pass "
+            "(python3 -c pass), python3-s-c-pass (python3 -S -c pass)") in " ".join(wrong.output.split())
+    result = run_import(tmp_path, "hyperfine", "results.json", "--into", "rep", "--baseline", "python3 -S -c pass")
+    assert result.exit_code == 0, result.output
+    assert "added to" not in result.output and "baseline of section" not in result.output
+    soup = build_page(tmp_path / "rep", tmp_path / "site")
+    rows = compared(soup)
+    assert rows["python3-s-c-pass"][1] == ["1.00×"] and rows["python3-c-pass"][1] != ["1.00×"]
+    # a later import keeps the baseline unless it names another
+    copy_in(tmp_path, "hyperfine", "generated_parameter_scan.json")
+    more = run_import(tmp_path, "hyperfine", "generated_parameter_scan.json", "--into", "rep")
+    assert more.exit_code == 0, more.output
+    assert yaml.safe_load((tmp_path / "rep" / "report.yaml").read_text())["sections"][0]["baseline"] == \
+        "python3-s-c-pass"
+    other = run_import(tmp_path, "hyperfine", "results.json", "--arm", "x", "--into", "rep", "--baseline", "sleep-0.020")
+    assert other.exit_code == 0, other.output
+    assert "baseline sleep-0.020 of section main" in other.output
 
 
 def test_values_are_converted_to_the_unit_the_report_uses(tmp_path):
@@ -136,7 +178,7 @@ def test_values_are_converted_to_the_unit_the_report_uses(tmp_path):
         sections: [{id: main, title: Main, arms: []}]
         """), encoding="utf-8")
     copy_in(tmp_path, "hyperfine", RESULTS)
-    result = run_import(tmp_path, "hyperfine", RESULTS, "--arm", "a", "--into", "report")
+    result = run_import(tmp_path, "hyperfine", RESULTS, "--arm", "a", "--arm-from", "none", "--into", "report")
     assert result.exit_code == 0, result.output
     assert "report.yaml: warning: 'wall_s' converted from s to µs, the unit of the report's 'wall_us'" in result.output
     first = records(project / "runs" / "a-generated_one_failed_run.jsonl")[0]
@@ -156,7 +198,8 @@ def test_records_without_the_reports_dimensions_are_refused(tmp_path):
                         "--into", "example")
     assert result.exit_code == 1
     assert (f"{RESULTS}: report.yaml declares the dimension 'prompt_target', which these hyperfine "
-            "records do not have: import them into another report folder") in result.output
+            "records do not have; a report's sections share its dimensions, so --section NEW cannot hold "
+            "them either: import them into another report folder") in result.output
     assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file()} == before
 
 
@@ -183,8 +226,8 @@ def test_an_import_that_would_break_the_project_is_rolled_back(tmp_path):
 def test_several_sections_need_section(tmp_path):
     copy_in(tmp_path, "hyperfine", RESULTS)
     for section in ("one", "two"):
-        result = run_import(tmp_path, "hyperfine", RESULTS, "--arm", section, "--section", section,
-                            "--into", "report")
+        result = run_import(tmp_path, "hyperfine", RESULTS, "--arm", section, "--arm-from", "none",
+                            "--section", section, "--into", "report")
         assert result.exit_code == 0, result.output
     result = run_import(tmp_path, "hyperfine", RESULTS, "--arm", "three", "--into", "report")
     assert result.exit_code == 2
@@ -211,12 +254,13 @@ def test_several_files_one_runs_file_each(tmp_path):
     mixed = run_import(tmp_path, "hyperfine", *names, "--arm", "a", "--into", "report")
     assert mixed.exit_code == 1
     assert (f"{RESULTS}: the other files have the dimension 'n', which these hyperfine records do "
-            "not have: import them into another report folder") in mixed.output
+            "not have; a report's sections share its dimensions, so --section NEW cannot hold them "
+            "either: import them into another report folder") in mixed.output
     assert not (tmp_path / "report").exists()
     shutil.copy(tmp_path / RESULTS, tmp_path / "again.json")
     both = run_import(tmp_path, "hyperfine", RESULTS, "again.json", "--arm", "a", "--into", "report")
     assert both.exit_code == 0, both.output
-    assert [line.split(" → ")[1] for line in both.output.splitlines()[:2]] == [
+    assert [line.split(" → ")[1] for line in both.output.splitlines() if " → " in line] == [
         "runs/a-generated_one_failed_run.jsonl", "runs/a-again.jsonl"]
     project = load_project(tmp_path / "report")
     assert len(project.records) == 24 and len({r.run_id for r in project.records}) == 24

@@ -3,25 +3,126 @@
 from __future__ import annotations
 
 import json
+import statistics
 from pathlib import Path
 
 import pytest
 import yaml
 
 from benchproof.read.project import load_project
-from import_support import (FIXTURES, SCALE, assert_truncated_is_refused, build_page, copy_in, figure,
-                            records, refused, run_import, table)
+from import_support import (FIXTURES, SCALE, assert_receipt, assert_truncated_is_refused, build_page,
+                            compared, copy_in, figure, ratio_text, records, refused, run_import, table)
 
 TOOL = "hyperfine"
 PARAMS = "generated_params_and_failing.json"     # -L n 1,2 'sleep 0.0{n}' 'false', -i
 ONE_FAILED = "generated_one_failed_run.json"     # run 4 of the first command exits 1
+TWO = "generated_two_commands.json"              # 'python3 -c pass' 'python3 -S -c pass'
+SCAN = "generated_parameter_scan.json"           # -L ms 10,20,40 'sleep 0.0{ms}'
+
+
+def ok_ms(result: dict) -> list[float]:
+    """A command's successful times in ms, read from the file as hyperfine wrote them."""
+    return [t * SCALE["ms"] for t, code in zip(result["times"], result["exit_codes"]) if code == 0]
+
+
+def assert_compared(soup, results: list[dict], ids: list[str]) -> None:
+    """One summary row per command, its figure and its ratio to the first command's median."""
+    rows = compared(soup)
+    assert list(rows) == ids
+    base = statistics.median(ok_ms(results[0]))
+    for arm, result in zip(ids, results):
+        assert rows[arm] == ([figure(ok_ms(result))], [ratio_text(statistics.median(ok_ms(result)), base)])
+
+
+@pytest.fixture(scope="module")
+def defaults(tmp_path_factory):
+    """Both new files imported with the defaults only, each into its own project, and built."""
+    where = tmp_path_factory.mktemp("hyperfine-defaults")
+    copy_in(where, TOOL, TWO, SCAN)
+    out = {}
+    for name, project in ((TWO, "two"), (SCAN, "scan")):
+        result = run_import(where, TOOL, name, "--into", project)
+        assert result.exit_code == 0, result.output
+        out[project] = (result.output, build_page(where / project, where / f"{project}-site"))
+    return where, out
+
+
+def test_several_commands_are_compared_with_the_first(defaults):
+    where, out = defaults
+    output, soup = out["two"]
+    results = json.loads((where / TWO).read_text())["results"]
+    assert_compared(soup, results, ["python3-c-pass", "python3-s-c-pass"])
+    assert "  arms from command: python3-c-pass (python3 -c pass), python3-s-c-pass (python3 -S -c pass)" \
+        in output.splitlines()
+    assert "baseline of section main: python3-c-pass, its first arm (--baseline VALUE names another)" in output
+    labels = [th.get_text(" ", strip=True) for th in soup.select("table.summary tbody th")]
+    assert labels == ["python3 -c pass", "python3 -S -c pass"]
+
+
+def test_a_parameter_scan_is_one_arm_per_value(defaults):
+    where, out = defaults
+    _, soup = out["scan"]
+    results = json.loads((where / SCAN).read_text())["results"]
+    assert [r["parameters"]["ms"] for r in results] == ["10", "20", "40"]
+    assert_compared(soup, results, ["sleep-0.010", "sleep-0.020", "sleep-0.040"])
+    report = yaml.safe_load((where / "scan" / "report.yaml").read_text())
+    assert report["dimensions"] == []  # each value is its own arm: nothing left to tell runs apart
+    stub = yaml.safe_load((where / "scan" / "arms" / "sleep-0.020.yaml").read_text())
+    assert stub["settings"]["parameters"] == {"ms": "20"} and stub["command"] == "sleep 0.020"
+
+
+def test_per_command_aggregates_are_in_the_arm_stub_once(defaults):
+    where, _ = defaults
+    results = json.loads((where / TWO).read_text())["results"]
+    for arm, result in zip(("python3-c-pass", "python3-s-c-pass"), results):
+        stub = yaml.safe_load((where / "two" / "arms" / f"{arm}.yaml").read_text())
+        assert stub["label"] == stub["command"] == result["command"]
+        assert stub["settings"] == {"runs_per_command": 10, "user_mean_s": result["user"],
+                                    "system_mean_s": result["system"]}
+    rows = records(where / "two" / "runs" / "generated_two_commands.jsonl")
+    assert not any(key.startswith(("user", "system")) for row in rows for key in row)
+    assert {row["evidence"] for row in rows} == {f"evidence/imports/hyperfine/{TWO}"}
+
+
+def test_the_tool_file_is_a_receipt(defaults):
+    where, _ = defaults
+    assert_receipt(where / "scan-site", where / SCAN, TOOL)
+
+
+def test_arm_from_a_parameter_keeps_the_commands_apart(tmp_path):
+    copy_in(tmp_path, TOOL, PARAMS)
+    result = run_import(tmp_path, TOOL, PARAMS, "--arm-from", "n", "--into", "report")
+    assert result.exit_code == 0, result.output
+    assert "  arms from n: n-1 (n=1), n-2 (n=2)" in result.output.splitlines()
+    project = load_project(tmp_path / "report")
+    assert [d.id for d in project.report.dimensions] == ["command"]  # `false` runs beside each sleep
+    assert {(r.arm, r.dims["command"]) for r in project.records} == {
+        ("n-1", "sleep 0.01"), ("n-1", "false"), ("n-2", "sleep 0.02"), ("n-2", "false")}
+    stub = yaml.safe_load((tmp_path / "report" / "arms" / "n-1.yaml").read_text())
+    assert stub["command"] == ["sleep 0.01", "false"]
+    assert stub["settings"]["user_mean_s"] == {"sleep 0.01": 0.001158524, "false": 0.000025416000000000066}
+
+
+def test_an_unknown_arm_field_is_refused_naming_the_fields(tmp_path):
+    copy_in(tmp_path, TOOL, PARAMS)
+    out = refused_with(tmp_path, PARAMS, "--arm-from", "size")
+    assert (f"{PARAMS}: --arm-from size: these hyperfine records have no field 'size'; the fields that "
+            "differ in this file are command, n (fields: command, n; 'none' keeps one arm)") in out
+
+
+def refused_with(where: Path, name: str, *args: str) -> str:
+    result = run_import(where, TOOL, name, *args, "--into", "report")
+    assert result.exit_code == 1, result.output
+    assert "nothing was imported" in result.output and not (where / "report").exists()
+    return result.output
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
+    """The file as one arm (``--arm-from none``), its parameters and commands as dimensions."""
     where = tmp_path_factory.mktemp("hyperfine")
     copy_in(where, TOOL, PARAMS)
-    result = run_import(where, TOOL, PARAMS, "--arm", "shell", "--into", "report")
+    result = run_import(where, TOOL, PARAMS, "--arm", "shell", "--arm-from", "none", "--into", "report")
     assert result.exit_code == 0, result.output
     return where, result.output, build_page(where / "report", where / "site")
 
@@ -53,7 +154,6 @@ def test_every_run_is_a_record_and_failed_runs_say_why(built):
     first = rows[0]
     assert (first["n"], first["command"], first["repeat"], first["exit_code"]) == ("1", "sleep 0.01", 1, 0)
     assert first["wall_s_original"] == 0.01145111018 and first["wall_ms"] == pytest.approx(11.45111018)
-    assert first["user_mean_s"] == 0.001158524 and first["system_mean_s"] == 0.000896584
     assert first["imported_from"] == f"{PARAMS}:13"
 
 
@@ -64,7 +164,9 @@ def test_parameters_and_command_are_dimensions(built):
     assert report["dimensions"] == [{"id": "n", "label": "Parameter n"}, {"id": "command", "label": "Command"}]
     stub = yaml.safe_load((where / "report" / "arms" / "shell.yaml").read_text())
     assert stub["command"] == ["sleep 0.01", "false", "sleep 0.02"]
-    assert stub["settings"] == {"runs_per_command": 5}
+    assert stub["settings"]["runs_per_command"] == 5
+    assert stub["settings"]["system_mean_s"] == {"sleep 0.01": 0.000896584, "false": 0.00016009199999999997,
+                                                 "sleep 0.02": 0.000589784}
 
 
 def test_times_of_zero_are_kept_and_warned_about(built):
@@ -74,15 +176,32 @@ def test_times_of_zero_are_kept_and_warned_about(built):
     assert f"{PARAMS}:93: warning: 'false': 5 of 5 times" in output
 
 
-def test_one_command_without_parameters_gets_a_command_dimension(tmp_path):
+def test_one_arm_of_several_commands_gets_a_command_dimension(tmp_path):
     copy_in(tmp_path, TOOL, ONE_FAILED)
-    result = run_import(tmp_path, TOOL, ONE_FAILED, "--arm", "a", "--into", "report")
+    result = run_import(tmp_path, TOOL, ONE_FAILED, "--arm", "a", "--arm-from", "none", "--into", "report")
     assert result.exit_code == 0, result.output
     assert f"hyperfine {ONE_FAILED}: 12 records (1 failed), 0 skipped" in result.output
     project = load_project(tmp_path / "report")
     assert [d.id for d in project.report.dimensions] == ["command"]
     failed = [r for r in project.records if r.status == "failed"]
     assert [(r.repeat, r.reason) for r in failed] == [(4, "exit code 1")]
+
+
+def test_a_failed_run_is_listed_and_kept_out_of_the_ratio(tmp_path):
+    copy_in(tmp_path, TOOL, ONE_FAILED)
+    result = run_import(tmp_path, TOOL, ONE_FAILED, "--into", "report", "--baseline", "sleep 0.01")
+    assert result.exit_code == 0, result.output
+    results = json.loads((tmp_path / ONE_FAILED).read_text())["results"]
+    soup = build_page(tmp_path / "report", tmp_path / "site")
+    rows = compared(soup)
+    first, sleep = list(rows)
+    assert sleep == "sleep-0.01" and first.startswith("sh-c-n-cat-count")
+    base = statistics.median(ok_ms(results[1]))
+    assert rows[first] == ([figure(ok_ms(results[0]))], [ratio_text(statistics.median(ok_ms(results[0])), base)])
+    assert rows[sleep][1] == ["1.00×"]
+    assert len(ok_ms(results[0])) == 5  # the failed run (exit code 1) is not in the median
+    cells = [" ".join(td.get_text().split()) for td in soup.select(f'tr[data-arm="{first}"] td')]
+    assert cells[0] == "5 ok · 1 failed"
 
 
 def _without(tmp_path: Path, *keys: str) -> str:
@@ -98,10 +217,12 @@ def test_old_format_without_exit_codes_is_all_ok_with_a_warning(tmp_path):
     name = _without(tmp_path, "exit_codes")  # as hyperfine < 1.12 wrote it
     result = run_import(tmp_path, TOOL, name, "--arm", "a", "--into", "report")
     assert result.exit_code == 0, result.output
-    assert "hyperfine old.json: 12 records, 0 skipped" in result.output
+    assert "hyperfine old.json: 12 records, 0 skipped → runs/a-old.jsonl" in result.output
     assert ("old.json:2: warning: no 'exit_codes' (a hyperfine older than 1.12): every run is recorded "
             "as ok, since the file cannot say which failed") in result.output
-    assert {r["status"] for r in records(tmp_path / "report" / "runs" / "a-old.jsonl")} == {"ok"}
+    rows = records(tmp_path / "report" / "runs" / "a-old.jsonl")
+    assert {r["status"] for r in rows} == {"ok"}
+    assert {r["arm"] for r in rows} == {"a-sh-c-n-cat-count-2-dev-null-echo-0-echo", "a-sleep-0.01"}
 
 
 def test_a_time_that_is_not_a_number_is_skipped_and_reported(tmp_path):

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
+import statistics
 from pathlib import Path
 
 import pytest
 import yaml
 
 from benchproof.read.project import load_project
-from import_support import (FIXTURES, build_page, copy_in, figure, import_each, records, refused,
-                            run_import, table)
+from import_support import (FIXTURES, assert_receipt, build_page, compared, copy_in, figure, import_and_build,
+                            import_each, ratio_text, records, refused, run_import, table)
 
 TOOL = "llama-bench"
 ARRAY = "strix-halo-testing_llm-bench_llama-2-7b.Q4_0_pp512_tg128_as-json-array.json"
@@ -18,6 +19,7 @@ HIP = "strix-halo-testing_fix-wmma_gpt-oss-20b.default-hip.jsonl"
 ROCWMMA = "strix-halo-testing_fix-wmma_gpt-oss-20b.default-rocwmma.jsonl"
 QUICK = "strix-halo-testing_fix-wmma_quick-test.jsonl"
 MIXED = "strix-halo-testing_llm-bench_llama-2-7b.Q4_0_raw_runs_first156lines.jsonl"
+BACKENDS = "strix-halo-testing_llm-bench_llama-2-7b.Q4_0_rocm-vs-vulkan_4lines.jsonl"  # ROCm, Vulkan
 # (arm, section, file): the two wmma arms share a section, as in their A/B comparison
 IMPORTS = [("rocm", "json", ARRAY), ("hip", "wmma", HIP), ("rocwmma", "wmma", ROCWMMA),
            ("quick", "quick", QUICK)]
@@ -101,18 +103,93 @@ def test_report_declares_the_tool_meaning_of_each_metric(built):
     assert [s["arms"] for s in report["sections"]] == [["rocm"], ["hip", "rocwmma"], ["quick"]]
 
 
-def test_several_configurations_in_one_file_are_kept_apart_and_flagged(tmp_path):
+@pytest.fixture(scope="module")
+def backends(tmp_path_factory):
+    """A file with two backends, imported with the defaults, and built."""
+    where = tmp_path_factory.mktemp("llama-backends")
+    return where, *import_and_build(where, TOOL, BACKENDS)
+
+
+def test_two_backends_in_one_file_are_two_arms_compared(backends):
+    where, output, soup = backends
+    tests = tool_tests(where / BACKENDS)
+    assert [(t["backends"], t["n_prompt"], t["n_gen"]) for t in tests] == [
+        ("ROCm", 512, 0), ("ROCm", 0, 128), ("Vulkan", 512, 0), ("Vulkan", 0, 128)]
+    assert "  arms from backends: rocm (ROCm), vulkan (Vulkan)" in output.splitlines()
+    rows = compared(soup)
+    assert list(rows) == ["rocm", "vulkan"]
+    for arm, (pp, tg) in (("rocm", tests[:2]), ("vulkan", tests[2:])):
+        base_pp, base_tg = tests[0]["samples_ts"], tests[1]["samples_ts"]
+        figures, ratios = rows[arm]
+        # two points (tg128, then pp512) × (prefill, decode): the one a test measures, -- beside it
+        assert figures == ["--", figure(tg["samples_ts"]), figure(pp["samples_ts"]), "--"]
+        assert ratios == ["", ratio_text(statistics.median(tg["samples_ts"]), statistics.median(base_tg)),
+                          ratio_text(statistics.median(pp["samples_ts"]), statistics.median(base_pp)), ""]
+    report = yaml.safe_load((where / "report" / "report.yaml").read_text())
+    assert report["sections"][0]["baseline"] == "rocm"
+
+
+def test_each_backend_stub_has_its_own_hardware(backends):
+    where, _, _ = backends
+    rocm = yaml.safe_load((where / "report" / "arms" / "rocm.yaml").read_text())
+    vulkan = yaml.safe_load((where / "report" / "arms" / "vulkan.yaml").read_text())
+    assert (rocm["hardware"]["backends"], rocm["hardware"]["gpu"]) == ("ROCm", "AMD Radeon Graphics")
+    assert (vulkan["hardware"]["backends"], vulkan["hardware"]["gpu"]) == ("Vulkan", "Radeon 8060S Graphics")
+    assert rocm["engine"] == vulkan["engine"] == {"name": "llama.cpp", "version": "build 6077",
+                                                   "commit": "83bc2f28"}
+
+
+def test_the_backends_file_is_a_receipt(backends):
+    where, _, _ = backends
+    assert_receipt(where / "site", where / BACKENDS, TOOL)
+
+
+def test_several_configurations_in_one_file_are_arms_by_default(tmp_path):
     copy_in(tmp_path, TOOL, MIXED)
-    result = run_import(tmp_path, TOOL, MIXED, "--arm", "mixed", "--into", "report")
+    result = run_import(tmp_path, TOOL, MIXED, "--into", "report")
     assert result.exit_code == 0, result.output
     assert f"llama-bench {MIXED}: 780 records, 0 skipped" in result.output
-    assert (f"{MIXED}:1: warning: the tests differ in gpu_info, backends, flash_attn: they are imported "
-            "as one arm, with these fields as raw columns and a 'config' dimension; import each "
-            "configuration into its own arm (split the file) to compare them") in result.output
+    # gpu_info changes with the backend: it tells no more tests apart, so it names no arm
+    assert ("  arms from backends, flash_attn: rocm-flash_attn-off (ROCm · flash_attn=off), "
+            "rocm-flash_attn-on (ROCm · flash_attn=on), vulkan-flash_attn-off (Vulkan · flash_attn=off), "
+            "vulkan-flash_attn-on (Vulkan · flash_attn=on)") in result.output.splitlines()
     assert (f"{MIXED}:53: warning: 52 tests appear more than once with the same build and settings "
             "(pp1 at lines 1, 53; pp2 at lines 2, 54; pp4 at lines 3, 55; and 49 more)") in result.output
     project = load_project(tmp_path / "report")
+    assert [d.id for d in project.report.dimensions] == ["n_prompt", "n_gen", "n_depth"]
+    first = project.records[0]
+    assert (first.arm, first.raw["backends"], first.raw["flash_attn"]) == ("rocm-flash_attn-off", "ROCm", False)
+    stub = yaml.safe_load((tmp_path / "report" / "arms" / "vulkan-flash_attn-on.yaml").read_text())
+    assert stub["settings"]["flash_attn"] == "on" and stub["hardware"]["backends"] == "Vulkan"
+
+
+def mixed_with_config(tmp_path, differ: str, fields: str, *args: str):
+    """The mixed file imported with ``args``: kept apart by a ``config`` dimension, flagged."""
+    copy_in(tmp_path, TOOL, MIXED)
+    result = run_import(tmp_path, TOOL, MIXED, *args, "--into", "report")
+    assert result.exit_code == 0, result.output
+    assert (f"{MIXED}:1: warning: the tests{differ}: these fields are raw columns and a 'config' "
+            f"dimension keeps each configuration apart; --arm-from {fields} makes each one an arm to "
+            "compare them") in result.output
+    project = load_project(tmp_path / "report")
     assert [d.id for d in project.report.dimensions] == ["n_prompt", "n_gen", "n_depth", "config"]
+    return project
+
+
+def test_one_arm_per_field_asked_the_rest_kept_apart_and_flagged(tmp_path):
+    project = mixed_with_config(tmp_path, " of one arm differ in flash_attn", "backends,flash_attn",
+                                "--arm-from", "backend")
+    assert {(r.arm, r.dims["config"]) for r in project.records} == {
+        ("rocm", "flash_attn=off"), ("rocm", "flash_attn=on"),
+        ("vulkan", "flash_attn=off"), ("vulkan", "flash_attn=on")}
+    stub = yaml.safe_load((tmp_path / "report" / "arms" / "rocm.yaml").read_text())
+    assert stub["settings"]["flash_attn"] == "varies by test: see the 'config' column"
+    assert stub["hardware"]["backends"] == "ROCm"
+
+
+def test_several_configurations_as_one_arm_are_kept_apart_and_flagged(tmp_path):
+    project = mixed_with_config(tmp_path, " differ in gpu_info, backends, flash_attn",
+                                "gpu_info,backends,flash_attn", "--arm", "mixed", "--arm-from", "none")
     configs = {r.dims["config"] for r in project.records}
     assert configs == {"gpu_info=AMD Radeon Graphics, backends=ROCm, flash_attn=off",
                        "gpu_info=AMD Radeon Graphics, backends=ROCm, flash_attn=on",
@@ -124,6 +201,23 @@ def test_several_configurations_in_one_file_are_kept_apart_and_flagged(tmp_path)
     assert stub["settings"]["flash_attn"] == "varies by test: see the 'config' column"
     assert stub["hardware"]["backends"] == "varies by test: see the 'config' column"
     assert stub["engine"]["commit"] == "83bc2f28"
+
+
+def test_a_file_with_one_configuration_needs_an_arm_name(tmp_path):
+    copy_in(tmp_path, TOOL, ARRAY)
+    result = run_import(tmp_path, TOOL, ARRAY, "--into", "report")
+    assert result.exit_code == 2
+    assert (f"{ARRAY}: the llama-bench records are one arm and the file gives nothing to name it by "
+            "(no field differs): name it with --arm ID, or split the file with --arm-from FIELD") \
+        in " ".join(result.output.split())
+    assert not (tmp_path / "report").exists()
+    named = run_import(tmp_path, TOOL, ARRAY, "--arm-from", "build_commit", "--into", "report")
+    assert named.exit_code == 0, named.output
+    assert "  arms from build_commit: 83bc2f28" in named.output.splitlines()
+    unknown = run_import(tmp_path, TOOL, ARRAY, "--arm-from", "colour", "--into", "other")
+    assert unknown.exit_code == 1
+    assert (f"{ARRAY}: --arm-from colour: these llama-bench records have no field 'colour'; no field "
+            "differs in this file, so it holds one arm (fields: build_commit, ") in unknown.output
 
 
 def _edited_array(tmp_path: Path, name: str, edit) -> str:

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import json
+import statistics
 from pathlib import Path
 
 import pytest
 import yaml
 
-from import_support import (FIXTURES, SCALE, assert_truncated_is_refused, build_page, figure, import_each,
-                            records, refused, table)
+from benchproof.read.project import load_project
+from import_support import (FIXTURES, SCALE, assert_receipt, assert_truncated_is_refused, build_page,
+                            compared, copy_in, figure, import_and_build, import_each, ratio_text, records,
+                            refused, run_import, table)
 
 TOOL = "pytest-benchmark"
 TINY = "generated_tiny.json"                                 # made for benchproof, 5.3.1
 TRIMMED = "github-action-benchmark_pytest_output.json"      # 3.2.2, data cut to 4 + a placeholder
 UNITS = "github-action-benchmark_pytest_several_units.json"  # ns to s in one file
 OLD = "pytest-benchmark-tests_0030_v2.5.0.json"              # 2.5.0 storage file: no data
+GROUP = "generated_group_of_two.json"                        # group "build a string": concat, join
 IMPORTS = [("tiny", TINY), ("trimmed", TRIMMED), ("units", UNITS), ("old", OLD)]
 PLACEHOLDER = "... omitted to keep this file small"
 
@@ -29,9 +33,62 @@ def expected_values(bench: dict) -> list[float]:
 
 
 @pytest.fixture(scope="module")
+def group(tmp_path_factory):
+    """A group of two benchmarks imported with the defaults, and built."""
+    where = tmp_path_factory.mktemp("pytest-benchmark-group")
+    return where, *import_and_build(where, TOOL, GROUP)
+
+
+def test_each_benchmark_of_a_group_is_an_arm_and_the_group_the_point(group):
+    where, output, soup = group
+    benches = json.loads((where / GROUP).read_text())["benchmarks"]
+    assert [(b["group"], b["name"]) for b in benches] == [("build a string", "test_concat"),
+                                                          ("build a string", "test_join")]
+    rows = compared(soup)
+    assert list(rows) == ["test_concat", "test_join"]
+    base = statistics.median(benches[0]["stats"]["data"])
+    for bench in benches:
+        values = [v * SCALE["µs"] for v in bench["stats"]["data"]]
+        assert rows[bench["name"]] == ([figure(values)],
+                                       [ratio_text(statistics.median(bench["stats"]["data"]), base)])
+    assert [row[:2] for row in table(soup, "main")] == [("test_concat", "build a string"),
+                                                        ("test_join", "build a string")]
+    assert "  arms from name: test_concat, test_join" in output.splitlines()
+
+
+def test_the_arm_stub_names_the_benchmark(group):
+    where, _, _ = group
+    stub = yaml.safe_load((where / "report" / "arms" / "test_join.yaml").read_text())
+    assert stub["label"] == "test_join"
+    assert stub["settings"]["benchmark"] == "test_strings.py::test_join"
+    assert stub["settings"]["pytest_benchmark_version"] == "5.3.1"
+    assert stub["hardware"]["cpu"] == "AMD EPYC"
+
+
+def test_the_group_file_is_a_receipt(group):
+    where, _, _ = group
+    assert_receipt(where / "site", where / GROUP, TOOL)
+
+
+@pytest.mark.parametrize("field,arms,dims", [
+    ("func", ["test_sum_range", "test_sorted_list"], ["group", "param"]),
+    ("param", ["param-100", "param-10000", "no-param"], ["group", "func"]),
+    ("group", ["no-group"], ["name"]),
+])
+def test_other_fields_make_the_arms(tmp_path, field, arms, dims):
+    copy_in(tmp_path, TOOL, TINY)
+    result = run_import(tmp_path, TOOL, TINY, "--arm-from", field, "--into", "report")
+    assert result.exit_code == 0, result.output
+    project = load_project(tmp_path / "report")
+    assert list(project.report.sections[0].arms) == arms
+    assert [d.id for d in project.report.dimensions] == dims
+
+
+@pytest.fixture(scope="module")
 def built(tmp_path_factory):
+    """Four files, each one arm (``--arm-from none``) in a section of its own."""
     where = tmp_path_factory.mktemp("pytest-benchmark")
-    outputs = import_each(where, TOOL, [(arm, arm, name) for arm, name in IMPORTS])
+    outputs = import_each(where, TOOL, [(arm, arm, name) for arm, name in IMPORTS], "--arm-from", "none")
     return where, outputs, build_page(where / "report", where / "site")
 
 

@@ -91,9 +91,10 @@ def test_dimensions_rate_dataset_and_requested_lengths():
 def test_only_the_metrics_the_old_lines_have_are_declared():
     ids = [m.id for m in sglang.read(ONLINE, "online.jsonl").metrics]
     assert ids == ["output_throughput", "ttft_median_ms", "itl_median_ms", "e2el_median_ms",
-                   "e2el_mean_ms", "completed"]
+                   "e2el_mean_ms"]
     rec = sglang.read(ONLINE, "online.jsonl").records[0]
     assert "tpot_median_ms" not in rec and "request_throughput" not in rec
+    assert rec["completed"] == 300 and isinstance(rec["completed"], int)  # a count: a raw column
 
 
 def test_bare_infinity_is_the_dimension_text_inf_never_a_number():

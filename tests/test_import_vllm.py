@@ -12,7 +12,9 @@ import math
 from pathlib import Path
 
 import pytest
+from benchproof.cli import main
 from benchproof.importers import base, common, vllm_serve, vllm_throughput
+from click.testing import CliRunner
 from benchproof.importers.base import ImportFormatError
 from import_support import (
     FIXTURES,
@@ -168,7 +170,7 @@ def test_current_schema_failed_e2el_percentiles_and_metadata_dimensions(tmp_path
     assert rec["ttft_p99_9_ms"] == obj["p99.9_ttft_ms"]
     ids = {m.id: m for m in imported.metrics}
     assert ids["ttft_p99_9_ms"].label == "TTFT p99.9"
-    assert ids["failed"].better == "lower"
+    assert "failed" not in ids and "completed" not in ids  # counts are raw columns, whole numbers
     assert rec["latencies_count"] == 3 and rec["queue_times_count"] == 3
     assert rec["max_output_tokens_per_s"] == 300.0
     assert imported.arm["settings"]["label"] == "tp2"
@@ -184,6 +186,29 @@ def test_appended_results_are_one_record_each_and_repeats_are_numbered(tmp_path)
     assert [r["request_rate"] for r in recs] == [2, "inf", 2]
     assert [r["repeat"] for r in recs] == [1, 1, 2]
     assert [r["ttft_median_ms"] for r in recs] == [110.25, 500.0, 111.0]
+
+
+def test_appended_runs_of_two_labels_are_two_arms_each_with_its_own_stub(tmp_path):
+    lines = [new_style(label="tp2"), new_style(label="tp4", model_id="org/big", median_ttft_ms=90.0),
+             new_style(label="tp2", median_ttft_ms=111.0)]
+    path = write(tmp_path, "append.json", "\n".join(json.dumps(o) for o in lines) + "\n")
+    imported = vllm_serve.read(path, "append.json")
+    assert imported.arm_from == ("label",) and list(imported.arms) == ["tp2", "tp4"]
+    assert [(r["arm"], r["repeat"]) for r in imported.records] == [("tp2", 1), ("tp4", 1), ("tp2", 2)]
+    assert imported.arms["tp4"]["subject"] == {"name": "org/big"}
+    assert imported.arms["tp2"]["settings"]["model_id"] == "org/model"
+    unlabelled = write(tmp_path, "some.json", "\n".join(json.dumps(o) for o in [*lines, new_style(label=None)]))
+    assert vllm_serve.read(unlabelled, "some.json").arm_from == ("model_id",)  # not a label every run has
+    by_model = vllm_serve.read(path, "append.json", ("model",))
+    assert by_model.arm_from == ("model_id",) and list(by_model.arms) == ["org/model", "org/big"]
+    by_metadata = vllm_serve.read(path, "append.json", ("output_len",))  # a --metadata key
+    assert list(by_metadata.arms) == ["output_len=128"]
+    assert "output_len" not in [d.id for d in by_metadata.dimensions]
+    with pytest.raises(ImportFormatError) as exc:
+        vllm_serve.read(path, "append.json", ("gpu",))
+    assert messages(exc)[0].startswith(
+        "append.json: --arm-from gpu: these vllm-serve records have no field 'gpu'; the fields that "
+        "differ in this file are label, model_id (fields: model, ")
 
 
 def test_a_json_array_is_one_record_per_object_with_its_line(tmp_path):
@@ -439,7 +464,12 @@ def test_end_to_end_vllm_serve_two_arms(tmp_path):
     assert cell(soup, "Output tok/s", ["tp8", "4", "unlimited"]) == f"{load(QPS4)['output_throughput']:.2f}"
     assert cell(soup, "Output tok/s", ["tp4pp2", "inf", "unlimited"]) == \
         f"{load(QPSINF)['output_throughput']:.2f}" == "910.14"
-    assert cell(soup, "Completed requests", ["tp8", "4", "unlimited"]) == "200.00"
+    # a count is a raw column: a whole number in the raw table, not a "200.00" figure
+    assert "Completed requests" not in soup.select_one("table.summary thead").get_text()
+    header = [th.get_text(" ", strip=True) for th in soup.select("table.raw-table thead th")]
+    rows = [[td.get_text(" ", strip=True) for td in tr.find_all(["th", "td"])]
+            for tr in soup.select("table.raw-table tbody tr")]
+    assert [row[header.index("completed")] for row in rows] == ["200", "200"]
     ttft = _report_metric(project, "ttft_median")
     assert ttft["source"].startswith("vLLM median_ttft_ms")
     assert ttft["unit"] == "ms" and ttft["id"] == "ttft_median_ms"  # 49.5 ms stays in ms, not "0.05 s"
@@ -464,7 +494,7 @@ def test_end_to_end_a_metric_of_two_tools_names_both(tmp_path):
     served = write(tmp_path, "serve.json", json.dumps(new_style(dataset_name="random")))
     import_files(project, "vllm-serve", "vllm", served)
     deepseek = FIXTURES / "sglang" / "h200-benchmarks_deepseek_dp_mla_output.jsonl"
-    result = import_files(project, "sglang-serving", "sglang", deepseek)
+    result = import_files(project, "sglang-serving", "sglang", deepseek, args=("--section", "sglang"))
     assert "source of metric ttft_median_ms" in result.output
     vllm_source = next(m.source for m in vllm_serve.read(served, "serve.json").metrics
                        if m.id == "ttft_median_ms")
@@ -475,3 +505,19 @@ def test_end_to_end_a_metric_of_two_tools_names_both(tmp_path):
     shown = " ".join(soup.select_one("#metric-ttft_median_ms").get_text().split())
     assert vllm_source in shown and sglang_source in shown
     assert shown.index("vLLM median_ttft_ms") < shown.index("SGLang median_ttft_ms")
+
+
+def test_two_tools_in_one_section_are_refused_naming_section_new(tmp_path):
+    """vLLM's and SGLang's TTFT are measured differently: one section holds one tool's records."""
+    project = tmp_path / "project"
+    served = write(tmp_path, "serve.json", json.dumps(new_style(dataset_name="random")))
+    import_files(project, "vllm-serve", "vllm", served)
+    before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
+    deepseek = FIXTURES / "sglang" / "h200-benchmarks_deepseek_dp_mla_output.jsonl"
+    result = CliRunner().invoke(main, ["import", "sglang-serving", str(deepseek), "--arm", "sglang",
+                                       "--into", str(project)])
+    assert result.exit_code == 1
+    assert (f"{deepseek}: section 'main' holds vllm-serve records (runs/vllm-serve.jsonl); these are "
+            "sglang-serving records, measured another way: import them into a section of their own "
+            "with --section NEW") in result.output
+    assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file()} == before

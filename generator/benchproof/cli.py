@@ -8,7 +8,6 @@ plus a count); 2 wrong usage.
 from __future__ import annotations
 
 import sys
-from collections import Counter
 from pathlib import Path
 
 import click
@@ -100,79 +99,101 @@ def check(project: str | None, strict: bool) -> None:
     _report_problems(done.warnings, strict)
 
 
-def _counts(records: list[dict]) -> str:
-    """``6 records (1 failed)``: how many, and those that are not ok or are aggregates."""
-    statuses = {s: n for s, n in Counter(r.get("status") for r in records).items() if s != "ok"}
-    aggregates = sum(bool(r.get("aggregate")) for r in records)
-    notes = [f"{n} {s}" for s, n in statuses.items()] + ([f"{aggregates} aggregate"] if aggregates else [])
-    word = "record" if len(records) == 1 else "records"
-    return f"{len(records)} {word}" + (f" ({', '.join(notes)})" if notes else "")
-
-
 @main.command("import")
-@click.argument("format_name", metavar="FORMAT")
-@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--arm", metavar="ID", required=True, help="The arm the records belong to (arms/ID.yaml).")
-@click.option("--section", metavar="ID", help="The report section (default: the report's only one; 'main' in a new report).")
+@click.argument("format_name", metavar="FORMAT", required=False)
+@click.argument("files", metavar="FILE...", nargs=-1, type=click.Path(dir_okay=False))
 @click.option("--into", "project", metavar="PROJECT", required=True, type=click.Path(file_okay=False),
               help="The report project folder; created, with report.yaml, when missing.")
+@click.option("--arm", metavar="ID", help="The arm's id when the file is one arm; the prefix of the "
+              "arm ids (ID-<value>) when it holds several.")
+@click.option("--arm-from", metavar="FIELD[,FIELD]", help="Make each value of FIELD an arm (hyperfine: "
+              "command or a -L parameter; pytest-benchmark: name, fullname, func, param or group; "
+              "llama-bench: any configuration field, e.g. backends; serving tools: model, backend or a "
+              "--metadata key); 'none' keeps the file one arm. Default: the comparison the tool ran.")
+@click.option("--baseline", metavar="VALUE", help="The section's baseline: an arm id, or the value it "
+              "comes from (e.g. the command). Default: the section's baseline is kept; with none, its "
+              "first arm.")
+@click.option("--section", metavar="ID", help="The report section (default: the report's only one; 'main' in a new report).")
 @click.option("--replace", is_flag=True, help="Overwrite the runs file of an earlier import of the same file.")
-def import_(format_name: str, files: tuple[str, ...], arm: str, section: str | None, project: str,
-            replace: bool) -> None:
-    """Turn a benchmark tool's output FILEs into run records of arm ID in PROJECT.
+@click.option("--dry-run", is_flag=True, help="Print what would be written (files, arms, records, "
+              "report.yaml changes) and write nothing.")
+@click.option("--remove", "remove", metavar="FILE", help="Take back the import of FILE (the tool's "
+              "file, its evidence copy or its runs file): its runs file, evidence copy, arms "
+              "nothing else uses and its report.yaml additions.")
+def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: str | None,
+            arm_from: str | None, baseline: str | None, section: str | None, replace: bool,
+            dry_run: bool, remove: str | None) -> None:
+    """Turn a benchmark tool's output FILEs into run records in PROJECT.
 
     FORMAT is the tool (llama-bench, hyperfine, pytest-benchmark, vllm-serve, ...) or
-    'auto'. Each FILE becomes runs/ID-<file name>.jsonl; arms/ID.yaml is written as a stub
-    when missing, and report.yaml is created or given the metrics, dimensions and section
-    entry the records need. Every skipped line or value is listed with file:line.
+    'auto'. The arms come from the file when it holds a comparison (each hyperfine command,
+    each benchmark of a pytest-benchmark group, each llama-bench backend...; see
+    --arm-from), else from --arm. Each FILE becomes runs/[ID-]<file name>.jsonl and is kept
+    as evidence/imports/FORMAT/<file name>; arms/<arm>.yaml is written as a stub when
+    missing, and report.yaml is created or given the metrics, dimensions, section entry and
+    baseline the records need. Every skipped line or value is listed with file:line;
+    imports.yaml records what was written, for --remove.
     """
     from benchproof.errors import InputError
-    from benchproof.importers import detect, known, lookup
+    from benchproof.importers import arms as arm_fields
+    from benchproof.importers import detect, known, lookup, messages
     from benchproof.importers.base import ImportFormatError
+    from benchproof.importers.disk import staged
+    from benchproof.importers.remove import remove_import
     from benchproof.importers.writer import FileImport, UsageProblem, write_import
     from benchproof.read.report_config import ID_RE
 
+    if remove is not None:
+        extra = [name for name, value in (("FORMAT", format_name), ("--arm", arm), ("--arm-from", arm_from),
+                                          ("--baseline", baseline), ("--section", section)) if value]
+        if extra or replace:
+            raise click.UsageError(f"--remove takes back an import: it takes only --into and --dry-run, "
+                                   f"not {', '.join(extra + (['--replace'] if replace else []))}")
+    elif format_name is None or not files:
+        raise click.UsageError("name the FORMAT and at least one FILE (or --remove FILE)")
+    elif arm is None and arm_fields.requested(arm_from) == ():
+        raise click.UsageError("--arm-from none makes each file one arm: name it with --arm ID")
     for option, value in (("--arm", arm), ("--section", section)):
         if value is not None and not ID_RE.match(value):
             raise click.BadParameter(f"'{value}' may use only letters, digits, '-', '_' and '.'",
                                      param_hint=option)
-    importer = None if format_name == "auto" else lookup(format_name)
-    if format_name != "auto" and importer is None:
-        raise click.UsageError(f"unknown format '{format_name}'; known formats: {known()}")
-    problems, read = [], []
-    for name in files:
-        path = Path(name)
-        try:
-            chosen = importer or detect(path, name)
-            read.append(FileImport(name, path, chosen.read(path, name)))
-        except ImportFormatError as exc:
-            problems += exc.problems
+    root = Path(project)
     try:
+        if remove is not None:
+            if dry_run:
+                with staged(root) as stage:
+                    done = remove_import(stage, remove, project)
+            else:
+                done = remove_import(root, remove, project)
+            for text, err in messages.removed(done, project, dry_run):
+                click.echo(text, err=err)
+            return
+        importer = None if format_name == "auto" else lookup(format_name)
+        if format_name != "auto" and importer is None:
+            raise click.UsageError(f"unknown format '{format_name}'; known formats: {known()}")
+        problems, read = [], []
+        for name in files:
+            path = Path(name)
+            try:
+                chosen = importer or detect(path, name)
+                read.append(FileImport(name, path, chosen.read(path, name, arm_fields.requested(arm_from))))
+            except ImportFormatError as exc:
+                problems += exc.problems
         if problems:
             raise InputError(problems)
-        done = write_import(Path(project), arm, section, read, replace)
+        if dry_run:
+            with staged(root) as stage:
+                written = write_import(stage, arm, section, read, replace, baseline, project)
+        else:
+            written = write_import(root, arm, section, read, replace, baseline)
     except InputError as exc:
         _report_problems(exc.problems, False)
-        _say("nothing was imported")
+        _say("nothing was changed" if remove is not None else "nothing was imported")
         sys.exit(1)
     except UsageProblem as exc:
         raise click.UsageError(str(exc)) from None
-    for f in done.files:
-        found = f.imported
-        click.echo(f"{found.format} {f.shown}: {_counts(found.records)}, {len(found.skipped)} skipped "
-                   f"→ {f.runs_rel}")
-        for problem in [*found.skipped, *found.warnings]:
-            _say(str(problem))
-    for note in done.notes:
-        _say(str(note))
-    root = Path(project)
-    if done.report_created:
-        click.echo(f"created {root / 'report.yaml'}")
-    elif done.changes:
-        click.echo(f"added to {root / 'report.yaml'}: {', '.join(done.changes)}")
-    click.echo(f"wrote {root / 'arms' / (arm + '.yaml')} (a stub: check it)" if done.arm_written
-               else f"kept {root / 'arms' / (arm + '.yaml')} as it was")
-    click.echo(f"next: benchproof build {project}")
+    for text, err in messages.imported(written, project, dry_run):
+        click.echo(text, err=err)
 
 
 @main.command()

@@ -41,10 +41,10 @@ def modeline(rel: str) -> str | None:
 
 
 def with_modeline(rel: str, data: bytes) -> bytes:
-    """``data`` starting with the modeline of ``rel`` (unchanged when it has one or needs none)."""
+    """``data`` starting with the modeline of ``rel`` (unchanged when it has one anywhere or needs none)."""
     line = modeline(rel)
-    if line is None or data.startswith(MODELINE.encode()):
-        return data
+    if line is None or any(row.lstrip().startswith(MODELINE.encode()) for row in data.splitlines()):
+        return data  # it has one already (the author may have moved it below a comment)
     return line.encode("utf-8") + data
 
 

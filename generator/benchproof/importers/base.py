@@ -34,6 +34,9 @@ class MetricDef:
     better: str             # "higher" | "lower"
     source: str             # what the TOOL meant by it, e.g. "llama-bench avg_ts of pp tests (samples_ts)"
     derive: str | None = None
+    # True: a new report keeps ``unit`` whatever the figures (every serving latency is in ms,
+    # E2E included); False: a time gets the unit its figures read best in (a 12 ms run: ms).
+    fixed_unit: bool = False
 
 
 @dataclass(frozen=True)
@@ -48,8 +51,13 @@ class Imported:
     ``status`` (ok/failed/...), ``repeat`` (1-based), every dimension id, metric ids
     (numbers, or None when not measured — never 0 for missing), raw fields (kept as
     given, with the original unit in the name, e.g. ``ttft_ms_original``), optional
-    ``reason``, ``started_at`` and ``run_id``; the ``arm`` and ``section`` columns are
-    filled by the import command."""
+    ``reason``, ``started_at`` and ``run_id``; the ``section`` column is filled by the
+    import command.
+
+    When the arms come from the file (``arm_from`` names the fields), each record's ``arm``
+    holds its arm's value as a reader sees it (``ROCm``, ``sleep 0.01``; the writer makes
+    ids of them) and ``arms`` maps each value, in file order, to that arm's stub.  Otherwise
+    the file is one arm, named on the command line, and ``arm`` is its stub."""
 
     format: str
     records: list[dict[str, Any]]
@@ -60,6 +68,13 @@ class Imported:
     # Things a reader of the import should know that lose nothing (a value kept as measured
     # but suspicious, an assumption made for an old schema); printed after ``skipped``.
     warnings: list[Problem] = field(default_factory=list)
+    arm_from: tuple[str, ...] = ()                       # the fields whose values are the arms
+    arms: dict[str, dict[str, Any]] = field(default_factory=dict)  # arm value → its stub
+
+
+# (path, rel, arm_from) → records; raises ImportFormatError.  ``arm_from``: the fields asked
+# for with --arm-from, ``()`` for one arm, ``None`` for the format's default.
+Reader = Callable[[Path, str, "tuple[str, ...] | None"], Imported]
 
 
 @dataclass(frozen=True)
@@ -67,7 +82,7 @@ class Importer:
     name: str                                       # the FORMAT word on the command line
     description: str                                # one line for `benchproof import --help`
     detect: Callable[[Path, str], bool]             # (path, text) → is this file of this format?
-    read: Callable[[Path, str], Imported]           # (path, rel) → records; raises ImportFormatError
+    read: Reader
 
 
 REGISTRY: dict[str, Importer] = {}

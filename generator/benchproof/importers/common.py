@@ -29,7 +29,7 @@ from benchproof.read.yamlio import MarkedMap, MarkedSeq, read_text
 
 __all__ = ["error", "fail", "skipped", "warning", "read_file", "load_json", "object_list", "line_of",
            "is_number", "finite", "number_repeats", "split_constant", "origin", "shorten",
-           "aggregate_fields", "RESERVED_COLUMNS", "IMPORTED_FROM"]
+           "aggregate_fields", "plain_value", "RESERVED_COLUMNS", "IMPORTED_FROM"]
 
 # The run-record columns benchproof gives a meaning to (report_config.RESERVED_COLUMNS;
 # a test keeps the two in step).  A raw field may not take one of these names.
@@ -148,6 +148,17 @@ def finite(value: Any, exact: bool = False) -> float | int | None:
     if not is_number(value) or not math.isfinite(value):
         return None
     return value if exact else float(value)
+
+
+def plain_value(value: Any) -> str:
+    """A field's value as text: ``4.0`` as ``4``, booleans as ``true``/``false``, null as ''."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def number_repeats(records: list[dict], dims: Iterable[str]) -> None:

@@ -15,12 +15,15 @@ What they have in common, and how it is decided here once:
   ``latencies``, ``generated_texts``, ``errors``...) are *summarised*, not copied: the
   record keeps ``<name>_count`` (the array's length) and, for ``errors``,
   ``errors_nonempty`` (requests whose error text is not empty).  The numbers themselves
-  stay in the source file, which is the evidence; a run record stays one row of the raw
-  table instead of a megabyte of floats.  Any other list is summarised the same way and a
+  stay in the source file, which the import copies into ``evidence/imports/`` and every
+  record names as its evidence; a run record stays one row of the raw table instead of a
+  megabyte of floats.  Any other list is summarised the same way and a
   nested mapping is kept as compact JSON text, so no field is dropped.
 * **Raw fields** keep the tool's own field names.  A name that clashes with a run-record
   column (``status``, ``repeat``, ``arm``...) or with a metric/dimension id gets the
-  suffix ``_original``; vLLM's buggy key ``"request_goodput:"`` loses its colon.
+  suffix ``_original``; vLLM's buggy key ``"request_goodput:"`` loses its colon.  Request
+  and token counts (``completed``, ``failed``, ``total_input_tokens``, ``*_count``...) are
+  raw fields too, whole numbers, never metrics (a median of 300.0 requests says nothing).
 * **Repetitions and where from** as for every importer (``common``): ``repeat`` 1, 2, 3...
   in file order, ``imported_from`` ``<file name>:<line>``.
 """
@@ -37,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from benchproof.errors import Problem
+from benchproof.importers import arms
 from benchproof.importers.base import (
     DimensionDef,
     Imported,
@@ -61,6 +65,8 @@ UNLIMITED = "unlimited"  # dimension value of an unset concurrency limit
 NOT_RECORDED = "not recorded"  # dimension value a record of the file does not state
 
 _WS = re.compile(r"[ \t\n\r]*")
+# Raw fields that count something (requests, tokens): kept as whole numbers.
+COUNT = re.compile(r"^(completed|failed|num_prompts|num_requests|total_\w*tokens\w*|\w+_count)$")
 
 
 # --- reading ---------------------------------------------------------------------------
@@ -250,7 +256,10 @@ class MetricSpec:
     scale: float = 1.0
 
     def definition(self) -> MetricDef:
-        return MetricDef(self.id, self.label, self.unit, self.better, self.source)
+        """The metric as report.yaml declares it; a latency stays in ms, the unit every serving
+        tool uses, however long it is (TTFT and E2E side by side in one unit)."""
+        return MetricDef(self.id, self.label, self.unit, self.better, self.source,
+                         fixed_unit=self.unit == "ms")
 
 
 def metric_value(fields: dict, spec: MetricSpec, rel: str, line: int,
@@ -288,21 +297,35 @@ def put_metrics(record: dict, fields: dict, specs: Iterable[MetricSpec], rel: st
 
 
 def put_request_metrics(record: dict, fields: dict, specs: Iterable[MetricSpec], tool: str,
-                        counts: Iterable[str], rel: str, line: int, skipped: list[Problem],
-                        present: set[str], consumed: set[str], counted: str = "") -> None:
+                        rel: str, line: int, skipped: list[Problem], present: set[str],
+                        consumed: set[str], counted: str = "") -> None:
     """The metrics and ``status`` of a serving run: ``ok``, or ``failed`` when no request
-    completed (``completed`` 0).  Such a run keeps only its request ``counts``: the tool
-    reports ``np.mean([] or 0)`` = 0 ms latencies, placeholders and not values.
-    ``counted`` adds to the reason (``, failed: 3``)."""
+    completed (``completed`` 0).  Such a run keeps no metric value: the tool reports
+    ``np.mean([] or 0)`` = 0 ms latencies, placeholders and not values (its request counts
+    stay, as raw columns).  ``counted`` adds to the reason (``, failed: 3``)."""
     none_completed = fields.get("completed") == 0
     put_metrics(record, fields, specs, rel, line, skipped, present, consumed,
-                counts if none_completed else None)
+                () if none_completed else None)
     if none_completed:
         record["status"] = "failed"
         record["reason"] = (f"no request completed (completed: 0{counted}); {tool}'s 0 ms "
                             "latencies of such a run are placeholders and are not kept")
     else:
         record["status"] = "ok"
+
+
+def partly_failed(records: list[dict], rel: str) -> list[Problem]:
+    """A warning for the runs that are ``ok`` although some of their requests failed: their
+    latencies and rates cover the completed requests only."""
+    some = [r for r in records if r.get("status") == "ok" and isinstance(r.get("failed"), int)
+            and r["failed"] > 0]
+    if not some:
+        return []
+    return [Problem(rel, None, f"{len(some)} run{'s' if len(some) > 1 else ''} had failed requests "
+                               f"(the first: {some[0]['failed']} failed, {some[0].get('completed')} "
+                               f"completed, {some[0][IMPORTED_FROM]}): the figures cover the "
+                               "completed requests only; see the raw columns failed and completed",
+                    "warning")]
 
 
 STAT_ORDER = {"median": 0, "mean": 1}
@@ -376,6 +399,8 @@ def raw_fields(fields: dict, consumed: Iterable[str], taken: Iterable[str]) -> d
             put(name, json.dumps(value, sort_keys=True, default=str))
         elif isinstance(value, float) and not math.isfinite(value):
             put(name, str(value))  # kept in words ("inf", "nan"): never a number
+        elif COUNT.match(name):
+            put(name, plain_number(value))  # a count is a whole number, however the tool wrote it
         elif value is None or isinstance(value, (str, int, float, bool)):
             put(name, value)
         else:
@@ -396,9 +421,10 @@ def finish_record(record: dict, fields: dict, consumed: Iterable[str], taken: It
 
 def finish_records(records: list[dict], specs: Iterable[MetricSpec], present: set[str],
                    dims: Iterable[str]) -> list[dict]:
-    """The records numbered as repeats, without the metrics no record has, in column order."""
+    """The records numbered as repeats (of one arm), without the metrics no record has, in
+    column order."""
     dims = list(dims)
-    number_repeats(records, dims)
+    number_repeats(records, [*dims, arms.ARM])
     specs = list(specs)
     all_ids = {s.id for s in specs}
     ids = [s.id for s in specs if s.id in present]
@@ -406,14 +432,31 @@ def finish_records(records: list[dict], specs: Iterable[MetricSpec], present: se
                          dims, ids) for r in records]
 
 
+@dataclass(frozen=True)
+class ArmFields:
+    """How a serving format's arms come from its results: ``--arm-from`` (``None``: the
+    default), the fields tried by default (the first that differs and that every result
+    has), the short words for some columns (``model`` → ``model_id``), and the stub of an
+    arm made from its results (``stub_of(indices)``)."""
+
+    wanted: tuple[str, ...] | None
+    default: tuple[str, ...]
+    aliases: dict[str, str]
+    stub_of: Callable[[list[int]], dict[str, Any]]
+
+
 def serving_import(name: str, records: list[dict], specs: Iterable[MetricSpec],
-                   present: set[str], dims: list[DimensionDef], arm: dict[str, Any],
-                   skipped: list[Problem]) -> Imported:
-    """What a serving importer returns, the records finished (:func:`finish_records`)."""
+                   present: set[str], dims: list[DimensionDef], how: ArmFields,
+                   skipped: list[Problem], rel: str) -> Imported:
+    """What a serving importer returns (one record per result): the arms from the results'
+    columns, the records finished (:func:`finish_records`)."""
     specs = list(specs)
+    every = list(range(len(records)))
+    fields, dims, found = arms.by_columns(records, every, dims, how.wanted, how.default,
+                                          how.aliases, how.stub_of, rel, name)
     return Imported(format=name, records=finish_records(records, specs, present, [d.id for d in dims]),
-                    metrics=declared(specs, present), dimensions=list(dims), arm=arm,
-                    skipped=skipped)
+                    metrics=declared(specs, present), dimensions=list(dims), arm=how.stub_of(every),
+                    skipped=skipped, warnings=partly_failed(records, rel), arm_from=fields, arms=found)
 
 
 def declared(specs: Iterable[MetricSpec], present: set[str]) -> list[MetricDef]:
@@ -449,11 +492,6 @@ TPOT_MEANING = ("time per output token excluding the first: (latency − TTFT) /
 def request_throughput_spec(tool: str) -> MetricSpec:
     return MetricSpec("request_throughput", "Requests/s", "req/s", "higher", ("request_throughput",),
                       f"{tool} request_throughput: completed requests / benchmark duration (req/s)")
-
-
-def completed_spec(tool: str, note: str = "") -> MetricSpec:
-    return MetricSpec("completed", "Completed requests", "requests", "higher", ("completed",),
-                      f"{tool} completed: requests that succeeded{note}")
 
 
 RATE_DIM = DimensionDef("request_rate", "Request rate (req/s; inf = all requests at once)")

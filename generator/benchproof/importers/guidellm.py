@@ -27,23 +27,27 @@ apart by the keys present, never by a version number; unknown keys are ignored.
   succeeded (GuideLLM then writes 0-valued summaries, which are not kept).
 * The per-request lists are samples (``request_samples``): only their lengths are kept
   (``requests_successful_sampled``...), never recounted into totals.
+* **Arms**: one, named with ``--arm``, unless the benchmarks ran against several ``model``s
+  or ``target``s (columns of every record): then each is an arm; ``--arm-from`` names a
+  field.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from benchproof.errors import Problem
+from benchproof.importers import arms
 from benchproof.importers.base import (
     DimensionDef,
     Imported,
     Importer,
     ImportFormatError,
-    MetricDef,
     register,
 )
 from benchproof.importers.common import (
@@ -274,7 +278,7 @@ def _problem(bench: Any) -> str | None:
     return None
 
 
-def read(path: Path, rel: str) -> Imported:
+def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
     text = read_file(path, rel, WHAT)
     doc, lines = _load(text, rel)
     skipped: list[Problem] = []
@@ -290,16 +294,28 @@ def read(path: Path, rel: str) -> Imported:
         records.append(_record(bench, index, path, rel, line, skipped, present))
     if not records:
         raise _no_benchmark(skipped, rel)
-    number_repeats(records, ["strategy"])
+    for record, bench in zip(records, benches):
+        record["model"] = _backend(doc, bench, "backend_model", "model")
+        record["target"] = _backend(doc, bench, "backend_target", "target")
+    fields, dims, found = arms.by_columns(records, list(range(len(records))), list(DIMS), arm_from,
+                                          ("model", "target"), {}, lambda indices: _arm(
+                                              doc, [benches[i] for i in indices]), rel, NAME)
+    number_repeats(records, [*(d.id for d in dims), arms.ARM])
     ids = [s.id for s in SPECS if s.id in present]
     all_ids = {s.id for s in SPECS}
     records = [order_record({k: v for k, v in r.items() if k not in all_ids or k in present},
-                            ["strategy"], ids) for r in records]
+                            [d.id for d in dims], ids) for r in records]
     variant = TPOT_VARIANTS[_tpot_variant(benches)]
-    metrics = [MetricDef(d.id, d.label, d.unit, d.better, d.source.replace("{variant}", variant))
+    metrics = [replace(d, source=d.source.replace("{variant}", variant))
                for d in (s.definition() for s in SPECS if s.id in present)]
-    return Imported(format=NAME, records=records, metrics=metrics,
-                    dimensions=list(DIMS), arm=_arm(doc, benches), skipped=skipped)
+    return Imported(format=NAME, records=records, metrics=metrics, dimensions=dims,
+                    arm=_arm(doc, benches), skipped=skipped, arm_from=fields, arms=found)
+
+
+def _backend(doc: dict, bench: dict, worker_key: str, key: str) -> str | None:
+    """The model or target one benchmark ran against (v0.3: ``worker``; later: ``config``)."""
+    return (_text(_get(bench, "worker", worker_key)) or _text(_get(bench, "config", "backend", key))
+            or _text(_get(doc, "config", key)))
 
 
 # GuideLLM's time_per_output_token_ms changed meaning; the request samples tell which one a

@@ -6,11 +6,15 @@
   gets its own metric ``pp_tg_tok_s``.
 * Dimensions ``n_prompt``, ``n_gen``, ``n_depth``; a schema without ``n_depth`` (before the
   depth option) is recorded as depth 0, with a warning.
-* The build, hardware, model and every configuration field that is the same in all tests go
-  into the arm stub.  Fields that differ between tests (several builds, backends, flags in
-  one file) are kept as raw columns and summed up in a ``config`` dimension, so that different
-  configurations are never pooled into one median, and a warning says the file is still one
-  arm unless it is split.
+* Arms: when configuration fields differ between the tests (several builds, backends, flags
+  in one file), each configuration is an arm by default: the differing fields, the backend
+  and the build first, each taken only when it tells more tests apart (``ROCm ·
+  flash_attn=off``).  ``--arm-from FIELD,...`` names the fields (``backend`` for
+  ``backends``...), ``none`` keeps one arm.  Fields that still differ within an arm are raw
+  columns summed up in a ``config`` dimension, so that different configurations are never
+  pooled into one median, with a warning.
+* The build, hardware, model and every configuration field that is the same in all of an
+  arm's tests go into its stub.
 * JSON Lines captured with ``2>&1`` hold stderr lines: each is skipped and reported.  A JSON
   array that ends early (llama-bench stops at its first failed test) is an error, not a
   partial import that would hide the tests that never ran.
@@ -22,6 +26,7 @@ import json
 from datetime import datetime
 from pathlib import Path, PurePath
 
+from benchproof.importers import arms
 from benchproof.importers.base import (DimensionDef, Imported, ImportFormatError, Importer, MetricDef,
                                        register)
 from benchproof.importers.common import (aggregate_fields, fail, finite, line_of, load_json,
@@ -46,6 +51,11 @@ COMBINED = MetricDef(
 DIMENSIONS = [DimensionDef("n_prompt", "Prompt tokens"), DimensionDef("n_gen", "Generated tokens"),
               DimensionDef("n_depth", "Context depth")]
 CONFIG = DimensionDef("config", "Configuration")
+# The configuration fields that name an arm best, first (--arm-from's default order), and the
+# short words --arm-from takes for some of them.
+PREFERRED = ("backends", "build_commit", "build_number", "model_filename", "gpu_info", "cpu_info")
+ALIASES = {"backend": "backends", "commit": "build_commit", "build": "build_number",
+           "model": "model_filename", "gpu": "gpu_info"}
 
 BUILD = ("build_commit", "build_number")
 HARDWARE = {"cpu_info": "cpu", "gpu_info": "gpu", "backends": "backends"}
@@ -146,7 +156,7 @@ def _stub(constant: dict, varying: list[str]) -> dict:
     return stub
 
 
-def read(path: Path, rel: str) -> Imported:
+def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
     objects, lost = _objects(read_file(path, rel), rel)
     tests = []
     for test, line in objects:
@@ -164,16 +174,19 @@ def read(path: Path, rel: str) -> Imported:
                                             "option): recorded as n_depth 0, an empty context"))
     keys = dict.fromkeys(k for test, _ in tests for k in test if k not in MEASURED)
     constant, varying = split_constant([t for t, _ in tests], keys)
-    if varying:
+    fields = _fields(arm_from, [t for t, _ in tests], keys, varying, rel)
+    config_keys = _within_arms([t for t, _ in tests], fields, varying)
+    if config_keys:
         warnings.append(warning(
             rel, tests[0][1],
-            f"the tests differ in {', '.join(varying)}: they are imported as one arm, with these "
-            "fields as raw columns and a 'config' dimension; import each configuration into its own "
-            "arm (split the file) to compare them"))
+            f"the tests{' of one arm' if fields else ''} differ in {', '.join(config_keys)}: these "
+            "fields are raw columns and a 'config' dimension keeps each configuration apart; "
+            f"--arm-from {','.join([*fields, *config_keys])} makes each one an arm to compare them"))
     records: list[dict] = []
+    units: list[int] = []
     seen: dict[tuple, list[int]] = {}
     metrics: dict[str, MetricDef] = {}
-    for test, line in tests:
+    for index, (test, line) in enumerate(tests):
         n_prompt, n_gen = _count(test, "n_prompt", rel, line), _count(test, "n_gen", rel, line)
         n_depth = _count(test, "n_depth", rel, line)
         label = _test_label(n_prompt, n_gen, n_depth)
@@ -182,14 +195,17 @@ def read(path: Path, rel: str) -> Imported:
             continue
         metric = PREFILL if not n_gen else DECODE if not n_prompt else COMBINED
         metrics[metric.id] = metric
-        config = ", ".join(f"{k}={_shown(k, test.get(k))}" for k in varying)
-        seen.setdefault((config, n_prompt, n_gen, n_depth), []).append(line)
+        config = ", ".join(f"{k}={_shown(k, test.get(k))}" for k in config_keys)
+        arm = arms.name(fields, (_shown(k, test.get(k)) for k in fields)) if fields else None
+        seen.setdefault((arm, config, n_prompt, n_gen, n_depth), []).append(line)
         base = {"status": "ok", "repeat": None, "n_prompt": n_prompt, "n_gen": n_gen,
-                "n_depth": n_depth, **({"config": config} if varying else {})}
-        extra = {"test": label, **{k: test.get(k) for k in varying}}
+                "n_depth": n_depth, **({"config": config} if config_keys else {})}
+        extra = {"test": label, **{k: test.get(k) for k in dict.fromkeys([*varying, *fields])}}
         started = _started(test.get("test_time"))
-        records += _samples(test, line, base, metric.id, extra, started, path, rel, lost, warnings)
-    repeated = [(_test_label(*point), lines) for (_, *point), lines in seen.items() if len(lines) > 1]
+        found = _samples(test, line, base, metric.id, extra, started, path, rel, lost, warnings)
+        records += [{**r, arms.ARM: arm} if fields else r for r in found]
+        units += [index] * len(found)
+    repeated = [(_test_label(*point), lines) for (_, _, *point), lines in seen.items() if len(lines) > 1]
     if repeated:
         examples = "; ".join(f"{label} at lines {', '.join(map(str, lines))}"
                              for label, lines in repeated[:3])
@@ -199,9 +215,47 @@ def read(path: Path, rel: str) -> Imported:
             f"{len(repeated)} test{'s' if len(repeated) > 1 else ''} appear more than once with the "
             f"same build and settings ({examples}{more}): their samples are pooled into one figure; "
             "if they came from different binaries, import each into its own arm"))
-    dims = DIMENSIONS + ([CONFIG] if varying else [])
-    number_repeats(records, [d.id for d in dims])
-    return Imported(NAME, records, list(metrics.values()), dims, _stub(constant, varying), lost, warnings)
+    dims = DIMENSIONS + ([CONFIG] if config_keys else [])
+    number_repeats(records, [d.id for d in dims] + [arms.ARM])
+    plain = [t for t, _ in tests]
+    found_arms = arms.stubs(records, units, lambda indices: _stub(
+        *split_constant([plain[i] for i in indices], keys))) if fields else {}
+    return Imported(NAME, records, list(metrics.values()), dims, _stub(constant, varying), lost, warnings,
+                    fields, found_arms)
+
+
+def _fields(wanted: tuple[str, ...] | None, tests: list[dict], keys: dict, varying: list[str],
+            rel: str) -> tuple[str, ...]:
+    """The configuration fields the arms come from.  By default the fields that differ, taken
+    in the order of :data:`PREFERRED` and only while each one splits the tests further (the
+    GPU name that goes with the backend adds nothing to it); none differs: one arm."""
+    if wanted is None:
+        order = [k for k in PREFERRED if k in varying] + [k for k in varying if k not in PREFERRED]
+        chosen: list[str] = []
+        groups = 1
+        for key in order:
+            count = len({tuple(_value(t, k) for k in [*chosen, key]) for t in tests})
+            if count > groups:
+                chosen, groups = [*chosen, key], count
+        return tuple(chosen)
+    fields = tuple(ALIASES.get(f, f) for f in wanted)
+    for asked, field in zip(wanted, fields):
+        if field not in keys:
+            raise arms.unknown(rel, asked, NAME, list(keys), varying)
+    return fields
+
+
+def _value(test: dict, key: str) -> str:
+    return json.dumps(test.get(key), sort_keys=True)
+
+
+def _within_arms(tests: list[dict], fields: tuple[str, ...], varying: list[str]) -> list[str]:
+    """The fields that still differ between the tests of one arm."""
+    groups: dict[tuple, list[dict]] = {}
+    for test in tests:
+        groups.setdefault(tuple(_value(test, k) for k in fields), []).append(test)
+    return [k for k in varying if k not in fields
+            and any(len({_value(t, k) for t in group}) > 1 for group in groups.values())]
 
 
 def _started(value) -> str | None:

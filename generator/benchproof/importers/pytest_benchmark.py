@@ -7,16 +7,19 @@ files saved without ``--benchmark-save-data``, and files before 3.0) gives one *
 record, its ``stats.mean``, marked ``aggregate: true`` with a reason.  pytest-benchmark drops
 benchmarks whose test failed, so no record can be ``failed``: a missing name is all it says.
 
-The one dimension is ``benchmark``, the ``fullname`` (else ``name``), which carries the
-parameters as ``[…]``; ``param`` is a raw column.  (A separate ``param`` dimension would
-need a made-up value for unparametrized tests, and files with and without parameters, or
-from 2.x which has no ``param``, could not share a report.)
+Arms, as pytest-benchmark compares them in its own table: each benchmark of a group is an
+arm (``--arm-from name``, the default) and the group (``no group`` when none is set) is the
+workload point.  ``--arm-from`` also takes ``fullname``, ``func`` (the test function, its
+parameters then being points), ``param`` and ``group``; ``none`` makes the whole file one arm
+with the dimension ``benchmark`` (the full name).  Every record keeps ``benchmark``, ``name``,
+``func``, ``param`` and ``group`` as columns.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from benchproof.importers import arms
 from benchproof.importers.base import DimensionDef, Imported, Importer, MetricDef, register
 from benchproof.importers.common import (aggregate_fields, fail, finite, line_of, number_repeats,
                                          object_list, origin, shorten, skipped, split_constant,
@@ -26,6 +29,10 @@ NAME = "pytest-benchmark"
 ROUNDS = ("pytest-benchmark stats.data[]: seconds per call in one round (the round's time "
           "divided by its iterations), one record per round")
 BENCHMARK = DimensionDef("benchmark", "Benchmark")
+DIMS = {"group": DimensionDef("group", "Group"), "func": DimensionDef("func", "Test function"),
+        "param": DimensionDef("param", "Parameters"), "name": DimensionDef("name", "Benchmark")}
+FIELDS = ("name", "fullname", "func", "param", "group")
+NO_GROUP, NO_PARAM = "no group", "no param"
 MACHINE = {"node": "node", "machine": "machine", "processor": "processor", "system": "system",
            "release": "release"}
 CPU = {"brand_raw": "cpu", "brand": "cpu", "count": "cpu_count", "arch": "cpu_arch"}
@@ -44,17 +51,61 @@ def _mean_source(rounds: set) -> str:
             "stats.data")
 
 
+def _names(bench: dict) -> dict:
+    """The fields that name a benchmark: full name, name, test function, parameters, group."""
+    name = str(bench.get("name") or bench["fullname"].rsplit("::", 1)[-1])
+    func, bracket, rest = name.partition("[")
+    param = bench.get("param")
+    if param is None and bracket:  # files before 3.0 have no 'param': it is in the name
+        param = rest.removesuffix("]")
+    group = bench.get("group")
+    return {"benchmark": bench.get("fullname") or name, "name": name, "func": func,
+            "param": NO_PARAM if param in (None, "") else str(param),
+            "group": NO_GROUP if group in (None, "") else str(group)}
+
+
 def _base(bench: dict, stats: dict, name: str) -> dict:
-    record = {"status": "ok", "repeat": None, "benchmark": name, "time_s": None}
-    if bench.get("param") is not None:
-        record["param"] = bench["param"]
-    record["group"] = bench.get("group")
+    record = {"status": "ok", "repeat": None, **_names(bench), "time_s": None}
     record["iterations"] = stats.get("iterations")
     record["rounds"] = stats.get("rounds")
     for key, value in (bench.get("extra_info") or {}).items():
         if isinstance(value, (str, int, float, bool)) or value is None:
             record[f"extra_{key}"] = value
     return record
+
+
+def _dimensions(fields: tuple[str, ...]) -> list[DimensionDef]:
+    """The workload point once the arms come from ``fields``: what of the benchmark's group,
+    test function and parameters the arm does not say (the full name for one arm)."""
+    if not fields:
+        return [BENCHMARK]
+    covered = set(fields) | ({"func", "param"} if {"name", "fullname"} & set(fields) else set())
+    left = [c for c in ("func", "param") if c not in covered]
+    dims = [] if "group" in covered else [DIMS["group"]]
+    return dims + ([DIMS["name"]] if len(left) == 2 else [DIMS[c] for c in left])
+
+
+def _kept_apart(records: list[dict], dims: list[DimensionDef]) -> list[DimensionDef]:
+    """``dims``, plus the full name when two benchmarks would share an arm and a point (the
+    same name in two modules)."""
+    names: dict[tuple, set] = {}
+    for r in records:
+        names.setdefault((r.get(arms.ARM), *(r[d.id] for d in dims)), set()).add(r["benchmark"])
+    if BENCHMARK in dims or all(len(v) == 1 for v in names.values()):
+        return dims
+    return [*dims, BENCHMARK]
+
+
+def _fields(wanted: tuple[str, ...] | None, records: list[dict], rel: str) -> tuple[str, ...]:
+    """The columns the arms come from (``fullname`` is the column ``benchmark``)."""
+    column = {f: "benchmark" if f == "fullname" else f for f in FIELDS}
+    if wanted is None:
+        return ("name",)
+    for field in wanted:
+        if field not in FIELDS:
+            differ = [f for f in FIELDS if arms.varying(records, [column[f]])]
+            raise arms.unknown(rel, field, NAME, FIELDS, differ)
+    return tuple(column[f] for f in wanted)
 
 
 def _arm(doc: dict, benches: list[dict]) -> dict:
@@ -71,6 +122,11 @@ def _arm(doc: dict, benches: list[dict]) -> dict:
     constant, varying = split_constant(options, dict.fromkeys(k for o in options for k in o))
     settings.update({k: v for k, v in constant.items() if v is not None})
     settings.update({k: "varies by benchmark" for k in varying})
+    full = [str(b.get("fullname") or b.get("name")) for b in benches]
+    settings["benchmark"] = full[0] if len(full) == 1 else full
+    params = [b.get("params") for b in benches]
+    if len(benches) == 1 and isinstance(params[0], dict):
+        settings["params"] = params[0]
     arm: dict = {"hardware": hardware, "settings": settings,
                  "notes": "pytest-benchmark leaves out the benchmarks whose test failed or was "
                           "skipped: one missing here did not run to the end."}
@@ -82,7 +138,7 @@ def _arm(doc: dict, benches: list[dict]) -> dict:
     return arm
 
 
-def read(path: Path, rel: str) -> Imported:
+def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
     doc, benches = object_list(path, rel, "benchmarks", "a pytest-benchmark JSON",
                                "pytest-benchmark leaves out benchmarks whose test failed or was skipped")
     for i, (bench, line) in enumerate(benches):
@@ -91,8 +147,9 @@ def read(path: Path, rel: str) -> Imported:
         if not isinstance(bench.get("fullname") or bench.get("name"), str):
             fail(rel, line, f"benchmarks[{i}] has no 'fullname' or 'name'")
     records: list[dict] = []
+    units: list[int] = []
     lost, warnings, aggregates = [], [], []
-    for bench, line in benches:
+    for index, (bench, line) in enumerate(benches):
         stats = bench["stats"]
         label = bench.get("fullname") or bench["name"]
         data = stats.get("data")
@@ -110,6 +167,7 @@ def read(path: Path, rel: str) -> Imported:
                 record["round"] = j + 1
                 record["imported_from"] = origin(path, line_of(data, j))
                 records.append(record)
+                units.append(index)
             rounds = stats.get("rounds")
             if kept and isinstance(rounds, int) and kept < rounds:
                 warnings.append(warning(rel, line_of(stats, "data"),
@@ -128,17 +186,24 @@ def read(path: Path, rel: str) -> Imported:
         record.update(aggregate_fields(f"stats.mean of {stats.get('rounds')} rounds"))
         record["imported_from"] = origin(path, line_of(stats, "mean"))
         records.append(record)
+        units.append(index)
         aggregates.append(stats.get("rounds"))
         warnings.append(warning(rel, line_of(stats, "mean") or line,
                                 f"{label}: no per-round stats.data; imported as one aggregate "
                                 "record (the mean), so there is no spread to show"))
-    dims = [BENCHMARK]
-    number_repeats(records, [d.id for d in dims])
+    fields = _fields(arm_from, records, rel)
+    found: dict[str, dict] = {}
+    plain = [b for b, _ in benches]
+    if fields:
+        arms.put(records, fields)
+        found = arms.stubs(records, units, lambda indices: _arm(doc, [plain[i] for i in indices]))
+    dims = _kept_apart(records, _dimensions(fields))
+    number_repeats(records, [d.id for d in dims] + [arms.ARM])
     sources = (([ROUNDS] if len(records) > len(aggregates) else [])
                + ([_mean_source(set(aggregates))] if aggregates else []))
     metric = MetricDef(id="time_s", label="Time per call", unit="s", better="lower",
                        source="; ".join(sources))
-    return Imported(NAME, records, [metric], dims, _arm(doc, [b for b, _ in benches]), lost, warnings)
+    return Imported(NAME, records, [metric], dims, _arm(doc, plain), lost, warnings, fields, found)
 
 
 IMPORTER = register(Importer(NAME, "pytest-benchmark --benchmark-json: one record per round",

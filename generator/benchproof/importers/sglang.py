@@ -11,8 +11,8 @@ result line is an error.
 * **Metrics** (ms for latencies): every ``mean/median/pNN_{ttft,tpot,itl,e2e_latency}_ms``
   present (``e2e_latency`` becomes the ``e2el_*`` metrics; the Dec-2024 lines have only a
   subset), plus ``output_throughput``, ``input_throughput`` (tok/s),
-  ``request_throughput`` (req/s) and ``completed``.  ``std_*``, ``total_*_tokens``,
-  ``duration``, ``concurrency``... stay raw fields.
+  ``request_throughput`` (req/s).  ``completed`` (a whole number), ``std_*``,
+  ``total_*_tokens``, ``duration``, ``concurrency``... stay raw fields.
 * **Dimensions**: ``dataset`` (``dataset_name``), ``request_rate``, ``max_concurrency``
   (``"unlimited"`` when null), ``input_len``/``output_len``: the requested
   ``random_input_len``/``random_output_len`` for the random datasets (nominal lengths,
@@ -23,6 +23,8 @@ result line is an error.
   latencies, placeholders that are not kept).  The requested prompt count is not on the
   line, so a partial failure cannot be seen unless ``--output-details`` added ``errors``
   (summarised as ``errors_nonempty``).
+* **Arms**: one, named with ``--arm``, unless the lines differ in ``model_id`` or ``backend``
+  (the first that differs makes the arms), or ``--arm-from`` names a field.
 * **Arm stub**: the client ``backend``; old lines name no model and no server setting.
 """
 
@@ -46,10 +48,10 @@ from benchproof.importers.common_serving import (
     NOT_RECORDED,
     RATE_DIM,
     TPOT_MEANING,
+    ArmFields,
     MetricSpec,
     arm_stub,
     client_backend,
-    completed_spec,
     concurrency_dims,
     concurrency_value,
     finish_record,
@@ -93,9 +95,6 @@ _LEADING = (
                "load, not a prefill rate (tok/s)"),
     request_throughput_spec("SGLang"),
 )
-_TRAILING = (
-    completed_spec("SGLang", " (the requested count is not recorded on the line)"),
-)
 
 
 def _first_json_line(text: str) -> str:
@@ -111,7 +110,7 @@ def detect(path: Path, text: str) -> bool:
 
 
 def _specs(objects: list[dict]) -> list[MetricSpec]:
-    return [*_LEADING, *latency_specs(objects, _FAMILIES, "SGLang"), *_TRAILING]
+    return [*_LEADING, *latency_specs(objects, _FAMILIES, "SGLang")]
 
 
 def _lines(text: str, rel: str) -> tuple[list[tuple[int, dict]], list[Problem]]:
@@ -154,7 +153,7 @@ def _lengths(obj: dict) -> tuple[Any, Any]:
     return FROM_DATASET, (FROM_DATASET if out is None else plain_number(out))
 
 
-def read(path: Path, rel: str) -> Imported:
+def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
     text = read_file(path, rel, WHAT)
     objects, skipped = _lines(text, rel)
     if not objects:
@@ -179,10 +178,16 @@ def read(path: Path, rel: str) -> Imported:
             record["max_concurrency"] = concurrency_value(obj.get("max_concurrency"))
             consumed.add("max_concurrency")
         record["input_len"], record["output_len"] = _lengths(obj)
-        put_request_metrics(record, obj, specs, "SGLang", ["completed"], rel, line, skipped,
-                            present, consumed)
+        put_request_metrics(record, obj, specs, "SGLang", rel, line, skipped, present, consumed)
         records.append(finish_record(record, obj, consumed, [*metric_ids, *dim_ids], path, line))
 
+    how = ArmFields(arm_from, ("model_id", "backend"), {"model": "model_id"},
+                    lambda indices: _stub([plain[i] for i in indices]))
+    return serving_import(NAME, records, specs, present, dims, how, skipped, rel)
+
+
+def _stub(plain: list[dict]) -> dict:
+    """What the lines of one arm tell: the client backend and the model id."""
     backend, engine = client_backend(plain)
     settings = {
         "benchmark_client": "python -m sglang.bench_serving",
@@ -195,8 +200,7 @@ def read(path: Path, rel: str) -> Imported:
              + "Older lines record no model id and no server configuration: fill in subject, "
              "settings and command. The requested prompt count is not recorded, so only "
              "`completed` shows how many requests succeeded.")
-    return serving_import(NAME, records, specs, present, dims,
-                          arm_stub(engine, settings, notes, settings["model_id"]), skipped)
+    return arm_stub(engine, settings, notes, settings["model_id"])
 
 
 def _no_result(skipped: list[Problem], rel: str) -> ImportFormatError:

@@ -8,9 +8,10 @@ of the same file at the same rate and concurrency are numbered as repeats.
 * **Metrics** (ms for latencies, as vLLM writes its summaries): every
   ``mean/median/pNN_{ttft,tpot,itl,e2el}_ms`` present (``e2el`` only when it was requested
   with ``--percentile-metrics``), ``request_throughput`` (req/s), ``output_throughput`` and
-  ``total_token_throughput`` (tok/s), ``completed`` and ``failed`` (requests).  A metric
-  is declared only when the file has it: old files (≤0.8) have no ``failed``, which is
-  then "not measured", never 0.  ``std_*`` and every other scalar stay raw fields.
+  ``total_token_throughput`` (tok/s).  A metric is declared only when the file has it.
+  The request counts ``completed`` and ``failed`` are raw columns, whole numbers: old files
+  (≤0.8) have no ``failed``, which is then "not measured", never 0.  ``std_*`` and every
+  other scalar stay raw fields.
 * **Dimensions**: ``request_rate`` (a number, or ``"inf"`` — vLLM writes the *string*
   "inf" for an unlimited rate) and ``max_concurrency`` (``"unlimited"`` when null);
   ``input_len``/``output_len``/``dataset`` only when the file carries them (they are not
@@ -18,6 +19,9 @@ of the same file at the same rate and concurrency are numbered as repeats.
 * **Status**: ``ok``; ``failed`` when no request completed (vLLM then writes 0 ms
   latencies, which are placeholders and are not kept as metric values).  A run with some
   failed requests stays ``ok`` with its ``failed`` count visible.
+* **Arms**: one, named with ``--arm``, unless the results differ in ``label``, ``model_id``
+  or ``backend`` (the first that differs makes the arms), or ``--arm-from`` names a field
+  (``model`` for ``model_id``, or any ``--metadata`` key).
 * **Arm stub**: client backend, model and tokenizer id, label, date; the server
   configuration is not in the file.
 * Per-request arrays are summarised (see ``common_serving``).  ``.commands`` side files,
@@ -36,10 +40,10 @@ from benchproof.importers.common_serving import (
     NOT_RECORDED,
     RATE_DIM,
     TPOT_MEANING,
+    ArmFields,
     MetricSpec,
     arm_stub,
     client_backend,
-    completed_spec,
     concurrency_dims,
     concurrency_value,
     finish_record,
@@ -81,12 +85,6 @@ _LEADING = (
                "rate (tok/s)"),
     request_throughput_spec("vLLM"),
 )
-_TRAILING = (
-    completed_spec("vLLM"),
-    MetricSpec("failed", "Failed requests", "requests", "lower", ("failed",),
-               "vLLM failed: requests that returned an error (absent in files of vLLM ≤0.8: "
-               "then not measured)"),
-)
 
 # Workload settings that are dimensions when the file has them (vLLM writes them only as
 # --metadata KEY=VALUE pairs): (dimension id, label, keys in order of preference).
@@ -109,7 +107,7 @@ def detect(path: Path, text: str) -> bool:
 
 
 def _specs(objects: list[dict]) -> list[MetricSpec]:
-    return [*_LEADING, *latency_specs(objects, _FAMILIES, "vLLM"), *_TRAILING]
+    return [*_LEADING, *latency_specs(objects, _FAMILIES, "vLLM")]
 
 
 def _side_file(obj: dict) -> str | None:
@@ -119,7 +117,7 @@ def _side_file(obj: dict) -> str | None:
     return None
 
 
-def read(path: Path, rel: str) -> Imported:
+def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
     objects = json_results(path, rel, WHAT, REQUIRED, _side_file)
     plain = [obj for _, obj in objects]
     specs = _specs(plain)
@@ -152,12 +150,18 @@ def read(path: Path, rel: str) -> Imported:
                 value = obj[key]
                 record[dim_id] = NOT_RECORDED if value is None else plain_number(value)
         failed = obj.get("failed")
-        put_request_metrics(record, obj, specs, "vLLM", ["completed", "failed"], rel, line,
-                            skipped, present, consumed,
+        put_request_metrics(record, obj, specs, "vLLM", rel, line, skipped, present, consumed,
                             f", failed: {failed}" if failed is not None else "")
         records.append(finish_record(record, obj, consumed, [*metric_ids, *dim_ids], path, line,
                                      iso_from_compact(obj.get("date"))))
 
+    how = ArmFields(arm_from, ("label", "model_id", "backend"), {"model": "model_id"},
+                    lambda indices: _stub([plain[i] for i in indices]))
+    return serving_import(NAME, records, specs, present, dims, how, skipped, rel)
+
+
+def _stub(plain: list[dict]) -> dict:
+    """What the results of one arm tell: client backend, model, label, date."""
     backend, engine = client_backend(plain)
     dates = sorted(d for d in (obj.get("date") for obj in plain) if isinstance(d, str))
     settings = {
@@ -179,8 +183,7 @@ def read(path: Path, rel: str) -> Imported:
              + "The server configuration (tensor/pipeline parallelism, engine flags) is not "
              "recorded in the result file: fill in settings and command. "
              "The date is the client's local time.")
-    return serving_import(NAME, records, specs, present, dims,
-                          arm_stub(engine, settings, notes, settings["model_id"]), skipped)
+    return arm_stub(engine, settings, notes, settings["model_id"])
 
 
 IMPORTER = register(Importer(

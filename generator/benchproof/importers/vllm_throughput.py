@@ -24,6 +24,7 @@ from benchproof.errors import Problem
 from benchproof.importers.base import DimensionDef, Imported, Importer, register
 from benchproof.importers.common_serving import (
     NOT_RECORDED,
+    ArmFields,
     MetricSpec,
     arm_stub,
     finish_record,
@@ -65,7 +66,7 @@ def detect(path: Path, text: str) -> bool:
                     "num_requests")
 
 
-def read(path: Path, rel: str) -> Imported:
+def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
     objects = json_results(path, rel, WHAT, REQUIRED)
     metric_ids = [s.id for s in SPECS]
     records: list[dict] = []
@@ -85,7 +86,8 @@ def read(path: Path, rel: str) -> Imported:
              "no engine backend and no configuration: the arm is known only from where the "
              "file came from; fill in engine, settings and command. tokens_per_second counts "
              "prompt + output tokens (FORMATS.md §2b).")
-    return serving_import(NAME, records, SPECS, present, DIMS, arm_stub(None, {}, notes), skipped)
+    how = ArmFields(arm_from, (), {}, lambda indices: arm_stub(None, {}, notes))
+    return serving_import(NAME, records, SPECS, present, DIMS, how, skipped, rel)
 
 
 IMPORTER = register(Importer(

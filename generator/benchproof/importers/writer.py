@@ -1,17 +1,24 @@
-"""Write imported records into a report project: runs file, arm stub, report.yaml.
+"""Write imported records into a report project: runs file, evidence copy, arm stubs,
+report.yaml and the import log.
 
-* ``runs/<arm>-<file stem>.jsonl``: one JSON object a line, columns ``run_id``, ``arm``,
-  ``section`` and then the importer's, in a fixed order (the same input gives the same
-  bytes).  An existing runs file is refused unless ``replace``: importing twice never
-  duplicates records silently.
-* ``arms/<arm>.yaml``: a stub with what the files tell, written only when there is none.
-* ``report.yaml``: created when missing (metrics, dimensions, subject, a section ``main``);
-  otherwise the missing metric and dimension definitions are added, the arm is added to the
-  section (created if new), and the file is re-dumped (``yaml.safe_dump``: comments and
-  layout are not kept).
-* A time metric is converted to the unit the report already uses for it (``wall_ms`` for
-  ``wall_s``…); a new one gets the unit that keeps its figures readable (ms for a 12 ms
-  run, not 0.01 s).  A converted value keeps the original as ``<metric>_original``.
+* ``runs/[<prefix>-]<file stem>.jsonl``: one JSON object a line, columns ``run_id``, ``arm``,
+  ``section``, then the importer's, then ``evidence``, in a fixed order (the same input
+  gives the same bytes).  An existing runs file is refused unless ``replace``: importing
+  twice never duplicates records silently.
+* ``evidence/imports/<format>/<file name>``: the tool's file itself, byte for byte, named in
+  every record's ``evidence`` (so it reaches the site, the bundle and PROVENANCE.json).  A
+  file of that name with other content there is an error; the same content is fine.
+* Arms: the values of the fields the importer split the file by (``Imported.arms``) become
+  readable ids (:func:`arms.slug`), with ``--arm`` as their prefix; a file that is one arm
+  takes ``--arm`` as its id.  ``arms/<id>.yaml`` is written as a stub when missing.
+* ``report.yaml``: created when missing, else given what the records need
+  (:mod:`report_yaml`), and re-dumped (``yaml.safe_dump``: comments and layout are not kept).
+* A section holds one tool's records: records from another format there are refused.
+* Time metrics: converted to the unit the report already uses for them (``wall_ms`` for
+  ``wall_s``…); a new one gets the unit that keeps its figures readable (ms for a 12 ms run),
+  except the serving latencies, which stay in ms.  A converted value keeps the original
+  as ``<metric>_original``.
+* ``imports.yaml`` records what was written (:mod:`manifest`), for ``import --remove``.
 
 Everything is checked before anything is written; after writing, the project is loaded
 like ``benchproof check`` does, and an import that would make it fail is rolled back.
@@ -19,29 +26,22 @@ like ``benchproof check`` does, and an import that would make it fail is rolled 
 
 from __future__ import annotations
 
-import json
-import math
 import re
-import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from benchproof.editor import editor_support
 from benchproof.errors import InputError, Problem
-from benchproof.importers.base import Imported, MetricDef
-from benchproof.read.project import load_project
+from benchproof.importers import arms, manifest, report_yaml, units
+from benchproof.importers.base import Imported
+from benchproof.importers.disk import Files, build_errors, dump_rows, dump_yaml, plain
 from benchproof.read.records_io import read_runs
 from benchproof.read.report_config import REL
 from benchproof.read.runs import run_files
-from benchproof.read.schema import line_of
 from benchproof.read.yamlio import load_yaml
 
-TIME_UNITS = {"s": 1.0, "ms": 1e-3, "µs": 1e-6, "us": 1e-6, "ns": 1e-9}
-TIME_SUFFIX = {"s": "_s", "ms": "_ms", "µs": "_us", "us": "_us", "ns": "_ns"}
 FIRST_COLUMNS = ("run_id", "arm", "section")
+IMPORTS = "evidence/imports"
 
 
 class UsageProblem(Exception):
@@ -53,70 +53,52 @@ class FileImport:
     shown: str            # the file as named on the command line
     path: Path
     imported: Imported
-    runs_rel: str = ""    # filled by the writer: runs/<arm>-<stem>.jsonl
+    runs_rel: str = ""    # filled by the writer: runs/[<prefix>-]<stem>.jsonl
+    evidence_rel: str = ""                                  # evidence/imports/<format>/<name>
+    evidence_new: bool = False                              # the copy is made by this import
+    arm_ids: dict[str, str] = field(default_factory=dict)   # arm value ('' for one arm) → id
 
 
 @dataclass
 class Written:
     files: list[FileImport]
-    arm_written: bool
+    arms: dict[str, str]                                    # id → label, in file order
+    arms_written: list[str]
     report_created: bool
+    section: str
     changes: list[str] = field(default_factory=list)       # what was added to report.yaml
+    baseline: str | None = None                             # set by this import
+    baseline_default: bool = False                          # chosen for want of --baseline
     notes: list[Problem] = field(default_factory=list)     # conversions, problems left as they were
 
 
-def plain(value: Any) -> Any:
-    """Plain dicts and lists (the marked containers of the readers do not dump as YAML)."""
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value
+def stem_of(path: Path) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", path.stem).strip("_") or "file"
 
 
-def runs_name(arm: str, path: Path) -> str:
-    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", path.stem).strip("_") or "file"
-    return f"runs/{arm}-{stem}.jsonl"
-
-
-def _time_family(metric: MetricDef) -> tuple[str, ...]:
-    """The ids one time metric can have in a report (``wall_s``, ``wall_ms``, …)."""
-    suffix = TIME_SUFFIX.get(metric.unit)
-    if suffix is None or not metric.id.endswith(suffix):
-        return (metric.id,)
-    base = metric.id[: -len(suffix)]
-    return (metric.id, *(base + s for s in ("_s", "_ms", "_us", "_ns") if base + s != metric.id))
-
-
-def _readable_unit(values: list[float]) -> str:
-    """The largest time unit in which the smallest figure still reads well (≥ 1)."""
-    positive = [v for v in values if v > 0]
-    smallest = min(positive) if positive else 1.0
-    return next((u for u in ("s", "ms", "µs") if smallest >= TIME_UNITS[u]), "ns")
-
-
-@dataclass
-class _Target:
-    id: str
-    factor: float
-    definition: dict | None   # a new definition for report.yaml, else None
-    more_source: str | None = None  # what the tool meant, when the report's source does not say it
+def runs_name(prefix: str | None, path: Path) -> str:
+    return f"runs/{prefix}-{stem_of(path)}.jsonl" if prefix else f"runs/{stem_of(path)}.jsonl"
 
 
 class _Plan:
     """What the import will write, worked out (and checked) before anything is written."""
 
-    def __init__(self, root: Path, arm: str, section: str | None, files: list[FileImport],
-                 replace: bool):
-        self.root, self.arm, self.files, self.replace = root, arm, files, replace
+    def __init__(self, root: Path, prefix: str | None, section: str | None, files: list[FileImport],
+                 replace: bool, baseline: str | None, shown: Path):
+        self.root, self.prefix, self.files, self.replace = root, prefix, files, replace
+        self.shown = shown  # the project as messages name it
+        self.wanted_baseline = baseline
         self.problems: list[Problem] = []
         self.notes: list[Problem] = []
         self.marked, self.doc = self._report()
         self.created = self.doc is None
         self.section = self._section(section)
-        self.targets: dict[str, _Target] = {}
+        self.targets: dict[str, units.Target] = {}
+        self.arms: dict[str, str] = {}                 # id → label, in file order
+        self.entries = manifest.read(root)
+        self._others: list | None = None
 
-    # --- report.yaml as it is -----------------------------------------------------------
+    # --- report.yaml and the runs already there ---------------------------------------
     def _report(self) -> tuple[Any, dict | None]:
         path = self.root / REL
         if not path.is_file():
@@ -134,11 +116,8 @@ class _Plan:
         value = (self.doc or {}).get(key)
         return value if isinstance(value, list) else []
 
-    def _ids(self, key: str) -> list[str]:
-        return [str(item["id"]) for item in self._list(key) if isinstance(item, dict) and "id" in item]
-
     def _section(self, wanted: str | None) -> str:
-        ids = self._ids("sections")
+        ids = report_yaml.ids(self.doc or {}, "sections")
         if wanted is not None:
             return wanted
         if len(ids) > 1:
@@ -146,25 +125,132 @@ class _Plan:
                                "with --section")
         return ids[0] if ids else "main"
 
+    def others(self) -> list:
+        """The records of the runs files this import does not write: (file, raw record)."""
+        if self._others is None:
+            ours = {f.runs_rel for f in self.files}
+            self._others = []
+            for path in run_files(self.root) if not self.created else []:
+                rel = path.relative_to(self.root).as_posix()
+                if rel not in ours:
+                    self._others += [(rel, raw) for raw in read_runs(path, rel)[0]]
+        return self._others
+
+    def _in_section(self, raw) -> bool:
+        section = raw.fields.get("section")
+        only = report_yaml.ids(self.doc or {}, "sections")
+        return section == self.section or (section in (None, "") and only == [self.section])
+
+    # --- arms ---------------------------------------------------------------------------
+    def assign_arms(self) -> None:
+        """Arm ids for every file: its values slugged (prefixed by ``--arm``), or ``--arm``
+        itself when the whole import is one arm; one value, one id, in file order."""
+        values = list(dict.fromkeys(v for f in self.files for v in (f.imported.arms if f.imported.arm_from
+                                                                     else [""])))
+        single = self.prefix is not None and len(values) == 1
+        for f in self.files:
+            if not f.imported.arm_from and self.prefix is None:
+                raise UsageProblem(f"{f.shown}: the {f.imported.format} records are one arm and the "
+                                   "file gives nothing to name it by (no field differs): name it with "
+                                   "--arm ID, or split the file with --arm-from FIELD")
+        ids: dict[str, str] = {}
+        for value in values:
+            label = self.prefix if single or not value else (
+                f"{self.prefix} · {value}" if self.prefix else value)
+            base = self.prefix if single or not value else "-".join(filter(None, (self.prefix, arms.slug(value))))
+            arm_id, n = base, 1
+            while arm_id in self.arms:
+                n += 1
+                arm_id = f"{base}-{n}"
+            ids[value] = arm_id
+            self.arms[arm_id] = label
+        for f in self.files:
+            f.arm_ids = {v: ids[v] for v in (f.imported.arms if f.imported.arm_from else [""])}
+
+    def resolve_baseline(self) -> str | None:
+        """``--baseline``: an arm of this import (its id, or its value as the file says it), or
+        an arm the section lists already."""
+        wanted = self.wanted_baseline
+        if wanted is None:
+            return None
+        section = report_yaml.section_of(self.doc or {}, self.section) or {}
+        listed = [a for a in section.get("arms") or [] if isinstance(a, str)]
+        values = {v: i for f in self.files for v, i in f.arm_ids.items() if v}
+        for candidates in ({a: a for a in [*self.arms, *listed]}, values,
+                           {v.lower(): i for v, i in values.items()}, {arms.slug(v): i for v, i in values.items()}):
+            for key in (wanted, wanted.lower(), arms.slug(wanted)):
+                if key in candidates:
+                    return candidates[key]
+        known = [f"{i} ({v})" if v != i else i for i, v in self.arms.items()] + \
+                [a for a in listed if a not in self.arms]
+        raise UsageProblem(f"--baseline '{wanted}' is not an arm of section {self.section}; its arms "
+                           f"would be: {', '.join(known)}")
+
     # --- checks -------------------------------------------------------------------------
     def check_runs_files(self) -> None:
         taken: dict[str, str] = {}
         for f in self.files:
-            f.runs_rel = runs_name(self.arm, f.path)
+            f.runs_rel = runs_name(self.prefix, f.path)
             if f.runs_rel in taken:
                 self.problems.append(Problem(f.shown, None, f"{taken[f.runs_rel]} and {f.shown} would "
                                                             f"both be written to {f.runs_rel}: rename one"))
             taken[f.runs_rel] = f.shown
             if (self.root / f.runs_rel).exists() and not self.replace:
                 self.problems.append(Problem(
-                    f.shown, None, f"already imported: {self.root / f.runs_rel} exists; use --replace "
-                                   "to import it again in its place"))
+                    f.shown, None, f"already imported: {self.shown / f.runs_rel} exists; use --replace "
+                                   "to import it again in its place, or --arm PREFIX to keep both"))
+
+    def check_evidence(self) -> None:
+        """The tool's file goes to evidence/imports/<format>/<name>: another file of that
+        name there (or in this import) is an error; the same bytes are fine."""
+        copies: dict[str, tuple[str, bytes]] = {}
+        ours = {f.runs_rel for f in self.files}
+        for f in self.files:
+            f.evidence_rel = f"{IMPORTS}/{f.imported.format}/{f.path.name}"
+            data = f.path.read_bytes()
+            if f.evidence_rel in copies and copies[f.evidence_rel][1] != data:
+                self.problems.append(Problem(f.shown, None, f"{copies[f.evidence_rel][0]} and {f.shown} "
+                                     f"differ but would both be kept as {f.evidence_rel}: rename one"))
+            copies.setdefault(f.evidence_rel, (f.shown, data))
+            there = self.root / f.evidence_rel
+            f.evidence_new = not there.is_file() or there.read_bytes() != data
+            if not there.is_file() or not f.evidence_new:
+                continue
+            users = [e.runs for e in self.entries if e.evidence == f.evidence_rel]
+            others = [runs for runs in users if runs not in ours]
+            if not (self.replace and users and not others):  # only what --replace replaces uses it
+                whose = f" (the file behind {', '.join(others)})" if others else ""
+                self.problems.append(Problem(
+                    f.shown, None, f"{self.shown / f.evidence_rel} already holds another file of this "
+                                   f"name{whose}: rename {f.path.name} before importing it"))
+
+    def check_mixing(self) -> None:
+        """One section, one tool: records imported from another format are not mixed in."""
+        formats = {f.imported.format for f in self.files}
+        if len(formats) > 1:
+            self.problems.append(Problem(self.files[-1].shown, None, f"these files are of different "
+                                 f"formats ({', '.join(sorted(formats))}): import each into its own "
+                                 "section with --section NEW"))
+            return
+        (fmt,) = formats
+        for rel, raw in self.others():
+            evidence = str(raw.fields.get("evidence") or "")
+            parts = evidence.split("/")
+            if evidence.startswith(IMPORTS + "/") and len(parts) > 3 and parts[2] != fmt \
+                    and self._in_section(raw):
+                self.problems.append(Problem(
+                    self.files[0].shown, None, f"section '{self.section}' holds {parts[2]} records "
+                    f"({rel}); these are {fmt} records, measured another way: import them into a "
+                    "section of their own with --section NEW"))
+                return
 
     def check_dimensions(self) -> None:
         """Every record must have every dimension of the report, old records the new ones."""
-        declared = self._ids("dimensions")
+        declared = report_yaml.ids(self.doc or {}, "dimensions")
         new = list(dict.fromkeys(d.id for f in self.files for d in f.imported.dimensions
                                  if d.id not in declared))
+        why = ("a report's sections share its dimensions, so --section NEW cannot hold them "
+               "either: import them into another report folder")
         for f in self.files:
             gap = next((d for d in declared + new if any(r.get(d) is None for r in f.imported.records)), None)
             if gap is None:
@@ -172,77 +258,22 @@ class _Plan:
             whose = "report.yaml declares" if gap in declared else "the other files have"
             self.problems.append(Problem(
                 f.shown, None, f"{whose} the dimension '{gap}', which these {f.imported.format} "
-                               "records do not have: import them into another report folder"))
-        if not new or self.created:
-            return
-        ours = {f.runs_rel for f in self.files}
-        for path in run_files(self.root):
-            rel = path.relative_to(self.root).as_posix()
-            if rel in ours:
-                continue
-            raws, _ = read_runs(path, rel)
-            for raw in raws:
-                gap = next((d for d in new if raw.fields.get(d) is None), None)
-                if gap is not None:
-                    self.problems.append(Problem(
-                        raw.file, raw.line, f"has no '{gap}', a dimension of the records being "
-                                            "imported: import them into another report folder, or "
-                                            f"add '{gap}' to report.yaml and to every record first"))
-                    return
+                               f"records do not have; {why}"))
+        for rel, raw in self.others() if new else []:
+            gap = next((d for d in new if raw.fields.get(d) is None), None)
+            if gap is not None:
+                self.problems.append(Problem(
+                    raw.file, raw.line, f"has no '{gap}', a dimension of the {self.files[0].imported.format} "
+                                        f"records being imported; {why}, or add '{gap}' to "
+                                        "report.yaml and to every record first"))
+                return
 
     # --- metrics and units --------------------------------------------------------------
     def plan_metrics(self) -> None:
-        existing = {m["id"]: m for m in self._list("metrics") if isinstance(m, dict) and "id" in m}
-        for f in self.files:
-            for metric in f.imported.metrics:
-                if metric.id not in self.targets:
-                    self.targets[metric.id] = self._target(metric, existing)
-
-    def _target(self, metric: MetricDef, existing: dict[str, dict]) -> _Target:
-        family = _time_family(metric)
-        present = next((m for m in family if m in existing), None)
-        if present is not None:
-            unit = existing[present].get("unit", "")
-            said = str(existing[present].get("source", ""))
-            more = None if metric.source in said else metric.source
-            if unit == metric.unit or (not unit and present == metric.id):
-                return _Target(present, 1.0, None, more)
-            if unit in TIME_UNITS and metric.unit in TIME_UNITS:
-                self.notes.append(Problem(REL, None, f"'{metric.id}' converted from {metric.unit} to "
-                                                     f"{unit}, the unit of the report's '{present}'",
-                                          "warning"))
-                return _Target(present, TIME_UNITS[metric.unit] / TIME_UNITS[unit], None, more)
-            line = line_of(next(m for m in self.marked["metrics"] if isinstance(m, dict)
-                                and m.get("id") == present), "unit")
-            self.problems.append(Problem(REL, line, f"metric '{present}' is in '{unit or 'no unit'}'; "
-                                                    f"the imported values are in {metric.unit}, which "
-                                                    "cannot be converted to it"))
-            return _Target(present, 1.0, None)
-        definition = {"id": metric.id, "label": metric.label, "unit": metric.unit,
-                      "better": metric.better, "source": metric.source}
-        if metric.derive:
-            definition["derive"] = metric.derive
-        if len(family) == 1:
-            return _Target(metric.id, 1.0, definition)
-        # compare in seconds: a 49.5 ms TTFT stays in ms, a 0.0115 s wall time becomes ms
-        unit = _readable_unit([m * TIME_UNITS[metric.unit] for m in self._medians(metric.id)])
-        target = metric.id[: -len(TIME_SUFFIX[metric.unit])] + TIME_SUFFIX[unit]
-        factor = TIME_UNITS[metric.unit] / TIME_UNITS[unit]
-        if factor != 1.0:
-            definition.update(id=target, unit=unit, source=f"{metric.source}; converted from "
-                              f"{metric.unit} to {unit} on import, the value in {metric.unit} is "
-                              f"the raw column {metric.id}_original")
-        return _Target(target, factor, definition)
-
-    def _medians(self, metric: str) -> list[float]:
-        """The median of each workload point's successful values of ``metric``."""
-        points: dict[tuple, list[float]] = {}
-        for f in self.files:
-            dims = [d.id for d in f.imported.dimensions]
-            for r in f.imported.records:
-                if r.get("status") == "ok" and isinstance(r.get(metric), (int, float)):
-                    points.setdefault(tuple(str(r.get(d)) for d in dims), []).append(r[metric])
-        return [statistics.median(v) for v in points.values()]
+        existing = [m for m in self._list("metrics") if isinstance(m, dict) and "id" in m]
+        marked = (self.marked or {}).get("metrics") or []
+        self.targets = units.targets([f.imported for f in self.files], existing, marked,
+                                     self.problems, self.notes)
 
     # --- what gets written --------------------------------------------------------------
     def rows(self, f: FileImport) -> list[dict]:
@@ -251,7 +282,7 @@ class _Plan:
         for index, record in enumerate(f.imported.records, 1):
             own = record.get("run_id")
             row = {"run_id": f"{stem}:{own if own not in (None, '') else index}",
-                   "arm": self.arm, "section": self.section}
+                   "arm": f.arm_ids[record.get(arms.ARM) or ""], "section": self.section}
             for key, value in record.items():
                 if key in FIRST_COLUMNS:
                     continue
@@ -261,179 +292,109 @@ class _Plan:
                 else:
                     row[target.id] = float(f"{value * target.factor:.12g}")
                     row[f"{key}_original"] = value
+            row["evidence"] = f.evidence_rel
             rows.append(row)
         return rows
 
-    def report(self) -> tuple[dict, list[str]]:
+    def report(self, baseline: str | None) -> tuple[dict, manifest.Added, list[str]]:
         doc = dict(self.doc) if self.doc is not None else {
             "title": self.root.resolve().name or "Benchmark report",
             "subtitle": f"Imported from {self.files[0].imported.format} output"}
-        changes: list[str] = []
-        subject = self.stub().get("subject")
-        if subject and "subject" not in doc:
-            doc["subject"] = subject
-            changes.append("subject")
-        metrics = [dict(m) if isinstance(m, dict) else m for m in self._list("metrics")]
-        for target in self.targets.values():
-            known = next((m for m in metrics if isinstance(m, dict) and m.get("id") == target.id), None)
-            if target.more_source and known is not None:
-                known["source"] = f"{known.get('source', '')}; {target.more_source}".lstrip("; ")
-                changes.append(f"source of metric {target.id}")
-            if target.definition and target.id not in self._ids("metrics") and \
-                    target.id not in [m["id"] for m in metrics if isinstance(m, dict)]:
-                metrics.append(target.definition)
-                changes.append(f"metric {target.id}")
-        dims = list(self._list("dimensions"))
-        for f in self.files:
-            for d in f.imported.dimensions:
-                if d.id not in [x.get("id") for x in dims if isinstance(x, dict)]:
-                    dims.append({"id": d.id, "label": d.label})
-                    changes.append(f"dimension {d.id}")
-        sections = [dict(s) if isinstance(s, dict) else s for s in self._list("sections")]
-        section = next((s for s in sections if isinstance(s, dict) and s.get("id") == self.section), None)
-        if section is None:
-            sections.append({"id": self.section, "title": self.section, "arms": [self.arm]})
-            changes.append(f"section {self.section} with arm {self.arm}")
-        else:
-            arms = section.get("arms") if isinstance(section.get("arms"), list) else []
-            if self.arm not in arms:
-                section["arms"] = [*arms, self.arm]
-                changes.append(f"arm {self.arm} in section {self.section}")
-        for key, value in (("metrics", metrics), ("dimensions", dims), ("sections", sections)):
-            doc[key] = value
-        if self.created:
-            order = ("title", "subtitle", "subject", "metrics", "dimensions", "sections")
-            doc = {k: doc[k] for k in order if k in doc}
-        return doc, changes
+        metrics = [t.definition for t in self.targets.values() if t.definition]
+        more = {t.id: t.more_source for t in self.targets.values() if t.more_source}
+        dims = [{"id": d.id, "label": d.label} for f in self.files for d in f.imported.dimensions]
+        first_stub = next(iter(self.stubs().values()), {})
+        return report_yaml.add(doc, self.created, self.section, list(self.arms), metrics, more, dims,
+                               first_stub.get("subject"), baseline)
 
-    def stub(self) -> dict:
-        """The arm file: what the files tell, the first file first."""
-        stub: dict[str, Any] = {"label": self.arm}
-        for f in self.files:
-            for key, value in plain(f.imported.arm).items():
-                if key == "notes" or value in (None, {}, []):
-                    continue
-                if isinstance(value, dict) and isinstance(stub.get(key), dict):
-                    stub[key] = {**value, **stub[key]}
-                else:
-                    stub.setdefault(key, value)
-        names = ", ".join(f.path.name for f in self.files)
-        notes = [f"Written by `benchproof import {self.files[0].imported.format}` from {names}: "
-                 "check it, and add what the output could not tell (role, claims, evidence)."]
-        notes += [f.imported.arm["notes"] for f in self.files if f.imported.arm.get("notes")]
-        stub["notes"] = "\n\n".join(dict.fromkeys(notes)) + "\n"
-        order = ("label", "engine", "subject", "hardware", "settings", "command", "notes")
-        return {**{k: stub[k] for k in order if k in stub}, **stub}
+    def log(self, disk: Files, before: str | None, after: bytes, added: manifest.Added) -> bytes | None:
+        """The import log with this import's entries: what it wrote, report.yaml before."""
+        created = [p.relative_to(self.root).as_posix() for p, data in disk.before.items() if data is None]
+        files = [(f.runs_rel, f.imported.format, f.shown, f.path.read_bytes(), f.evidence_rel,
+                  list(dict.fromkeys(f.arm_ids.values()))) for f in self.files]
+        return manifest.recorded(self.root, self.entries, files, self.section, created, disk.made_rel(),
+                                 before, after, added)
+
+    def stubs(self) -> dict[str, dict]:
+        """Each arm's file: what the files tell about it, the first file first."""
+        stubs: dict[str, dict] = {}
+        for arm_id, label in self.arms.items():
+            stub: dict[str, Any] = {"label": label}
+            sources = [(f, f.imported.arms.get(v) if v else f.imported.arm)
+                       for f in self.files for v, i in f.arm_ids.items() if i == arm_id]
+            for _, found in sources:
+                for key, value in plain(found or {}).items():
+                    if key == "notes" or value in (None, {}, []):
+                        continue
+                    if isinstance(value, dict) and isinstance(stub.get(key), dict):
+                        stub[key] = {**value, **stub[key]}
+                    else:
+                        stub.setdefault(key, value)
+            names = ", ".join(dict.fromkeys(f.path.name for f, _ in sources))
+            notes = [f"Written by `benchproof import {sources[0][0].imported.format}` from {names}: "
+                     "check it, and add what the output could not tell (role, claims, evidence)."]
+            notes += [found["notes"] for _, found in sources if (found or {}).get("notes")]
+            stub["notes"] = "\n\n".join(dict.fromkeys(notes)) + "\n"
+            order = ("label", "engine", "subject", "hardware", "settings", "command", "notes")
+            stubs[arm_id] = {**{k: stub[k] for k in order if k in stub}, **stub}
+        return stubs
 
 
-class _Dumper(yaml.SafeDumper):
-    """``yaml.safe_dump``'s dumper, writing a text of several lines as a ``|`` block."""
-
-
-def _text(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
-    style = "|" if "\n" in value.rstrip("\n") else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_Dumper.add_representer(str, _text)
-
-
-def _dump_yaml(doc: dict) -> bytes:
-    return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
-                     width=100).encode("utf-8")
-
-
-def _dump_rows(rows: list[dict], shown: str) -> bytes:
-    try:
-        return "".join(json.dumps(row, ensure_ascii=False, allow_nan=False) + "\n"
-                       for row in rows).encode("utf-8")
-    except ValueError:  # a raw value that is NaN or infinite: JSON has no word for it
-        bad = next(k for row in rows for k, v in row.items()
-                   if isinstance(v, float) and not math.isfinite(v))
-        raise InputError([Problem(shown, None, f"the column '{bad}' holds a value that is not a "
-                                               "finite number")]) from None
-
-
-class _Files:
-    """Writes files and can put everything back as it was."""
-
-    def __init__(self, root: Path):
-        self.root = root
-        self.before: dict[Path, bytes | None] = {}
-        self.made: list[Path] = []
-
-    def folder(self, path: Path) -> None:
-        missing = [p for p in (path, *path.parents) if not p.exists()]
-        for p in reversed(missing):
-            p.mkdir()
-            self.made.append(p)
-
-    def write(self, rel: str, data: bytes) -> None:
-        data = editor_support(self, rel, data)  # a YAML file's modeline and the schema it names
-        path = self.root / rel
-        self.folder(path.parent)
-        self.before.setdefault(path, path.read_bytes() if path.exists() else None)
-        temporary = path.with_name(f".{path.name}.benchproof-tmp")
-        temporary.write_bytes(data)
-        temporary.replace(path)
-
-    def undo(self) -> None:
-        for path, data in self.before.items():
-            if data is None:
-                path.unlink(missing_ok=True)
-            else:
-                path.write_bytes(data)
-        for folder in reversed(self.made):
-            try:
-                folder.rmdir()
-            except OSError:
-                pass
-
-
-def _errors(root: Path) -> list[Problem]:
-    try:
-        load_project(root)
-    except InputError as exc:
-        return [p for p in exc.problems if p.severity == "error"]
-    return []
-
-
-def write_import(root: Path, arm: str, section: str | None, files: list[FileImport],
-                 replace: bool = False) -> Written:
+def write_import(root: Path, prefix: str | None, section: str | None, files: list[FileImport],
+                 replace: bool = False, baseline: str | None = None, shown_root: str | None = None) -> Written:
     """Write ``files`` (already read by their importers) into the project at ``root``.
 
     Raises :class:`InputError` (nothing written, or everything put back) or
-    :class:`UsageProblem`.
+    :class:`UsageProblem`.  ``shown_root`` names the project in messages (a dry run writes
+    into a copy).
     """
     if root.exists() and not root.is_dir():
-        raise UsageProblem(f"'{root}' is not a folder")
-    plan = _Plan(root, arm, section, files, replace)
+        raise UsageProblem(f"'{shown_root or root}' is not a folder")
+    plan = _Plan(root, prefix, section, files, replace, baseline, Path(shown_root or root))
+    plan.assign_arms()
+    chosen = plan.resolve_baseline()
     plan.check_runs_files()
-    plan.check_dimensions()
+    plan.check_evidence()
+    if not plan.problems:
+        plan.check_dimensions()
+    if not plan.problems:
+        plan.check_mixing()
     plan.plan_metrics()
     if plan.problems:
         raise InputError(plan.problems)
-    before = {(p.file, p.message) for p in _errors(root)} if not plan.created else set()
-    disk = _Files(root)
+    before = {(p.file, p.message) for p in build_errors(root)} if not plan.created else set()
+    before_text = (root / REL).read_bytes().decode("utf-8") if not plan.created else None
+    disk = Files(root)
     try:
+        copied: set[str] = set()
         for f in files:
-            disk.write(f.runs_rel, _dump_rows(plan.rows(f), f.shown))
-        arm_rel = f"arms/{arm}.yaml"
-        arm_written = not (root / arm_rel).exists()
-        if arm_written:
-            disk.write(arm_rel, _dump_yaml(plan.stub()))
-        doc, changes = plan.report()
+            disk.write(f.runs_rel, dump_rows(plan.rows(f), f.shown))
+            if f.evidence_new and f.evidence_rel not in copied:
+                disk.write(f.evidence_rel, f.path.read_bytes())
+                copied.add(f.evidence_rel)
+        written = [i for i in plan.arms if not (root / f"arms/{i}.yaml").exists()]
+        stubs = plan.stubs()
+        for arm_id in written:
+            disk.write(f"arms/{arm_id}.yaml", dump_yaml(stubs[arm_id]))
+        doc, added, changes = plan.report(chosen)
+        text = dump_yaml(doc)
         if plan.created or doc != plan.doc:
-            disk.write(REL, _dump_yaml(doc))
-        after = _errors(root)
+            disk.write(REL, text)
+        after = (root / REL).read_bytes()
+        log = plan.log(disk, before_text, after, added)
+        if log is not None:
+            disk.write(manifest.MANIFEST, log)
+        errors_after = build_errors(root)
     except BaseException:
         disk.undo()
         raise
-    new = [p for p in after if (p.file, p.message) not in before]
+    new = [p for p in errors_after if (p.file, p.message) not in before]
     if new:
         disk.undo()
-        raise InputError([Problem(str(root), None, "the import would leave the project unable to "
-                                                   "build, so nothing was written:"), *new])
+        raise InputError([Problem(shown_root or str(root), None, "the import would leave the project "
+                                                                 "unable to build, so nothing was written:"), *new])
     notes = plan.notes + [Problem(p.file, p.line, f"(there before the import) {p.message}", "warning")
-                          for p in after]
-    return Written(files, arm_written, plan.created, changes, notes)
+                          for p in errors_after]
+    change = added.baseline or {}
+    return Written(files, dict(plan.arms), written, plan.created, plan.section, changes,
+                   change.get("to"), bool(change) and chosen is None, notes)

@@ -1,0 +1,93 @@
+"""What ``benchproof import`` prints: per file its records and arms, then what was written to
+the project (or, for ``--dry-run``, what would be), and the next command.
+
+Lines come as ``(text, to_stderr)``: the summary goes to standard output, the per-line
+problems and notes to standard error, as for every benchproof command.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from benchproof.importers.remove import Removed
+from benchproof.importers.writer import Written
+
+Line = tuple[str, bool]
+
+
+def counts(records: list[dict]) -> str:
+    """``6 records (1 failed)``: how many, and those that are not ok or are aggregates."""
+    statuses = {s: n for s, n in Counter(r.get("status") for r in records).items() if s != "ok"}
+    aggregates = sum(bool(r.get("aggregate")) for r in records)
+    notes = [f"{n} {s}" for s, n in statuses.items()] + ([f"{aggregates} aggregate"] if aggregates else [])
+    word = "record" if len(records) == 1 else "records"
+    return f"{len(records)} {word}" + (f" ({', '.join(notes)})" if notes else "")
+
+
+def _files(paths: list[str]) -> str:
+    return ", ".join(paths)
+
+
+def _verb(dry: bool, present: str, past: str) -> str:
+    return f"would {present}" if dry else past
+
+
+def imported(done: Written, project: str, dry: bool) -> list[Line]:
+    root = Path(project)
+    lines: list[Line] = [("dry run: nothing is written; this is what the import would do", False)] if dry else []
+    for f in done.files:
+        found = f.imported
+        lines.append((f"{found.format} {f.shown}: {counts(found.records)}, {len(found.skipped)} skipped "
+                      f"→ {f.runs_rel}", False))
+        lines += [(str(problem), True) for problem in [*found.skipped, *found.warnings]]
+        ids = list(dict.fromkeys(f.arm_ids.values()))
+        if found.arm_from:
+            shown = [i if done.arms[i] == i else f"{i} ({done.arms[i]})" for i in ids]
+            lines.append((f"  arms from {', '.join(found.arm_from)}: {', '.join(shown)}", False))
+        else:
+            lines.append((f"  arm: {ids[0]}", False))
+        where = root / f.evidence_rel
+        lines.append((f"  {_verb(dry, 'copy', 'copied')} {f.shown} to {where}" if f.evidence_new
+                      else f"  {f.shown} is already in {where}", False))
+    lines += [(str(note), True) for note in done.notes]
+    if done.report_created:
+        lines.append((f"{_verb(dry, 'create', 'created')} {root / 'report.yaml'}", False))
+    elif done.changes:
+        lines.append((f"{_verb(dry, 'add', 'added')} to {root / 'report.yaml'}: {', '.join(done.changes)}",
+                      False))
+    if done.baseline and done.baseline_default:
+        lines.append((f"baseline of section {done.section}: {done.baseline}, its first arm "
+                      "(--baseline VALUE names another)", False))
+    written = [str(root / "arms" / f"{i}.yaml") for i in done.arms_written]
+    kept = [str(root / "arms" / f"{i}.yaml") for i in done.arms if i not in done.arms_written]
+    if written:
+        lines.append((f"{_verb(dry, 'write', 'wrote')} {_files(written)} (stub{'s' if len(written) > 1 else ''}: "
+                      f"check {'them' if len(written) > 1 else 'it'})", False))
+    if kept:
+        lines.append((f"{_verb(dry, 'keep', 'kept')} {_files(kept)} as "
+                      f"{'they were' if len(kept) > 1 else 'it was'}", False))
+    if not dry:
+        lines.append((f"next: benchproof build {project}", False))
+    return lines
+
+
+def removed(done: Removed, project: str, dry: bool) -> list[Line]:
+    root = Path(project)
+    entry = done.entry
+    lines: list[Line] = [("dry run: nothing is changed; this is what the removal would do", False)] if dry else []
+    lines.append((f"{'would take' if dry else 'took'} back the {entry.format} import of {entry.file} "
+                  f"({entry.runs}, arms {', '.join(entry.arms)})", False))
+    if done.deleted:
+        lines.append((f"{'would delete' if dry else 'deleted'} {_files([str(root / d) for d in done.deleted])}",
+                      False))
+    report = root / "report.yaml"
+    if done.exact:
+        lines.append((f"{'would put' if dry else 'put'} {report} back as it was before the import"
+                      if entry.report_before is not None else "", False))
+    elif (root / "report.yaml").exists() or dry:
+        lines.append((f"{report}: {'would take' if dry else 'took'} out what the import added and "
+                      "nothing else uses (it changed since the import, so it is re-written: comments "
+                      "are not kept)", False))
+    lines += [(str(note), True) for note in done.notes]
+    return [line for line in lines if line[0]]
