@@ -27,6 +27,7 @@ REPORT_FIELDS = {
     "sections": Field("list", required=True),
     "protocol": Field("str"),
     "decimals": Field("int"),
+    "audit": Field("map"),   # read by benchproof.read.audit_config
 }
 METRIC_FIELDS = {
     "id": Field("str", required=True),

@@ -6,6 +6,7 @@ Each mapping is checked against a table of ``Field`` specs: unknown keys get a
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,7 @@ from benchproof.read.yamlio import MarkedMap, MarkedSeq
 KIND_WORDS = {
     "str": "a text",
     "int": "a whole number",
+    "number": "a number",
     "bool": "true or false",
     "list": "a list",
     "map": "a mapping",
@@ -37,6 +39,8 @@ def kind_ok(kind: str, value: Any) -> bool:
         return isinstance(value, str)
     if kind == "int":
         return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     if kind == "bool":
         return isinstance(value, bool)
     if kind == "list":
