@@ -54,18 +54,26 @@ class Facts:
         self.sections = {s.id: s for s in self.report.sections}
         self.order = {r.run_id: i for i, r in enumerate(project.records)}
         self.by_id = {r.run_id: r for r in project.records}
-        self.groups: dict[tuple, list[RunRecord]] = {}
+        self.groups: dict[tuple, list[RunRecord]] = {}   # the successful records of each group
         for r in project.records:
-            self.groups.setdefault((r.section, r.arm, point_of(r)), []).append(r)
+            if r.status == "ok":
+                self.groups.setdefault((r.section, r.arm, point_of(r)), []).append(r)
+        self._times: dict[str, float | None] = {}
 
     # -- records ---------------------------------------------------------------------------
 
     def ok(self, section: str, arm: str, point: Point) -> list[RunRecord]:
-        return [r for r in self.groups.get((section, arm, point), ()) if r.status == "ok"]
+        return self.groups.get((section, arm, point), [])
 
     def values(self, section: str, arm: str, point: Point, metric: str) -> list[tuple[RunRecord, float]]:
         """The successful records of a group with a value of ``metric``: what its median is of."""
-        return [(r, r.metrics[metric]) for r in self.ok(section, arm, point) if r.metrics.get(metric) is not None]
+        return [(r, v) for r in self.ok(section, arm, point) if (v := r.metrics.get(metric)) is not None]
+
+    def time(self, record: RunRecord) -> float | None:
+        """:func:`timestamp` of a record, read once."""
+        if record.run_id not in self._times:
+            self._times[record.run_id] = timestamp(record)
+        return self._times[record.run_id]
 
     def where(self, run_ids: tuple[str, ...] | list[str], fallback: Where | None = None) -> Where:
         """The first of the records in input order (or ``fallback``: a report.yaml key)."""

@@ -106,6 +106,7 @@ def cell_flags(notices: list[Notice], project: Project, results: Results) -> dic
     rows = {(row.section, row.arm, row.point): row for row in results.rows}
     out: dict[tuple, list[Flag]] = {}
     for notice in notices:
+        flag = notice.flag
         for f in notice.findings:
             if f.arm is None:
                 continue
@@ -115,8 +116,8 @@ def cell_flags(notices: list[Notice], project: Project, results: Results) -> dic
                 measured = [m for m in metrics if row and row.stats[m].n_ok]
                 for metric in ([f.metric] if f.metric else measured or metrics):
                     flags = out.setdefault((f.section, f.arm, point, metric), [])
-                    if notice.flag not in flags:
-                        flags.append(notice.flag)
+                    if flag not in flags:
+                        flags.append(flag)
     return {key: tuple(flags) for key, flags in out.items()}
 
 
@@ -133,10 +134,11 @@ def record_flags(notices: list[Notice]) -> dict[str, tuple[Flag, ...]]:
     """run id → the flags of the notices that name the record."""
     out: dict[str, list[Flag]] = {}
     for notice in notices:
+        flag = notice.flag
         for run_id in notice.records:
             flags = out.setdefault(run_id, [])
-            if notice.flag not in flags:
-                flags.append(notice.flag)
+            if flag not in flags:
+                flags.append(flag)
     return {key: tuple(flags) for key, flags in out.items()}
 
 

@@ -3,7 +3,7 @@ one a cold start?  (A group is one section × arm × workload point; each metric
 
 from __future__ import annotations
 
-from benchproof.audit.finding import Finding, facts, limit, middle, percent, timestamp, worse_by
+from benchproof.audit.finding import Finding, facts, limit, middle, percent, worse_by
 from benchproof.compute.aggregate import Results
 from benchproof.model import AuditSettings, Project
 
@@ -55,14 +55,14 @@ def warm_up(project: Project, results: Results, settings: AuditSettings) -> list
     """n_ok ≥ 3 and the first repetition (earliest ``started_at`` when every one has it, else
     the lowest ``repeat``) is worse than the median of the others by more than ``warmup``."""
     f = facts(project, results)
-    headline = f"the first repetition is more than {limit(settings.warmup)} worse than the others: warm-up?"
+    headline = f"the first repetition is more than {limit(settings.warmup)} worse than the others (warm-up?)"
     out = []
     for row in results.rows:
         for metric, s in row.stats.items():
             values = f.values(row.section, row.arm, row.point, metric)
             if len(values) < 3:
                 continue
-            times = [timestamp(r) for r, _ in values]
+            times = [f.time(r) for r, _ in values]
             if all(t is not None for t in times):
                 order = sorted(range(len(values)), key=lambda i: (times[i], values[i][0].repeat, i))
             else:

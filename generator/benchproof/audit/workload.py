@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from benchproof.audit.finding import Finding, facts, limit, middle, percent, timestamp
+from benchproof.audit.finding import Finding, facts, limit, middle, percent
 from benchproof.compute.aggregate import Results
 from benchproof.model import AuditSettings, Project
 from benchproof.read.runs import parse_number
@@ -83,7 +83,7 @@ def order_confounded(project: Project, results: Results, settings: AuditSettings
     out = []
     for section in project.report.sections:
         ok = [r for r in project.records if r.section == section.id and r.status == "ok"]
-        times = {r.run_id: timestamp(r) for r in ok}
+        times = {r.run_id: f.time(r) for r in ok}
         if not ok or any(t is None for t in times.values()):
             continue
         spans: dict[str, tuple[float, float]] = {}
