@@ -104,12 +104,14 @@ class Facts:
 
     def finding(self, rule: str, section: str, arm: str | None, point: Point | None, metric: str | None,
                 headline: str, detail: str, brief: str, records, figures: tuple[Figure, ...] = (),
-                topic: str = "") -> Finding:
+                topic: str = "", where: Where | None = None) -> Finding:
+        """A finding about the records named (their run ids).  ``check`` points at the first
+        of them, or at ``where`` when the rule gives one (e.g. the report.yaml line of a claim)."""
         ids = tuple(sorted(dict.fromkeys(records), key=self.order.__getitem__))
         subject = self.labels[arm] if arm else self.sections[section].title
         place = self.place(point, metric)
         message = f"{subject}{' · ' + place if place else ''}: {detail}"
-        return Finding(rule, section, arm, point, metric, message, ids, self.where(ids), figures,
+        return Finding(rule, section, arm, point, metric, message, ids, where or self.where(ids), figures,
                        subject, headline, place, detail, brief, topic)
 
 
