@@ -8,6 +8,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from benchproof.cli import main
+from benchproof.audit.run import run_audit
+from benchproof.compute.aggregate import aggregate
 from benchproof.read.project import load_project
 from test_validation import THREE_ERRORS, break_three_files, line_no, replace_once, tiny_project
 
@@ -41,8 +43,9 @@ def test_check_counts_warnings_next_to_errors(tmp_path, example_copy):
     line = line_no(csv, "v100-pxa4-contrl")
     assert f"runs/nov3-tuning.csv:{line}: unknown arm 'v100-pxa4-contrl' (did you mean 'v100-pxa4-control'?)" \
         in result.output.splitlines()
-    # the control arm loses one 512 repetition: a fifth warning
-    assert result.output.splitlines()[-1] == "1 error, 5 warnings"
+    # the reading warnings only: a project with errors is not audited (its figures are incomplete)
+    assert result.output.splitlines()[-1] == "1 error, 2 warnings"
+    assert "[" not in "".join(line for line in result.output.splitlines() if ": warning: " in line)
 
 
 def test_check_of_a_forbidden_derive_is_a_problem_not_a_traceback(example_copy):
@@ -89,12 +92,18 @@ def test_build_of_a_broken_project_leaves_the_previous_site_unchanged(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "tiny"]
 
 
+def example_warnings(root: Path) -> list[str]:
+    """What check prints for the example: reading warnings, then the audit's unaccepted findings."""
+    project = load_project(root)
+    return [str(w) for w in (*project.warnings, *run_audit(project, aggregate(project)).problems)]
+
+
 def test_strict_fails_a_project_with_only_warnings(example_copy):
-    warnings = [str(w) for w in load_project(example_copy).warnings]
-    assert len(warnings) == 4
+    warnings = example_warnings(example_copy)
+    assert len(warnings) == 8 and sum("] " in w for w in warnings) == 6   # 2 reading warnings, 6 findings
     relaxed = invoke("check", example_copy)
     assert relaxed.exit_code == 0
-    assert relaxed.output.splitlines()[-1] == "0 errors, 4 warnings"
+    assert relaxed.output.splitlines()[-1] == "0 errors, 8 warnings"
     for warning in warnings:
         assert warning in relaxed.output.splitlines()
 
@@ -102,7 +111,7 @@ def test_strict_fails_a_project_with_only_warnings(example_copy):
     assert strict.exit_code == 1
     for warning in warnings:
         assert warning.replace(": warning: ", ": ", 1) + " (--strict)" in strict.output.splitlines()
-    assert strict.output.splitlines()[-1] == "4 errors, 0 warnings (--strict: warnings count as errors)"
+    assert strict.output.splitlines()[-1] == "8 errors, 0 warnings (--strict: warnings count as errors)"
     assert "Traceback" not in strict.output
 
 
@@ -110,5 +119,5 @@ def test_build_strict_on_warnings_writes_nothing(tmp_path, example_copy):
     out = tmp_path / "site"
     result = invoke("build", example_copy, "-o", out, "--strict")
     assert result.exit_code == 1
-    assert result.output.splitlines()[-1] == "4 errors, 0 warnings (--strict: warnings count as errors)"
+    assert result.output.splitlines()[-1] == "8 errors, 0 warnings (--strict: warnings count as errors)"
     assert not out.exists()

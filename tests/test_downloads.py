@@ -31,7 +31,7 @@ def test_records_csv_has_every_record_and_empty_cells_for_missing(tmp_path):
 def test_results_json_is_strict_and_null_for_unmeasured(tmp_path):
     assert build(EXAMPLE, tmp_path / "site").exit_code == 0
     data = _strict_json(tmp_path / "site/downloads/results.json")
-    assert data["format"] == "benchproof-results" and data["format_version"] == 1
+    assert data["format"] == "benchproof-results" and data["format_version"] == 2
     assert data["records"] == 25
     overdrive = [r for r in data["rows"] if r["arm"] == "v100-expxa0982-overdrive"]
     assert len(overdrive) == 2

@@ -126,9 +126,10 @@ def test_single_repetition_shows_the_value_alone(tmp_path):
         c,unsupported,1,1,,
         """)
     rows = summary_rows(soup)
-    assert rows[0][3:] == ["10.50 n=1", "2.00 n=1"]
+    # (each figure of one repetition also carries the audit's few-repetitions marker)
+    assert rows[0][3:] == ["10.50 n=1 ⚠ few-repetitions", "2.00 n=1 ⚠ few-repetitions"]
     # a successful run that did not measure wall time: not measured, never 0
-    assert rows[1][3:] == ["9.00 n=1", "-- not measured"]
+    assert rows[1][3:] == ["9.00 n=1 ⚠ few-repetitions", "-- not measured"]
     assert rows[2][3:] == ["-- unsupported", "-- unsupported"]
 
 

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from benchproof.audit.run import run_audit
 from benchproof.compute.aggregate import aggregate
 from benchproof.receipts.buildtime import BuildTime
 from benchproof.receipts.listing import receipts
@@ -44,8 +45,9 @@ def test_every_line_mutated_gives_problems_not_tracebacks(tmp_path, name, mutati
             continue
         # a mutation that is still valid input must get through every later stage too
         results = aggregate(loaded)
-        charts = charts_page(loaded, results, chart_views(loaded, results))
-        html = render("report.html", page=report_page(loaded, results), charts=charts,
+        audit = run_audit(loaded, results)
+        charts = charts_page(loaded, results, chart_views(loaded, results, audit.cells))
+        html = render("report.html", page=report_page(loaded, results, audit), charts=charts,
                       receipts=receipts(loaded, {"results.json": b"{}"}, BuildTime(0, "test")),
                       site=site_info(loaded), root="")
         assert "<h1>" in html

@@ -46,7 +46,8 @@ def test_one_row_per_record_in_input_order(example_site):
     csv_rows = list(csv.DictReader(io.StringIO((example_site / "downloads/records.csv").read_text(encoding="utf-8"))))
     assert data["n"] == len(rows) == len(csv_rows) == 25
     assert [r["run_id"] for r in rows] == [r["run_id"] for r in csv_rows]
-    assert [c["id"] for c in data["columns"]] == list(csv_rows[0])   # the same columns as records.csv
+    # the same columns as records.csv, then the audit's
+    assert [c["id"] for c in data["columns"]] == list(csv_rows[0]) + ["_audit", "_findings"]
     statuses = [r["status"] for r in rows]
     assert statuses.count("ok") == 22 and statuses.count("failed") == 1 and statuses.count("unsupported") == 2
 
@@ -90,7 +91,7 @@ def test_labels_and_filters(example_site):
     data = runs_data(example_site)
     assert {a["id"]: a["label"] for a in data["arms"]}["v100-pxa4-control"] == "V100 · PXA4 · tuning control"
     filters = {f["column"]: f for f in data["filters"]}
-    assert list(filters) == ["arm", "status", "prompt_target"]    # one section: no section filter
+    assert list(filters) == ["arm", "status", "_audit", "prompt_target"]    # one section: no section filter
     assert [o["value"] for o in filters["prompt_target"]["options"]] == [512, 4096]
     assert [(o["value"], o["count"]) for o in filters["status"]["options"]] == [("ok", 22), ("failed", 1), ("unsupported", 2)]
     assert sum(o["count"] for o in filters["arm"]["options"]) == 25

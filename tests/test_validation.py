@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from benchproof.audit.run import run_audit
+from benchproof.compute.aggregate import aggregate
 from benchproof.errors import InputError
 from benchproof.read.project import load_project
 
@@ -45,6 +47,12 @@ def errors(root: Path, strict: bool = False) -> list[str]:
 def warnings(root: Path) -> list[str]:
     """The warnings of a project that loads."""
     return [str(w) for w in load_project(root).warnings]
+
+
+def audit_warnings(root: Path) -> list[str]:
+    """The audit's warnings (unaccepted findings, unmatched accept entries) of a project that loads."""
+    project = load_project(root)
+    return [str(w) for w in run_audit(project, aggregate(project)).problems]
 
 
 def replace_once(path: Path, old: str, new: str) -> None:
@@ -634,12 +642,15 @@ def test_derive_field_that_no_run_file_has(example_copy):
         "which is not a column of any run file (did you mean 'cached_n'?)"]
 
 
-def test_reported_rate_inflated_by_cached_tokens_warns_with_both_values(example_copy):
+def test_reported_rate_inflated_by_cached_tokens_is_a_finding_with_both_values(example_copy):
     # The seed lesson: an engine that counts cached prompt tokens reports an inflated rate.
     line = edit_run(example_copy, CONTROL_4096_R3, cached_n="2048")
     add_column(example_copy, "prefill_tok_s", "", nov3_v100_pxa4_control_4096_r3="203.13")
-    assert f"{RUNS}:{line}: warning: reported 'prefill_tok_s' 203.13 differs by +100.2% from the value " \
-           "derived from prompt_n, cached_n, prompt_ms (101.441); the derived value is used" in warnings(example_copy)
+    assert not [w for w in warnings(example_copy) if "reported" in w]   # a finding of the audit, not of reading
+    assert f"{RUNS}:{line}: warning: [derived-differs] V100 · PXA4 · tuning control · Prefill t/s · Input tokens " \
+           "4096: the reported value differs by +100.2% from the one derived from prompt_n, cached_n, prompt_ms " \
+           f"in 1 of 3 repetitions (e.g. {CONTROL_4096_R3}: reported 203.13, derived 101.44 tok/s); the derived " \
+           "value is used" in audit_warnings(example_copy)
     record = next(r for r in load_project(example_copy).records if r.run_id == CONTROL_4096_R3)
     assert record.metrics["prefill_tok_s"] == pytest.approx(2043 / 20139.782 * 1000)
 
@@ -647,7 +658,7 @@ def test_reported_rate_inflated_by_cached_tokens_warns_with_both_values(example_
 def test_reported_value_within_half_a_percent_is_not_flagged(example_copy):
     # derived: 4091 / 20139.782 * 1000 = 203.13; 203.6 is 0.23% higher
     add_column(example_copy, "prefill_tok_s", "", nov3_v100_pxa4_control_4096_r3="203.6")
-    assert not [w for w in warnings(example_copy) if "reported" in w]
+    assert not [w for w in warnings(example_copy) + audit_warnings(example_copy) if "reported" in w]
 
 
 def test_reported_value_that_cannot_be_derived_is_not_silently_dropped(example_copy):
@@ -659,18 +670,21 @@ def test_reported_value_that_cannot_be_derived_is_not_silently_dropped(example_c
 
 # --- warnings and --strict ---------------------------------------------------------------
 
-def test_fewer_than_three_successful_repetitions_warns(example_copy):
+def test_fewer_than_three_successful_repetitions_is_a_finding(example_copy):
+    accepted = example_copy / "report.yaml"
+    replace_once(accepted, "rule: few-repetitions", "rule: noisy")   # the example accepts the n = 2 bracket
     first_512 = edit_run(example_copy, "nov3-v100-expxa-a078-reference-512-r1")
-    assert f"{RUNS}:{first_512}: warning: only 2 successful repetitions of arm 'v100-expxa-a078-reference' " \
-           "at prompt_target=512 in section 'nov3-tuning' (fewer than 3)" in warnings(example_copy)
+    assert f"{RUNS}:{first_512}: warning: [few-repetitions] V100 · expXa a078 · before/after reference: fewer " \
+           "than 3 successful repetitions (n = 2) at 2 of 2 points: Input tokens 512, Input tokens 4096" \
+        in audit_warnings(example_copy)
 
 
-def test_a_single_successful_repetition_warns_in_the_singular(tiny):
+def test_a_single_successful_repetition_is_a_finding_in_the_singular(tiny):
     runs = tiny / "runs/r.csv"
     runs.write_text("\n".join(runs.read_text().splitlines()[:5]) + "\n", encoding="utf-8")
-    assert warnings(tiny) == [
-        "runs/r.csv:5: warning: only 1 successful repetition of arm 'b' at size=512 in section 'main' "
-        "(fewer than 3)"]
+    assert warnings(tiny) == []
+    assert [w for w in audit_warnings(tiny) if "[few-repetitions]" in w] == [
+        "runs/r.csv:5: warning: [few-repetitions] Arm b · Size 512: 1 successful repetition, fewer than 3"]
 
 
 def test_arm_whose_subject_differs_is_not_like_for_like(example_copy):
@@ -714,7 +728,7 @@ def test_claim_verified_without_evidence_warns(example_copy):
 
 def test_a_project_with_only_warnings_loads(example_copy):
     project = load_project(example_copy)
-    assert len(project.warnings) == 4
+    assert len(project.warnings) == 2
     assert all(w.severity == "warning" for w in project.warnings)
 
 

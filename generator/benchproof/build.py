@@ -7,13 +7,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from benchproof.compute.aggregate import aggregate
+from benchproof.audit.registry import RULES
+from benchproof.audit.run import Audit, run_audit
+from benchproof.compute.aggregate import Results, aggregate
 from benchproof.pages.arm_pages import arm_site_files
 from benchproof.receipts.buildtime import build_time
 from benchproof.receipts.bundle import evidence_zip
 from benchproof.receipts.downloads import record_dicts, records_csv, records_jsonl, results_json
 from benchproof.receipts.evidence import site_files as evidence_files
-from benchproof.errors import InputError, Problem
+from benchproof.errors import InputError, Problem, strictly
 from benchproof.model import STATUSES, Project
 from benchproof.read.multisite import index_entries, report_folders
 from benchproof.pages.report import SiteInfo, report_page, site_info
@@ -38,40 +40,70 @@ def describe(project: Project) -> str:
 
 
 @dataclass(frozen=True)
+class Audited:
+    """One report after the compute and audit stages."""
+
+    results: Results
+    audit: Audit
+
+
+@dataclass(frozen=True)
 class Checked:
-    """The validated reports of a build: one, or each report of a multi-report site."""
+    """The validated and audited reports of a build: one, or each report of a multi-report site."""
 
     projects: dict[str, Project]   # site folder ("" for a single report) → project
     multi: bool
+    audited: dict[str, Audited]    # the same keys
 
     @property
     def warnings(self) -> list[Problem]:
-        return [prefixed(p, name) for name, project in self.projects.items() for p in project.warnings]
+        """Every report's reading warnings, then its unaccepted findings (page order)."""
+        return [prefixed(p, name) for name, project in self.projects.items()
+                for p in (*project.warnings, *self.audited[name].audit.problems)]
 
 
 def prefixed(problem: Problem, name: str) -> Problem:
     return replace(problem, file=f"{name}/{problem.file}") if name else problem
 
 
+def audit_line(audit: Audit) -> str:
+    n, accepted = len(audit.notices), len(audit.accepted)
+    if not n:
+        return f"{len(RULES)} rules, no finding"
+    rules = Counter(notice.rule for notice in audit.notices)
+    each = ", ".join(f"{count} {rule}" for rule, count in rules.items())
+    return (f"{len(RULES)} rules, {n} finding{'s' if n != 1 else ''} ({each})"
+            + (f", {accepted} accepted" if accepted else ""))
+
+
 def check(project_dir: Path, strict: bool, log: Log) -> Checked:
-    """Read and validate one report, or every report of a multi-report site: all problems
-    of all reports are raised together."""
+    """Read, validate, aggregate and audit one report, or every report of a multi-report site:
+    all problems of all reports are raised together.  With ``strict`` every warning, and so
+    every finding not accepted in ``audit.accept``, is an error."""
     folders = report_folders(project_dir)
     multi = folders is not None
     names = [f.name for f in folders] if multi else [""]
     projects: dict[str, Project] = {}
+    audited: dict[str, Audited] = {}
     problems: list[Problem] = []
     for name in names:
         try:
-            project = load_project(project_dir / name if name else project_dir, strict=strict)
+            project = load_project(project_dir / name if name else project_dir)
         except InputError as exc:
-            problems += [prefixed(p, name) for p in exc.problems]
+            problems += [prefixed(p, name) for p in (strictly(exc.problems) if strict else exc.problems)]
             continue
         projects[name] = project
-        log(f"read      {name + ': ' if name else ''}{describe(project)}; {len(project.warnings)} warnings")
+        results = aggregate(project)
+        audited[name] = Audited(results, run_audit(project, results))
+        label = name + ": " if name else ""
+        log(f"read      {label}{describe(project)}; {len(project.warnings)} warnings")
+        log(f"audit     {label}{audit_line(audited[name].audit)}")
+    checked = Checked(projects, multi, audited)
+    if strict:
+        problems += strictly(checked.warnings)
     if problems:
         raise InputError(problems)
-    return Checked(projects, multi)
+    return checked
 
 
 def build(project_dir: Path, out: Path, strict: bool, log: Log) -> Checked:
@@ -79,7 +111,8 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log) -> Checked:
     site = SiteFiles()
     for name, project in checked.projects.items():
         prefix = f"{name}/" if name else ""
-        site.update({prefix + path: data for path, data in report_files(project, log).files.items()})
+        files = report_files(project, checked.audited[name], log).files
+        site.update({prefix + path: data for path, data in files.items()})
     if checked.multi:
         site.add("index.html", render("site_index.html", reports=index_entries(checked.projects),
                                       site=SiteInfo("Reports", sum(len(p.records) for p in checked.projects.values())),
@@ -92,23 +125,23 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log) -> Checked:
     return checked
 
 
-def report_files(project: Project, log: Log) -> SiteFiles:
+def report_files(project: Project, audited: Audited, log: Log) -> SiteFiles:
     """Every file of one report's site, in memory."""
     when = build_time(project.root, project.inputs)
-    results = aggregate(project)
+    results, audit = audited.results, audited.audit
     log(f"aggregate {len(results.rows)} summary rows × {len(project.report.metrics)} metrics")
     site = SiteFiles()
     rows = record_dicts(project)  # once: the CSV, the JSONL and runs.html are all made from them
     downloads = {"records.csv": records_csv(project, rows).encode("utf-8"),
                  "records.jsonl": records_jsonl(rows).encode("utf-8"),
-                 "results.json": results_json(project, results).encode("utf-8")}
+                 "results.json": results_json(project, results, audit.findings).encode("utf-8")}
     bundle, data = evidence_zip(project, downloads, when)
     downloads[bundle] = data
     site.update({f"downloads/{name}": content for name, content in downloads.items()})
     log(f"downloads {', '.join(downloads)} ({len(project.inputs)} input files, built as of {when.iso})")
-    page = report_page(project, results)
+    page = report_page(project, results, audit)
     info = site_info(project, when.iso)
-    views = chart_views(project, results)
+    views = chart_views(project, results, audit.cells)
     charts = charts_page(project, results, views)
     site.add("index.html", render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when),
                                   site=info, root=""))
@@ -122,9 +155,9 @@ def report_files(project: Project, log: Log) -> SiteFiles:
         f"{page.n_records} records, too many to list inline: linked to runs.html"
     log(f"render    index.html: {listed}")
     # Further pages: each module returns {site path: content}.
-    site.update(runs_site_files(project, info, rows))
+    site.update(runs_site_files(project, info, rows, audit))
     log(f"runs      runs.html: {len(project.records)} records in runs-data.js")
-    site.update(arm_site_files(project, info))
+    site.update(arm_site_files(project, info, audit))
     log(f"arms      {len(project.arms)} pages in arms/")
     evidence = evidence_files(project)
     site.update(evidence)

@@ -61,6 +61,12 @@ class Problems:
         return [p for p in self.items if p.severity == "warning"]
 
 
+def strictly(problems: Iterable[Problem]) -> list[Problem]:
+    """``--strict``: every warning becomes an error, marked so the reader knows why."""
+    return [Problem(p.file, p.line, p.message + " (--strict)", "error") if p.severity == "warning" else p
+            for p in problems]
+
+
 REPEAT_LIMIT = 3  # identical problems of one file beyond this are summed up in one line
 
 

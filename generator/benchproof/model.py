@@ -128,6 +128,56 @@ class Report:
 
 
 @dataclass(frozen=True)
+class Guard:
+    """One ``audit.guards`` entry: a condition every successful record must meet."""
+
+    check: str
+    reason: str
+    fields: tuple[str, ...]
+    where: Where
+
+
+@dataclass(frozen=True)
+class AcceptEntry:
+    """One ``audit.accept`` entry: findings of ``rule`` (narrowed by the other keys that are
+    set) acknowledged by the author, with the reason shown beside them."""
+
+    rule: str
+    reason: str
+    where: Where
+    section: str | None = None
+    arm: str | None = None
+    point: tuple[tuple[str, DimValue], ...] | None = None
+    metric: str | None = None
+
+
+@dataclass(frozen=True)
+class AuditSettings:
+    """The ``audit:`` block of report.yaml, defaults filled in."""
+
+    min_repetitions: int = 3
+    noise: float = 0.10
+    warmup: float = 0.15
+    regime: float = 5.0
+    parity: tuple[str, ...] = ()
+    parity_tolerance: float = 0.01
+    guards: tuple[Guard, ...] = ()
+    accept: tuple[AcceptEntry, ...] = ()
+    where: Where = Where("report.yaml", None)   # the ``audit:`` key, when there is one
+
+
+@dataclass(frozen=True)
+class GuardOutcome:
+    """What one guard did: how many successful records it could check (they had every field
+    it reads) and which ones it excluded."""
+
+    guard: Guard
+    checked: int
+    considered: int                 # successful records before the guards
+    excluded: tuple[str, ...]       # run ids, in input order
+
+
+@dataclass(frozen=True)
 class Project:
     root: Path
     report: Report
@@ -136,6 +186,8 @@ class Project:
     raw_columns: tuple[str, ...]
     warnings: tuple = field(default_factory=tuple)
     inputs: tuple[str, ...] = ()
+    audit: AuditSettings = AuditSettings()
+    guards: tuple[GuardOutcome, ...] = ()
 
 
 def column_groups(project: Project) -> tuple[list[str], list[str], list[str], list[str]]:

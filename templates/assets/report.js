@@ -1,6 +1,19 @@
-/* benchproof report: turns each static chart into the interactive bar-plus-dot chart.
+/* benchproof report: unfolds the audit finding a marker leads to, and turns each static chart
+ * into the interactive bar-plus-dot chart.
  * Every view's Vega-Lite spec is embedded in #chart-views (aggregated in Python: the
  * browser draws, it never computes a median). Nothing is fetched from the network. */
+(function () {
+  "use strict";
+  // A marker links to a finding (#finding-…): unfold its places when it is the target.
+  function openTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    var fold = target && target.querySelector ? target.querySelector("details.places-fold") : null;
+    if (fold) { fold.open = true; }
+  }
+  window.addEventListener("hashchange", openTarget);
+  openTarget();
+}());
 (function () {
   "use strict";
   var holder = document.getElementById("chart-views");

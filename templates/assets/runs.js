@@ -12,7 +12,7 @@
   const countLine = document.getElementById("runs-count");
   const table = document.getElementById("runs-table");
   if (!countLine || !table) { return; }
-  if (!data || data.format !== 1) {
+  if (!data || data.format !== 2) {
     countLine.textContent = "The record data (runs-data.js) did not load. Every record is also in ";
     const link = document.createElement("a");
     link.href = "downloads/records.csv";
@@ -32,7 +32,12 @@
   const byId = {};
   data.columns.forEach(function (c) { byId[c.id] = c; });
   const several = data.sections.length > 1;
-  const visible = data.columns.filter(function (c) { return c.id !== "section" || several; });
+  // The audit's finding indices are drawn inside the Audit cell, not as a column of their own.
+  const visible = data.columns.filter(function (c) {
+    return (c.id !== "section" || several) && c.role !== "findings";
+  });
+  const findingsCol = data.columns.filter(function (c) { return c.role === "findings"; })[0] || null;
+  const notices = data.notices || [];
   const armLabels = {};
   data.arms.forEach(function (a) { armLabels[a.id] = a.label; });
   const sectionTitles = {};
@@ -63,6 +68,12 @@
     const exact = Math.abs(x).toFixed(Math.min(100, d + 80));          // the exact decimal expansion
     if (!/^50*$/.test(exact.slice(exact.indexOf(".") + 1 + d))) { return text; }
     return (x < 0 ? "-" : "") + (floor / Math.pow(10, d)).toFixed(d);
+  }
+
+  // The rules of a record's findings (for sorting and the cell), in the audit's order.
+  function findingsOf(i) {
+    const v = findingsCol ? value(findingsCol, i) : null;
+    return v === null || v === undefined ? [] : String(v).split(" ").map(function (k) { return notices[+k]; });
   }
 
   function text(col, v) {
@@ -199,6 +210,7 @@
     const td = document.createElement("td");
     const v = value(col, i);
     td.className = "col-" + col.role + (col.numeric ? " num" : "");
+    if ((v === null || v === undefined) && col.role === "audit") { return td; }   // nothing to flag
     if (v === null || v === undefined) {
       td.className += " missing";
       td.textContent = data.missing;
@@ -222,6 +234,18 @@
     } else if (col.role === "section") {
       td.textContent = shown;
       td.title = sectionTitles[v] || "";
+    } else if (col.role === "audit") {
+      const badge = document.createElement("span");
+      badge.className = "badge audit-" + shown;
+      badge.textContent = shown;
+      td.appendChild(badge);
+      findingsOf(i).forEach(function (notice) {
+        td.appendChild(document.createTextNode(" "));
+        const a = link("index.html#" + notice.anchor, (notice.accepted ? "\u2713 " : "\u26a0 ") + notice.rule);
+        a.className = "flag" + (notice.accepted ? " flag-accepted" : "");
+        a.title = (notice.accepted ? "Accepted audit finding" : "Audit finding") + ": read it in the report";
+        td.appendChild(a);
+      });
     } else {
       td.textContent = shown;
     }
@@ -338,6 +362,7 @@
   // ---- the address ---------------------------------------------------------------------
 
   function paramName(column) {
+    if (byId[column] && byId[column].role === "audit") { return "audit"; }
     return FIXED_FILTERS.indexOf(column) >= 0 ? column : "d." + column;
   }
 

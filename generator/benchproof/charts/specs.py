@@ -12,6 +12,7 @@ import random
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Mapping
 
 import altair as alt
 
@@ -27,6 +28,9 @@ ROW_HEIGHT = 34
 BAR_COLOR = "#a9c4eb"
 DOT_COLOR = "#0f3d80"
 MISSING_COLOR = "#a4262c"
+FLAG_COLOR = "#6b3d00"
+FLAG = "⚠"             # the audit's marker: a symbol and the rule's name, never colour alone
+ACCEPTED = "✓"         # the marker of a finding the author accepted (still listed, with the reason)
 # Arial-metric fonts: the static SVG is measured and viewed with the same widths everywhere.
 FONT = "Helvetica, Arial, 'Liberation Sans', sans-serif"
 
@@ -90,9 +94,10 @@ def _skeleton(metric: Metric, order: list[str]) -> dict:
         color=BAR_COLOR, height={"band": 0.62}).properties(name="bars").encode(
         x=alt.X("median:Q", axis=x_axis, scale=x_scale),
         y=y,
+        href=alt.Href("href:N"),
         tooltip=[alt.Tooltip("arm:N", title="Arm"), alt.Tooltip("median_text:N", title="Median"),
                  alt.Tooltip("range:N", title="Min–max"), alt.Tooltip("n:N", title="Repetitions"),
-                 alt.Tooltip("status:N", title="Status")])
+                 alt.Tooltip("status:N", title="Status"), alt.Tooltip("audit:N", title="Audit")])
     dot_chart = alt.Chart(alt.NamedData("dots")).mark_circle(
         color=DOT_COLOR, size=46, opacity=0.85, stroke="white", strokeWidth=0.8).properties(name="dots").encode(
         x=alt.X("value:Q", axis=x_axis, scale=x_scale),
@@ -102,8 +107,13 @@ def _skeleton(metric: Metric, order: list[str]) -> dict:
                  alt.Tooltip("run:N", title="Run")])
     missing_chart = alt.Chart(alt.NamedData("missing")).mark_text(
         align="left", dx=4, color=MISSING_COLOR, fontSize=12).properties(name="missing").encode(
-        x=alt.datum(0), y=y, text="text:N")
-    chart = alt.layer(bar_chart, dot_chart, missing_chart).properties(
+        x=alt.datum(0), y=y, text="text:N", href=alt.Href("href:N"))
+    # The audit's marker, at the foot of a flagged bar; it links to the finding like the bar.
+    flag_chart = alt.Chart(alt.NamedData("flags")).mark_text(
+        align="left", dx=4, color=FLAG_COLOR, fontSize=11, fontWeight="bold").properties(name="flags").encode(
+        x=alt.datum(0), y=y, text="text:N", href=alt.Href("href:N"),
+        tooltip=[alt.Tooltip("arm:N", title="Arm"), alt.Tooltip("audit:N", title="Audit")])
+    chart = alt.layer(bar_chart, dot_chart, missing_chart, flag_chart).properties(
         width=WIDTH, height=max(1, len(order)) * ROW_HEIGHT,
     ).configure(font=FONT).configure_view(stroke=None).configure_axisY(labelLimit=LABEL_LIMIT).configure_axis(
         grid=True, gridColor="#eceff3", labelColor="#1b1f24", titleColor="#1b1f24", titleFontWeight="normal",
@@ -114,33 +124,48 @@ def _skeleton(metric: Metric, order: list[str]) -> dict:
 
 
 def _spec(skeleton: dict, title: str, subtitle: str, bars: list[dict], dots: list[dict],
-          missing: list[dict]) -> dict:
-    """A view's spec: the skeleton with its title and its three data sets."""
+          missing: list[dict], flags: list[dict]) -> dict:
+    """A view's spec: the skeleton with its title and its four data sets."""
     return {
         **skeleton,
         "title": {"text": title, "subtitle": subtitle, "anchor": "start", "fontSize": 14,
                   "subtitleColor": "#5b6470", "subtitleFontSize": 12},
-        "datasets": {"bars": bars, "dots": dots, "missing": missing},
+        "datasets": {"bars": bars, "dots": dots, "missing": missing, "flags": flags},
     }
 
 
+def flag_fields(flags) -> dict:
+    """What a flagged bar carries: the marker text, the tooltip line and the link to the first
+    finding (``flags``: :class:`benchproof.audit.notices.Flag`, or nothing)."""
+    if not flags:
+        return {"href": "", "audit": "no finding"}   # '' is no link; a missing value would read "undefined"
+    marks = " ".join(dict.fromkeys(f"{ACCEPTED if f.accepted else FLAG} {f.rule}" for f in flags))
+    return {"flag": marks, "audit": f"{marks}: click to read the finding" + (
+        " (✓ accepted by the author)" if any(f.accepted for f in flags) else ""), "href": f"#{flags[0].anchor}"}
+
+
 def _view(project: Project, results: Results, section, metric: Metric, point: Point,
-          records: dict[tuple, list[RunRecord]], skeleton: dict) -> ChartView:
+          records: dict[tuple, list[RunRecord]], skeleton: dict, flags: Mapping) -> ChartView:
     decimals = project.report.decimals
     labels = _labels(project, section.arms)
     rows = {r.arm: r for r in results.section_rows(section.id) if r.point == point}
-    bars, dots, missing = [], [], []
+    bars, dots, missing, marks = [], [], [], []
     shown = total = 0
     for arm_id in section.arms:
         stat = rows[arm_id].stats[metric.id]
         label = labels[arm_id]
+        flagged = flag_fields(flags.get((section.id, arm_id, point, metric.id)))
+        link = {k: v for k, v in flagged.items() if k in ("audit", "href")}
         if stat.median is None:
-            missing.append({"arm": label, "text": f"{fmt.MISSING} {stat.status}"})
+            text = f"{fmt.MISSING} {stat.status}" + (f"  {flagged['flag']}" if "flag" in flagged else "")
+            missing.append({"arm": label, "text": text, "href": link["href"]})
             continue
+        if "flag" in flagged:
+            marks.append({"arm": label, "text": flagged["flag"], **link})
         bars.append({"arm": label, "median": stat.median, "n": str(stat.n_ok),
                      "median_text": f"{fmt.number(stat.median, decimals)} {metric.unit}".strip(),
                      "range": f"{fmt.number(stat.min, decimals)}–{fmt.number(stat.max, decimals)} {metric.unit}".strip(),
-                     "status": rows[arm_id].status})
+                     "status": rows[arm_id].status, **link})
         ok = [r for r in records.get((section.id, arm_id, point), [])
               if r.status == "ok" and r.metrics.get(metric.id) is not None]
         kept = sample_dots(ok, metric.id, f"{section.id}|{arm_id}|{metric.id}|{point}")
@@ -155,13 +180,15 @@ def _view(project: Project, results: Results, section, metric: Metric, point: Po
         subtitle += f" · showing {shown:,} of {total:,} repetitions"
     heading = f"{metric.label} · {where}"
     title = f"{section.title} · {heading}"
-    spec = _spec(skeleton, heading, subtitle, bars, dots, missing)
+    spec = _spec(skeleton, heading, subtitle, bars, dots, missing, marks)
     return ChartView(view_key(section.id, metric.id, point), section.id, metric.id, point, title, spec,
                      shown, total)
 
 
-def chart_views(project: Project, results: Results) -> list[ChartView]:
-    """Every section × metric × point view, in page order."""
+def chart_views(project: Project, results: Results, flags: Mapping | None = None) -> list[ChartView]:
+    """Every section × metric × point view, in page order (``flags``: the audit's markers by
+    (section, arm, point, metric))."""
+    flags = flags or {}
     records: dict[tuple, list[RunRecord]] = {}
     for r in project.records:
         records.setdefault((r.section, r.arm, point_of(r)), []).append(r)
@@ -170,15 +197,19 @@ def chart_views(project: Project, results: Results) -> list[ChartView]:
         order = list(_labels(project, section.arms).values())
         for metric in project.report.metrics:
             skeleton = _skeleton(metric, order)
-            views += [_view(project, results, section, metric, point, records, skeleton)
+            views += [_view(project, results, section, metric, point, records, skeleton, flags)
                       for point in results.points[section.id]]
     return views
 
 
 def svg(view: ChartView) -> str:
+    """The static SVG of a view.  It carries the audit's markers but no links: vl-convert would
+    resolve them against a web address, and the SVG is shown as an image anyway."""
     import vl_convert as vlc
 
-    return vlc.vegalite_to_svg(view.spec, vl_version=VL_VERSION)
+    datasets = {name: [{**row, "href": ""} if "href" in row else row for row in rows]
+                for name, rows in view.spec["datasets"].items()}
+    return vlc.vegalite_to_svg({**view.spec, "datasets": datasets}, vl_version=VL_VERSION)
 
 
 @lru_cache(maxsize=1)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from benchproof.audit.run import Audit
 from benchproof.pages import formatting as fmt
+from benchproof.pages.audit_view import AuditBlock, audit_block
 from benchproof.pages.configuration import (ENGINE_KEYS, ClaimView, Evidence, LaunchView,
                                       arm_anchors, arm_path, claim_view, evidence, flatten,
                                       href, launch_view, plain)
@@ -53,6 +55,7 @@ class RecordRow:
     reason: str
     evidence: Evidence | None
     source: str            # ``runs/x.csv:12``
+    flags: tuple = ()      # the audit's markers (benchproof.audit.notices.Flag) naming this record
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,7 @@ class ArmPage:
     status_counts: tuple[tuple[str, int], ...]
     evidence: tuple[EvidenceFile, ...]
     report_anchor: str                         # the arm's column in index.html#what-actually-ran
+    audit: AuditBlock | None = None            # the report's findings about this arm
 
 
 def _pairs(mapping: dict) -> tuple[tuple[str, str], ...]:
@@ -106,13 +110,13 @@ def _subject(project: Project, arm: Arm) -> tuple[SubjectRow, ...]:
     return tuple(rows)
 
 
-def _record_row(project: Project, r: RunRecord) -> RecordRow:
+def _record_row(project: Project, r: RunRecord, audit: Audit) -> RecordRow:
     anchor = f"run-{r.run_id}"
     return RecordRow(
         run_id=r.run_id, anchor=anchor, href=href("runs.html", anchor), status=r.status,
         section=r.section, cells=tuple(measure_cells(project.report, r)),
         started=r.started_at or "", reason=r.reason or "", evidence=evidence(r.evidence),
-        source=str(r.where),
+        source=str(r.where), flags=audit.records.get(r.run_id, ()),
     )
 
 
@@ -150,7 +154,7 @@ def _sections(project: Project, arm: Arm) -> tuple[SectionLink, ...]:
                  for s in project.report.sections if arm.id in s.arms)
 
 
-def arm_page(project: Project, arm: Arm) -> ArmPage:
+def arm_page(project: Project, arm: Arm, audit: Audit) -> ArmPage:
     records = [r for r in project.records if r.arm == arm.id]
     counts = Counter(r.status for r in records)
     sections = _sections(project, arm)
@@ -164,18 +168,19 @@ def arm_page(project: Project, arm: Arm) -> ArmPage:
         notes_html=arm.notes_html, claims=tuple(claim_view(c) for c in arm.claims),
         sections=sections, headers=tuple(measure_headers(project.report)),
         show_section=len(project.report.sections) > 1,
-        records=tuple(_record_row(project, r) for r in records) if len(records) <= INLINE_LIMIT else (),
+        records=tuple(_record_row(project, r, audit) for r in records) if len(records) <= INLINE_LIMIT else (),
         n_records=len(records), runs_href=href("runs.html", f"arm={arm.id}"),
         status_counts=tuple((s, counts[s]) for s in STATUSES if counts.get(s)),
         evidence=_evidence_files(project, arm, records),
         report_anchor=sections[0].config_anchor if sections else "",
+        audit=audit_block(audit, project, arm.id),
     )
 
 
-def arm_site_files(project: Project, info: SiteInfo) -> dict[str, str]:
+def arm_site_files(project: Project, info: SiteInfo, audit: Audit) -> dict[str, str]:
     """``{"arms/<id>.html": html}`` for every arm file of the project."""
     files = {}
     for arm in project.arms.values():
-        page = arm_page(project, arm)
+        page = arm_page(project, arm, audit)
         files[arm_path(arm.id)] = render("arm.html", page=page, site=info, root=ROOT)
     return files

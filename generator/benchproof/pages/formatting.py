@@ -46,3 +46,8 @@ def raw_value(value: Any) -> str:
     if isinstance(value, float):
         return repr(value)
     return str(value)
+
+
+def thousands(n: int) -> str:
+    """A whole number with thousands separators: ``100,000``."""
+    return f"{n:,}"

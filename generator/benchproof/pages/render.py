@@ -25,6 +25,7 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["point"] = formatting.point
+    env.filters["thousands"] = formatting.thousands
     return env
 
 

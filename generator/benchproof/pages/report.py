@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 from benchproof import __version__
 from benchproof.pages import formatting as fmt
+from benchproof.audit.run import Audit
 from benchproof.compute.aggregate import Results, Row
+from benchproof.pages.audit_view import AuditBlock, audit_block
 from benchproof.pages.configuration import href, what_ran
 from benchproof.model import STATUSES, Metric, Project, Report, RunRecord, column_groups
 
@@ -41,6 +43,7 @@ class Cell:
     ratio: str = ""      # 1.13× the section baseline
     status: str = ""     # the status in words where there is no figure
     href: str = ""       # a link (site-relative), e.g. to a record's evidence file
+    flags: tuple = ()    # the audit's markers (benchproof.audit.notices.Flag), each linking to its finding
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,7 @@ class SectionView:
     notes_html: str
     baseline: str | None
     rows: tuple[SummaryRow, ...]
+    flags: tuple = ()    # markers of findings about the whole section (e.g. order-confounded)
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,7 @@ class ReportPage:
     protocol_html: str
     warnings: tuple[str, ...]
     ran: tuple = ()    # 03 What actually ran: one configuration.ConfigTable per section
+    audit: AuditBlock | None = None   # "Before you quote these numbers"
 
 
 def runs_text(counts: dict[str, int], label: str) -> str:
@@ -99,7 +104,7 @@ def runs_text(counts: dict[str, int], label: str) -> str:
     return " · ".join(f"{counts[s]} {s}" for s in STATUSES if counts.get(s))
 
 
-def _summary_row(project: Project, row: Row) -> SummaryRow:
+def _summary_row(project: Project, row: Row, audit: Audit) -> SummaryRow:
     decimals = project.report.decimals
     cells = []
     for metric in project.report.metrics:
@@ -109,6 +114,7 @@ def _summary_row(project: Project, row: Row) -> SummaryRow:
             text=fmt.summary(stat, decimals), numeric=True, missing=missing,
             note=fmt.small_n(stat), ratio=fmt.ratio(stat.ratio),
             status=stat.status if missing else "",
+            flags=audit.cells.get((row.section, row.arm, row.point, metric.id), ()),
         ))
     arm = project.arms[row.arm]
     return SummaryRow(arm.id, arm.label, tuple(str(v) for _, v in row.point), runs_text(row.counts, row.status),
@@ -174,13 +180,13 @@ def raw_table(project: Project) -> RawTable:
     return RawTable(tuple(headers), tuple(rows))
 
 
-def report_page(project: Project, results: Results) -> ReportPage:
+def report_page(project: Project, results: Results, audit: Audit) -> ReportPage:
     report = project.report
     sections = []
     for s in report.sections:
         baseline = project.arms[s.baseline].label if s.baseline else None
-        rows = tuple(_summary_row(project, row) for row in results.section_rows(s.id))
-        sections.append(SectionView(s.id, s.title, s.notes_html, baseline, rows))
+        rows = tuple(_summary_row(project, row, audit) for row in results.section_rows(s.id))
+        sections.append(SectionView(s.id, s.title, s.notes_html, baseline, rows, audit.sections.get(s.id, ())))
     return ReportPage(
         title=report.title, subtitle=report.subtitle, topics=report.topics,
         subject=tuple((str(k), fmt.raw_value(v)) for k, v in report.subject.items()),
@@ -191,5 +197,5 @@ def report_page(project: Project, results: Results) -> ReportPage:
         metrics=report.metrics, dimension_labels=tuple(d.label for d in report.dimensions),
         sections=tuple(sections), raw=raw_table(project), protocol_html=report.protocol_html,
         warnings=tuple(str(w) for w in project.warnings),
-        ran=what_ran(project),
+        ran=what_ran(project), audit=audit_block(audit, project),
     )

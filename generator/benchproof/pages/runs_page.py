@@ -17,6 +17,12 @@ JSON numbers; raw fields keep the type they were given in (CSV text stays text, 
 ``2763.090`` is shown as written) and a raw column whose every value is a number is marked
 ``numeric`` so the page sorts it as one.  Text columns with few distinct values are
 dictionary-encoded; ``section``, ``arm`` and ``status`` always are, in report order.
+
+Two columns come from the audit rather than records.csv: ``_audit`` (role ``audit``:
+``guard-excluded``, ``flagged``, ``accepted`` or null) and ``_findings`` (role ``findings``:
+the indices, space-separated, of the record's entries in ``"notices": [{"anchor", "rule",
+"accepted"}]``, whose anchors are the findings on the report page).  Their ids start with ``_``
+(more when a run file has such a column) so they never take a record column's place.
 """
 
 from __future__ import annotations
@@ -28,13 +34,15 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from benchproof.audit.run import Audit
 from benchproof.pages import formatting as fmt
 from benchproof.receipts.downloads import record_columns, record_dicts
 from benchproof.model import STATUSES, Project
 from benchproof.pages.report import SiteInfo
 from benchproof.pages.render import asset, render
 
-FORMAT = 1
+FORMAT = 2   # 2: the audit's columns and notices
+AUDIT_STATES = ("guard-excluded", "flagged", "accepted")
 DATA_GLOBAL = "benchproofRuns"
 DATA_PATH = "runs-data.js"
 SCRIPT_PATH = "assets/runs.js"
@@ -47,6 +55,7 @@ SCRIPT_UNSAFE = re.compile("[<>&\u2028\u2029]")
 FIXED_LABELS = {"run_id": "Run", "section": "Section", "arm": "Arm", "status": "Status",
                 "repeat": "Repeat", "started_at": "Started", "reason": "Reason",
                 "evidence": "Evidence", "source": "Source"}
+AUDIT_LABELS = {"audit": "Audit", "findings": "Findings"}
 
 
 @dataclass(frozen=True)
@@ -127,14 +136,16 @@ def _numeric_key(value: Any) -> tuple:
     return (0, float(value), "") if _is_number(value) else (1, 0.0, str(value))
 
 
-def _column_specs(project: Project, columns: list[str]) -> dict[str, dict[str, Any]]:
+def _column_specs(project: Project, columns: list[str], audit_ids: dict[str, str]) -> dict[str, dict[str, Any]]:
     report = project.report
     specs: dict[str, dict[str, Any]] = {}
     dims = {d.id: d for d in report.dimensions}
     metrics = {m.id: m for m in report.metrics}
     reported = {f"{m.id}_reported": m for m in report.metrics}
     for column in columns:
-        if column in FIXED_LABELS:
+        if column in audit_ids:
+            spec = {"label": AUDIT_LABELS[audit_ids[column]], "role": audit_ids[column]}
+        elif column in FIXED_LABELS:
             role = "id" if column == "run_id" else column
             spec = {"label": FIXED_LABELS[column], "role": role}
         elif column in dims:
@@ -164,7 +175,8 @@ def _encode(values: list[Any], order: list[Any] | None = None) -> dict[str, Any]
     return {"dict": order, "codes": [index[v] for v in values]}
 
 
-def _filters(project: Project, values_of: dict[str, list[Any]], arm_order: list[str]) -> list[Filter]:
+def _filters(project: Project, values_of: dict[str, list[Any]], arm_order: list[str],
+             specs: dict[str, dict[str, Any]]) -> list[Filter]:
     report = project.report
 
     def options(column: str, order: list[Any], label) -> tuple[FilterOption, ...]:
@@ -178,33 +190,67 @@ def _filters(project: Project, values_of: dict[str, list[Any]], arm_order: list[
     arm_labels = {a: project.arms[a].label if a in project.arms else a for a in arm_order}
     filters.append(Filter("arm", "Arm", options("arm", arm_order, arm_labels.get)))
     filters.append(Filter("status", "Status", options("status", list(STATUSES), str)))
+    audit = next((c for c, spec in specs.items() if spec["role"] == "audit"), None)
+    if audit and any(v is not None for v in values_of[audit]):
+        filters.append(Filter(audit, "Audit", options(audit, list(AUDIT_STATES), str)))
     for dim in report.dimensions:
         values = sorted(set(values_of[dim.id]) - {None}, key=_numeric_key)
         filters.append(Filter(dim.id, dim.label, options(dim.id, values, str)))
     return filters
 
 
-def runs_data(project: Project, dicts: list[dict[str, Any]]) -> tuple[dict[str, Any], list[Filter]]:
+def _audit_columns(project: Project, audit: Audit) -> tuple[list, list, list[dict[str, Any]]]:
+    """Each record's audit state and finding indices, and the notices they index."""
+    index = {n.anchor: i for i, n in enumerate(audit.notices)}
+    states, findings = [], []
+    for r in project.records:
+        flags = audit.records.get(r.run_id, ())
+        if any(f.rule == "guard" for f in flags):
+            states.append("guard-excluded")
+        elif any(not f.accepted for f in flags):
+            states.append("flagged")
+        else:
+            states.append("accepted" if flags else None)
+        findings.append(" ".join(str(index[f.anchor]) for f in flags) if flags else None)
+    notices = [{"anchor": n.anchor, "rule": n.rule, "accepted": n.accepted is not None} for n in audit.notices]
+    return states, findings, notices
+
+
+def runs_data(project: Project, dicts: list[dict[str, Any]],
+              audit: Audit | None = None) -> tuple[dict[str, Any], list[Filter]]:
     """The JSON object of ``runs-data.js`` and the filters it offers (``dicts`` from
     :func:`benchproof.receipts.downloads.record_dicts`)."""
     report = project.report
     columns = record_columns(project)
     values_of = {c: _cells([row[c] for row in dicts]) for c in columns}
     del dicts
+    notices: list[dict[str, Any]] = []
+    audit_ids: dict[str, str] = {}
+    if audit is not None:
+        for role in ("audit", "findings"):
+            name = "_" + role
+            while name in values_of:
+                name = "_" + name
+            audit_ids[name] = role
+        state_id, findings_id = audit_ids
+        values_of[state_id], values_of[findings_id], notices = _audit_columns(project, audit)
+        columns = columns + list(audit_ids)
     arm_order = _arm_order(project)
-    specs = _column_specs(project, columns)
-    fixed_order = {"section": [s.id for s in report.sections], "arm": arm_order, "status": list(STATUSES)}
+    specs = _column_specs(project, columns, audit_ids)
+    fixed_order = {"section": [s.id for s in report.sections], "arm": arm_order, "status": list(STATUSES),
+                   **{c: list(AUDIT_STATES) for c, role in audit_ids.items() if role == "audit"}}
     out_columns = []
     for column in columns:
         values = values_of[column]
         spec = {"id": column, **specs[column]}
         present = [v for v in values if v is not None]
         spec["numeric"] = spec["role"] in ("metric", "repeat") or bool(present) and all(map(_is_number, present))
-        if spec["role"] in ("id", "source", "started_at", "reason", "evidence", "section", "arm", "status"):
+        if spec["role"] in ("id", "source", "started_at", "reason", "evidence", "section", "arm", "status",
+                            "audit", "findings"):
             spec["numeric"] = False
         spec.update(_encode(values, fixed_order.get(column)))
         out_columns.append(spec)
-    filters = _filters(project, values_of, arm_order)
+    filters = _filters(project, values_of, arm_order, specs)
     data = {
         "format": FORMAT,
         "title": report.title,
@@ -214,6 +260,7 @@ def runs_data(project: Project, dicts: list[dict[str, Any]]) -> tuple[dict[str, 
         "sections": [{"id": s.id, "title": s.title} for s in report.sections],
         "arms": [{"id": a, "label": project.arms[a].label if a in project.arms else a} for a in arm_order],
         "statuses": list(STATUSES),
+        "notices": notices,
         "columns": out_columns,
         "filters": [{"column": f.column, "label": f.label,
                      "options": [{"value": o.value, "label": o.label, "count": o.count} for o in f.options]}
@@ -222,11 +269,11 @@ def runs_data(project: Project, dicts: list[dict[str, Any]]) -> tuple[dict[str, 
     return data, filters
 
 
-def runs_site_files(project: Project, info: SiteInfo,
-                    rows: list[dict[str, Any]] | None = None) -> dict[str, str | bytes]:
+def runs_site_files(project: Project, info: SiteInfo, rows: list[dict[str, Any]] | None = None,
+                    audit: Audit | None = None) -> dict[str, str | bytes]:
     """``runs.html``, its data script and its page script (``rows``: the build's
     :func:`~benchproof.receipts.downloads.record_dicts`, made here when not given)."""
-    data, filters = runs_data(project, record_dicts(project) if rows is None else rows)
+    data, filters = runs_data(project, record_dicts(project) if rows is None else rows, audit)
     counts = Counter(r.status for r in project.records)
     page = RunsPage(
         title=project.report.title, n_records=len(project.records), n_text=f"{len(project.records):,}",

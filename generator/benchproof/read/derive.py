@@ -1,10 +1,16 @@
-"""Derived metrics: arithmetic over the columns of a run record, e.g. ``a / b * 1000``.
+"""Expressions over the columns of a run record: derived metrics (``a / b * 1000``) and
+audit guards (``nice == 0 and cached_n == 0``).
 
 The text is user input and never reaches ``eval``/``exec``/``compile``: :func:`parse` checks
 the syntax tree against a whitelist (number literals, column names, ``+ - * / // % **``,
 unary ``+ -``, parentheses) and :meth:`Derivation.evaluate` walks it.  Values and literals are
 floats and operations run in the expression's order, so results equal Python's own float
 arithmetic bit for bit.  A field not measured (missing, None, blank) gives None, never 0.
+
+:func:`parse_condition` allows, on top of that, comparisons (``< <= > >= == !=``, chained as
+in ``0 <= x < 5``) and ``and`` / ``or`` / ``not`` joining comparisons; a condition is true or
+false, never a number, and a number is never a condition (``nice`` alone is refused: write
+``nice == 0``).  :meth:`Condition.evaluate` gives None when a field is not measured.
 """
 
 from __future__ import annotations
@@ -25,6 +31,10 @@ _BINOPS: dict[type, Callable[[float, float], Any]] = {
     ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
     ast.Pow: operator.pow}
 _UNOPS: dict[type, Callable[[float], float]] = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+_COMPARE: dict[type, Callable[[float, float], bool]] = {
+    ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
+    ast.Eq: operator.eq, ast.NotEq: operator.ne}
+_COMPARE_TEXT = {ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not"}
 _OP_TEXT = {ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<",
             ast.RShift: ">>", ast.MatMult: "@", ast.Invert: "~", ast.Not: "not"}
 _FORBIDDEN: list[tuple[type | tuple[type, ...], str]] = [
@@ -44,8 +54,27 @@ def _quote(text: str, limit: int = 60) -> str:
     return repr(text if len(text) <= limit else text[: limit - 3] + "...")
 
 
-def _forbidden(node: ast.AST) -> str | None:
-    """Why ``node`` is not allowed in a derive expression, or None if it is."""
+def _forbidden_condition(node: ast.AST) -> str | None | bool:
+    """Why ``node`` is not allowed in a condition; True when it is allowed only there; None
+    when the arithmetic rules decide."""
+    if isinstance(node, ast.Compare):
+        bad = next((op for op in node.ops if type(op) not in _COMPARE), None)
+        if bad is not None:
+            return f"the comparison '{_COMPARE_TEXT.get(type(bad), '?')}' is not allowed"
+        return True
+    if isinstance(node, (ast.BoolOp, ast.boolop, ast.cmpop, ast.Not)):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return True
+    return None
+
+
+def _forbidden(node: ast.AST, condition: bool = False) -> str | None:
+    """Why ``node`` is not allowed in a derive expression (or a condition), or None if it is."""
+    if condition:
+        allowed = _forbidden_condition(node)
+        if allowed is not None:
+            return None if allowed is True else allowed
     if isinstance(node, ast.Constant):
         value = node.value
         if value is None or isinstance(value, bool):
@@ -73,29 +102,68 @@ def _forbidden(node: ast.AST) -> str | None:
     return f"{what} not allowed"
 
 
+def _is_truth(node: ast.expr) -> bool:
+    """Whether ``node`` gives true/false (a comparison, 'and'/'or', 'not') rather than a number."""
+    return isinstance(node, (ast.Compare, ast.BoolOp)) or (
+        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not))
+
+
+def _kind_error(node: ast.AST, text: str) -> str | None:
+    """In a condition: why ``node`` mixes numbers and true/false, or None when it does not.
+
+    Numbers are combined by arithmetic and compared; comparisons are joined by 'and', 'or'
+    and 'not'.  Checked node by node (no recursion), so any depth is safe.
+    """
+    def src(n: ast.AST) -> str:
+        return _quote(ast.get_source_segment(text, n) or ast.unparse(n))
+
+    if isinstance(node, ast.BinOp) and (_is_truth(node.left) or _is_truth(node.right)):
+        return f"arithmetic on a comparison is not allowed ({src(node)})"
+    if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not) and _is_truth(node.operand):
+        return f"arithmetic on a comparison is not allowed ({src(node)})"
+    if isinstance(node, ast.Compare) and any(_is_truth(n) for n in (node.left, *node.comparators)):
+        return f"a comparison compares numbers, not comparisons ({src(node)})"
+    if isinstance(node, ast.BoolOp):
+        plain = next((v for v in node.values if not _is_truth(v)), None)
+        if plain is not None:
+            word = "and" if isinstance(node.op, ast.And) else "or"
+            return f"'{word}' joins comparisons, e.g. 'x > 0 {word} y > 0' (got {src(plain)})"
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and not _is_truth(node.operand):
+        return f"'not' needs a comparison, e.g. 'not (x == 0)' (got {src(node.operand)})"
+    return None
+
+
 @lru_cache(maxsize=256)
-def _check(expr: str) -> tuple[str, ast.expr, tuple[str, ...]]:
-    """Parse and whitelist ``expr``; return (parsed text, tree, field names)."""
+def _check(expr: str, condition: bool = False) -> tuple[str, ast.expr, tuple[str, ...]]:
+    """Parse and whitelist ``expr`` (a number, or with ``condition`` a true/false test);
+    return (parsed text, tree, field names)."""
+    what = "check" if condition else "derive"
     text = expr.strip()
     if len(text) > MAX_LENGTH:
-        raise DeriveError(f"derive: expression is too long ({len(text)} characters; "
+        raise DeriveError(f"{what}: expression is too long ({len(text)} characters; "
                           f"the limit is {MAX_LENGTH})")
     try:
         tree = ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError) as e:  # ValueError: null bytes on Python < 3.12
         why = e.msg if isinstance(e, SyntaxError) else str(e)
-        raise DeriveError(f"derive: invalid expression: {why} ({_quote(text)})") from None
+        raise DeriveError(f"{what}: invalid expression: {why} ({_quote(text)})") from None
     except (RecursionError, MemoryError):
-        raise DeriveError(f"derive: expression is too deeply nested ({_quote(text)})") from None
+        raise DeriveError(f"{what}: expression is too deeply nested ({_quote(text)})") from None
     for node in ast.walk(tree):  # iterative, parents before children
-        why = _forbidden(node)
+        why = _forbidden(node, condition)
+        if why is None and condition:
+            why = _kind_error(node, text)
+            if why is not None:
+                raise DeriveError(f"{what}: {why}")
         if why is not None:
             src = ast.get_source_segment(text, node) or ast.unparse(node)
-            raise DeriveError(f"derive: {why} ({_quote(src)})")
+            raise DeriveError(f"{what}: {why} ({_quote(src)})")
+    if condition and not _is_truth(tree):
+        raise DeriveError(f"{what}: a guard must be a comparison, e.g. 'nice == 0' (got {_quote(text)})")
     names = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name)),
                    key=lambda n: (n.lineno, n.col_offset))
     if not names:
-        raise DeriveError(f"derive: the expression uses no fields ({_quote(text)})")
+        raise DeriveError(f"{what}: the expression uses no fields ({_quote(text)})")
     return text, tree, tuple(dict.fromkeys(n.id for n in names))
 
 
@@ -123,8 +191,10 @@ class Derivation:
     _text: str = field(init=False, repr=False, compare=False)
     _tree: ast.expr = field(init=False, repr=False, compare=False)
 
+    CONDITION = False  # a number (Derivation) or true/false (Condition)
+
     def __post_init__(self) -> None:
-        text, tree, fields = _check(self.expr)
+        text, tree, fields = _check(self.expr, self.CONDITION)
         if tuple(self.fields) != fields:
             raise ValueError(f"fields {self.fields!r} do not match the expression's {fields!r}")
         object.__setattr__(self, "_text", text)
@@ -147,12 +217,25 @@ class Derivation:
     def _src(self, node: ast.AST) -> str:
         return _quote(ast.get_source_segment(self._text, node) or ast.unparse(node))
 
-    def _eval(self, node: ast.expr, env: Mapping[str, float]) -> float:
+    def _eval(self, node: ast.expr, env: Mapping[str, float]) -> Any:
         if isinstance(node, ast.Constant):
             return float(node.value)
         if isinstance(node, ast.Name):
             return env[node.id]
+        if isinstance(node, ast.Compare):  # chained like Python: a < b < c is a < b and b < c
+            left = self._eval(node.left, env)
+            for op, right_node in zip(node.ops, node.comparators):
+                right = self._eval(right_node, env)
+                if not _COMPARE[type(op)](left, right):
+                    return False
+                left = right
+            return True
+        if isinstance(node, ast.BoolOp):
+            results = (self._eval(value, env) for value in node.values)
+            return all(results) if isinstance(node.op, ast.And) else any(results)
         if isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.Not):
+                return not self._eval(node.operand, env)
             return _UNOPS[type(node.op)](self._eval(node.operand, env))
         assert isinstance(node, ast.BinOp)
         left, right = self._eval(node.left, env), self._eval(node.right, env)
@@ -172,8 +255,26 @@ class Derivation:
         return result
 
 
+@dataclass(frozen=True)
+class Condition(Derivation):
+    """A checked guard condition (``nice == 0``): :meth:`evaluate` gives True, False, or
+    None when a field it reads was not measured on the record."""
+
+    CONDITION = True
+
+    def evaluate(self, values: Mapping[str, object]) -> bool | None:  # type: ignore[override]
+        return super().evaluate(values)
+
+
 def parse(expr: str) -> Derivation:
     """Check a ``derive`` expression; raise :class:`DeriveError` if it is not allowed."""
     if not isinstance(expr, str):
         raise DeriveError(f"derive: expected an expression, got {type(expr).__name__}")
     return Derivation(expr, _check(expr)[2])
+
+
+def parse_condition(expr: str) -> Condition:
+    """Check a guard condition; raise :class:`DeriveError` if it is not allowed."""
+    if not isinstance(expr, str):
+        raise DeriveError(f"check: expected a condition, got {type(expr).__name__}")
+    return Condition(expr, _check(expr, True)[2])

@@ -25,6 +25,7 @@ SCHEMAS: dict[str, tuple[str, Mapping[str, Field]]] = {
 _KINDS: dict[str, dict[str, Any]] = {
     "str": {"type": "string"},
     "int": {"type": "integer"},
+    "number": {"type": "number"},
     "bool": {"type": "boolean"},
     "list": {"type": "array"},
     "map": {"type": "object"},

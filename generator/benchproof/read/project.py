@@ -6,21 +6,19 @@ collected and raised together as :class:`InputError`.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from pathlib import Path
 
 from benchproof.read.arms import read_arm
-from benchproof.errors import InputError, Problem, Problems, collapse, did_you_mean
-from benchproof.model import Arm, Project, RunRecord
+from benchproof.errors import InputError, Problem, Problems, collapse, did_you_mean, strictly
+from benchproof.model import Arm, Project
+from benchproof.read.audit_config import check_parity, read_audit
+from benchproof.read.guards import apply_guards
 from benchproof.read.inputs import collect, folder_files, outside
 from benchproof.read.paths import check_path
 from benchproof.read.report_config import REL, read_report
 from benchproof.read.runs import RUN_SUFFIXES, read_records
 from benchproof.read.schema import line_of
 from benchproof.read.yamlio import load_yaml
-
-MIN_REPEATS = 3
-
 
 def _arm_files(root: Path) -> list[Path]:
     return [p for p in folder_files(root, "arms", (".yaml", ".yml")) if not outside(root, p)]
@@ -33,21 +31,6 @@ def _read_files(root: Path, doc: dict) -> list[str]:
     files = [p for folder, suffixes in (("arms", (".yaml", ".yml")), ("runs", RUN_SUFFIXES))
              for p in folder_files(root, folder, suffixes) if not outside(root, p)]
     return [REL, *(p.relative_to(root).as_posix() for p in files), *(n for n in notes if n)]
-
-
-def _repeat_warnings(records: list[RunRecord], arms: dict[str, Arm], problems: Problems) -> None:
-    """n < 3 successful repetitions of an arm at a point is worth a reader's caution."""
-    groups: dict[tuple, list[RunRecord]] = defaultdict(list)
-    for r in records:
-        groups[(r.section, r.arm, tuple(r.dims.items()))].append(r)
-    for (section, arm, point), group in groups.items():
-        n_ok = sum(r.status == "ok" for r in group)
-        if 0 < n_ok < MIN_REPEATS:
-            where = "" if not point else " at " + ", ".join(f"{k}={v}" for k, v in point)
-            first = group[0].where
-            problems.warning(first.file, first.line,
-                             f"only {n_ok} successful repetition{'s' if n_ok > 1 else ''} of arm "
-                             f"'{arm}'{where} in section '{section}' (fewer than {MIN_REPEATS})")
 
 
 def _unknown_derive_fields(doc, metrics, columns: tuple[str, ...], problems: Problems) -> None:
@@ -77,6 +60,7 @@ def load_project(root: Path, strict: bool = False) -> Project:
     report, section_infos = read_report(root, doc, problems)
     if report is None:
         raise InputError(problems.items)
+    settings = read_audit(doc, report, problems)
     for path in folder_files(root, "arms", (".yaml", ".yml")):
         if outside(root, path):
             problems.error(path.relative_to(root).as_posix(), None,
@@ -104,16 +88,16 @@ def load_project(root: Path, strict: bool = False) -> Project:
         problems.error("runs", None, "no run records found: add runs/*.csv, runs/*.jsonl or runs/*.json")
     elif count:
         _unknown_derive_fields(doc, report.metrics, columns, problems)
-    _repeat_warnings(records, arms, problems)
+        check_parity(settings, doc, report, columns, problems)
+    records, guards = apply_guards(records, settings.guards, problems)
     if strict:
-        problems.items = [Problem(p.file, p.line, p.message + " (--strict)", "error")
-                          if p.severity == "warning" else p for p in problems.items]
+        problems.items = strictly(problems.items)
     if problems.errors:
         raise InputError(collapse(sorted(problems.items, key=_order)))
     inputs = collect(root, _read_files(root, doc), problems)
     return Project(root=root, report=report, arms=arms, records=tuple(records),
                    raw_columns=columns, warnings=tuple(collapse(sorted(problems.warnings, key=_order))),
-                   inputs=inputs)
+                   inputs=inputs, audit=settings, guards=guards)
 
 
 def _order(p: Problem) -> tuple:

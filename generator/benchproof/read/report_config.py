@@ -11,6 +11,7 @@ from benchproof.errors import Problems, did_you_mean
 from benchproof.model import RESERVED, Dimension, Metric, Report, Section
 from benchproof.pages.narrative import render_markdown
 from benchproof.read.paths import project_file
+from benchproof.read.audit_fields import AUDIT_FIELDS
 from benchproof.read.schema import FILE_TABLES, Field, check_map, line_of
 
 REL = "report.yaml"
@@ -56,6 +57,7 @@ REPORT_FIELDS = {
     "protocol": Field("str", doc="Protocol & limits: a Markdown file in the project "
                                  "(notes/protocol.md) or Markdown text"),
     "decimals": Field("int", default=2, bounds=(0, 6), doc="Decimals shown in the figures"),
+    "audit": Field("map", fields=AUDIT_FIELDS, doc="What the audit checks: thresholds, guards, accepted findings"),
 }
 FILE_TABLES[REL] = (REL, REPORT_FIELDS)
 BETTER = METRIC_FIELDS["better"].choices

@@ -19,7 +19,6 @@ from benchproof.read.paths import check_path
 from benchproof.read.records_io import RawRecord, read_runs
 
 RUN_SUFFIXES = (".csv", ".jsonl", ".json")
-REPORTED_TOLERANCE = 0.005  # a reported figure further than 0.5% from the derived one is flagged
 
 
 def run_files(root: Path) -> list[Path]:
@@ -72,6 +71,7 @@ class RecordReader:
         self.derivations = {m.id: parse(m.derive) for m in report.metrics if m.derive}
         self.seen_ids: dict[str, Where] = {}
         self.evidence_checked: dict[str, tuple[str | None, str | None]] = {}
+        self.unused: dict[tuple, list[tuple]] = {}   # (line, value) of reported figures whose derive fields are missing
 
     def error(self, raw: RawRecord, message: str) -> None:
         self.problems.error(raw.file, raw.line, message)
@@ -122,20 +122,27 @@ class RecordReader:
                 self.error(raw, f"cannot derive '{metric.id}' from {metric.derive}: {exc}")
             return None
         if derived is None and reported is not None and status == "ok":
-            missing = [f for f in metric.derive_fields if _text(raw.fields.get(f)) in (None, "")]
-            self.problems.warning(
-                raw.file, raw.line,
-                f"reported '{metric.id}' {reported:g} is not used: it is derived from "
-                f"{', '.join(metric.derive_fields)}, and {', '.join(missing)} "
-                f"{'was' if len(missing) == 1 else 'were'} not measured")
-        if derived is not None and reported is not None and derived != 0 and \
-                abs(reported - derived) / abs(derived) > REPORTED_TOLERANCE:
-            change = (reported - derived) / abs(derived) * 100
-            self.problems.warning(
-                raw.file, raw.line,
-                f"reported '{metric.id}' {reported:g} differs by {change:+.1f}% from the value "
-                f"derived from {', '.join(metric.derive_fields)} ({derived:g}); the derived value is used")
+            missing = tuple(f for f in metric.derive_fields if _text(raw.fields.get(f)) in (None, ""))
+            self.unused.setdefault((raw.file, metric.id, missing), []).append((raw.line, reported))
+        # A reported figure that differs from the derived one is the audit's `derived-differs`.
         return derived
+
+    def finish(self, columns: tuple[str, ...]) -> None:
+        """One warning per file × metric for reported figures that could not be checked: the
+        fields they are derived from were not measured on those records.  A field that is no
+        column at all is an error of its own (report.yaml's derive), so it adds nothing here."""
+        for (file, metric, missing), found in self.unused.items():
+            if any(f not in columns for f in missing):
+                continue
+            fields = ", ".join(self.derivations[metric].fields)
+            verb = "was" if len(missing) == 1 else "were"
+            if len(found) == 1:
+                what = f"{found[0][1]:g} is not used"
+            else:
+                lines = ", ".join(str(line) for line, _ in found[:5]) + (", …" if len(found) > 5 else "")
+                what = f"is not used on {len(found)} records (lines {lines})"
+            self.problems.warning(file, found[0][0], f"reported '{metric}' {what}: it is derived from {fields}, "
+                                                     f"and {', '.join(missing)} {verb} not measured")
 
     def read(self, raw: RawRecord) -> RunRecord | None:
         before = len(self.problems.errors)
@@ -235,4 +242,5 @@ def read_records(root: Path, report: Report, arms: dict[str, Arm],
             record = reader.read(raw)
             if record is not None:
                 records.append(record)
+    reader.finish(tuple(columns))
     return records, tuple(columns), count

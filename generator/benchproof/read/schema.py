@@ -8,6 +8,7 @@ one-line docs their fields carry, are exported as JSON Schemas (:mod:`benchproof
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -17,6 +18,7 @@ from benchproof.read.yamlio import MarkedMap, MarkedSeq
 KIND_WORDS = {
     "str": "a text",
     "int": "a whole number",
+    "number": "a number",
     "bool": "true or false",
     "list": "a list",
     "map": "a mapping",
@@ -52,6 +54,8 @@ def kind_ok(kind: str, value: Any) -> bool:
         return isinstance(value, str)
     if kind == "int":
         return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     if kind == "bool":
         return isinstance(value, bool)
     if kind == "list":
@@ -90,7 +94,7 @@ def check_map(
     good: dict[str, Any] = {}
     for key, value in node.items():
         if key not in fields:
-            hint = belongs(str(key), fields) or did_you_mean(str(key), fields)
+            hint = did_you_mean(str(key), fields) or belongs(str(key), fields)
             problems.error(rel, line_of(node, key), f"unknown key '{key}' in {what}{hint}")
             continue
         spec = fields[key]

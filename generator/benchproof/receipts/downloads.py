@@ -15,7 +15,7 @@ from benchproof import __version__
 from benchproof.compute.aggregate import Results
 from benchproof.model import Project, column_groups
 
-RESULTS_FORMAT = 1
+RESULTS_FORMAT = 2  # 2: findings and guards of the audit
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -73,7 +73,20 @@ def to_json(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
 
 
-def results_json(project: Project, results: Results) -> str:
+def findings_json(findings) -> list[dict[str, Any]]:
+    """The audit's findings (``benchproof.audit.finding.Finding``), in page order."""
+    return [{"rule": f.rule, "section": f.section, "arm": f.arm,
+             "point": None if f.point is None else dict(f.point), "metric": f.metric,
+             "message": f.message, "records": list(f.records), "accepted": f.accepted} for f in findings]
+
+
+def guards_json(project: Project) -> list[dict[str, Any]]:
+    """What each ``audit.guards`` entry did: records it could check, records it excluded."""
+    return [{"check": g.guard.check, "reason": g.guard.reason, "checked": g.checked,
+             "successful": g.considered, "excluded": list(g.excluded)} for g in project.guards]
+
+
+def results_json(project: Project, results: Results, findings=()) -> str:
     report = project.report
     metrics = [{"id": m.id, "label": m.label, "unit": m.unit, "better": m.better,
                 "source": m.source, "derive": m.derive, "derive_fields": list(m.derive_fields)}
@@ -91,4 +104,5 @@ def results_json(project: Project, results: Results) -> str:
         "baselines": {s.id: s.baseline for s in report.sections},
         "metrics": metrics, "dimensions": [d.id for d in report.dimensions],
         "records": len(project.records), "rows": rows,
+        "findings": findings_json(findings), "guards": guards_json(project),
     })

@@ -1,0 +1,164 @@
+"""What a rule reports: a :class:`Finding`, and :class:`Facts`, the shared reading of the
+project that rules draw on (arm labels, records by group, numbers in the report's decimals).
+
+A finding concerns one section and, as narrowly as the rule can say, one arm, one workload
+point and one metric (``None`` where it concerns all of them).  Its ``message`` is a whole
+sentence; ``place`` and ``detail`` are the same sentence in parts, so that one problem at
+many places reads as one message (:mod:`benchproof.audit.notices`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from statistics import median
+from typing import Any
+
+from benchproof.compute.aggregate import Point, Results, point_of
+from benchproof.model import Metric, Project, RunRecord, Where
+
+Figure = tuple[str, Any]   # ("median", 180.82): a figure a finding rests on
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    section: str
+    arm: str | None
+    point: Point | None
+    metric: str | None
+    message: str                   # the whole sentence, e.g. for results.json
+    records: tuple[str, ...]       # run ids of the records involved, in input order
+    where: Where                   # the first record involved, or the report.yaml key
+    figures: tuple[Figure, ...]    # the figures it rests on
+    subject: str                   # the arm's label (or the section's title)
+    headline: str                  # the problem, without place or figures
+    place: str                     # "Prefill t/s · Input tokens 512"; '' for the whole arm
+    detail: str                    # the figures at that place, in words
+    brief: str                     # the same figures in a few words, for a list of places
+    topic: str = ""                # findings of one rule, section and arm with different
+                                   # topics (e.g. two guards) are separate messages
+    accepted: str | None = None    # the author's reason, from audit.accept
+
+
+class Facts:
+    """The project as the rules read it; built once per (project, results) pair."""
+
+    def __init__(self, project: Project, results: Results):
+        self.project, self.results = project, results
+        self.report = project.report
+        self.labels = {a.id: a.label for a in project.arms.values()}
+        self.metrics: dict[str, Metric] = {m.id: m for m in self.report.metrics}
+        self.dim_labels = {d.id: d.label for d in self.report.dimensions}
+        self.sections = {s.id: s for s in self.report.sections}
+        self.order = {r.run_id: i for i, r in enumerate(project.records)}
+        self.by_id = {r.run_id: r for r in project.records}
+        self.groups: dict[tuple, list[RunRecord]] = {}   # the successful records of each group
+        for r in project.records:
+            if r.status == "ok":
+                self.groups.setdefault((r.section, r.arm, point_of(r)), []).append(r)
+        self._times: dict[str, float | None] = {}
+
+    # -- records ---------------------------------------------------------------------------
+
+    def ok(self, section: str, arm: str, point: Point) -> list[RunRecord]:
+        return self.groups.get((section, arm, point), [])
+
+    def values(self, section: str, arm: str, point: Point, metric: str) -> list[tuple[RunRecord, float]]:
+        """The successful records of a group with a value of ``metric``: what its median is of."""
+        return [(r, v) for r in self.ok(section, arm, point) if (v := r.metrics.get(metric)) is not None]
+
+    def time(self, record: RunRecord) -> float | None:
+        """:func:`timestamp` of a record, read once."""
+        if record.run_id not in self._times:
+            self._times[record.run_id] = timestamp(record)
+        return self._times[record.run_id]
+
+    def where(self, run_ids: tuple[str, ...] | list[str], fallback: Where | None = None) -> Where:
+        """The first of the records in input order (or ``fallback``: a report.yaml key)."""
+        if not run_ids:
+            return fallback or self.project.audit.where
+        return self.by_id[min(run_ids, key=self.order.__getitem__)].where
+
+    # -- words and numbers -----------------------------------------------------------------
+
+    def point_text(self, point: Point | None) -> str:
+        if not point:
+            return ""
+        return " · ".join(f"{self.dim_labels.get(k, k)} {v}" for k, v in point)
+
+    def place(self, point: Point | None, metric: str | None = None) -> str:
+        parts = [self.metrics[metric].label] if metric else []
+        return " · ".join(parts + ([self.point_text(point)] if point else []))
+
+    def number(self, value: float, metric: str | None = None) -> str:
+        text = f"{value:,.{self.report.decimals}f}"
+        unit = self.metrics[metric].unit if metric else ""
+        return f"{text} {unit}".rstrip()
+
+    def span(self, low: float, high: float, metric: str) -> str:
+        decimals = self.report.decimals
+        unit = self.metrics[metric].unit
+        return f"{low:,.{decimals}f}–{high:,.{decimals}f} {unit}".rstrip()
+
+    def finding(self, rule: str, section: str, arm: str | None, point: Point | None, metric: str | None,
+                headline: str, detail: str, brief: str, records, figures: tuple[Figure, ...] = (),
+                topic: str = "", where: Where | None = None) -> Finding:
+        """A finding about the records named (their run ids).  ``check`` points at the first
+        of them, or at ``where`` when the rule gives one (e.g. the report.yaml line of a claim)."""
+        ids = tuple(sorted(dict.fromkeys(records), key=self.order.__getitem__))
+        subject = self.labels[arm] if arm else self.sections[section].title
+        place = self.place(point, metric)
+        message = f"{subject}{' · ' + place if place else ''}: {detail}"
+        return Finding(rule, section, arm, point, metric, message, ids, where or self.where(ids), figures,
+                       subject, headline, place, detail, brief, topic)
+
+
+def percent(fraction: float) -> str:
+    """``25.8%``: one decimal, so 10.4% never reads as the 10% limit it exceeds."""
+    return f"{fraction * 100:.1f}%"
+
+
+def limit(fraction: float) -> str:
+    """A threshold as the author wrote it: 0.1 → ``10%``."""
+    return f"{fraction * 100:g}%"
+
+
+def middle(values: list[float]) -> float:
+    return float(median(values))
+
+
+def worse_by(value: float, reference: float, better: str) -> float | None:
+    """How much worse ``value`` is than ``reference``, as a fraction of ``reference``
+    (negative when better); None when ``reference`` is 0."""
+    if reference == 0:
+        return None
+    gap = (reference - value) if better == "higher" else (value - reference)
+    return gap / abs(reference)
+
+
+def timestamp(record: RunRecord) -> float | None:
+    """``started_at`` as seconds (a time without a zone is read as UTC), or None."""
+    if not record.started_at:
+        return None
+    try:
+        moment = datetime.fromisoformat(record.started_at)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    value = moment.timestamp()
+    return value if math.isfinite(value) else None
+
+
+_last: list[tuple[Project, Results, Facts]] = []
+
+
+def facts(project: Project, results: Results) -> Facts:
+    """The :class:`Facts` of this project and results, made once for all the rules."""
+    if _last and _last[0][0] is project and _last[0][1] is results:
+        return _last[0][2]
+    made = Facts(project, results)
+    _last[:] = [(project, results, made)]
+    return made

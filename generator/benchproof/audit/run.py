@@ -1,0 +1,46 @@
+"""The audit stage: Project + Results → :class:`Audit` (every finding, grouped for reading,
+the markers each page needs, and the warnings for ``check`` and ``build``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from benchproof.audit.accept import apply_accept
+from benchproof.audit.finding import Finding
+from benchproof.audit.notices import Flag, Notice, cell_flags, group, record_flags, section_flags, warnings
+from benchproof.audit.registry import RULES
+from benchproof.compute.aggregate import Results
+from benchproof.errors import Problem
+from benchproof.model import Project
+
+
+@dataclass(frozen=True)
+class Audit:
+    findings: tuple[Finding, ...]                     # rule order, then section, arm, point, metric
+    notices: tuple[Notice, ...]                       # the same, grouped: what the page lists
+    problems: tuple[Problem, ...]                     # warnings: unaccepted notices, unmatched accept entries
+    cells: dict[tuple, tuple[Flag, ...]]              # (section, arm, point, metric) → markers
+    sections: dict[str, tuple[Flag, ...]]             # section → markers of section-wide findings
+    records: dict[str, tuple[Flag, ...]]              # run id → markers
+
+    @property
+    def open(self) -> tuple[Notice, ...]:
+        return tuple(n for n in self.notices if n.accepted is None)
+
+    @property
+    def accepted(self) -> tuple[Notice, ...]:
+        return tuple(n for n in self.notices if n.accepted is not None)
+
+
+def run_audit(project: Project, results: Results) -> Audit:
+    settings = project.audit
+    found: list[Finding] = []
+    for rule in RULES:
+        found += rule.check(project, results, settings)
+    findings, unmatched = apply_accept(found, settings.accept)
+    # page order: rule by rule, the open findings before those the author accepted
+    rank = {rule.id: i for i, rule in enumerate(RULES)}
+    findings = sorted(findings, key=lambda f: (rank[f.rule], f.accepted is not None))
+    notices = group(findings, project, results)
+    return Audit(tuple(findings), tuple(notices), tuple(warnings(notices) + unmatched),
+                 cell_flags(notices, project, results), section_flags(notices), record_flags(notices))

@@ -1,0 +1,112 @@
+"""Rules about what actually ran: did the arms get the same workload, and can the order in
+which they ran be told apart from the arms themselves?"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from benchproof.audit.finding import Finding, facts, limit, middle, percent
+from benchproof.compute.aggregate import Results
+from benchproof.model import AuditSettings, Project
+from benchproof.read.runs import parse_number
+
+
+def _field_value(values: list) -> float | tuple[str, ...] | None:
+    """A group's value of a raw field: the median when every value is a number, else the
+    distinct values as text; None when no record has it."""
+    present = [v for v in values if v is not None and not (isinstance(v, str) and not v.strip())]
+    if not present:
+        return None
+    try:
+        return middle([parse_number(v) for v in present])
+    except ValueError:
+        return tuple(sorted({str(v).strip() for v in present}))
+
+
+def _apart(value, reference, tolerance: float) -> float | None:
+    """How far apart two group values are (relative), or None when they agree."""
+    if isinstance(value, float) and isinstance(reference, float):
+        if reference == 0:
+            return None if value == 0 else float("inf")
+        gap = abs(value - reference) / abs(reference)
+        return gap if gap > tolerance else None
+    return None if value == reference else float("inf")
+
+
+def workload_differs(project: Project, results: Results, settings: AuditSettings) -> list[Finding]:
+    """A ``parity`` field's median differs between arms at the same section × point by more than
+    ``parity_tolerance`` (relative).  Each arm is compared with the section's baseline, or with
+    the first arm listed that has the field there."""
+    f = facts(project, results)
+    headline = "a workload field differs from the other arms': not the same workload"
+    out = []
+    for section in project.report.sections:
+        for point in results.points[section.id]:
+            for name in settings.parity:
+                value = {arm: _field_value([r.raw.get(name) for r in f.ok(section.id, arm, point)])
+                         for arm in section.arms}
+                have = [a for a in section.arms if value[a] is not None]
+                if len(have) < 2:
+                    continue
+                reference = section.baseline if section.baseline in have else have[0]
+                role = "the baseline" if reference == section.baseline else "the first arm listed"
+                for arm in have:
+                    gap = None if arm == reference else _apart(value[arm], value[reference], settings.parity_tolerance)
+                    if gap is None:
+                        continue
+                    mine, theirs = _shown(value[arm], f.report.decimals), _shown(value[reference], f.report.decimals)
+                    far = "" if gap == float("inf") else f", {percent(gap)} apart"
+                    detail = (f"{name} is {mine} here and {theirs} for {f.labels[reference]} ({role}){far} "
+                              f"(tolerance {limit(settings.parity_tolerance)})")
+                    records = [r.run_id for r in f.ok(section.id, arm, point) if r.raw.get(name) is not None]
+                    brief = f"{name} {mine} vs {theirs}"
+                    finding = f.finding("workload-differs", section.id, arm, point, None, headline, detail, brief, records,
+                                        (("field", name), ("value", value[arm]), ("reference", value[reference]),
+                                         ("reference_arm", reference)))
+                    out.append(finding)
+    return out
+
+
+def _shown(value, decimals: int) -> str:
+    """507.0 → ``507``; text values quoted, several joined by ``/``."""
+    if isinstance(value, float):
+        text = f"{value:,.{decimals}f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
+    return " / ".join(repr(v) for v in value)
+
+
+def order_confounded(project: Project, results: Results, settings: AuditSettings) -> list[Finding]:
+    """A section with at least two arms whose successful records all have ``started_at``, and
+    whose arms ran in blocks: no arm's time span overlaps another's."""
+    f = facts(project, results)
+    headline = "the arms ran one after another: time and arm cannot be told apart"
+    out = []
+    for section in project.report.sections:
+        ok = [r for r in project.records if r.section == section.id and r.status == "ok"]
+        times = {r.run_id: f.time(r) for r in ok}
+        if not ok or any(t is None for t in times.values()):
+            continue
+        spans: dict[str, tuple[float, float]] = {}
+        for r in ok:
+            t = times[r.run_id]
+            low, high = spans.get(r.arm, (t, t))
+            spans[r.arm] = (min(low, t), max(high, t))
+        if len(spans) < 2:
+            continue
+        ordered = sorted(spans.items(), key=lambda item: item[1])
+        if any(later[0] <= earlier[1] for (_, earlier), (_, later) in zip(ordered, ordered[1:])):
+            continue
+        days = {_clock(t, "%Y-%m-%d") for span in spans.values() for t in span}
+        clock = "%H:%M:%S" if len(days) == 1 else "%Y-%m-%d %H:%M:%S"
+        blocks = ", then ".join(f"{f.labels[arm]} {_clock(low, clock)}–{_clock(high, clock)}"
+                                for arm, (low, high) in ordered)
+        blocks += f" UTC, {days.pop()}" if len(days) == 1 else " UTC"
+        detail = (f"the {len(spans)} arms ran in blocks ({blocks}): a change over time (heat, other load, "
+                  "caches) would look like a difference between arms; interleave them, e.g. in a rotation")
+        out.append(f.finding("order-confounded", section.id, None, None, None, headline, detail, blocks,
+                             [r.run_id for r in ok], tuple((arm, span) for arm, span in ordered)))
+    return out
+
+
+def _clock(seconds: float, pattern: str) -> str:
+    return datetime.fromtimestamp(seconds, timezone.utc).strftime(pattern)

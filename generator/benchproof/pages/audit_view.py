@@ -1,0 +1,155 @@
+"""The audit as the pages show it: the block "Before you quote these numbers" on the report
+page (and the same notices on each arm's page), the markers on cells and records.
+
+Links are relative to the site root (templates prefix ``root``): records lead to
+``runs.html#run-<id>``, markers to ``index.html#finding-…``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from benchproof.audit.finding import Finding
+from benchproof.audit.notices import Notice
+from benchproof.audit.registry import RULES
+from benchproof.audit.run import Audit
+from benchproof.model import Project
+from benchproof.pages.configuration import arm_href, href
+
+RECORD_LINKS = 8   # records linked by name under one place; the rest are one link to runs.html
+OPEN_PLACES = 3    # a notice with more places than this folds them (the notice line sums them up)
+
+
+@dataclass(frozen=True)
+class RecordLink:
+    run_id: str
+    label: str                     # "#2" (the repeat) within one group, else the run id
+    href: str                      # runs.html#run-<id>
+
+
+@dataclass(frozen=True)
+class PlaceView:
+    place: str                     # "Prefill t/s · Input tokens 512" ('' for the whole arm)
+    figures: str                   # the figures there, in a few words
+    records: tuple[RecordLink, ...]
+    more: int                      # records not linked by name
+
+
+@dataclass(frozen=True)
+class NoticeView:
+    anchor: str                    # the id on the report page: finding-<rule>-<section>-<arm>
+    rule: str
+    subject: str                   # the arm's label, or the section's title
+    subject_href: str              # the arm's page ('' for a section-wide finding)
+    summary: str                   # one line: the problem and how many places
+    places: tuple[PlaceView, ...]  # each place with its figures ((): a finding at one place)
+    records: tuple[RecordLink, ...]  # the records of a finding at one place
+    more: int
+    accepted: str | None           # the author's reason (audit.accept)
+    more_href: str                 # runs.html filtered to the arm's flagged records
+    section: str                   # the section's title, when the report has several ('' otherwise)
+    folded: bool                   # too many places to show open: they sit in a <details>
+
+
+@dataclass(frozen=True)
+class RuleView:
+    id: str
+    title: str
+    advice: str
+    notices: tuple[NoticeView, ...]
+
+
+@dataclass(frozen=True)
+class GuardView:
+    check: str
+    reason: str
+    checked: int                   # successful records that had every field the guard reads
+    successful: int                # successful records before the guards
+    excluded: int
+
+
+@dataclass(frozen=True)
+class AuditBlock:
+    """Everything ``partials/_audit.html`` shows."""
+
+    rules: tuple[RuleView, ...]    # rules with a finding, in rule order
+    n_open: int                    # notices not accepted
+    n_accepted: int
+    summary: str                   # the first line of the block
+    headline: str                  # for the header's counts: "⚠ 8 audit findings" / "✓ no audit finding"
+    guards: tuple[GuardView, ...]
+    checked: tuple[str, ...]       # every rule id the audit ran
+
+
+def _records(project: Project, finding: Finding) -> tuple[tuple[RecordLink, ...], int]:
+    """Links to the first records of a finding; within one workload point a record is named
+    by its repeat (#2), the run id being the link's title."""
+    run_ids = finding.records
+    shown = run_ids[:RECORD_LINKS]
+    repeats = {r.run_id: r.repeat for r in project.records if r.run_id in set(shown)} if finding.point is not None else {}
+    links = tuple(RecordLink(r, f"#{repeats[r]}" if r in repeats else r, href("runs.html", f"run-{r}")) for r in shown)
+    return links, len(run_ids) - len(shown)
+
+
+def notice_view(notice: Notice, project: Project) -> NoticeView:
+    records, more = (), 0
+    if len(notice.findings) == 1:
+        f = notice.findings[0]
+        summary = f"{f.place}: {f.detail}" if f.place else f.detail
+        places = ()
+        records, more = _records(project, f)
+    else:
+        summary = f"{notice.headline}, {notice.count()}"
+        places = tuple(PlaceView(f.place, f.brief, *_records(project, f)) for f in notice.findings)
+    titles = {s.id: s.title for s in project.report.sections}
+    state = "guard-excluded" if notice.rule == "guard" else ("accepted" if notice.accepted else "flagged")
+    flagged = f"audit={state}" + (f"&arm={notice.arm}" if notice.arm else "")
+    return NoticeView(
+        anchor=notice.anchor, rule=notice.rule, subject=notice.subject,
+        subject_href=arm_href(notice.arm) if notice.arm else "", summary=summary, places=places,
+        records=records, more=more,
+        accepted=notice.accepted, more_href=href("runs.html", flagged),
+        section=titles[notice.section] if len(titles) > 1 else "", folded=len(places) > OPEN_PLACES)
+
+
+def _summary(notices: list[Notice], arm: str | None) -> str:
+    if not notices:
+        whose = "this arm's figures" if arm else "every figure"
+        return (f"The audit found nothing to flag: {len(RULES)} checks ran on {whose} "
+                f"({', '.join(r.id for r in RULES)}).")
+    opened = [n for n in notices if n.accepted is None]
+    arms = {n.arm for n in opened if n.arm}
+    parts = []
+    if opened:
+        on = f" on {len(arms)} arm{'s' if len(arms) != 1 else ''}" if arms and not arm else ""
+        parts.append(f"{len(opened)} finding{'s' if len(opened) != 1 else ''}{on}")
+    if len(opened) < len(notices):
+        n = len(notices) - len(opened)
+        parts.append(f"{n} {'more ' if opened else ''}finding{'s' if n != 1 else ''} accepted by the author, "
+                     "with the reason")
+    where = "on this page and " if arm else ""
+    return ("The audit raised " + " and ".join(parts) + f". Flagged figures carry a ⚠ marker {where}in the "
+            "report's tables and charts that leads to the finding; read it before you quote the figure.")
+
+
+def audit_block(audit: Audit, project: Project, arm: str | None = None) -> AuditBlock:
+    """The block of the report page, or (``arm``) only the notices about one arm and the
+    section-wide ones of the sections it is in."""
+    sections = {s.id for s in project.report.sections if arm is None or arm in s.arms}
+    wanted = [n for n in audit.notices if n.section in sections and (arm is None or n.arm in (arm, None))]
+    rules = []
+    for rule in RULES:
+        mine = tuple(notice_view(n, project) for n in wanted if n.rule == rule.id)
+        if mine:
+            rules.append(RuleView(rule.id, rule.title, rule.advice, mine))
+    guards = tuple(GuardView(g.guard.check, g.guard.reason, g.checked, g.considered, len(g.excluded))
+                   for g in project.guards)
+    n_open = sum(1 for n in wanted if n.accepted is None)
+    n_accepted = len(wanted) - n_open
+    if not wanted:
+        headline = "✓ no audit finding"
+    else:
+        headline = f"⚠ {n_open} audit finding{'s' if n_open != 1 else ''}" if n_open else "✓ no open audit finding"
+        headline += f" ({n_accepted} accepted)" if n_accepted else ""
+    return AuditBlock(tuple(rules), n_open, n_accepted, _summary(wanted, arm), headline, guards,
+                      tuple(r.id for r in RULES))
