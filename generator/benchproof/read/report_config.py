@@ -11,14 +11,15 @@ from benchproof.errors import Problems, did_you_mean
 from benchproof.model import RESERVED, Dimension, Metric, Report, Section
 from benchproof.pages.narrative import render_markdown
 from benchproof.read.paths import project_file
-from benchproof.read.schema import Field, check_map, line_of
+from benchproof.read.limits import MAX_ID, MAX_LABEL, too_long
+from benchproof.read.schema import Field, check_map, line_of, shown
 
 REL = "report.yaml"
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 RESERVED_COLUMNS = frozenset(RESERVED)  # a metric or dimension id may not take these
 
 REPORT_FIELDS = {
-    "title": Field("str", required=True),
+    "title": Field("str", required=True, limit=MAX_LABEL),
     "subtitle": Field("str"),
     "topics": Field("strlist"),
     "subject": Field("map"),
@@ -30,17 +31,17 @@ REPORT_FIELDS = {
 }
 METRIC_FIELDS = {
     "id": Field("str", required=True),
-    "label": Field("str"),
-    "unit": Field("str"),
+    "label": Field("str", limit=MAX_LABEL),
+    "unit": Field("str", limit=MAX_LABEL),
     "better": Field("str", required=True),
     "source": Field("str", required=True),
     "derive": Field("str"),
     "allow_negative": Field("bool"),
 }
-DIMENSION_FIELDS = {"id": Field("str", required=True), "label": Field("str")}
+DIMENSION_FIELDS = {"id": Field("str", required=True), "label": Field("str", limit=MAX_LABEL)}
 SECTION_FIELDS = {
     "id": Field("str", required=True),
-    "title": Field("str"),
+    "title": Field("str", limit=MAX_LABEL),
     "notes": Field("str"),
     "arms": Field("list", required=True),
     "baseline": Field("str"),
@@ -63,9 +64,17 @@ def read_notes(root: Path, value: str | None, line: int | None, problems: Proble
     return render_markdown(text)
 
 
+def id_problem(value: str) -> str | None:
+    """Why ``value`` cannot be an id (ids name files, pages and anchors), or ``None``."""
+    if not ID_RE.fullmatch(value):
+        return "may use only letters, digits, '-', '_' and '.'"
+    return too_long(value, MAX_ID)
+
+
 def _check_id(value: str, what: str, line: int | None, problems: Problems) -> bool:
-    if not ID_RE.match(value):
-        problems.error(REL, line, f"{what} id '{value}' may use only letters, digits, '-', '_' and '.'")
+    why = id_problem(value)
+    if why:
+        problems.error(REL, line, f"{what} id {shown(value)} {why}")
         return False
     return True
 

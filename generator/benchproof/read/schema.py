@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchproof.errors import Problems, did_you_mean
+from benchproof.read.limits import text_problem
 from benchproof.read.yamlio import MarkedMap, MarkedSeq
 
 KIND_WORDS = {
@@ -28,6 +29,7 @@ KIND_WORDS = {
 class Field:
     kind: str
     required: bool = False
+    limit: int | None = None   # the most characters a text may have (see read/limits.py)
 
 
 def kind_ok(kind: str, value: Any) -> bool:
@@ -84,6 +86,10 @@ def check_map(
         if not kind_ok(spec.kind, value):
             problems.error(rel, line_of(node, key),
                            f"'{key}' in {what} must be {KIND_WORDS[spec.kind]}, got {shown(value)}")
+            continue
+        why = text_problem(value, spec.limit) if spec.limit and isinstance(value, str) else None
+        if why:
+            problems.error(rel, line_of(node, key), f"'{key}' in {what} {why}")
             continue
         good[key] = value
     for key, spec in fields.items():
