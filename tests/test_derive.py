@@ -84,10 +84,15 @@ def test_non_numeric_field_message() -> None:
     assert str(e.value) == "field 'prompt_ms' is not a number: 'abc'"
 
 
-@pytest.mark.parametrize("value", [True, False, [1], {"a": 1}, b"12", "12 ms", "0x10", 10 ** 400])
+@pytest.mark.parametrize("value", [True, False, [1], {"a": 1}, b"12", "12 ms", "0x10", "1_0", "١٢"])
 def test_values_that_are_not_numbers(value: object) -> None:
     with pytest.raises(DeriveError, match=r"^field 'x' is not a number: "):
         parse("x + 1").evaluate({"x": value})
+
+
+def test_values_beyond_a_double_are_rejected() -> None:
+    with pytest.raises(DeriveError, match=r"^field 'x' is too large"):
+        parse("x + 1").evaluate({"x": 10 ** 400})
 
 
 @pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, "nan", "inf", " -Infinity "])

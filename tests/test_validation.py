@@ -229,7 +229,7 @@ def test_non_numeric_metric_value(example_copy):
 def test_infinite_or_nan_metric_value_in_csv(example_copy, value):
     line = edit_run(example_copy, CONTROL_512_R1, request_s=value)
     assert errors(example_copy) == [
-        f"{RUNS}:{line}: 'request_s' is not finite: '{value}' "
+        f"{RUNS}:{line}: 'request_s' is not a finite number: '{value}' "
         "(leave it empty for a value that was not measured)"]
 
 
@@ -789,9 +789,11 @@ def test_no_run_records_at_all(tiny, how):
         runs.rmdir()
     elif how == "header only":
         (runs / "r.csv").write_text("arm,status,repeat,size\n", encoding="utf-8")
-    elif how == "other files":
+    elif how == "other files":  # named as what they are, not read as run files
         (runs / "notes.txt").write_text("results to follow\n", encoding="utf-8")
-    assert problems(tiny) == ["runs: no run records found: add runs/*.csv, runs/*.jsonl or runs/*.json"]
+    stray = ["runs/notes.txt: not a run file: run files end in .csv, .jsonl or .json (in any case); "
+             "other files belong in evidence/"] if how == "other files" else []
+    assert problems(tiny) == ["runs: no run records found: add runs/*.csv, runs/*.jsonl or runs/*.json", *stray]
 
 
 def test_no_run_records_is_reported_alongside_other_problems(tiny):

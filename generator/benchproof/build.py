@@ -11,13 +11,13 @@ from benchproof.audit.registry import RULES
 from benchproof.audit.run import Audit, run_audit
 from benchproof.compute.aggregate import Results, aggregate
 from benchproof.pages.arm_pages import arm_site_files
-from benchproof.receipts.buildtime import build_time
+from benchproof.receipts.buildtime import ENV, build_time
 from benchproof.receipts.bundle import evidence_zip
 from benchproof.receipts.downloads import record_dicts, records_csv, records_jsonl, results_json
 from benchproof.receipts.evidence import site_files as evidence_files
-from benchproof.errors import InputError, Problem, strictly
+from benchproof.errors import InputError, Problem, printable, strictly
 from benchproof.model import STATUSES, Project
-from benchproof.read.multisite import index_entries, report_folders
+from benchproof.read.multisite import folder_problems, index_entries, report_folders
 from benchproof.pages.report import SiteInfo, report_page, site_info
 from benchproof.read.project import load_project
 from benchproof.receipts.listing import receipts
@@ -82,15 +82,22 @@ def check(project_dir: Path, strict: bool, log: Log) -> Checked:
     every finding not accepted in ``audit.accept``, is an error."""
     folders = report_folders(project_dir)
     multi = folders is not None
-    names = [f.name for f in folders] if multi else [""]
+    problems: list[Problem] = folder_problems(project_dir, folders) if multi else []
+    refused = {p.file for p in problems}
+    names = [f.name for f in folders if printable(f.name) not in refused] if multi else [""]
     projects: dict[str, Project] = {}
     audited: dict[str, Audited] = {}
-    problems: list[Problem] = []
     for name in names:
         try:
             project = load_project(project_dir / name if name else project_dir)
         except InputError as exc:
             problems += [prefixed(p, name) for p in (strictly(exc.problems) if strict else exc.problems)]
+            continue
+        try:  # build refuses a bad SOURCE_DATE_EPOCH: check says so too
+            build_time(project.root, project.inputs)
+        except InputError as exc:
+            found = [p if p.file == ENV else prefixed(p, name) for p in exc.problems]
+            problems += [p for p in found if p not in problems]  # SOURCE_DATE_EPOCH: said once
             continue
         projects[name] = project
         results = aggregate(project)

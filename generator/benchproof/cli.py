@@ -44,6 +44,9 @@ def _report_problems(problems, strict: bool) -> None:
 
 
 def _check_output(project: Path, out: Path) -> None:
+    if out.is_symlink():  # replacing a link would change what it points to, or the link
+        raise click.UsageError(f"the output folder '{out}' is a link: give the folder itself "
+                               f"('{out.resolve()}') or a new name; benchproof never replaces a link")
     p, o = project.resolve(), out.resolve()
     if o == p or p in o.parents or o in p.parents:
         raise click.UsageError(f"the output folder '{out}' and the project '{project}' must not contain each other")
@@ -60,7 +63,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("project", required=False, type=click.Path(file_okay=False))
+@click.argument("project", required=False, type=click.Path(exists=True, file_okay=False))
 @click.option("-o", "--out", default="site", show_default=True, type=click.Path(), help="Output folder.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 def build(project: str | None, out: str, strict: bool) -> None:
@@ -84,7 +87,7 @@ def build(project: str | None, out: str, strict: bool) -> None:
 
 
 @main.command()
-@click.argument("project", required=False, type=click.Path(file_okay=False))
+@click.argument("project", required=False, type=click.Path(exists=True, file_okay=False))
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 def check(project: str | None, strict: bool) -> None:
     """Validate PROJECT and print every problem; write nothing."""

@@ -10,6 +10,7 @@ traceback is always a bug in benchproof, never the answer to bad input.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from typing import Iterable, Literal
 
@@ -95,3 +96,22 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     same_but_case = [c for c in options if c.casefold() == str(word).casefold()]
     close = same_but_case or difflib.get_close_matches(str(word), options, n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8, as Python names files with one
+        return f"\\x{code - 0xDC00:02x}"
+    if 0xD800 <= code <= 0xDFFF:
+        return f"\\u{code:04x}"
+    return _ESCAPES.get(char) or f"\\x{code:02x}"
+
+
+def printable(text: str) -> str:
+    """``text`` safe for one line of a message: line breaks, control characters, bytes that are
+    not UTF-8 and lone surrogates are written as escapes (``\\n``, ``\\x1b``, ``\\xe9``, ``\\ud800``)."""
+    return _UNPRINTABLE.sub(lambda m: _escape(m.group()), text)

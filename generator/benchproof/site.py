@@ -68,12 +68,18 @@ def publish(site: SiteFiles, out: Path) -> None:
     parent = out.parent
     parent.mkdir(parents=True, exist_ok=True)
     recover(out)
+    if out.is_symlink():
+        raise OSError(f"the output folder '{out}' is a link: benchproof never replaces a link")
     staging = parent / f"{STAGING_PREFIX}{out.name}-{os.getpid()}"
     staging.mkdir()
-    for rel in sorted(site.files):
-        target = staging / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(site.files[rel])
+    try:
+        for rel in sorted(site.files):
+            target = staging / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(site.files[rel])
+    except BaseException:  # a write failed (a full disk...) or was interrupted: nothing is left
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     if not out.exists():
         os.rename(staging, out)
     elif _exchange(staging, out):

@@ -230,7 +230,7 @@
       badge.textContent = shown;
       td.appendChild(badge);
     } else if (col.role === "evidence") {
-      td.appendChild(link(hrefPath(v), shown));
+      td.appendChild(link(hrefPath((col.published && col.published[v]) || v), shown));
     } else if (col.role === "section") {
       td.textContent = shown;
       td.title = sectionTitles[v] || "";

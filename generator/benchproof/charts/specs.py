@@ -8,9 +8,11 @@ and ``--``, and gets neither bar nor dot.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Mapping
 
@@ -51,13 +53,30 @@ class ChartView:
         return self.shown < self.total
 
 
+KEY_LIMIT = 80         # characters of a view key (it names the view's SVG file) before a digest
+
+
 def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", str(text)).strip("-") or "x"
 
 
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+
+
 def view_key(section: str, metric: str, point: Point) -> str:
-    parts = [section, metric] + [f"{k}-{v}" for k, v in point]
-    return slug("--".join(map(str, parts)))
+    """A readable key, bounded in length: it names ``charts/<key>.svg``."""
+    text = "--".join(map(str, [section, metric] + [f"{k}-{v}" for k, v in point]))
+    key = slug(text)
+    return key if len(key) <= KEY_LIMIT else f"{key[:KEY_LIMIT].rstrip('-')}-{_digest(text)}"
+
+
+def _unique_keys(views: list[ChartView]) -> list[ChartView]:
+    """Points whose values differ only in punctuation (``a b``, ``a/b``) share a slug: each of
+    those views gets a digest of its section, metric and point, so no two files clash."""
+    counts = Counter(v.key for v in views)
+    return [replace(v, key=f"{v.key}-{_digest(repr((v.section, v.metric, v.point)))}")
+            if counts[v.key] > 1 else v for v in views]
 
 
 def sample_dots(records: list[RunRecord], metric: str, seed: str) -> list[RunRecord]:
@@ -86,7 +105,9 @@ def _labels(project: Project, arm_ids: tuple[str, ...]) -> dict[str, str]:
 
 def _skeleton(metric: Metric, order: list[str]) -> dict:
     """The spec of one section × metric, without data: every workload point reuses it."""
-    y = alt.Y("arm:N", sort=order, scale=alt.Scale(domain=order), title=None,
+    # The domain alone orders the rows: a ``sort`` list would become Vega expression source, and
+    # user text (a label holding U+2028, a quote…) must only ever be data in a spec.
+    y = alt.Y("arm:N", scale=alt.Scale(domain=order), title=None,
               axis=alt.Axis(labelFontSize=12, ticks=False, domain=False))
     x_scale = alt.Scale(zero=True, nice=True)
     x_axis = alt.Axis(tickCount=6, title=axis_title(metric))
@@ -199,7 +220,7 @@ def chart_views(project: Project, results: Results, flags: Mapping | None = None
             skeleton = _skeleton(metric, order)
             views += [_view(project, results, section, metric, point, records, skeleton, flags)
                       for point in results.points[section.id]]
-    return views
+    return _unique_keys(views)
 
 
 def svg(view: ChartView) -> str:

@@ -6,6 +6,7 @@ value has ``median = None`` and a status in words; it is never 0.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 
@@ -82,8 +83,27 @@ def _medians(project: Project) -> dict[tuple, tuple[int, float, float, float]]:
     frame = pd.DataFrame(rows, columns=["section", "arm", "point", "metric", "value"])
     grouped = frame.groupby(["section", "arm", "point", "metric"], sort=False)["value"]
     table = grouped.agg(["count", "median", "min", "max"])
-    return {key: (int(v["count"]), float(v["median"]), float(v["min"]), float(v["max"]))
-            for key, v in table.iterrows()}
+    return {key: (int(v["count"]), _finite_median(float(v["median"]), grouped, key), float(v["min"]),
+                  float(v["max"])) for key, v in table.iterrows()}
+
+
+def _finite_median(median: float, grouped, key: tuple) -> float:
+    """``median``, unless adding the two middle values overflowed (1.5e308 and 1.7e308): then
+    their halves are added instead."""
+    if math.isfinite(median):
+        return median
+    values = sorted(grouped.get_group(key))
+    low, high = values[(len(values) - 1) // 2], values[len(values) // 2]
+    return low / 2 + high / 2
+
+
+def _ratio(median: float | None, base: float | None) -> float | None:
+    """``median / base``; ``None`` without both, or when a double cannot hold the ratio (it
+    would overflow to infinity or underflow to 0)."""
+    if median is None or not base:
+        return None
+    ratio = median / base
+    return ratio if math.isfinite(ratio) and (ratio != 0 or median == 0) else None
 
 
 def aggregate(project: Project) -> Results:
@@ -110,7 +130,7 @@ def aggregate(project: Project) -> Results:
                     base = None
                     if section.baseline:
                         base = medians.get((section.id, section.baseline, point, metric.id))
-                    ratio = med / base[1] if med is not None and base and base[1] else None
+                    ratio = _ratio(med, base[1] if base else None)
                     status = "not measured" if n == 0 and c.get("ok") else label
                     stats[metric.id] = Stat(n, sum(c.values()), med, lo, hi, ratio, status)
                 rows.append(Row(section.id, arm_id, point, c, label, stats))

@@ -22,6 +22,7 @@ from urllib.parse import quote
 
 from benchproof.pages import formatting as fmt
 from benchproof.model import Arm, Claim, Launch, Project, Section
+from benchproof.read.paths import site_path
 
 SAME_SUBJECT = "same as the report"
 ENGINE_KEYS = (("name", "engine name"), ("version", "version"), ("commit", "commit"),
@@ -62,6 +63,11 @@ def href(path: str, fragment: str = "") -> str:
     return f"{link}#{quote(fragment, safe=_URL_SAFE + '?')}" if fragment else link
 
 
+def evidence_href(path: str) -> str:
+    """A link to the evidence file ``path`` where the site publishes it (prefix ``root``)."""
+    return href(site_path(path))
+
+
 def arm_path(arm_id: str) -> str:
     """Where the arm's page is written in the site."""
     return f"arms/{arm_id}.html"
@@ -77,11 +83,11 @@ class Evidence:
     """A link to an evidence file, copied into the site at its project-relative ``path``."""
 
     path: str   # e.g. ``evidence/x/launch.log``: the text shown
-    href: str   # the same, URL-quoted; templates write ``{{ root }}{{ e.href }}``
+    href: str   # where the site publishes it, URL-quoted; templates write ``{{ root }}{{ e.href }}``
 
 
 def evidence(path: str | None) -> Evidence | None:
-    return Evidence(path, href(path)) if path else None
+    return Evidence(path, evidence_href(path)) if path else None
 
 
 @dataclass(frozen=True)

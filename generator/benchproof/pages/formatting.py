@@ -9,7 +9,14 @@ SMALL_N = 3
 
 
 def number(value: float | None, decimals: int) -> str:
-    return MISSING if value is None else f"{value:.{decimals}f}"
+    """``value`` with ``decimals`` decimals; a measured value that would round to 0 (a
+    subnormal, or 0.0001 at two decimals) keeps two significant digits instead: never ``0.00``."""
+    if value is None:
+        return MISSING
+    text = f"{value:.{decimals}f}"
+    if value != 0 and not text.strip("-0."):
+        return f"{value:.2g}"
+    return text
 
 
 def summary(stat: Any, decimals: int) -> str:

@@ -14,7 +14,7 @@ from benchproof.pages import formatting as fmt
 from benchproof.audit.run import Audit
 from benchproof.compute.aggregate import Results, Row
 from benchproof.pages.audit_view import AuditBlock, audit_block
-from benchproof.pages.configuration import href, what_ran
+from benchproof.pages.configuration import evidence_href, what_ran
 from benchproof.model import STATUSES, Metric, Project, Report, RunRecord, column_groups
 
 INLINE_LIMIT = 1000  # more records than this are browsed in runs.html, not listed inline
@@ -175,7 +175,7 @@ def raw_table(project: Project) -> RawTable:
         for c in [m.id for m in reported] + extra:
             text = fmt.raw_value(r.raw.get(c))
             cells.append(Cell(text, numeric=True, missing=text == fmt.MISSING))
-        cells += [Cell(r.started_at or ""), Cell(r.reason or ""), Cell(r.evidence or "", href=href(r.evidence) if r.evidence else ""), Cell(str(r.where))]
+        cells += [Cell(r.started_at or ""), Cell(r.reason or ""), Cell(r.evidence or "", href=evidence_href(r.evidence) if r.evidence else ""), Cell(str(r.where))]
         rows.append((f"run-{r.run_id}", r.status, tuple(cells)))
     return RawTable(tuple(headers), tuple(rows))
 

@@ -40,14 +40,16 @@ from benchproof.receipts.downloads import record_columns, record_dicts
 from benchproof.model import STATUSES, Project
 from benchproof.pages.report import SiteInfo
 from benchproof.pages.render import asset, render
+from benchproof.read.numbers import NUMBER
+from benchproof.read.paths import site_path
 
 FORMAT = 2   # 2: the audit's columns and notices
 AUDIT_STATES = ("guard-excluded", "flagged", "accepted")
 DATA_GLOBAL = "benchproofRuns"
 DATA_PATH = "runs-data.js"
 SCRIPT_PATH = "assets/runs.js"
-# JSON Number syntax: what the browser's Number() reads exactly as Python's float() does.
-NUMBER_TEXT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+# The plain decimal form: what the browser's Number() reads exactly as Python's float() does.
+NUMBER_TEXT = NUMBER
 # Characters that must not appear literally in a script: the HTML parser or old JS engines
 # would read them as markup or line ends.
 SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
@@ -249,6 +251,8 @@ def runs_data(project: Project, dicts: list[dict[str, Any]],
                             "audit", "findings"):
             spec["numeric"] = False
         spec.update(_encode(values, fixed_order.get(column)))
+        if spec["role"] == "evidence":  # the files published as text, each under its site name
+            spec["published"] = {v: site_path(v) for v in sorted(set(values) - {None}) if site_path(v) != v}
         out_columns.append(spec)
     filters = _filters(project, values_of, arm_order, specs)
     data = {

@@ -8,7 +8,10 @@ from typing import Any
 from benchproof.errors import Problems, did_you_mean
 from benchproof.model import LAUNCH_STATUSES, ROLES, Arm, Claim, Launch, Where
 from benchproof.pages.narrative import render_markdown
+from benchproof.read.inputs import folder_files, outside, strays
 from benchproof.read.paths import project_file
+from benchproof.read.limits import MAX_LABEL
+from benchproof.read.report_config import id_problem
 from benchproof.read.schema import FILE_TABLES, Field, check_map, line_of, shown
 from benchproof.read.yamlio import load_yaml
 
@@ -33,7 +36,7 @@ CLAIM_FIELDS = {
 }
 ARM_FIELDS = {
     "id": Field("str", doc="The arm's id: the file name without .yaml (optional)"),
-    "label": Field("str", doc="The arm's name in tables and charts (default: the id)"),
+    "label": Field("str", limit=MAX_LABEL, doc="The arm's name in tables and charts (default: the id)"),
     "role": Field("str", choices=ROLES, doc="The arm's part in the comparison"),
     "engine": Field("map", fields=ENGINE_FIELDS, doc="The program under test"),
     "subject": Field("map", doc="Only when it differs from the report's subject (flagged as not "
@@ -49,6 +52,39 @@ ARM_FIELDS = {
     "evidence": Field("list", item="str", doc="Files under evidence/ that show what ran"),
 }
 FILE_TABLES["arms/<id>.yaml"] = ("an arm file", ARM_FIELDS)
+
+
+ARM_SUFFIXES = (".yaml", ".yml")
+
+
+def arm_files(root: Path, problems: Problems) -> list[Path]:
+    """The arm files to read.  A link leading out of the project, a file name that is not an
+    id (it names the arm's page), one id in two files (``a.yaml`` beside ``a.yml``) and ids that
+    differ only in case (their pages clash on macOS and Windows) are errors; other files in
+    arms/ are skipped with a warning."""
+    strays(root, "arms", ARM_SUFFIXES, problems, "skipped: not an arm file (arms/<id>.yaml or .yml)",
+           error=False)
+    files: list[Path] = []
+    by_id: dict[str, list[Path]] = {}
+    for path in folder_files(root, "arms", ARM_SUFFIXES):
+        rel = path.relative_to(root).as_posix()
+        why = id_problem(path.stem)
+        if outside(root, path):
+            problems.error(rel, None, "is a link to a file outside the project: copy the file in instead")
+        elif why:
+            problems.error(rel, 1, f"the arm id {shown(path.stem)} (the file name) {why}")
+        else:
+            files.append(path)
+            by_id.setdefault(path.stem.casefold(), []).append(path)
+    for same in by_id.values():
+        for path in same if len(same) > 1 else ():
+            others = ", ".join(p.relative_to(root).as_posix() for p in same if p != path)
+            why = (f"arm '{path.stem}' is defined here and in {others}: keep one file"
+                   if all(p.stem == path.stem for p in same) else
+                   f"the arm id '{path.stem}' differs only in case from {others}: their pages would "
+                   "clash on a case-insensitive file system (macOS, Windows); rename one")
+            problems.error(path.relative_to(root).as_posix(), 1, why)
+    return files
 
 
 def _choice(value: str, choices: tuple[str, ...], what: str, rel: str, line: int | None,

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import ast
 import math
-import numbers
 import operator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Mapping
+
+from benchproof.read.numbers import parse_number
 
 MAX_LENGTH = 500
 MAX_EXPONENT = 8
@@ -172,14 +173,9 @@ def _number(name: str, value: object) -> float | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     try:
-        if isinstance(value, bool) or not isinstance(value, (str, numbers.Real)):
-            raise ValueError
-        number = float(value)  # float() itself ignores surrounding whitespace
-    except (ValueError, OverflowError):
-        raise DeriveError(f"field {name!r} is not a number: {_quote(str(value))}") from None
-    if not math.isfinite(number):
-        raise DeriveError(f"field {name!r} is not a finite number: {_quote(str(value))}")
-    return number
+        return parse_number(value)
+    except ValueError as exc:
+        raise DeriveError(f"field {name!r} {exc}: {_quote(str(value))}") from None
 
 
 @dataclass(frozen=True)

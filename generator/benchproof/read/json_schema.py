@@ -56,6 +56,8 @@ def _value(spec: Field) -> dict[str, Any]:
         schema["enum"] = list(spec.choices)
     if spec.pattern is not None:
         schema["pattern"] = spec.pattern
+    if spec.limit is not None:
+        schema["maxLength"] = spec.limit
     if spec.bounds is not None:
         schema["minimum"], schema["maximum"] = spec.bounds
     if not spec.required:  # an empty value (``key:``) means "not given"

@@ -1,10 +1,51 @@
-"""Evidence and note paths: they must resolve inside the project and exist."""
+"""Evidence and note paths: they must resolve inside the project and exist; and where the site
+publishes an evidence file."""
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path, PurePosixPath
+from typing import Iterable
 
-from benchproof.errors import Problems
+from benchproof.errors import Problems, printable
+from benchproof.model import Arm, RunRecord
+
+# Files a browser would run rather than show: HTML, SVG, XML (and XSLT), scripts, web archives.
+ACTIVE_SUFFIXES = frozenset((".html", ".htm", ".shtml", ".xhtml", ".xht", ".svg", ".svgz", ".xml", ".xsl",
+                             ".xslt", ".rss", ".atom", ".rdf", ".js", ".mjs", ".cjs", ".mht", ".mhtml"))
+INERT_SUFFIX = ".txt"
+
+
+def site_path(path: str) -> str:
+    """Where the site publishes the evidence file ``path`` (a project path).
+
+    At the same path, except a file a browser would run on the report's origin (an HTML page,
+    an SVG with a script, …): that one is published as ``<path>.txt``, which a browser shows as
+    text.  The evidence bundle keeps every file at its project path, byte for byte.
+    """
+    return path + INERT_SUFFIX if PurePosixPath(path).suffix.lower() in ACTIVE_SUFFIXES else path
+
+
+def named_evidence(arms: Iterable[Arm], records: Iterable[RunRecord]) -> list[str]:
+    """Every evidence path the arms (their list, launch, claims) and records name, sorted, once."""
+    paths: set[str] = set()
+    for arm in arms:
+        paths.update(arm.evidence)
+        if arm.launch.evidence:
+            paths.add(arm.launch.evidence)
+        paths.update(c.evidence for c in arm.claims if c.evidence)
+    paths.update(r.evidence for r in records if r.evidence)
+    return sorted(paths)
+
+
+def publish_clashes(paths: list[str], problems: Problems) -> None:
+    """An evidence file published inert under the name of another evidence file is an error."""
+    named = set(paths)
+    for path in paths:
+        published = site_path(path)
+        if published != path and published in named:
+            problems.error(path, None, f"is published as {published} (so that a browser shows it instead "
+                                       f"of running it), the name of another evidence file: rename one")
 
 
 def check_path(root: Path, value: str, what: str) -> tuple[str | None, str | None]:
@@ -16,23 +57,28 @@ def check_path(root: Path, value: str, what: str) -> tuple[str | None, str | Non
     """
     text = str(value).strip().replace("\\", "/")
     pure = PurePosixPath(text)
+    name = printable(str(value))
     if not text or pure.is_absolute() or (len(text) > 1 and text[1] == ":"):
-        return None, f"{what} '{value}' must be a path relative to the project folder"
+        return None, f"{what} '{name}' must be a path relative to the project folder"
     if ".." in pure.parts:
-        return None, f"{what} '{value}' leads outside the project ('..' is not allowed)"
+        return None, f"{what} '{name}' leads outside the project ('..' is not allowed)"
     if what == "evidence" and (len(pure.parts) < 2 or pure.parts[0] != "evidence"):
         # evidence is published at its project path: elsewhere it could clash with site pages
-        return None, f"evidence '{value}' must be a file in the project's evidence/ folder"
+        return None, f"evidence '{name}' must be a file in the project's evidence/ folder"
     target = root / pure
-    try:
+    try:  # every component, links included: evidence/ itself may be a link
         target.resolve(strict=False).relative_to(root.resolve())
-    except (ValueError, OSError):
-        return None, f"{what} '{value}' resolves outside the project"
+    except (RuntimeError, OSError) as exc:  # Python 3.11 raises RuntimeError for a loop, later ELOOP
+        if isinstance(exc, RuntimeError) or exc.errno == errno.ELOOP:
+            return None, f"{what} '{name}' is a link that leads back to itself (a loop)"
+        return None, f"{what} '{name}' cannot be read: {exc.strerror or exc}"
+    except ValueError:
+        return None, f"{what} '{name}' resolves outside the project"
     if target.is_dir():
-        return None, f"{what} '{value}' is a folder; name a file"
+        return None, f"{what} '{name}' is a folder; name a file"
     if not target.is_file():
-        looked = "" if pure.as_posix() == str(value) else f" (looked for {pure.as_posix()})"
-        return None, f"{what} '{value}' does not exist{looked}"
+        looked = "" if pure.as_posix() == str(value) else f" (looked for {printable(pure.as_posix())})"
+        return None, f"{what} '{name}' does not exist{looked}"
     return pure.as_posix(), None
 
 

@@ -8,29 +8,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchproof.read.arms import read_arm
+from benchproof.read.arms import arm_files, read_arm
 from benchproof.errors import InputError, Problem, Problems, collapse, did_you_mean, strictly
 from benchproof.model import Arm, Project
 from benchproof.read.audit_config import check_parity, read_audit
 from benchproof.read.guards import apply_guards
 from benchproof.read.inputs import collect, folder_files, outside
-from benchproof.read.paths import check_path
+from benchproof.read.paths import check_path, named_evidence, publish_clashes
 from benchproof.read.report_config import REL, read_report
 from benchproof.read.runs import RUN_SUFFIXES, read_records
 from benchproof.read.schema import line_of
 from benchproof.read.yamlio import load_yaml
 
-def _arm_files(root: Path) -> list[Path]:
-    return [p for p in folder_files(root, "arms", (".yaml", ".yml")) if not outside(root, p)]
-
-
-def _read_files(root: Path, doc: dict) -> list[str]:
+def _read_files(root: Path, doc: dict, arms: list[Path]) -> list[str]:
     """report.yaml, arm files, run files and the notes files the report names."""
     named = [s.get("notes") for s in doc.get("sections") or [] if isinstance(s, dict)] + [doc.get("protocol")]
     notes = [check_path(root.absolute(), n, "notes")[0] for n in named if isinstance(n, str)]
-    files = [p for folder, suffixes in (("arms", (".yaml", ".yml")), ("runs", RUN_SUFFIXES))
-             for p in folder_files(root, folder, suffixes) if not outside(root, p)]
-    return [REL, *(p.relative_to(root).as_posix() for p in files), *(n for n in notes if n)]
+    runs = [p for p in folder_files(root, "runs", RUN_SUFFIXES) if not outside(root, p)]
+    return [REL, *(p.relative_to(root).as_posix() for p in arms + runs), *(n for n in notes if n)]
 
 
 def _unknown_derive_fields(doc, metrics, columns: tuple[str, ...], problems: Problems) -> None:
@@ -51,6 +46,8 @@ def load_project(root: Path, strict: bool = False) -> Project:
     root = Path(root)
     if not (root / REL).is_file():
         raise InputError([Problem(str(root / REL), None, "no report.yaml here: not a report project folder")])
+    if outside(root, root / REL):
+        raise InputError([Problem(REL, None, "is a link to a file outside the project: copy the file in instead")])
     doc, found = load_yaml(root / REL, REL)
     problems.extend(found)
     if doc is None:
@@ -61,16 +58,13 @@ def load_project(root: Path, strict: bool = False) -> Project:
     if report is None:
         raise InputError(problems.items)
     settings = read_audit(doc, report, problems)
-    for path in folder_files(root, "arms", (".yaml", ".yml")):
-        if outside(root, path):
-            problems.error(path.relative_to(root).as_posix(), None,
-                           "is a link to a file outside the project: copy the file in instead")
+    files = arm_files(root, problems)
     arms: dict[str, Arm] = {}
-    for path in _arm_files(root):
+    for path in files:
         arm = read_arm(root, path, report.subject, problems)
         if arm is not None:
             arms[arm.id] = arm
-    arm_names = [p.stem for p in _arm_files(root)]
+    arm_names = [p.stem for p in files]
     listed: set[str] = set()
     section_arms: dict[str, tuple[str, ...]] = {}
     for section, info in zip(report.sections, section_infos):
@@ -84,17 +78,20 @@ def load_project(root: Path, strict: bool = False) -> Project:
         if arm_id not in listed:
             problems.warning(f"arms/{arm_id}.yaml", 1, f"arm '{arm_id}' is not listed in any section")
     records, columns, count = read_records(root, report, arms, section_arms, problems, arm_names)
-    if not count and not any(p.file.startswith("runs/") for p in problems.errors):
+    if not count and not any(p.file.startswith("runs/") and p.file.lower().endswith(RUN_SUFFIXES)
+                             for p in problems.errors):
         problems.error("runs", None, "no run records found: add runs/*.csv, runs/*.jsonl or runs/*.json")
     elif count:
         _unknown_derive_fields(doc, report.metrics, columns, problems)
         check_parity(settings, doc, report, columns, problems)
     records, guards = apply_guards(records, settings.guards, problems)
+    evidence = named_evidence(arms.values(), records)
+    publish_clashes(evidence, problems)
+    inputs = collect(root, _read_files(root, doc, files) + evidence, problems)
     if strict:
         problems.items = strictly(problems.items)
     if problems.errors:
         raise InputError(collapse(sorted(problems.items, key=_order)))
-    inputs = collect(root, _read_files(root, doc), problems)
     return Project(root=root, report=report, arms=arms, records=tuple(records),
                    raw_columns=columns, warnings=tuple(collapse(sorted(problems.warnings, key=_order))),
                    inputs=inputs, audit=settings, guards=guards)

@@ -3,7 +3,9 @@
 A :class:`RawRecord` is one row or object as written: field names in file order, values
 untouched apart from CSV cells being stripped (an empty cell is ``None``: "not measured",
 never 0).  Nothing here knows what the fields mean.  Every input mistake becomes a
-:class:`Problem` at the line of the record concerned, and such a record is not returned.
+:class:`Problem` at the line of the record concerned, and such a record is not returned:
+among them JSON text that is not valid Unicode (a lone surrogate escape such as ``\ud800``)
+and JSON numbers beyond a double (``1e400`` would read as infinity, ``1e-400`` as 0).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from benchproof.errors import Problem
+from benchproof.errors import Problem, printable
+from benchproof.read.numbers import checked
 from benchproof.read.yamlio import read_text
 
 
@@ -36,7 +39,8 @@ def read_runs(path: pathlib.Path, rel: str) -> Result:
     if reader is None:
         return [], [Problem(rel, None, f"unsupported run file type '{path.suffix}' "
                                        "(use .csv, .jsonl or .json)")]
-    text, problems = read_text(path, rel)
+    # CSV keeps its line ends: a quoted cell may hold a carriage return, the csv module reads them
+    text, problems = read_text(path, rel, keep_line_ends=reader is _read_csv)
     if text is None:
         return [], problems
     return reader(text, rel)
@@ -63,7 +67,7 @@ def _read_csv(text: str, rel: str) -> Result:
     records: list[RawRecord] = []
     problems: list[Problem] = []
     header: list[str] | None = None
-    reader = csv.reader(io.StringIO(text, newline="\n"), strict=True)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     while True:
         start = reader.line_num + 1  # the physical line this row starts on
         try:
@@ -99,6 +103,16 @@ def _read_csv(text: str, rel: str) -> Result:
 # --- JSON and JSON Lines --------------------------------------------------------------
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # in the JSON text: maybe a lone surrogate
+_SURROGATE = re.compile("[\ud800-\udfff]")
+DEEP = 500  # a JSON text nested this deep is reported where it gets there
+
+
+class _OutOfRange:
+    """A JSON number that a double cannot hold, kept as written until its key is known."""
+
+    def __init__(self, text: str, reason: str) -> None:
+        self.text, self.reason = text, reason
 
 
 class _Strict:
@@ -106,7 +120,7 @@ class _Strict:
 
     def __init__(self) -> None:
         self.issues: list[str] = []
-        self.decoder = json.JSONDecoder(object_pairs_hook=self._pairs,
+        self.decoder = json.JSONDecoder(object_pairs_hook=self._pairs, parse_float=self._float,
                                         parse_constant=self._constant, parse_int=self._int)
 
     def _note(self, issue: str) -> None:
@@ -115,11 +129,20 @@ class _Strict:
 
     def _pairs(self, pairs: list[tuple[str, Any]]) -> dict:
         seen: set[str] = set()
-        for key, _ in pairs:
+        for key, value in pairs:
             if key in seen:
-                self._note(f"duplicate key '{key}'")
+                self._note(f"duplicate key '{printable(key)}'")
             seen.add(key)
+            bad = _out_of_range(value)
+            if bad is not None:
+                self._note(f"'{printable(key)}' {bad.reason}: {bad.text[:40]}")
         return dict(pairs)
+
+    def _float(self, text: str) -> float | _OutOfRange:
+        try:
+            return checked(float(text), text)
+        except ValueError as exc:
+            return _OutOfRange(text, str(exc))
 
     def _constant(self, name: str) -> None:
         self._note(f"'{name}' is not valid JSON; write null for a value that was not measured")
@@ -132,19 +155,46 @@ class _Strict:
             return 0
 
 
+def _out_of_range(value: object) -> _OutOfRange | None:
+    if isinstance(value, _OutOfRange):
+        return value
+    if isinstance(value, list):
+        return next((bad for bad in map(_out_of_range, value) if bad is not None), None)
+    return None
+
+
+def _surrogate(value: object) -> str | None:
+    """Where ``value`` holds a lone surrogate (a key, or the key of the value holding it)."""
+    if isinstance(value, str):
+        return "a text" if _SURROGATE.search(value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if _SURROGATE.search(key):
+                return f"the key '{printable(key)}'"
+            if _surrogate(item) is not None:
+                return f"'{printable(key)}'"
+    if isinstance(value, list):
+        return next((where for where in map(_surrogate, value) if where is not None), None)
+    return None
+
+
 def _json_type(value: object) -> str:
     if isinstance(value, bool):
         return "boolean"
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float, _OutOfRange)):
         return "number"
     names = {dict: "object", list: "array", str: "string", type(None): "null"}
     return names.get(type(value), type(value).__name__)
 
 
-def _record(value: object, strict: _Strict, rel: str, line: int) -> Result:
-    """``value`` as a record, or the problems that keep it from being one."""
+def _record(value: object, strict: _Strict, rel: str, line: int, source: str) -> Result:
+    """``value`` (decoded from ``source``) as a record, or the problems that keep it from being one."""
     if not isinstance(value, dict):
         return [], [Problem(rel, line, f"expected a JSON object, got {_json_type(value)}")]
+    where = _surrogate(value) if _SURROGATE_ESCAPE.search(source) else None
+    if where is not None:
+        strict.issues.append(f"{where} holds a lone surrogate escape (half of a UTF-16 pair, such as "
+                             "\\ud800, without the other half): not valid Unicode text")
     if strict.issues:
         return [], [Problem(rel, line, issue) for issue in strict.issues]
     return [RawRecord(rel, line, value)], []
@@ -165,10 +215,24 @@ def _read_jsonl(text: str, rel: str) -> Result:
         except RecursionError:
             problems.append(Problem(rel, line, "invalid JSON: nested too deeply"))
             continue
-        found, trouble = _record(value, strict, rel, line)
+        found, trouble = _record(value, strict, rel, line, source)
         records += found
         problems += trouble
     return records, problems
+
+
+def _deep_line(text: str) -> int | None:
+    """The line on which ``text`` first nests :data:`DEEP` arrays or objects deep."""
+    depth = 0
+    for match in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]', text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth >= DEEP:
+                return text.count("\n", 0, match.start()) + 1
+        elif token in "]}":
+            depth -= 1
+    return None
 
 
 def _read_json(text: str, rel: str) -> Result:
@@ -178,7 +242,7 @@ def _read_json(text: str, rel: str) -> Result:
     except json.JSONDecodeError as exc:
         return [], [Problem(rel, exc.lineno, f"invalid JSON: {exc.msg}")]
     except RecursionError:
-        return [], [Problem(rel, None, "invalid JSON: nested too deeply")]
+        return [], [Problem(rel, _deep_line(text), f"invalid JSON: nested too deeply (more than {DEEP} levels)")]
     pos = _WHITESPACE.match(text).end()  # type: ignore[union-attr]
     if not isinstance(document, list):
         return [], [Problem(rel, text.count("\n", 0, pos) + 1, "expected a JSON array of records")]
@@ -191,7 +255,7 @@ def _read_json(text: str, rel: str) -> Result:
         line, counted = line + text.count("\n", counted, pos), pos
         strict = _Strict()
         value, end = strict.decoder.raw_decode(text, pos)
-        found, trouble = _record(value, strict, rel, line)
+        found, trouble = _record(value, strict, rel, line, text[pos:end])
         records += found
         problems += trouble
         pos = _WHITESPACE.match(text, end).end()  # type: ignore[union-attr]

@@ -12,7 +12,8 @@ from benchproof.model import RESERVED, Dimension, Metric, Report, Section
 from benchproof.pages.narrative import render_markdown
 from benchproof.read.paths import project_file
 from benchproof.read.audit_fields import AUDIT_FIELDS
-from benchproof.read.schema import FILE_TABLES, Field, check_map, line_of
+from benchproof.read.limits import MAX_ID, MAX_LABEL, too_long
+from benchproof.read.schema import FILE_TABLES, Field, check_map, line_of, shown
 
 REL = "report.yaml"
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -21,8 +22,8 @@ RESERVED_COLUMNS = frozenset(RESERVED)  # a metric or dimension id may not take 
 METRIC_FIELDS = {
     "id": Field("str", required=True, pattern=ID_RE.pattern,
                 doc="The record column that holds the value (letters, digits, '-', '_', '.')"),
-    "label": Field("str", doc="The column heading and chart title (default: the id)"),
-    "unit": Field("str", doc="The unit shown after the figures, e.g. s, ms, items/s"),
+    "label": Field("str", limit=MAX_LABEL, doc="The column heading and chart title (default: the id)"),
+    "unit": Field("str", limit=MAX_LABEL, doc="The unit shown after the figures, e.g. s, ms, items/s"),
     "better": Field("str", required=True, choices=("higher", "lower"),
                     doc="Which way is better: higher or lower"),
     "source": Field("str", required=True,
@@ -33,11 +34,11 @@ METRIC_FIELDS = {
 }
 DIMENSION_FIELDS = {
     "id": Field("str", required=True, pattern=ID_RE.pattern, doc="The record column that holds the workload value"),
-    "label": Field("str", doc="The column heading (default: the id)"),
+    "label": Field("str", limit=MAX_LABEL, doc="The column heading (default: the id)"),
 }
 SECTION_FIELDS = {
     "id": Field("str", required=True, pattern=ID_RE.pattern, doc="The section's id (the 'section' column of records)"),
-    "title": Field("str", doc="The section heading (default: the id)"),
+    "title": Field("str", limit=MAX_LABEL, doc="The section heading (default: the id)"),
     "notes": Field("str", doc="The section's narrative: a Markdown file in the project "
                               "(notes/x.md) or Markdown text"),
     "arms": Field("list", required=True, item="str",
@@ -45,7 +46,7 @@ SECTION_FIELDS = {
     "baseline": Field("str", doc="The arm the others are compared with (the ratio column)"),
 }
 REPORT_FIELDS = {
-    "title": Field("str", required=True, doc="The report's title"),
+    "title": Field("str", required=True, limit=MAX_LABEL, doc="The report's title"),
     "subtitle": Field("str", doc="One sentence under the title"),
     "topics": Field("strlist", doc="Topic words for the header: a text or a list of texts"),
     "subject": Field("map", doc="What every arm has in common, e.g. {name, version, sha256}"),
@@ -91,9 +92,17 @@ def read_notes(root: Path, value: str | None, line: int | None, problems: Proble
     return render_markdown(text)
 
 
+def id_problem(value: str) -> str | None:
+    """Why ``value`` cannot be an id (ids name files, pages and anchors), or ``None``."""
+    if not ID_RE.fullmatch(value):
+        return "may use only letters, digits, '-', '_' and '.'"
+    return too_long(value, MAX_ID)
+
+
 def _check_id(value: str, what: str, line: int | None, problems: Problems) -> bool:
-    if not ID_RE.match(value):
-        problems.error(REL, line, f"{what} id '{value}' may use only letters, digits, '-', '_' and '.'")
+    why = id_problem(value)
+    if why:
+        problems.error(REL, line, f"{what} id {shown(value)} {why}")
         return False
     return True
 

@@ -6,7 +6,6 @@ status is not ``ok`` are kept (they stay in the raw table) but never enter a med
 
 from __future__ import annotations
 
-import math
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable
@@ -14,9 +13,12 @@ from typing import Any, Iterable
 from benchproof.read.derive import DeriveError, parse
 from benchproof.errors import Problems, did_you_mean
 from benchproof.model import STATUSES, Arm, DimValue, Metric, Report, RunRecord, Where
-from benchproof.read.inputs import folder_files, outside
+from benchproof.read.inputs import folder_files, outside, strays
+from benchproof.read.limits import MAX_VALUE, text_problem
+from benchproof.read.numbers import is_number_text, parse_decimal, parse_number
 from benchproof.read.paths import check_path
 from benchproof.read.records_io import RawRecord, read_runs
+from benchproof.read.schema import shown
 
 RUN_SUFFIXES = (".csv", ".jsonl", ".json")
 
@@ -31,30 +33,17 @@ def _text(value: Any) -> str | None:
     return value.strip() if isinstance(value, str) else str(value)
 
 
-def parse_number(value: Any) -> float:
-    """A finite float from a JSON number or a CSV cell; ``ValueError`` with a reason otherwise."""
-    if isinstance(value, (bool, dict, list)):
-        raise ValueError("is not a number")
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ValueError("is not a number") from None
-    if not math.isfinite(number):
-        raise ValueError("is not finite")
-    return number
-
-
 def _dim_value(value: Any) -> DimValue:
-    """Numbers stay numbers (so 512 sorts before 4096); anything else stays text."""
+    """Numbers stay numbers (so 512 sorts before 4096); anything else stays text.
+
+    ``ValueError`` for a number beyond a double."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return int(value) if float(value).is_integer() else float(value)
+        number = parse_number(value)
+        return int(value) if number.is_integer() else number
     text = str(value).strip()
-    try:
-        number = float(text)
-    except ValueError:
+    if not is_number_text(text):
         return text
-    if not math.isfinite(number):
-        return text
+    number = parse_decimal(text)
     return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
 
 
@@ -104,7 +93,7 @@ class RecordReader:
                 value = parse_number(reported)
             except ValueError as exc:
                 hint = " (leave it empty for a value that was not measured)"
-                self.error(raw, f"'{metric.id}' {exc}: {_text(reported)!r}{hint}")
+                self.error(raw, f"'{metric.id}' {exc}: {shown(_text(reported))}{hint}")
                 return None
         if metric.id in self.derivations:
             value = self._derived(raw, metric, status, value)
@@ -165,7 +154,7 @@ class RecordReader:
             elif isinstance(value, (dict, list, bool)):
                 self.error(raw, f"dimension '{dim.id}' must be a number or a text, got {value!r}")
             else:
-                dims[dim.id] = _dim_value(value)
+                self._dimension(raw, dim.id, value, dims)
         metrics = {m.id: self._metric(raw, m, status or "") for m in self.report.metrics}
         run_id = _text(raw.fields.get("run_id")) or f"{raw.file}:{raw.line}"
         where = Where(raw.file, raw.line)
@@ -185,6 +174,16 @@ class RecordReader:
         return RunRecord(run_id=run_id, arm=arm, section=section, status=status, repeat=repeat,
                          dims=dims, metrics=metrics, raw=dict(raw.fields), reason=reason,
                          evidence=evidence, started_at=started_at, where=where)
+
+    def _dimension(self, raw: RawRecord, dim_id: str, value: Any, dims: dict[str, DimValue]) -> None:
+        try:
+            dims[dim_id] = _dim_value(value)
+        except ValueError as exc:
+            self.error(raw, f"dimension '{dim_id}' {exc}: {shown(value)}")
+            return
+        why = text_problem(str(dims[dim_id]), MAX_VALUE)
+        if why:
+            self.error(raw, f"dimension '{dim_id}' {why}")
 
     def _evidence(self, raw: RawRecord, value: str) -> str | None:
         """Each distinct path is checked once: 100,000 records may name the same log."""
@@ -225,6 +224,8 @@ def read_records(root: Path, report: Report, arms: dict[str, Arm],
 
     ``arm_files`` are the ids of every arm file, including those that failed to load.
     """
+    strays(root, "runs", RUN_SUFFIXES, problems, "not a run file: run files end in .csv, .jsonl or .json "
+           "(in any case); other files belong in evidence/", error=True)
     reader = RecordReader(root, report, arms, section_arms, problems, arm_files)
     records: list[RunRecord] = []
     columns: dict[str, None] = {}

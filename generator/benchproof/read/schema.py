@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from benchproof.errors import Problems, did_you_mean
+from benchproof.read.limits import text_problem
 from benchproof.read.yamlio import MarkedMap, MarkedSeq
 
 KIND_WORDS = {
@@ -40,6 +41,7 @@ class Field:
     # the fields of a nested mapping (kind "map"), or of each item (kind "list"); None: free
     fields: Mapping[str, "Field"] | None = field(default=None, compare=False)
     item: str | None = None            # for a list of plain values: the kind of each item
+    limit: int | None = None           # the most characters a text may have (see read/limits.py)
 
 
 # The tables of the files a project has ("report.yaml", "an arm file"), filled by the modules
@@ -103,6 +105,10 @@ def check_map(
         if not kind_ok(spec.kind, value):
             problems.error(rel, line_of(node, key),
                            f"'{key}' in {what} must be {KIND_WORDS[spec.kind]}, got {shown(value)}")
+            continue
+        why = text_problem(value, spec.limit) if spec.limit and isinstance(value, str) else None
+        if why:
+            problems.error(rel, line_of(node, key), f"'{key}' in {what} {why}")
             continue
         good[key] = value
     for key, spec in fields.items():

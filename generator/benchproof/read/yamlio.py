@@ -3,7 +3,11 @@
 :func:`load_yaml` uses PyYAML's safe semantics, but every mapping becomes a
 :class:`MarkedMap` and every sequence a :class:`MarkedSeq` that remember their 1-based
 lines, so later stages can say ``suite.yaml:12: ...``.  Dates stay strings, a duplicate key
-is a :class:`Problem` (the first value wins), and bad input never raises.
+is a :class:`Problem` (the first value wins), and bad input never raises.  Reading stops with a
+problem at the line concerned when aliases would expand past :data:`MAX_EXPANDED` values (a
+"billion laughs" bomb is a few lines that expand to 10^9), when an alias sits inside the value
+it names, when nesting goes deeper than :data:`MAX_DEPTH`, or when a text holds a lone
+surrogate escape (``"\\ud800"`` is not Unicode text and cannot be written out).
 :func:`read_text` is the shared UTF-8 reader (optional BOM, any line ends).
 """
 
@@ -13,15 +17,22 @@ import codecs
 import pathlib
 from typing import Any, Iterator
 
+import re
+
 import yaml
+from yaml.composer import ComposerError
 from yaml.constructor import ConstructorError
-from yaml.nodes import MappingNode, Node, SequenceNode
+from yaml.events import AliasEvent
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
 from benchproof.errors import Problem
 
 _MERGE = "tag:yaml.org,2002:merge"
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+MAX_EXPANDED = 10_000   # values that aliases may add to one file
+MAX_DEPTH = 100         # mappings and lists inside one another
 
 
 class MarkedMap(dict):
@@ -53,8 +64,9 @@ class MarkedSeq(list):
             return self.line
 
 
-def read_text(path: pathlib.Path, rel: str) -> tuple[str | None, list[Problem]]:
-    """The file's text with ``\\n`` line ends, or ``None`` and a problem.
+def read_text(path: pathlib.Path, rel: str, keep_line_ends: bool = False) -> tuple[str | None, list[Problem]]:
+    """The file's text with ``\\n`` line ends (or as written, with ``keep_line_ends``), or
+    ``None`` and a problem.
 
     Accepts UTF-8 with or without a BOM and CRLF / CR line ends.
     """
@@ -71,6 +83,8 @@ def read_text(path: pathlib.Path, rel: str) -> tuple[str | None, list[Problem]]:
         bad = data[exc.start]
         message = f"not valid UTF-8 (byte 0x{bad:02x}); save the file as UTF-8"
         return None, [Problem(rel, line, message)]
+    if keep_line_ends:
+        return text, []
     return text.replace("\r\n", "\n").replace("\r", "\n"), []
 
 
@@ -90,6 +104,57 @@ class _Loader(yaml.SafeLoader):
         super().__init__(stream)
         self.rel = rel
         self.problems: list[Problem] = []
+        self.depth = 0
+        self.expanded = 0
+        self.sizes: dict[int, tuple[int, int]] = {}
+
+    def compose_node(self, parent: Node | None, index: object) -> Node:  # type: ignore[override]
+        event = self.peek_event()
+        if isinstance(event, AliasEvent):
+            node = self.anchors.get(event.anchor)  # an unknown one is PyYAML's to report
+            if node is not None:
+                if node.end_mark is None:  # still being read: the alias is inside it
+                    raise ComposerError(None, None, f"the alias *{event.anchor} refers to a value that "
+                                        "contains it", event.start_mark)
+                size, depth = self._measure(node)
+                self.expanded += size
+                if self.expanded > MAX_EXPANDED:
+                    raise ComposerError(None, None, f"aliases expand to more than {MAX_EXPANDED:,} values "
+                                        "(an alias bomb?): write the values out", event.start_mark)
+                self._descend(self.depth + depth - 1, event)
+            return super().compose_node(parent, index)
+        self._descend(self.depth, event)
+        self.depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+    def _descend(self, depth: int, event: yaml.Event) -> None:
+        if depth >= MAX_DEPTH:
+            raise ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep", event.start_mark)
+
+    def _measure(self, node: Node) -> tuple[int, int]:
+        """How many values ``node`` holds once every alias in it is written out, and how deep."""
+        if id(node) not in self.sizes:
+            if isinstance(node, ScalarNode):
+                children: list[Node] = []
+            elif isinstance(node, SequenceNode):
+                children = node.value
+            else:
+                children = [n for pair in node.value for n in pair]
+            measured = [self._measure(child) for child in children]
+            self.sizes[id(node)] = (1 + sum(size for size, _ in measured),
+                                    1 + max((depth for _, depth in measured), default=0))
+        return self.sizes[id(node)]
+
+    def construct_scalar(self, node: Node) -> Any:  # type: ignore[override]
+        value = super().construct_scalar(node)  # type: ignore[arg-type]
+        if isinstance(value, str) and _SURROGATE.search(value):
+            raise ConstructorError(None, None, "a text holds a lone surrogate escape (half of a UTF-16 "
+                                   "pair, such as \\ud800, without the other half): not valid Unicode",
+                                   node.start_mark)
+        return value
 
     def _merged_pairs(self, node: MappingNode, active: frozenset[int]) -> list[tuple[Node, Node]]:
         """All key/value node pairs of ``node`` with ``<<`` merges resolved, without mutating.
@@ -195,8 +260,9 @@ def load_yaml(path: pathlib.Path, rel: str) -> tuple[object, list[Problem]]:
         if exc.context and message.startswith("but "):  # "expected X, but found Y"
             message = f"{exc.context}, {message}"
         return None, [*sorted(loader.problems), Problem(rel, line, f"YAML syntax error: {message}")]
-    except RecursionError:
-        return None, [Problem(rel, None, "YAML syntax error: nested too deeply")]
+    except RecursionError:  # not expected below MAX_DEPTH; said with the line reached
+        line = loader.get_mark().line + 1
+        return None, [Problem(rel, line, "YAML syntax error: nested too deeply")]
     finally:
         loader.dispose()
     return data, sorted(loader.problems)  # construction order is not file order

@@ -6,6 +6,11 @@ build time, the sha256 of every input) and SHA256SUMS in GNU format, so that aft
 unzipping ``sha256sum -c --strict SHA256SUMS`` passes and building the folder again gives
 the same site.  Entries are sorted and stamped with the build time (in UTC, with an
 extended-timestamp field, so unzipping in any time zone restores the same mtimes).
+
+A zip entry holds times from 1980-01-01 (its DOS date starts there) to 2106-02-07 06:28:15
+UTC (the extended timestamp is 32 bits; Info-ZIP reads it unsigned when the DOS date is past
+2038, so the years 2038–2106 are restored exactly).  A build time outside that range is
+clamped to it in the zip entries only; the site and PROVENANCE.json state the real time.
 """
 
 from __future__ import annotations
@@ -22,7 +27,8 @@ from benchproof import __version__
 from benchproof.receipts.buildtime import BuildTime
 from benchproof.model import Project
 
-ZIP_EPOCH_MIN = 315532800  # 1980-01-01: the earliest time a zip entry can hold
+ZIP_EPOCH_MIN = 315532800  # 1980-01-01T00:00:00Z: the earliest time a zip entry can hold
+ZIP_EPOCH_MAX = 2**32 - 1  # 2106-02-07T06:28:15Z: the latest its extended timestamp holds
 
 
 def sha256(data: bytes) -> str:
@@ -52,12 +58,12 @@ def sha256sums(files: dict[str, bytes]) -> bytes:
 
 
 def _entry(name: str, when: BuildTime) -> zipfile.ZipInfo:
-    stamp = max(when.epoch, ZIP_EPOCH_MIN)
+    stamp = min(max(when.epoch, ZIP_EPOCH_MIN), ZIP_EPOCH_MAX)
     info = zipfile.ZipInfo(name, datetime.fromtimestamp(stamp, timezone.utc).timetuple()[:6])
     info.compress_type = zipfile.ZIP_DEFLATED
     info.create_system = 3                      # Unix, so the permissions below are read
     info.external_attr = 0o100644 << 16         # a regular file, rw-r--r--, whatever the umask
-    info.extra = struct.pack("<HHBl", 0x5455, 5, 1, stamp)  # UT: mtime in UTC seconds
+    info.extra = struct.pack("<HHBL", 0x5455, 5, 1, stamp)  # UT: mtime in UTC seconds, unsigned
     return info
 
 

@@ -1,7 +1,8 @@
 """Machine-readable downloads: ``records.csv`` and ``results.json``.
 
 A value that was not measured is an empty CSV cell and a JSON ``null``, never 0 and never
-``NaN``.  CSV text cells that a spreadsheet would run as a formula are neutralized.
+``NaN``.  Every CSV cell a spreadsheet would run as a formula, headers included, is
+neutralized, and the CSV reads back (any CSV reader) as the rows of records.jsonl.
 """
 
 from __future__ import annotations
@@ -14,22 +15,30 @@ from typing import Any
 from benchproof import __version__
 from benchproof.compute.aggregate import Results
 from benchproof.model import Project, column_groups
+from benchproof.read.numbers import is_number_text
 
 RESULTS_FORMAT = 2  # 2: findings and guards of the audit
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
 
 
 def csv_safe(value: Any) -> Any:
-    """Prefix a quote to text a spreadsheet would treat as a formula (OWASP CSV injection).
-
-    Numbers, including negative numbers written as text in the input, are not touched.
+    """Prefix a quote to text a spreadsheet would treat as a formula (OWASP CSV injection),
+    and to text that starts with a quote itself, so dropping one leading quote always gives
+    back the value.  Numbers, including numbers written as text in the input, are not touched.
     """
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        try:
-            float(value)
-        except ValueError:
-            return "'" + value
+    if isinstance(value, str) and value.startswith(FORMULA_START) and not is_number_text(value):
+        return "'" + value
     return value
+
+
+def csv_cell(value: Any) -> Any:
+    """A value as records.csv writes it: empty for null, JSON for true/false and nested
+    values, neutralised text, numbers as they are."""
+    if value is None:
+        return ""
+    if isinstance(value, (bool, dict, list)):
+        value = json.dumps(value, ensure_ascii=False)
+    return csv_safe(value)
 
 
 def record_columns(project: Project) -> list[str]:
@@ -54,12 +63,19 @@ def record_dicts(project: Project) -> list[dict[str, Any]]:
 
 def records_csv(project: Project, rows: list[dict[str, Any]]) -> str:
     """``rows`` from :func:`record_dicts`."""
+    return write_csv(record_columns(project), rows)
+
+
+def write_csv(columns: list[str], rows: list[dict[str, Any]]) -> str:
+    """A header of ``columns`` and one line per row, every cell (headers included) through
+    :func:`csv_cell`.  A cell holding a line break or a carriage return is quoted, so the rows
+    read back with any CSV reader are exactly these rows."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    columns = record_columns(project)
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow(["" if row[c] is None else csv_safe(row[c]) for c in columns])
+    plain = csv.writer(buffer, lineterminator="\n")
+    quoted = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    for cells in ([csv_cell(c) for c in columns], *([csv_cell(row[c]) for c in columns] for row in rows)):
+        # the csv module quotes only the line terminator's characters: a bare \r needs QUOTE_ALL
+        (quoted if any(isinstance(c, str) and "\r" in c for c in cells) else plain).writerow(cells)
     return buffer.getvalue()
 
 

@@ -1,22 +1,17 @@
-"""The evidence files a report refers to: arms, launches, claims and records."""
+"""The evidence files a report refers to, and the copies the site publishes."""
 
 from __future__ import annotations
 
 from benchproof.model import Project
+from benchproof.read.paths import named_evidence, site_path
 
 
 def referenced(project: Project) -> list[str]:
     """Every evidence path named anywhere in the project, sorted, each once."""
-    paths: set[str] = set()
-    for arm in project.arms.values():
-        paths.update(arm.evidence)
-        if arm.launch.evidence:
-            paths.add(arm.launch.evidence)
-        paths.update(c.evidence for c in arm.claims if c.evidence)
-    paths.update(r.evidence for r in project.records if r.evidence)
-    return sorted(paths)
+    return named_evidence(project.arms.values(), project.records)
 
 
 def site_files(project: Project) -> dict[str, bytes]:
-    """Evidence copied into the site at the same project-relative path, so links stay simple."""
-    return {path: (project.root / path).read_bytes() for path in referenced(project)}
+    """Evidence copied into the site at its project path (see :func:`site_path`: a file a browser
+    would run is published as text), so links stay simple."""
+    return {site_path(path): (project.root / path).read_bytes() for path in referenced(project)}

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from benchproof.receipts.buildtime import BuildTime
 from benchproof.receipts.bundle import sha256
-from benchproof.pages.configuration import href
+from benchproof.pages.configuration import evidence_href
 from benchproof.receipts.evidence import referenced
 from benchproof.model import Project
 
@@ -51,6 +51,6 @@ def receipts(project: Project, downloads: dict[str, bytes], when: BuildTime) -> 
         downloads=tuple(Download(name, f"downloads/{name}", DESCRIPTIONS.get(name, BUNDLE), size_text(len(data)),
                                  sha256(data)) for name, data in downloads.items()),
         built=when.iso, built_source=when.source, inputs=len(project.inputs),
-        evidence=tuple((path, href(path), size_text((project.root / path).stat().st_size))
+        evidence=tuple((path, evidence_href(path), size_text((project.root / path).stat().st_size))
                        for path in referenced(project)),
     )
