@@ -1,11 +1,15 @@
 """Write a large, valid, deterministic report project for performance work.
 
-    python benchmarks/make_big_project.py FOLDER COUNT [--seed N]
+    python benchmarks/make_big_project.py FOLDER COUNT [--seed N] [--wide]
 
 The project has two sections, five arms (one of them unsupported: its records are all
 ``unsupported``), two dimensions, three metrics (one derived from raw fields), a mix of
 ``ok`` / ``failed`` / ``excluded`` records with reasons, and some metric cells left empty
 ("not measured").  The same (count, seed) always writes the same bytes.
+
+``--wide`` writes the shape of issue 14's measurements instead (:func:`make_wide_project`):
+3 sections × 8 arms × 4 workload points, the same three metrics, generated with numpy (a
+million records in seconds).
 """
 
 from __future__ import annotations
@@ -169,13 +173,90 @@ def make_project(folder: Path | str, n_records: int, seed: int = 0, evidence: bo
     return root
 
 
+WIDE_COLUMNS = ("run_id", "section", "arm", "status", "repeat", "prompt_tokens", "output_n", "decode_ms",
+                "ttft_ms", "request_s", "started_at", "reason", "evidence")
+
+
+def make_wide_project(folder: Path | str, n_records: int, seed: int = 0, sections: int = 3, arms: int = 8,
+                      points: int = 4) -> Path:
+    """``sections`` × ``arms`` × ``points`` (one dimension, ``prompt_tokens``), records in a
+    rotation (every arm at every point, then again), about 4% failed and 3% excluded with
+    reasons, 3% of the values not measured, a log per arm as evidence.  Deterministic."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    root = Path(folder)
+    (root / "arms").mkdir(parents=True, exist_ok=True)
+    (root / "runs").mkdir(exist_ok=True)
+    arm_ids = [f"arm-{k + 1:02d}" for k in range(arms)]
+    prompts = [128 * 4 ** k for k in range(points)]
+    section_ids = [f"run-{k + 1}" for k in range(sections)]
+    listing = "".join(f"  - id: {sid}\n    title: \"Run {k + 1}\"\n    arms: [{', '.join(arm_ids)}]\n"
+                      f"    baseline: {arm_ids[0]}\n" for k, sid in enumerate(section_ids))
+    report = REPORT.format(n=f"{n_records:,}", seed=seed, sections=listing)
+    report = report.replace("make_big_project.py, seed", "make_big_project.py --wide, seed").replace(
+        "  - {id: concurrency, label: \"Concurrent requests\"}\n", "")
+    (root / "report.yaml").write_text(report, encoding="utf-8")
+    for k, arm in enumerate(arm_ids):
+        (root / "arms" / f"{arm}.yaml").write_text(
+            f"id: {arm}\nlabel: \"Engine {k + 1} · build {k % 3}\"\nrole: {'incumbent' if k == 0 else 'candidate'}\n"
+            f"engine: {{name: engine-{k + 1}, version: \"1.{k}\"}}\nsettings: {{threads: 8, batch: {64 * (k + 1)}}}\n"
+            f"launch:\n  status: launched\n  evidence: evidence/{arm}.log\n", encoding="utf-8")
+        (root / "evidence").mkdir(exist_ok=True)
+        (root / "evidence" / f"{arm}.log").write_text(f"{arm}: client log (synthetic)\n", encoding="utf-8")
+    rng = np.random.default_rng(seed)
+    i = np.arange(n_records)
+    groups = sections * arms * points
+    group = i % groups
+    section, rest = divmod(group, arms * points)
+    arm, point = divmod(rest, points)
+    speed = (40 + 2.5 * arm) / (1 + 0.15 * point) * rng.uniform(0.95, 1.05, n_records)
+    decode_ms = 128 / speed * 1000
+    ttft = (150 + 10 * arm) * np.array(prompts)[point] / 1000 * rng.uniform(0.9, 1.1, n_records) + 25
+    request_s = (ttft + decode_ms) / 1000 + rng.uniform(0.01, 0.05, n_records)
+    draw = rng.random(n_records)
+    gap = rng.random(n_records)
+    status = np.where(draw < 0.04, "failed", np.where(draw < 0.07, "excluded", "ok"))
+    reasons = np.array(["", "timeout after 120 s", "warm-up run"])[np.where(draw < 0.04, 1, np.where(draw < 0.07, 2, 0))]
+
+    def text(values, missing=None):
+        out = pc.cast(pa.array(np.round(values, 3)), pa.string())
+        return out if missing is None else pc.if_else(pa.array(missing), "", out)
+
+    columns = {
+        "run_id": pc.binary_join_element_wise("r", pc.cast(pa.array(i + 1), pa.string()), ""),
+        "section": pa.array(np.array(section_ids)[section]), "arm": pa.array(np.array(arm_ids)[arm]),
+        "status": pa.array(status), "repeat": pc.cast(pa.array(i // groups + 1), pa.string()),
+        "prompt_tokens": pc.cast(pa.array(np.array(prompts)[point]), pa.string()),
+        "output_n": pa.array(np.full(n_records, "128")),
+        "decode_ms": text(decode_ms, (gap < 0.01) | (draw < 0.04)),
+        "ttft_ms": text(ttft, (gap > 0.99)),
+        "request_s": text(request_s, (gap > 0.98) & (gap <= 0.99) | (draw < 0.04)),
+        "started_at": pc.strftime(pc.cast(pa.array(1740816000 + 7 * i), pa.timestamp("s", "UTC")),
+                                  format="%Y-%m-%dT%H:%M:%SZ"),
+        "reason": pa.array(reasons),
+        "evidence": pa.array(np.array([f"evidence/{a}.log" for a in arm_ids])[arm]),
+    }
+    lines = pc.binary_join_element_wise(*[columns[c] for c in WIDE_COLUMNS], ",").to_pylist()
+    by_section = np.array(section)
+    for k, sid in enumerate(section_ids):
+        mine = np.flatnonzero(by_section == k).tolist()
+        with open(root / "runs" / f"{sid}.csv", "w", encoding="utf-8", newline="") as handle:
+            handle.write(",".join(WIDE_COLUMNS) + "\n")
+            handle.write("\n".join(lines[j] for j in mine) + ("\n" if mine else ""))
+    return root
+
+
 def main(argv: list[str]) -> int:
+    wide = "--wide" in argv
+    argv = [a for a in argv if a != "--wide"]
     if len(argv) not in (2, 4) or (len(argv) == 4 and argv[2] != "--seed"):
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
     seed = int(argv[3]) if len(argv) == 4 else 0
-    root = make_project(argv[0], int(argv[1]), seed)
-    print(f"wrote {root} ({int(argv[1]):,} records, seed {seed})")
+    root = (make_wide_project if wide else make_project)(argv[0], int(argv[1]), seed)
+    print(f"wrote {root} ({int(argv[1]):,} records, seed {seed}{', wide' if wide else ''})")
     return 0
 
 

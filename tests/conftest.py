@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from support import EXAMPLE, build, copy_example
+
+# The chart cache of every build the tests run (in this process and in the ones they start)
+# lives in a temporary folder, never in the user's cache folder.
+CHART_CACHE = tempfile.mkdtemp(prefix="benchproof-test-cache-")
+os.environ["BENCHPROOF_CACHE_DIR"] = CHART_CACHE
+atexit.register(shutil.rmtree, CHART_CACHE, ignore_errors=True)
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from benchproof.compute.aggregate import Results, aggregate
 from benchproof.pages.arm_pages import arm_site_files
 from benchproof.receipts.buildtime import ENV, build_time
 from benchproof.receipts.bundle import evidence_zip
-from benchproof.receipts.downloads import record_dicts, records_csv, records_jsonl, results_json
+from benchproof.receipts.downloads import records_csv, records_jsonl, results_json
 from benchproof.receipts.evidence import site_files as evidence_files
 from benchproof.errors import InputError, Problem, printable, strictly
 from benchproof.model import STATUSES, Project
@@ -22,6 +22,7 @@ from benchproof.pages.report import SiteInfo, report_page, site_info
 from benchproof.read.project import load_project
 from benchproof.receipts.listing import receipts
 from benchproof.charts.widgets import charts_page, svg_path
+from benchproof.charts.cache import Cache
 from benchproof.charts.specs import chart_views, runtime, svg
 from benchproof.pages.render import asset, render, stylesheet
 from benchproof.pages.runs_page import runs_site_files
@@ -32,7 +33,7 @@ MARKER_TEXT = "This folder was written by benchproof; a rebuild replaces it whol
 
 
 def describe(project: Project) -> str:
-    counts = Counter(r.status for r in project.records)
+    counts = project.records.status_counts()
     by_status = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts.get(s))
     sections = len(project.report.sections)
     return (f"{len(project.records)} records ({by_status}), {len(project.arms)} arms, "
@@ -113,12 +114,14 @@ def check(project_dir: Path, strict: bool, log: Log) -> Checked:
     return checked
 
 
-def build(project_dir: Path, out: Path, strict: bool, log: Log) -> Checked:
+def build(project_dir: Path, out: Path, strict: bool, log: Log, cache: Cache | None = None) -> Checked:
+    """``cache``: where charts are kept between builds (the default chart cache when None;
+    ``Cache.off()`` for none)."""
     checked = check(project_dir, strict, log)
     site = SiteFiles()
     for name, project in checked.projects.items():
         prefix = f"{name}/" if name else ""
-        files = report_files(project, checked.audited[name], log).files
+        files = report_files(project, checked.audited[name], log, cache).files
         site.update({prefix + path: data for path, data in files.items()})
     if checked.multi:
         site.add("index.html", render("site_index.html", reports=index_entries(checked.projects),
@@ -132,15 +135,14 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log) -> Checked:
     return checked
 
 
-def report_files(project: Project, audited: Audited, log: Log) -> SiteFiles:
+def report_files(project: Project, audited: Audited, log: Log, cache: Cache | None = None) -> SiteFiles:
     """Every file of one report's site, in memory."""
     when = build_time(project.root, project.inputs)
     results, audit = audited.results, audited.audit
     log(f"aggregate {len(results.rows)} summary rows × {len(project.report.metrics)} metrics")
     site = SiteFiles()
-    rows = record_dicts(project)  # once: the CSV, the JSONL and runs.html are all made from them
-    downloads = {"records.csv": records_csv(project, rows).encode("utf-8"),
-                 "records.jsonl": records_jsonl(rows).encode("utf-8"),
+    downloads = {"records.csv": records_csv(project).encode("utf-8"),
+                 "records.jsonl": records_jsonl(project).encode("utf-8"),
                  "results.json": results_json(project, results, audit.findings).encode("utf-8")}
     bundle, data = evidence_zip(project, downloads, when)
     downloads[bundle] = data
@@ -154,16 +156,18 @@ def report_files(project: Project, audited: Audited, log: Log) -> SiteFiles:
                                   site=info, root=""))
     site.add("assets/style.css", stylesheet())
     site.add("assets/report.js", asset("report.js"))
-    site.add("assets/vega.js", runtime())
-    site.update({svg_path(v): svg(v) for v in views})
+    site.add("assets/vega.js", runtime(cache))
+    site.update({svg_path(v): svg(v, cache) for v in views})
     log(f"charts    {len(views)} views, static SVG of each")
     site.add(MARKER, MARKER_TEXT)
     listed = f"all {page.n_records} records in its raw table" if page.raw.inline else \
         f"{page.n_records} records, too many to list inline: linked to runs.html"
     log(f"render    index.html: {listed}")
     # Further pages: each module returns {site path: content}.
-    site.update(runs_site_files(project, info, rows, audit))
-    log(f"runs      runs.html: {len(project.records)} records in runs-data.js")
+    runs = runs_site_files(project, info, audit)
+    site.update(runs)
+    log(f"runs      runs.html: {len(project.records)} records in runs-data.js"
+        + (f" and {len(runs) - 3} more scripts" if len(runs) > 3 else ""))
     site.update(arm_site_files(project, info, audit))
     log(f"arms      {len(project.arms)} pages in arms/")
     evidence = evidence_files(project)

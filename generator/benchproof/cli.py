@@ -18,6 +18,9 @@ from benchproof.site import MARKER, recover  # noqa: E402  (light module)
 
 
 def _say(message: str) -> None:
+    from benchproof import progress
+
+    progress.clear()   # a progress line on the terminal is erased first
     click.echo(message, err=True)
 
 
@@ -66,16 +69,21 @@ def main() -> None:
 @click.argument("project", required=False, type=click.Path(exists=True, file_okay=False))
 @click.option("-o", "--out", default="site", show_default=True, type=click.Path(), help="Output folder.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-def build(project: str | None, out: str, strict: bool) -> None:
+@click.option("--no-cache", is_flag=True, help="Render every chart again (and read or write nothing in "
+              "the chart cache; see BENCHPROOF_CACHE_DIR).")
+def build(project: str | None, out: str, strict: bool, no_cache: bool) -> None:
     """Build the report site from PROJECT (default: ./ if it has report.yaml, else the bundled example)."""
+    from benchproof import progress
     from benchproof.build import build as run_build
+    from benchproof.charts.cache import Cache
     from benchproof.errors import InputError
 
     project_dir = _project_dir(project)
     _check_output(project_dir, Path(out))
     recover(Path(out).absolute())  # a build killed mid-swap left the previous site beside OUT
     try:
-        done = run_build(project_dir, Path(out), strict, _say)
+        with progress.shown_on(sys.stderr):
+            done = run_build(project_dir, Path(out), strict, _say, Cache.off() if no_cache else None)
     except InputError as exc:
         _report_problems(exc.problems, strict)
         sys.exit(1)
@@ -203,7 +211,9 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
 @click.argument("project", required=False, type=click.Path(file_okay=False))
 @click.option("-p", "--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               help="The port on 127.0.0.1 (0: any free port).")
-def serve(project: str | None, port: int) -> None:
+@click.option("--no-cache", is_flag=True, help="Render every chart again on each build (and read or "
+              "write nothing in the chart cache).")
+def serve(project: str | None, port: int, no_cache: bool) -> None:
     """Build PROJECT, serve it at http://127.0.0.1:PORT/ and rebuild it as you edit it.
 
     The site is built into a temporary folder (the project is only read). Open pages reload
@@ -213,7 +223,7 @@ def serve(project: str | None, port: int) -> None:
     from benchproof.serve import PortProblem, serve as run_serve
 
     try:
-        run_serve(_project_dir(project), port, _say)
+        run_serve(_project_dir(project), port, _say, cache=not no_cache)
     except PortProblem as exc:
         _say(f"error: {exc}")
         sys.exit(1)

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from benchproof.records import Records
 
 STATUSES = ("ok", "failed", "interrupted", "unsupported", "excluded")
 LAUNCH_STATUSES = ("launched", "failed", "unsupported")
@@ -182,7 +185,7 @@ class Project:
     root: Path
     report: Report
     arms: dict[str, Arm]
-    records: tuple[RunRecord, ...]
+    records: Records                # a sequence of RunRecord, kept as columns
     raw_columns: tuple[str, ...]
     warnings: tuple = field(default_factory=tuple)
     inputs: tuple[str, ...] = ()

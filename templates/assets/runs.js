@@ -1,5 +1,7 @@
 /* benchproof runs.html: every recorded repetition, filtered, sorted and paged in the browser
- * from window.benchproofRuns (runs-data.js, columnar; see benchproof/runs_page.py).
+ * from window.benchproofRuns (runs-data.js, columnar; see benchproof/pages/runs_page.py). The
+ * first records come with it; the others arrive in chunks (runs-data-1.js, ...), read one after
+ * the other while the first page is already on screen; filters and sorting cover what is read.
  * Only one page of rows is ever in the DOM. Every value is inserted as text (textContent),
  * never as HTML. A missing value (null, shown as "--") sorts last in both directions.
  * The filters, sort and page live in the address (#arm=x&status=failed&sort=col&dir=desc);
@@ -12,7 +14,7 @@
   const countLine = document.getElementById("runs-count");
   const table = document.getElementById("runs-table");
   if (!countLine || !table) { return; }
-  if (!data || data.format !== 2) {
+  if (!data || data.format !== 3 || !data.columns.length) {
     countLine.textContent = "The record data (runs-data.js) did not load. Every record is also in ";
     const link = document.createElement("a");
     link.href = "downloads/records.csv";
@@ -23,6 +25,8 @@
   }
 
   const n = data.n;
+  let loaded = 0;          // records read so far: they come in chunks, in order
+  let failed = false;      // a chunk did not load
   const form = document.getElementById("runs-filters");
   const clearButton = document.getElementById("runs-clear");
   const pagers = [document.getElementById("runs-pager"), document.getElementById("runs-pager-bottom")]
@@ -30,7 +34,14 @@
   const thead = table.tHead;
   const tbody = table.tBodies[0];
   const byId = {};
-  data.columns.forEach(function (c) { byId[c.id] = c; });
+  const first = { start: 0, n: 0, data: [] };   // the records runs-data.js holds itself
+  data.columns.forEach(function (c) {
+    byId[c.id] = c;
+    const own = c.dict ? c.codes : c.values;
+    first.n = own.length;
+    first.data.push(own);
+    c.store = c.dict ? new Int32Array(n) : new Array(n);   // codes into c.dict, or the values
+  });
   const several = data.sections.length > 1;
   // The audit's finding indices are drawn inside the Audit cell, not as a column of their own.
   const visible = data.columns.filter(function (c) {
@@ -49,11 +60,21 @@
 
   const state = { filters: {}, sort: null, dir: 1, page: 0, target: null, notice: "" };
   let matches = null;     // Int32Array of record indices: filtered, then sorted
-  let runIndex = null;    // run_id -> record index, built on first use
-  const sortKeys = {};    // column id -> Float64Array (NaN = missing)
+  let runIndex = null;    // run_id -> record index, built on first use (for the records read)
+  let indexed = 0;
+  let sortKeys = {};      // column id -> Float64Array (NaN = missing), for the records read
 
   function value(col, i) {
-    return col.codes ? col.dict[col.codes[i]] : col.values[i];
+    return col.dict ? col.dict[col.store[i]] : col.store[i];
+  }
+
+  function add(chunk) {
+    data.columns.forEach(function (col, k) {
+      const list = chunk.data[k];
+      const store = col.store;
+      for (let j = 0; j < list.length; j++) { store[chunk.start + j] = list[j]; }
+    });
+    loaded = Math.max(loaded, chunk.start + chunk.n);
   }
 
   function whole(x) { return x.toLocaleString("en-US"); }
@@ -101,11 +122,11 @@
     const tests = activeFilters().map(function (f) {
       const col = byId[f.column];
       const want = f.options[state.filters[f.column]].value;
-      return col.codes ? { list: col.codes, want: col.dict.indexOf(want) } : { list: col.values, want: want };
+      return col.dict ? { list: col.store, want: col.dict.indexOf(want) } : { list: col.store, want: want };
     });
-    const out = new Int32Array(n);
+    const out = new Int32Array(loaded);
     let m = 0;
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < loaded; i++) {
       let ok = true;
       for (let t = 0; t < tests.length; t++) {
         if (tests[t].list[i] !== tests[t].want) { ok = false; break; }
@@ -139,22 +160,22 @@
 
   function sortKey(col) {
     if (sortKeys[col.id]) { return sortKeys[col.id]; }
-    const key = new Float64Array(n);
+    const key = new Float64Array(loaded);
     if (col.numeric) {
-      for (let i = 0; i < n; i++) {
+      for (let i = 0; i < loaded; i++) {
         const v = value(col, i);
         key[i] = v === null ? NaN : (typeof v === "number" ? v : Number(v));
       }
     } else {
       // Rank the distinct texts once (as displayed, numbers inside text in numeric order).
       let distinct = col.dict;
-      let codes = col.codes;
+      let codes = col.dict ? col.store : null;
       if (!codes) {
         const seen = new Map();
         distinct = [];
-        codes = new Int32Array(n);
-        for (let i = 0; i < n; i++) {
-          const v = col.values[i];
+        codes = new Int32Array(loaded);
+        for (let i = 0; i < loaded; i++) {
+          const v = col.store[i];
           let c = seen.get(v);
           if (c === undefined) { c = distinct.length; seen.set(v, c); distinct.push(v); }
           codes[i] = c;
@@ -166,7 +187,7 @@
       order.sort(function (a, b) { return naturalCompare(keys[a], keys[b]); });
       const rank = new Float64Array(distinct.length).fill(NaN);
       order.forEach(function (j, r) { rank[j] = r; });
-      for (let i = 0; i < n; i++) { key[i] = rank[codes[i]]; }
+      for (let i = 0; i < loaded; i++) { key[i] = rank[codes[i]]; }
     }
     sortKeys[col.id] = key;
     return key;
@@ -191,6 +212,10 @@
 
   function recompute() {
     matches = sorted(filtered());
+  }
+
+  function shownPage() {
+    return Math.min(Math.max(0, state.page), pageCount() - 1);
   }
 
   function pageCount() {
@@ -301,7 +326,7 @@
   }
 
   function drawRows() {
-    const start = state.page * PAGE_SIZE;
+    const start = shownPage() * PAGE_SIZE;
     const end = Math.min(matches.length, start + PAGE_SIZE);
     const idCol = byId.run_id;
     const statusCol = byId.status;
@@ -330,11 +355,20 @@
     if (!total) {
       line = "No record matches these filters (" + whole(n) + " recorded).";
     } else {
-      const first = state.page * PAGE_SIZE + 1;
+      const first = shownPage() * PAGE_SIZE + 1;
       const last = Math.min(total, first + PAGE_SIZE - 1);
       line = "Showing " + whole(first) + "–" + whole(last) + " of " +
         (filters ? whole(total) + " matching record" + (total === 1 ? "" : "s") + " (" + whole(n) + " recorded)"
                  : "all " + whole(total) + " record" + (total === 1 ? "" : "s"));
+    }
+    if (loaded < n && !failed) {
+      line = total ? "Showing " + whole(shownPage() * PAGE_SIZE + 1) + "–" +
+        whole(Math.min(total, shownPage() * PAGE_SIZE + PAGE_SIZE)) + " of " + whole(total) +
+        (filters ? " matching" : "") + " record" + (total === 1 ? "" : "s") + " among the first " + whole(loaded) +
+        " read" : "No record among the first " + whole(loaded) + " read matches these filters";
+      line += " (" + whole(n) + " recorded; reading the others\u2026)";
+    } else if (failed) {
+      line += " Some records did not load; every record is in downloads/records.csv.";
     }
     countLine.textContent = (state.notice ? state.notice + " " : "") + line;
     clearButton.disabled = !filters;
@@ -344,16 +378,16 @@
     const pages = pageCount();
     pagers.forEach(function (nav) {
       nav.hidden = false;
-      nav.querySelector(".runs-pageno").textContent = "Page " + whole(state.page + 1) + " of " + whole(pages);
+      nav.querySelector(".runs-pageno").textContent = "Page " + whole(shownPage() + 1) + " of " + whole(pages);
       Array.prototype.forEach.call(nav.querySelectorAll("button[data-page]"), function (b) {
         const where = b.getAttribute("data-page");
-        b.disabled = (where === "first" || where === "prev") ? state.page === 0 : state.page >= pages - 1;
+        b.disabled = (where === "first" || where === "prev") ? shownPage() === 0 : shownPage() >= pages - 1;
       });
     });
   }
 
   function draw() {
-    state.page = Math.min(Math.max(0, state.page), pageCount() - 1);
+    if (loaded === n || failed) { state.page = shownPage(); }   // a page asked for may not be read yet
     drawRows();
     drawSortState();
     drawCount();
@@ -445,13 +479,18 @@
 
   function openRun(runId) {
     if (!matches) { recompute(); }
-    if (!runIndex) {
-      runIndex = new Map();
-      const idCol = byId.run_id;
-      for (let i = 0; i < n; i++) { runIndex.set(String(value(idCol, i)), i); }
-    }
+    if (!runIndex) { runIndex = new Map(); }
+    const idCol = byId.run_id;
+    for (; indexed < loaded; indexed++) { runIndex.set(String(value(idCol, indexed)), indexed); }
     const i = runIndex.get(runId);
     state.notice = "";
+    if (i === undefined && loaded < n && !failed) {   // not read yet: open it when it is
+      waiting = runId;
+      state.target = null;
+      draw();
+      return;
+    }
+    waiting = null;
     if (i === undefined) {
       state.target = null;
       state.notice = "No record has the run id “" + runId + "”.";
@@ -475,7 +514,10 @@
     }
   }
 
+  let waiting = null;      // a run id asked for by the address, not read yet
+
   function fromAddress() {
+    waiting = null;
     const hash = location.hash;
     if (hash.indexOf("#run-") === 0) {
       openRun(decoded(hash.slice(5)));
@@ -512,7 +554,7 @@
       const where = button.getAttribute("data-page");
       const last = pageCount() - 1;
       state.page = where === "first" ? 0 : where === "last" ? last
-        : where === "prev" ? state.page - 1 : state.page + 1;
+        : where === "prev" ? shownPage() - 1 : shownPage() + 1;
       changed(false);
       if (nav.classList.contains("runs-pager-bottom")) { table.scrollIntoView({ block: "start" }); }
     });
@@ -522,8 +564,34 @@
     fromAddress();
   });
 
+  // ---- the other records, chunk by chunk ------------------------------------------------
+
+  function arrived() {
+    sortKeys = {};
+    recompute();
+    if (waiting !== null && (loaded === n || failed)) {
+      openRun(waiting);
+    } else {
+      draw();
+    }
+    if (loaded === n && window.performance && performance.mark) { performance.mark("benchproof-runs-loaded"); }
+  }
+
+  add(first);
+  data.columns.forEach(function (c) { delete c.codes; delete c.values; });
+  window.benchproofRunsChunk = function (chunk) {
+    add(chunk);
+    arrived();
+  };
   form.hidden = false;
   drawHead();
   fromAddress();
   if (window.performance && performance.mark) { performance.mark("benchproof-runs-ready"); }
+  data.chunks.forEach(function (src) {
+    const script = document.createElement("script");
+    script.src = src;
+    script.async = false;    // run in order: each chunk follows the one before
+    script.onerror = function () { failed = true; arrived(); };
+    document.body.appendChild(script);
+  });
 }());

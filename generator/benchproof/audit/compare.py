@@ -29,7 +29,7 @@ def not_separated(project: Project, results: Results, settings: AuditSettings) -
                 detail = (f"{f.span(s.min, s.max, metric)} overlaps {f.span(b.min, b.max, metric)} of the "
                           f"baseline ({base_label}): the difference of the medians, {f.number(s.median)} vs "
                           f"{f.number(b.median)}, is not established")
-                records = [r.run_id for r, _ in f.values(section.id, row.arm, row.point, metric)]
+                records = f.values(section.id, row.arm, row.point, metric)[0]
                 brief = f"{f.number(s.min)}–{f.number(s.max)} vs {f.span(b.min, b.max, metric)}"
                 out.append(f.finding("not-separated", section.id, row.arm, row.point, metric, headline, detail,
                                      brief, records, (("min", s.min), ("max", s.max), ("baseline_min", b.min),
@@ -62,7 +62,7 @@ def degraded_regime(project: Project, results: Results, settings: AuditSettings)
                     shown = "infinitely" if factor == float("inf") else f"{factor:.1f}×"
                     detail = (f"median {f.number(value, metric.id)} is {shown} worse than "
                               f"{f.number(best, metric.id)} of {f.labels[best_arm]} (limit {settings.regime:g}×)")
-                    records = [r.run_id for r, _ in f.values(section.id, arm, point, metric.id)]
+                    records = f.values(section.id, arm, point, metric.id)[0]
                     brief = f"{f.number(value, metric.id)}, {shown} worse than {f.labels[best_arm]}"
                     out.append(f.finding("degraded-regime", section.id, arm, point, metric.id, headline, detail,
                                          brief, records, (("median", value), ("best", best), ("best_arm", best_arm),

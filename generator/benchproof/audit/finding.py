@@ -9,14 +9,13 @@ many places reads as one message (:mod:`benchproof.audit.notices`).
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-from datetime import datetime, timezone
-from statistics import median
+from dataclasses import dataclass, field
 from typing import Any
 
-from benchproof.compute.aggregate import Point, Results, point_of
-from benchproof.model import Metric, Project, RunRecord, Where
+import numpy as np
+
+from benchproof.compute.aggregate import Point, Results
+from benchproof.model import Metric, Project, Where
 
 Figure = tuple[str, Any]   # ("median", 180.82): a figure a finding rests on
 
@@ -40,46 +39,48 @@ class Finding:
     topic: str = ""                # findings of one rule, section and arm with different
                                    # topics (e.g. two guards) are separate messages
     accepted: str | None = None    # the author's reason, from audit.accept
+    rows: Any = field(default=None, compare=False, repr=False)   # the records' indices in
+                                   # Project.records, in input order (what ``records`` names)
 
 
 class Facts:
-    """The project as the rules read it; built once per (project, results) pair."""
+    """The project as the rules read it; built once per (project, results) pair.  Records are
+    their indices in ``project.records`` (its columns hold the values), in input order."""
 
     def __init__(self, project: Project, results: Results):
         self.project, self.results = project, results
+        self.records = records = project.records
         self.report = project.report
         self.labels = {a.id: a.label for a in project.arms.values()}
         self.metrics: dict[str, Metric] = {m.id: m for m in self.report.metrics}
         self.dim_labels = {d.id: d.label for d in self.report.dimensions}
         self.sections = {s.id: s for s in self.report.sections}
-        self.order = {r.run_id: i for i, r in enumerate(project.records)}
-        self.by_id = {r.run_id: r for r in project.records}
-        self.groups: dict[tuple, list[RunRecord]] = {}   # the successful records of each group
-        for r in project.records:
-            if r.status == "ok":
-                self.groups.setdefault((r.section, r.arm, point_of(r)), []).append(r)
-        self._times: dict[str, float | None] = {}
+        # the successful records of each group (section × arm × point), in input order
+        self.groups: dict[tuple, np.ndarray] = records.groups(np.flatnonzero(records.ok()))
 
     # -- records ---------------------------------------------------------------------------
 
-    def ok(self, section: str, arm: str, point: Point) -> list[RunRecord]:
-        return self.groups.get((section, arm, point), [])
+    def ok(self, section: str, arm: str, point: Point) -> np.ndarray:
+        """The successful records of a group."""
+        return self.groups.get((section, arm, point), np.zeros(0, np.int64))
 
-    def values(self, section: str, arm: str, point: Point, metric: str) -> list[tuple[RunRecord, float]]:
-        """The successful records of a group with a value of ``metric``: what its median is of."""
-        return [(r, v) for r in self.ok(section, arm, point) if (v := r.metrics.get(metric)) is not None]
+    def values(self, section: str, arm: str, point: Point, metric: str) -> tuple[np.ndarray, np.ndarray]:
+        """The successful records of a group with a value of ``metric``, and those values:
+        what its median is of."""
+        rows = self.ok(section, arm, point)
+        values = self.records.metrics[metric][rows]
+        measured = ~np.isnan(values)
+        return rows[measured], values[measured]
 
-    def time(self, record: RunRecord) -> float | None:
-        """:func:`timestamp` of a record, read once."""
-        if record.run_id not in self._times:
-            self._times[record.run_id] = timestamp(record)
-        return self._times[record.run_id]
+    def ids(self, rows) -> list[str]:
+        run_id = self.records.run_id
+        return [run_id[i] for i in np.asarray(rows, np.int64).tolist()]
 
-    def where(self, run_ids: tuple[str, ...] | list[str], fallback: Where | None = None) -> Where:
+    def where(self, rows, fallback: Where | None = None) -> Where:
         """The first of the records in input order (or ``fallback``: a report.yaml key)."""
-        if not run_ids:
+        if not len(rows):
             return fallback or self.project.audit.where
-        return self.by_id[min(run_ids, key=self.order.__getitem__)].where
+        return self.records.where(int(np.min(rows)))
 
     # -- words and numbers -----------------------------------------------------------------
 
@@ -105,14 +106,14 @@ class Facts:
     def finding(self, rule: str, section: str, arm: str | None, point: Point | None, metric: str | None,
                 headline: str, detail: str, brief: str, records, figures: tuple[Figure, ...] = (),
                 topic: str = "", where: Where | None = None) -> Finding:
-        """A finding about the records named (their run ids).  ``check`` points at the first
+        """A finding about the records given (their indices).  ``check`` points at the first
         of them, or at ``where`` when the rule gives one (e.g. the report.yaml line of a claim)."""
-        ids = tuple(sorted(dict.fromkeys(records), key=self.order.__getitem__))
+        rows = np.unique(np.asarray(records, np.int64))
         subject = self.labels[arm] if arm else self.sections[section].title
         place = self.place(point, metric)
         message = f"{subject}{' · ' + place if place else ''}: {detail}"
-        return Finding(rule, section, arm, point, metric, message, ids, where or self.where(ids), figures,
-                       subject, headline, place, detail, brief, topic)
+        return Finding(rule, section, arm, point, metric, message, tuple(self.ids(rows)), where or self.where(rows),
+                       figures, subject, headline, place, detail, brief, topic, rows=rows)
 
 
 def percent(fraction: float) -> str:
@@ -125,8 +126,9 @@ def limit(fraction: float) -> str:
     return f"{fraction * 100:g}%"
 
 
-def middle(values: list[float]) -> float:
-    return float(median(values))
+def middle(values) -> float:
+    """The median (the mean of the two middle values of an even count, as statistics.median)."""
+    return float(np.median(np.asarray(values, float)))
 
 
 def worse_by(value: float, reference: float, better: str) -> float | None:
@@ -136,20 +138,6 @@ def worse_by(value: float, reference: float, better: str) -> float | None:
         return None
     gap = (reference - value) if better == "higher" else (value - reference)
     return gap / abs(reference)
-
-
-def timestamp(record: RunRecord) -> float | None:
-    """``started_at`` as seconds (a time without a zone is read as UTC), or None."""
-    if not record.started_at:
-        return None
-    try:
-        moment = datetime.fromisoformat(record.started_at)
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    value = moment.timestamp()
-    return value if math.isfinite(value) else None
 
 
 _last: list[tuple[Project, Results, Facts]] = []

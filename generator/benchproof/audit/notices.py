@@ -8,8 +8,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import numpy as np
+
 from benchproof.audit.finding import Finding
-from benchproof.compute.aggregate import Point, Results, point_of
+from benchproof.compute.aggregate import Point, Results
 from benchproof.errors import Problem
 from benchproof.model import Project, Where
 
@@ -41,6 +43,12 @@ class Notice:
     @property
     def records(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(r for f in self.findings for r in f.records))
+
+    @property
+    def rows(self) -> np.ndarray:
+        """The records' indices in ``Project.records``, sorted."""
+        parts = [np.asarray(f.rows, np.int64) for f in self.findings if f.rows is not None]
+        return np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
 
     @property
     def flag(self) -> Flag:
@@ -101,7 +109,7 @@ def cell_flags(notices: list[Notice], project: Project, results: Results) -> dic
     """(section, arm, point, metric) → the flags of the summary cell (and chart bar) there.  A
     finding without a point marks the points of its records; one without a metric, every
     metric with a figure there (or every metric, when none has one: e.g. all were excluded)."""
-    by_id = {r.run_id: r for r in project.records}
+    points = project.records.point
     metrics = [m.id for m in project.report.metrics]
     rows = {(row.section, row.arm, row.point): row for row in results.rows}
     out: dict[tuple, list[Flag]] = {}
@@ -110,8 +118,9 @@ def cell_flags(notices: list[Notice], project: Project, results: Results) -> dic
         for f in notice.findings:
             if f.arm is None:
                 continue
-            points: set[Point] = {f.point} if f.point is not None else {point_of(by_id[r]) for r in f.records}
-            for point in points:
+            places: set[Point] = {f.point} if f.point is not None else \
+                {points.labels[code] for code in np.unique(points.codes[f.rows]).tolist()}
+            for point in places:
                 row = rows.get((f.section, f.arm, point))
                 measured = [m for m in metrics if row and row.stats[m].n_ok]
                 for metric in ([f.metric] if f.metric else measured or metrics):
@@ -130,16 +139,37 @@ def section_flags(notices: list[Notice]) -> dict[str, tuple[Flag, ...]]:
     return {key: tuple(flags) for key, flags in out.items()}
 
 
-def record_flags(notices: list[Notice]) -> dict[str, tuple[Flag, ...]]:
-    """run id → the flags of the notices that name the record."""
-    out: dict[str, list[Flag]] = {}
-    for notice in notices:
-        flag = notice.flag
-        for run_id in notice.records:
-            flags = out.setdefault(run_id, [])
-            if flag not in flags:
-                flags.append(flag)
-    return {key: tuple(flags) for key, flags in out.items()}
+class RecordFlags:
+    """The notices that name each record (by its index in ``Project.records``): the flags a
+    record carries, in notice order."""
+
+    def __init__(self, notices: list[Notice]):
+        self.notices = list(notices)
+        self.rows = [n.rows for n in self.notices]
+
+    def of(self, row: int) -> tuple[Flag, ...]:
+        """The flags of one record."""
+        return tuple(n.flag for n, rows in zip(self.notices, self.rows)
+                     if len(rows) and (i := int(np.searchsorted(rows, row))) < len(rows) and rows[i] == row)
+
+    def combinations(self, n: int) -> tuple[np.ndarray, list[tuple[int, ...]]]:
+        """Which notices name each of ``n`` records, without a Python step per record: a code
+        per record, and for each code the notices' indices (``()``: none)."""
+        width = max(1, (len(self.notices) + 7) // 8)
+        bits = np.zeros((n, width), np.uint8)
+        for k, rows in enumerate(self.rows):
+            bits[rows, k // 8] |= np.uint8(1 << (k % 8))
+        uniques, codes = np.unique(bits.view(np.dtype((np.void, width))).reshape(-1), return_inverse=True)
+        combos = []
+        for unique in uniques:
+            flags = np.unpackbits(np.frombuffer(unique.tobytes(), np.uint8), bitorder="little")
+            combos.append(tuple(np.flatnonzero(flags[:len(self.notices)]).tolist()))
+        return codes.reshape(-1), combos
+
+
+def record_flags(notices: list[Notice]) -> RecordFlags:
+    """Each record's flags: the notices that name it."""
+    return RecordFlags(notices)
 
 
 def warnings(notices: list[Notice]) -> list[Problem]:

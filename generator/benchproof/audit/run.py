@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from benchproof.audit.accept import apply_accept
 from benchproof.audit.finding import Finding
-from benchproof.audit.notices import Flag, Notice, cell_flags, group, record_flags, section_flags, warnings
+from benchproof.audit.notices import (Flag, Notice, RecordFlags, cell_flags, group, record_flags,
+                                      section_flags, warnings)
 from benchproof.audit.registry import RULES
 from benchproof.compute.aggregate import Results
 from benchproof.errors import Problem
@@ -21,7 +22,7 @@ class Audit:
     problems: tuple[Problem, ...]                     # warnings: unaccepted notices, unmatched accept entries
     cells: dict[tuple, tuple[Flag, ...]]              # (section, arm, point, metric) → markers
     sections: dict[str, tuple[Flag, ...]]             # section → markers of section-wide findings
-    records: dict[str, tuple[Flag, ...]]              # run id → markers
+    records: RecordFlags                              # each record's markers (by its index)
 
     @property
     def open(self) -> tuple[Notice, ...]:

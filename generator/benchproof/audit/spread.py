@@ -3,6 +3,8 @@ one a cold start?  (A group is one section × arm × workload point; each metric
 
 from __future__ import annotations
 
+import numpy as np
+
 from benchproof.audit.finding import Finding, facts, limit, middle, percent, worse_by
 from benchproof.compute.aggregate import Results
 from benchproof.model import AuditSettings, Project
@@ -22,8 +24,8 @@ def few_repetitions(project: Project, results: Results, settings: AuditSettings)
             continue
         whole = len({n for n in counts.values() if n}) == 1   # every measured metric rests on the same n
         for metric, n in ({None: next(iter(few.values()))} if whole else few).items():
-            records = [r.run_id for r in f.ok(row.section, row.arm, row.point)
-                       if metric is None or r.metrics.get(metric) is not None]
+            records = f.ok(row.section, row.arm, row.point) if metric is None else \
+                f.values(row.section, row.arm, row.point, metric)[0]
             detail = f"{n} successful repetition{'s' if n != 1 else ''}, fewer than {least}"
             out.append(f.finding("few-repetitions", row.section, row.arm, row.point, metric, headline,
                                  detail, f"n = {n}", records, (("n_ok", n), ("min_repetitions", least))))
@@ -44,7 +46,7 @@ def noisy(project: Project, results: Results, settings: AuditSettings) -> list[F
                 continue
             detail = (f"{f.span(s.min, s.max, metric)} around a median of {f.number(s.median)}: the range "
                       f"is {percent(spread)} of the median (limit {limit(settings.noise)})")
-            records = [r.run_id for r, _ in f.values(row.section, row.arm, row.point, metric)]
+            records = f.values(row.section, row.arm, row.point, metric)[0]
             brief = f"{f.span(s.min, s.max, metric)}, {percent(spread)} of the median {f.number(s.median)}"
             out.append(f.finding("noisy", row.section, row.arm, row.point, metric, headline, detail, brief, records,
                                  (("median", s.median), ("min", s.min), ("max", s.max), ("spread", spread))))
@@ -59,25 +61,24 @@ def warm_up(project: Project, results: Results, settings: AuditSettings) -> list
     out = []
     for row in results.rows:
         for metric, s in row.stats.items():
-            values = f.values(row.section, row.arm, row.point, metric)
-            if len(values) < 3:
+            rows, values = f.values(row.section, row.arm, row.point, metric)
+            if len(rows) < 3:
                 continue
-            times = [f.time(r) for r, _ in values]
-            if all(t is not None for t in times):
-                order = sorted(range(len(values)), key=lambda i: (times[i], values[i][0].repeat, i))
-            else:
-                order = sorted(range(len(values)), key=lambda i: (values[i][0].repeat, i))
-            first, value = values[order[0]]
-            others = middle([values[i][1] for i in order[1:]])
+            times, repeats = f.records.started[rows], f.records.repeat[rows]
+            # the earliest (then lowest repeat, then first in the input) comes first
+            order = np.lexsort((np.arange(len(rows)), repeats, times) if not np.isnan(times).any()
+                               else (np.arange(len(rows)), repeats))
+            first, value = f.ids(rows[order[:1]])[0], float(values[order[0]])
+            others = middle(values[order[1:]])
             better = f.metrics[metric].better
             gap = worse_by(value, others, better)
             if gap is None or gap <= settings.warmup:
                 continue
             direction = "lower" if better == "higher" else "higher"
-            detail = (f"the first repetition ({first.run_id}) is {percent(gap)} worse ({direction}) than the "
-                      f"median of the other {len(values) - 1}: {f.number(value)} vs {f.number(others, metric)} "
+            detail = (f"the first repetition ({first}) is {percent(gap)} worse ({direction}) than the "
+                      f"median of the other {len(rows) - 1}: {f.number(value)} vs {f.number(others, metric)} "
                       f"(limit {limit(settings.warmup)}): warm-up?")
             brief = f"{f.number(value)} vs {f.number(others, metric)}, {percent(gap)} worse"
             out.append(f.finding("warm-up", row.section, row.arm, row.point, metric, headline, detail, brief,
-                                 [first.run_id], (("first", value), ("median_of_others", others), ("worse_by", gap))))
+                                 rows[order[:1]], (("first", value), ("median_of_others", others), ("worse_by", gap))))
     return out

@@ -5,22 +5,25 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+import numpy as np
+
 from benchproof.audit.finding import Finding, facts, limit, middle, percent
 from benchproof.compute.aggregate import Results
 from benchproof.model import AuditSettings, Project
-from benchproof.read.runs import parse_number
+from benchproof.read.numbers import parse_column
 
 
-def _field_value(values: list) -> float | tuple[str, ...] | None:
-    """A group's value of a raw field: the median when every value is a number, else the
-    distinct values as text; None when no record has it."""
-    present = [v for v in values if v is not None and not (isinstance(v, str) and not v.strip())]
+def _field_value(column, numbers: tuple, rows) -> float | tuple[str, ...] | None:
+    """A group's value of a raw field (``numbers``: :func:`parse_column` of its column): the
+    median when every value is a number, else the distinct values as text; None when no
+    record of ``rows`` has it."""
+    values, bad = numbers
+    present = [i for i in rows.tolist() if i in bad or not np.isnan(values[i])]
     if not present:
         return None
-    try:
-        return middle([parse_number(v) for v in present])
-    except ValueError:
-        return tuple(sorted({str(v).strip() for v in present}))
+    if not any(i in bad for i in present):
+        return middle(values[present])
+    return tuple(sorted({str(column.value(i)).strip() for i in present}))
 
 
 def _apart(value, reference, tolerance: float) -> float | None:
@@ -39,11 +42,18 @@ def workload_differs(project: Project, results: Results, settings: AuditSettings
     the first arm listed that has the field there."""
     f = facts(project, results)
     headline = "a workload field differs from the other arms': not the same workload"
+    numbers: dict[str, tuple] = {}
+    present: dict[str, np.ndarray] = {}
     out = []
     for section in project.report.sections:
         for point in results.points[section.id]:
             for name in settings.parity:
-                value = {arm: _field_value([r.raw.get(name) for r in f.ok(section.id, arm, point)])
+                if name not in f.records.raw:
+                    continue
+                column = f.records.raw[name]
+                if name not in numbers:
+                    numbers[name], present[name] = parse_column(column), column.present()
+                value = {arm: _field_value(column, numbers[name], f.ok(section.id, arm, point))
                          for arm in section.arms}
                 have = [a for a in section.arms if value[a] is not None]
                 if len(have) < 2:
@@ -58,7 +68,8 @@ def workload_differs(project: Project, results: Results, settings: AuditSettings
                     far = "" if gap == float("inf") else f", {percent(gap)} apart"
                     detail = (f"{name} is {mine} here and {theirs} for {f.labels[reference]} ({role}){far} "
                               f"(tolerance {limit(settings.parity_tolerance)})")
-                    records = [r.run_id for r in f.ok(section.id, arm, point) if r.raw.get(name) is not None]
+                    rows = f.ok(section.id, arm, point)
+                    records = rows[present[name][rows]]
                     brief = f"{name} {mine} vs {theirs}"
                     finding = f.finding("workload-differs", section.id, arm, point, None, headline, detail, brief, records,
                                         (("field", name), ("value", value[arm]), ("reference", value[reference]),
@@ -81,16 +92,17 @@ def order_confounded(project: Project, results: Results, settings: AuditSettings
     f = facts(project, results)
     headline = "the arms ran one after another: time and arm cannot be told apart"
     out = []
+    records = f.records
     for section in project.report.sections:
-        ok = [r for r in project.records if r.section == section.id and r.status == "ok"]
-        times = {r.run_id: f.time(r) for r in ok}
-        if not ok or any(t is None for t in times.values()):
+        ok = np.flatnonzero(records.ok() & (records.section.codes == records.section.code_of(section.id)))
+        times = records.started[ok]
+        if not len(ok) or np.isnan(times).any():
             continue
         spans: dict[str, tuple[float, float]] = {}
-        for r in ok:
-            t = times[r.run_id]
-            low, high = spans.get(r.arm, (t, t))
-            spans[r.arm] = (min(low, t), max(high, t))
+        arms = records.arm.codes[ok]
+        for code in dict.fromkeys(arms.tolist()):   # arms in the order their first record comes
+            mine = times[arms == code]
+            spans[records.arm.labels[code]] = (float(mine.min()), float(mine.max()))
         if len(spans) < 2:
             continue
         ordered = sorted(spans.items(), key=lambda item: item[1])
@@ -104,7 +116,7 @@ def order_confounded(project: Project, results: Results, settings: AuditSettings
         detail = (f"the {len(spans)} arms ran in blocks ({blocks}): a change over time (heat, other load, "
                   "caches) would look like a difference between arms; interleave them, e.g. in a rotation")
         out.append(f.finding("order-confounded", section.id, None, None, None, headline, detail, blocks,
-                             [r.run_id for r in ok], tuple((arm, span) for arm, span in ordered)))
+                             ok, tuple((arm, span) for arm, span in ordered)))
     return out
 
 

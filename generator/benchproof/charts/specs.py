@@ -9,7 +9,6 @@ and ``--``, and gets neither bar nor dot.
 from __future__ import annotations
 
 import hashlib
-import random
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -19,11 +18,12 @@ from typing import Mapping
 import altair as alt
 
 from benchproof.pages import formatting as fmt
-from benchproof.compute.aggregate import Point, Results, point_of
-from benchproof.model import Metric, Project, RunRecord
+from benchproof.charts.cache import Cache
+from benchproof.charts.dots import DOT_CAP, Dots  # noqa: F401  (DOT_CAP: the charts' cap, asked for here)
+from benchproof.compute.aggregate import Point, Results
+from benchproof.model import Metric, Project
 
 VL_VERSION = "6.4"
-DOT_CAP = 200          # dots per arm and view before a deterministic sample is drawn
 WIDTH = 640            # static width; the interactive chart fills its container
 LABEL_LIMIT = 300      # px of arm label before an ellipsis (report.js narrows it on a phone)
 ROW_HEIGHT = 34
@@ -79,16 +79,6 @@ def _unique_keys(views: list[ChartView]) -> list[ChartView]:
             if counts[v.key] > 1 else v for v in views]
 
 
-def sample_dots(records: list[RunRecord], metric: str, seed: str) -> list[RunRecord]:
-    """At most DOT_CAP records: the extremes always, the rest a seeded sample (deterministic)."""
-    if len(records) <= DOT_CAP:
-        return records
-    ordered = sorted(records, key=lambda r: (r.metrics[metric], r.run_id))
-    middle = random.Random(seed).sample(ordered[1:-1], DOT_CAP - 2)
-    keep = {id(r) for r in [ordered[0], ordered[-1], *middle]}
-    return [r for r in records if id(r) in keep]
-
-
 def axis_title(metric: Metric) -> str:
     unit = f" ({metric.unit})" if metric.unit else ""
     return f"{metric.label}{unit} · {metric.better_text}"
@@ -103,11 +93,13 @@ def _labels(project: Project, arm_ids: tuple[str, ...]) -> dict[str, str]:
     return labels
 
 
-def _skeleton(metric: Metric, order: list[str]) -> dict:
-    """The spec of one section × metric, without data: every workload point reuses it."""
+@lru_cache(maxsize=64)
+def _skeleton(metric: Metric, order: tuple[str, ...]) -> dict:
+    """The spec of one section × metric, without data: every workload point reuses it (and
+    every section with the same arms: Altair takes a while to make one)."""
     # The domain alone orders the rows: a ``sort`` list would become Vega expression source, and
     # user text (a label holding U+2028, a quote…) must only ever be data in a spec.
-    y = alt.Y("arm:N", scale=alt.Scale(domain=order), title=None,
+    y = alt.Y("arm:N", scale=alt.Scale(domain=list(order)), title=None,
               axis=alt.Axis(labelFontSize=12, ticks=False, domain=False))
     x_scale = alt.Scale(zero=True, nice=True)
     x_axis = alt.Axis(tickCount=6, title=axis_title(metric))
@@ -166,7 +158,7 @@ def flag_fields(flags) -> dict:
 
 
 def _view(project: Project, results: Results, section, metric: Metric, point: Point,
-          records: dict[tuple, list[RunRecord]], skeleton: dict, flags: Mapping) -> ChartView:
+          dots_of: Dots, skeleton: dict, flags: Mapping) -> ChartView:
     decimals = project.report.decimals
     labels = _labels(project, section.arms)
     rows = {r.arm: r for r in results.section_rows(section.id) if r.point == point}
@@ -187,13 +179,14 @@ def _view(project: Project, results: Results, section, metric: Metric, point: Po
                      "median_text": f"{fmt.number(stat.median, decimals)} {metric.unit}".strip(),
                      "range": f"{fmt.number(stat.min, decimals)}–{fmt.number(stat.max, decimals)} {metric.unit}".strip(),
                      "status": rows[arm_id].status, **link})
-        ok = [r for r in records.get((section.id, arm_id, point), [])
-              if r.status == "ok" and r.metrics.get(metric.id) is not None]
-        kept = sample_dots(ok, metric.id, f"{section.id}|{arm_id}|{metric.id}|{point}")
+        ok = dots_of.rows(section.id, arm_id, point, metric.id)
+        kept = dots_of.sample(ok, metric.id, f"{section.id}|{arm_id}|{metric.id}|{point}")
         shown, total = shown + len(kept), total + len(ok)
-        dots += [{"arm": label, "value": r.metrics[metric.id],
-                  "shown": f"{fmt.number(r.metrics[metric.id], decimals)} {metric.unit}".strip(),
-                  "repeat": str(r.repeat), "status": r.status, "run": r.run_id} for r in kept]
+        records = project.records
+        dots += [{"arm": label, "value": value, "shown": f"{fmt.number(value, decimals)} {metric.unit}".strip(),
+                  "repeat": str(repeat), "status": "ok", "run": records.run_id[row]}
+                 for row, value, repeat in zip(kept.tolist(), records.metrics[metric.id][kept].tolist(),
+                                               records.repeat[kept].tolist())]
     dims = {d.id: d.label for d in project.report.dimensions}
     where = " · ".join(f"{dims[k]}: {v}" for k, v in point) or "all records"
     subtitle = "bar = median of successful repetitions · dot = one repetition"
@@ -210,32 +203,40 @@ def chart_views(project: Project, results: Results, flags: Mapping | None = None
     """Every section × metric × point view, in page order (``flags``: the audit's markers by
     (section, arm, point, metric))."""
     flags = flags or {}
-    records: dict[tuple, list[RunRecord]] = {}
-    for r in project.records:
-        records.setdefault((r.section, r.arm, point_of(r)), []).append(r)
+    records = Dots(project)
     views = []
     for section in project.report.sections:
         order = list(_labels(project, section.arms).values())
         for metric in project.report.metrics:
-            skeleton = _skeleton(metric, order)
+            skeleton = _skeleton(metric, tuple(order))
             views += [_view(project, results, section, metric, point, records, skeleton, flags)
                       for point in results.points[section.id]]
     return _unique_keys(views)
 
 
-def svg(view: ChartView) -> str:
+def svg(view: ChartView, cache: Cache | None = None) -> str:
     """The static SVG of a view.  It carries the audit's markers but no links: vl-convert would
-    resolve them against a web address, and the SVG is shown as an image anyway."""
+    resolve them against a web address, and the SVG is shown as an image anyway.  Kept in the
+    chart cache (``cache``; the default one when not given)."""
     import vl_convert as vlc
 
     datasets = {name: [{**row, "href": ""} if "href" in row else row for row in rows]
                 for name, rows in view.spec["datasets"].items()}
-    return vlc.vegalite_to_svg({**view.spec, "datasets": datasets}, vl_version=VL_VERSION)
+    spec = {**view.spec, "datasets": datasets}
+    return (cache or Cache.default()).get("svg", _renderer(), spec,
+                                          lambda: vlc.vegalite_to_svg(spec, vl_version=VL_VERSION))
 
 
-@lru_cache(maxsize=1)
-def runtime() -> str:
+def runtime(cache: Cache | None = None) -> str:
     """Vega, Vega-Lite and vega-embed in one local script: the site never loads from a CDN."""
     import vl_convert as vlc
 
-    return vlc.javascript_bundle(vl_version=VL_VERSION)
+    return (cache or Cache.default()).get("vega", _renderer(), "javascript_bundle",
+                                          lambda: vlc.javascript_bundle(vl_version=VL_VERSION))
+
+
+def _renderer() -> str:
+    """What an SVG or the runtime depends on besides its spec: the renderer's versions."""
+    import vl_convert as vlc
+
+    return f"vl-convert {vlc.__version__}, Vega-Lite {VL_VERSION}"

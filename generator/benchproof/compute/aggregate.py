@@ -7,9 +7,9 @@ value has ``median = None`` and a status in words; it is never 0.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from benchproof.model import STATUSES, Project, RunRecord
@@ -71,23 +71,25 @@ def status_label(counts: dict[str, int], launch: str = "launched") -> str:
     return ", ".join(f"{s} {n}/{total}" for s, n in bad)
 
 
-def _medians(project: Project) -> dict[tuple, tuple[int, float, float, float]]:
+def _medians(project: Project, key: np.ndarray) -> dict[tuple, tuple[int, float, float, float]]:
     """(section, arm, point, metric) → (n, median, min, max) over ok records with a value."""
-    rows = [
-        (r.section, r.arm, point_of(r), metric, value)
-        for r in project.records if r.status == "ok"
-        for metric, value in r.metrics.items() if value is not None
-    ]
-    if not rows:
-        return {}
-    frame = pd.DataFrame(rows, columns=["section", "arm", "point", "metric", "value"])
-    grouped = frame.groupby(["section", "arm", "point", "metric"], sort=False)["value"]
-    table = grouped.agg(["count", "median", "min", "max"])
-    return {key: (int(v["count"]), _finite_median(float(v["median"]), grouped, key), float(v["min"]),
-                  float(v["max"])) for key, v in table.iterrows()}
+    ok = project.records.ok()
+    out: dict[tuple, tuple[int, float, float, float]] = {}
+    for metric, values in project.records.metrics.items():
+        use = ok & ~np.isnan(values)
+        if not use.any():
+            continue
+        grouped = pd.DataFrame({"group": key[use], "value": values[use]}).groupby("group", sort=True)["value"]
+        table = grouped.agg(["count", "median", "min", "max"])
+        for group, count, median, low, high in zip(table.index.tolist(), table["count"].tolist(),
+                                                   table["median"].tolist(), table["min"].tolist(),
+                                                   table["max"].tolist()):
+            out[(*project.records.group_of(group), metric)] = (
+                int(count), _finite_median(float(median), grouped, group), float(low), float(high))
+    return out
 
 
-def _finite_median(median: float, grouped, key: tuple) -> float:
+def _finite_median(median: float, grouped, key) -> float:
     """``median``, unless adding the two middle values overflowed (1.5e308 and 1.7e308): then
     their halves are added instead."""
     if math.isfinite(median):
@@ -95,6 +97,18 @@ def _finite_median(median: float, grouped, key: tuple) -> float:
     values = sorted(grouped.get_group(key))
     low, high = values[(len(values) - 1) // 2], values[len(values) // 2]
     return low / 2 + high / 2
+
+
+def _counts(project: Project, key: np.ndarray) -> dict[tuple, dict[str, int]]:
+    """(section, arm, point) → records per status, statuses in the order the group first has them."""
+    status = project.records.status
+    pair = key * len(status.labels) + status.codes
+    pairs, first, counts = np.unique(pair, return_index=True, return_counts=True)
+    out: dict[tuple, dict[str, int]] = {}
+    for group_status, _, n in sorted(zip(pairs.tolist(), first.tolist(), counts.tolist()), key=lambda t: t[1]):
+        group, code = divmod(group_status, len(status.labels))
+        out.setdefault(project.records.group_of(group), {})[status.labels[code]] = n
+    return out
 
 
 def _ratio(median: float | None, base: float | None) -> float | None:
@@ -107,12 +121,13 @@ def _ratio(median: float | None, base: float | None) -> float | None:
 
 
 def aggregate(project: Project) -> Results:
-    medians = _medians(project)
-    counts: dict[tuple, Counter] = {}
+    """Computed from the record columns: one pandas group-by per metric, no Python call per record."""
+    key = project.records.group_keys()
+    medians = _medians(project, key)
+    counts = _counts(project, key)
     points: dict[str, set] = {s.id: set() for s in project.report.sections}
-    for r in project.records:
-        counts.setdefault((r.section, r.arm, point_of(r)), Counter())[r.status] += 1
-        points[r.section].add(point_of(r))
+    for section, _, point in counts:
+        points[section].add(point)
     ordered = {
         sid: tuple(sorted(pts, key=lambda p: tuple(dim_sort_key(v) for _, v in p))) or ((),)
         for sid, pts in points.items()
@@ -122,7 +137,7 @@ def aggregate(project: Project) -> Results:
         for arm_id in section.arms:
             launch = project.arms[arm_id].launch.status
             for point in ordered[section.id]:
-                c = dict(counts.get((section.id, arm_id, point), Counter()))
+                c = dict(counts.get((section.id, arm_id, point), {}))
                 label = status_label(c, launch)
                 stats = {}
                 for metric in project.report.metrics:

@@ -8,8 +8,9 @@ it out.  Links are relative to the site root; the template prefixes ``root`` (``
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
+
+import numpy as np
 
 from benchproof.audit.run import Audit
 from benchproof.pages import formatting as fmt
@@ -17,7 +18,7 @@ from benchproof.pages.audit_view import AuditBlock, audit_block
 from benchproof.pages.configuration import (ENGINE_KEYS, ClaimView, Evidence, LaunchView,
                                       arm_anchors, arm_path, claim_view, evidence, flatten,
                                       href, launch_view, plain)
-from benchproof.model import STATUSES, Arm, Project, RunRecord
+from benchproof.model import STATUSES, Arm, Project
 from benchproof.pages.report import INLINE_LIMIT, Cell, SiteInfo, measure_cells, measure_headers
 from benchproof.pages.render import render
 
@@ -110,13 +111,14 @@ def _subject(project: Project, arm: Arm) -> tuple[SubjectRow, ...]:
     return tuple(rows)
 
 
-def _record_row(project: Project, r: RunRecord, audit: Audit) -> RecordRow:
+def _record_row(project: Project, row: int, audit: Audit) -> RecordRow:
+    r = project.records[row]
     anchor = f"run-{r.run_id}"
     return RecordRow(
         run_id=r.run_id, anchor=anchor, href=href("runs.html", anchor), status=r.status,
         section=r.section, cells=tuple(measure_cells(project.report, r)),
         started=r.started_at or "", reason=r.reason or "", evidence=evidence(r.evidence),
-        source=str(r.where), flags=audit.records.get(r.run_id, ()),
+        source=str(r.where), flags=audit.records.of(row),
     )
 
 
@@ -124,7 +126,7 @@ def _size(n: int) -> str:
     return f"{n:,} byte{'s' if n != 1 else ''}"
 
 
-def _evidence_files(project: Project, arm: Arm, records: list[RunRecord]) -> tuple[EvidenceFile, ...]:
+def _evidence_files(project: Project, arm: Arm, rows: np.ndarray) -> tuple[EvidenceFile, ...]:
     """The arm's evidence list first, then files only its launch, claims or records name."""
     uses: dict[str, list[str]] = {}
     for path in arm.evidence:
@@ -134,10 +136,12 @@ def _evidence_files(project: Project, arm: Arm, records: list[RunRecord]) -> tup
     for claim in arm.claims:
         if claim.evidence:
             uses.setdefault(claim.evidence, []).append(f"claim “{claim.name}”")
-    per_file = Counter(r.evidence for r in records if r.evidence)
-    for r in records:
-        if r.evidence:
-            uses.setdefault(r.evidence, [])
+    paths = project.records.evidence
+    codes, first, counts = np.unique(paths.codes[rows], return_index=True, return_counts=True)
+    per_file = {paths.labels[c]: n for _, c, n in sorted(zip(first.tolist(), codes.tolist(), counts.tolist()))
+                if paths.labels[c]}
+    for path in per_file:
+        uses.setdefault(path, [])
     for path, n in per_file.items():
         uses[path].append(f"{n} record{'s' if n != 1 else ''}")
     files = []
@@ -155,8 +159,8 @@ def _sections(project: Project, arm: Arm) -> tuple[SectionLink, ...]:
 
 
 def arm_page(project: Project, arm: Arm, audit: Audit) -> ArmPage:
-    records = [r for r in project.records if r.arm == arm.id]
-    counts = Counter(r.status for r in records)
+    rows = np.flatnonzero(project.records.arm.codes == project.records.arm.code_of(arm.id))
+    counts = project.records.status.take(rows).counts()
     sections = _sections(project, arm)
     return ArmPage(
         id=arm.id, label=arm.label, role=arm.role or "", source=arm.where.file,
@@ -168,10 +172,10 @@ def arm_page(project: Project, arm: Arm, audit: Audit) -> ArmPage:
         notes_html=arm.notes_html, claims=tuple(claim_view(c) for c in arm.claims),
         sections=sections, headers=tuple(measure_headers(project.report)),
         show_section=len(project.report.sections) > 1,
-        records=tuple(_record_row(project, r, audit) for r in records) if len(records) <= INLINE_LIMIT else (),
-        n_records=len(records), runs_href=href("runs.html", f"arm={arm.id}"),
+        records=tuple(_record_row(project, row, audit) for row in rows.tolist()) if len(rows) <= INLINE_LIMIT else (),
+        n_records=len(rows), runs_href=href("runs.html", f"arm={arm.id}"),
         status_counts=tuple((s, counts[s]) for s in STATUSES if counts.get(s)),
-        evidence=_evidence_files(project, arm, records),
+        evidence=_evidence_files(project, arm, rows),
         report_anchor=sections[0].config_anchor if sections else "",
         audit=audit_block(audit, project, arm.id),
     )

@@ -86,7 +86,10 @@ def _records(project: Project, finding: Finding) -> tuple[tuple[RecordLink, ...]
     by its repeat (#2), the run id being the link's title."""
     run_ids = finding.records
     shown = run_ids[:RECORD_LINKS]
-    repeats = {r.run_id: r.repeat for r in project.records if r.run_id in set(shown)} if finding.point is not None else {}
+    repeats = {}
+    if finding.point is not None and finding.rows is not None:
+        repeat = project.records.repeat
+        repeats = {run_id: int(repeat[row]) for run_id, row in zip(shown, finding.rows[:RECORD_LINKS].tolist())}
     links = tuple(RecordLink(r, f"#{repeats[r]}" if r in repeats else r, href("runs.html", f"run-{r}")) for r in shown)
     return links, len(run_ids) - len(shown)
 

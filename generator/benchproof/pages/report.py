@@ -6,8 +6,9 @@ only lay out text they are given.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
+
+import numpy as np
 
 from benchproof import __version__
 from benchproof.pages import formatting as fmt
@@ -16,6 +17,8 @@ from benchproof.compute.aggregate import Results, Row
 from benchproof.pages.audit_view import AuditBlock, audit_block
 from benchproof.pages.configuration import evidence_href, what_ran
 from benchproof.model import STATUSES, Metric, Project, Report, RunRecord, column_groups
+from benchproof.read.columns import text_of
+from benchproof.records import Records
 
 INLINE_LIMIT = 1000  # more records than this are browsed in runs.html, not listed inline
 
@@ -121,9 +124,9 @@ def _summary_row(project: Project, row: Row, audit: Audit) -> SummaryRow:
                       row.status, bool(row.counts.get("ok")), tuple(cells))
 
 
-def status_counts(records: tuple[RunRecord, ...]) -> tuple[tuple[str, int], ...]:
+def status_counts(records: Records) -> tuple[tuple[str, int], ...]:
     """``(("ok", 22), ("failed", 1), ...)`` in the fixed status order."""
-    counts = Counter(r.status for r in records)
+    counts = records.status_counts()
     return tuple((s, counts[s]) for s in STATUSES if counts.get(s))
 
 
@@ -131,8 +134,17 @@ def arm_count(project: Project) -> int:
     return len({a for s in project.report.sections for a in s.arms})
 
 
-def date_range(records: tuple[RunRecord, ...]) -> str:
-    days = sorted({r.started_at[:10] for r in records if r.started_at})
+def date_range(records: Records) -> str:
+    column = records.raw.get("started_at")
+    if column is None:
+        return ""
+    if column.kind == "text":
+        import pyarrow.compute as pc
+
+        texts = pc.unique(pc.utf8_slice_codeunits(column.data, 0, 10)).to_pylist()
+    else:
+        texts = [(text_of(v) or "")[:10] for v in column.values()]
+    days = sorted(set(texts) - {"", None})
     if not days:
         return ""
     return days[0] if days[0] == days[-1] else f"{days[0]} – {days[-1]}"
@@ -193,7 +205,7 @@ def report_page(project: Project, results: Results, audit: Audit) -> ReportPage:
         n_arms=arm_count(project), n_records=len(project.records),
         status_counts=status_counts(project.records),
         date_range=date_range(project.records),
-        run_files=len({r.where.file for r in project.records}),
+        run_files=len(np.unique(project.records.file.codes)),
         metrics=report.metrics, dimension_labels=tuple(d.label for d in report.dimensions),
         sections=tuple(sections), raw=raw_table(project), protocol_html=report.protocol_html,
         warnings=tuple(str(w) for w in project.warnings),

@@ -1,21 +1,29 @@
 """``runs.html``: every recorded repetition, filtered, sorted and paged in the browser.
 
-The records travel in ``runs-data.js`` as one compact, columnar JSON object assigned to
-``window.benchproofRuns`` (a script rather than a fetched ``.json`` file, because ``fetch``
-fails from ``file://``).  The rows come from :func:`benchproof.receipts.downloads.record_dicts`, so the
-page holds exactly what ``records.csv`` holds.  The format (``FORMAT``)::
+The records travel as scripts (rather than fetched ``.json`` files, because ``fetch`` fails
+from ``file://``) in columnar JSON: ``runs-data.js`` assigns ``window.benchproofRuns`` the
+description of the columns and their values, all of them up to :data:`CHUNK` records.  Past
+that it holds the first :data:`FIRST_CHUNK` records, so the first page shows as soon as it is
+read, and ``runs-data-1.js``, ``runs-data-2.js``… each hand :data:`CHUNK` more records to
+``window.benchproofRunsChunk``: the page reads them one after the other, filtering and sorting
+what it has meanwhile.  The values are those of records.csv (see
+:func:`benchproof.receipts.downloads.record_values`), made a chunk at a time straight from the
+record columns.  The format (``FORMAT``)::
 
-    {"format": 1, "n": <records>, "decimals": <report decimals>,
+    {"format": 3, "n": <records>, "decimals": <report decimals>,
      "sections": [{"id", "title"}], "arms": [{"id", "label"}], "statuses": [...],
      "columns": [{"id", "label", "role", "numeric", "unit"?, "derived"?, "decimals"?,
-                  "values": [...]                      # one value per record, or
+                  "values": [...]                # one value per record (of runs-data.js), or
                   "dict": [...], "codes": [...]}],     # value = dict[codes[i]]
-     "filters": [{"column", "label", "options": [{"value", "label", "count"}]}]}
+     "filters": [{"column", "label", "options": [{"value", "label", "count"}]}],
+     "chunks": ["runs-data-1.js", ...]}         # the scripts holding the other records, if any
+    runs-data-<k>.js: benchproofRunsChunk({"start": <index of its first record>, "n": <records>,
+                                           "data": [[...], ...]})   # values or codes, per column
 
 A value that was not measured is ``null`` (never 0).  Metric, dimension and repeat values are
 JSON numbers; raw fields keep the type they were given in (CSV text stays text, so
 ``2763.090`` is shown as written) and a raw column whose every value is a number is marked
-``numeric`` so the page sorts it as one.  Text columns with few distinct values are
+``numeric`` so the page sorts it as one.  Columns with few distinct values are
 dictionary-encoded; ``section``, ``arm`` and ``status`` always are, in report order.
 
 Two columns come from the audit rather than records.csv: ``_audit`` (role ``audit``:
@@ -30,22 +38,30 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from benchproof import progress
 from benchproof.audit.run import Audit
 from benchproof.pages import formatting as fmt
-from benchproof.receipts.downloads import record_columns, record_dicts
-from benchproof.model import STATUSES, Project
+from benchproof.model import STATUSES, Project, column_groups
+from benchproof.read.columns import Column
+from benchproof.records import Coded
 from benchproof.pages.report import SiteInfo
 from benchproof.pages.render import asset, render
 from benchproof.read.numbers import NUMBER
 from benchproof.read.paths import site_path
+from benchproof.receipts.downloads import csv_cell
+from benchproof.receipts.record_text import Labels, Source, Values, raw, sources
 
-FORMAT = 2   # 2: the audit's columns and notices
+FORMAT = 3   # 2: the audit's columns and notices; 3: records in chunks
 AUDIT_STATES = ("guard-excluded", "flagged", "accepted")
 DATA_GLOBAL = "benchproofRuns"
+CHUNK_GLOBAL = "benchproofRunsChunk"
+FIRST_CHUNK = 1000       # records in runs-data.js itself: the first pages show at once
+CHUNK = 50000            # records per further script
 DATA_PATH = "runs-data.js"
 SCRIPT_PATH = "assets/runs.js"
 # The plain decimal form: what the browser's Number() reads exactly as Python's float() does.
@@ -138,147 +154,233 @@ def _numeric_key(value: Any) -> tuple:
     return (0, float(value), "") if _is_number(value) else (1, 0.0, str(value))
 
 
-def _column_specs(project: Project, columns: list[str], audit_ids: dict[str, str]) -> dict[str, dict[str, Any]]:
+def _spec(project: Project, column: str, role: str | None) -> dict[str, Any]:
+    """What the page is told about a column: its label and role (and unit, decimals...)."""
     report = project.report
-    specs: dict[str, dict[str, Any]] = {}
     dims = {d.id: d for d in report.dimensions}
     metrics = {m.id: m for m in report.metrics}
     reported = {f"{m.id}_reported": m for m in report.metrics}
-    for column in columns:
-        if column in audit_ids:
-            spec = {"label": AUDIT_LABELS[audit_ids[column]], "role": audit_ids[column]}
-        elif column in FIXED_LABELS:
-            role = "id" if column == "run_id" else column
-            spec = {"label": FIXED_LABELS[column], "role": role}
-        elif column in dims:
-            spec = {"label": dims[column].label, "role": "dimension"}
-        elif column in metrics:
-            m = metrics[column]
-            spec = {"label": m.label, "role": "metric", "unit": m.unit, "derived": bool(m.derive),
-                    "better": m.better, "decimals": report.decimals}
-        elif column in reported:
-            spec = {"label": f"{reported[column].label} (reported)", "role": "raw", "unit": reported[column].unit}
-        else:
-            spec = {"label": column, "role": "raw"}
-        specs[column] = spec
-    return specs
+    if role is not None:
+        return {"label": AUDIT_LABELS[role], "role": role}
+    if column in FIXED_LABELS:
+        return {"label": FIXED_LABELS[column], "role": "id" if column == "run_id" else column}
+    if column in dims:
+        return {"label": dims[column].label, "role": "dimension"}
+    if column in metrics:
+        m = metrics[column]
+        return {"label": m.label, "role": "metric", "unit": m.unit, "derived": bool(m.derive),
+                "better": m.better, "decimals": report.decimals}
+    if column in reported:
+        return {"label": f"{reported[column].label} (reported)", "role": "raw", "unit": reported[column].unit}
+    return {"label": column, "role": "raw"}
 
 
-def _encode(values: list[Any], order: list[Any] | None = None) -> dict[str, Any]:
-    """Plain values, or a dictionary plus codes when that is smaller (few distinct values)."""
-    if order is None:
-        distinct = list(dict.fromkeys(values))
-        if any(isinstance(v, (int, float)) for v in distinct) or len(distinct) * 2 > len(values):
-            return {"values": values}
-        order = distinct
+@dataclass
+class _Column:
+    """One column of runs-data: its description, and either codes into ``dict`` or a way to
+    make the values of records ``start`` to ``stop``."""
+
+    id: str
+    spec: dict[str, Any]
+    dict: list | None = None
+    codes: np.ndarray | None = None
+    values: Source | None = None
+
+    def chunk(self, start: int, stop: int) -> str:
+        """The JSON array of the codes or values of records ``start`` to ``stop``."""
+        if self.codes is not None:
+            return json.dumps(self.codes[start:stop].tolist(), separators=(",", ":"))
+        return "[" + ",".join(self.values.json(start, stop).to_pylist()) + "]"  # type: ignore[union-attr]
+
+
+def _dictionary(coded: Coded, order: list | None = None) -> tuple[list, np.ndarray]:
+    """The distinct values of a coded column (``order`` first, then the others in the order
+    they first come; equal values merged) and each record's code into them."""
+    labels = [_cell(label) for label in coded.labels]
+    used, first = np.unique(coded.codes, return_index=True)
+    merged: dict[Any, int] = {value: i for i, value in enumerate(order or [])}
+    remap = np.zeros(len(labels), np.int64)
+    for _, code in sorted(zip(first.tolist(), used.tolist())):
+        remap[code] = merged.setdefault(labels[code], len(merged))
+    return list(merged), remap[coded.codes] if len(labels) else coded.codes
+
+
+def _coded(column: str, spec: dict, coded: Coded, order: list | None = None) -> _Column:
+    """A column of few distinct values travels as a dictionary and codes; one of many (a
+    reason per record) as values."""
+    values, codes = _dictionary(coded, order)
+    if order is not None or len(values) * 2 <= len(codes):
+        return _Column(column, spec, values, codes)
+    return _Column(column, spec, values=Labels(Coded(codes, tuple(values)), csv_cell))
+
+
+def _raw(column: str, spec: dict, data: Column, n: int) -> _Column:
+    """A raw field: numeric when every value is a number; dictionary-encoded when it has few
+    distinct values."""
+    if data.kind == "object":
+        values = _cells(data.values())
+        present = [v for v in values if v is not None]
+        spec["numeric"] = bool(present) and all(map(_is_number, present))
+        return _Column(column, spec, values=Values(lambda a, b: values[a:b], csv_cell))
+    if data.kind == "text":
+        import pyarrow.compute as pc
+
+        number = pc.match_substring_regex(data.data, f"^(?:{NUMBER.pattern})$")
+        spec["numeric"] = data.data.null_count < len(data) and bool(pc.all(number).as_py())
     else:
-        order = list(order) + [v for v in dict.fromkeys(values) if v not in set(order)]
-    index = {v: i for i, v in enumerate(order)}
-    return {"dict": order, "codes": [index[v] for v in values]}
+        spec["numeric"] = data.data.null_count < len(data)
+    codes, distinct = data.by_value(lambda v: v)
+    if len(distinct) * 2 <= n:
+        return _coded(column, spec, Coded(codes, tuple(distinct)))
+    return _Column(column, spec, values=raw(data, csv_cell))
 
 
-def _filters(project: Project, values_of: dict[str, list[Any]], arm_order: list[str],
-             specs: dict[str, dict[str, Any]]) -> list[Filter]:
+def _columns(project: Project, audit: Audit | None) -> tuple[list[_Column], dict[str, tuple[list, np.ndarray]],
+                                                               str | None, list[dict[str, Any]]]:
+    """Every column of runs-data, in records.csv order (then the audit's); the dictionaries of
+    the columns the page filters on; the audit state's column; and the notices."""
+    records, report = project.records, project.report
+    n = len(records)
+    dims, metrics, reported, extra = column_groups(project)
+    fixed = {"section": (records.section, [s.id for s in report.sections]), "arm": (records.arm, _arm_order(project)),
+             "status": (records.status, list(STATUSES))}
+    fixed.update({dim: (Coded(records.point.codes, tuple(dict(p).get(dim) for p in records.point.labels)), None)
+                  for dim in dims})
+    dictionaries = {name: _dictionary(coded, order) for name, (coded, order) in fixed.items()}
+    text = sources(project, csv_cell)   # records.csv's columns, as JSON
+    out = [_Column("run_id", _spec(project, "run_id", None), values=text["run_id"])]
+    for name in ("section", "arm", "status"):
+        out.append(_Column(name, _spec(project, name, None), *dictionaries[name]))
+    out.append(_Column("repeat", _spec(project, "repeat", None), values=text["repeat"]))
+    for dim in dims:
+        out.append(_coded(dim, _spec(project, dim, None), fixed[dim][0]))
+        values = [v for v in dictionaries[dim][0] if v is not None]
+        out[-1].spec["numeric"] = bool(values) and all(map(_is_number, values))
+    for metric in metrics:
+        out.append(_Column(metric, _spec(project, metric, None), values=text[metric]))
+    for column, name in [(f"{m}_reported", m) for m in reported] + [(c, c) for c in extra]:
+        out.append(_raw(column, _spec(project, column, None), records.raw.get(name) or Column.missing(n), n))
+    out.append(_Column("started_at", _spec(project, "started_at", None), values=text["started_at"]))
+    out.append(_coded("reason", _spec(project, "reason", None), records.reason))
+    out.append(_coded("evidence", _spec(project, "evidence", None), records.evidence))
+    out[-1].spec["published"] = {v: site_path(v) for v in sorted(set(records.evidence.labels) - {None})
+                                 if site_path(v) != v}   # files published as text, each under its site name
+    out.append(_Column("source", _spec(project, "source", None), values=text["source"]))
+    notices: list[dict[str, Any]] = []
+    names: list[str | None] = [None]
+    if audit is not None:
+        taken = {c.id for c in out}
+        names = []
+        for role in ("audit", "findings"):
+            name = "_" + role
+            while name in taken:
+                name = "_" + name
+            names.append(name)
+        codes, combos = audit.records.combinations(n)
+        states = Coded(codes, tuple(_state(audit, combo) for combo in combos))
+        dictionaries[names[0]] = _dictionary(states, list(AUDIT_STATES))
+        out.append(_Column(names[0], _spec(project, names[0], "audit"), *dictionaries[names[0]]))
+        texts = tuple(" ".join(map(str, combo)) if combo else None for combo in combos)
+        out.append(_coded(names[1], _spec(project, names[1], "findings"), Coded(codes, texts)))
+        notices = [{"anchor": x.anchor, "rule": x.rule, "accepted": x.accepted is not None} for x in audit.notices]
+    for column in out:
+        role = column.spec["role"]
+        if role in ("metric", "repeat"):
+            column.spec["numeric"] = True
+        elif role not in ("raw", "dimension"):
+            column.spec["numeric"] = False
+    return out, dictionaries, names[0], notices
+
+
+def _state(audit: Audit, combo: tuple[int, ...]) -> str | None:
+    """A record's audit state from the notices that name it."""
+    flags = [audit.notices[k] for k in combo]
+    if any(n.rule == "guard" for n in flags):
+        return "guard-excluded"
+    if any(n.accepted is None for n in flags):
+        return "flagged"
+    return "accepted" if flags else None
+
+
+def _filters(project: Project, dictionaries: dict[str, tuple[list, np.ndarray]], audit: str | None) -> list[Filter]:
     report = project.report
 
     def options(column: str, order: list[Any], label) -> tuple[FilterOption, ...]:
-        counts = Counter(values_of[column])
+        values, codes = dictionaries[column]
+        found = np.bincount(codes, minlength=len(values))
+        counts = {value: int(found[i]) for i, value in enumerate(values)}
         return tuple(FilterOption(v, f"{label(v)} ({counts[v]:,})", counts[v]) for v in order if counts.get(v))
 
     filters = []
     if len(report.sections) > 1:
         titles = {s.id: s.title for s in report.sections}
         filters.append(Filter("section", "Section", options("section", list(titles), titles.get)))
+    arm_order = _arm_order(project)
     arm_labels = {a: project.arms[a].label if a in project.arms else a for a in arm_order}
     filters.append(Filter("arm", "Arm", options("arm", arm_order, arm_labels.get)))
     filters.append(Filter("status", "Status", options("status", list(STATUSES), str)))
-    audit = next((c for c, spec in specs.items() if spec["role"] == "audit"), None)
-    if audit and any(v is not None for v in values_of[audit]):
+    if audit is not None and any(v is not None for v in dictionaries[audit][0]):
         filters.append(Filter(audit, "Audit", options(audit, list(AUDIT_STATES), str)))
     for dim in report.dimensions:
-        values = sorted(set(values_of[dim.id]) - {None}, key=_numeric_key)
+        values = sorted(set(dictionaries[dim.id][0]) - {None}, key=_numeric_key)
         filters.append(Filter(dim.id, dim.label, options(dim.id, values, str)))
     return filters
 
 
-def _audit_columns(project: Project, audit: Audit) -> tuple[list, list, list[dict[str, Any]]]:
-    """Each record's audit state and finding indices, and the notices they index."""
-    index = {n.anchor: i for i, n in enumerate(audit.notices)}
-    states, findings = [], []
-    for r in project.records:
-        flags = audit.records.get(r.run_id, ())
-        if any(f.rule == "guard" for f in flags):
-            states.append("guard-excluded")
-        elif any(not f.accepted for f in flags):
-            states.append("flagged")
-        else:
-            states.append("accepted" if flags else None)
-        findings.append(" ".join(str(index[f.anchor]) for f in flags) if flags else None)
-    notices = [{"anchor": n.anchor, "rule": n.rule, "accepted": n.accepted is not None} for n in audit.notices]
-    return states, findings, notices
+def _chunk(columns: list[_Column], start: int, stop: int, n: int) -> str:
+    """``benchproofRunsChunk({...});`` for records ``start`` to ``stop``."""
+    text = (f'{{"start":{start},"n":{stop - start},"data":['
+            + ",".join(c.chunk(start, stop) for c in columns) + "]}")
+    progress.update("runs", stop, n, "records in runs-data")
+    return f"{CHUNK_GLOBAL}({_script_safe(text)});\n"
 
 
-def runs_data(project: Project, dicts: list[dict[str, Any]],
-              audit: Audit | None = None) -> tuple[dict[str, Any], list[Filter]]:
-    """The JSON object of ``runs-data.js`` and the filters it offers (``dicts`` from
-    :func:`benchproof.receipts.downloads.record_dicts`)."""
+def _script_safe(text: str) -> str:
+    return SCRIPT_UNSAFE.sub(lambda m: SCRIPT_ESCAPES[m.group()], text)
+
+
+def runs_data(project: Project, audit: Audit | None = None) -> tuple[str, list[Filter], list[str]]:
+    """The JSON object of ``runs-data.js`` (with the first records, or all), the filters it
+    offers, and the scripts of the other chunks (``runs-data-<k>.js``: JavaScript text)."""
     report = project.report
-    columns = record_columns(project)
-    values_of = {c: _cells([row[c] for row in dicts]) for c in columns}
-    del dicts
-    notices: list[dict[str, Any]] = []
-    audit_ids: dict[str, str] = {}
-    if audit is not None:
-        for role in ("audit", "findings"):
-            name = "_" + role
-            while name in values_of:
-                name = "_" + name
-            audit_ids[name] = role
-        state_id, findings_id = audit_ids
-        values_of[state_id], values_of[findings_id], notices = _audit_columns(project, audit)
-        columns = columns + list(audit_ids)
-    arm_order = _arm_order(project)
-    specs = _column_specs(project, columns, audit_ids)
-    fixed_order = {"section": [s.id for s in report.sections], "arm": arm_order, "status": list(STATUSES),
-                   **{c: list(AUDIT_STATES) for c, role in audit_ids.items() if role == "audit"}}
-    out_columns = []
-    for column in columns:
-        values = values_of[column]
-        spec = {"id": column, **specs[column]}
-        present = [v for v in values if v is not None]
-        spec["numeric"] = spec["role"] in ("metric", "repeat") or bool(present) and all(map(_is_number, present))
-        if spec["role"] in ("id", "source", "started_at", "reason", "evidence", "section", "arm", "status",
-                            "audit", "findings"):
-            spec["numeric"] = False
-        spec.update(_encode(values, fixed_order.get(column)))
-        if spec["role"] == "evidence":  # the files published as text, each under its site name
-            spec["published"] = {v: site_path(v) for v in sorted(set(values) - {None}) if site_path(v) != v}
-        out_columns.append(spec)
-    filters = _filters(project, values_of, arm_order, specs)
+    n = len(project.records)
+    columns, dictionaries, audit_column, notices = _columns(project, audit)
+    filters = _filters(project, dictionaries, audit_column)
+    first = n if n <= CHUNK else FIRST_CHUNK
+    bounds = [first, *range(first + CHUNK, n, CHUNK), n] if first < n else [n]
+    chunks = [_chunk(columns, a, b, n) for a, b in zip(bounds, bounds[1:])]
     data = {
         "format": FORMAT,
         "title": report.title,
-        "n": len(project.records),
+        "n": n,
         "decimals": report.decimals,
         "missing": fmt.MISSING,
         "sections": [{"id": s.id, "title": s.title} for s in report.sections],
-        "arms": [{"id": a, "label": project.arms[a].label if a in project.arms else a} for a in arm_order],
+        "arms": [{"id": a, "label": project.arms[a].label if a in project.arms else a} for a in _arm_order(project)],
         "statuses": list(STATUSES),
         "notices": notices,
-        "columns": out_columns,
+        "columns": [{"id": c.id, **c.spec, **({"dict": c.dict, "codes": f"\0{k}"} if c.codes is not None
+                                              else {"values": f"\0{k}"})} for k, c in enumerate(columns)],
         "filters": [{"column": f.column, "label": f.label,
                      "options": [{"value": o.value, "label": o.label, "count": o.count} for o in f.options]}
                     for f in filters],
+        "chunks": [chunk_path(k) for k in range(1, len(chunks) + 1)],
     }
-    return data, filters
+    # each column's values, written as JSON a column at a time, take their placeholder's place
+    text = script_json(data)
+    for k, column in enumerate(columns):
+        text = text.replace(f'"\\u0000{k}"', _script_safe(column.chunk(0, first)), 1)
+    return text, filters, chunks
 
 
-def runs_site_files(project: Project, info: SiteInfo, rows: list[dict[str, Any]] | None = None,
-                    audit: Audit | None = None) -> dict[str, str | bytes]:
-    """``runs.html``, its data script and its page script (``rows``: the build's
-    :func:`~benchproof.receipts.downloads.record_dicts`, made here when not given)."""
-    data, filters = runs_data(project, record_dicts(project) if rows is None else rows, audit)
-    counts = Counter(r.status for r in project.records)
+def chunk_path(k: int) -> str:
+    return f"runs-data-{k}.js"
+
+
+def runs_site_files(project: Project, info: SiteInfo, audit: Audit | None = None) -> dict[str, str | bytes]:
+    """``runs.html``, its data scripts and its page script."""
+    data, filters, chunks = runs_data(project, audit)
+    counts = project.records.status_counts()
     page = RunsPage(
         title=project.report.title, n_records=len(project.records), n_text=f"{len(project.records):,}",
         status_counts=tuple((s, f"{counts[s]:,}") for s in STATUSES if counts.get(s)),
@@ -286,6 +388,7 @@ def runs_site_files(project: Project, info: SiteInfo, rows: list[dict[str, Any]]
     )
     return {
         "runs.html": render("runs.html", page=page, site=info, root=""),
-        DATA_PATH: f"window.{DATA_GLOBAL} = {script_json(data)};\n",
+        DATA_PATH: f"window.{DATA_GLOBAL} = {data};\n",
         SCRIPT_PATH: asset("runs.js"),
+        **{chunk_path(k): text for k, text in enumerate(chunks, 1)},
     }

@@ -20,7 +20,7 @@ import math
 import operator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from benchproof.read.numbers import parse_number
 
@@ -209,6 +209,74 @@ class Derivation:
             return self._eval(self._tree, nums)  # type: ignore[arg-type]
         except RecursionError:
             raise DeriveError(f"expression is too deeply nested: {_quote(self._text)}") from None
+
+    def evaluate_many(self, numbers: Mapping[str, Any], bad: Iterable[int],
+                      values_of: Callable[[int], Mapping[str, object]]) -> tuple[Any, dict[int, str]]:
+        """:meth:`evaluate` for many records at once: ``numbers`` maps each field to its values
+        as floats (NaN where not measured, or not a number: the rows in ``bad``).  Gives the
+        results (NaN for None; a condition's as 1.0 / 0.0) and the error of each record that
+        has one.  The arithmetic is numpy's, which is IEEE's, like Python's; every record whose
+        result numpy cannot vouch for (a bad field, a zero divisor, an infinity on the way,
+        ``**``) is evaluated by :meth:`evaluate` on ``values_of(row)``, so it gets the same
+        result and the same message as on its own."""
+        import numpy as np
+
+        columns = {name: np.asarray(numbers[name], float) for name in self.fields}
+        missing = np.zeros(len(next(iter(columns.values()))), bool)
+        for values in columns.values():
+            missing |= np.isnan(values)
+        with np.errstate(all="ignore"):
+            result, suspect = self._eval_many(self._tree, columns)
+        result = np.asarray(result, float)
+        if not self.CONDITION:
+            suspect = suspect | ~np.isfinite(result)
+        recheck = np.zeros(len(missing), bool)
+        recheck[list(bad)] = True
+        recheck |= ~missing & suspect
+        out = np.where(missing | recheck, np.nan, result)
+        errors: dict[int, str] = {}
+        for row in np.flatnonzero(recheck).tolist():
+            try:
+                value = self.evaluate(values_of(row))
+            except DeriveError as exc:
+                errors[row] = str(exc)
+                continue
+            out[row] = np.nan if value is None else float(value)
+        return out, errors
+
+    def _eval_many(self, node: ast.expr, env: Mapping[str, Any]) -> tuple[Any, Any]:
+        """(values, rows numpy cannot vouch for) of ``node`` over whole columns."""
+        import numpy as np
+
+        n = len(next(iter(env.values())))
+        if isinstance(node, ast.Constant):
+            return np.full(n, float(node.value)), np.zeros(n, bool)
+        if isinstance(node, ast.Name):
+            return env[node.id], np.zeros(n, bool)
+        if isinstance(node, (ast.Compare, ast.BoolOp)):
+            parts = [self._eval_many(child, env) for child in
+                     ([node.left, *node.comparators] if isinstance(node, ast.Compare) else node.values)]
+            suspect = np.logical_or.reduce([s for _, s in parts])
+            if isinstance(node, ast.BoolOp):
+                combine = np.logical_and if isinstance(node.op, ast.And) else np.logical_or
+                return combine.reduce([v for v, _ in parts]), suspect
+            result = np.ones(n, bool)
+            for op, (left, _), (right, _) in zip(node.ops, parts, parts[1:]):
+                result &= _COMPARE[type(op)](left, right)
+            return result, suspect
+        if isinstance(node, ast.UnaryOp):
+            value, suspect = self._eval_many(node.operand, env)
+            return (~value if isinstance(node.op, ast.Not) else _UNOPS[type(node.op)](value)), suspect
+        assert isinstance(node, ast.BinOp)
+        (left, left_suspect), (right, right_suspect) = (self._eval_many(node.left, env),
+                                                        self._eval_many(node.right, env))
+        suspect = left_suspect | right_suspect
+        if isinstance(node.op, ast.Pow):   # C pow() and numpy's may differ in the last bit: all rechecked
+            return np.full(n, np.nan), np.ones(n, bool)
+        result = _BINOPS[type(node.op)](left, right)
+        if isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)):
+            suspect = suspect | (right == 0)
+        return result, suspect | ~np.isfinite(result)
 
     def _src(self, node: ast.AST) -> str:
         return _quote(ast.get_source_segment(self._text, node) or ast.unparse(node))

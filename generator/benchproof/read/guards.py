@@ -2,20 +2,42 @@
 ``excluded`` with the reason ``guard: <reason> (<field> = <value>)``; it keeps every value (raw
 table, downloads) and never enters a median.  A guard reading a field the record does not have
 does not fire on it; :class:`GuardOutcome` counts the records each guard could check.
+
+The conditions are evaluated over whole columns (:meth:`~benchproof.read.derive.Derivation.evaluate_many`):
+a guard reads each field as the page shows it, the metric's value where the field is a measured
+metric, else the value as written.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+import numpy as np
 
 from benchproof.errors import Problems
-from benchproof.model import Guard, GuardOutcome, RunRecord
-from benchproof.read.derive import DeriveError, parse_condition
+from benchproof.model import Guard, GuardOutcome
+from benchproof.read.derive import parse_condition
+from benchproof.read.numbers import parse_column
+from benchproof.records import Coded, Records
 
 
-def _values(record: RunRecord) -> dict:
-    """What a guard reads: the record's fields as written, and each metric as the page shows it."""
-    return {**record.raw, **{k: v for k, v in record.metrics.items() if v is not None}}
+def _value(records: Records, name: str, row: int):
+    """What a guard reads of one field of one record."""
+    metric = records.metrics.get(name)
+    if metric is not None and not np.isnan(metric[row]):
+        return float(metric[row])
+    return records.raw[name].value(row) if name in records.raw else None
+
+
+def _numbers(records: Records, name: str) -> tuple[np.ndarray, dict[int, str]]:
+    if name in records.raw:
+        values, bad = parse_column(records.raw[name])
+    else:
+        values, bad = np.full(len(records), np.nan), {}
+    metric = records.metrics.get(name)
+    if metric is not None:
+        measured = ~np.isnan(metric)
+        values = np.where(measured, metric, values)
+        bad = {row: why for row, why in bad.items() if not measured[row]}
+    return values, bad
 
 
 def broken_text(guard: Guard, values: dict) -> str:
@@ -24,47 +46,53 @@ def broken_text(guard: Guard, values: dict) -> str:
     return f"guard: {guard.reason} ({shown})"
 
 
-def apply_guards(records: list[RunRecord], guards: tuple[Guard, ...],
-                 problems: Problems) -> tuple[list[RunRecord], tuple[GuardOutcome, ...]]:
+def apply_guards(records: Records, guards: tuple[Guard, ...],
+                 problems: Problems) -> tuple[Records, tuple[GuardOutcome, ...]]:
     """The records with the guards applied, and what each guard did.  A value a guard cannot
     compare (not a number) is an error at the record's ``file:line``."""
     if not guards:
         return records, ()
-    conditions = [parse_condition(g.check) for g in guards]
-    ok = [r for r in records if r.status == "ok"]
-    checked = [0] * len(guards)
-    excluded: list[list[str]] = [[] for _ in guards]
-    failures: list[list[tuple[RunRecord, str]]] = [[] for _ in guards]
-    broken: dict[str, list[str]] = {}
-    for r in ok:
-        values = _values(r)
-        for i, (guard, condition) in enumerate(zip(guards, conditions)):
-            try:
-                result = condition.evaluate(values)
-            except DeriveError as exc:
-                failures[i].append((r, str(exc)))
-                continue
-            if result is None:
-                continue
-            checked[i] += 1
-            if not result:
-                excluded[i].append(r.run_id)
-                broken.setdefault(r.run_id, []).append(broken_text(guard, values))
-    for guard, failed in zip(guards, failures):
-        _report(guard, failed, problems)
-    out = [replace(r, status="excluded", reason="; ".join(broken[r.run_id] + ([r.reason] if r.reason else [])))
-           if r.run_id in broken else r for r in records]
-    outcomes = tuple(GuardOutcome(g, checked[i], len(ok), tuple(excluded[i])) for i, g in enumerate(guards))
-    return out, outcomes
+    ok = records.ok()
+    broken: dict[int, list[str]] = {}
+    outcomes = []
+    for guard in guards:
+        condition = parse_condition(guard.check)
+        numbers = {name: _numbers(records, name) for name in condition.fields}
+        bad = set().union(*(found for _, found in numbers.values()))
+        result, errors = condition.evaluate_many(
+            {name: values for name, (values, _) in numbers.items()}, bad,
+            lambda row: {name: _value(records, name, row) for name in condition.fields})
+        _report(guard, [(row, errors[row]) for row in sorted(errors) if ok[row]], records, problems)
+        checked = ok & ~np.isnan(result)
+        checked[list(errors)] = False
+        excluded = np.flatnonzero(checked & (result == 0)).tolist()
+        for row in excluded:
+            broken.setdefault(row, []).append(
+                broken_text(guard, {name: _value(records, name, row) for name in guard.fields}))
+        outcomes.append(GuardOutcome(guard, int(checked.sum()), int(ok.sum()),
+                                     tuple(records.run_id[row] for row in excluded)))
+    if not broken:
+        return records, tuple(outcomes)
+    status = records.status.codes.copy()
+    status[list(broken)] = records.status.labels.index("excluded")
+    reasons = records.reason.values()
+    for row, texts in broken.items():
+        reasons[row] = "; ".join(texts + ([reasons[row]] if reasons[row] else []))
+    labels = tuple(dict.fromkeys(reasons))
+    index = {label: i for i, label in enumerate(labels)}
+    reason = Coded(np.fromiter((index[r] for r in reasons), np.int64, len(reasons)), labels)
+    return records.with_outcome(Coded(status, records.status.labels), reason), tuple(outcomes)
 
 
-def _report(guard: Guard, failed: list[tuple[RunRecord, str]], problems: Problems) -> None:
+def _report(guard: Guard, failed: list[tuple[int, str]], records: Records, problems: Problems) -> None:
     """One error per record that a guard cannot be evaluated on, or one for all of them past
     three (one bad column is one message, not one per row)."""
     head = f"audit guard '{guard.check}' ({guard.where})"
     if len(failed) <= 3:
-        for r, why in failed:
-            problems.error(r.where.file, r.where.line, f"{head}: {why}")
+        for row, why in failed:
+            where = records.where(row)
+            problems.error(where.file, where.line, f"{head}: {why}")
         return
-    r, why = failed[0]
-    problems.error(r.where.file, r.where.line, f"{head}: {why} (and on {len(failed) - 1} more records)")
+    row, why = failed[0]
+    where = records.where(row)
+    problems.error(where.file, where.line, f"{head}: {why} (and on {len(failed) - 1} more records)")

@@ -8,7 +8,7 @@ from pathlib import Path, PurePosixPath
 from typing import Iterable
 
 from benchproof.errors import Problems, printable
-from benchproof.model import Arm, RunRecord
+from benchproof.model import Arm
 
 # Files a browser would run rather than show: HTML, SVG, XML (and XSLT), scripts, web archives.
 ACTIVE_SUFFIXES = frozenset((".html", ".htm", ".shtml", ".xhtml", ".xht", ".svg", ".svgz", ".xml", ".xsl",
@@ -26,15 +26,16 @@ def site_path(path: str) -> str:
     return path + INERT_SUFFIX if PurePosixPath(path).suffix.lower() in ACTIVE_SUFFIXES else path
 
 
-def named_evidence(arms: Iterable[Arm], records: Iterable[RunRecord]) -> list[str]:
-    """Every evidence path the arms (their list, launch, claims) and records name, sorted, once."""
+def named_evidence(arms: Iterable[Arm], records: Iterable[str | None]) -> list[str]:
+    """Every evidence path the arms (their list, launch, claims) and records (their evidence
+    paths, e.g. ``Records.evidence.labels``) name, sorted, once."""
     paths: set[str] = set()
     for arm in arms:
         paths.update(arm.evidence)
         if arm.launch.evidence:
             paths.add(arm.launch.evidence)
         paths.update(c.evidence for c in arm.claims if c.evidence)
-    paths.update(r.evidence for r in records if r.evidence)
+    paths.update(path for path in records if path)
     return sorted(paths)
 
 

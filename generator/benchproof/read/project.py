@@ -85,14 +85,14 @@ def load_project(root: Path, strict: bool = False) -> Project:
         _unknown_derive_fields(doc, report.metrics, columns, problems)
         check_parity(settings, doc, report, columns, problems)
     records, guards = apply_guards(records, settings.guards, problems)
-    evidence = named_evidence(arms.values(), records)
+    evidence = named_evidence(arms.values(), records.evidence.labels)
     publish_clashes(evidence, problems)
     inputs = collect(root, _read_files(root, doc, files) + evidence, problems)
     if strict:
         problems.items = strictly(problems.items)
     if problems.errors:
         raise InputError(collapse(sorted(problems.items, key=_order)))
-    return Project(root=root, report=report, arms=arms, records=tuple(records),
+    return Project(root=root, report=report, arms=arms, records=records,
                    raw_columns=columns, warnings=tuple(collapse(sorted(problems.warnings, key=_order))),
                    inputs=inputs, audit=settings, guards=guards)
 

@@ -6,6 +6,12 @@ never 0).  Nothing here knows what the fields mean.  Every input mistake becomes
 :class:`Problem` at the line of the record concerned, and such a record is not returned:
 among them JSON text that is not valid Unicode (a lone surrogate escape such as ``\ud800``)
 and JSON numbers beyond a double (``1e400`` would read as infinity, ``1e-400`` as 0).
+
+:func:`read_columns` gives a file's records as columns (:class:`~benchproof.read.columns.RunFile`),
+what a build reads: a plain CSV file (no quotes, no padded cells, every row complete) is parsed
+by pyarrow (:mod:`benchproof.read.fast_csv`), anything else by the csv module below, so a problem
+is always reported by the same code, at the same line.  ``.parquet`` files are read by
+:mod:`benchproof.read.parquet`.  :func:`read_runs` gives the same records one by one.
 """
 
 from __future__ import annotations
@@ -18,7 +24,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import numpy as np
+
 from benchproof.errors import Problem, printable
+from benchproof.read.columns import Column, RunFile
+from benchproof.read.fast_csv import plain_csv
 from benchproof.read.numbers import checked
 from benchproof.read.yamlio import read_text
 
@@ -34,16 +44,42 @@ Result = tuple[list[RawRecord], list[Problem]]
 
 
 def read_runs(path: pathlib.Path, rel: str) -> Result:
-    """Every record of one run file and every problem found in it."""
+    """Every record of one run file, one by one, and every problem found in it (a JSON
+    record holds its own keys; a CSV or Parquet record every column of its file)."""
     reader = _READERS.get(path.suffix.lower())
+    if reader is not None and reader is not _read_csv:
+        text, problems = read_text(path, rel)
+        return reader(text, rel) if text is not None else ([], problems)
+    found, problems = read_columns(path, rel)
+    if found is None:
+        return [], problems
+    columns = [found.columns[name].values() for name in found.names]
+    return [RawRecord(rel, line, dict(zip(found.names, values)))
+            for line, values in zip(found.lines.tolist(), zip(*columns))], problems
+
+
+def read_columns(path: pathlib.Path, rel: str) -> tuple[RunFile | None, list[Problem]]:
+    """The records of one run file as columns, and every problem found in it."""
+    suffix = path.suffix.lower()
+    if suffix == ".parquet":
+        from benchproof.read.parquet import read_parquet
+
+        return read_parquet(path, rel)
+    reader = _READERS.get(suffix)
     if reader is None:
-        return [], [Problem(rel, None, f"unsupported run file type '{path.suffix}' "
-                                       "(use .csv, .jsonl or .json)")]
+        return None, [Problem(rel, None, f"unsupported run file type '{path.suffix}' "
+                                         "(use .csv, .jsonl or .json)")]
     # CSV keeps its line ends: a quoted cell may hold a carriage return, the csv module reads them
     text, problems = read_text(path, rel, keep_line_ends=reader is _read_csv)
     if text is None:
-        return [], problems
-    return reader(text, rel)
+        return None, problems
+    if reader is _read_csv:
+        fast = plain_csv(text, rel)
+        if fast is not None:
+            return fast, []
+        return _read_csv(text, rel)
+    records, problems = reader(text, rel)
+    return RunFile.from_dicts(rel, [r.fields for r in records], [r.line for r in records]), problems
 
 
 # --- CSV -------------------------------------------------------------------------------
@@ -63,8 +99,11 @@ def _header_problems(header: list[str], rel: str, line: int) -> list[Problem]:
     return problems
 
 
-def _read_csv(text: str, rel: str) -> Result:
-    records: list[RawRecord] = []
+def _read_csv(text: str, rel: str) -> tuple[RunFile | None, list[Problem]]:
+    """Any CSV file, row by row with the csv module: quoted cells (over several lines, too),
+    padded cells, short and long rows, each problem at the line its row starts on."""
+    rows: list[list[str | None]] = []
+    lines: list[int] = []
     problems: list[Problem] = []
     header: list[str] | None = None
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
@@ -79,7 +118,7 @@ def _read_csv(text: str, rel: str) -> Result:
                        else str(exc))
             problems.append(Problem(rel, start, f"CSV error: {message}"))
             if header is None:
-                return [], problems
+                return None, problems
             continue
         cells = [cell.strip() for cell in row]
         if not any(cells):  # a blank line, or a row of nothing but separators
@@ -88,16 +127,19 @@ def _read_csv(text: str, rel: str) -> Result:
             header = cells
             header_problems = _header_problems(header, rel, start)
             if header_problems:
-                return [], problems + header_problems
+                return None, problems + header_problems
         elif len(cells) != len(header):
             problems.append(Problem(rel, start, f"row has {len(cells)} cells, "
                                                 f"the header has {len(header)}"))
         else:
-            fields = {name: (cell if cell else None) for name, cell in zip(header, cells)}
-            records.append(RawRecord(rel, start, fields))
+            rows.append([cell if cell else None for cell in cells])
+            lines.append(start)
     if header is None:
         problems.append(Problem(rel, 1, "no header row"))
-    return records, problems
+        return None, problems
+    cells = list(zip(*rows)) if rows else [()] * len(header)
+    columns = {name: Column.text(values) for name, values in zip(header, cells)}
+    return RunFile(rel, header, columns, np.asarray(lines, np.int64)), problems
 
 
 # --- JSON and JSON Lines --------------------------------------------------------------
@@ -264,6 +306,6 @@ def _read_json(text: str, rel: str) -> Result:
     return records, problems
 
 
-_READERS: dict[str, Callable[[str, str], Result]] = {
+_READERS: dict[str, Callable[[str, str], Any]] = {
     ".csv": _read_csv, ".jsonl": _read_jsonl, ".json": _read_json,
 }

@@ -12,7 +12,9 @@ import io
 import json
 from typing import Any
 
-from benchproof import __version__
+import numpy as np
+
+from benchproof import __version__, progress
 from benchproof.compute.aggregate import Results
 from benchproof.model import Project, column_groups
 from benchproof.read.numbers import is_number_text
@@ -47,23 +49,37 @@ def record_columns(project: Project) -> list[str]:
             + [f"{m}_reported" for m in reported] + extra + ["started_at", "reason", "evidence", "source"])
 
 
-def record_dicts(project: Project) -> list[dict[str, Any]]:
-    """One flat mapping per record, in input order and column order, with original and derived
-    values.  A build makes them once and hands them to every file written from them."""
-    dims, metrics, reported, extra = column_groups(project)
-    return [{
-        "run_id": r.run_id, "section": r.section, "arm": r.arm, "status": r.status, "repeat": r.repeat,
-        **{d: r.dims.get(d) for d in dims},
-        **{m: r.metrics.get(m) for m in metrics},
-        **{f"{m}_reported": r.raw.get(m) for m in reported},
-        **{c: r.raw.get(c) for c in extra},
-        "started_at": r.started_at, "reason": r.reason, "evidence": r.evidence, "source": str(r.where),
-    } for r in project.records]
+CHUNK = 65536   # records written at a time: a million are never Python values at once
 
 
-def records_csv(project: Project, rows: list[dict[str, Any]]) -> str:
-    """``rows`` from :func:`record_dicts`."""
-    return write_csv(record_columns(project), rows)
+def _bounds(n: int) -> list[tuple[int, int]]:
+    return [(start, min(start + CHUNK, n)) for start in range(0, n, CHUNK)]
+
+
+def records_csv(project: Project) -> str:
+    """Every record, one line each, in :func:`record_columns` order, written a column at a
+    time (:mod:`benchproof.receipts.record_text`); a row holding a carriage return is written
+    by the csv module, every field quoted."""
+    import pyarrow.compute as pc
+
+    from benchproof.receipts.record_text import lit, sources
+
+    columns = record_columns(project)
+    found = sources(project, csv_cell)
+    buffer = io.StringIO()
+    _write_rows(buffer, [csv_cell(c) for c in columns])
+    for start, stop in _bounds(len(project.records)):
+        lines = pc.binary_join_element_wise(*[found[c].csv(start, stop) for c in columns], lit(",")).to_pylist()
+        carriage = np.zeros(stop - start, bool)
+        for c in columns:
+            carriage |= found[c].carriage(start, stop)
+        for k in np.flatnonzero(carriage).tolist():
+            row = io.StringIO()
+            _write_rows(row, [csv_cell(found[c].value(start + k)) for c in columns])
+            lines[k] = row.getvalue()[:-1]
+        buffer.write("\n".join(lines) + "\n")
+        progress.update("downloads", stop, len(project.records), "records in records.csv")
+    return buffer.getvalue()
 
 
 def write_csv(columns: list[str], rows: list[dict[str, Any]]) -> str:
@@ -71,18 +87,34 @@ def write_csv(columns: list[str], rows: list[dict[str, Any]]) -> str:
     :func:`csv_cell`.  A cell holding a line break or a carriage return is quoted, so the rows
     read back with any CSV reader are exactly these rows."""
     buffer = io.StringIO()
-    plain = csv.writer(buffer, lineterminator="\n")
-    quoted = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)
     for cells in ([csv_cell(c) for c in columns], *([csv_cell(row[c]) for c in columns] for row in rows)):
-        # the csv module quotes only the line terminator's characters: a bare \r needs QUOTE_ALL
-        (quoted if any(isinstance(c, str) and "\r" in c for c in cells) else plain).writerow(cells)
+        _write_rows(buffer, cells)
     return buffer.getvalue()
 
 
-def records_jsonl(rows: list[dict[str, Any]]) -> str:
-    """Every record (``rows`` from :func:`record_dicts`) as one JSON object a line: the same
-    columns as records.csv, raw values."""
-    return "".join(json.dumps(row, ensure_ascii=False, allow_nan=False) + "\n" for row in rows)
+def _write_rows(buffer: io.StringIO, cells: list[Any]) -> None:
+    # the csv module quotes only the line terminator's characters: a bare \r needs QUOTE_ALL
+    quoting = csv.QUOTE_ALL if any(isinstance(c, str) and "\r" in c for c in cells) else csv.QUOTE_MINIMAL
+    csv.writer(buffer, lineterminator="\n", quoting=quoting).writerow(cells)
+
+
+def records_jsonl(project: Project) -> str:
+    """Every record as one JSON object a line: the same columns as records.csv, raw values,
+    written compactly (no space after ``,`` and ``:``), a column at a time."""
+    import pyarrow.compute as pc
+
+    from benchproof.receipts.record_text import lit, sources
+
+    columns = record_columns(project)
+    found = sources(project, csv_cell)
+    keys = [lit(("{" if i == 0 else ",") + json.dumps(c, ensure_ascii=False) + ":") for i, c in enumerate(columns)]
+    parts = []
+    for start, stop in _bounds(len(project.records)):
+        pieces = [piece for key, c in zip(keys, columns) for piece in (key, found[c].json(start, stop))]
+        lines = pc.binary_join_element_wise(*pieces, lit("}\n"), lit(""))
+        parts.append("".join(lines.to_pylist()))
+        progress.update("downloads", stop, len(project.records), "records in records.jsonl")
+    return "".join(parts)
 
 
 def to_json(data: Any) -> str:
@@ -102,6 +134,16 @@ def guards_json(project: Project) -> list[dict[str, Any]]:
              "successful": g.considered, "excluded": list(g.excluded)} for g in project.guards]
 
 
+def _compact_lists(data: dict, lists: list[list]) -> str:
+    """:func:`to_json` of ``data``, where each ``"\\u0000<k>"`` placeholder stands for ``lists[k]``,
+    written on one line (a finding can name 100,000 records: one id a line would be unreadable,
+    and slow to write)."""
+    import re
+
+    return re.sub(r'"\\u0000(\d+)"', lambda m: json.dumps(lists[int(m.group(1))], ensure_ascii=False),
+                  to_json(data))
+
+
 def results_json(project: Project, results: Results, findings=()) -> str:
     report = project.report
     metrics = [{"id": m.id, "label": m.label, "unit": m.unit, "better": m.better,
@@ -114,11 +156,16 @@ def results_json(project: Project, results: Results, findings=()) -> str:
                           "max": s.max, "ratio": s.ratio, "status": s.status}
                     for mid, s in row.stats.items()},
     } for row in results.rows]
-    return to_json({
+    lists: list[list] = []
+    found, guards = findings_json(findings), guards_json(project)
+    for item, key in [(f, "records") for f in found] + [(g, "excluded") for g in guards]:
+        lists.append(item[key])
+        item[key] = f"\0{len(lists) - 1}"
+    return _compact_lists({
         "format": "benchproof-results", "format_version": RESULTS_FORMAT,
         "generator": f"benchproof {__version__}", "title": report.title,
         "baselines": {s.id: s.baseline for s in report.sections},
         "metrics": metrics, "dimensions": [d.id for d in report.dimensions],
         "records": len(project.records), "rows": rows,
-        "findings": findings_json(findings), "guards": guards_json(project),
-    })
+        "findings": found, "guards": guards,
+    }, lists)

@@ -39,14 +39,15 @@ def open_port(site: Path, port: int) -> SiteServer:
         raise PortProblem(f"cannot listen on {HOST}:{port}: {exc.strerror or exc}") from None
 
 
-def rebuild(project: Path, site: Path, status: Status, say: Log, since: float) -> Status:
+def rebuild(project: Path, site: Path, status: Status, say: Log, since: float, cache: bool = True) -> Status:
     """Build ``project`` into ``site``; the new status (the old site stays when it fails).
-    ``since``: when the change was noticed (``time.monotonic()``)."""
+    ``since``: when the change was noticed (``time.monotonic()``); ``cache``: use the chart cache."""
     from benchproof.build import build, describe
+    from benchproof.charts.cache import Cache
     from benchproof.errors import InputError
 
     try:
-        done = build(project, site, False, lambda line: None)
+        done = build(project, site, False, lambda line: None, None if cache else Cache.off())
     except InputError as exc:
         problems = tuple(str(p) for p in exc.problems)
     except OSError as exc:
@@ -69,8 +70,9 @@ def rebuild(project: Path, site: Path, status: Status, say: Log, since: float) -
                    seconds=time.monotonic() - since)
 
 
-def serve(project: Path, port: int, say: Log) -> None:
-    """Serve ``project`` until Ctrl-C (or SIGTERM); :class:`PortProblem` when the port is taken."""
+def serve(project: Path, port: int, say: Log, cache: bool = True) -> None:
+    """Serve ``project`` until Ctrl-C (or SIGTERM); :class:`PortProblem` when the port is taken.
+    ``cache=False``: build without the chart cache."""
     work = Path(tempfile.mkdtemp(prefix="benchproof-serve-"))
     site = work / "site"
     try:
@@ -85,7 +87,7 @@ def serve(project: Path, port: int, say: Log) -> None:
         url = f"http://{HOST}:{server.server_address[1]}/"
         say(f"building {project} into {site} (a temporary folder, removed on exit)")
         watcher = Watcher(project)
-        server.status = rebuild(project, site, server.status, say, time.monotonic())
+        server.status = rebuild(project, site, server.status, say, time.monotonic(), cache)
         thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True)
         thread.start()
         say(f"serving at {url} (only on this computer); watching {project} for changes; Ctrl-C to stop")
@@ -93,7 +95,7 @@ def serve(project: Path, port: int, say: Log) -> None:
             changed = watcher.wait()
             shown = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
             say(f"changed: {shown}")
-            server.status = rebuild(project, site, server.status, say, watcher.noticed)
+            server.status = rebuild(project, site, server.status, say, watcher.noticed, cache)
     except KeyboardInterrupt:
         say("stopped")
     finally:

@@ -1,0 +1,81 @@
+"""Which repetitions a chart draws as dots, chosen from the record columns.
+
+Every successful repetition with a value is a dot, up to :data:`DOT_CAP` per arm and view;
+past that a deterministic sample is drawn: the lowest and the highest value always, the rest
+picked by a random generator seeded with the view and the arm.  The report page carries the
+dots of every view, so the page as a whole draws at most :data:`PAGE_DOTS`: when the views
+together would draw more, every arm and view draws at most the same smaller number (never
+fewer than :data:`MIN_DOTS`), the largest that fits.  Each chart says when it shows a sample
+("showing K of N repetitions"); its bar is always the median of them all.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from benchproof.model import Project
+
+DOT_CAP = 200          # dots per arm and view before a deterministic sample is drawn
+PAGE_DOTS = 10_000     # dots on the report page, all views together
+MIN_DOTS = 20          # dots per arm and view, however many views there are
+
+
+class Dots:
+    """The successful records of each group (section × arm × point) and the number of dots
+    per arm and view this report draws."""
+
+    def __init__(self, project: Project):
+        records = self.records = project.records
+        self.groups: dict[tuple, np.ndarray] = records.groups(np.flatnonzero(records.ok()))
+        sizes = [int((~np.isnan(values[rows])).sum()) for rows in self.groups.values()
+                 for values in records.metrics.values()]
+        self.cap = page_cap(sizes)
+        self._rank: np.ndarray | None = None
+
+    def rows(self, section: str, arm: str, point, metric: str) -> np.ndarray:
+        """The group's successful records with a value of ``metric``, in input order."""
+        rows = self.groups.get((section, arm, point), np.zeros(0, np.int64))
+        return rows[~np.isnan(self.records.metrics[metric][rows])]
+
+    def sample(self, rows: np.ndarray, metric: str, seed: str) -> np.ndarray:
+        """At most :attr:`cap` of ``rows``: the extremes always, the rest a seeded sample, in
+        input order."""
+        if len(rows) <= self.cap:
+            return rows
+        values = self.records.metrics[metric][rows]
+        order = np.argsort(values, kind="stable")
+        if (np.diff(values[order]) == 0).any():   # equal values: the one with the smaller run id first
+            order = np.lexsort((self.run_id_rank()[rows], values))
+        ordered = rows[order]
+        middle = random.Random(seed).sample(range(1, len(rows) - 1), self.cap - 2)
+        return np.sort(ordered[[0, len(rows) - 1, *middle]])
+
+    def run_id_rank(self) -> np.ndarray:
+        """Each record's place among all run ids in text order (made once, when needed)."""
+        if self._rank is None:
+            import pyarrow as pa
+            import pyarrow.compute as pc
+
+            order = pc.sort_indices(pa.array(self.records.run_id, pa.string())).to_numpy()
+            self._rank = np.empty(len(order), np.int64)
+            self._rank[order] = np.arange(len(order))
+        return self._rank
+
+
+def page_cap(sizes: list[int]) -> int:
+    """The dots per arm and view: :data:`DOT_CAP`, or less so that the groups of ``sizes``
+    repetitions draw at most :data:`PAGE_DOTS` together (at least :data:`MIN_DOTS`)."""
+    counts = np.asarray(sizes, np.int64)
+
+    def total(cap: int) -> int:
+        return int(np.minimum(counts, cap).sum())
+
+    if total(DOT_CAP) <= PAGE_DOTS:
+        return DOT_CAP
+    low, high = MIN_DOTS, DOT_CAP
+    while low < high:   # the largest cap that fits
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if total(middle) <= PAGE_DOTS else (low, middle - 1)
+    return low

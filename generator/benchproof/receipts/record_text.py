@@ -1,0 +1,270 @@
+"""The records' columns as the downloads and runs.html write them: CSV fields and JSON values,
+made a column (and a chunk of records) at a time, not a value at a time.
+
+Each column of records.csv (:func:`benchproof.receipts.downloads.record_columns`) comes from
+one source in :class:`~benchproof.records.Records`: codes into a few labels (section, arm,
+status, the workload point, reason, evidence), numbers (repeat, metrics), fields as written
+(pyarrow text or numbers, or JSON's Python values), or a list (run ids, sources).  A label is
+written once and indexed; pyarrow formats, escapes and quotes whole columns; Python steps in
+only for the values pyarrow would write otherwise (a float outside 1e-4 ≤ |x| < 1e16, a text
+JSON must escape, JSON's true/false and nested values).  Every value comes out exactly as
+``json.dumps`` (compact) and the csv module (QUOTE_MINIMAL, ``\\n`` line ends) would write it;
+a row holding a carriage return, which the csv module writes with every field quoted, is left
+to it (:meth:`Source.carriage`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from benchproof.model import Project, column_groups
+from benchproof.read.columns import Column
+from benchproof.read.numbers import NUMBER_PATTERN
+from benchproof.records import Coded
+
+_JSON_STRING = json.encoder.encode_basestring  # type: ignore[attr-defined]  # what json.dumps writes for a str
+NEEDS_ESCAPE = '["\\\\\x00-\x1f]'               # characters JSON writes escaped
+FORMULA = "^[=+\\-@\t\r']"                      # starts a spreadsheet formula (see downloads.csv_safe)
+NEEDS_QUOTES = '[,"\n]'                          # a CSV field holding one is quoted
+TEXT = pa.large_string()
+
+
+def lit(text: str) -> pa.Scalar:
+    return pa.scalar(text, TEXT)
+
+
+def json_value(value: Any) -> str:
+    """One value as records.jsonl writes it: compact, raw (``null`` for None)."""
+    kind = type(value)
+    if kind is str:
+        return _JSON_STRING(value)
+    if value is None:
+        return "null"
+    if kind is int or kind is float:
+        return repr(value)   # what json.dumps writes; values are finite (checked while reading)
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def float_texts(values: np.ndarray) -> pa.Array:
+    """``repr`` of every float (null where NaN: not measured).  pyarrow writes the same
+    shortest digits as Python; between 1e-4 and 1e16 it writes them the same way too, but for
+    the ``.0`` Python adds to a whole number; the others are written by Python."""
+    values = np.asarray(values, float)
+    texts = pc.cast(pa.array(values, from_pandas=True), pa.string()).cast(TEXT)
+    whole = pc.invert(pc.match_substring(texts, ".")).fill_null(False)
+    texts = pc.if_else(whole, pc.binary_join_element_wise(texts, lit(".0"), lit("")), texts)
+    size = np.abs(values)
+    with np.errstate(invalid="ignore"):
+        python = (size >= 1e16) | ((size < 1e-4) & (values != 0))
+    if python.any():
+        out = texts.to_pylist()
+        for row in np.flatnonzero(python).tolist():
+            out[row] = repr(float(values[row]))
+        texts = pa.array(out, TEXT)
+    return texts
+
+
+def _quoted(texts: pa.Array) -> pa.Array:
+    """CSV fields of texts (no nulls): quoted, with quotes doubled, where they hold a comma, a
+    quote or a line break — what the csv module does (QUOTE_MINIMAL)."""
+    needs = pc.match_substring_regex(texts, NEEDS_QUOTES)
+    if not pc.any(needs).as_py():
+        return texts
+    quoted = pc.binary_join_element_wise(lit('"'), pc.replace_substring(texts, '"', '""'), lit('"'), lit(""))
+    return pc.if_else(needs, quoted, texts)
+
+
+class Source:
+    """One output column: the values of records ``start`` to ``stop``, as each file writes them."""
+
+    def value(self, row: int) -> Any:
+        """One record's value as a Python object (None: not measured)."""
+        raise NotImplementedError
+
+    def json(self, start: int, stop: int) -> pa.Array:
+        """Each value's JSON text (no nulls)."""
+        raise NotImplementedError
+
+    def csv(self, start: int, stop: int) -> pa.Array:
+        """Each value's CSV field (neutralised, quoted where needed; empty when not measured)."""
+        raise NotImplementedError
+
+    def carriage(self, start: int, stop: int) -> np.ndarray:
+        """Which values hold a carriage return (the csv module writes their rows all quoted)."""
+        return np.zeros(stop - start, bool)
+
+
+class Labels(Source):
+    """Codes into a few labels."""
+
+    def __init__(self, coded: Coded, cell: Callable[[Any], Any]):
+        self.coded, self.cell = coded, cell
+
+    def value(self, row):
+        return self.coded.value(row)
+
+    def _take(self, texts: list[str], start, stop) -> pa.Array:
+        return pa.array(texts or [""], TEXT).take(pa.array(self.coded.codes[start:stop]))
+
+    def json(self, start, stop):
+        return self._take([json_value(v) for v in self.coded.labels], start, stop)
+
+    def csv(self, start, stop):
+        cells = pa.array([_text(self.cell(v)) for v in self.coded.labels] or [""], TEXT)
+        return _quoted(cells).take(pa.array(self.coded.codes[start:stop]))
+
+    def carriage(self, start, stop):
+        found = np.array([isinstance(v, str) and "\r" in v for v in self.coded.labels] or [False])
+        return found[self.coded.codes[start:stop]]
+
+
+class Numbers(Source):
+    """Floats (NaN: not measured) or whole numbers."""
+
+    def __init__(self, values: np.ndarray):
+        self.values = values
+
+    def value(self, row):
+        value = self.values[row].item()
+        return None if value != value else value
+
+    def _texts(self, start, stop) -> pa.Array:
+        part = self.values[start:stop]
+        if part.dtype.kind == "f":
+            return float_texts(part)
+        return pc.cast(pa.array(part), pa.string()).cast(TEXT)
+
+    def json(self, start, stop):
+        return self._texts(start, stop).fill_null("null")
+
+    def csv(self, start, stop):
+        return self._texts(start, stop).fill_null("")
+
+
+class Texts(Source):
+    """Texts made a chunk at a time, none missing (the run ids, the sources)."""
+
+    def __init__(self, texts: Callable[[int, int], pa.Array | list[str]]):
+        self.texts = texts
+
+    def _array(self, start, stop) -> pa.Array:
+        found = self.texts(start, stop)
+        return found.cast(TEXT) if isinstance(found, pa.Array) else pa.array(found, TEXT)
+
+    def value(self, row):
+        return self._array(row, row + 1)[0].as_py()
+
+    def json(self, start, stop):
+        return _json_texts(self._array(start, stop))
+
+    def csv(self, start, stop):
+        return _csv_texts(self._array(start, stop))
+
+    def carriage(self, start, stop):
+        return _carriage(self._array(start, stop))
+
+
+class Values(Source):
+    """Python values made a chunk at a time (None: not measured)."""
+
+    def __init__(self, values: Callable[[int, int], list], cell: Callable[[Any], Any]):
+        self.values, self.cell = values, cell
+
+    def value(self, row):
+        return self.values(row, row + 1)[0]
+
+    def json(self, start, stop):
+        return pa.array([json_value(v) for v in self.values(start, stop)], TEXT)
+
+    def csv(self, start, stop):
+        return _quoted(pa.array([_text(self.cell(v)) for v in self.values(start, stop)], TEXT))
+
+    def carriage(self, start, stop):
+        return np.array([isinstance(v, str) and "\r" in v for v in self.values(start, stop)], bool)
+
+
+class Whole(Source):
+    """Whole numbers as pyarrow gives them (null: not measured)."""
+
+    def __init__(self, values: pa.Array):
+        self.values = values
+
+    def value(self, row):
+        return self.values[row].as_py()
+
+    def _texts(self, start, stop) -> pa.Array:
+        return pc.cast(self.values.slice(start, stop - start), pa.string()).cast(TEXT)
+
+    def json(self, start, stop):
+        return self._texts(start, stop).fill_null("null")
+
+    def csv(self, start, stop):
+        return self._texts(start, stop).fill_null("")
+
+
+def raw(column: Column, cell: Callable[[Any], Any]) -> Source:
+    """A field as written: pyarrow text, pyarrow numbers, or Python values."""
+    if column.kind == "text":
+        return Texts(lambda a, b: column.data.slice(a, b - a))
+    if column.kind == "number" and pa.types.is_floating(column.data.type):
+        return Numbers(column.data.to_numpy(zero_copy_only=False))
+    if column.kind == "number":
+        return Whole(column.data)
+    return Values(column.values, cell)
+
+
+def _text(cell: Any) -> str:
+    """A csv.writer cell as the text it writes (without quoting)."""
+    return cell if isinstance(cell, str) else ("" if cell is None else str(cell))
+
+
+def _json_texts(texts: pa.Array) -> pa.Array:
+    """JSON strings of a text array (``null`` for a null): pyarrow quotes the texts that need no
+    escape, Python writes the others."""
+    if not pc.any(pc.match_substring_regex(texts, NEEDS_ESCAPE)).as_py():
+        return pc.binary_join_element_wise(lit('"'), texts, lit('"'), lit("")).fill_null("null")
+    return pa.array([json_value(v) for v in texts.to_pylist()], TEXT)
+
+
+def _csv_texts(texts: pa.Array) -> pa.Array:
+    """CSV fields of a text array: empty for null, a ``'`` before a text a spreadsheet would run
+    as a formula (numbers are left alone: see downloads.csv_safe), quoted where needed."""
+    formula = pc.and_(pc.match_substring_regex(texts, FORMULA),
+                      pc.invert(pc.match_substring_regex(texts, f"^(?:{NUMBER_PATTERN})$"))).fill_null(False)
+    if pc.any(formula).as_py():
+        texts = pc.if_else(formula, pc.binary_join_element_wise(lit("'"), texts, lit("")), texts)
+    return _quoted(texts.fill_null(""))
+
+
+def _carriage(texts: pa.Array) -> np.ndarray:
+    return pc.match_substring(texts, "\r").fill_null(False).to_numpy(zero_copy_only=False)
+
+
+def sources(project: Project, cell: Callable[[Any], Any]) -> dict[str, Source]:
+    """The source of every column of records.csv, by column name (``cell``: how a value
+    becomes a csv.writer cell, downloads.csv_cell)."""
+    records = project.records
+    dims, metrics, reported, extra = column_groups(project)
+    fields = records.raw
+    none = Column.missing(len(records))
+
+    def dim(name: str) -> Coded:
+        return Coded(records.point.codes, tuple(dict(p).get(name) for p in records.point.labels))
+
+    started = fields.get("started_at", none)
+    return {
+        "run_id": Texts(lambda a, b: records.run_id[a:b]), "section": Labels(records.section, cell),
+        "arm": Labels(records.arm, cell), "status": Labels(records.status, cell), "repeat": Numbers(records.repeat),
+        **{d: Labels(dim(d), cell) for d in dims},
+        **{m: Numbers(records.metrics[m]) for m in metrics},
+        **{f"{m}_reported": raw(fields.get(m, none), cell) for m in reported},
+        **{c: raw(fields.get(c, none), cell) for c in extra},
+        "started_at": raw(started, cell) if started.kind == "text" else Values(records.started_at, cell),
+        "reason": Labels(records.reason, cell), "evidence": Labels(records.evidence, cell),
+        "source": Texts(records.sources),
+    }
