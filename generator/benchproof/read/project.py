@@ -18,6 +18,7 @@ from benchproof.read.paths import check_path
 from benchproof.read.report_config import REL, read_report
 from benchproof.read.runs import RUN_SUFFIXES, read_records
 from benchproof.read.schema import line_of
+from benchproof.read.weighing import read_weighing
 from benchproof.read.yamlio import load_yaml
 
 def _arm_files(root: Path) -> list[Path]:
@@ -27,6 +28,7 @@ def _arm_files(root: Path) -> list[Path]:
 def _read_files(root: Path, doc: dict) -> list[str]:
     """report.yaml, arm files, run files and the notes files the report names."""
     named = [s.get("notes") for s in doc.get("sections") or [] if isinstance(s, dict)] + [doc.get("protocol")]
+    named += [doc["decision"].get("notes")] if isinstance(doc.get("decision"), dict) else []
     notes = [check_path(root.absolute(), n, "notes")[0] for n in named if isinstance(n, str)]
     files = [p for folder, suffixes in (("arms", (".yaml", ".yml")), ("runs", RUN_SUFFIXES))
              for p in folder_files(root, folder, suffixes) if not outside(root, p)]
@@ -90,6 +92,8 @@ def load_project(root: Path, strict: bool = False) -> Project:
         _unknown_derive_fields(doc, report.metrics, columns, problems)
         check_parity(settings, doc, report, columns, problems)
     records, guards = apply_guards(records, settings.guards, problems)
+    runs_read = count and not any(p.file.startswith("runs/") for p in problems.errors)
+    weighing = read_weighing(root, doc, report, records if runs_read else None, problems)
     if strict:
         problems.items = strictly(problems.items)
     if problems.errors:
@@ -97,7 +101,7 @@ def load_project(root: Path, strict: bool = False) -> Project:
     inputs = collect(root, _read_files(root, doc), problems)
     return Project(root=root, report=report, arms=arms, records=tuple(records),
                    raw_columns=columns, warnings=tuple(collapse(sorted(problems.warnings, key=_order))),
-                   inputs=inputs, audit=settings, guards=guards)
+                   inputs=inputs, audit=settings, guards=guards, weighing=weighing)
 
 
 def _order(p: Problem) -> tuple:

@@ -14,6 +14,7 @@ def referenced(project: Project) -> list[str]:
             paths.add(arm.launch.evidence)
         paths.update(c.evidence for c in arm.claims if c.evidence)
     paths.update(r.evidence for r in project.records if r.evidence)
+    paths.update(project.weighing.files)   # the distributions a crossover or reference reads
     return sorted(paths)
 
 
