@@ -174,3 +174,11 @@ def test_a_report_without_these_blocks_has_none_of_them(example_site):
     data = results(example_site)
     assert (data["decision"], data["crossover"], data["reference"]) == (None, [], [])
     assert "9 checks ran" in text(page(example_site / "arms/v100-expxa0982-overdrive.html"))
+
+
+def test_two_builds_give_the_same_bytes(tmp_path, rejected_site):
+    from support import build
+    from test_determinism import tree
+
+    assert build(REJECTED, tmp_path / "again").exit_code == 0
+    assert tree(tmp_path / "again") == tree(rejected_site)
