@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from support import EXAMPLE, build, copy_example
+from support import EXAMPLE, REJECTED, build, copy_example
 
 
 @pytest.fixture
@@ -20,5 +20,15 @@ def example_site(tmp_path_factory) -> Path:
     """The example built once per test session; read it, never change it."""
     out = tmp_path_factory.mktemp("example-site") / "site"
     result = build(EXAMPLE, out)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture(scope="session")
+def rejected_site(tmp_path_factory) -> Path:
+    """The second example, ``data/rejected-engine`` (decision, crossover, reference), built
+    once per test session; read it, never change it."""
+    out = tmp_path_factory.mktemp("rejected-site") / "site"
+    result = build(REJECTED, out)
     assert result.exit_code == 0, result.output
     return out

@@ -13,6 +13,7 @@ from benchproof.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "data" / "example"
+REJECTED = REPO / "data" / "rejected-engine"   # the second example: a decision weighed by a workload
 
 
 def copy_example(dest: Path) -> Path:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from benchproof.audit.finding import Finding
 from benchproof.audit.notices import Notice
-from benchproof.audit.registry import RULES
+from benchproof.audit.registry import RULES, rules_for
 from benchproof.audit.run import Audit
 from benchproof.model import Project
 from benchproof.pages.configuration import arm_href, href
@@ -112,11 +112,12 @@ def notice_view(notice: Notice, project: Project) -> NoticeView:
         section=titles[notice.section] if len(titles) > 1 else "", folded=len(places) > OPEN_PLACES)
 
 
-def _summary(notices: list[Notice], arm: str | None) -> str:
+def _summary(notices: list[Notice], arm: str | None, project: Project) -> str:
     if not notices:
         whose = "this arm's figures" if arm else "every figure"
-        return (f"The audit found nothing to flag: {len(RULES)} checks ran on {whose} "
-                f"({', '.join(r.id for r in RULES)}).")
+        ran = rules_for(project)
+        return (f"The audit found nothing to flag: {len(ran)} checks ran on {whose} "
+                f"({', '.join(r.id for r in ran)}).")
     opened = [n for n in notices if n.accepted is None]
     arms = {n.arm for n in opened if n.arm}
     parts = []
@@ -151,5 +152,5 @@ def audit_block(audit: Audit, project: Project, arm: str | None = None) -> Audit
     else:
         headline = f"⚠ {n_open} audit finding{'s' if n_open != 1 else ''}" if n_open else "✓ no open audit finding"
         headline += f" ({n_accepted} accepted)" if n_accepted else ""
-    return AuditBlock(tuple(rules), n_open, n_accepted, _summary(wanted, arm), headline, guards,
-                      tuple(r.id for r in RULES))
+    return AuditBlock(tuple(rules), n_open, n_accepted, _summary(wanted, arm, project), headline, guards,
+                      tuple(r.id for r in rules_for(project)))

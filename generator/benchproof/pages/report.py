@@ -15,6 +15,8 @@ from benchproof.audit.run import Audit
 from benchproof.compute.aggregate import Results, Row
 from benchproof.pages.audit_view import AuditBlock, audit_block
 from benchproof.pages.configuration import evidence_href, what_ran
+from benchproof.pages.decision_view import DecisionView, figure_anchor
+from benchproof.pages.workload_view import WorkloadView
 from benchproof.model import STATUSES, Metric, Project, Report, RunRecord, column_groups
 
 INLINE_LIMIT = 1000  # more records than this are browsed in runs.html, not listed inline
@@ -44,6 +46,7 @@ class Cell:
     status: str = ""     # the status in words where there is no figure
     href: str = ""       # a link (site-relative), e.g. to a record's evidence file
     flags: tuple = ()    # the audit's markers (benchproof.audit.notices.Flag), each linking to its finding
+    anchor: str = ""     # the id of a summary figure, which the Decision block links to
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,8 @@ class ReportPage:
     warnings: tuple[str, ...]
     ran: tuple = ()    # 03 What actually ran: one configuration.ConfigTable per section
     audit: AuditBlock | None = None   # "Before you quote these numbers"
+    decision: DecisionView | None = None   # the Decision block (report.yaml decision)
+    workload: WorkloadView | None = None   # "Weighed by your workload" (crossover, reference)
 
 
 def runs_text(counts: dict[str, int], label: str) -> str:
@@ -115,6 +120,7 @@ def _summary_row(project: Project, row: Row, audit: Audit) -> SummaryRow:
             note=fmt.small_n(stat), ratio=fmt.ratio(stat.ratio),
             status=stat.status if missing else "",
             flags=audit.cells.get((row.section, row.arm, row.point, metric.id), ()),
+            anchor=figure_anchor(row.section, row.arm, row.point, metric.id),
         ))
     arm = project.arms[row.arm]
     return SummaryRow(arm.id, arm.label, tuple(str(v) for _, v in row.point), runs_text(row.counts, row.status),

@@ -26,9 +26,10 @@ def site_path(path: str) -> str:
     return path + INERT_SUFFIX if PurePosixPath(path).suffix.lower() in ACTIVE_SUFFIXES else path
 
 
-def named_evidence(arms: Iterable[Arm], records: Iterable[RunRecord]) -> list[str]:
-    """Every evidence path the arms (their list, launch, claims) and records name, sorted, once."""
-    paths: set[str] = set()
+def named_evidence(arms: Iterable[Arm], records: Iterable[RunRecord], files: Iterable[str] = ()) -> list[str]:
+    """Every evidence path the arms (their list, launch, claims), the records and ``files`` (the
+    distributions a crossover or reference reads) name, sorted, once."""
+    paths: set[str] = set(files)
     for arm in arms:
         paths.update(arm.evidence)
         if arm.launch.evidence:

@@ -12,6 +12,7 @@ from benchproof.model import RESERVED, Dimension, Metric, Report, Section
 from benchproof.pages.narrative import render_markdown
 from benchproof.read.paths import project_file
 from benchproof.read.audit_fields import AUDIT_FIELDS
+from benchproof.read.decision_fields import CROSSOVER_FIELDS, DECISION_FIELDS, REFERENCE_FIELDS
 from benchproof.read.limits import MAX_ID, MAX_LABEL, too_long
 from benchproof.read.schema import FILE_TABLES, Field, check_map, line_of, shown
 
@@ -59,6 +60,12 @@ REPORT_FIELDS = {
                                  "(notes/protocol.md) or Markdown text"),
     "decimals": Field("int", default=2, bounds=(0, 6), doc="Decimals shown in the figures"),
     "audit": Field("map", fields=AUDIT_FIELDS, doc="What the audit checks: thresholds, guards, accepted findings"),
+    "decision": Field("map", fields=DECISION_FIELDS,
+                      doc="The decision the report supports: question, verdict, claims checked against the figures"),
+    "crossover": Field("list", fields=CROSSOVER_FIELDS,
+                       doc="Where one arm stops being faster, weighed by a distribution of output lengths"),
+    "reference": Field("list", fields=REFERENCE_FIELDS,
+                       doc="A distribution of your own measurements the benchmark's repetitions are placed in"),
 }
 FILE_TABLES[REL] = (REL, REPORT_FIELDS)
 BETTER = METRIC_FIELDS["better"].choices

@@ -102,7 +102,8 @@ def guards_json(project: Project) -> list[dict[str, Any]]:
              "successful": g.considered, "excluded": list(g.excluded)} for g in project.guards]
 
 
-def results_json(project: Project, results: Results, findings=()) -> str:
+def results_json(project: Project, results: Results, findings=(), weighing: dict[str, Any] | None = None) -> str:
+    """``weighing``: the decision, crossovers and references (:mod:`benchproof.receipts.decision_json`)."""
     report = project.report
     metrics = [{"id": m.id, "label": m.label, "unit": m.unit, "better": m.better,
                 "source": m.source, "derive": m.derive, "derive_fields": list(m.derive_fields)}
@@ -121,4 +122,5 @@ def results_json(project: Project, results: Results, findings=()) -> str:
         "metrics": metrics, "dimensions": [d.id for d in report.dimensions],
         "records": len(project.records), "rows": rows,
         "findings": findings_json(findings), "guards": guards_json(project),
+        **(weighing or {"decision": None, "crossover": [], "reference": []}),
     })
