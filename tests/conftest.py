@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from second_project import SecondProject, make_second_project
 from support import EXAMPLE, build, copy_example
 
 
@@ -20,5 +21,20 @@ def example_site(tmp_path_factory) -> Path:
     """The example built once per test session; read it, never change it."""
     out = tmp_path_factory.mktemp("example-site") / "site"
     result = build(EXAMPLE, out)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture(scope="session")
+def second(tmp_path_factory) -> SecondProject:
+    """The generated second project (see ``second_project.py``); read it, never change it."""
+    return make_second_project(tmp_path_factory.mktemp("second") / "project")
+
+
+@pytest.fixture(scope="session")
+def second_site(second, tmp_path_factory) -> Path:
+    """The second project built once per test session; read it, never change it."""
+    out = tmp_path_factory.mktemp("second-site") / "site"
+    result = build(second.root, out)
     assert result.exit_code == 0, result.output
     return out
