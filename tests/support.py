@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import textwrap
 from pathlib import Path
@@ -37,6 +38,13 @@ def write_project(root: Path, report: str, arms: dict[str, str], runs: dict[str,
 def build(project: Path, out: Path, *args: str):
     """Run ``benchproof build`` in-process; return the click result."""
     return CliRunner().invoke(main, ["build", str(project), "-o", str(out), *args])
+
+
+def strict_json(text: str):
+    """``json.loads`` that refuses NaN, Infinity and -Infinity, which are not JSON."""
+    def refuse(token):
+        raise AssertionError(f"non-standard JSON constant {token}")
+    return json.loads(text, parse_constant=refuse)
 
 
 def page(path: Path) -> BeautifulSoup:

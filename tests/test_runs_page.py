@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from pathlib import Path
 
 import pytest
 
-from support import SMALL_ARMS, SMALL_REPORT, build, page, write_project
+from support import SMALL_ARMS, SMALL_REPORT, build, page, strict_json, write_project
 
 PREFIX = "window.benchproofRuns = "
 HOSTILE = "</script><script>alert(1)</script>"
@@ -20,11 +19,7 @@ def runs_data(site: Path) -> dict:
     """runs-data.js as JSON: the assignment stripped, strictly parsed (no NaN/Infinity)."""
     text = (site / "runs-data.js").read_text(encoding="utf-8")
     assert text.startswith(PREFIX) and text.endswith(";\n")
-
-    def refuse(token):
-        raise AssertionError(f"non-standard JSON constant {token}")
-
-    return json.loads(text[len(PREFIX):-2], parse_constant=refuse)
+    return strict_json(text[len(PREFIX):-2])
 
 
 def column(data: dict, column_id: str) -> list:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import html
 import io
-import json
 import re
 import statistics
 from collections import Counter
@@ -15,17 +14,13 @@ from collections import Counter
 import pytest
 
 from second_project import BATCHES, CROWDED, CROWDED_OK, DECIMALS, LABELS, METRICS, PROTOCOL, SECTIONS
-from support import page, summary_rows, text
+from support import page, strict_json, summary_rows, text
 
 STATUS_ORDER = ("ok", "failed", "interrupted", "unsupported", "excluded")
 UNITS = {"tok_s": "tok/s", "lat_ms": "ms"}
 # the cells without a figure, and the status in words they must show
 NO_FIGURE = {("alpha", "alpha-flaky", 16): "interrupted 1/2, excluded 1/2",
              ("beta", "beta-gone", 2): "unsupported", ("beta", "beta-gone", 16): "unsupported"}
-
-
-def refuse(token):
-    raise AssertionError(f"non-standard JSON constant {token}")
 
 
 def number(value: float) -> str:
@@ -51,7 +46,7 @@ def soup(second_site):
 
 @pytest.fixture(scope="module")
 def views(soup) -> list[dict]:
-    return json.loads(soup.select_one("script#chart-views").string, parse_constant=refuse)["views"]
+    return strict_json(soup.select_one("script#chart-views").string)["views"]
 
 
 def test_the_project_has_what_the_example_lacks(second):
@@ -82,7 +77,7 @@ def test_summary_tables_match_an_independent_computation(second, soup):
 
 
 def test_results_json_matches_an_independent_computation(second, second_site):
-    data = json.loads((second_site / "downloads/results.json").read_text(encoding="utf-8"), parse_constant=refuse)
+    data = strict_json((second_site / "downloads/results.json").read_text(encoding="utf-8"))
     assert data["records"] == len(second.records)
     assert data["baselines"] == {sid: baseline for sid, (_, _, baseline) in SECTIONS.items()}
     rows = {(r["section"], r["arm"], r["point"]["batch"]): r for r in data["rows"]}
@@ -108,7 +103,7 @@ def test_results_json_matches_an_independent_computation(second, second_site):
 def test_records_csv_and_jsonl_hold_every_record_in_file_order(second, second_site):
     csv_rows = list(csv.DictReader(io.StringIO((second_site / "downloads/records.csv").read_text(encoding="utf-8"))))
     lines = (second_site / "downloads/records.jsonl").read_text(encoding="utf-8").splitlines()
-    jsonl_rows = [json.loads(line, parse_constant=refuse) for line in lines]
+    jsonl_rows = [strict_json(line) for line in lines]
     assert len(csv_rows) == len(jsonl_rows) == len(second.records)
     for record, row, raw in zip(second.records, csv_rows, jsonl_rows):
         assert row["run_id"] == raw["run_id"] == record.run_id
