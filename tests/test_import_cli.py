@@ -90,6 +90,19 @@ def test_reimport_is_refused_unless_replace(tmp_path):
     assert replaced.exit_code == 0, replaced.output
     assert "kept my-report/arms/a.yaml as it was" in replaced.output
     assert runs.read_bytes() == first  # same input, same bytes
+    # the tool ran again and wrote other times: --replace puts the new records in place of the old
+    data = json.loads((tmp_path / "results.json").read_text())
+    for entry in data["results"]:
+        entry["times"] = [t * 3 for t in entry["times"]]
+    data["results"][0]["exit_codes"] = [0] * len(data["results"][0]["times"])
+    (tmp_path / "results.json").write_text(json.dumps(data))
+    changed = run_import(tmp_path, "hyperfine", "results.json", "--arm", "a", "--into", "my-report", "--replace")
+    assert changed.exit_code == 0, changed.output
+    rows = records(runs)
+    expected = [(t * SCALE["ms"], "ok" if code == 0 else "failed")
+                for entry in data["results"] for t, code in zip(entry["times"], entry["exit_codes"])]
+    assert [(r["wall_ms"], r["status"]) for r in rows] == [(pytest.approx(t), s) for t, s in expected]
+    assert runs.read_bytes() != first
     assert sorted(p.name for p in runs.parent.iterdir()) == ["a-results.jsonl"]
     report = yaml.safe_load((tmp_path / "my-report" / "report.yaml").read_text())
     assert report["sections"] == [{"id": "main", "title": "main", "arms": ["a"]}]
