@@ -9,8 +9,9 @@ arm.  This project has:
 - excluded, interrupted and failed records whose values would move a median, a minimum or a
   maximum if they were counted;
 - 230 successful repetitions of one arm at one point (more than the chart's 200 dots);
-- two sections, each with a baseline; an arm whose launch was unsupported; a point where an
-  arm has no successful repetition; a successful record that did not measure one metric;
+- two sections, each with a baseline; an arm whose launch was unsupported, one whose launch
+  failed (no record); a point where an arm has no successful repetition; a successful record
+  that did not measure one metric;
 - a derived metric, three display decimals, and text dimension order that differs from the
   numeric one (``2`` before ``16``).
 
@@ -32,11 +33,12 @@ BUNDLE = "second-project-two-rigs-evidence"
 DECIMALS = 3
 SECTIONS = {  # id → (title, arms, baseline)
     "alpha": ("Alpha rig: batch sweep", ("alpha-base", "alpha-fast", "alpha-flaky"), "alpha-base"),
-    "beta": ("Beta rig: the new build", ("beta-base", "beta-new", "beta-gone"), "beta-base"),
+    "beta": ("Beta rig: the new build", ("beta-base", "beta-new", "beta-gone", "beta-crash"), "beta-base"),
 }
 LABELS = {
     "alpha-base": "Alpha · stock build", "alpha-fast": "Alpha · fused kernels", "alpha-flaky": "Alpha · experimental",
     "beta-base": "Beta · stock build", "beta-new": "Beta · new build", "beta-gone": "Beta · unsupported mode",
+    "beta-crash": "Beta · debug build",
 }
 METRICS = ("tok_s", "lat_ms")   # lat_ms is derived: wall_us / 1000
 BATCHES = (2, 16)
@@ -191,6 +193,8 @@ def _arm(arm_id: str) -> str:
     text = f'label: "{LABELS[arm_id]}"\nrole: {"incumbent" if arm_id.endswith("base") else "candidate"}\n'
     if arm_id == "beta-gone":
         text += 'launch: {status: unsupported, reason: "mode not built for this GPU"}\n'
+    if arm_id == "beta-crash":   # no record at all
+        text += 'launch: {status: failed, reason: "the server crashed while loading the model"}\n'
     if arm_id == "alpha-fast":
         text += "evidence: [evidence/alpha-fast/server.log]\n"
     return text

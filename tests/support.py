@@ -47,6 +47,17 @@ def strict_json(text: str):
     return json.loads(text, parse_constant=refuse)
 
 
+def assert_size(shown: str, actual: int) -> None:
+    """``shown`` (``812 B``, ``4.3 kB``, ``1.2 MB``: decimal units, one decimal) says ``actual`` bytes."""
+    value, unit = shown.split()
+    if unit == "B":
+        assert int(value) == actual < 1000, (shown, actual)
+        return
+    scale = {"kB": 1000, "MB": 1_000_000}[unit]
+    assert (float(value) - 0.05) * scale <= actual < (float(value) + 0.05) * scale, (shown, actual)
+    assert actual < 1000 * scale or unit == "MB", (shown, actual)
+
+
 def page(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from support import EXAMPLE, REPO, build, copy_example, page, strict_json
+from support import EXAMPLE, REPO, assert_size, build, copy_example, page, strict_json
 from test_determinism import tree
 
 BUNDLE = "same-model-different-engines-evidence"
@@ -39,17 +39,6 @@ def test_evidence_section_lists_every_download_with_size_and_sha256(example_site
         path = example_site / li.select_one("a")["href"]
         assert_size(li.select_one(".size").get_text(), path.stat().st_size)
         assert path.read_bytes() == (EXAMPLE / li.select_one("a").get_text()).read_bytes()
-
-
-def assert_size(shown: str, actual: int) -> None:
-    """``shown`` (``812 B``, ``4.3 kB``, ``1.2 MB``: decimal units, one decimal) says ``actual`` bytes."""
-    value, unit = shown.split()
-    if unit == "B":
-        assert int(value) == actual < 1000, (shown, actual)
-        return
-    scale = {"kB": 1000, "MB": 1_000_000}[unit]
-    assert (float(value) - 0.05) * scale <= actual < (float(value) + 0.05) * scale, (shown, actual)
-    assert actual < 1000 * scale or unit == "MB", (shown, actual)
 
 
 def test_records_jsonl_has_every_record_with_source_and_derived_values(example_site):

@@ -5,22 +5,27 @@ and their static SVGs, the raw table, records.csv, records.jsonl and results.jso
 from __future__ import annotations
 
 import csv
+import hashlib
 import html
 import io
+import json
+import time
+import zipfile
 import re
 import statistics
 from collections import Counter
 
 import pytest
 
-from second_project import BATCHES, CROWDED, CROWDED_OK, DECIMALS, LABELS, METRICS, PROTOCOL, SECTIONS
-from support import page, strict_json, summary_rows, text
+from second_project import BATCHES, BUNDLE, CROWDED, CROWDED_OK, DECIMALS, LABELS, METRICS, PROTOCOL, SECTIONS
+from support import assert_size, page, strict_json, summary_rows, text
 
 STATUS_ORDER = ("ok", "failed", "interrupted", "unsupported", "excluded")
 UNITS = {"tok_s": "tok/s", "lat_ms": "ms"}
 # the cells without a figure, and the status in words they must show
 NO_FIGURE = {("alpha", "alpha-flaky", 16): "interrupted 1/2, excluded 1/2",
-             ("beta", "beta-gone", 2): "unsupported", ("beta", "beta-gone", 16): "unsupported"}
+             ("beta", "beta-gone", 2): "unsupported", ("beta", "beta-gone", 16): "unsupported",
+             ("beta", "beta-crash", 2): "failed to launch", ("beta", "beta-crash", 16): "failed to launch"}
 
 
 def number(value: float) -> str:
@@ -70,7 +75,7 @@ def test_summary_tables_match_an_independent_computation(second, soup):
         for arm in arms:
             for batch in BATCHES:
                 counts = Counter(r.fields["status"] for r in second.group(section, arm, batch))
-                runs = " · ".join(f"{counts[s]} {s}" for s in STATUS_ORDER if counts[s]) or "unsupported"
+                runs = " · ".join(f"{counts[s]} {s}" for s in STATUS_ORDER if counts[s]) or NO_FIGURE[(section, arm, batch)]
                 expected.append([LABELS[arm], str(batch), runs,
                                  *(expected_cell(second, section, arm, batch, m) for m in METRICS)])
         assert summary_rows(soup, section) == expected
@@ -201,3 +206,44 @@ def test_the_protocol_body_and_section_notes_are_on_the_page(soup):
     assert PROTOCOL in text(soup.select_one("#protocol").find_parent("section"))
     assert "The alpha rig sweeps the batch size." in text(soup.select_one("#section-alpha .narrative"))
     assert "The beta rig tries the new build." in text(soup.select_one("#section-beta .narrative"))
+
+
+def test_05_evidence_lists_each_download_and_evidence_file_with_its_size_and_sha256(second, second_site, soup):
+    rows = soup.select("table.downloads tbody tr")
+    assert [tr.select_one("a").get_text() for tr in rows] == ["records.csv", "records.jsonl", "results.json",
+                                                              f"{BUNDLE}.zip"]
+    for tr in rows:
+        data = (second_site / tr.select_one("a")["href"]).read_bytes()
+        assert tr.select_one("td.sha").get_text(strip=True) == hashlib.sha256(data).hexdigest()
+        assert_size(tr.select_one("td.num").get_text(), len(data))
+    files = {li.select_one("a").get_text(): li.select_one(".size").get_text() for li in soup.select(".evidence-files li")}
+    assert sorted(files) == ["evidence/alpha-base/throttle.log", "evidence/alpha-fast/server.log"]
+    for path, size in files.items():
+        assert (second_site / path).read_bytes() == (second.root / path).read_bytes()
+        assert_size(size, (second.root / path).stat().st_size)
+
+
+def test_the_bundle_holds_every_input_and_download_with_checksums(second, second_site):
+    with zipfile.ZipFile(second_site / "downloads" / f"{BUNDLE}.zip") as archive:
+        infos = archive.infolist()
+        files = {i.filename.removeprefix(f"{BUNDLE}/"): archive.read(i) for i in infos}
+    names = [i.filename for i in infos]
+    assert names == sorted(names) and all(n.startswith(f"{BUNDLE}/") for n in names)
+    assert {i.external_attr >> 16 for i in infos} == {0o100644}
+    inputs = {p.relative_to(second.root).as_posix(): p for p in second.root.rglob("*") if p.is_file()}
+    newest = max(int(p.stat().st_mtime) for p in inputs.values())
+    stamp = time.gmtime(newest)[:6]
+    assert {i.date_time for i in infos} == {(*stamp[:5], stamp[5] // 2 * 2)}   # zip keeps even seconds
+    for path, source in inputs.items():
+        assert files[path] == source.read_bytes(), path
+    for name in ("records.csv", "records.jsonl", "results.json"):
+        assert files[name] == (second_site / "downloads" / name).read_bytes()
+    sums = {line.split("  ", 1)[1]: line.split("  ", 1)[0] for line in files["SHA256SUMS"].decode().splitlines()}
+    assert sorted(sums) == sorted(set(files) - {"SHA256SUMS"})
+    assert all(hashlib.sha256(files[path]).hexdigest() == digest for path, digest in sums.items())
+    provenance = json.loads(files["PROVENANCE.json"])
+    assert provenance["records"] == len(second.records)
+    assert provenance["build_time_epoch"] == newest
+    assert provenance["build_time"] == time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(newest))
+    assert [(i["path"], i["bytes"], i["sha256"]) for i in provenance["inputs"]] == [
+        (path, len(p.read_bytes()), hashlib.sha256(p.read_bytes()).hexdigest()) for path, p in sorted(inputs.items())]
