@@ -17,7 +17,8 @@ from collections import Counter
 
 import pytest
 
-from second_project import BATCHES, BUNDLE, CROWDED, CROWDED_OK, DECIMALS, LABELS, METRICS, PROTOCOL, SECTIONS
+from second_project import (BATCHES, BUNDLE, CROWDED, CROWDED_OK, DECIMALS, LABELS, METRICS, PROTOCOL, SECTIONS,
+                            TITLE)
 from support import assert_size, page, strict_json, summary_rows, text
 
 STATUS_ORDER = ("ok", "failed", "interrupted", "unsupported", "excluded")
@@ -83,6 +84,13 @@ def test_summary_tables_match_an_independent_computation(second, soup):
 
 def test_results_json_matches_an_independent_computation(second, second_site):
     data = strict_json((second_site / "downloads/results.json").read_text(encoding="utf-8"))
+    assert (data["format"], data["format_version"], data["title"]) == ("benchproof-results", 1, TITLE)
+    assert data["generator"].startswith("benchproof ") and data["dimensions"] == ["batch"]
+    assert data["metrics"] == [
+        {"id": "tok_s", "label": "Throughput", "unit": "tok/s", "better": "higher", "source": "engine counter",
+         "derive": None, "derive_fields": []},
+        {"id": "lat_ms", "label": "Latency", "unit": "ms", "better": "lower", "source": "client wall time",
+         "derive": "wall_us / 1000", "derive_fields": ["wall_us"]}]
     assert data["records"] == len(second.records)
     assert data["baselines"] == {sid: baseline for sid, (_, _, baseline) in SECTIONS.items()}
     rows = {(r["section"], r["arm"], r["point"]["batch"]): r for r in data["rows"]}
@@ -115,6 +123,13 @@ def test_records_csv_and_jsonl_hold_every_record_in_file_order(second, second_si
         assert row["source"] == raw["source"] == f"{record.file}:{record.line}"
         assert row["status"] == raw["status"] == record.fields["status"]
         assert row["section"] == raw["section"] == record.fields["section"]
+        assert (row["arm"], row["repeat"], row["batch"]) == (record.fields["arm"], str(record.fields["repeat"]),
+                                                             str(record.fields["batch"]))
+        assert (raw["arm"], raw["repeat"], raw["batch"]) == (record.fields["arm"], record.fields["repeat"],
+                                                             record.fields["batch"])
+        reported = record.fields.get("lat_ms")       # the figure the record itself gave, beside the derived one
+        assert raw["lat_ms_reported"] == reported and row["lat_ms_reported"] == ("" if reported is None else str(reported))
+        assert raw["note"] == record.fields.get("note") and row["note"] == record.fields.get("note", "")
         for metric in METRICS:
             value = record.value(metric)
             assert raw[metric] == (None if value is None else pytest.approx(value, rel=1e-12)), (record.run_id, metric)
@@ -122,6 +137,11 @@ def test_records_csv_and_jsonl_hold_every_record_in_file_order(second, second_si
                 assert row[metric] == "", (record.run_id, metric)
             else:
                 assert float(row[metric]) == pytest.approx(value, rel=1e-12), (record.run_id, metric)
+
+
+def test_downloads_are_utf8_text_not_escapes(second_site):
+    for name in ("records.csv", "records.jsonl"):
+        assert "cold start · µs timer" in (second_site / "downloads" / name).read_bytes().decode("utf-8"), name
 
 
 def test_raw_table_shows_each_value_and_dashes_only_for_not_measured(second, soup):
@@ -135,6 +155,8 @@ def test_raw_table_shows_each_value_and_dashes_only_for_not_measured(second, sou
         for metric, header in (("tok_s", "Throughput"), ("lat_ms", "Latency (derived)")):
             value = record.value(metric)
             assert cells[header] == ("--" if value is None else number(value)), (record.run_id, metric)
+        reported = record.fields.get("lat_ms")
+        assert cells["Latency (reported)"] == ("--" if reported is None else repr(reported)), record.run_id
 
 
 def test_chart_bars_are_medians_of_ok_records_and_dots_are_ok_repetitions(second, views):
