@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from benchproof.receipts.listing import size_text
 from support import EXAMPLE, REPO, assert_size, build, copy_example, page, strict_json
 from test_determinism import tree
 
@@ -39,6 +40,13 @@ def test_evidence_section_lists_every_download_with_size_and_sha256(example_site
         path = example_site / li.select_one("a")["href"]
         assert_size(li.select_one(".size").get_text(), path.stat().st_size)
         assert path.read_bytes() == (EXAMPLE / li.select_one("a").get_text()).read_bytes()
+
+
+@pytest.mark.parametrize("size,shown", [(0, "0 B"), (999, "999 B"), (1000, "1.0 kB"), (12_345, "12.3 kB"),
+                                        (999_949, "999.9 kB"), (1_000_000, "1.0 MB"), (25_400_000, "25.4 MB")])
+def test_sizes_are_written_in_decimal_units_with_one_decimal(size, shown):
+    assert size_text(size) == shown
+    assert_size(shown, size)
 
 
 def test_records_jsonl_has_every_record_with_source_and_derived_values(example_site):

@@ -187,8 +187,10 @@ def test_numbers_sort_numerically_and_text_after(tmp_path):
         a,ok,1,4096,1,1
         a,ok,1,512,2,1
         a,ok,1,long,3,1
+        a,ok,1,huge,3,1
+        a,ok,1,tiny,3,1
         """)
-    assert [r[1] for r in summary_rows(soup) if r[0] == "Arm A"] == ["512", "4096", "long"]
+    assert [r[1] for r in summary_rows(soup) if r[0] == "Arm A"] == ["512", "4096", "huge", "long", "tiny"]
 
 
 def test_a_large_report_links_every_run_instead_of_listing_it_inline(tmp_path):

@@ -33,6 +33,18 @@ def number(value: float) -> str:
     return f"{value:.{DECIMALS}f}"
 
 
+def expected_status(second, section: str, arm: str, batch: int) -> str:
+    """What happened to an arm's attempts at a point, in the words the page and results.json use."""
+    counts = Counter(r.fields["status"] for r in second.group(section, arm, batch))
+    if not counts:
+        return NO_FIGURE[(section, arm, batch)]
+    if set(counts) == {"ok"}:
+        return "ok"
+    if set(counts) == {"unsupported"}:
+        return "unsupported"
+    return ", ".join(f"{s} {counts[s]}/{counts.total()}" for s in STATUS_ORDER[1:] if counts[s])
+
+
 def expected_cell(second, section: str, arm: str, batch: int, metric: str) -> str:
     values = second.ok_values(section, arm, batch, metric)
     if not values:
@@ -80,6 +92,8 @@ def test_summary_tables_match_an_independent_computation(second, soup):
                 expected.append([LABELS[arm], str(batch), runs,
                                  *(expected_cell(second, section, arm, batch, m) for m in METRICS)])
         assert summary_rows(soup, section) == expected
+        statuses = [tr["data-status"] for tr in soup.select(f'table.summary[data-section="{section}"] tbody tr')]
+        assert statuses == [expected_status(second, section, arm, batch) for arm in arms for batch in BATCHES]
 
 
 def test_results_json_matches_an_independent_computation(second, second_site):
@@ -89,7 +103,7 @@ def test_results_json_matches_an_independent_computation(second, second_site):
     assert data["metrics"] == [
         {"id": "tok_s", "label": "Throughput", "unit": "tok/s", "better": "higher", "source": "engine counter",
          "derive": None, "derive_fields": []},
-        {"id": "lat_ms", "label": "Latency", "unit": "ms", "better": "lower", "source": "client wall time",
+        {"id": "lat_ms", "label": "Latency", "unit": "ms", "better": "lower", "source": "client wall time (µs)",
          "derive": "wall_us / 1000", "derive_fields": ["wall_us"]}]
     assert data["records"] == len(second.records)
     assert data["baselines"] == {sid: baseline for sid, (_, _, baseline) in SECTIONS.items()}
@@ -98,6 +112,7 @@ def test_results_json_matches_an_independent_computation(second, second_site):
     for (section, arm, batch), row in rows.items():
         group = second.group(section, arm, batch)
         assert row["counts"] == dict(Counter(r.fields["status"] for r in group))
+        assert row["status"] == expected_status(second, section, arm, batch)
         for metric in METRICS:
             stat = row["metrics"][metric]
             values = second.ok_values(section, arm, batch, metric)
@@ -110,7 +125,8 @@ def test_results_json_matches_an_independent_computation(second, second_site):
                 assert stat["ratio"] == pytest.approx(median / statistics.median(base), rel=1e-12)
             else:
                 assert stat["median"] is stat["min"] is stat["max"] is stat["ratio"] is None
-                assert stat["status"] == NO_FIGURE[(section, arm, batch)]
+            ok = any(r.fields["status"] == "ok" for r in group)
+            assert stat["status"] == ("not measured" if ok and not values else expected_status(second, section, arm, batch))
 
 
 def test_records_csv_and_jsonl_hold_every_record_in_file_order(second, second_site):
@@ -142,6 +158,7 @@ def test_records_csv_and_jsonl_hold_every_record_in_file_order(second, second_si
 def test_downloads_are_utf8_text_not_escapes(second_site):
     for name in ("records.csv", "records.jsonl"):
         assert "cold start · µs timer" in (second_site / "downloads" / name).read_bytes().decode("utf-8"), name
+    assert '"source": "client wall time (µs)"' in (second_site / "downloads/results.json").read_bytes().decode("utf-8")
 
 
 def test_raw_table_shows_each_value_and_dashes_only_for_not_measured(second, soup):
@@ -238,6 +255,14 @@ def test_05_evidence_lists_each_download_and_evidence_file_with_its_size_and_sha
         data = (second_site / tr.select_one("a")["href"]).read_bytes()
         assert tr.select_one("td.sha").get_text(strip=True) == hashlib.sha256(data).hexdigest()
         assert_size(tr.select_one("td.num").get_text(), len(data))
+    holds = [tr.select("td")[1].get_text() for tr in rows]
+    assert holds[0].startswith("every record, failed and excluded ones included")
+    assert holds[2].startswith("the aggregates: n_ok, n_total, median")
+    assert holds[3].startswith("everything this report was built from") and "PROVENANCE.json and SHA256SUMS" in holds[3]
+    inputs = [p for p in second.root.rglob("*") if p.is_file()]
+    built = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(max(int(p.stat().st_mtime) for p in inputs)))
+    assert text(soup.select_one(".receipts p.note")).startswith(
+        f"Build time used: {built} (the newest input file's modification time). {len(inputs)} input files")
     files = {li.select_one("a").get_text(): li.select_one(".size").get_text() for li in soup.select(".evidence-files li")}
     assert sorted(files) == ["evidence/alpha-base/throttle.log", "evidence/alpha-fast/server.log"]
     for path, size in files.items():
