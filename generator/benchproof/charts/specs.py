@@ -80,7 +80,7 @@ def _labels(project: Project, arm_ids: tuple[str, ...]) -> dict[str, str]:
     return labels
 
 
-def _skeleton(metric: Metric, order: list[str]) -> dict:
+def _skeleton(metric: Metric, order: list[str]) -> dict:  # pragma: no mutate block (styling, not data)
     """The spec of one section × metric, without data: every workload point reuses it."""
     y = alt.Y("arm:N", sort=order, scale=alt.Scale(domain=order), title=None,
               axis=alt.Axis(labelFontSize=12, ticks=False, domain=False))
