@@ -10,9 +10,11 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from benchproof.receipts.bundle import bundle_name
 from benchproof.receipts.listing import size_text
 from support import EXAMPLE, REPO, assert_size, build, copy_example, page, strict_json
 from test_determinism import tree
@@ -47,6 +49,17 @@ def test_evidence_section_lists_every_download_with_size_and_sha256(example_site
 def test_sizes_are_written_in_decimal_units_with_one_decimal(size, shown):
     assert size_text(size) == shown
     assert_size(shown, size)
+
+
+@pytest.mark.parametrize("title,name", [
+    ("Same model. Different engines.", "same-model-different-engines-evidence"),
+    ("--Hello, World!--", "hello-world-evidence"),
+    ("日本語のレポート", "report-evidence"),                       # nothing left: a plain name
+    ("a" * 70, "a" * 60 + "-evidence"),                            # at most 60 characters
+    ("x" * 59 + " yz", "x" * 59 + "-evidence"),                    # no dash left where it was cut
+])
+def test_the_bundle_is_named_after_the_title(title, name):
+    assert bundle_name(SimpleNamespace(report=SimpleNamespace(title=title))) == name
 
 
 def test_records_jsonl_has_every_record_with_source_and_derived_values(example_site):

@@ -290,6 +290,8 @@ def test_the_bundle_holds_every_input_and_download_with_checksums(second, second
     assert all(hashlib.sha256(files[path]).hexdigest() == digest for path, digest in sums.items())
     provenance = json.loads(files["PROVENANCE.json"])
     assert provenance["records"] == len(second.records)
+    assert provenance["generator"].startswith("benchproof ")
+    assert provenance["build_time_source"] == "the newest input file's modification time"
     assert provenance["build_time_epoch"] == newest
     assert provenance["build_time"] == time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(newest))
     assert [(i["path"], i["bytes"], i["sha256"]) for i in provenance["inputs"]] == [
