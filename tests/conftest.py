@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from second_project import SecondProject, make_second_project
 from support import EXAMPLE, REJECTED, build, copy_example
 
 
@@ -30,5 +31,20 @@ def rejected_site(tmp_path_factory) -> Path:
     once per test session; read it, never change it."""
     out = tmp_path_factory.mktemp("rejected-site") / "site"
     result = build(REJECTED, out)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture(scope="session")
+def second(tmp_path_factory) -> SecondProject:
+    """The generated second project (see ``second_project.py``); read it, never change it."""
+    return make_second_project(tmp_path_factory.mktemp("second") / "project")
+
+
+@pytest.fixture(scope="session")
+def second_site(second, tmp_path_factory) -> Path:
+    """The second project built once per test session; read it, never change it."""
+    out = tmp_path_factory.mktemp("second-site") / "site"
+    result = build(second.root, out)
     assert result.exit_code == 0, result.output
     return out

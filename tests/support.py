@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import json
 import shutil
 import textwrap
 from pathlib import Path
@@ -40,6 +42,24 @@ def build(project: Path, out: Path, *args: str):
     return CliRunner().invoke(main, ["build", str(project), "-o", str(out), *args])
 
 
+def strict_json(text: str):
+    """``json.loads`` that refuses NaN, Infinity and -Infinity, which are not JSON."""
+    def refuse(token):
+        raise AssertionError(f"non-standard JSON constant {token}")
+    return json.loads(text, parse_constant=refuse)
+
+
+def assert_size(shown: str, actual: int) -> None:
+    """``shown`` (``812 B``, ``4.3 kB``, ``1.2 MB``: decimal units, one decimal) says ``actual`` bytes."""
+    value, unit = shown.split()
+    if unit == "B":
+        assert int(value) == actual < 1000, (shown, actual)
+        return
+    scale = {"kB": 1000, "MB": 1_000_000}[unit]
+    assert (float(value) - 0.05) * scale <= actual < (float(value) + 0.05) * scale, (shown, actual)
+    assert actual < 1000 * scale or unit == "MB", (shown, actual)
+
+
 def page(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
@@ -48,10 +68,14 @@ def text(node) -> str:
     return " ".join(node.get_text().split())
 
 
-def summary_rows(soup: BeautifulSoup, section: str | None = None) -> list[list[str]]:
-    """The body rows of a section's summary table as cell texts."""
+def summary_rows(soup: BeautifulSoup, section: str | None = None, flags: bool = True) -> list[list[str]]:
+    """The body rows of a section's summary table as cell texts (``flags=False``: without the
+    audit markers, for tests about the figures alone)."""
     selector = f'table.summary[data-section="{section}"]' if section else "table.summary"
-    table = soup.select_one(selector)
+    table = copy.copy(soup.select_one(selector))
+    if not flags:
+        for marker in table.select(".flags"):
+            marker.decompose()
     return [[text(c) for c in tr.find_all(["th", "td"])] for tr in table.select("tbody tr")]
 
 

@@ -103,7 +103,7 @@ def _labels(project: Project, arm_ids: tuple[str, ...]) -> dict[str, str]:
     return labels
 
 
-def _skeleton(metric: Metric, order: list[str]) -> dict:
+def _skeleton(metric: Metric, order: list[str]) -> dict:  # pragma: no mutate block (styling, not data)
     """The spec of one section × metric, without data: every workload point reuses it."""
     # The domain alone orders the rows: a ``sort`` list would become Vega expression source, and
     # user text (a label holding U+2028, a quote…) must only ever be data in a spec.
