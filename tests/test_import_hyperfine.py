@@ -194,7 +194,7 @@ def test_a_failed_run_is_listed_and_kept_out_of_the_ratio(tmp_path):
     results = json.loads((tmp_path / ONE_FAILED).read_text())["results"]
     soup = build_page(tmp_path / "report", tmp_path / "site")
     rows = compared(soup)
-    first, sleep = list(rows)
+    sleep, first = list(rows)   # the baseline's row first
     assert sleep == "sleep-0.01" and first.startswith("sh-c-n-cat-count")
     base = statistics.median(ok_ms(results[1]))
     assert rows[first] == ([figure(ok_ms(results[0]))], [ratio_text(statistics.median(ok_ms(results[0])), base)])

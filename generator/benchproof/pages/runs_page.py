@@ -153,7 +153,7 @@ def _column_specs(project: Project, columns: list[str], audit_ids: dict[str, str
         elif column in metrics:
             m = metrics[column]
             spec = {"label": m.label, "role": "metric", "unit": m.unit, "derived": bool(m.derive),
-                    "better": m.better, "decimals": report.decimals}
+                    "better": m.better, "decimals": m.decimals}
         elif column in reported:
             spec = {"label": f"{reported[column].label} (reported)", "role": "raw", "unit": reported[column].unit}
         else:

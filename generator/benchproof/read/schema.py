@@ -94,7 +94,7 @@ def check_map(
     good: dict[str, Any] = {}
     for key, value in node.items():
         if key not in fields:
-            hint = did_you_mean(str(key), fields) or belongs(str(key), fields)
+            hint = belongs(str(key), fields) or did_you_mean(str(key), fields)   # a key of elsewhere first
             problems.error(rel, line_of(node, key), f"unknown key '{key}' in {what}{hint}")
             continue
         spec = fields[key]
