@@ -11,6 +11,13 @@ def ready(page, figure: str = MEASURE) -> None:
     page.wait_for_selector(f'{figure}[data-state="ready"] svg', timeout=15000)
 
 
+def opened(visit, site, view: str = "", viewport=(1280, 900)):
+    """The report of ``site`` in a fresh page (at ``#view=<view>``), its first chart drawn."""
+    v = visit((site / "index.html").as_uri() + (f"#view={view}" if view else ""), viewport=viewport)
+    ready(v.page)
+    return v
+
+
 def drawn(page, figure: str = MEASURE) -> int:
     return page.locator(f"{figure} .chart-canvas svg").locator(DRAWN).count()
 

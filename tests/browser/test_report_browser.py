@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from chart_support import MEASURE, opened, ready
 from support import SMALL_ARMS, SMALL_REPORT, build, write_project
-
-MEASURE = "#chart-all"
-
-
-def ready(page, figure: str = MEASURE) -> None:
-    page.wait_for_selector(f'{figure}[data-state="ready"] svg', timeout=15000)
 
 
 def marks(page, name: str, figure: str = MEASURE) -> int:
@@ -19,9 +14,7 @@ def marks(page, name: str, figure: str = MEASURE) -> int:
 
 @pytest.fixture
 def report(visit, example_site):
-    v = visit((example_site / "index.html").as_uri())
-    ready(v.page)
-    return v
+    return opened(visit, example_site)
 
 
 def test_chart_draws_one_bar_per_measured_arm_and_one_dot_per_repetition(report):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from chart_support import MEASURE, chart_keys, drawn, ready, walk
+from chart_support import MEASURE, chart_keys, drawn, opened, walk
 
 RATE_SWEEP = ("main--output_throughput--across-request_rate--dataset-random--max_concurrency-unlimited"
               "--input_len-1024--output_len-1024")
@@ -16,9 +16,7 @@ WIDTHS = """() => [document.documentElement.scrollWidth, document.documentElemen
 
 @pytest.fixture
 def report(visit, serving_site):
-    v = visit((serving_site / "index.html").as_uri())
-    ready(v.page)
-    return v
+    return opened(visit, serving_site)
 
 
 def test_the_summary_fits_a_1280_px_screen_at_six_dimensions(report):
@@ -43,9 +41,8 @@ def test_the_first_chart_is_the_rate_sweep_and_every_offered_combination_draws(r
 
 
 def test_a_phone_reads_the_page_without_scrolling_it_sideways(visit, serving_site):
-    v = visit((serving_site / "index.html").as_uri(), viewport=(390, 844))
+    v = opened(visit, serving_site, viewport=(390, 844))
     page = v.page
-    ready(page)
     page_width, screen, *_ = page.evaluate(WIDTHS)
     assert page_width <= screen == 390          # wide tables scroll inside their own box
     assert page.evaluate(f"document.querySelector('{MEASURE} svg').getBoundingClientRect().width") <= 390

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from chart_support import MEASURE, chart_keys, drawn, offered, ready, walk
+from chart_support import MEASURE, chart_keys, drawn, offered, opened, ready, walk
 
 PREFILL_SWEEP = "main--prefill_tok_s--across-n_depth--n_prompt-512--n_gen-0"
 DECODE_AT_0 = "main--decode_tok_s--n_prompt-0--n_gen-128--n_depth-0"
@@ -16,9 +16,7 @@ DECODE_AT_0 = "main--decode_tok_s--n_prompt-0--n_gen-128--n_depth-0"
 
 @pytest.fixture
 def report(visit, depth_site):
-    v = visit((depth_site / "index.html").as_uri())
-    ready(v.page)
-    return v
+    return opened(visit, depth_site)
 
 
 def test_the_first_chart_is_the_sweep_and_has_data(report):
@@ -62,9 +60,8 @@ def test_the_sweep_draws_one_line_per_arm_and_a_break_not_a_zero_where_one_faile
 
 
 def test_a_view_link_opens_that_chart_and_the_address_follows_the_reader(visit, depth_site):
-    v = visit((depth_site / "index.html").as_uri() + f"#view={DECODE_AT_0}")
+    v = opened(visit, depth_site, DECODE_AT_0)
     page = v.page
-    ready(page)
     assert page.get_attribute(MEASURE, "data-view") == DECODE_AT_0
     assert page.get_attribute(MEASURE, "data-kind") == "bars"
     assert page.eval_on_selector(f'{MEASURE} select[name="dim:n_depth"]', "s => s.value") == "0"
@@ -93,9 +90,8 @@ def test_each_audit_finding_links_to_its_chart(report):
 
 
 def test_an_offscale_repetition_is_drawn_at_the_edge_with_its_value(visit, depth_site):
-    v = visit((depth_site / "index.html").as_uri() + f"#view={DECODE_AT_0}")
+    v = opened(visit, depth_site, DECODE_AT_0)
     page = v.page
-    ready(page)
     svg = page.locator(f"{MEASURE} .chart-canvas svg")
     assert svg.locator("g.bars_marks path").count() == 3
     mark = svg.locator("g.offscale_marks path")
