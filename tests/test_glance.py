@@ -46,7 +46,9 @@ def test_rows_are_grouped_by_point_with_the_baseline_first(depth):
         assert len(group.select("th.point")) == 1 and group.select_one("th.point")["rowspan"] == "3"
     assert [text(th) for th in table.select("thead th")][:3] == ["Point", "Arm", "Runs"]
     assert text(groups[0].select_one("th.point")) == "n_prompt 0 · n_gen 128 · n_depth 0"
-    assert text(groups[0].select_one("tr.baseline th.arm")) == "ROCm · HIP baseline"
+    baseline = groups[0].select_one("tr.baseline th.arm")
+    assert text(baseline.select_one("a")) == "ROCm · HIP" and text(baseline.select_one(".baseline-tag")) == "baseline"
+    assert text(baseline.select_one(".point-inline")) == "n_prompt 0 · n_gen 128 · n_depth 0"   # shown on a phone
 
 
 def test_a_compact_table_states_once_the_dimensions_that_never_change(serving):

@@ -54,12 +54,12 @@ class ChartView:
         return self.shown < self.total
 
 
-def sample_dots(records: list[RunRecord], metric: str, seed: str) -> list[RunRecord]:
-    """At most DOT_CAP records: the extremes always, the rest a seeded sample (deterministic)."""
-    if len(records) <= DOT_CAP:
+def sample_dots(records: list[RunRecord], metric: str, seed: str, cap: int = DOT_CAP) -> list[RunRecord]:
+    """At most ``cap`` records: the extremes always, the rest a seeded sample (deterministic)."""
+    if len(records) <= cap:
         return records
     ordered = sorted(records, key=lambda r: (r.metrics[metric], r.run_id))
-    middle = random.Random(seed).sample(ordered[1:-1], DOT_CAP - 2)
+    middle = random.Random(seed).sample(ordered[1:-1], cap - 2)
     keep = {id(r) for r in [ordered[0], ordered[-1], *middle]}
     return [r for r in records if id(r) in keep]
 
@@ -79,11 +79,13 @@ class Repetitions:
         return len(self.inside) + len(self.outside)
 
 
-def repetitions(records: list[RunRecord], metric: str, seed: str, limit: float | None) -> Repetitions:
+def repetitions(records: list[RunRecord], metric: str, seed: str, limit: float | None,
+                cap: int = DOT_CAP) -> Repetitions:
+    """A group's successful repetitions split at the off-scale ``limit``, at most ``cap`` of each."""
     ok = [r for r in records if r.status == "ok" and r.metrics.get(metric) is not None]
     outside = [r for r in ok if limit is not None and abs(r.metrics[metric]) > limit]
     inside = [r for r in ok if not (limit is not None and abs(r.metrics[metric]) > limit)]
-    return Repetitions(sample_dots(inside, metric, seed), sample_dots(outside, metric, seed + "|off"),
+    return Repetitions(sample_dots(inside, metric, seed, cap), sample_dots(outside, metric, seed + "|off", cap),
                        len(ok), len(outside))
 
 

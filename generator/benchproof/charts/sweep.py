@@ -28,6 +28,7 @@ MIN_POINTS = 3      # values of the dimension with data before a sweep is drawn
 LOG_SPAN = 10       # x axis logarithmic past this ratio of the largest to the smallest value
 LOG_Y_SPAN = 100    # y axis logarithmic past this ratio of the largest to the smallest median
 TICKS = 12          # up to this many values, the x axis ticks exactly at each
+DOT_CAP = 40        # dots per arm and value before a deterministic sample (the bars at each point draw more)
 HEIGHT = 260
 EDGES = {"nice": False, "padding": 14}   # the axis ends at the first and last value, a little room around
 SUBTITLE = "line = median of each arm · dot = one repetition · ✕ = no median there (status in the tooltip)"
@@ -152,7 +153,7 @@ def _sweep(project: Project, results: Results, section: Section, metric: Metric,
                 "ratio": ratio_text(stat) or "no baseline set", "status": rows[(arm_id, point)].status,
                 "audit": flagged["audit"], "href": flagged["href"]})
             reps = repetitions(records.get((section.id, arm_id, point), []), metric.id,
-                               f"{section.id}|{arm_id}|{metric.id}|{point}", limit)
+                               f"{section.id}|{arm_id}|{metric.id}|{point}", limit, DOT_CAP)
             shown, total, outside = shown + reps.shown, total + reps.total, outside + reps.off_scale
             dots += [{**dot(r, metric, label), "x": x, "at": at} for r in reps.inside]
             off += [{**dot(r, metric, label, off_scale=True), "x": x, "at": at} for r in reps.outside]

@@ -54,6 +54,7 @@ class SummaryGroup:
 
     rows: tuple[SummaryRow, ...]
     view: str = ""       # ``#view=…``: the chart of the group's point ('' for an arm group)
+    label: str = ""      # the point in a few words, shown on a phone above its arms
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,14 @@ def _point_cells(point: Point, shown: list[str], compact: bool) -> tuple[str, ..
     return tuple(str(values[d]) for d in shown)
 
 
+def _point_label(point: Point, shown: list[str], compact: bool, labels: dict[str, str]) -> str:
+    """``n_prompt 512 · n_gen 0`` (a compact table), ``Input tokens 512`` (one with columns)."""
+    if compact:
+        return " · ".join(_point_cells(point, shown, compact))
+    values = dict(point)
+    return " · ".join(f"{labels[d]} {values[d]}" for d in shown)
+
+
 def section_view(project: Project, results: Results, audit: Audit, section: Section) -> SectionView:
     report = project.report
     labels = {d.id: d.label for d in report.dimensions}
@@ -151,7 +160,8 @@ def section_view(project: Project, results: Results, audit: Audit, section: Sect
         groups = tuple(SummaryGroup(tuple(summary_row(a, p) for p in points)) for a in arms)
     else:
         groups = tuple(SummaryGroup(tuple(summary_row(a, p) for a in arms),
-                                    view_href(key) if (key := bar_view(results, section.id, None, p)) else "")
+                                    view_href(key) if (key := bar_view(results, section.id, None, p)) else "",
+                                    _point_label(p, shown, compact, labels))
                        for p in points)
     baseline = project.arms[section.baseline].label if section.baseline else None
     return SectionView(section.id, section.title, section.notes_html, baseline, groups,
