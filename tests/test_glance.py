@@ -105,9 +105,11 @@ def test_more_than_four_metrics_fold_into_a_compact_list(serving, depth):
     assert not depth.select(".metric-defs-compact") and len(depth.select(".metric-defs dl > div")) == 2
 
 
-def test_the_report_speaks_its_own_words(depth, serving):
+def test_the_report_speaks_its_own_words(depth, serving, serving_site):
     assert text(serving.select_one("table.summary thead th.arm")) == "Server"
     assert "Server" in [text(th) for th in serving.select("table.raw-table thead th")]
+    runs = (serving_site / "runs-data.js").read_text(encoding="utf-8")
+    assert '"label":"Server","role":"arm"' in runs and '"column":"arm","label":"Server"' in runs   # column, filter
     assert text(depth.select_one("table.summary thead th.arm")) == "Arm"
     words = text(depth.select_one("main"))
     assert "Engine / mode" not in words and "launched" not in words and "engine" not in words.lower()

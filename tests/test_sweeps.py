@@ -12,7 +12,7 @@ import pytest
 from benchproof.charts.specs import chart_views
 from benchproof.compute.aggregate import aggregate
 from benchproof.read.project import load_project
-from support import page
+from support import page, text
 
 PREFILL_SWEEP = "main--prefill_tok_s--across-n_depth--n_prompt-512--n_gen-0"
 DECODE_AT_0 = "main--decode_tok_s--n_prompt-0--n_gen-128--n_depth-0"
@@ -106,3 +106,30 @@ def test_each_finding_and_each_point_links_to_a_view_that_exists(depth_site, dep
     payload = json.loads(soup.select_one("#chart-views").string)
     assert [v["key"] for v in payload["views"]] == list(depth_views)
     assert soup.select_one("#chart-all")["data-default"] == PREFILL_SWEEP   # a sweep first, with data
+
+
+def test_reports_imported_from_the_real_samples_read_at_a_glance(tmp_path):
+    """The two llama-bench depth-sweep files (one arm each) and two SGLang runs: the arms of a
+    point are adjacent rows, the first chart is the sweep, and a chart has a link."""
+    from import_support import FIXTURES, build_page, import_files
+
+    depth = tmp_path / "depth"
+    for arm in ("hip", "rocwmma"):
+        import_files(depth, "llama-bench", arm,
+                     FIXTURES / "llama-bench" / f"strix-halo-testing_fix-wmma_gpt-oss-20b.default-{arm}.jsonl")
+    soup = build_page(depth, tmp_path / "depth-site")
+    groups = soup.select("table.summary tbody.group")
+    assert len(groups) == 10 and all([tr["data-arm"] for tr in g.select("tr")] == ["hip", "rocwmma"] for g in groups)
+    assert soup.select_one("#chart-all")["data-default"] == PREFILL_SWEEP
+    assert (tmp_path / "depth-site" / "charts" / f"{PREFILL_SWEEP}.svg").exists()
+
+    serving = tmp_path / "serving"
+    for arm, name in (("llama70b", "llama_3_3_70b"), ("llama405b", "llama_405b")):
+        import_files(serving, "sglang-serving", arm, FIXTURES / "sglang" / f"h200-benchmarks_{name}_online_output.jsonl")
+    soup = build_page(serving, tmp_path / "serving-site")
+    first = soup.select_one("table.summary tbody.group")
+    assert [tr["data-arm"] for tr in first.select("tr")] == ["llama70b", "llama405b"]
+    assert text(first.select_one("th.point")) == "dataset random · request_rate 1 · input_len 1024 · output_len 1024"
+    assert soup.select_one("#chart-all")["data-default"].startswith("main--output_throughput--across-request_rate--")
+    not_run = soup.select_one('tr[data-arm="llama405b"][data-point*="request_rate=16 "]')   # no line at rate 16
+    assert text(not_run.select_one(".runs")) == "not run"
