@@ -55,7 +55,7 @@ def test_several_commands_are_compared_with_the_first(defaults):
     assert "  arms from command: python3-c-pass (python3 -c pass), python3-s-c-pass (python3 -S -c pass)" \
         in output.splitlines()
     assert "baseline of section main: python3-c-pass, its first arm (--baseline VALUE names another)" in output
-    labels = [th.get_text(" ", strip=True) for th in soup.select("table.summary tbody th")]
+    labels = [a.get_text(" ", strip=True) for a in soup.select("table.summary tbody th.arm a")]
     assert labels == ["python3 -c pass", "python3 -S -c pass"]
 
 

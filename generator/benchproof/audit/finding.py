@@ -92,20 +92,13 @@ class Facts:
         parts = [self.metrics[metric].label] if metric else []
         return " · ".join(parts + ([self.point_text(point)] if point else []))
 
-    def decimals(self, metric: str | None, *values: float) -> int:
-        """The metric's decimals (the report's without a metric); one where a metric of whole
-        numbers shows a value that is not one (a median halfway between two)."""
-        shown = self.metrics[metric].decimals if metric else None
-        shown = self.report.decimals if shown is None else shown
-        return 1 if shown == 0 and not all(float(v).is_integer() for v in values) else shown
-
     def number(self, value: float, metric: str | None = None) -> str:
-        text = f"{value:,.{self.decimals(metric, value)}f}"
+        text = f"{value:,.{self.report.decimals}f}"
         unit = self.metrics[metric].unit if metric else ""
         return f"{text} {unit}".rstrip()
 
     def span(self, low: float, high: float, metric: str) -> str:
-        decimals = self.decimals(metric, low, high)
+        decimals = self.report.decimals
         unit = self.metrics[metric].unit
         return f"{low:,.{decimals}f}–{high:,.{decimals}f} {unit}".rstrip()
 
