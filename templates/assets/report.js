@@ -16,6 +16,10 @@
   }
   window.addEventListener("hashchange", openTarget);
   openTarget();
+  // On paper nothing can be unfolded: print every metric's source.
+  window.addEventListener("beforeprint", function () {
+    Array.prototype.forEach.call(document.querySelectorAll(".metric-list details"), function (d) { d.open = true; });
+  });
 }());
 (function () {
   "use strict";

@@ -107,6 +107,15 @@ def ratio_text(stat: Stat) -> str:
     return f"{fmt.ratio(stat.ratio)} the baseline" + (f" ({words})" if words else "")
 
 
+def figure_fields(stat: Stat, metric: Metric) -> dict:
+    """What a bar or a sweep's median carries: the median and its tooltip lines."""
+    decimals, unit = metric.decimals, metric.unit
+    return {"median": stat.median, "n": str(stat.n_ok),
+            "median_text": f"{fmt.number(stat.median, decimals)} {unit}".strip(),
+            "range": f"{fmt.number(stat.min, decimals)}–{fmt.number(stat.max, decimals)} {unit}".strip(),
+            "ratio": ratio_text(stat) or "no baseline set"}
+
+
 def flag_fields(flags) -> dict:
     """What a flagged bar carries: the marker text, the tooltip line and the link to the first
     finding (``flags``: :class:`benchproof.audit.notices.Flag`, or nothing)."""
@@ -156,7 +165,6 @@ def _skeleton(metric: Metric, order: list[str], arm_label: str) -> dict:
 
 def _view(project: Project, results: Results, section, metric: Metric, point: Point,
           records: dict[tuple, list[RunRecord]], skeleton: dict, flags: Mapping) -> ChartView:
-    decimals, unit = metric.decimals, metric.unit
     labels = style.labels(project, section.arms)
     rows = {r.arm: r for r in results.section_rows(section.id) if r.point == point}
     limit = style.off_scale_limit([rows[a].stats[metric.id].median for a in section.arms
@@ -174,10 +182,7 @@ def _view(project: Project, results: Results, section, metric: Metric, point: Po
             continue
         if "flag" in flagged:
             marks.append({"arm": label, "text": flagged["flag"], **link})
-        bars.append({"arm": label, "median": stat.median, "n": str(stat.n_ok),
-                     "median_text": f"{fmt.number(stat.median, decimals)} {unit}".strip(),
-                     "range": f"{fmt.number(stat.min, decimals)}–{fmt.number(stat.max, decimals)} {unit}".strip(),
-                     "ratio": ratio_text(stat) or "no baseline set", "status": rows[arm_id].status, **link})
+        bars.append({"arm": label, **figure_fields(stat, metric), "status": rows[arm_id].status, **link})
         reps = repetitions(records.get((section.id, arm_id, point), []), metric.id,
                            f"{section.id}|{arm_id}|{metric.id}|{point}", limit)
         shown, total, outside = shown + reps.shown, total + reps.total, outside + reps.off_scale

@@ -20,10 +20,9 @@ import altair as alt
 
 from benchproof.charts import style
 from benchproof.charts.keys import view_key
-from benchproof.charts.specs import LABEL_LIMIT, WIDTH, ChartView, dot, flag_fields, ratio_text, repetitions
+from benchproof.charts.specs import LABEL_LIMIT, WIDTH, ChartView, dot, figure_fields, flag_fields, repetitions
 from benchproof.compute.aggregate import NOT_APPLICABLE, Point, Results, dim_sort_key
 from benchproof.model import Metric, Project, RunRecord, Section
-from benchproof.pages import formatting as fmt
 
 MIN_POINTS = 3      # values of the dimension with data before a sweep is drawn
 LOG_SPAN = 10       # x axis logarithmic past this ratio of the largest to the smallest value
@@ -149,13 +148,8 @@ def _sweep(project: Project, results: Results, section: Section, metric: Metric,
             if stat.median is None:
                 continue
             flagged = flag_fields(flags.get((section.id, arm_id, point, metric.id)))
-            medians.append({
-                "arm": label, "x": x, "at": at, "median": stat.median, "n": str(stat.n_ok),
-                "median_text": f"{fmt.number(stat.median, metric.decimals)} {metric.unit}".strip(),
-                "range": f"{fmt.number(stat.min, metric.decimals)}–{fmt.number(stat.max, metric.decimals)} "
-                         f"{metric.unit}".strip(),
-                "ratio": ratio_text(stat) or "no baseline set", "status": rows[(arm_id, point)].status,
-                "audit": flagged["audit"], "href": flagged["href"]})
+            medians.append({"arm": label, "x": x, "at": at, **figure_fields(stat, metric),
+                            "status": rows[(arm_id, point)].status, "audit": flagged["audit"], "href": flagged["href"]})
             reps = repetitions(records.get((section.id, arm_id, point), []), metric.id,
                                f"{section.id}|{arm_id}|{metric.id}|{point}", limit, DOT_CAP)
             shown, total, outside = shown + reps.shown, total + reps.total, outside + reps.off_scale

@@ -40,7 +40,8 @@ class Widget:
     default_title: str
     default_key: str
     statics: tuple[tuple[str, str], ...]   # (svg path, title) of every view of the widget
-    off_scale: int = 0                     # repetitions off scale in the default view
+    sweeps: bool = False                   # some view is a sweep (the caption explains lines)
+    off_scale: bool = False                # some view draws a repetition off scale
     off_scale_rule: str = f"{OFF_SCALE:g}" # off scale: beyond this many times the largest median
 
 
@@ -82,7 +83,8 @@ def _widget(project: Project, views: list[ChartView], section: str) -> Widget:
         selects.append(Select(f"dim:{dim_id}", label, tuple((str(v), str(v)) for v in values), selected))
     return Widget(f"chart-{section or 'all'}", section, tuple(selects), svg_path(first) if first else "",
                   first.title if first else "", first.key if first else "",
-                  tuple((svg_path(v), v.title) for v in mine), first.off_scale if first else 0)
+                  tuple((svg_path(v), v.title) for v in mine), any(v.across for v in mine),
+                  any(v.off_scale for v in mine))
 
 
 def charts_page(project: Project, views: list[ChartView]) -> ChartsPage:
