@@ -9,7 +9,7 @@ import json
 import pytest
 
 from benchproof.compute.ratio import ratio_direction
-from support import build, page, summary_rows, text, write_project
+from support import SMALL_REPORT, build, page, summary_rows, text, write_project
 
 
 @pytest.fixture(scope="module")
@@ -132,3 +132,16 @@ def test_a_one_section_report_draws_its_chart_once_and_several_sections_each_the
     soup = page(tmp_path / "out" / "index.html")
     assert [f["id"] for f in soup.select("figure[data-chart]")] == ["chart-one", "chart-two", "chart-all"]
     assert not soup.select(".chart-pointer")
+
+
+def test_a_report_without_any_median_says_so_instead_of_an_empty_chart(tmp_path):
+    runs = "arm,status,repeat,size,tok_s,wall_s,reason\n" + "".join(
+        f"{a},failed,{r},1,,,crashed\n" for a in "ab" for r in (1, 2))
+    arms = {"a": "label: Arm A\n", "b": "label: Arm B\n"}
+    project = write_project(tmp_path / "p", SMALL_REPORT.replace("[a, b, c]", "[a, b]"), arms, {"r.csv": runs})
+    result = build(project, tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    soup = page(tmp_path / "out" / "index.html")
+    assert "no arm has a successful repetition with a value" in text(soup.select_one("#chart-all .chart-empty"))
+    assert not soup.select("#chart-all img") and not list((tmp_path / "out" / "charts").glob("*.svg"))
+    assert [r[-2:] for r in summary_rows(soup)] == [["-- failed 2/2", "-- failed 2/2"]] * 2
