@@ -48,3 +48,27 @@ def second_site(second, tmp_path_factory) -> Path:
     result = build(second.root, out)
     assert result.exit_code == 0, result.output
     return out
+
+
+def _built(tmp_path_factory, name: str, make) -> Path:
+    root = tmp_path_factory.mktemp(name)
+    project = make(root / "project")
+    result = build(project, root / "site")
+    assert result.exit_code == 0, result.output
+    return root / "site"
+
+
+@pytest.fixture(scope="session")
+def depth_site(tmp_path_factory) -> Path:
+    """The generated llama-bench-like depth sweep (glance_support), built once per session."""
+    from glance_support import depth_project
+
+    return _built(tmp_path_factory, "depth", depth_project)
+
+
+@pytest.fixture(scope="session")
+def serving_site(tmp_path_factory) -> Path:
+    """The generated serving-like rate sweep with six dimensions, built once per session."""
+    from glance_support import serving_project
+
+    return _built(tmp_path_factory, "serving", serving_project)

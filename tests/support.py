@@ -68,22 +68,33 @@ def text(node) -> str:
     return " ".join(node.get_text().split())
 
 
+def point_values(tr) -> list[str]:
+    """A summary row's workload point, one value per dimension (from ``data-point``, so the
+    same whether the table shows the point as columns or as one compact cell)."""
+    return [part.split("=", 1)[1] for part in tr["data-point"].split(" · ")] if tr["data-point"] else []
+
+
 def summary_rows(soup: BeautifulSoup, section: str | None = None, flags: bool = True) -> list[list[str]]:
-    """The body rows of a section's summary table as cell texts (``flags=False``: without the
-    audit markers, for tests about the figures alone)."""
+    """The body rows of a section's summary table as cell texts, in table order, each as
+    ``[arm, value of each dimension..., runs, metric cells...]`` whatever the grouping and
+    however the point is shown (``flags=False``: without the audit markers, for tests about
+    the figures alone)."""
     selector = f'table.summary[data-section="{section}"]' if section else "table.summary"
     table = copy.copy(soup.select_one(selector))
     if not flags:
         for marker in table.select(".flags"):
             marker.decompose()
-    return [[text(c) for c in tr.find_all(["th", "td"])] for tr in table.select("tbody tr")]
+    return [[text(tr.select_one(".arm a")), *point_values(tr), text(tr.select_one(".runs")),
+             *(text(td) for td in tr.select("td.num:not(.point)"))] for tr in table.select("tbody tr")]
 
 
 def figure_texts(soup: BeautifulSoup, section: str | None = None) -> list[list[str]]:
-    """Only the ``median (min–max)`` figure of each metric cell, row by row."""
+    """Only the ``median (min–max)`` figure of each metric cell (``n/a`` where no arm has a
+    value of the metric at that point), row by row."""
     selector = f'table.summary[data-section="{section}"]' if section else "table.summary"
     table = soup.select_one(selector)
-    return [[v.get_text() for v in tr.select("td.num .v")] for tr in table.select("tbody tr")]
+    return [[td.select_one(".v, .na-text").get_text() for td in tr.select("td.num:not(.point)")]
+            for tr in table.select("tbody tr")]
 
 
 SMALL_REPORT = """\

@@ -51,8 +51,8 @@ def test_small_n_is_shown_beside_the_figure(example_page):
 def test_ratio_to_section_baseline(example_page):
     rows = summary_rows(example_page)
     parallel_512 = next(r for r in rows if "parallel preparation" in r[0] and r[1] == "512")
-    # 203.97 / 180.82 (the PXA4 tuning control baseline) = 1.128…
-    assert parallel_512[3] == "203.97 (199.39–207.86) 1.13×"
+    # 203.97 / 180.82 (the PXA4 tuning control baseline) = 1.128…, and prefill is higher-is-better
+    assert parallel_512[3] == "203.97 (199.39–207.86) 1.13× 13% better"
     assert "its ratio to V100 · PXA4 · tuning control, the baseline" in text(example_page.select_one("#section-nov3-tuning .table-note"))
 
 
@@ -133,8 +133,9 @@ def test_single_repetition_shows_the_value_alone(tmp_path):
         c,unsupported,1,1,,
         """)
     rows = summary_rows(soup)
-    # (each figure of one repetition also carries the audit's few-repetitions marker)
-    assert rows[0][3:] == ["10.50 n=1 ⚠ few-repetitions", "2.00 n=1 ⚠ few-repetitions"]
+    # (each figure of one repetition also carries the audit's few-repetitions marker; wall_s
+    # holds only whole numbers, so it shows no decimals)
+    assert rows[0][3:] == ["10.50 n=1 ⚠ few-repetitions", "2 n=1 ⚠ few-repetitions"]
     # a successful run that did not measure wall time: not measured, never 0
     assert rows[1][3:] == ["9.00 n=1 ⚠ few-repetitions", "-- not measured"]
     assert rows[2][3:] == ["-- unsupported", "-- unsupported"]

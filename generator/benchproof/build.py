@@ -173,7 +173,7 @@ def report_files(project: Project, audited: Audited, log: Log) -> SiteFiles:
                    workload=workload_view(project, results, weighed, audit))
     info = site_info(project, when.iso)
     views = chart_views(project, results, audit.cells)
-    charts = charts_page(project, results, views)
+    charts = charts_page(project, views)
     site.add("index.html", render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when),
                                   site=info, root=""))
     site.add("assets/style.css", stylesheet())

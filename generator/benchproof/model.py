@@ -40,6 +40,8 @@ class Metric:
     derive: str | None = None
     derive_fields: tuple[str, ...] = ()
     allow_negative: bool = False
+    decimals: int | None = None    # None until the project is read: then report.yaml's, or 0
+                                   # for a metric whose every value is a whole number
 
     @property
     def better_text(self) -> str:
@@ -59,6 +61,8 @@ class Section:
     notes_html: str
     arms: tuple[str, ...]
     baseline: str | None = None
+    group_by: Literal["point", "arm"] = "point"   # summary rows: arms side by side at each point,
+                                                  # or each arm's points together
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,7 @@ class Launch:
     status: str
     reason: str | None = None
     evidence: str | None = None
+    declared: bool = True          # False: the arm file has no launch (launched is assumed)
 
 
 @dataclass(frozen=True)
@@ -125,6 +130,7 @@ class Report:
     sections: tuple[Section, ...]
     protocol_html: str
     decimals: int = 2
+    arm_label: str = "Arm"         # the heading of the arm column
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 import altair as alt
 import numpy as np
 
-from benchproof.charts.specs import DOT_COLOR, FONT, MISSING_COLOR, VL_VERSION, WIDTH, slug
+from benchproof.charts.keys import slug
+from benchproof.charts.specs import VL_VERSION, WIDTH
+from benchproof.charts.style import DOT_COLOR, FONT, MISSING_COLOR
 from benchproof.compute.workload import CrossoverOutcome, ReferenceOutcome
 
 ARM_COLORS = (DOT_COLOR, "#b35900")       # the first arm, the second arm (also dashed)

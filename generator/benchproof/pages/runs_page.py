@@ -149,13 +149,13 @@ def _column_specs(project: Project, columns: list[str], audit_ids: dict[str, str
             spec = {"label": AUDIT_LABELS[audit_ids[column]], "role": audit_ids[column]}
         elif column in FIXED_LABELS:
             role = "id" if column == "run_id" else column
-            spec = {"label": FIXED_LABELS[column], "role": role}
+            spec = {"label": report.arm_label if column == "arm" else FIXED_LABELS[column], "role": role}
         elif column in dims:
             spec = {"label": dims[column].label, "role": "dimension"}
         elif column in metrics:
             m = metrics[column]
             spec = {"label": m.label, "role": "metric", "unit": m.unit, "derived": bool(m.derive),
-                    "better": m.better, "decimals": report.decimals}
+                    "better": m.better, "decimals": m.decimals}
         elif column in reported:
             spec = {"label": f"{reported[column].label} (reported)", "role": "raw", "unit": reported[column].unit}
         else:
@@ -190,7 +190,7 @@ def _filters(project: Project, values_of: dict[str, list[Any]], arm_order: list[
         titles = {s.id: s.title for s in report.sections}
         filters.append(Filter("section", "Section", options("section", list(titles), titles.get)))
     arm_labels = {a: project.arms[a].label if a in project.arms else a for a in arm_order}
-    filters.append(Filter("arm", "Arm", options("arm", arm_order, arm_labels.get)))
+    filters.append(Filter("arm", report.arm_label, options("arm", arm_order, arm_labels.get)))
     filters.append(Filter("status", "Status", options("status", list(STATUSES), str)))
     audit = next((c for c, spec in specs.items() if spec["role"] == "audit"), None)
     if audit and any(v is not None for v in values_of[audit]):

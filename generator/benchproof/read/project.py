@@ -15,7 +15,7 @@ from benchproof.read.audit_config import check_parity, read_audit
 from benchproof.read.guards import apply_guards
 from benchproof.read.inputs import collect, folder_files, outside
 from benchproof.read.paths import check_path, named_evidence, publish_clashes
-from benchproof.read.report_config import REL, read_report
+from benchproof.read.report_config import REL, read_report, with_decimals
 from benchproof.read.runs import RUN_SUFFIXES, read_records
 from benchproof.read.schema import line_of
 from benchproof.read.weighing import read_weighing
@@ -96,7 +96,7 @@ def load_project(root: Path, strict: bool = False) -> Project:
         problems.items = strictly(problems.items)
     if problems.errors:
         raise InputError(collapse(sorted(problems.items, key=_order)))
-    return Project(root=root, report=report, arms=arms, records=tuple(records),
+    return Project(root=root, report=with_decimals(report, records), arms=arms, records=tuple(records),
                    raw_columns=columns, warnings=tuple(collapse(sorted(problems.warnings, key=_order))),
                    inputs=inputs, audit=settings, guards=guards, weighing=weighing)
 
