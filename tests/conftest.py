@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from support import EXAMPLE, build, copy_example
+from second_project import SecondProject, make_second_project
+from support import EXAMPLE, REJECTED, build, copy_example
 
 # The chart cache of every build the tests run (in this process and in the ones they start)
 # lives in a temporary folder, never in the user's cache folder.
@@ -32,3 +33,52 @@ def example_site(tmp_path_factory) -> Path:
     result = build(EXAMPLE, out)
     assert result.exit_code == 0, result.output
     return out
+
+
+@pytest.fixture(scope="session")
+def rejected_site(tmp_path_factory) -> Path:
+    """The second example, ``data/rejected-engine`` (decision, crossover, reference), built
+    once per test session; read it, never change it."""
+    out = tmp_path_factory.mktemp("rejected-site") / "site"
+    result = build(REJECTED, out)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.fixture(scope="session")
+def second(tmp_path_factory) -> SecondProject:
+    """The generated second project (see ``second_project.py``); read it, never change it."""
+    return make_second_project(tmp_path_factory.mktemp("second") / "project")
+
+
+@pytest.fixture(scope="session")
+def second_site(second, tmp_path_factory) -> Path:
+    """The second project built once per test session; read it, never change it."""
+    out = tmp_path_factory.mktemp("second-site") / "site"
+    result = build(second.root, out)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _built(tmp_path_factory, name: str, make) -> Path:
+    root = tmp_path_factory.mktemp(name)
+    project = make(root / "project")
+    result = build(project, root / "site")
+    assert result.exit_code == 0, result.output
+    return root / "site"
+
+
+@pytest.fixture(scope="session")
+def depth_site(tmp_path_factory) -> Path:
+    """The generated llama-bench-like depth sweep (glance_support), built once per session."""
+    from glance_support import depth_project
+
+    return _built(tmp_path_factory, "depth", depth_project)
+
+
+@pytest.fixture(scope="session")
+def serving_site(tmp_path_factory) -> Path:
+    """The generated serving-like rate sweep with six dimensions, built once per session."""
+    from glance_support import serving_project
+
+    return _built(tmp_path_factory, "serving", serving_project)

@@ -146,9 +146,9 @@ def compared(soup, section: str = "main") -> dict[str, tuple[list[str], list[str
     rows: dict[str, tuple[list[str], list[str]]] = {}
     for tr in table_.select("tbody tr"):
         figures, ratios = rows.setdefault(tr["data-arm"], ([], []))
-        for value in tr.select("td.num .v"):  # the metric cells (a workload cell has no figure)
-            ratio = value.find_parent("td").select_one(".ratio")
-            figures.append(value.get_text())
+        for td in tr.select("td.num:not(.point)"):  # the metric cells
+            ratio = td.select_one(".ratio")
+            figures.append(td.select_one(".v, .na-text").get_text())
             ratios.append(ratio.get_text() if ratio else "")
     return rows
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import json
 import shutil
 import textwrap
 from pathlib import Path
@@ -13,6 +15,7 @@ from benchproof.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "data" / "example"
+REJECTED = REPO / "data" / "rejected-engine"   # the second example: a decision weighed by a workload
 
 
 def copy_example(dest: Path) -> Path:
@@ -39,6 +42,24 @@ def build(project: Path, out: Path, *args: str):
     return CliRunner().invoke(main, ["build", str(project), "-o", str(out), *args])
 
 
+def strict_json(text: str):
+    """``json.loads`` that refuses NaN, Infinity and -Infinity, which are not JSON."""
+    def refuse(token):
+        raise AssertionError(f"non-standard JSON constant {token}")
+    return json.loads(text, parse_constant=refuse)
+
+
+def assert_size(shown: str, actual: int) -> None:
+    """``shown`` (``812 B``, ``4.3 kB``, ``1.2 MB``: decimal units, one decimal) says ``actual`` bytes."""
+    value, unit = shown.split()
+    if unit == "B":
+        assert int(value) == actual < 1000, (shown, actual)
+        return
+    scale = {"kB": 1000, "MB": 1_000_000}[unit]
+    assert (float(value) - 0.05) * scale <= actual < (float(value) + 0.05) * scale, (shown, actual)
+    assert actual < 1000 * scale or unit == "MB", (shown, actual)
+
+
 def page(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
@@ -47,18 +68,33 @@ def text(node) -> str:
     return " ".join(node.get_text().split())
 
 
-def summary_rows(soup: BeautifulSoup, section: str | None = None) -> list[list[str]]:
-    """The body rows of a section's summary table as cell texts."""
+def point_values(tr) -> list[str]:
+    """A summary row's workload point, one value per dimension (from ``data-point``, so the
+    same whether the table shows the point as columns or as one compact cell)."""
+    return [part.split("=", 1)[1] for part in tr["data-point"].split(" · ")] if tr["data-point"] else []
+
+
+def summary_rows(soup: BeautifulSoup, section: str | None = None, flags: bool = True) -> list[list[str]]:
+    """The body rows of a section's summary table as cell texts, in table order, each as
+    ``[arm, value of each dimension..., runs, metric cells...]`` whatever the grouping and
+    however the point is shown (``flags=False``: without the audit markers, for tests about
+    the figures alone)."""
     selector = f'table.summary[data-section="{section}"]' if section else "table.summary"
-    table = soup.select_one(selector)
-    return [[text(c) for c in tr.find_all(["th", "td"])] for tr in table.select("tbody tr")]
+    table = copy.copy(soup.select_one(selector))
+    if not flags:
+        for marker in table.select(".flags"):
+            marker.decompose()
+    return [[text(tr.select_one(".arm a")), *point_values(tr), text(tr.select_one(".runs")),
+             *(text(td) for td in tr.select("td.num:not(.point)"))] for tr in table.select("tbody tr")]
 
 
 def figure_texts(soup: BeautifulSoup, section: str | None = None) -> list[list[str]]:
-    """Only the ``median (min–max)`` figure of each metric cell, row by row."""
+    """Only the ``median (min–max)`` figure of each metric cell (``n/a`` where no arm has a
+    value of the metric at that point), row by row."""
     selector = f'table.summary[data-section="{section}"]' if section else "table.summary"
     table = soup.select_one(selector)
-    return [[v.get_text() for v in tr.select("td.num .v")] for tr in table.select("tbody tr")]
+    return [[td.select_one(".v, .na-text").get_text() for td in tr.select("td.num:not(.point)")]
+            for tr in table.select("tbody tr")]
 
 
 SMALL_REPORT = """\

@@ -181,7 +181,7 @@ def test_dashes_and_failed_records_in_a_small_project(small):
     soup = page(small / "arms" / "a.html")
     rows = soup.select("table.arm-runs tbody tr")
     assert [text(r.select_one(".badge")) for r in rows] == ["ok", "failed"]
-    assert [text(td) for td in rows[0].select("td.num")] == ["1", "1", "10.00", "--"]
+    assert [text(td) for td in rows[0].select("td.num")] == ["1", "1", "10", "--"]  # whole numbers: no decimals
     assert [text(td) for td in rows[1].select("td.num")] == ["1", "2", "--", "--"]
 
 

@@ -103,6 +103,8 @@ def test_a_site_displaced_by_an_interrupted_swap_is_put_back(old_and_new):
 
 def test_output_and_project_must_not_contain_each_other(tmp_path):
     project = copy_example(tmp_path)
-    assert build(project, project / "site").exit_code == 2
-    assert build(project / "evidence", tmp_path).exit_code == 2
+    inside = build(project, project / "site")
+    assert inside.exit_code == 2 and "must not contain each other" in inside.output
+    around = build(project / "evidence", tmp_path)
+    assert around.exit_code == 2 and "must not contain each other" in around.output
     assert not (project / "site").exists()

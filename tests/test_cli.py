@@ -86,13 +86,6 @@ def test_build_without_argument_uses_the_current_folder_when_it_is_a_project(tmp
     assert "<h1>Mine</h1>" in (tmp_path / "site" / "index.html").read_text()
 
 
-def test_output_inside_project_is_refused(tmp_path):
-    project = copy_example(tmp_path)
-    result = build(project, project / "site")
-    assert result.exit_code == 2
-    assert "must not contain each other" in result.output
-
-
 def test_a_foreign_folder_is_never_replaced(tmp_path):
     out = tmp_path / "precious"
     out.mkdir()

@@ -251,10 +251,19 @@ def test_an_arm_without_configuration_shows_dashes_and_its_failed_launch(small):
     second = small.select("table.config-table")[1]
     gpu = rows(second, "Hardware")["gpu"]
     assert [text(td) for td in cells(gpu)] == ["X1", "--"]
-    launch = cells(rows(second, "Launch")["launch status"])[1]
-    assert text(launch.select_one(".badge")) == "failed" and text(launch.select_one(".reason")) == "out of memory"
-    engine = rows(second, "Engine")["engine name"]
-    assert [text(td) for td in cells(engine)] == ["--", "--"] and "differs" not in engine["class"]
+    launch = rows(second, "Launch")["launch status"]
+    assert text(cells(launch)[1].select_one(".badge")) == "failed"
+    assert text(cells(launch)[1].select_one(".reason")) == "out of memory"
+    # b states no launch: no badge and no word "launched" that its file never said
+    assert text(cells(launch)[0]) == "--" and not cells(launch)[0].select(".badge")
+    assert [text(b) for b in second.select("th.arm-col .badge")] == ["failed"]
+    # no arm of the report names its engine: no Engine rows of dashes
+    assert rows(second, "Engine") == {} and rows(small.select("table.config-table")[0], "Engine") == {}
+
+
+def test_a_report_where_no_arm_declares_a_launch_never_says_launched(small):
+    first = small.select("table.config-table")[0]
+    assert rows(first, "Launch") == {} and not first.select("th.arm-col .badge")
 
 
 def test_hostile_strings_in_configuration_are_escaped(tmp_path):

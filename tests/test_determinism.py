@@ -1,5 +1,5 @@
 """Two builds of the same input are byte-identical, whole site and bundles, whatever the
-time zone, locale, umask or the order in which the file system lists the input files."""
+hash seed, time zone, locale, umask or the order in which the file system lists the input files."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from support import EXAMPLE, REPO, build, copy_example
+from support import REPO, build, copy_example
 
 
 def tree(folder: Path) -> dict[str, str]:
@@ -19,62 +19,60 @@ def tree(folder: Path) -> dict[str, str]:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def test_two_builds_give_the_same_bytes(tmp_path, example_site):
-    assert build(EXAMPLE, tmp_path / "again").exit_code == 0
-    first, second = tree(example_site), tree(tmp_path / "again")
-    assert len(first) > 30
-    assert first == second
+# Run in a child process: reverse what the file system lists (os.listdir, os.scandir) when
+# asked to, set the umask, then build.
+CHILD = """
+import os, sys
+project, out, umask, reverse = sys.argv[1], sys.argv[2], int(sys.argv[3], 8), sys.argv[4] == "reverse"
+os.umask(umask)
+if reverse:
+    listdir, scandir = os.listdir, os.scandir
+    os.listdir = lambda path=".": list(reversed(listdir(path)))
 
-
-def _build_in_subprocess(project: Path, out: Path, env: dict, umask: int) -> None:
-    code = f"import os, sys; os.umask({umask:#o}); from benchproof.cli import main; sys.argv = ['benchproof', 'build', {str(project)!r}, '-o', {str(out)!r}]; main()"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(REPO / "generator"), **env})
-    assert done.returncode == 0, done.stderr
-
-
-def test_time_zone_locale_and_umask_do_not_change_a_byte(tmp_path):
-    project = copy_example(tmp_path)
-    _build_in_subprocess(project, tmp_path / "a", {"TZ": "UTC", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}, 0o022)
-    _build_in_subprocess(project, tmp_path / "b", {"TZ": "America/St_Johns", "LC_ALL": "C", "LANG": "de_DE.UTF-8",
-                                                   "LC_NUMERIC": "de_DE.UTF-8"}, 0o077)
-    assert tree(tmp_path / "a") == tree(tmp_path / "b")
-
-
-def test_the_order_files_are_listed_in_does_not_matter(tmp_path, monkeypatch, example_site):
-    real_listdir, real_scandir = os.listdir, os.scandir
-
-    def reversed_listdir(path="."):
-        return list(reversed(real_listdir(path)))
-
-    class ReversedScandir:
+    class Reversed:
         def __init__(self, path="."):
-            self.inner = real_scandir(path)
-            self.entries = list(reversed(list(self.inner)))
-
+            with scandir(path) as entries:
+                self.entries = list(reversed(list(entries)))
         def __iter__(self):
             return self
-
         def __next__(self):
             if not self.entries:
                 raise StopIteration
             return self.entries.pop(0)
-
-        def close(self):
-            self.inner.close()
-
         def __enter__(self):
             return self
-
         def __exit__(self, *exc):
-            self.inner.close()
+            return False
+        def close(self):
+            pass
 
-    monkeypatch.setattr(os, "listdir", reversed_listdir)
-    monkeypatch.setattr(os, "scandir", ReversedScandir)
-    assert reversed_listdir(str(EXAMPLE / "arms")) != sorted(real_listdir(EXAMPLE / "arms"))
-    assert build(EXAMPLE, tmp_path / "reversed").exit_code == 0
-    monkeypatch.undo()
-    assert tree(tmp_path / "reversed") == tree(example_site)
+    os.scandir = Reversed
+from benchproof.cli import main
+sys.argv = ["benchproof", "build", project, "-o", out]
+main()
+"""
+
+
+def _build_in_subprocess(project: Path, out: Path, env: dict, umask: int, listing: str) -> None:
+    done = subprocess.run([sys.executable, "-c", CHILD, str(project), str(out), f"{umask:o}", listing],
+                          capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO / "generator"), **env})
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_no_process_setting_changes_a_byte(tmp_path, second):
+    """Hash seed, time zone, locale (an ASCII one too), umask and the order in which the file
+    system lists the inputs: the second project (three run files, a sampled chart of more than
+    200 dots) built in two processes that differ in all of them gives the same site."""
+    assert len(list((second.root / "runs").iterdir())) == 3
+    _build_in_subprocess(second.root, tmp_path / "a", {
+        "PYTHONHASHSEED": "0", "TZ": "UTC", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}, 0o022, "as listed")
+    _build_in_subprocess(second.root, tmp_path / "b", {
+        "PYTHONHASHSEED": "4242", "TZ": "America/St_Johns", "LC_ALL": "C", "LANG": "C",
+        "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"}, 0o077, "reverse")
+    first, second_tree = tree(tmp_path / "a"), tree(tmp_path / "b")
+    assert len(first) > 25 and "showing 208 of 238 repetitions" in (tmp_path / "a/index.html").read_text(encoding="utf-8")
+    assert first == second_tree
 
 
 @pytest.mark.parametrize("touch", ["report.yaml", "evidence/v100-pxa4-control/launch.log"])

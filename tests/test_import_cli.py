@@ -104,6 +104,22 @@ def test_reimport_is_refused_unless_replace(tmp_path):
     assert runs.read_bytes() == first  # same input, same bytes
     assert (tmp_path / "my-report" / "imports.yaml").read_bytes() == log  # one entry, as before
     assert sorted(p.name for p in runs.parent.iterdir()) == ["results.jsonl"]
+    # the tool ran again and wrote other times: --replace puts the new records in place of the old
+    data = json.loads((tmp_path / "results.json").read_text())
+    for entry in data["results"]:
+        entry["times"] = [t * 3 for t in entry["times"]]
+    data["results"][0]["exit_codes"] = [0] * len(data["results"][0]["times"])
+    (tmp_path / "results.json").write_text(json.dumps(data))
+    changed = run_import(tmp_path, "hyperfine", "results.json", "--into", "my-report", "--replace")
+    assert changed.exit_code == 0, changed.output
+    rows = records(runs)
+    expected = [(t * SCALE["ms"], "ok" if code == 0 else "failed")
+                for entry in data["results"] for t, code in zip(entry["times"], entry["exit_codes"])]
+    assert [(r["wall_ms"], r["status"]) for r in rows] == [(pytest.approx(t), s) for t, s in expected]
+    assert runs.read_bytes() != first
+    assert sorted(p.name for p in runs.parent.iterdir()) == ["results.jsonl"]
+    assert (tmp_path / "my-report" / "evidence" / "imports" / "hyperfine" / "results.json").read_bytes() == \
+        (tmp_path / "results.json").read_bytes()  # the receipt is the new file
     report = yaml.safe_load((tmp_path / "my-report" / "report.yaml").read_text())
     assert report["sections"] == [{"id": "main", "title": "main", "arms": ["python3-c-pass", "python3-s-c-pass"],
                                    "baseline": "python3-c-pass"}]

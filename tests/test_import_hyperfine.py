@@ -55,7 +55,7 @@ def test_several_commands_are_compared_with_the_first(defaults):
     assert "  arms from command: python3-c-pass (python3 -c pass), python3-s-c-pass (python3 -S -c pass)" \
         in output.splitlines()
     assert "baseline of section main: python3-c-pass, its first arm (--baseline VALUE names another)" in output
-    labels = [th.get_text(" ", strip=True) for th in soup.select("table.summary tbody th")]
+    labels = [a.get_text(" ", strip=True) for a in soup.select("table.summary tbody th.arm a")]
     assert labels == ["python3 -c pass", "python3 -S -c pass"]
 
 
@@ -194,7 +194,7 @@ def test_a_failed_run_is_listed_and_kept_out_of_the_ratio(tmp_path):
     results = json.loads((tmp_path / ONE_FAILED).read_text())["results"]
     soup = build_page(tmp_path / "report", tmp_path / "site")
     rows = compared(soup)
-    first, sleep = list(rows)
+    sleep, first = list(rows)   # the baseline's row first
     assert sleep == "sleep-0.01" and first.startswith("sh-c-n-cat-count")
     base = statistics.median(ok_ms(results[1]))
     assert rows[first] == ([figure(ok_ms(results[0]))], [ratio_text(statistics.median(ok_ms(results[0])), base)])

@@ -52,7 +52,7 @@ def test_page_shows_the_median_of_samples_ts_for_every_test(built):
             _, figures = rows[key]
             pp = test["n_gen"] == 0
             assert figures[0 if pp else 1] == figure(test["samples_ts"]), (key, figures)
-            assert figures[1 if pp else 0] == "--"
+            assert figures[1 if pp else 0] == "n/a"   # no arm measures decode in a pp test
             checked += 1
     assert checked == 2 + 10 + 10 + 6
 
@@ -121,8 +121,8 @@ def test_two_backends_in_one_file_are_two_arms_compared(backends):
     for arm, (pp, tg) in (("rocm", tests[:2]), ("vulkan", tests[2:])):
         base_pp, base_tg = tests[0]["samples_ts"], tests[1]["samples_ts"]
         figures, ratios = rows[arm]
-        # two points (tg128, then pp512) × (prefill, decode): the one a test measures, -- beside it
-        assert figures == ["--", figure(tg["samples_ts"]), figure(pp["samples_ts"]), "--"]
+        # two points (tg128, then pp512) × (prefill, decode): the one a test measures, n/a beside it
+        assert figures == ["n/a", figure(tg["samples_ts"]), figure(pp["samples_ts"]), "n/a"]
         assert ratios == ["", ratio_text(statistics.median(tg["samples_ts"]), statistics.median(base_tg)),
                           ratio_text(statistics.median(pp["samples_ts"]), statistics.median(base_pp)), ""]
     report = yaml.safe_load((where / "report" / "report.yaml").read_text())

@@ -55,7 +55,7 @@ def test_the_starting_project_builds_into_a_report_with_a_baseline(started_site)
     assert figure_texts(soup) == [["2.10 (2.05–2.15)", "476.19 (465.12–487.80)"],
                                   ["1.60 (1.58–1.62)", "625.00 (617.28–632.91)"]]
     assert "its ratio to Current release, the baseline" in text(soup.select_one("#section-main .table-note"))
-    assert [row[-1] for row in summary_rows(soup)][1].endswith("1.31×")  # throughput, vs the baseline
+    assert [row[-1] for row in summary_rows(soup)][1].endswith("1.31× 31% better")  # throughput, vs the baseline
 
 
 def test_the_protocol_skeleton_asks_the_reference_pages_questions(started_site):

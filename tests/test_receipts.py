@@ -10,10 +10,13 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from support import EXAMPLE, REPO, build, copy_example, page, text
+from benchproof.receipts.bundle import bundle_name
+from benchproof.receipts.listing import size_text
+from support import EXAMPLE, REPO, assert_size, build, copy_example, page, strict_json
 from test_determinism import tree
 
 BUNDLE = "same-model-different-engines-evidence"
@@ -32,13 +35,36 @@ def test_evidence_section_lists_every_download_with_size_and_sha256(example_site
         path = example_site / tr.select_one("a")["href"]
         data = path.read_bytes()
         assert tr.select_one("td.sha").get_text(strip=True) == hashlib.sha256(data).hexdigest()
-        size = tr.select_one("td.num").get_text()
-        assert size.endswith(("kB", " B", "MB"))
+        assert_size(tr.select_one("td.num").get_text(), len(data))
+    files = page(example_site / "index.html").select(".evidence-files li")
+    assert len(files) == 18
+    for li in files:
+        path = example_site / li.select_one("a")["href"]
+        assert_size(li.select_one(".size").get_text(), path.stat().st_size)
+        assert path.read_bytes() == (EXAMPLE / li.select_one("a").get_text()).read_bytes()
+
+
+@pytest.mark.parametrize("size,shown", [(0, "0 B"), (999, "999 B"), (1000, "1.0 kB"), (12_345, "12.3 kB"),
+                                        (999_949, "999.9 kB"), (1_000_000, "1.0 MB"), (25_400_000, "25.4 MB")])
+def test_sizes_are_written_in_decimal_units_with_one_decimal(size, shown):
+    assert size_text(size) == shown
+    assert_size(shown, size)
+
+
+@pytest.mark.parametrize("title,name", [
+    ("Same model. Different engines.", "same-model-different-engines-evidence"),
+    ("--Hello, World!--", "hello-world-evidence"),
+    ("日本語のレポート", "report-evidence"),                       # nothing left: a plain name
+    ("a" * 70, "a" * 60 + "-evidence"),                            # at most 60 characters
+    ("x" * 59 + " yz", "x" * 59 + "-evidence"),                    # no dash left where it was cut
+])
+def test_the_bundle_is_named_after_the_title(title, name):
+    assert bundle_name(SimpleNamespace(report=SimpleNamespace(title=title))) == name
 
 
 def test_records_jsonl_has_every_record_with_source_and_derived_values(example_site):
     lines = (example_site / "downloads/records.jsonl").read_text(encoding="utf-8").splitlines()
-    records = [json.loads(line) for line in lines]
+    records = [strict_json(line) for line in lines]   # no NaN or Infinity
     assert len(records) == 25
     failed = next(r for r in records if r["status"] == "failed")
     assert failed["decode_tok_s"] is None and failed["reason"]
@@ -153,11 +179,3 @@ def test_fifos_and_sockets_are_skipped_with_a_warning(tmp_path):
     with zipfile.ZipFile(next((tmp_path / "site/downloads").glob("*.zip"))) as archive:
         assert not [n for n in archive.namelist() if n.endswith("/pipe")]
 
-
-def test_results_json_and_jsonl_are_strict_json(example_site):
-    def refuse(token):
-        raise AssertionError(f"non-standard JSON constant {token}")
-    json.loads((example_site / "downloads/results.json").read_text(), parse_constant=refuse)
-    for line in (example_site / "downloads/records.jsonl").read_text().splitlines():
-        json.loads(line, parse_constant=refuse)
-    assert "Build time used:" in text(page(example_site / "index.html").select_one(".receipts"))

@@ -51,8 +51,8 @@ def test_small_n_is_shown_beside_the_figure(example_page):
 def test_ratio_to_section_baseline(example_page):
     rows = summary_rows(example_page)
     parallel_512 = next(r for r in rows if "parallel preparation" in r[0] and r[1] == "512")
-    # 203.97 / 180.82 (the PXA4 tuning control baseline) = 1.128…
-    assert parallel_512[3] == "203.97 (199.39–207.86) 1.13×"
+    # 203.97 / 180.82 (the PXA4 tuning control baseline) = 1.128…, and prefill is higher-is-better
+    assert parallel_512[3] == "203.97 (199.39–207.86) 1.13× 13% better"
     assert "its ratio to V100 · PXA4 · tuning control, the baseline" in text(example_page.select_one("#section-nov3-tuning .table-note"))
 
 
@@ -86,11 +86,14 @@ def test_records_in_equal_rows_out(example_page):
 
 def test_failed_record_keeps_its_reason_and_values_in_the_raw_table(example_page):
     row = example_page.select_one("#run-nov3-v100-pxa4-control-4096-r4")
-    cells = [td.get_text() for td in row.select("td")]
-    assert "failed" in cells
-    assert any("guard" in c for c in cells)  # the reason
-    assert "--" in cells  # decode was not measured: shown as --, not 0
-    assert "runs/nov3-tuning.csv:" in cells[-1]
+    headers = [th.get_text() for th in example_page.select("table.raw-table thead th")]
+    cells = dict(zip(headers, (td.get_text() for td in row.select("td"))))
+    assert cells["Status"] == "failed"
+    assert cells["Reason"].startswith("production-idle guard")
+    # decode and request time were not measured: each shown as --, never 0
+    assert cells["Decode t/s (derived)"] == cells["Request seconds"] == cells["output_n"] == "--"
+    assert cells["Prefill t/s (derived)"] == f"{(4091 - 0) / 23817.406 * 1000:.2f}"  # measured before it failed
+    assert cells["Source"].startswith("runs/nov3-tuning.csv:")
 
 
 def test_derived_metrics_name_their_fields(example_page):
@@ -106,6 +109,10 @@ def test_narrative_and_protocol_are_rendered(example_page):
     assert "parallel activation preparation" in text(narrative)
     protocol = example_page.select_one("#protocol")
     assert protocol is not None and "Protocol & limits" in text(protocol)
+    body = protocol.find_parent("section").select_one(".narrative")   # the body, not only its heading
+    assert [h.get_text() for h in body.find_all(re.compile("^h[1-6]$"))] == ["One fixed workload", "Descriptive, not inferential"]
+    assert "Only successful (ok) repetitions enter a median." in text(body)
+    assert "Every measured arm uses the same original GGUF weights." in text(body)
 
 
 def _small(tmp_path, runs: str, report: str = SMALL_REPORT, notes: str | None = None):
@@ -126,8 +133,9 @@ def test_single_repetition_shows_the_value_alone(tmp_path):
         c,unsupported,1,1,,
         """)
     rows = summary_rows(soup)
-    # (each figure of one repetition also carries the audit's few-repetitions marker)
-    assert rows[0][3:] == ["10.50 n=1 ⚠ few-repetitions", "2.00 n=1 ⚠ few-repetitions"]
+    # (each figure of one repetition also carries the audit's few-repetitions marker; wall_s
+    # holds only whole numbers, so it shows no decimals)
+    assert rows[0][3:] == ["10.50 n=1 ⚠ few-repetitions", "2 n=1 ⚠ few-repetitions"]
     # a successful run that did not measure wall time: not measured, never 0
     assert rows[1][3:] == ["9.00 n=1 ⚠ few-repetitions", "-- not measured"]
     assert rows[2][3:] == ["-- unsupported", "-- unsupported"]
@@ -181,8 +189,10 @@ def test_numbers_sort_numerically_and_text_after(tmp_path):
         a,ok,1,4096,1,1
         a,ok,1,512,2,1
         a,ok,1,long,3,1
+        a,ok,1,huge,3,1
+        a,ok,1,tiny,3,1
         """)
-    assert [r[1] for r in summary_rows(soup) if r[0] == "Arm A"] == ["512", "4096", "long"]
+    assert [r[1] for r in summary_rows(soup) if r[0] == "Arm A"] == ["512", "4096", "huge", "long", "tiny"]
 
 
 def test_a_large_report_links_every_run_instead_of_listing_it_inline(tmp_path):

@@ -46,7 +46,7 @@ def test_every_line_mutated_gives_problems_not_tracebacks(tmp_path, name, mutati
         # a mutation that is still valid input must get through every later stage too
         results = aggregate(loaded)
         audit = run_audit(loaded, results)
-        charts = charts_page(loaded, results, chart_views(loaded, results, audit.cells))
+        charts = charts_page(loaded, chart_views(loaded, results, audit.cells))
         html = render("report.html", page=report_page(loaded, results, audit), charts=charts,
                       receipts=receipts(loaded, {"results.json": b"{}"}, BuildTime(0, "test")),
                       site=site_info(loaded), root="")

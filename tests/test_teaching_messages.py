@@ -25,10 +25,12 @@ from test_validation import CONTROL, errors, line_no, replace_once
     ("report.yaml", "decimals: 2", "role: control",
      "unknown key 'role' in report.yaml: 'role' is a key of an arm file (arms/<id>.yaml)"),
     (CONTROL, "role: control", "status: launched",
-     "unknown key 'status' in an arm: 'status' is a key of 'launch': launch.status"),
+     "unknown key 'status' in an arm: 'status' is a key of 'launch': launch.status; of 'decision' in report.yaml: "
+     "decision.status"),
     (CONTROL, "role: control", "title: Control",
      "unknown key 'title' in an arm: 'title' is a key of report.yaml; of a section in report.yaml: "
-     "sections[0].title"),
+     "sections[0].title; of a crossover in report.yaml: crossover[0].title; of a reference in report.yaml: "
+     "reference[0].title"),
 ])
 def test_a_key_in_the_wrong_place_says_where_it_belongs(example_copy, rel, old, new, message):
     path = example_copy / rel

@@ -7,9 +7,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from benchproof.audit.registry import RULES
+from benchproof.audit.registry import rules_for
 from benchproof.audit.run import Audit, run_audit
 from benchproof.compute.aggregate import Results, aggregate
+from benchproof.compute.decision import decide
+from benchproof.compute.workload import weigh
 from benchproof.pages.arm_pages import arm_site_files
 from benchproof.receipts.buildtime import ENV, build_time
 from benchproof.receipts.bundle import evidence_zip
@@ -24,6 +26,10 @@ from benchproof.receipts.listing import receipts
 from benchproof.charts.widgets import charts_page, svg_path
 from benchproof.charts.cache import Cache
 from benchproof.charts.specs import chart_views, runtime, svg
+from benchproof.charts.workload import chart_path, workload_svg
+from benchproof.pages.decision_view import decision_view
+from benchproof.pages.workload_view import workload_view
+from benchproof.receipts.decision_json import weighing_json
 from benchproof.pages.render import asset, render, stylesheet
 from benchproof.pages.runs_page import runs_site_files
 from benchproof.site import MARKER, SiteFiles, publish
@@ -67,13 +73,13 @@ def prefixed(problem: Problem, name: str) -> Problem:
     return replace(problem, file=f"{name}/{problem.file}") if name else problem
 
 
-def audit_line(audit: Audit) -> str:
-    n, accepted = len(audit.notices), len(audit.accepted)
+def audit_line(audit: Audit, project: Project) -> str:
+    n, accepted, ran = len(audit.notices), len(audit.accepted), len(rules_for(project))
     if not n:
-        return f"{len(RULES)} rules, no finding"
+        return f"{ran} rules, no finding"
     rules = Counter(notice.rule for notice in audit.notices)
     each = ", ".join(f"{count} {rule}" for rule, count in rules.items())
-    return (f"{len(RULES)} rules, {n} finding{'s' if n != 1 else ''} ({each})"
+    return (f"{ran} rules, {n} finding{'s' if n != 1 else ''} ({each})"
             + (f", {accepted} accepted" if accepted else ""))
 
 
@@ -105,7 +111,7 @@ def check(project_dir: Path, strict: bool, log: Log) -> Checked:
         audited[name] = Audited(results, run_audit(project, results))
         label = name + ": " if name else ""
         log(f"read      {label}{describe(project)}; {len(project.warnings)} warnings")
-        log(f"audit     {label}{audit_line(audited[name].audit)}")
+        log(f"audit     {label}{audit_line(audited[name].audit, project)}")
     checked = Checked(projects, multi, audited)
     if strict:
         problems += strictly(checked.warnings)
@@ -135,23 +141,41 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log, cache: Cache | N
     return checked
 
 
+def weighed_line(decided, weighed) -> str:
+    """``5 claims (2 holds, 1 fails, …), 2 crossovers, 1 reference``."""
+    parts = []
+    if decided is not None:
+        states = Counter(c.state for c in decided.claims)
+        parts.append(f"{len(decided.claims)} claims" + (f" ({', '.join(f'{n} {s}' for s, n in states.items())})"
+                                                        if states else ""))
+    parts += [f"{len(items)} {name}{'s' if len(items) != 1 else ''}" for name, items in
+              (("crossover", weighed.crossovers), ("reference", weighed.references)) if items]
+    return ", ".join(parts)
+
+
 def report_files(project: Project, audited: Audited, log: Log, cache: Cache | None = None) -> SiteFiles:
     """Every file of one report's site, in memory."""
     when = build_time(project.root, project.inputs)
     results, audit = audited.results, audited.audit
     log(f"aggregate {len(results.rows)} summary rows × {len(project.report.metrics)} metrics")
+    weighed = weigh(project, results)
+    decided = decide(project, results, audit.cells, audit.sections)
+    if decided or weighed.crossovers or weighed.references:
+        log(f"decision  {weighed_line(decided, weighed)}")
     site = SiteFiles()
+    weighing = weighing_json(project, decided, weighed)
     downloads = {"records.csv": records_csv(project).encode("utf-8"),
                  "records.jsonl": records_jsonl(project).encode("utf-8"),
-                 "results.json": results_json(project, results, audit.findings).encode("utf-8")}
+                 "results.json": results_json(project, results, audit.findings, weighing).encode("utf-8")}
     bundle, data = evidence_zip(project, downloads, when)
     downloads[bundle] = data
     site.update({f"downloads/{name}": content for name, content in downloads.items()})
     log(f"downloads {', '.join(downloads)} ({len(project.inputs)} input files, built as of {when.iso})")
-    page = report_page(project, results, audit)
+    page = replace(report_page(project, results, audit), decision=decision_view(project, decided, audit),
+                   workload=workload_view(project, results, weighed, audit))
     info = site_info(project, when.iso)
     views = chart_views(project, results, audit.cells)
-    charts = charts_page(project, results, views)
+    charts = charts_page(project, views)
     site.add("index.html", render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when),
                                   site=info, root=""))
     site.add("assets/style.css", stylesheet())
@@ -159,6 +183,9 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     site.add("assets/vega.js", runtime(cache))
     site.update({svg_path(v): svg(v, cache) for v in views})
     log(f"charts    {len(views)} views, static SVG of each")
+    if page.workload:
+        site.update({chart_path(c): workload_svg(c) for c in page.workload.charts})
+        site.add("assets/workload.js", asset("workload.js"))
     site.add(MARKER, MARKER_TEXT)
     listed = f"all {page.n_records} records in its raw table" if page.raw.inline else \
         f"{page.n_records} records, too many to list inline: linked to runs.html"

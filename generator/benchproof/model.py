@@ -43,6 +43,8 @@ class Metric:
     derive: str | None = None
     derive_fields: tuple[str, ...] = ()
     allow_negative: bool = False
+    decimals: int | None = None    # None until the project is read: then report.yaml's, or 0
+                                   # for a metric whose every value is a whole number
 
     @property
     def better_text(self) -> str:
@@ -62,6 +64,8 @@ class Section:
     notes_html: str
     arms: tuple[str, ...]
     baseline: str | None = None
+    group_by: Literal["point", "arm"] = "point"   # summary rows: arms side by side at each point,
+                                                  # or each arm's points together
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,7 @@ class Launch:
     status: str
     reason: str | None = None
     evidence: str | None = None
+    declared: bool = True          # False: the arm file has no launch (launched is assumed)
 
 
 @dataclass(frozen=True)
@@ -128,6 +133,7 @@ class Report:
     sections: tuple[Section, ...]
     protocol_html: str
     decimals: int = 2
+    arm_label: str = "Arm"         # the heading of the arm column
 
 
 @dataclass(frozen=True)
@@ -191,6 +197,7 @@ class Project:
     inputs: tuple[str, ...] = ()
     audit: AuditSettings = AuditSettings()
     guards: tuple[GuardOutcome, ...] = ()
+    weighing: Weighing = field(default_factory=lambda: Weighing())
 
 
 def column_groups(project: Project) -> tuple[list[str], list[str], list[str], list[str]]:
@@ -200,3 +207,129 @@ def column_groups(project: Project) -> tuple[list[str], list[str], list[str], li
     extra = [c for c in project.raw_columns if c not in RESERVED and c not in dims and c not in metrics]
     reported = [m.id for m in project.report.metrics if m.derive and m.id in project.raw_columns]
     return dims, metrics, reported, extra
+
+
+# --- The decision and the workload it is weighed by (report.yaml ``decision``, ``crossover``,
+# ``reference``): read and checked in ``read/``, evaluated in ``compute/``.
+
+DECISION_STATUSES = ("adopted", "rejected", "undecided")
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """A claim's ``expect``, e.g. ``between 1.04 and 1.08``: the value must lie within the
+    bounds (``None``: no bound on that side)."""
+
+    text: str
+    low: float | None
+    high: float | None
+    low_inclusive: bool = True
+    high_inclusive: bool = True
+
+    def meets(self, value: float) -> bool:
+        if self.low is not None and (value < self.low or (value == self.low and not self.low_inclusive)):
+            return False
+        if self.high is not None and (value > self.high or (value == self.high and not self.high_inclusive)):
+            return False
+        return True
+
+
+@dataclass(frozen=True)
+class DecisionClaim:
+    """One claim of the decision: ``arm``'s median of ``metric`` (or its ratio to ``vs``'s) meets
+    ``expect`` at each point of ``points`` (every point of the section where both have a median
+    when ``points`` is empty)."""
+
+    text: str
+    section: str
+    metric: str
+    arm: str
+    expect: Expectation
+    where: Where
+    vs: str | None = None
+    points: tuple[tuple[tuple[str, DimValue], ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class RerunBar:
+    """One ``rerun_bar`` row: the range a re-run must reach at one point."""
+
+    section: str
+    metric: str
+    arm: str
+    point: tuple[tuple[str, DimValue], ...]
+    min: float | None
+    max: float | None
+    where: Where
+
+
+@dataclass(frozen=True)
+class Decision:
+    question: str
+    verdict: str
+    status: str
+    notes_html: str
+    claims: tuple[DecisionClaim, ...]
+    would_change: tuple[str, ...]
+    rerun_bar: tuple[RerunBar, ...]
+    where: Where
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A line of a distribution or reference file that gave no value, and why."""
+
+    line: int
+    why: str
+
+
+@dataclass(frozen=True)
+class Crossover:
+    """One ``crossover`` entry with its distribution of output lengths read."""
+
+    title: str
+    section: str
+    arms: tuple[str, str]
+    point: tuple[tuple[str, DimValue], ...]
+    prefill: str                        # metric ids (rates: tokens per second)
+    decode: str
+    prompt_tokens: float
+    cache_hit: tuple[tuple[str, float], ...]   # (arm, share of prefill skipped)
+    file: str                           # the distribution's project path
+    column: str | None
+    lengths: tuple[float, ...]          # every value read, in file order
+    skipped: tuple[Skipped, ...]
+    where: Where
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One ``reference`` entry with its file read: the selected values, what was filtered out
+    and what could not be read."""
+
+    title: str
+    file: str
+    value: str                          # the expression of each line's value
+    select: str | None                  # the ``where`` condition
+    section: str
+    metric: str
+    arm: str
+    point: tuple[tuple[str, DimValue], ...]
+    values: tuple[float, ...]           # selected, in file order
+    filtered_out: int
+    unreadable: tuple[Skipped, ...]
+    where: Where
+
+
+@dataclass(frozen=True)
+class Weighing:
+    """The ``decision``, ``crossover`` and ``reference`` blocks of report.yaml (all optional)."""
+
+    decision: Decision | None = None
+    crossovers: tuple[Crossover, ...] = ()
+    references: tuple[Reference, ...] = ()
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The evidence files the blocks read."""
+        return tuple(dict.fromkeys([c.file for c in self.crossovers] + [r.file for r in self.references]))

@@ -1,7 +1,10 @@
 /* benchproof report: unfolds the audit finding a marker leads to, and turns each static chart
- * into the interactive bar-plus-dot chart.
+ * into the interactive chart.
  * Every view's Vega-Lite spec is embedded in #chart-views (aggregated in Python: the
- * browser draws, it never computes a median). Nothing is fetched from the network. */
+ * browser draws, it never computes a median). Nothing is fetched from the network.
+ * The selectors offer only combinations that have a view: each one is narrowed to the values
+ * that, with the choices before it, lead to one. The chosen view is kept in the address
+ * (#view=<key>), so a link opens that chart in 01 Measurements. */
 (function () {
   "use strict";
   // A marker links to a finding (#finding-…): unfold its places when it is the target.
@@ -13,54 +16,93 @@
   }
   window.addEventListener("hashchange", openTarget);
   openTarget();
+  // On paper nothing can be unfolded: print every metric's source.
+  window.addEventListener("beforeprint", function () {
+    Array.prototype.forEach.call(document.querySelectorAll(".metric-list details"), function (d) { d.open = true; });
+  });
 }());
 (function () {
   "use strict";
+  var HASH = "#view=";
   var holder = document.getElementById("chart-views");
   if (!holder || typeof window.vegaEmbed !== "function") { return; }
   var views = JSON.parse(holder.textContent).views;
   if (!views.length) { return; }
+  var byKey = {};
+  views.forEach(function (v) { byKey[v.key] = v; });
+  var widgets = [];
 
-  function matches(view, state) {
-    if (view.section !== state.section || view.metric !== state.metric) { return false; }
-    return Object.keys(view.point).every(function (k) { return state.dims[k] === view.point[k]; });
+  // The value a view has for a selector (null: the view has none, e.g. the swept dimension).
+  function valueOf(view, name) {
+    if (name === "section") { return view.section; }
+    if (name === "metric") { return view.metric; }
+    if (name === "across") { return view.across; }
+    var dim = name.slice(4);
+    return Object.prototype.hasOwnProperty.call(view.point, dim) ? view.point[dim] : null;
   }
 
   function setUp(figure) {
     var form = figure.querySelector(".chart-controls");
     var canvas = figure.querySelector(".chart-canvas");
-    var empty = figure.querySelector(".chart-empty");
+    var link = figure.querySelector(".chart-link");
+    if (!form || !canvas) { return null; }
+    var section = figure.getAttribute("data-section");
+    var scope = views.filter(function (v) { return !section || v.section === section; });
+    var selects = Array.prototype.slice.call(form.querySelectorAll("select"));
+    selects.forEach(function (select) {
+      select.allOptions = Array.prototype.map.call(select.options, function (o) { return [o.value, o.text]; });
+    });
     var drawing = 0;
     var current = null;
 
-    function state() {
-      var s = { section: figure.getAttribute("data-section") || views[0].section, metric: null, dims: {} };
-      Array.prototype.forEach.call(form.querySelectorAll("select"), function (select) {
-        if (select.name === "section") { s.section = select.value; }
-        else if (select.name === "metric") { s.metric = select.value; }
-        else if (select.name.indexOf("dim:") === 0) { s.dims[select.name.slice(4)] = select.value; }
+    // Narrow every selector to the values that lead to a view, keeping each choice where it
+    // still can (``wanted``: a view's values to choose first); returns the view chosen.
+    function narrow(wanted) {
+      var candidates = scope;
+      selects.forEach(function (select) {
+        var name = select.name;
+        var allowed = {};
+        candidates.forEach(function (v) { var x = valueOf(v, name); if (x !== null) { allowed[x] = true; } });
+        var options = select.allOptions.filter(function (o) { return allowed[o[0]]; });
+        var keep = wanted && allowed[wanted[name]] ? wanted[name] : (allowed[select.value] ? select.value : null);
+        select.textContent = "";
+        options.forEach(function (o) {
+          var option = document.createElement("option");
+          option.value = o[0];
+          option.textContent = o[1];
+          select.appendChild(option);
+        });
+        select.parentNode.hidden = options.length < 2;
+        if (!options.length) { return; }   // the swept dimension: every candidate lacks it
+        select.value = keep !== null ? keep : options[0][0];
+        candidates = candidates.filter(function (v) { return valueOf(v, name) === select.value; });
       });
-      return s;
+      return candidates[0] || null;
     }
 
-    function draw() {
-      var token = ++drawing;
-      var s = state();
-      var view = null;
-      for (var i = 0; i < views.length && !view; i++) { if (matches(views[i], s)) { view = views[i]; } }
-      if (current) { current.finalize(); current = null; }
-      canvas.textContent = "";
-      empty.hidden = Boolean(view);
-      figure.setAttribute("data-view", view ? view.key : "");
-      if (!view) { figure.setAttribute("data-state", "empty"); return; }
+    function sized(view) {
       var spec = JSON.parse(JSON.stringify(view.spec));
       spec.width = "container";
       spec.autosize = { type: "fit-x", contains: "padding" };
+      spec.title = Object.assign({}, spec.title, { limit: Math.max(200, figure.clientWidth - 10) });
+      spec.background = "transparent";   /* the page's own: the stylesheet colours the marks (dark mode, print) */
       if (figure.clientWidth < 560) {  /* a phone: leave room for the bars */
-        spec.config.axisY = Object.assign({}, spec.config.axisY, { labelLimit: Math.round(figure.clientWidth * 0.42) });
+        var limit = Math.round(figure.clientWidth * 0.42);
+        spec.config.axisY = Object.assign({}, spec.config.axisY, { labelLimit: limit });
+        spec.config.legend = Object.assign({}, spec.config.legend, { labelLimit: limit, columns: 1 });
       }
+      return spec;
+    }
+
+    function draw(view) {
+      var token = ++drawing;
+      if (current) { current.finalize(); current = null; }
+      canvas.textContent = "";
+      figure.setAttribute("data-view", view.key);
+      figure.setAttribute("data-kind", view.across ? "sweep" : "bars");
+      if (link) { link.setAttribute("href", HASH + view.key); }
       figure.setAttribute("data-state", "loading");
-      window.vegaEmbed(canvas, spec, { actions: false, renderer: "svg", mode: "vega-lite" })
+      window.vegaEmbed(canvas, sized(view), { actions: false, renderer: "svg", mode: "vega-lite" })
         .then(function (result) {
           if (token !== drawing) { result.finalize(); return; }
           current = result;
@@ -73,10 +115,39 @@
         });
     }
 
+    function show(key) {
+      var view = byKey[key];
+      if (!view || (section && view.section !== section)) { return false; }
+      var wanted = {};
+      selects.forEach(function (select) { wanted[select.name] = valueOf(view, select.name); });
+      draw(narrow(wanted) || view);
+      return true;
+    }
+
     form.hidden = false;
-    form.addEventListener("change", draw);
-    draw();
+    form.addEventListener("change", function () {
+      var view = narrow(null);
+      if (!view) { return; }
+      draw(view);
+      if (window.history && history.replaceState) { history.replaceState(null, "", HASH + view.key); }
+    });
+    show(figure.getAttribute("data-default")) || draw(narrow(null));
+    return { figure: figure, show: show };
   }
 
-  Array.prototype.forEach.call(document.querySelectorAll("figure[data-chart]"), setUp);
+  Array.prototype.forEach.call(document.querySelectorAll("figure[data-chart]"), function (figure) {
+    var widget = setUp(figure);
+    if (widget) { widgets.push(widget); }
+  });
+
+  // #view=<key>: open that view in 01 Measurements (the widget over every section).
+  function openView() {
+    if (location.hash.indexOf(HASH) !== 0) { return; }
+    var key = decodeURIComponent(location.hash.slice(HASH.length));
+    var target = null;
+    widgets.forEach(function (w) { if (!target && w.figure.id === "chart-all") { target = w; } });
+    if (target && target.show(key)) { target.figure.scrollIntoView({ block: "start" }); }
+  }
+  window.addEventListener("hashchange", openView);
+  openView();
 }());

@@ -42,7 +42,7 @@ def test_the_marker_on_a_flagged_cell_leads_to_its_finding(report):
 
 def test_the_chart_marker_links_to_the_finding_and_the_tooltip_says_so(report):
     page = report.page
-    figure = "#chart-nov3-tuning"
+    figure = "#chart-all"
     page.wait_for_selector(f'{figure}[data-state="ready"] svg', timeout=15000)
     flags = page.locator(f"{figure} g.flags_marks text")
     texts = flags.all_text_contents()

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from chart_support import MEASURE, opened, ready
 from support import SMALL_ARMS, SMALL_REPORT, build, write_project
-
-MEASURE = "#chart-all"
-
-
-def ready(page, figure: str = MEASURE) -> None:
-    page.wait_for_selector(f'{figure}[data-state="ready"] svg', timeout=15000)
 
 
 def marks(page, name: str, figure: str = MEASURE) -> int:
@@ -19,9 +16,7 @@ def marks(page, name: str, figure: str = MEASURE) -> int:
 
 @pytest.fixture
 def report(visit, example_site):
-    v = visit((example_site / "index.html").as_uri())
-    ready(v.page)
-    return v
+    return opened(visit, example_site)
 
 
 def test_chart_draws_one_bar_per_measured_arm_and_one_dot_per_repetition(report):
@@ -36,9 +31,10 @@ def test_chart_draws_one_bar_per_measured_arm_and_one_dot_per_repetition(report)
     assert "-- unsupported" in page.locator(f"{MEASURE} g.missing_marks").text_content()
 
 
-def test_every_section_chart_is_drawn_too(report):
-    ready(report.page, "#chart-nov3-tuning")
-    assert marks(report.page, "bars", "#chart-nov3-tuning") == 4
+def test_a_one_section_report_draws_its_chart_once(report):
+    page = report.page
+    assert page.locator("figure[data-chart]").count() == 1
+    assert page.locator("#section-nov3-tuning .chart-pointer a").get_attribute("href") == "#measurements"
 
 
 def test_switching_metric_and_prompt_length_changes_the_chart(report):
@@ -60,15 +56,36 @@ def test_switching_metric_and_prompt_length_changes_the_chart(report):
     assert page.get_attribute(MEASURE, "data-view") != first
 
 
-def test_tooltip_names_arm_repetition_value_status_and_run(report):
+def tooltip(page) -> dict[str, str]:
+    """The rows of the visible tooltip, key → value."""
+    page.locator("#vg-tooltip-element").wait_for(state="visible", timeout=5000)
+    return page.evaluate("""() => Object.fromEntries(Array.from(
+        document.querySelectorAll('#vg-tooltip-element tr'),
+        tr => [tr.querySelector('.key').textContent.replace(/:$/, ''), tr.querySelector('.value').textContent]))""")
+
+
+def test_tooltip_names_arm_repetition_value_status_and_run(report, example_site):
     page = report.page
-    dot = page.locator(f"{MEASURE} g.dots_marks path").first
-    dot.hover()
-    tooltip = page.locator("#vg-tooltip-element")
-    tooltip.wait_for(state="visible", timeout=5000)
-    text = tooltip.inner_text()
-    for word in ("Arm", "Repetition", "Value", "Status", "Run", "tok/s", "ok", "nov3-"):
-        assert word in text
+    records = {r["run_id"]: r for r in map(json.loads, (example_site / "downloads/records.jsonl").read_text().splitlines())}
+    labels = {"v100-expxa0982-parallel": "V100 · expXa0982 · parallel preparation",
+              "v100-expxa0982-oldprep": "V100 · expXa0982 · old-preparation ablation",
+              "v100-pxa4-control": "V100 · PXA4 · tuning control",
+              "v100-expxa-a078-reference": "V100 · expXa a078 · before/after reference"}
+    dots = page.locator(f"{MEASURE} g.dots_marks path")
+    assert dots.count() == 11
+    seen, shown = set(), ""
+    for i in (0, 4, 10):               # a dot of three different arms
+        dots.nth(i).hover()
+        page.wait_for_function("""previous => { const t = document.querySelector('#vg-tooltip-element');
+            return t && t.textContent && t.textContent !== previous; }""", arg=shown, timeout=5000)
+        fields = tooltip(page)
+        shown = page.locator("#vg-tooltip-element").text_content()
+        record = records[fields["Run"]]
+        assert (record["prompt_target"], record["status"]) == (512, "ok")
+        assert fields == {"Engine / mode": labels[record["arm"]], "Repetition": str(record["repeat"]),
+                          "Value": f"{record['prefill_tok_s']:.2f} tok/s", "Status": "ok", "Run": record["run_id"]}
+        seen.add(record["arm"])
+    assert len(seen) == 3
 
 
 @pytest.mark.parametrize("over", ["file", "http"])
@@ -87,16 +104,28 @@ def test_no_console_errors_and_no_request_to_another_host(visit, serve, example_
     assert any(r.endswith("assets/vega.js") for r in v.requests)
 
 
-def test_without_javascript_the_static_svg_is_shown(browser, example_site):
+@pytest.mark.parametrize("site,charts", [("example_site", 1), ("second_site", 3)])
+def test_without_javascript_every_chart_shows_its_static_svg(browser, request, site, charts):
+    """Each chart widget shows its default view's SVG: one in 01 Measurements, and one per
+    section when there are several (a single section points to 01 Measurements instead)."""
+    folder = request.getfixturevalue(site)
     context = browser.new_context(java_script_enabled=False)
-    page = context.new_page()
-    page.goto((example_site / "index.html").as_uri())
-    img = page.locator(f"{MEASURE} .chart-canvas img")
-    img.wait_for()
-    page.wait_for_function("document.querySelector('#chart-all .chart-canvas img').complete")
-    assert page.evaluate("document.querySelector('#chart-all .chart-canvas img').naturalWidth") > 300
-    assert page.locator(f"{MEASURE} .chart-controls").is_hidden()
-    context.close()
+    try:
+        page = context.new_page()
+        page.goto((folder / "index.html").as_uri())
+        images = page.locator(".chart-canvas img")
+        assert images.count() == charts
+        for i in range(charts):
+            images.nth(i).scroll_into_view_if_needed()     # they load lazily
+        page.wait_for_function("Array.from(document.querySelectorAll('.chart-canvas img')).every(i => i.complete)")
+        widths = page.evaluate("Array.from(document.querySelectorAll('.chart-canvas img'), i => i.naturalWidth)")
+        assert all(width > 300 for width in widths), widths
+        sources = page.evaluate("Array.from(document.querySelectorAll('.chart-canvas img'), i => i.getAttribute('src'))")
+        # several sections: the first section's chart and 01 start on the same view
+        assert len(set(sources)) == max(1, charts - 1)
+        assert page.locator(".chart-controls").first.is_hidden()
+    finally:
+        context.close()
 
 
 HOSTILE = "</script><script>alert(1)</script>\\\"><img src=x onerror=alert(1)>"
@@ -122,8 +151,7 @@ def test_hostile_labels_and_notes_stay_text(visit, tmp_path):
     for name in ("clean", "hostile"):
         for page_name in ("index.html", "runs.html", "arms/a.html"):
             path = tmp_path / f"{name}-site" / page_name
-            if not path.exists():
-                continue
+            assert path.is_file(), f"{name}: {page_name} was not written"
             v = visit(path.as_uri())
             v.page.wait_for_timeout(300)
             counts[(name, page_name)] = v.page.evaluate("document.scripts.length")
@@ -135,6 +163,7 @@ def test_hostile_labels_and_notes_stay_text(visit, tmp_path):
                     v.page.click("text=click me")  # its javascript: href was removed
                 v.page.wait_for_timeout(200)
             assert v.dialogs == [], f"alert called on {name}/{page_name}"
+    assert len(counts) == 6
     for (name, page_name), count in counts.items():
         if name == "hostile":
             assert count == counts[("clean", page_name)], (page_name, counts)

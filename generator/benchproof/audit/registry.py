@@ -14,11 +14,16 @@ from benchproof.audit.compare import degraded_regime, not_separated
 from benchproof.audit.finding import Finding
 from benchproof.audit.records import derived_differs, guard
 from benchproof.audit.spread import few_repetitions, noisy, warm_up
+from benchproof.audit.weighing import claim_fails, outside_reference
 from benchproof.audit.workload import order_confounded, workload_differs
 from benchproof.compute.aggregate import Results
 from benchproof.model import AuditSettings, Project
 
 Check = Callable[[Project, Results, AuditSettings], list[Finding]]
+
+
+def always(project: Project) -> bool:
+    return True
 
 
 @dataclass(frozen=True)
@@ -27,6 +32,7 @@ class Rule:
     title: str       # a few words for the page
     advice: str      # what it means for a reader, and what to do
     check: Check
+    applies: Callable[[Project], bool] = always   # whether the project has what the rule reads
 
 
 RULES: tuple[Rule, ...] = (
@@ -60,9 +66,23 @@ RULES: tuple[Rule, ...] = (
     Rule("order-confounded", "Run order confounded with the arms",
          "Each arm ran in its own block of time, so a drift over time cannot be told from a difference "
          "between arms. Interleave the arms (e.g. a rotation) when you re-run.", order_confounded),
+    Rule("outside-reference", "Outside the reference distribution",
+         "The benchmark's repetitions sit outside the middle half (p25–p75) of a reference distribution of real "
+         "measurements (report.yaml reference): the benchmark may measure a request shape or a state the real "
+         "workload seldom has. Check it against the reference before quoting it.", outside_reference,
+         lambda project: bool(project.weighing.references)),
+    Rule("claim-fails", "A claim of the decision fails",
+         "A claim the decision states is contradicted by the figures it names (see the Decision block): correct "
+         "the claim, or the decision, before quoting either.", claim_fails,
+         lambda project: bool(project.weighing.decision and project.weighing.decision.claims)),
 )
 
 RULE_IDS: tuple[str, ...] = tuple(rule.id for rule in RULES)
+
+
+def rules_for(project: Project) -> tuple[Rule, ...]:
+    """The rules that run on ``project``: a rule that reads a block report.yaml lacks does not."""
+    return tuple(rule for rule in RULES if rule.applies(project))
 
 
 def rule(rule_id: str) -> Rule:

@@ -9,7 +9,7 @@ from benchproof.audit.accept import apply_accept
 from benchproof.audit.finding import Finding
 from benchproof.audit.notices import (Flag, Notice, RecordFlags, cell_flags, group, record_flags,
                                       section_flags, warnings)
-from benchproof.audit.registry import RULES
+from benchproof.audit.registry import RULES, rules_for
 from benchproof.compute.aggregate import Results
 from benchproof.errors import Problem
 from benchproof.model import Project
@@ -36,7 +36,7 @@ class Audit:
 def run_audit(project: Project, results: Results) -> Audit:
     settings = project.audit
     found: list[Finding] = []
-    for rule in RULES:
+    for rule in rules_for(project):
         found += rule.check(project, results, settings)
     findings, unmatched = apply_accept(found, settings.accept)
     # page order: rule by rule, the open findings before those the author accepted

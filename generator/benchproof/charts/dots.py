@@ -39,17 +39,18 @@ class Dots:
         rows = self.groups.get((section, arm, point), np.zeros(0, np.int64))
         return rows[~np.isnan(self.records.metrics[metric][rows])]
 
-    def sample(self, rows: np.ndarray, metric: str, seed: str) -> np.ndarray:
-        """At most :attr:`cap` of ``rows``: the extremes always, the rest a seeded sample, in
-        input order."""
-        if len(rows) <= self.cap:
+    def sample(self, rows: np.ndarray, metric: str, seed: str, cap: int | None = None) -> np.ndarray:
+        """At most :attr:`cap` of ``rows`` (or ``cap`` when smaller): the extremes always, the
+        rest a seeded sample, in input order."""
+        cap = self.cap if cap is None else min(cap, self.cap)
+        if len(rows) <= cap:
             return rows
         values = self.records.metrics[metric][rows]
         order = np.argsort(values, kind="stable")
         if (np.diff(values[order]) == 0).any():   # equal values: the one with the smaller run id first
             order = np.lexsort((self.run_id_rank()[rows], values))
         ordered = rows[order]
-        middle = random.Random(seed).sample(range(1, len(rows) - 1), self.cap - 2)
+        middle = random.Random(seed).sample(range(1, len(rows) - 1), cap - 2)
         return np.sort(ordered[[0, len(rows) - 1, *middle]])
 
     def run_id_rank(self) -> np.ndarray:

@@ -1,40 +1,41 @@
 """Bar-plus-dot charts: Altair builds a Vega-Lite spec per view, vl-convert renders static SVG.
 
-A view is one section × metric × workload point.  The bar is the median of the successful
-repetitions (computed in pandas, by :mod:`benchproof.compute.aggregate`), each dot is one successful
-repetition.  An arm with no successful repetition keeps its row, with its status in words
-and ``--``, and gets neither bar nor dot.
+A bar view is one section × metric × workload point that has data (at least one arm with a
+median; a combination where no arm has one is never offered).  The bar is the median of the
+successful repetitions (computed in pandas, by :mod:`benchproof.compute.aggregate`), each dot is
+one successful repetition.  An arm with no successful repetition keeps its row, with its status
+in words and ``--``, and gets neither bar nor dot.  Bars start at zero; a repetition beyond
+:data:`benchproof.charts.style.OFF_SCALE` × the largest median is drawn at the axis edge with
+its own mark, and a line under the chart counts them.  Sweeps (a line across a numeric
+dimension) are :mod:`benchproof.charts.sweep`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
 from collections import Counter
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Mapping
 
 import altair as alt
 
-from benchproof.pages import formatting as fmt
+import numpy as np
+
+from benchproof.charts import style
 from benchproof.charts.cache import Cache
 from benchproof.charts.dots import DOT_CAP, Dots  # noqa: F401  (DOT_CAP: the charts' cap, asked for here)
-from benchproof.compute.aggregate import Point, Results
+from benchproof.charts.keys import digest, slug, view_key
+from benchproof.compute.aggregate import Point, Results, Stat
+from benchproof.compute.ratio import BASELINE
 from benchproof.model import Metric, Project
+from benchproof.pages import formatting as fmt
+
+__all__ = ["ChartView", "chart_views", "runtime", "slug", "svg", "view_key"]
 
 VL_VERSION = "6.4"
 WIDTH = 640            # static width; the interactive chart fills its container
 LABEL_LIMIT = 300      # px of arm label before an ellipsis (report.js narrows it on a phone)
 ROW_HEIGHT = 34
-BAR_COLOR = "#a9c4eb"
-DOT_COLOR = "#0f3d80"
-MISSING_COLOR = "#a4262c"
-FLAG_COLOR = "#6b3d00"
-FLAG = "⚠"             # the audit's marker: a symbol and the rule's name, never colour alone
-ACCEPTED = "✓"         # the marker of a finding the author accepted (still listed, with the reason)
-# Arial-metric fonts: the static SVG is measured and viewed with the same widths everywhere.
-FONT = "Helvetica, Arial, 'Liberation Sans', sans-serif"
+SUBTITLE = "bar = median of successful repetitions · dot = one repetition"
 
 
 @dataclass(frozen=True)
@@ -42,109 +43,71 @@ class ChartView:
     key: str
     section: str
     metric: str
-    point: Point
+    point: Point                   # a sweep: the values of the other dimensions
     title: str
     spec: dict
     shown: int
     total: int
+    across: str | None = None      # a sweep: the dimension on the x axis
+    off_scale: int = 0             # repetitions drawn at the axis edge
 
     @property
     def sampled(self) -> bool:
         return self.shown < self.total
 
 
-KEY_LIMIT = 80         # characters of a view key (it names the view's SVG file) before a digest
+@dataclass(frozen=True)
+class Repetitions:
+    """One group's successful repetitions as a chart draws them: the rows of the records in
+    scale (sampled past the cap) and off scale (drawn at the edge), with how many there are."""
+
+    inside: np.ndarray
+    outside: np.ndarray
+    total: int
+    off_scale: int
+
+    @property
+    def shown(self) -> int:
+        return len(self.inside) + len(self.outside)
 
 
-def slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", str(text)).strip("-") or "x"
+def repetitions(dots: Dots, group: tuple, metric: str, seed: str, limit: float | None,
+                cap: int | None = None) -> Repetitions:
+    """The successful repetitions of ``group`` (section, arm, point) split at the off-scale
+    ``limit``, each side sampled to the page's cap (or ``cap`` when smaller)."""
+    rows = dots.rows(*group, metric)
+    beyond = np.abs(dots.records.metrics[metric][rows]) > limit if limit is not None else np.zeros(len(rows), bool)
+    return Repetitions(dots.sample(rows[~beyond], metric, seed, cap), dots.sample(rows[beyond], metric, seed + "|off", cap),
+                       len(rows), int(beyond.sum()))
 
 
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+def dot_rows(dots: Dots, rows: np.ndarray, metric: Metric, label: str, off_scale: bool = False) -> list[dict]:
+    """What each repetition's dot carries (its tooltip fields), from the record columns."""
+    records = dots.records
+    after = " (off scale)" if off_scale else ""
+    return [{"arm": label, "value": value, "shown": f"{fmt.number(value, metric.decimals)} {metric.unit}".strip() + after,
+             "repeat": str(repeat), "status": "ok", "run": records.run_id[row]}
+            for row, value, repeat in zip(rows.tolist(), records.metrics[metric.id][rows].tolist(),
+                                          records.repeat[rows].tolist())]
 
 
-def view_key(section: str, metric: str, point: Point) -> str:
-    """A readable key, bounded in length: it names ``charts/<key>.svg``."""
-    text = "--".join(map(str, [section, metric] + [f"{k}-{v}" for k, v in point]))
-    key = slug(text)
-    return key if len(key) <= KEY_LIMIT else f"{key[:KEY_LIMIT].rstrip('-')}-{_digest(text)}"
+def ratio_text(stat: Stat) -> str:
+    """``1.13× the baseline (13% better)`` for a tooltip ('' without a ratio)."""
+    if stat.ratio is None:
+        return ""
+    if stat.ratio_direction == BASELINE:
+        return "this is the baseline"
+    words = fmt.direction(stat.ratio, stat.ratio_direction)
+    return f"{fmt.ratio(stat.ratio)} the baseline" + (f" ({words})" if words else "")
 
 
-def _unique_keys(views: list[ChartView]) -> list[ChartView]:
-    """Points whose values differ only in punctuation (``a b``, ``a/b``) share a slug: each of
-    those views gets a digest of its section, metric and point, so no two files clash."""
-    counts = Counter(v.key for v in views)
-    return [replace(v, key=f"{v.key}-{_digest(repr((v.section, v.metric, v.point)))}")
-            if counts[v.key] > 1 else v for v in views]
-
-
-def axis_title(metric: Metric) -> str:
-    unit = f" ({metric.unit})" if metric.unit else ""
-    return f"{metric.label}{unit} · {metric.better_text}"
-
-
-def _labels(project: Project, arm_ids: tuple[str, ...]) -> dict[str, str]:
-    """Display labels, made unique so two arms never share a chart row."""
-    labels: dict[str, str] = {}
-    for arm_id in arm_ids:
-        label = project.arms[arm_id].label
-        labels[arm_id] = label if label not in labels.values() else f"{label} ({arm_id})"
-    return labels
-
-
-@lru_cache(maxsize=64)
-def _skeleton(metric: Metric, order: tuple[str, ...]) -> dict:
-    """The spec of one section × metric, without data: every workload point reuses it (and
-    every section with the same arms: Altair takes a while to make one)."""
-    # The domain alone orders the rows: a ``sort`` list would become Vega expression source, and
-    # user text (a label holding U+2028, a quote…) must only ever be data in a spec.
-    y = alt.Y("arm:N", scale=alt.Scale(domain=list(order)), title=None,
-              axis=alt.Axis(labelFontSize=12, ticks=False, domain=False))
-    x_scale = alt.Scale(zero=True, nice=True)
-    x_axis = alt.Axis(tickCount=6, title=axis_title(metric))
-    bar_chart = alt.Chart(alt.NamedData("bars")).mark_bar(
-        color=BAR_COLOR, height={"band": 0.62}).properties(name="bars").encode(
-        x=alt.X("median:Q", axis=x_axis, scale=x_scale),
-        y=y,
-        href=alt.Href("href:N"),
-        tooltip=[alt.Tooltip("arm:N", title="Arm"), alt.Tooltip("median_text:N", title="Median"),
-                 alt.Tooltip("range:N", title="Min–max"), alt.Tooltip("n:N", title="Repetitions"),
-                 alt.Tooltip("status:N", title="Status"), alt.Tooltip("audit:N", title="Audit")])
-    dot_chart = alt.Chart(alt.NamedData("dots")).mark_circle(
-        color=DOT_COLOR, size=46, opacity=0.85, stroke="white", strokeWidth=0.8).properties(name="dots").encode(
-        x=alt.X("value:Q", axis=x_axis, scale=x_scale),
-        y=y,
-        tooltip=[alt.Tooltip("arm:N", title="Arm"), alt.Tooltip("repeat:N", title="Repetition"),
-                 alt.Tooltip("shown:N", title="Value"), alt.Tooltip("status:N", title="Status"),
-                 alt.Tooltip("run:N", title="Run")])
-    missing_chart = alt.Chart(alt.NamedData("missing")).mark_text(
-        align="left", dx=4, color=MISSING_COLOR, fontSize=12).properties(name="missing").encode(
-        x=alt.datum(0), y=y, text="text:N", href=alt.Href("href:N"))
-    # The audit's marker, at the foot of a flagged bar; it links to the finding like the bar.
-    flag_chart = alt.Chart(alt.NamedData("flags")).mark_text(
-        align="left", dx=4, color=FLAG_COLOR, fontSize=11, fontWeight="bold").properties(name="flags").encode(
-        x=alt.datum(0), y=y, text="text:N", href=alt.Href("href:N"),
-        tooltip=[alt.Tooltip("arm:N", title="Arm"), alt.Tooltip("audit:N", title="Audit")])
-    chart = alt.layer(bar_chart, dot_chart, missing_chart, flag_chart).properties(
-        width=WIDTH, height=max(1, len(order)) * ROW_HEIGHT,
-    ).configure(font=FONT).configure_view(stroke=None).configure_axisY(labelLimit=LABEL_LIMIT).configure_axis(
-        grid=True, gridColor="#eceff3", labelColor="#1b1f24", titleColor="#1b1f24", titleFontWeight="normal",
-    )
-    spec = chart.to_dict(validate=False)
-    spec.pop("$schema", None)
-    return spec
-
-
-def _spec(skeleton: dict, title: str, subtitle: str, bars: list[dict], dots: list[dict],
-          missing: list[dict], flags: list[dict]) -> dict:
-    """A view's spec: the skeleton with its title and its four data sets."""
-    return {
-        **skeleton,
-        "title": {"text": title, "subtitle": subtitle, "anchor": "start", "fontSize": 14,
-                  "subtitleColor": "#5b6470", "subtitleFontSize": 12},
-        "datasets": {"bars": bars, "dots": dots, "missing": missing, "flags": flags},
-    }
+def figure_fields(stat: Stat, metric: Metric) -> dict:
+    """What a bar or a sweep's median carries: the median and its tooltip lines."""
+    decimals, unit = metric.decimals, metric.unit
+    return {"median": stat.median, "n": str(stat.n_ok),
+            "median_text": f"{fmt.number(stat.median, decimals)} {unit}".strip(),
+            "range": f"{fmt.number(stat.min, decimals)}–{fmt.number(stat.max, decimals)} {unit}".strip(),
+            "ratio": ratio_text(stat) or "no baseline set"}
 
 
 def flag_fields(flags) -> dict:
@@ -152,18 +115,58 @@ def flag_fields(flags) -> dict:
     finding (``flags``: :class:`benchproof.audit.notices.Flag`, or nothing)."""
     if not flags:
         return {"href": "", "audit": "no finding"}   # '' is no link; a missing value would read "undefined"
-    marks = " ".join(dict.fromkeys(f"{ACCEPTED if f.accepted else FLAG} {f.rule}" for f in flags))
+    marks = " ".join(dict.fromkeys(f"{style.ACCEPTED if f.accepted else style.FLAG} {f.rule}" for f in flags))
     return {"flag": marks, "audit": f"{marks}: click to read the finding" + (
         " (✓ accepted by the author)" if any(f.accepted for f in flags) else ""), "href": f"#{flags[0].anchor}"}
 
 
+def _skeleton(metric: Metric, order: list[str], arm_label: str) -> dict:
+    """The spec of one section × metric, without data: every workload point reuses it."""
+    # The domain alone orders the rows: a ``sort`` list would become Vega expression source, and
+    # user text (a label holding U+2028, a quote…) must only ever be data in a spec.
+    y = alt.Y("arm:N", scale=alt.Scale(domain=order), title=None,
+              axis=alt.Axis(labelFontSize=12, ticks=False, domain=False))
+    x_scale = alt.Scale(zero=True, nice=True)
+    x_axis = alt.Axis(tickCount=6, title=style.axis_title(metric))
+    bar_chart = alt.Chart(alt.NamedData("bars")).mark_bar(
+        color=style.BAR_COLOR, height={"band": 0.62}).properties(name="bars").encode(
+        x=alt.X("median:Q", axis=x_axis, scale=x_scale),
+        y=y,
+        href=alt.Href("href:N"),
+        tooltip=[alt.Tooltip("arm:N", title=arm_label), alt.Tooltip("median_text:N", title="Median"),
+                 alt.Tooltip("range:N", title="Min–max"), alt.Tooltip("n:N", title="Repetitions"),
+                 alt.Tooltip("ratio:N", title="Ratio"),
+                 alt.Tooltip("status:N", title="Status"), alt.Tooltip("audit:N", title="Audit")])
+    dot_tooltip = [alt.Tooltip("arm:N", title=arm_label), alt.Tooltip("repeat:N", title="Repetition"),
+                   alt.Tooltip("shown:N", title="Value"), alt.Tooltip("status:N", title="Status"),
+                   alt.Tooltip("run:N", title="Run")]
+    dot_chart = alt.Chart(alt.NamedData("dots")).mark_circle(
+        color=style.DOT_COLOR, size=46, opacity=0.85, stroke="white", strokeWidth=0.8).properties(name="dots").encode(
+        x=alt.X("value:Q", axis=x_axis, scale=x_scale), y=y, tooltip=dot_tooltip)
+    # a repetition beyond the axis: at the edge (pixel 0 or the full width), a distinct mark
+    off_chart = alt.Chart(alt.NamedData("offscale")).mark_point(
+        shape="triangle-right", filled=True, size=90, color=style.OFF_SCALE_COLOR, opacity=0.95).properties(
+        name="offscale").encode(x=alt.XValue("width"), y=y, tooltip=dot_tooltip)
+    missing_chart = alt.Chart(alt.NamedData("missing")).mark_text(
+        align="left", dx=4, color=style.MISSING_COLOR, fontSize=12).properties(name="missing").encode(
+        x=alt.datum(0), y=y, text="text:N", href=alt.Href("href:N"))
+    # The audit's marker, at the foot of a flagged bar; it links to the finding like the bar.
+    flag_chart = alt.Chart(alt.NamedData("flags")).mark_text(
+        align="left", dx=4, color=style.FLAG_COLOR, fontSize=11, fontWeight="bold").properties(name="flags").encode(
+        x=alt.datum(0), y=y, text="text:N", href=alt.Href("href:N"),
+        tooltip=[alt.Tooltip("arm:N", title=arm_label), alt.Tooltip("audit:N", title="Audit")])
+    chart = alt.layer(bar_chart, dot_chart, off_chart, missing_chart, flag_chart)
+    return style.finish(chart, WIDTH, max(1, len(order)) * ROW_HEIGHT, LABEL_LIMIT)
+
+
 def _view(project: Project, results: Results, section, metric: Metric, point: Point,
           dots_of: Dots, skeleton: dict, flags: Mapping) -> ChartView:
-    decimals = project.report.decimals
-    labels = _labels(project, section.arms)
+    labels = style.labels(project, section.arms)
     rows = {r.arm: r for r in results.section_rows(section.id) if r.point == point}
-    bars, dots, missing, marks = [], [], [], []
-    shown = total = 0
+    limit = style.off_scale_limit([rows[a].stats[metric.id].median for a in section.arms
+                                   if rows[a].stats[metric.id].median is not None])
+    bars, dots, off, missing, marks = [], [], [], [], []
+    shown = total = outside = 0
     for arm_id in section.arms:
         stat = rows[arm_id].stats[metric.id]
         label = labels[arm_id]
@@ -175,43 +178,53 @@ def _view(project: Project, results: Results, section, metric: Metric, point: Po
             continue
         if "flag" in flagged:
             marks.append({"arm": label, "text": flagged["flag"], **link})
-        bars.append({"arm": label, "median": stat.median, "n": str(stat.n_ok),
-                     "median_text": f"{fmt.number(stat.median, decimals)} {metric.unit}".strip(),
-                     "range": f"{fmt.number(stat.min, decimals)}–{fmt.number(stat.max, decimals)} {metric.unit}".strip(),
-                     "status": rows[arm_id].status, **link})
-        ok = dots_of.rows(section.id, arm_id, point, metric.id)
-        kept = dots_of.sample(ok, metric.id, f"{section.id}|{arm_id}|{metric.id}|{point}")
-        shown, total = shown + len(kept), total + len(ok)
-        records = project.records
-        dots += [{"arm": label, "value": value, "shown": f"{fmt.number(value, decimals)} {metric.unit}".strip(),
-                  "repeat": str(repeat), "status": "ok", "run": records.run_id[row]}
-                 for row, value, repeat in zip(kept.tolist(), records.metrics[metric.id][kept].tolist(),
-                                               records.repeat[kept].tolist())]
+        bars.append({"arm": label, **figure_fields(stat, metric), "status": rows[arm_id].status, **link})
+        reps = repetitions(dots_of, (section.id, arm_id, point), metric.id,
+                           f"{section.id}|{arm_id}|{metric.id}|{point}", limit)
+        shown, total, outside = shown + reps.shown, total + reps.total, outside + reps.off_scale
+        dots += dot_rows(dots_of, reps.inside, metric, label)
+        off += dot_rows(dots_of, reps.outside, metric, label, off_scale=True)
     dims = {d.id: d.label for d in project.report.dimensions}
     where = " · ".join(f"{dims[k]}: {v}" for k, v in point) or "all records"
-    subtitle = "bar = median of successful repetitions · dot = one repetition"
-    if shown < total:
-        subtitle += f" · showing {shown:,} of {total:,} repetitions"
+    subtitle = SUBTITLE + (f" · showing {shown:,} of {total:,} repetitions" if shown < total else "")
     heading = f"{metric.label} · {where}"
-    title = f"{section.title} · {heading}"
-    spec = _spec(skeleton, heading, subtitle, bars, dots, missing, marks)
-    return ChartView(view_key(section.id, metric.id, point), section.id, metric.id, point, title, spec,
-                     shown, total)
+    note = style.off_scale_note(outside)
+    spec = style.titled(skeleton, metric.label, where, subtitle,
+                        {"bars": bars, "dots": dots, "offscale": off, "missing": missing, "flags": marks},
+                        [note] if note else [], "x")
+    return ChartView(view_key(section.id, metric.id, point), section.id, metric.id, point,
+                     f"{section.title} · {heading}", spec, shown, total, None, outside)
 
 
 def chart_views(project: Project, results: Results, flags: Mapping | None = None) -> list[ChartView]:
-    """Every section × metric × point view, in page order (``flags``: the audit's markers by
-    (section, arm, point, metric))."""
+    """Every view with data, in page order: per section and metric, the sweeps first (a line
+    across each numeric dimension), then the bars at each point (``flags``: the audit's
+    markers by (section, arm, point, metric))."""
+    from benchproof.charts.sweep import sweep_views
+
     flags = flags or {}
     records = Dots(project)
     views = []
     for section in project.report.sections:
-        order = list(_labels(project, section.arms).values())
+        order = list(style.labels(project, section.arms).values())
+        with_data = results.with_data(section.id)
         for metric in project.report.metrics:
-            skeleton = _skeleton(metric, tuple(order))
-            views += [_view(project, results, section, metric, point, records, skeleton, flags)
-                      for point in results.points[section.id]]
-    return _unique_keys(views)
+            views += sweep_views(project, results, section, metric, records, flags)
+            points = [p for p in results.points[section.id] if (p, metric.id) in with_data]
+            if not points:
+                continue
+            skeleton = _skeleton(metric, order, project.report.arm_label)
+            views += [_view(project, results, section, metric, point, records, skeleton, flags) for point in points]
+    return _unique(views)
+
+
+def _unique(views: list[ChartView]) -> list[ChartView]:
+    """A last safeguard: :func:`view_key` already tells apart values that share a slug (``1.5``
+    and ``1,5``) with a digest; should two views still share a key, each gets a digest of its
+    section, metric, point and sweep dimension, so no two files clash."""
+    counts = Counter(v.key for v in views)
+    return [replace(v, key=f"{v.key}-{digest(repr((v.section, v.metric, v.point, v.across)))}")
+            if counts[v.key] > 1 else v for v in views]
 
 
 def svg(view: ChartView, cache: Cache | None = None) -> str:

@@ -1,7 +1,10 @@
 """What the chart widgets on the report page show: their selectors, default view and payload.
 
-Each widget is server-rendered with the static SVG of its default view, so it reads without
-JavaScript; ``assets/report.js`` then swaps in the interactive chart and shows the selectors.
+Each widget is server-rendered with the static SVG of its default view (the first with data,
+a sweep when the section has one), so it reads without JavaScript; ``assets/report.js`` then
+swaps in the interactive chart and shows the selectors.  Only combinations that have a view
+are offered: the script narrows each selector to the values that, with the choices before it,
+lead to one.  A one-section report draws its chart once, in 01 Measurements.
 """
 
 from __future__ import annotations
@@ -10,15 +13,19 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from benchproof.compute.aggregate import Results, dim_sort_key
+from benchproof.charts.keys import VIEW_HASH
 from benchproof.charts.specs import ChartView
+from benchproof.charts.style import OFF_SCALE
+from benchproof.compute.aggregate import dim_sort_key
 from benchproof.model import Project
 from benchproof.pages.render import script_json
+
+POINT = ""   # the "across" value of a bar view: the arms at one point
 
 
 @dataclass(frozen=True)
 class Select:
-    name: str                              # "section", "metric" or "dim:<id>"
+    name: str                              # "section", "metric", "across" or "dim:<id>"
     label: str
     options: tuple[tuple[str, str], ...]   # (value, text)
     selected: str
@@ -29,9 +36,13 @@ class Widget:
     id: str
     section: str                           # "" for the widget over every section
     selects: tuple[Select, ...]
-    default_svg: str
+    default_svg: str                       # '' when the widget has no view (no arm has a median)
     default_title: str
+    default_key: str
     statics: tuple[tuple[str, str], ...]   # (svg path, title) of every view of the widget
+    sweeps: bool = False                   # some view is a sweep (the caption explains lines)
+    off_scale: bool = False                # some view draws a repetition off scale
+    off_scale_rule: str = f"{OFF_SCALE:g}" # off scale: beyond this many times the largest median
 
 
 @dataclass(frozen=True)
@@ -42,36 +53,48 @@ class ChartsPage:
     measurements: Widget
     payload: Markup
     sampled: tuple[str, ...]               # titles of views whose dots are a sample
+    view_hash: str = VIEW_HASH             # index.html#view=<key> opens that view
 
 
 def svg_path(view: ChartView) -> str:
     return f"charts/{view.key}.svg"
 
 
-def _widget(project: Project, results: Results, views: list[ChartView], section: str) -> Widget:
+def _widget(project: Project, views: list[ChartView], section: str) -> Widget:
     report = project.report
     mine = [v for v in views if not section or v.section == section]
+    first = mine[0] if mine else None
     selects = []
     if not section and len(report.sections) > 1:
-        selects.append(Select("section", "Experiment", tuple((s.id, s.title) for s in report.sections),
-                              mine[0].section))
-    selects.append(Select("metric", "Metric", tuple((m.id, m.label) for m in report.metrics), mine[0].metric))
-    points = [p for sid, pts in results.points.items() if not section or sid == section for p in pts]
-    for dim in report.dimensions:
-        values = sorted({v for p in points for k, v in p if k == dim.id}, key=dim_sort_key)
-        options = tuple((str(v), str(v)) for v in values)
-        selects.append(Select(f"dim:{dim.id}", dim.label, options, str(dict(mine[0].point).get(dim.id, ""))))
-    return Widget(f"chart-{section or 'all'}", section, tuple(selects), svg_path(mine[0]), mine[0].title,
-                  tuple((svg_path(v), v.title) for v in mine))
+        having = {v.section for v in mine}
+        selects.append(Select("section", "Experiment", tuple((s.id, s.title) for s in report.sections
+                                                              if s.id in having), first.section if first else ""))
+    metrics = {v.metric for v in mine}
+    selects.append(Select("metric", "Metric", tuple((m.id, m.label) for m in report.metrics if m.id in metrics),
+                          first.metric if first else ""))
+    dims = {d.id: d.label for d in report.dimensions}
+    across = [d for d in dims if any(v.across == d for v in mine)]
+    if across:
+        options = ((POINT, "Arms at one point (bars)"),) + tuple((d, f"Across {dims[d]} (lines)") for d in across)
+        selects.append(Select("across", "Chart", options, (first.across or POINT) if first else POINT))
+    for dim_id, label in dims.items():
+        values = sorted({v for view in mine for k, v in view.point if k == dim_id}, key=dim_sort_key)
+        selected = str(dict(first.point).get(dim_id, "")) if first else ""
+        selects.append(Select(f"dim:{dim_id}", label, tuple((str(v), str(v)) for v in values), selected))
+    return Widget(f"chart-{section or 'all'}", section, tuple(selects), svg_path(first) if first else "",
+                  first.title if first else "", first.key if first else "",
+                  tuple((svg_path(v), v.title) for v in mine), any(v.across for v in mine),
+                  any(v.off_scale for v in mine))
 
 
-def charts_page(project: Project, results: Results, views: list[ChartView]) -> ChartsPage:
-    payload = {"views": [{"key": v.key, "section": v.section, "metric": v.metric,
+def charts_page(project: Project, views: list[ChartView]) -> ChartsPage:
+    payload = {"views": [{"key": v.key, "section": v.section, "metric": v.metric, "across": v.across or POINT,
                           "point": {k: str(val) for k, val in v.point}, "title": v.title, "spec": v.spec}
                          for v in views]}
+    several = len(project.report.sections) > 1
     return ChartsPage(
-        sections={s.id: _widget(project, results, views, s.id) for s in project.report.sections},
-        measurements=_widget(project, results, views, ""),
+        sections={s.id: _widget(project, views, s.id) for s in project.report.sections} if several else {},
+        measurements=_widget(project, views, ""),
         payload=script_json(payload),
         sampled=tuple(v.title for v in views if v.sampled),
     )

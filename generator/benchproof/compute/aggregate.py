@@ -1,20 +1,28 @@
 """Records → :class:`Results`: per section × arm × point × metric, median (min–max) and n.
 
 Only records with status ``ok`` and a measured value enter a median.  A group with no such
-value has ``median = None`` and a status in words; it is never 0.
+value has ``median = None`` and a status in words; it is never 0.  ``n/a`` where the metric
+does not apply at that point: some arm ran there successfully and no record of the section
+has a value of it (a prefill rate at a decode-only point), whatever this arm did; ``not
+measured`` where this arm ran but lacks a value some record has; else what happened to the
+attempts (``failed 2/3``, ``unsupported``...).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
 
+from benchproof.compute.ratio import ratio_direction
 from benchproof.model import STATUSES, Project, RunRecord
 
 Point = tuple[tuple[str, object], ...]
+NOT_MEASURED = "not measured"   # the arm ran, another record at the point has a value
+NOT_APPLICABLE = "n/a"          # the arm ran, no record of the section has a value at the point
 
 
 @dataclass(frozen=True)
@@ -26,6 +34,7 @@ class Stat:
     max: float | None
     ratio: float | None
     status: str
+    ratio_direction: str | None = None   # "13% better", "4.17× worse", "baseline" (compute.ratio)
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,17 @@ class Results:
 
     def section_rows(self, section_id: str) -> list[Row]:
         return [r for r in self.rows if r.section == section_id]
+
+    def with_data(self, section_id: str) -> frozenset[tuple[Point, str]]:
+        """(point, metric) pairs of a section where at least one arm has a median."""
+        return self._with_data.get(section_id, frozenset())
+
+    @cached_property
+    def _with_data(self) -> dict[str, frozenset[tuple[Point, str]]]:
+        pairs: dict[str, set] = {}
+        for r in self.rows:
+            pairs.setdefault(r.section, set()).update((r.point, m) for m, s in r.stats.items() if s.median is not None)
+        return {section: frozenset(found) for section, found in pairs.items()}
 
 
 def dim_sort_key(value: object) -> tuple:
@@ -111,6 +131,17 @@ def _counts(project: Project, key: np.ndarray) -> dict[tuple, dict[str, int]]:
     return out
 
 
+def _present(project: Project, key: np.ndarray) -> tuple[set[tuple], set[tuple]]:
+    """(section, point, metric) where some record, of any status, has a value; and (section,
+    point) where some arm has a successful record."""
+    records = project.records
+    groups = lambda rows: [records.group_of(g) for g in np.unique(key[rows]).tolist()]  # noqa: E731
+    valued = {(section, point, metric) for metric, values in records.metrics.items()
+              for section, _, point in groups(~np.isnan(values))}
+    ran = {(section, point) for section, _, point in groups(records.ok())}
+    return valued, ran
+
+
 def _ratio(median: float | None, base: float | None) -> float | None:
     """``median / base``; ``None`` without both, or when a double cannot hold the ratio (it
     would overflow to infinity or underflow to 0)."""
@@ -128,6 +159,7 @@ def aggregate(project: Project) -> Results:
     points: dict[str, set] = {s.id: set() for s in project.report.sections}
     for section, _, point in counts:
         points[section].add(point)
+    valued, ran = _present(project, key)
     ordered = {
         sid: tuple(sorted(pts, key=lambda p: tuple(dim_sort_key(v) for _, v in p))) or ((),)
         for sid, pts in points.items()
@@ -146,7 +178,12 @@ def aggregate(project: Project) -> Results:
                     if section.baseline:
                         base = medians.get((section.id, section.baseline, point, metric.id))
                     ratio = _ratio(med, base[1] if base else None)
-                    status = "not measured" if n == 0 and c.get("ok") else label
-                    stats[metric.id] = Stat(n, sum(c.values()), med, lo, hi, ratio, status)
+                    status = label
+                    if n == 0 and (section.id, point, metric.id) not in valued and (section.id, point) in ran:
+                        status = NOT_APPLICABLE
+                    elif n == 0 and c.get("ok"):
+                        status = NOT_MEASURED
+                    words = ratio_direction(ratio, metric.better, arm_id == section.baseline)
+                    stats[metric.id] = Stat(n, sum(c.values()), med, lo, hi, ratio, status, words)
                 rows.append(Row(section.id, arm_id, point, c, label, stats))
     return Results(tuple(rows), ordered)

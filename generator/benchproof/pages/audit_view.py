@@ -11,8 +11,10 @@ from dataclasses import dataclass
 
 from benchproof.audit.finding import Finding
 from benchproof.audit.notices import Notice
-from benchproof.audit.registry import RULES
+from benchproof.audit.registry import RULES, rules_for
 from benchproof.audit.run import Audit
+from benchproof.charts.keys import bar_view
+from benchproof.compute.aggregate import Results
 from benchproof.model import Project
 from benchproof.pages.configuration import arm_href, href
 
@@ -33,6 +35,7 @@ class PlaceView:
     figures: str                   # the figures there, in a few words
     records: tuple[RecordLink, ...]
     more: int                      # records not linked by name
+    view: str = ""                 # the key of its chart (index.html#view=<key>), '' when none
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,7 @@ class NoticeView:
     more_href: str                 # runs.html filtered to the arm's flagged records
     section: str                   # the section's title, when the report has several ('' otherwise)
     folded: bool                   # too many places to show open: they sit in a <details>
+    view: str = ""                 # the key of the chart of a finding at one place ('' when none)
 
 
 @dataclass(frozen=True)
@@ -94,16 +98,38 @@ def _records(project: Project, finding: Finding) -> tuple[tuple[RecordLink, ...]
     return links, len(run_ids) - len(shown)
 
 
-def notice_view(notice: Notice, project: Project) -> NoticeView:
+class ViewLinks:
+    """The chart each finding is about: its metric at its point (the point of its first record
+    when it names none; the section's first chart when it names no record either)."""
+
+    def __init__(self, project: Project, results: Results):
+        self.results = results
+        self.records = project.records
+
+    def __call__(self, finding: Finding) -> str:
+        point = finding.point
+        if point is None and finding.records:
+            point = self.records.point.value(self.records.row_of(finding.records[0]))
+        return bar_view(self.results, finding.section, finding.metric, point) or ""
+
+
+def _no_view(finding: Finding) -> str:
+    return ""
+
+
+def notice_view(notice: Notice, project: Project, views=_no_view) -> NoticeView:
     records, more = (), 0
+    view = ""
     if len(notice.findings) == 1:
         f = notice.findings[0]
         summary = f"{f.place}: {f.detail}" if f.place else f.detail
         places = ()
         records, more = _records(project, f)
+        view = views(f)
     else:
         summary = f"{notice.headline}, {notice.count()}"
-        places = tuple(PlaceView(f.place, f.brief, *_records(project, f)) for f in notice.findings)
+        places = tuple(PlaceView(f.place, f.brief, *_records(project, f), view=views(f))
+                       for f in notice.findings)
     titles = {s.id: s.title for s in project.report.sections}
     state = "guard-excluded" if notice.rule == "guard" else ("accepted" if notice.accepted else "flagged")
     flagged = f"audit={state}" + (f"&arm={notice.arm}" if notice.arm else "")
@@ -112,14 +138,15 @@ def notice_view(notice: Notice, project: Project) -> NoticeView:
         subject_href=arm_href(notice.arm) if notice.arm else "", summary=summary, places=places,
         records=records, more=more,
         accepted=notice.accepted, more_href=href("runs.html", flagged),
-        section=titles[notice.section] if len(titles) > 1 else "", folded=len(places) > OPEN_PLACES)
+        section=titles[notice.section] if len(titles) > 1 else "", folded=len(places) > OPEN_PLACES, view=view)
 
 
-def _summary(notices: list[Notice], arm: str | None) -> str:
+def _summary(notices: list[Notice], arm: str | None, project: Project) -> str:
     if not notices:
         whose = "this arm's figures" if arm else "every figure"
-        return (f"The audit found nothing to flag: {len(RULES)} checks ran on {whose} "
-                f"({', '.join(r.id for r in RULES)}).")
+        ran = rules_for(project)
+        return (f"The audit found nothing to flag: {len(ran)} checks ran on {whose} "
+                f"({', '.join(r.id for r in ran)}).")
     opened = [n for n in notices if n.accepted is None]
     arms = {n.arm for n in opened if n.arm}
     parts = []
@@ -135,14 +162,17 @@ def _summary(notices: list[Notice], arm: str | None) -> str:
             "report's tables and charts that leads to the finding; read it before you quote the figure.")
 
 
-def audit_block(audit: Audit, project: Project, arm: str | None = None) -> AuditBlock:
+def audit_block(audit: Audit, project: Project, arm: str | None = None,
+                results: Results | None = None) -> AuditBlock:
     """The block of the report page, or (``arm``) only the notices about one arm and the
-    section-wide ones of the sections it is in."""
+    section-wide ones of the sections it is in; with ``results``, each finding links to the
+    chart it is about."""
     sections = {s.id for s in project.report.sections if arm is None or arm in s.arms}
     wanted = [n for n in audit.notices if n.section in sections and (arm is None or n.arm in (arm, None))]
+    views = ViewLinks(project, results) if results is not None else _no_view
     rules = []
     for rule in RULES:
-        mine = tuple(notice_view(n, project) for n in wanted if n.rule == rule.id)
+        mine = tuple(notice_view(n, project, views) for n in wanted if n.rule == rule.id)
         if mine:
             rules.append(RuleView(rule.id, rule.title, rule.advice, mine))
     guards = tuple(GuardView(g.guard.check, g.guard.reason, g.checked, g.considered, len(g.excluded))
@@ -154,5 +184,5 @@ def audit_block(audit: Audit, project: Project, arm: str | None = None) -> Audit
     else:
         headline = f"⚠ {n_open} audit finding{'s' if n_open != 1 else ''}" if n_open else "✓ no open audit finding"
         headline += f" ({n_accepted} accepted)" if n_accepted else ""
-    return AuditBlock(tuple(rules), n_open, n_accepted, _summary(wanted, arm), headline, guards,
-                      tuple(r.id for r in RULES))
+    return AuditBlock(tuple(rules), n_open, n_accepted, _summary(wanted, arm, project), headline, guards,
+                      tuple(r.id for r in rules_for(project)))

@@ -111,10 +111,11 @@ class LaunchView:
     status: str            # launched / failed / unsupported
     reason: str            # '' when none was given
     evidence: Evidence | None
+    declared: bool = True  # False: the arm file states no launch (nothing is shown)
 
 
 def launch_view(launch: Launch) -> LaunchView:
-    return LaunchView(launch.status, launch.reason or "", evidence(launch.evidence))
+    return LaunchView(launch.status, launch.reason or "", evidence(launch.evidence), launch.declared)
 
 
 def subject_text(arm: Arm) -> str:
@@ -166,6 +167,7 @@ class ArmColumn:
     href: str                      # ``arms/<id>.html``, relative to the site root
     launch: str                    # launch status, shown as a badge in the header
     like_for_like: bool
+    launch_declared: bool = True   # False: the arm file states no launch (no badge)
 
 
 @dataclass(frozen=True)
@@ -177,6 +179,20 @@ class ConfigTable:
     columns: tuple[ArmColumn, ...]
     groups: tuple[Group, ...]
     differing: tuple[str, ...]     # ``settings.ctx``…: the configuration keys that differ
+
+    @property
+    def same_text(self) -> str:
+        """``Engine, hardware and settings are the same on every arm.`` (the groups it has)."""
+        names = [g.title.lower() for g in self.groups if g.title in ("Engine", "Hardware", "Settings")]
+        if not names:
+            return "No arm states its hardware or settings."
+        words = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+        return f"{words[:1].upper()}{words[1:]} {'are' if len(names) > 1 else 'is'} the same on every arm."
+
+    @property
+    def launches(self) -> bool:
+        """Whether an arm of the section states its launch (else no launch row, no badge)."""
+        return any(c.launch_declared for c in self.columns)
 
     @property
     def n_rows(self) -> int:
@@ -256,6 +272,8 @@ def _engine_rows(arms: list[Arm]) -> tuple[Row, ...]:
 
 
 def _launch_value(arm: Arm) -> Value:
+    if not arm.launch.declared:
+        return Value(fmt.MISSING, missing=True)
     view = launch_view(arm.launch)
     return Value(view.status, state=view.status, detail=view.reason, evidence=view.evidence)
 
@@ -292,7 +310,7 @@ def section_table(project: Project, section: Section,
     arms = [project.arms[a] for a in section.arms if a in project.arms]
     columns = tuple(
         ArmColumn(arm.id, arm.label, arm.role or "", anchors[(section.id, arm.id)], arm_href(arm.id),
-                  arm.launch.status, arm.like_for_like)
+                  arm.launch.status, arm.like_for_like, arm.launch.declared)
         for arm in arms)
     engine = _engine_rows(arms)
     subject = (_row("subject", "subject", [_subject_value(a) for a in arms]),)
@@ -300,11 +318,12 @@ def section_table(project: Project, section: Section,
     settings = _mapping_rows(arms, "settings")
     groups = [
         Group("Arm", (_row("role", "text", [_stated(a.role or _ABSENT) for a in arms]),)),
-        Group("Engine", engine),
+        Group("Engine", engine if any(a.engine for a in arms) else ()),
         Group("Subject", subject),
         Group("Hardware", hardware),
         Group("Settings", settings),
-        Group("Launch", (_row("launch status", "launch", [_launch_value(a) for a in arms]),)),
+        Group("Launch", (_row("launch status", "launch", [_launch_value(a) for a in arms]),)
+              if any(a.launch.declared for a in arms) else ()),
         *_claim_groups(arms),
         Group("Command", (_row("command", "command", [_command_value(a) for a in arms]),)),
     ]

@@ -9,10 +9,13 @@ SMALL_N = 3
 
 
 def number(value: float | None, decimals: int) -> str:
-    """``value`` with ``decimals`` decimals; a measured value that would round to 0 (a
-    subnormal, or 0.0001 at two decimals) keeps two significant digits instead: never ``0.00``."""
+    """``203.97``; a measured value that would round to 0 (a subnormal, or 0.0001 at two
+    decimals) keeps two significant digits instead, never ``0.00``; with no decimals, a median
+    halfway between two whole numbers keeps its ``.5`` (``2.5``, not a rounded ``2``)."""
     if value is None:
         return MISSING
+    if decimals == 0 and float(value * 2).is_integer() and not float(value).is_integer():
+        return f"{value:.1f}"
     text = f"{value:.{decimals}f}"
     if value != 0 and not text.strip("-0."):
         return f"{value:.2g}"
@@ -35,6 +38,15 @@ def small_n(stat: Any) -> str:
 
 def ratio(value: float | None) -> str:
     return "" if value is None else f"{value:.2f}×"
+
+
+def direction(value: float | None, words: str | None) -> str:
+    """The ratio's words as they sit beside it: ``13% better``; ``worse`` alone when they
+    repeat the ratio (``4.17×`` · ``worse``); nothing beside the baseline's own ``1.00×``."""
+    if not words or words == "baseline":
+        return ""
+    shown = ratio(value)
+    return words[len(shown) + 1:] if words.startswith(shown + " ") else words
 
 
 def point(point: tuple, with_names: bool = False) -> str:

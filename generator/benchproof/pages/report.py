@@ -13,14 +13,18 @@ import numpy as np
 from benchproof import __version__
 from benchproof.pages import formatting as fmt
 from benchproof.audit.run import Audit
-from benchproof.compute.aggregate import Results, Row
+from benchproof.compute.aggregate import Results
 from benchproof.pages.audit_view import AuditBlock, audit_block
 from benchproof.pages.configuration import evidence_href, what_ran
+from benchproof.pages.decision_view import DecisionView
+from benchproof.pages.summary import Cell, SectionView, section_view
+from benchproof.pages.workload_view import WorkloadView
 from benchproof.model import STATUSES, Metric, Project, Report, RunRecord, column_groups
 from benchproof.read.columns import text_of
 from benchproof.records import Records
 
 INLINE_LIMIT = 1000  # more records than this are browsed in runs.html, not listed inline
+FOLD_METRICS = 4     # more metric definitions than this fold into a compact list
 
 
 @dataclass(frozen=True)
@@ -35,39 +39,6 @@ class SiteInfo:
 
 def site_info(project: Project, built: str = "") -> SiteInfo:
     return SiteInfo(project.report.title, len(project.records), built)
-
-
-@dataclass(frozen=True)
-class Cell:
-    text: str
-    numeric: bool = False
-    missing: bool = False
-    note: str = ""       # n=2 beside a figure from few repetitions
-    ratio: str = ""      # 1.13× the section baseline
-    status: str = ""     # the status in words where there is no figure
-    href: str = ""       # a link (site-relative), e.g. to a record's evidence file
-    flags: tuple = ()    # the audit's markers (benchproof.audit.notices.Flag), each linking to its finding
-
-
-@dataclass(frozen=True)
-class SummaryRow:
-    arm_id: str
-    arm_label: str
-    points: tuple[str, ...]
-    runs: str
-    status: str
-    measured: bool       # at least one successful repetition
-    cells: tuple[Cell, ...]
-
-
-@dataclass(frozen=True)
-class SectionView:
-    id: str
-    title: str
-    notes_html: str
-    baseline: str | None
-    rows: tuple[SummaryRow, ...]
-    flags: tuple = ()    # markers of findings about the whole section (e.g. order-confounded)
 
 
 @dataclass(frozen=True)
@@ -98,30 +69,14 @@ class ReportPage:
     warnings: tuple[str, ...]
     ran: tuple = ()    # 03 What actually ran: one configuration.ConfigTable per section
     audit: AuditBlock | None = None   # "Before you quote these numbers"
+    decision: DecisionView | None = None   # the Decision block (report.yaml decision)
+    workload: WorkloadView | None = None   # "Weighed by your workload" (crossover, reference)
+    arm_label: str = "Arm"            # the heading of the arm column (report.yaml arm_label)
 
-
-def runs_text(counts: dict[str, int], label: str) -> str:
-    """``3 ok · 1 failed``; ``unsupported`` / ``not run`` when nothing was attempted."""
-    if not counts:
-        return label
-    return " · ".join(f"{counts[s]} {s}" for s in STATUSES if counts.get(s))
-
-
-def _summary_row(project: Project, row: Row, audit: Audit) -> SummaryRow:
-    decimals = project.report.decimals
-    cells = []
-    for metric in project.report.metrics:
-        stat = row.stats[metric.id]
-        missing = stat.median is None
-        cells.append(Cell(
-            text=fmt.summary(stat, decimals), numeric=True, missing=missing,
-            note=fmt.small_n(stat), ratio=fmt.ratio(stat.ratio),
-            status=stat.status if missing else "",
-            flags=audit.cells.get((row.section, row.arm, row.point, metric.id), ()),
-        ))
-    arm = project.arms[row.arm]
-    return SummaryRow(arm.id, arm.label, tuple(str(v) for _, v in row.point), runs_text(row.counts, row.status),
-                      row.status, bool(row.counts.get("ok")), tuple(cells))
+    @property
+    def fold_metrics(self) -> bool:
+        """More than FOLD_METRICS definitions: a compact list, each source folded."""
+        return len(self.metrics) > FOLD_METRICS
 
 
 def status_counts(records: Records) -> tuple[tuple[str, int], ...]:
@@ -158,11 +113,11 @@ def measure_headers(report: Report) -> list[tuple[str, bool]]:
 
 
 def measure_cells(report: Report, r: RunRecord) -> list[Cell]:
-    """A record's workload point, repeat and metrics (report decimals, ``--`` when not measured)."""
+    """A record's workload point, repeat and metrics (each metric's decimals, ``--`` when not measured)."""
     cells = [Cell(str(r.dims[d.id]), numeric=True) for d in report.dimensions] + [Cell(str(r.repeat), numeric=True)]
     for m in report.metrics:
         value = r.metrics[m.id]
-        cells.append(Cell(fmt.number(value, report.decimals), numeric=True, missing=value is None))
+        cells.append(Cell(fmt.number(value, m.decimals), numeric=True, missing=value is None))
     return cells
 
 
@@ -173,7 +128,7 @@ def raw_table(project: Project) -> RawTable:
     _, _, reported_ids, extra = column_groups(project)
     reported = [m for m in report.metrics if m.id in reported_ids]
     several = len(report.sections) > 1
-    headers = [("Run", False)] + ([("Section", False)] if several else []) + [("Arm", False), ("Status", False)]
+    headers = [("Run", False)] + ([("Section", False)] if several else []) + [(report.arm_label, False), ("Status", False)]
     headers += measure_headers(report)
     headers += [(m.label + " (reported)", True) for m in reported]
     headers += [(c, True) for c in extra] + [("Started", False), ("Reason", False), ("Evidence", False), ("Source", False)]
@@ -194,11 +149,7 @@ def raw_table(project: Project) -> RawTable:
 
 def report_page(project: Project, results: Results, audit: Audit) -> ReportPage:
     report = project.report
-    sections = []
-    for s in report.sections:
-        baseline = project.arms[s.baseline].label if s.baseline else None
-        rows = tuple(_summary_row(project, row, audit) for row in results.section_rows(s.id))
-        sections.append(SectionView(s.id, s.title, s.notes_html, baseline, rows, audit.sections.get(s.id, ())))
+    sections = [section_view(project, results, audit, s) for s in report.sections]
     return ReportPage(
         title=report.title, subtitle=report.subtitle, topics=report.topics,
         subject=tuple((str(k), fmt.raw_value(v)) for k, v in report.subject.items()),
@@ -209,5 +160,6 @@ def report_page(project: Project, results: Results, audit: Audit) -> ReportPage:
         metrics=report.metrics, dimension_labels=tuple(d.label for d in report.dimensions),
         sections=tuple(sections), raw=raw_table(project), protocol_html=report.protocol_html,
         warnings=tuple(str(w) for w in project.warnings),
-        ran=what_ran(project), audit=audit_block(audit, project),
+        ran=what_ran(project), audit=audit_block(audit, project, results=results),
+        arm_label=report.arm_label,
     )

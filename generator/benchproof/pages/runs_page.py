@@ -163,13 +163,14 @@ def _spec(project: Project, column: str, role: str | None) -> dict[str, Any]:
     if role is not None:
         return {"label": AUDIT_LABELS[role], "role": role}
     if column in FIXED_LABELS:
-        return {"label": FIXED_LABELS[column], "role": "id" if column == "run_id" else column}
+        label = report.arm_label if column == "arm" else FIXED_LABELS[column]
+        return {"label": label, "role": "id" if column == "run_id" else column}
     if column in dims:
         return {"label": dims[column].label, "role": "dimension"}
     if column in metrics:
         m = metrics[column]
         return {"label": m.label, "role": "metric", "unit": m.unit, "derived": bool(m.derive),
-                "better": m.better, "decimals": report.decimals}
+                "better": m.better, "decimals": m.decimals}
     if column in reported:
         return {"label": f"{reported[column].label} (reported)", "role": "raw", "unit": reported[column].unit}
     return {"label": column, "role": "raw"}
@@ -317,7 +318,7 @@ def _filters(project: Project, dictionaries: dict[str, tuple[list, np.ndarray]],
         filters.append(Filter("section", "Section", options("section", list(titles), titles.get)))
     arm_order = _arm_order(project)
     arm_labels = {a: project.arms[a].label if a in project.arms else a for a in arm_order}
-    filters.append(Filter("arm", "Arm", options("arm", arm_order, arm_labels.get)))
+    filters.append(Filter("arm", report.arm_label, options("arm", arm_order, arm_labels.get)))
     filters.append(Filter("status", "Status", options("status", list(STATUSES), str)))
     if audit is not None and any(v is not None for v in dictionaries[audit][0]):
         filters.append(Filter(audit, "Audit", options(audit, list(AUDIT_STATES), str)))

@@ -99,7 +99,7 @@ def _choice(value: str, choices: tuple[str, ...], what: str, rel: str, line: int
 def _launch(root: Path, doc: dict, rel: str, problems: Problems) -> Launch:
     node = doc.get("launch")
     if node is None:
-        return Launch("launched")
+        return Launch("launched", declared=False)
     launch = check_map(node, rel, "launch", LAUNCH_FIELDS, problems) or {}
     status = launch.get("status", "launched")
     _choice(status, LAUNCH_FIELDS["status"].choices, "launch status", rel, line_of(node, "status"), problems)

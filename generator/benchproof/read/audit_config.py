@@ -14,9 +14,9 @@ from benchproof.errors import Problems, did_you_mean
 from benchproof.model import RESERVED, AcceptEntry, AuditSettings, Guard, Report, Where
 from benchproof.read.derive import DeriveError, parse_condition
 from benchproof.read.report_config import REL
-from benchproof.read.runs import _dim_value as dim_value  # the same reading as a record's dimension values
 from benchproof.read.audit_fields import ACCEPT_FIELDS, AUDIT_FIELDS, GUARD_FIELDS
 from benchproof.read.schema import check_map, line_of, shown
+from benchproof.read.targets import read_point
 
 # key: (smallest allowed, whether the smallest itself is allowed, what the number means)
 LIMITS = {
@@ -102,23 +102,7 @@ def _accept(item: Any, line: int | None, report: Report, problems: Problems) -> 
 
 def _point(item: Any, node: dict, report: Report, problems: Problems):
     """``{prompt_target: 512}`` → ``(("prompt_target", 512),)``, each key a dimension."""
-    dims = [d.id for d in report.dimensions]
-    out = []
-    for key, value in node.items():
-        if key not in dims:
-            problems.error(REL, line_of(node, key) or line_of(item, "point"),
-                           f"audit.accept: '{key}' in point is not a dimension{did_you_mean(str(key), dims)}")
-            return None
-        if isinstance(value, (dict, list, bool)) or value is None:
-            problems.error(REL, line_of(node, key), f"audit.accept: point value of '{key}' must be a number "
-                                                    f"or a text, got {shown(value)}")
-            return None
-        out.append((key, dim_value(value)))
-    if not out:
-        problems.error(REL, line_of(item, "point"), "audit.accept: 'point' names no dimension, e.g. "
-                                                    f"{{{dims[0] if dims else 'size'}: 512}}")
-        return None
-    return tuple(out)
+    return read_point(item, node, [d.id for d in report.dimensions], "audit.accept", "point", problems)
 
 
 def check_parity(settings: AuditSettings, doc: dict, report: Report, columns: tuple[str, ...],

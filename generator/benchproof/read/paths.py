@@ -26,10 +26,11 @@ def site_path(path: str) -> str:
     return path + INERT_SUFFIX if PurePosixPath(path).suffix.lower() in ACTIVE_SUFFIXES else path
 
 
-def named_evidence(arms: Iterable[Arm], records: Iterable[str | None]) -> list[str]:
-    """Every evidence path the arms (their list, launch, claims) and records (their evidence
-    paths, e.g. ``Records.evidence.labels``) name, sorted, once."""
-    paths: set[str] = set()
+def named_evidence(arms: Iterable[Arm], records: Iterable[str | None], files: Iterable[str] = ()) -> list[str]:
+    """Every evidence path the arms (their list, launch, claims), the records (their evidence
+    paths, e.g. ``Records.evidence.labels``) and ``files`` (the distributions a crossover or
+    reference reads) name, sorted, once."""
+    paths: set[str] = set(files)
     for arm in arms:
         paths.update(arm.evidence)
         if arm.launch.evidence:

@@ -15,14 +15,16 @@ from benchproof.read.audit_config import check_parity, read_audit
 from benchproof.read.guards import apply_guards
 from benchproof.read.inputs import collect, folder_files, outside
 from benchproof.read.paths import check_path, named_evidence, publish_clashes
-from benchproof.read.report_config import REL, read_report
+from benchproof.read.report_config import REL, read_report, with_decimals
 from benchproof.read.runs import RUN_SUFFIXES, read_records
 from benchproof.read.schema import line_of
+from benchproof.read.weighing import read_weighing
 from benchproof.read.yamlio import load_yaml
 
 def _read_files(root: Path, doc: dict, arms: list[Path]) -> list[str]:
     """report.yaml, arm files, run files and the notes files the report names."""
     named = [s.get("notes") for s in doc.get("sections") or [] if isinstance(s, dict)] + [doc.get("protocol")]
+    named += [doc["decision"].get("notes")] if isinstance(doc.get("decision"), dict) else []
     notes = [check_path(root.absolute(), n, "notes")[0] for n in named if isinstance(n, str)]
     runs = [p for p in folder_files(root, "runs", RUN_SUFFIXES) if not outside(root, p)]
     return [REL, *(p.relative_to(root).as_posix() for p in arms + runs), *(n for n in notes if n)]
@@ -85,16 +87,18 @@ def load_project(root: Path, strict: bool = False) -> Project:
         _unknown_derive_fields(doc, report.metrics, columns, problems)
         check_parity(settings, doc, report, columns, problems)
     records, guards = apply_guards(records, settings.guards, problems)
-    evidence = named_evidence(arms.values(), records.evidence.labels)
+    runs_read = count and not any(p.file.startswith("runs/") for p in problems.errors)
+    weighing = read_weighing(root, doc, report, records if runs_read else None, problems)
+    evidence = named_evidence(arms.values(), records.evidence.labels, weighing.files)
     publish_clashes(evidence, problems)
     inputs = collect(root, _read_files(root, doc, files) + evidence, problems)
     if strict:
         problems.items = strictly(problems.items)
     if problems.errors:
         raise InputError(collapse(sorted(problems.items, key=_order)))
-    return Project(root=root, report=report, arms=arms, records=records,
+    return Project(root=root, report=with_decimals(report, records), arms=arms, records=records,
                    raw_columns=columns, warnings=tuple(collapse(sorted(problems.warnings, key=_order))),
-                   inputs=inputs, audit=settings, guards=guards)
+                   inputs=inputs, audit=settings, guards=guards, weighing=weighing)
 
 
 def _order(p: Problem) -> tuple:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchproof.read.derive import DeriveError, parse
 from benchproof.errors import Problems, did_you_mean
@@ -12,7 +13,11 @@ from benchproof.model import RESERVED, Dimension, Metric, Report, Section
 from benchproof.pages.narrative import render_markdown
 from benchproof.read.paths import project_file
 from benchproof.read.audit_fields import AUDIT_FIELDS
+from benchproof.read.decision_fields import CROSSOVER_FIELDS, DECISION_FIELDS, REFERENCE_FIELDS
 from benchproof.read.limits import MAX_ID, MAX_LABEL, too_long
+
+if TYPE_CHECKING:
+    from benchproof.records import Records
 from benchproof.read.schema import FILE_TABLES, Field, check_map, line_of, shown
 
 REL = "report.yaml"
@@ -31,6 +36,8 @@ METRIC_FIELDS = {
     "derive": Field("str", doc="Arithmetic over record columns that recomputes the value, "
                                "e.g. items / wall_s"),
     "allow_negative": Field("bool", default=False, doc="Accept negative values (an error otherwise)"),
+    "decimals": Field("int", bounds=(0, 6), doc="Decimals shown for this metric (default: the report's "
+                                                "decimals, or none when every value is a whole number)"),
 }
 DIMENSION_FIELDS = {
     "id": Field("str", required=True, pattern=ID_RE.pattern, doc="The record column that holds the workload value"),
@@ -44,6 +51,9 @@ SECTION_FIELDS = {
     "arms": Field("list", required=True, item="str",
                   doc="The ids of the section's arms, in table order (each has arms/<id>.yaml)"),
     "baseline": Field("str", doc="The arm the others are compared with (the ratio column)"),
+    "group_by": Field("str", default="point", choices=("point", "arm"),
+                      doc="Summary rows: 'point' puts the arms side by side at each workload point "
+                          "(baseline first); 'arm' lists each arm's points together"),
 }
 REPORT_FIELDS = {
     "title": Field("str", required=True, limit=MAX_LABEL, doc="The report's title"),
@@ -58,10 +68,19 @@ REPORT_FIELDS = {
     "protocol": Field("str", doc="Protocol & limits: a Markdown file in the project "
                                  "(notes/protocol.md) or Markdown text"),
     "decimals": Field("int", default=2, bounds=(0, 6), doc="Decimals shown in the figures"),
+    "arm_label": Field("str", default="Arm", doc="The heading of the arm column in tables and charts, "
+                                                 "e.g. Engine / mode"),
     "audit": Field("map", fields=AUDIT_FIELDS, doc="What the audit checks: thresholds, guards, accepted findings"),
+    "decision": Field("map", fields=DECISION_FIELDS,
+                      doc="The decision the report supports: question, verdict, claims checked against the figures"),
+    "crossover": Field("list", fields=CROSSOVER_FIELDS,
+                       doc="Where one arm stops being faster, weighed by a distribution of output lengths"),
+    "reference": Field("list", fields=REFERENCE_FIELDS,
+                       doc="A distribution of your own measurements the benchmark's repetitions are placed in"),
 }
 FILE_TABLES[REL] = (REL, REPORT_FIELDS)
 BETTER = METRIC_FIELDS["better"].choices
+GROUP_BY = SECTION_FIELDS["group_by"].choices
 
 
 def names_a_file(value: str) -> bool:
@@ -159,6 +178,7 @@ def _metrics(doc: dict, problems: Problems) -> list[Metric]:
             better=better if better in BETTER else "higher",
             source=m.get("source", ""), derive=m.get("derive"), derive_fields=fields,
             allow_negative=bool(m.get("allow_negative", False)),
+            decimals=_decimals(m, item, METRIC_FIELDS, problems, None),
         ))
     return metrics
 
@@ -205,11 +225,43 @@ def _sections(root: Path, doc: dict, problems: Problems) -> list[tuple[Section, 
                            f"{did_you_mean(baseline, arm_lines)}")
             baseline = None
         notes = read_notes(root, s.get("notes"), line_of(item, "notes"), problems)
-        section = Section(s["id"], s.get("title", s["id"]), notes, tuple(arm_lines), baseline)
+        group_by = s.get("group_by", "point")
+        if group_by not in GROUP_BY:
+            problems.error(REL, line_of(item, "group_by"), f"'group_by' of section '{s['id']}' must be "
+                           f"'point' or 'arm', got '{group_by}'{did_you_mean(str(group_by), GROUP_BY)}")
+            group_by = "point"
+        section = Section(s["id"], s.get("title", s["id"]), notes, tuple(arm_lines), baseline, group_by)
         sections.append((section, {"arms": arm_lines, "line": line}))
     if not sections and "sections" in doc:
         problems.error(REL, line_of(doc, "sections"), "the report needs at least one section")
     return sections
+
+
+def _decimals(node: dict, marked: Any, fields: dict, problems: Problems, default: int | None) -> int | None:
+    """``decimals`` of the report or of a metric, within its bounds (``default`` when absent)."""
+    low, high = fields["decimals"].bounds
+    decimals = node.get("decimals", default)
+    if decimals is not None and not low <= decimals <= high:
+        problems.error(REL, line_of(marked, "decimals"), f"'decimals' must be between {low} and {high}, got {decimals}")
+        return default
+    return decimals
+
+
+def with_decimals(report: Report, records: Records) -> Report:
+    """The report with each metric's decimals settled: its own, else none (0) when every value
+    the records hold is a whole number, else the report's."""
+    metrics = []
+    for metric in report.metrics:
+        decimals = metric.decimals
+        if decimals is None:
+            import numpy as np   # here: `benchproof --help` and `schema` stay light
+
+            values = records.metrics.get(metric.id)   # a column: NaN where not measured
+            values = values[~np.isnan(values)] if values is not None else values
+            whole = values is not None and values.size > 0 and bool(np.all(values == np.floor(values)))
+            decimals = 0 if whole else report.decimals
+        metrics.append(replace(metric, decimals=decimals))
+    return replace(report, metrics=tuple(metrics))
 
 
 def read_report(root: Path, doc: Any, problems: Problems) -> tuple[Report | None, list]:
@@ -222,11 +274,7 @@ def read_report(root: Path, doc: Any, problems: Problems) -> tuple[Report | None
     if "metrics" in top and not metrics:
         problems.error(REL, line_of(doc, "metrics"), "the report needs at least one metric")
     sections = _sections(root, top, problems)
-    low, high = REPORT_FIELDS["decimals"].bounds
-    decimals = top.get("decimals", REPORT_FIELDS["decimals"].default)
-    if not low <= decimals <= high:
-        problems.error(REL, line_of(doc, "decimals"), f"'decimals' must be between {low} and {high}, got {decimals}")
-        decimals = REPORT_FIELDS["decimals"].default
+    decimals = _decimals(top, doc, REPORT_FIELDS, problems, REPORT_FIELDS["decimals"].default)
     topics = top.get("topics") or ()
     report = Report(
         title=top.get("title", ""), subtitle=top.get("subtitle", ""),
@@ -234,6 +282,6 @@ def read_report(root: Path, doc: Any, problems: Problems) -> tuple[Report | None
         subject=dict(top.get("subject") or {}), metrics=tuple(metrics), dimensions=tuple(dims),
         sections=tuple(s for s, _ in sections),
         protocol_html=read_notes(root, top.get("protocol"), line_of(doc, "protocol"), problems),
-        decimals=decimals,
+        decimals=decimals, arm_label=top.get("arm_label") or REPORT_FIELDS["arm_label"].default,
     )
     return report, [info for _, info in sections]

@@ -96,7 +96,9 @@ def check_map(
     good: dict[str, Any] = {}
     for key, value in node.items():
         if key not in fields:
-            hint = did_you_mean(str(key), fields) or belongs(str(key), fields)
+            hint = did_you_mean(str(key), fields)
+            if not hint or hint.endswith(f"{key}'?)"):   # 'label' is a key elsewhere, not 'arm_label'
+                hint = belongs(str(key), fields) or hint
             problems.error(rel, line_of(node, key), f"unknown key '{key}' in {what}{hint}")
             continue
         spec = fields[key]

@@ -144,16 +144,18 @@ def _compact_lists(data: dict, lists: list[list]) -> str:
                   to_json(data))
 
 
-def results_json(project: Project, results: Results, findings=()) -> str:
+def results_json(project: Project, results: Results, findings=(), weighing: dict[str, Any] | None = None) -> str:
+    """``weighing``: the decision, crossovers and references (:mod:`benchproof.receipts.decision_json`)."""
     report = project.report
-    metrics = [{"id": m.id, "label": m.label, "unit": m.unit, "better": m.better,
+    metrics = [{"id": m.id, "label": m.label, "unit": m.unit, "better": m.better, "decimals": m.decimals,
                 "source": m.source, "derive": m.derive, "derive_fields": list(m.derive_fields)}
                for m in report.metrics]
     rows = [{
         "section": row.section, "arm": row.arm, "point": dict(row.point),
         "counts": row.counts, "status": row.status,
         "metrics": {mid: {"n_ok": s.n_ok, "n_total": s.n_total, "median": s.median, "min": s.min,
-                          "max": s.max, "ratio": s.ratio, "status": s.status}
+                          "max": s.max, "ratio": s.ratio, "ratio_direction": s.ratio_direction,
+                          "status": s.status}
                     for mid, s in row.stats.items()},
     } for row in results.rows]
     lists: list[list] = []
@@ -168,4 +170,5 @@ def results_json(project: Project, results: Results, findings=()) -> str:
         "metrics": metrics, "dimensions": [d.id for d in report.dimensions],
         "records": len(project.records), "rows": rows,
         "findings": found, "guards": guards,
+        **(weighing or {"decision": None, "crossover": [], "reference": []}),
     }, lists)

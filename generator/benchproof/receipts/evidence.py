@@ -8,7 +8,7 @@ from benchproof.read.paths import named_evidence, site_path
 
 def referenced(project: Project) -> list[str]:
     """Every evidence path named anywhere in the project, sorted, each once."""
-    return named_evidence(project.arms.values(), project.records.evidence.labels)
+    return named_evidence(project.arms.values(), project.records.evidence.labels, project.weighing.files)
 
 
 def site_files(project: Project) -> dict[str, bytes]:

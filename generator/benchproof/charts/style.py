@@ -1,0 +1,96 @@
+"""What every chart shares: fonts, colours, the arm palette, the off-scale rule.
+
+Colours in a spec are the light theme; the page's stylesheet re-colours the drawn SVG by its
+classes for dark mode and print (``templates/assets/css/50-charts.css``), so one spec serves
+every theme and the static SVG stays a faithful light rendering.
+"""
+
+from __future__ import annotations
+
+from benchproof.model import Metric, Project
+
+BAR_COLOR = "#a9c4eb"
+DOT_COLOR = "#0f3d80"
+MISSING_COLOR = "#a4262c"
+FLAG_COLOR = "#6b3d00"
+OFF_SCALE_COLOR = "#b35900"
+INK = "#1b1f24"
+MUTED = "#5b6470"
+GRID = "#eceff3"
+# one colour and one shape per arm of a sweep (never colour alone); Okabe–Ito hues, readable
+# on a white and on a dark background
+PALETTE = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#8c6d31", "#7f7f7f")
+SHAPES = ("circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "triangle-left", "wedge")
+FLAG = "⚠"             # the audit's marker: a symbol and the rule's name, never colour alone
+ACCEPTED = "✓"         # the marker of a finding the author accepted (still listed, with the reason)
+OFF_SCALE_MARK = "▸"   # how the chart draws a repetition beyond the axis
+# Arial-metric fonts: the static SVG is measured and viewed with the same widths everywhere.
+FONT = "Helvetica, Arial, 'Liberation Sans', sans-serif"
+# A repetition is off scale when it lies beyond OFF_SCALE × the largest median of the view (in
+# absolute value): drawn at the axis edge, it no longer flattens every bar.  A median is never
+# off scale, so at most a tail of one arm's repetitions can be.
+OFF_SCALE = 3.0
+TITLE_LIMIT = 900      # px of a chart's title lines before an ellipsis (report.js fits them to the page)
+
+
+def axis_title(metric: Metric) -> str:
+    unit = f" ({metric.unit})" if metric.unit else ""
+    return f"{metric.label}{unit} · {metric.better_text}"
+
+
+def labels(project: Project, arm_ids: tuple[str, ...]) -> dict[str, str]:
+    """Display labels, made unique so two arms never share a chart row or a line."""
+    found: dict[str, str] = {}
+    for arm_id in arm_ids:
+        label = project.arms[arm_id].label
+        found[arm_id] = label if label not in found.values() else f"{label} ({arm_id})"
+    return found
+
+
+def off_scale_limit(medians: list[float]) -> float | None:
+    """The absolute value beyond which a repetition is off scale (None: nothing is)."""
+    largest = max((abs(m) for m in medians), default=0.0)
+    return OFF_SCALE * largest if largest > 0 else None
+
+
+def off_scale_note(n: int) -> str:
+    """The line under a chart that has off-scale repetitions ('' when none)."""
+    if not n:
+        return ""
+    return (f"{n:,} repetition{'s' if n != 1 else ''} off scale (beyond {OFF_SCALE:g}× the largest median): "
+            f"drawn as {OFF_SCALE_MARK} at the edge, the value in the tooltip")
+
+
+def finish(chart, width: int, height: int, label_limit: int) -> dict:
+    """The configured Vega-Lite spec of a layered chart, without ``$schema`` (nothing in the
+    page points at another host)."""
+    chart = chart.properties(width=width, height=height).configure(font=FONT).configure_view(
+        stroke=None).configure_axisY(labelLimit=label_limit).configure_axis(
+        grid=True, gridColor=GRID, labelColor=INK, titleColor=INK, titleFontWeight="normal",
+    ).configure_legend(labelColor=INK, titleColor=INK, labelLimit=label_limit, symbolOpacity=1)
+    spec = chart.to_dict(validate=False)
+    spec.pop("$schema", None)
+    return spec
+
+
+def titled(skeleton: dict, title: str, where: str, subtitle: str, datasets: dict, notes: list[str],
+           channel: str) -> dict:
+    """A view's spec: the skeleton with its title, the point it shows (``where``, the first
+    line under the title; long lines end in an ellipsis on a narrow chart), its data sets and, under the chart, the
+    axis title on ``channel`` followed by ``notes`` (e.g. the off-scale line).  A layer whose
+    data set is empty is left out (Vega would warn of an infinite extent)."""
+    layers = [layer for layer in skeleton["layer"] if datasets.get(layer["data"]["name"])]
+    return {**skeleton,
+            "title": {"text": title, "subtitle": [where, subtitle] if where else subtitle, "anchor": "start",
+                      "fontSize": 14, "subtitleColor": MUTED, "subtitleFontSize": 12, "limit": TITLE_LIMIT},
+            "layer": [_noted(layer, notes, channel) for layer in layers] if notes else layers,
+            "datasets": {name: rows for name, rows in datasets.items() if rows}}
+
+
+def _noted(layer: dict, notes: list[str], channel: str) -> dict:
+    encoding = layer.get("encoding", {})
+    axis = encoding.get(channel, {}).get("axis")
+    if not isinstance(axis, dict) or not isinstance(axis.get("title"), str):
+        return layer
+    return {**layer, "encoding": {**encoding, channel: {
+        **encoding[channel], "axis": {**axis, "title": [axis["title"], *notes]}}}}

@@ -1,0 +1,197 @@
+"""The charts of "Weighed by your workload": Altair specs, static SVG by vl-convert.
+
+- **Crossover**: the time of one request on each arm against its output tokens (two straight
+  lines, each named at its end, the second dashed), the crossover marked, the distribution of
+  output lengths drawn beneath in bins (each bin labelled by the arm that is faster there).
+- **Reference**: the reference distribution in bins, its p25–p75 band and median, and each
+  repetition of the benchmark marked on it.
+
+Everything is computed in Python (:mod:`benchproof.compute.workload`); the specs carry the
+numbers, and the browser only draws them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import altair as alt
+import numpy as np
+
+from benchproof.charts.keys import slug
+from benchproof.charts.specs import VL_VERSION, WIDTH
+from benchproof.charts.style import DOT_COLOR, FONT, MISSING_COLOR
+from benchproof.compute.workload import CrossoverOutcome, ReferenceOutcome
+
+ARM_COLORS = (DOT_COLOR, "#b35900")       # the first arm, the second arm (also dashed)
+ARM_DASH = ([1, 0], [6, 3])
+BIN_COLOR = "#a9c4eb"
+MUTED = "#5b6470"
+BINS = 30                                  # about this many bins across the axis
+NICE = (1, 2, 2.5, 5)
+
+
+@dataclass(frozen=True)
+class WorkloadChart:
+    key: str            # file name stem of the static SVG, id of the figure
+    title: str
+    spec: dict
+
+
+def chart_path(chart: WorkloadChart) -> str:
+    return f"charts/{chart.key}.svg"
+
+
+def nice_step(span: float, bins: int = BINS) -> float:
+    """A round bin width (1, 2, 2.5 or 5 times a power of ten) giving about ``bins`` bins."""
+    raw = span / bins if span > 0 else 1.0
+    power = 10 ** math.floor(math.log10(raw))
+    return next((n * power for n in NICE if n * power >= raw), 10 * power)
+
+
+def binned(values, low: float, step: float, high: float) -> list[dict]:
+    """Counts of ``values`` in [low, low + step), … up to ``high`` (values beyond are left out)."""
+    edges = np.arange(low, high + step / 2, step)
+    counts, _ = np.histogram(np.asarray(values, dtype=float), bins=edges)
+    return [{"start": float(a), "end": float(b), "count": int(c)} for a, b, c in zip(edges, edges[1:], counts)]
+
+
+def _config(chart: alt.TopLevelMixin) -> dict:
+    spec = chart.configure(font=FONT).configure_view(stroke=None).configure_axis(
+        grid=True, gridColor="#eceff3", labelColor="#1b1f24", titleColor="#1b1f24", titleFontWeight="normal",
+    ).configure_title(anchor="start", fontSize=14, subtitleColor=MUTED, subtitleFontSize=12).to_dict(validate=False)
+    spec.pop("$schema", None)
+    return spec
+
+
+def crossover_chart(outcome: CrossoverOutcome, labels: dict[str, str], index: int) -> WorkloadChart | None:
+    """Time per request against output tokens, the crossover, the distribution beneath; None
+    when an arm has no median to draw a line from."""
+    if not outcome.computed:
+        return None
+    a, b = outcome.lines
+    dist = outcome.lengths
+    target = max(dist.percentiles[90] * 1.25, (outcome.crossover or 0) * 1.6, 10.0)
+    step = nice_step(target)
+    high = math.ceil(target / step) * step
+    xs = np.arange(0, high + step / 2, step)
+    names = {a.arm: labels[a.arm], b.arm: labels[b.arm]}
+    lines = [{"arm": names[line.arm], "tokens": float(x), "seconds": line.time(float(x)),
+              "shown": f"{line.time(float(x)):,.1f} s"} for line in (a, b) for x in xs]
+    ends = [{"arm": names[line.arm], "tokens": float(high), "seconds": line.time(float(high))} for line in (a, b)]
+    order = [names[a.arm], names[b.arm]]
+    x = alt.X("tokens:Q", title="Output tokens per request", scale=alt.Scale(domain=[0, high], nice=False))
+    color = alt.Color("arm:N", scale=alt.Scale(domain=order, range=list(ARM_COLORS)), legend=None)
+    dash = alt.StrokeDash("arm:N", scale=alt.Scale(domain=order, range=list(ARM_DASH)), legend=None)
+    top = alt.Chart(alt.NamedData("lines")).mark_line(strokeWidth=2.5).encode(
+        x=x, y=alt.Y("seconds:Q", title="Seconds per request", scale=alt.Scale(zero=False)), color=color,
+        strokeDash=dash, tooltip=[alt.Tooltip("arm:N", title="Arm"), alt.Tooltip("tokens:Q", title="Output tokens"),
+                                  alt.Tooltip("shown:N", title="Time per request")])
+    names_at_end = alt.Chart(alt.NamedData("ends")).mark_text(align="right", dy=-9, fontSize=11).encode(
+        x="tokens:Q", y="seconds:Q", text="arm:N", color=color)
+    layers = [top, names_at_end]
+    marks = [{"tokens": dist.percentiles[50], "text": f"p50 {dist.percentiles[50]:,.0f}"},
+             {"tokens": dist.mean, "text": f"mean {dist.mean:,.0f}"}]
+    if outcome.crossover is not None:
+        marks.append({"tokens": outcome.crossover, "text": f"crossover ≈ {outcome.crossover:,.0f}", "cross": True})
+    marks = [{**m, "row": 2 + 14 * i} for i, m in enumerate(sorted((m for m in marks if m["tokens"] <= high),
+                                                                    key=lambda m: m["tokens"]))]
+    rules = alt.Chart(alt.NamedData("marks")).mark_rule(strokeDash=[2, 3], color=MUTED).encode(
+        x="tokens:Q", size=alt.condition("datum.cross", alt.value(2), alt.value(1)),
+        color=alt.condition("datum.cross", alt.value(MISSING_COLOR), alt.value(MUTED)))
+    rule_text = alt.Chart(alt.NamedData("marks")).mark_text(align="left", dx=3, baseline="top", fontSize=11).encode(
+        x="tokens:Q", y=alt.Y("row:Q", scale=None, axis=None), text="text:N",
+        color=alt.condition("datum.cross", alt.value(MISSING_COLOR), alt.value(MUTED)))
+    layers += [rules, rule_text]
+    counts = binned(outcome.spec.lengths, 0, step, high)
+    bins = [{**row, "arm": names[a.arm] if a.time(mid) < b.time(mid) else names[b.arm]}
+            for row in counts for mid in [(row["start"] + row["end"]) / 2]]
+    sides = _sides(outcome, names, high)
+    headroom = math.ceil(max(row["count"] for row in counts) * 1.3) or 1   # room for the words above the bars
+    beyond = sum(1 for v in outcome.spec.lengths if v > high)
+    hist = alt.Chart(alt.NamedData("bins")).mark_rect(stroke="white", strokeWidth=0.5, opacity=0.6).encode(
+        x=alt.X("start:Q", title="Output tokens per request", scale=alt.Scale(domain=[0, high], nice=False)),
+        x2="end:Q", y=alt.Y("count:Q", title="Requests", scale=alt.Scale(domain=[0, headroom])), y2=alt.datum(0),
+        color=color,
+        tooltip=[alt.Tooltip("start:Q", title="From"), alt.Tooltip("end:Q", title="To"),
+                 alt.Tooltip("count:Q", title="Requests"), alt.Tooltip("arm:N", title="Faster there")])
+    side_text = [alt.Chart(alt.NamedData("sides")).transform_filter(f"datum.align == '{align}'").mark_text(
+        align=align, baseline="top", dy=4, fontSize=11).encode(
+        x="tokens:Q", y=alt.Y("row:Q", scale=None, axis=None), text="text:N", color=color) for align in ("left", "right")]
+    tail = f"; {beyond:,} longer, up to {dist.max:,.0f}, beyond the axis" if beyond else ""
+    chart = alt.vconcat(
+        alt.layer(*layers).properties(width=WIDTH, height=220, title=alt.TitleParams(
+            outcome.spec.title, subtitle="time per request = (1 − cache hit) × prompt tokens ÷ prefill rate + output tokens ÷ decode rate")),
+        alt.layer(hist, *side_text).properties(width=WIDTH, height=90, title=alt.TitleParams(
+            f"Distribution weighed by: {dist.n:,} requests{tail}", fontSize=12, fontWeight="normal")),
+        spacing=14)
+    spec = _config(chart)
+    spec["datasets"] = {"lines": lines, "ends": ends, "marks": marks, "bins": bins, "sides": sides}
+    return WorkloadChart(f"crossover-{index}-{slug(outcome.spec.title)[:40]}", outcome.spec.title, spec)
+
+
+def _sides(outcome: CrossoverOutcome, names: dict[str, str], high: float) -> list[dict]:
+    """The words over the distribution: which arm is faster for which share of requests (the
+    arm faster on short replies at the left edge, the other at the right)."""
+    a, b = outcome.lines
+    share = outcome.share_faster
+    left, right = (a, b) if a.time(0) < b.time(0) else (b, a)
+    if outcome.crossover is None:
+        return [{"arm": names[left.arm], "tokens": high, "row": 0, "align": "right",
+                 "text": f"faster on {names[left.arm]} at every length: {share[left.arm]:.0%} of requests"}]
+    return [{"arm": names[left.arm], "tokens": 0, "row": 0, "align": "left",
+             "text": f"{share[left.arm]:.0%} of requests faster on {names[left.arm]}"},
+            {"arm": names[right.arm], "tokens": high, "row": 0, "align": "right",
+             "text": f"{share[right.arm]:.0%} faster on {names[right.arm]}"}]
+
+
+def reference_chart(outcome: ReferenceOutcome, axis: str, unit: str, decimals: int, index: int) -> WorkloadChart:
+    """The reference distribution in bins, p25–p75 and median, the repetitions marked."""
+    values = list(outcome.spec.values)
+    reps = [r.value for r in outcome.repetitions]
+    low_all, high_all = min(values + reps), max(values + reps)
+    step = nice_step(high_all - low_all)
+    low = math.floor(low_all / step) * step
+    high = (math.floor(high_all / step) + 1) * step
+    p = outcome.percentiles
+    title = alt.TitleParams(outcome.spec.title, subtitle=(
+        f"bars = the {outcome.n:,} reference values · band = their p25–p75 · line = their median · "
+        "red = the benchmark's repetitions"))
+    scale = alt.Scale(domain=[low, high], nice=False, zero=False)
+    x = alt.X("start:Q", title=axis, scale=scale)
+    bars = alt.Chart(alt.NamedData("bins")).mark_rect(color=BIN_COLOR, stroke="white", strokeWidth=0.5).encode(
+        x=x, x2="end:Q", y=alt.Y("count:Q", title="Reference values"), y2=alt.datum(0),
+        tooltip=[alt.Tooltip("start:Q", title="From"), alt.Tooltip("end:Q", title="To"),
+                 alt.Tooltip("count:Q", title="Values")])
+    band = alt.Chart(alt.NamedData("band")).mark_rect(color="#5b7fb5", opacity=0.18).encode(
+        x=alt.X("from:Q", scale=scale), x2="to:Q", tooltip=[alt.Tooltip("text:N", title="Reference")])
+    middle = alt.Chart(alt.NamedData("band")).mark_rule(color=MUTED, strokeWidth=1.5).encode(
+        x=alt.X("median:Q", scale=scale), tooltip=[alt.Tooltip("text:N", title="Reference")])
+    band_text = alt.Chart(alt.NamedData("band")).mark_text(align="left", dx=3, baseline="top", fontSize=11,
+                                                           color=MUTED).encode(
+        x="median:Q", y=alt.Y("row:Q", scale=None, axis=None), text="label:N")
+    marks = alt.Chart(alt.NamedData("reps")).mark_rule(color=MISSING_COLOR, strokeWidth=2).encode(
+        x=alt.X("value:Q", scale=scale), tooltip=[alt.Tooltip("run:N", title="Run"), alt.Tooltip("shown:N", title="Value"),
+                              alt.Tooltip("below:N", title="Reference values below it")])
+    labels = alt.Chart(alt.NamedData("reps")).mark_text(align="left", dx=3, baseline="top", fontSize=11,
+                                                        color=MISSING_COLOR).encode(
+        x="value:Q", y=alt.Y("row:Q", scale=None, axis=None), text="label:N")
+    chart = alt.layer(bars, band, middle, band_text, marks, labels).properties(width=WIDTH, height=200, title=title)
+    spec = _config(chart)
+    shown = f"{{:,.{decimals}f}}"
+    spec["datasets"] = {
+        "bins": binned(values, low, step, high),
+        "band": [{"from": p[25], "to": p[75], "median": p[50], "label": f"median {shown.format(p[50])}", "row": 2,
+                  "text": f"p25 {shown.format(p[25])} · median {shown.format(p[50])} · p75 {shown.format(p[75])}"}],
+        "reps": [{"run": r.run_id, "value": r.value, "shown": f"{shown.format(r.value)} {unit}".strip(),
+                  "below": f"{r.percentile:.1f}%", "label": f"#{i}" if len(reps) > 1 else "benchmark",
+                  "row": 2 + 14 * rank}
+                 for rank, (i, r) in enumerate(sorted(enumerate(outcome.repetitions, 1), key=lambda p: p[1].value))],
+    }
+    return WorkloadChart(f"reference-{index}-{slug(outcome.spec.title)[:40]}", outcome.spec.title, spec)
+
+
+def workload_svg(chart: WorkloadChart) -> str:
+    import vl_convert as vlc
+
+    return vlc.vegalite_to_svg(chart.spec, vl_version=VL_VERSION)

@@ -1,0 +1,152 @@
+"""The decision's claims and re-run bar checked against the figures (:class:`Results`).
+
+A claim is evaluated on the median of its arm, or on the ratio of its arm's median to the
+``vs`` arm's, at each point it names (by default every point where both have a median): it
+**holds** when the expectation is met at every one, **fails** when it is not met at one,
+and **cannot be checked** when a side has no median there (an unsupported arm, a point where
+every attempt failed).  A claim that holds on figures an open audit finding touches **holds
+on flagged figures**: :func:`decide` needs the audit's markers for that, so it runs after
+the audit; :func:`evaluate` (what the ``claim-fails`` rule uses) does not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Mapping
+
+from benchproof.compute.aggregate import Point, Results, Row
+from benchproof.model import DecisionClaim, Project, RerunBar
+
+HOLDS, FAILS, CANNOT, FLAGGED = "holds", "fails", "cannot-check", "holds-on-flagged"
+STATES = (HOLDS, FAILS, CANNOT, FLAGGED)
+CLAIM_RULE = "claim-fails"
+
+
+@dataclass(frozen=True)
+class Side:
+    """One arm's figure at one point: its median, or its status in words when it has none."""
+
+    arm: str
+    median: float | None
+    status: str
+    flags: tuple = ()          # the audit's markers on this figure (benchproof.audit.notices.Flag)
+
+
+@dataclass(frozen=True)
+class ClaimFigure:
+    """What a claim rests on at one point."""
+
+    section: str
+    point: Point
+    metric: str
+    side: Side
+    vs: Side | None
+    value: float | None        # the ratio (with vs) or the median; None when a side has none
+    meets: bool | None         # None: cannot be checked here
+
+
+@dataclass(frozen=True)
+class ClaimOutcome:
+    claim: DecisionClaim
+    state: str                 # one of STATES
+    figures: tuple[ClaimFigure, ...]
+
+    @property
+    def failing(self) -> tuple[ClaimFigure, ...]:
+        return tuple(f for f in self.figures if f.meets is False)
+
+
+@dataclass(frozen=True)
+class BarOutcome:
+    bar: RerunBar
+    side: Side
+    inside: bool | None        # None: no median to hold against the bar
+
+
+@dataclass(frozen=True)
+class DecisionOutcome:
+    claims: tuple[ClaimOutcome, ...]
+    bars: tuple[BarOutcome, ...]
+
+
+def rows_by_group(results: Results) -> dict[tuple, Row]:
+    """(section, arm, point) → the summary row there."""
+    return {(row.section, row.arm, row.point): row for row in results.rows}
+
+
+def side(rows: Mapping[tuple, Row], section: str, arm: str, point: Point, metric: str) -> Side:
+    row = rows.get((section, arm, point))
+    if row is None:
+        return Side(arm, None, "not run")
+    stat = row.stats[metric]
+    return Side(arm, stat.median, stat.status)
+
+
+def _figure(claim: DecisionClaim, rows: Mapping[tuple, Row], point: Point) -> ClaimFigure:
+    mine = side(rows, claim.section, claim.arm, point, claim.metric)
+    vs = side(rows, claim.section, claim.vs, point, claim.metric) if claim.vs else None
+    value = mine.median
+    if vs is not None:
+        value = None if value is None or not vs.median else value / vs.median
+    meets = None if value is None else claim.expect.meets(value)
+    return ClaimFigure(claim.section, point, claim.metric, mine, vs, value, meets)
+
+
+def evaluate(claim: DecisionClaim, results: Results) -> ClaimOutcome:
+    """holds, fails or cannot-check, with the figures at each point considered."""
+    rows = rows_by_group(results)
+    if claim.points:
+        figures = [_figure(claim, rows, p) for p in claim.points]
+    else:
+        every = [_figure(claim, rows, p) for p in results.points.get(claim.section, ())]
+        figures = [f for f in every if f.value is not None] or every
+    if any(f.meets is False for f in figures):
+        state = FAILS
+    elif not figures or any(f.meets is None for f in figures):
+        state = CANNOT
+    else:
+        state = HOLDS
+    return ClaimOutcome(claim, state, tuple(figures))
+
+
+def _flags(cells: Mapping, sections: Mapping, section: str, arm: str, point: Point, metric: str) -> tuple:
+    """The markers of one figure: its cell's and its section's, the claims' own left out."""
+    found = (*cells.get((section, arm, point, metric), ()), *sections.get(section, ()))
+    return tuple(f for f in dict.fromkeys(found) if f.rule != CLAIM_RULE)
+
+
+def _flagged(figure: ClaimFigure, cells: Mapping, sections: Mapping) -> ClaimFigure:
+    def mark(one: Side | None) -> Side | None:
+        if one is None:
+            return None
+        return replace(one, flags=_flags(cells, sections, figure.section, one.arm, figure.point, figure.metric))
+
+    return replace(figure, side=mark(figure.side), vs=mark(figure.vs))
+
+
+def decide(project: Project, results: Results, cells: Mapping, sections: Mapping) -> DecisionOutcome | None:
+    """Every claim's state and figures, every re-run bar against the current median.  ``cells``
+    and ``sections`` are the audit's markers (``Audit.cells``, ``Audit.sections``): a claim
+    that holds on a figure an open finding marks holds on flagged figures."""
+    decision = project.weighing.decision
+    if decision is None:
+        return None
+    claims = []
+    for claim in decision.claims:
+        outcome = evaluate(claim, results)
+        figures = tuple(_flagged(f, cells, sections) for f in outcome.figures)
+        state = outcome.state
+        if state == HOLDS and any(not flag.accepted for f in figures for one in (f.side, f.vs) if one
+                                  for flag in one.flags):
+            state = FLAGGED
+        claims.append(ClaimOutcome(claim, state, figures))
+    rows = rows_by_group(results)
+    bars = []
+    for bar in decision.rerun_bar:
+        now = replace(side(rows, bar.section, bar.arm, bar.point, bar.metric),
+                      flags=_flags(cells, sections, bar.section, bar.arm, bar.point, bar.metric))
+        inside = None
+        if now.median is not None:
+            inside = (bar.min is None or now.median >= bar.min) and (bar.max is None or now.median <= bar.max)
+        bars.append(BarOutcome(bar, now, inside))
+    return DecisionOutcome(tuple(claims), tuple(bars))

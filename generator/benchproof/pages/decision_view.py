@@ -1,0 +1,177 @@
+"""The Decision block of the report page (``partials/_decision.html``): the question, the
+verdict and its status, each claim with its state and the figures it rests on (linked to
+their cells in the summary tables, with the audit's markers), what would change the verdict,
+and the re-run bar against the current medians."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from benchproof.audit.run import Audit
+from benchproof.charts.specs import slug
+from benchproof.compute.aggregate import Point
+from benchproof.compute.decision import CANNOT, FAILS, FLAGGED, HOLDS, ClaimFigure, ClaimOutcome, DecisionOutcome, Side
+from benchproof.model import Project
+from benchproof.pages import formatting as fmt
+
+STATE_WORDS = {HOLDS: ("✓", "holds"), FAILS: ("✗", "fails"), CANNOT: ("?", "cannot be checked"),
+               FLAGGED: ("⚠", "holds on flagged figures")}
+STATUS_WORDS = {"adopted": "Adopted", "rejected": "Rejected", "undecided": "Undecided"}
+
+
+def figure_anchor(section: str, arm: str, point: Point, metric: str) -> str:
+    """The id of a figure's cell in its section's summary table."""
+    return "fig-" + slug("--".join([section, arm, *(f"{k}-{v}" for k, v in point), metric]))
+
+
+def notice_anchor(audit: Audit, rule: str, section: str, topic: str) -> str:
+    """The anchor of the notice of ``rule`` about ``topic`` (a claim's text, a reference's
+    title), or ''."""
+    return next((n.anchor for n in audit.notices if n.rule == rule and n.section == section
+                 and any(f.topic == topic for f in n.findings)), "")
+
+
+class Words:
+    """Labels and numbers as the report writes them."""
+
+    def __init__(self, project: Project):
+        report = project.report
+        self.decimals = report.decimals
+        self.labels = {a.id: a.label for a in project.arms.values()}
+        self.metrics = {m.id: m for m in report.metrics}
+        self.dims = {d.id: d.label for d in report.dimensions}
+
+    def number(self, value: float | None, metric: str | None = None) -> str:
+        unit = self.metrics[metric].unit if metric else ""
+        return f"{fmt.number(value, self.decimals)} {unit}".strip() if value is not None else fmt.MISSING
+
+    def place(self, point: Point, metric: str | None = None) -> str:
+        """``Prefill t/s · Prompt tokens 26015`` (the figure's link leads to its section)."""
+        parts = ([self.metrics[metric].label] if metric else []) + [f"{self.dims.get(k, k)} {v}" for k, v in point]
+        return " · ".join(parts)
+
+
+@dataclass(frozen=True)
+class FigurePart:
+    """One side of a figure: its median (or status) and a link to its cell."""
+
+    text: str
+    arm: str            # the arm's label
+    href: str
+    flags: tuple        # the audit's markers (benchproof.audit.notices.Flag)
+
+
+@dataclass(frozen=True)
+class FigureView:
+    place: str          # "Prefill t/s · Prompt tokens 26015"
+    value: str          # "1.06×", "390.50 tok/s" or "--"
+    parts: tuple[FigurePart, ...]   # the median, or the two medians of a ratio (without their unit)
+    unit: str           # the unit after the parts of a ratio
+    meets: bool | None
+    mark: str           # ✓ ✗ ? for this point
+
+
+@dataclass(frozen=True)
+class ClaimView:
+    anchor: str
+    text: str
+    state: str
+    symbol: str
+    state_text: str
+    expect: str
+    figures: tuple[FigureView, ...]
+    note: str           # why it cannot be checked, or that its figures are flagged
+    finding_href: str   # the claim-fails finding (fails only)
+
+
+@dataclass(frozen=True)
+class BarView:
+    what: str           # "Prefill t/s"
+    place: str          # "Incumbent · Prompt tokens 26015"
+    bar: str            # "360.00–377.00 tok/s", "at least 28.00 tok/s"
+    now: FigurePart
+    inside: str         # inside, outside, no figure
+
+
+@dataclass(frozen=True)
+class DecisionView:
+    question: str
+    verdict: str
+    status: str
+    status_text: str
+    notes_html: str
+    summary: str
+    claims: tuple[ClaimView, ...]
+    would_change: tuple[str, ...]
+    bars: tuple[BarView, ...]
+
+
+def figure_part(words: Words, section: str, point: Point, metric: str, side: Side, unit: bool = True) -> FigurePart:
+    text = words.number(side.median, metric if unit else None) if side.median is not None \
+        else f"{fmt.MISSING} {side.status}"
+    return FigurePart(text, words.labels[side.arm], "#" + figure_anchor(section, side.arm, point, metric), side.flags)
+
+
+def _figure(words: Words, f: ClaimFigure) -> FigureView:
+    ratio = f.vs is not None
+    parts = [figure_part(words, f.section, f.point, f.metric, one, unit=not ratio) for one in (f.side, f.vs) if one]
+    value = (fmt.MISSING if f.value is None else f"{f.value:.2f}×") if ratio else words.number(f.value, f.metric)
+    mark = {True: "✓", False: "✗", None: "?"}[f.meets]
+    return FigureView(words.place(f.point, f.metric), value, tuple(parts), words.metrics[f.metric].unit if ratio else "",
+                      f.meets, mark)
+
+
+def _note(words: Words, outcome: ClaimOutcome) -> str:
+    if outcome.state == CANNOT:
+        if not outcome.figures:
+            return "no figure to check: the section has no workload point"
+        gaps = [(side, f) for f in outcome.figures for side in (f.side, f.vs) if side is not None and side.median is None]
+        side, f = gaps[0]
+        return f"{words.labels[side.arm]} has no median here: {side.status}"
+    if outcome.state == FLAGGED:
+        return "an audit finding marks a figure it rests on: read it before relying on the claim"
+    return ""
+
+
+def claim_view(words: Words, audit: Audit, outcome: ClaimOutcome, index: int) -> ClaimView:
+    symbol, state_text = STATE_WORDS[outcome.state]
+    claim = outcome.claim
+    anchor = notice_anchor(audit, "claim-fails", claim.section, claim.text) if outcome.state == FAILS else ""
+    return ClaimView(f"claim-{index}", claim.text, outcome.state, symbol, state_text, claim.expect.text,
+                     tuple(_figure(words, f) for f in outcome.figures), _note(words, outcome),
+                     f"#{anchor}" if anchor else "")
+
+
+def _bar_text(words: Words, low: float | None, high: float | None, metric: str) -> str:
+    if low is not None and high is not None:
+        unit = words.metrics[metric].unit
+        return f"{fmt.number(low, words.decimals)}–{fmt.number(high, words.decimals)} {unit}".strip()
+    return f"at least {words.number(low, metric)}" if low is not None else f"at most {words.number(high, metric)}"
+
+
+def _summary(claims: tuple[ClaimView, ...]) -> str:
+    if not claims:
+        return ""
+    counts = {state: sum(1 for c in claims if c.state == state) for state in STATE_WORDS}
+    verbs = {HOLDS: ("holds", "hold"), FAILS: ("fails", "fail"), CANNOT: ("cannot be checked", "cannot be checked"),
+             FLAGGED: ("holds on flagged figures", "hold on flagged figures")}
+    parts = [f"{n} {verbs[state][0 if n == 1 else 1]}" for state, n in counts.items() if n]
+    return f"{len(claims)} claim{'s' if len(claims) != 1 else ''} checked against the figures: {', '.join(parts)}."
+
+
+def decision_view(project: Project, outcome: DecisionOutcome | None, audit: Audit) -> DecisionView | None:
+    decision = project.weighing.decision
+    if decision is None or outcome is None:
+        return None
+    words = Words(project)
+    claims = tuple(claim_view(words, audit, c, i) for i, c in enumerate(outcome.claims, 1))
+    bars = []
+    for b in outcome.bars:
+        bar = b.bar
+        now = figure_part(words, bar.section, bar.point, bar.metric, b.side)
+        inside = {True: "inside", False: "outside", None: "no figure"}[b.inside]
+        place = " · ".join([words.labels[bar.arm]] + ([words.place(bar.point)] if bar.point else []))
+        bars.append(BarView(words.metrics[bar.metric].label, place, _bar_text(words, bar.min, bar.max, bar.metric),
+                            now, inside))
+    return DecisionView(decision.question, decision.verdict, decision.status, STATUS_WORDS[decision.status],
+                        decision.notes_html, _summary(claims), claims, decision.would_change, tuple(bars))

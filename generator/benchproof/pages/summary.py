@@ -1,0 +1,172 @@
+"""Each section's summary table, as the template lays it out.
+
+Rows are grouped by workload point, the arms of a point side by side (the baseline first), so
+a comparison reads in one glance; ``group_by: arm`` on a section keeps each arm's points
+together instead (the seed's order).  A section of more than two dimensions shows its point
+as one compact column (``n_prompt 512 · n_gen 128``), the dimensions that never change stated
+once above the table.  A cell without a figure says why: ``n/a`` (quiet) when no record of the
+section has a value of the metric at that point, its status in words (red) otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from benchproof.audit.run import Audit
+from benchproof.charts.keys import bar_view, view_href
+from benchproof.compute.aggregate import NOT_APPLICABLE, NOT_MEASURED, Point, Results, Row
+from benchproof.model import STATUSES, Project, Section
+from benchproof.pages import formatting as fmt
+from benchproof.pages.decision_view import figure_anchor
+
+COMPACT_OVER = 2   # a section with more dimensions than this shows its point as one column
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    numeric: bool = False
+    missing: bool = False
+    note: str = ""       # n=2 beside a figure from few repetitions
+    ratio: str = ""      # 1.13× the section baseline
+    status: str = ""     # the status in words where there is no figure
+    href: str = ""       # a link (site-relative), e.g. to a record's evidence file
+    flags: tuple = ()    # the audit's markers (benchproof.audit.notices.Flag), each linking to its finding
+    direction: str = ""  # the ratio in words beside it: 13% better, (4.17×) worse
+    na: bool = False     # no record of the section has a value of the metric at this point
+    anchor: str = ""     # the id of a summary figure, which the Decision block links to
+
+
+@dataclass(frozen=True)
+class SummaryRow:
+    arm_id: str
+    arm_label: str
+    points: tuple[str, ...]   # the point's cells: one per dimension shown, or one compact text
+    runs: str
+    status: str
+    measured: bool       # at least one successful repetition
+    cells: tuple[Cell, ...]
+    point_key: str = ""  # ``n_prompt=512 · n_gen=0``: the whole point, for scripts and tests
+    baseline: bool = False
+
+
+@dataclass(frozen=True)
+class SummaryGroup:
+    """The rows of one point (arms side by side) or of one arm (its points)."""
+
+    rows: tuple[SummaryRow, ...]
+    view: str = ""       # ``#view=…``: the chart of the group's point ('' for an arm group)
+    label: str = ""      # the point in a few words, shown on a phone above its arms
+
+
+@dataclass(frozen=True)
+class SectionView:
+    id: str
+    title: str
+    notes_html: str
+    baseline: str | None
+    groups: tuple[SummaryGroup, ...]
+    flags: tuple = ()    # markers of findings about the whole section (e.g. order-confounded)
+    group_by: str = "point"
+    point_headers: tuple[tuple[str, str], ...] = ()   # (heading, its title attribute)
+    fixed: str = ""      # the dimensions with one value in the whole section, when not shown
+    chart: bool = True   # the section draws its own chart (not in a one-section report)
+
+    @property
+    def rows(self) -> tuple[SummaryRow, ...]:
+        return tuple(row for group in self.groups for row in group.rows)
+
+    @property
+    def has_na(self) -> bool:
+        return any(cell.na for row in self.rows for cell in row.cells)
+
+    @property
+    def has_unmeasured(self) -> bool:
+        return any(cell.status == NOT_MEASURED for row in self.rows for cell in row.cells)
+
+
+def runs_text(counts: dict[str, int], label: str) -> str:
+    """``3 ok · 1 failed``; ``unsupported`` / ``not run`` when nothing was attempted."""
+    if not counts:
+        return label
+    return " · ".join(f"{counts[s]} {s}" for s in STATUSES if counts.get(s))
+
+
+def _cells(project: Project, row: Row, audit: Audit) -> tuple[Cell, ...]:
+    cells = []
+    for metric in project.report.metrics:
+        stat = row.stats[metric.id]
+        missing = stat.median is None
+        na = missing and stat.status == NOT_APPLICABLE
+        cells.append(Cell(
+            text=fmt.summary(stat, metric.decimals), numeric=True, missing=missing,
+            note=fmt.small_n(stat), ratio=fmt.ratio(stat.ratio), direction=fmt.direction(stat.ratio, stat.ratio_direction),
+            status=stat.status if missing else "", na=na,
+            flags=audit.cells.get((row.section, row.arm, row.point, metric.id), ()),
+            anchor=figure_anchor(row.section, row.arm, row.point, metric.id),
+        ))
+    return tuple(cells)
+
+
+def _shown_dims(project: Project, points: tuple[Point, ...]) -> tuple[list[str], list[str]]:
+    """The dimensions the table shows as columns, and those stated once above it (only in a
+    compact table: a section of more than COMPACT_OVER dimensions, whose one value never changes)."""
+    dims = [d.id for d in project.report.dimensions]
+    if len(dims) <= COMPACT_OVER:
+        return dims, []
+    varying = [d for d in dims if len({dict(p).get(d) for p in points}) > 1]
+    return varying, [d for d in dims if d not in varying]
+
+
+def _point_cells(point: Point, shown: list[str], compact: bool) -> tuple[str, ...]:
+    values = dict(point)
+    if compact:
+        return (" · ".join(f"{d} {values[d]}" for d in shown),) if shown else ()
+    return tuple(str(values[d]) for d in shown)
+
+
+def _point_label(point: Point, shown: list[str], compact: bool, labels: dict[str, str]) -> str:
+    """``n_prompt 512 · n_gen 0`` (a compact table), ``Input tokens 512`` (one with columns)."""
+    if compact:
+        return " · ".join(_point_cells(point, shown, compact))
+    values = dict(point)
+    return " · ".join(f"{labels[d]} {values[d]}" for d in shown)
+
+
+def section_view(project: Project, results: Results, audit: Audit, section: Section) -> SectionView:
+    report = project.report
+    labels = {d.id: d.label for d in report.dimensions}
+    points = results.points[section.id]
+    shown, fixed = _shown_dims(project, points)
+    compact = len(report.dimensions) > COMPACT_OVER
+    if compact:
+        headers = (("Point", " · ".join(f"{d}: {labels[d]}" for d in shown)),) if shown else ()
+    else:
+        headers = tuple((labels[d], "") for d in shown)
+    first = dict(points[0]) if points else {}
+    fixed_text = " · ".join(f"{labels[d]} {first.get(d)}" for d in fixed)
+
+    rows = {(r.arm, r.point): r for r in results.section_rows(section.id)}
+    arms = list(section.arms)
+    if section.group_by == "point" and section.baseline:
+        arms.remove(section.baseline)
+        arms.insert(0, section.baseline)
+
+    def summary_row(arm_id: str, point: Point) -> SummaryRow:
+        row = rows[(arm_id, point)]
+        arm = project.arms[arm_id]
+        return SummaryRow(arm.id, arm.label, _point_cells(point, shown, compact), runs_text(row.counts, row.status),
+                          row.status, bool(row.counts.get("ok")), _cells(project, row, audit),
+                          fmt.point(point, with_names=True) if point else "", arm_id == section.baseline)
+
+    if section.group_by == "arm":
+        groups = tuple(SummaryGroup(tuple(summary_row(a, p) for p in points)) for a in arms)
+    else:
+        groups = tuple(SummaryGroup(tuple(summary_row(a, p) for a in arms),
+                                    view_href(key) if (key := bar_view(results, section.id, None, p)) else "",
+                                    _point_label(p, shown, compact, labels))
+                       for p in points)
+    baseline = project.arms[section.baseline].label if section.baseline else None
+    return SectionView(section.id, section.title, section.notes_html, baseline, groups,
+                       audit.sections.get(section.id, ()), section.group_by, headers, fixed_text,
+                       chart=len(report.sections) > 1)

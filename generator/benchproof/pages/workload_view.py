@@ -1,0 +1,220 @@
+"""The section "Weighed by your workload" (``partials/_workload.html``): each crossover and each
+reference in words, in a table, and in a chart (a static SVG that ``assets/workload.js``
+replaces with the interactive one)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from markupsafe import Markup
+
+from benchproof.audit.finding import facts
+from benchproof.audit.run import Audit
+from benchproof.audit.weighing import reference_words
+from benchproof.charts.workload import WorkloadChart, chart_path, crossover_chart, reference_chart
+from benchproof.compute.aggregate import Results
+from benchproof.compute.decision import Side
+from benchproof.compute.workload import CrossoverOutcome, ReferenceOutcome, Weighed
+from benchproof.model import Project, Skipped
+from benchproof.pages.configuration import arm_href, href
+from benchproof.pages.decision_view import FigurePart, Words, figure_part, notice_anchor
+from benchproof.pages.render import script_json
+
+SKIPPED_LISTED = 10   # lines skipped listed by file:line; the rest are counted
+
+
+@dataclass(frozen=True)
+class ChartFigure:
+    key: str
+    svg: str            # site path of the static SVG
+    alt: str
+
+
+@dataclass(frozen=True)
+class ArmColumn:
+    label: str
+    href: str
+
+
+@dataclass(frozen=True)
+class CrossoverView:
+    anchor: str
+    title: str
+    headline: str       # "Candidate: faster on 62% of requests, slower in total."
+    words: str
+    arms: tuple[ArmColumn, ArmColumn]
+    medians: tuple[tuple[str, tuple[FigurePart, FigurePart]], ...]   # (row label, each arm's median)
+    rows: tuple[tuple[str, tuple[str, str]], ...]                  # (row label, each arm's figure)
+    formula: str
+    distribution: str
+    file: str
+    file_href: str
+    skipped: tuple[str, ...]
+    more_skipped: int
+    chart: ChartFigure | None
+
+
+@dataclass(frozen=True)
+class RepetitionView:
+    run_id: str
+    href: str
+    value: str
+    below: str
+
+
+@dataclass(frozen=True)
+class ReferenceView:
+    anchor: str
+    title: str
+    words: str
+    outside: bool
+    finding_href: str
+    compared: FigurePart
+    compared_text: str
+    file: str
+    file_href: str
+    value: str
+    select: str | None
+    lines: str          # "1,853 lines: 541 selected, 1,310 filtered out by where, 2 unreadable"
+    skipped: tuple[str, ...]
+    more_skipped: int
+    percentiles: tuple[tuple[str, str], ...]
+    repetitions: tuple[RepetitionView, ...]
+    chart: ChartFigure
+
+
+@dataclass(frozen=True)
+class WorkloadView:
+    crossovers: tuple[CrossoverView, ...]
+    references: tuple[ReferenceView, ...]
+    charts: tuple[WorkloadChart, ...]
+    payload: Markup     # every chart's spec, for assets/workload.js
+
+
+def _seconds(value: float) -> str:
+    return f"{value:,.1f} s"
+
+
+def _skipped(file: str, skipped: tuple[Skipped, ...]) -> tuple[tuple[str, ...], int]:
+    shown = tuple(f"{file}:{s.line}: {s.why}" for s in skipped[:SKIPPED_LISTED])
+    return shown, len(skipped) - len(shown)
+
+
+def _figure(words: Words, chart: WorkloadChart | None) -> ChartFigure | None:
+    return None if chart is None else ChartFigure(chart.key, chart_path(chart), chart.title)
+
+
+def _crossover_words(words: Words, c: CrossoverOutcome) -> tuple[str, str]:
+    a, b = c.lines
+    spec = c.spec
+    if not c.computed:
+        line = next(line for line in c.lines if not line.known)
+        side, metric = (line.prefill, spec.prefill) if line.fixed is None else (line.decode, spec.decode)
+        return ("Cannot be computed.", f"{words.labels[line.arm]} has no median of {words.metrics[metric].label} at "
+                                       f"{words.place(spec.point)} ({side.status}).")
+    name = words.labels
+    n = c.lengths.n
+    first, second = (a, b) if a.time(0) < b.time(0) else (b, a)   # faster on short replies first
+    total = c.total_time
+    in_total = "faster" if total[first.arm] < total[second.arm] else "slower"
+    if c.crossover is None:
+        headline = f"{name[first.arm]}: faster at every output length, so on every request and in total."
+        return headline, (f"Over all {n:,} requests: {_seconds(total[first.arm])} on {name[first.arm]}, "
+                          f"{_seconds(total[second.arm])} on {name[second.arm]}.")
+    share = c.share_faster
+    headline = f"{name[first.arm]}: faster on {share[first.arm]:.0%} of requests, {in_total} in total."
+    p50 = c.lengths.percentiles[50]
+    gap = abs(c.p50_time[first.arm] - c.p50_time[second.arm])
+    detail = (f"The lines cross at {c.crossover:,.0f} output tokens: {name[first.arm]} is faster below, "
+              f"{name[second.arm]} above ({share[second.arm]:.0%} of requests). At the median reply "
+              f"({p50:,.0f} tokens) the difference is {gap:,.1f} s; at the mean ({c.lengths.mean:,.0f} tokens) "
+              f"{_seconds(c.mean_time[first.arm])} against {_seconds(c.mean_time[second.arm])}; over all {n:,} "
+              f"requests {_seconds(total[first.arm])} against {_seconds(total[second.arm])}.")
+    return headline, detail
+
+
+def crossover_view(words: Words, audit: Audit, c: CrossoverOutcome, chart: WorkloadChart | None,
+                   index: int) -> CrossoverView:
+    spec = c.spec
+
+    def part(metric: str, side) -> FigurePart:
+        flags = audit.cells.get((spec.section, side.arm, spec.point, metric), ())
+        return figure_part(words, spec.section, spec.point, metric, replace(side, flags=flags))
+
+    a, b = c.lines
+    known = c.computed
+
+    def each(show) -> tuple[str, str]:
+        """A figure of each arm that needs both lines ('--' when an arm has no median)."""
+        return tuple(show(line) if known else "--" for line in (a, b))
+
+    medians = ((f"{words.metrics[spec.prefill].label} (median)", (part(spec.prefill, a.prefill), part(spec.prefill, b.prefill))),
+               (f"{words.metrics[spec.decode].label} (median)", (part(spec.decode, a.decode), part(spec.decode, b.decode))))
+    p, mean, n = c.lengths.percentiles, c.lengths.mean, c.lengths.n
+    rows = (("Share of prefill skipped by a cache hit", tuple(f"{line.cache_hit:.0%}" if line.cache_hit else "none"
+                                                          for line in (a, b))),
+            ("Prefill time per request", tuple(_seconds(x.fixed) if x.fixed is not None else "--" for x in (a, b))),
+            ("Time per output token", tuple(f"{x.per_token * 1000:,.1f} ms" if x.per_token is not None else "--"
+                                            for x in (a, b))),
+            (f"At the median reply ({p[50]:,.0f} tokens)", each(lambda x: _seconds(c.p50_time[x.arm]))),
+            (f"At the mean reply ({mean:,.0f} tokens)", each(lambda x: _seconds(c.mean_time[x.arm]))),
+            (f"All {n:,} requests", each(lambda x: _seconds(c.total_time[x.arm]))),
+            ("Requests faster on this arm", each(lambda x: f"{c.share_faster[x.arm]:.0%}")))
+    headline, detail = _crossover_words(words, c)
+    distribution = (f"n = {c.lengths.n:,} · p25 {p[25]:,.0f} · p50 {p[50]:,.0f} · p75 {p[75]:,.0f} · "
+                    f"p90 {p[90]:,.0f} · mean {c.lengths.mean:,.0f} · max {c.lengths.max:,.0f} output tokens")
+    formula = (f"time per request = (1 − cache hit) × {spec.prompt_tokens:,.0f} prompt tokens ÷ prefill rate "
+               f"+ output tokens ÷ decode rate; medians at {words.place(spec.point)}")
+    skipped, more = _skipped(spec.file, spec.skipped)
+    arms = tuple(ArmColumn(words.labels[x.arm], arm_href(x.arm)) for x in (a, b))
+    return CrossoverView(f"crossover-{index}", spec.title, headline, detail, arms, medians, rows, formula,
+                         distribution, spec.file, href(spec.file), skipped, more, _figure(words, chart))
+
+
+def reference_view(project: Project, results: Results, words: Words, audit: Audit, r: ReferenceOutcome,
+                   chart: WorkloadChart, index: int) -> ReferenceView:
+    spec = r.spec
+    if r.median is None:
+        text = (f"{words.labels[spec.arm]} has no successful repetition at "
+                f"{words.place(spec.point)} ({r.status}): nothing to place in the reference.")
+    else:
+        found = reference_words(facts(project, results), r)
+        text = found[0].upper() + found[1:] + "."
+    anchor = notice_anchor(audit, "outside-reference", spec.section, spec.title)
+    total = r.n + spec.filtered_out + len(spec.unreadable)
+    lines = (f"{total:,} lines: {r.n:,} selected, {spec.filtered_out:,} filtered out"
+             f"{' by where' if spec.select else ''}, {len(spec.unreadable):,} unreadable")
+    skipped, more = _skipped(spec.file, spec.unreadable)
+    compared = figure_part(words, spec.section, spec.point, spec.metric,
+                           Side(spec.arm, r.median, r.status,
+                                audit.cells.get((spec.section, spec.arm, spec.point, spec.metric), ())))
+    shown = {q: words.number(v, spec.metric) for q, v in r.percentiles.items()}
+    return ReferenceView(
+        f"reference-{index}", spec.title, text, r.outside, f"#{anchor}" if anchor else "", compared,
+        f"{words.labels[spec.arm]} · {words.place(spec.point, spec.metric)}", spec.file,
+        href(spec.file), spec.value, spec.select, lines, skipped, more,
+        (("n", f"{r.n:,}"), *((f"p{q}", shown[q]) for q in sorted(shown))),
+        tuple(RepetitionView(rep.run_id, href("runs.html", f"run-{rep.run_id}"), words.number(rep.value, spec.metric),
+                             f"{rep.percentile:.1f}%") for rep in r.repetitions),
+        _figure(words, chart))
+
+
+def workload_view(project: Project, results: Results, weighed: Weighed, audit: Audit) -> WorkloadView | None:
+    if not weighed.crossovers and not weighed.references:
+        return None
+    words = Words(project)
+    charts: list[WorkloadChart] = []
+    crossovers = []
+    for i, c in enumerate(weighed.crossovers, 1):
+        chart = crossover_chart(c, words.labels, i)
+        charts += [chart] if chart else []
+        crossovers.append(crossover_view(words, audit, c, chart, i))
+    references = []
+    for i, r in enumerate(weighed.references, 1):
+        metric = words.metrics[r.spec.metric]
+        axis = f"{metric.label} ({metric.unit})" if metric.unit else metric.label
+        chart = reference_chart(r, axis, metric.unit, words.decimals, i)
+        charts.append(chart)
+        references.append(reference_view(project, results, words, audit, r, chart, i))
+    payload = script_json({"charts": [{"key": c.key, "spec": c.spec} for c in charts]})
+    return WorkloadView(tuple(crossovers), tuple(references), tuple(charts), payload)

@@ -1,0 +1,28 @@
+/* benchproof report: draws the charts of "Weighed by your workload" (crossover, reference) in
+ * place of their static SVG. Every spec is embedded in #workload-charts, numbers computed in
+ * Python: the browser only draws. Nothing is fetched from the network. */
+(function () {
+  "use strict";
+  var holder = document.getElementById("workload-charts");
+  if (!holder || typeof window.vegaEmbed !== "function") { return; }
+  var specs = {};
+  JSON.parse(holder.textContent).charts.forEach(function (chart) { specs[chart.key] = chart.spec; });
+
+  Array.prototype.forEach.call(document.querySelectorAll("figure[data-workload-chart]"), function (figure) {
+    var spec = specs[figure.getAttribute("data-workload-chart")];
+    var canvas = figure.querySelector(".chart-canvas");
+    if (!spec || !canvas) { return; }
+    figure.setAttribute("data-state", "loading");
+    var target = document.createElement("div");
+    window.vegaEmbed(target, spec, { actions: false, renderer: "svg", mode: "vega-lite" })
+      .then(function () {
+        canvas.textContent = "";
+        canvas.appendChild(target);
+        figure.setAttribute("data-state", "ready");
+      })
+      .catch(function (error) {
+        figure.setAttribute("data-state", "error");   /* the static chart stays */
+        console.error(error);
+      });
+  });
+}());
