@@ -17,6 +17,7 @@ from benchproof.receipts.downloads import records_csv, records_jsonl, results_js
 from benchproof.receipts.evidence import site_files as evidence_files
 from benchproof.errors import InputError, Problem, printable, strictly
 from benchproof.model import STATUSES, Project
+from benchproof.read.columns import free_unused_memory
 from benchproof.read.multisite import folder_problems, index_entries, report_folders
 from benchproof.pages.report import SiteInfo, report_page, site_info
 from benchproof.read.project import load_project
@@ -118,6 +119,7 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log, cache: Cache | N
     """``cache``: where charts are kept between builds (the default chart cache when None;
     ``Cache.off()`` for none)."""
     checked = check(project_dir, strict, log)
+    free_unused_memory()
     site = SiteFiles()
     for name, project in checked.projects.items():
         prefix = f"{name}/" if name else ""
@@ -141,9 +143,9 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     results, audit = audited.results, audited.audit
     log(f"aggregate {len(results.rows)} summary rows × {len(project.report.metrics)} metrics")
     site = SiteFiles()
-    downloads = {"records.csv": records_csv(project).encode("utf-8"),
-                 "records.jsonl": records_jsonl(project).encode("utf-8"),
+    downloads = {"records.csv": records_csv(project), "records.jsonl": records_jsonl(project),
                  "results.json": results_json(project, results, audit.findings).encode("utf-8")}
+    free_unused_memory()
     bundle, data = evidence_zip(project, downloads, when)
     downloads[bundle] = data
     site.update({f"downloads/{name}": content for name, content in downloads.items()})
@@ -164,6 +166,7 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
         f"{page.n_records} records, too many to list inline: linked to runs.html"
     log(f"render    index.html: {listed}")
     # Further pages: each module returns {site path: content}.
+    free_unused_memory()
     runs = runs_site_files(project, info, audit)
     site.update(runs)
     log(f"runs      runs.html: {len(project.records)} records in runs-data.js"

@@ -347,7 +347,7 @@ def _records(table: RunTable, columns: dict, keep: np.ndarray, report: Report) -
         repeat=np.array(repeats, np.int64)[repeat_codes[keep]] if len(keep) else np.zeros(0, np.int64),
         point=_points(dims, report, len(keep)),
         metrics={m: values[keep] for m, values in columns["metrics"].items()},
-        raw={name: column.take(keep) for name, column in table.columns.items()},
+        raw=dict(table.columns) if len(keep) == table.n else {n: c.take(keep) for n, c in table.columns.items()},
         reason=_coded(reason_codes[keep], reasons), evidence=_coded(evidence_codes[keep], evidence),
         started=columns["started"][keep],
         file=Coded(take.astype(np.int64), tuple(table.files)), line=table.lines[keep],
