@@ -25,7 +25,7 @@ from benchproof.receipts.listing import receipts
 from benchproof.charts.widgets import charts_page, svg_path
 from benchproof.charts.cache import Cache
 from benchproof.charts.specs import chart_views, runtime, svg
-from benchproof.pages.render import asset, render, stylesheet
+from benchproof.pages.render import asset, render, stylesheet, use_cache
 from benchproof.pages.runs_page import runs_site_files
 from benchproof.site import MARKER, SiteFiles, publish
 
@@ -120,6 +120,7 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log, cache: Cache | N
     ``Cache.off()`` for none)."""
     checked = check(project_dir, strict, log)
     free_unused_memory()
+    use_cache(cache)
     site = SiteFiles()
     for name, project in checked.projects.items():
         prefix = f"{name}/" if name else ""
@@ -152,7 +153,7 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     log(f"downloads {', '.join(downloads)} ({len(project.inputs)} input files, built as of {when.iso})")
     page = report_page(project, results, audit)
     info = site_info(project, when.iso)
-    views = chart_views(project, results, audit.cells)
+    views = chart_views(project, results, audit.cells, cache)
     charts = charts_page(project, results, views)
     site.add("index.html", render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when),
                                   site=info, root=""))

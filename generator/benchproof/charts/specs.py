@@ -9,13 +9,13 @@ and ``--``, and gets neither bar nor dot.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from pathlib import Path
 from typing import Mapping
-
-import altair as alt
 
 from benchproof.pages import formatting as fmt
 from benchproof.charts.cache import Cache
@@ -93,10 +93,25 @@ def _labels(project: Project, arm_ids: tuple[str, ...]) -> dict[str, str]:
     return labels
 
 
-@lru_cache(maxsize=64)
-def _skeleton(metric: Metric, order: tuple[str, ...]) -> dict:
-    """The spec of one section × metric, without data: every workload point reuses it (and
-    every section with the same arms: Altair takes a while to make one)."""
+def _skeleton(metric: Metric, order: tuple[str, ...], cache: Cache) -> dict:
+    """The spec of one section × metric, without data: every workload point reuses it.  Kept
+    in the chart cache, keyed by Altair's version and this module's text: Altair takes longer
+    to make one (and to be imported) than the rest of a small build."""
+    content = {"metric": [metric.label, metric.unit, metric.better], "order": list(order)}
+    return json.loads(cache.get("skeleton", _skeleton_version(), content,
+                                lambda: json.dumps(_make_skeleton(metric, order), ensure_ascii=False)))
+
+
+@lru_cache(maxsize=1)
+def _skeleton_version() -> str:
+    from importlib.metadata import version
+
+    return f"altair {version('altair')}, {hashlib.sha256(Path(__file__).read_bytes()).hexdigest()}"
+
+
+def _make_skeleton(metric: Metric, order: tuple[str, ...]) -> dict:
+    import altair as alt
+
     # The domain alone orders the rows: a ``sort`` list would become Vega expression source, and
     # user text (a label holding U+2028, a quote…) must only ever be data in a spec.
     y = alt.Y("arm:N", scale=alt.Scale(domain=list(order)), title=None,
@@ -199,16 +214,18 @@ def _view(project: Project, results: Results, section, metric: Metric, point: Po
                      shown, total)
 
 
-def chart_views(project: Project, results: Results, flags: Mapping | None = None) -> list[ChartView]:
+def chart_views(project: Project, results: Results, flags: Mapping | None = None,
+                cache: Cache | None = None) -> list[ChartView]:
     """Every section × metric × point view, in page order (``flags``: the audit's markers by
-    (section, arm, point, metric))."""
+    (section, arm, point, metric); ``cache``: the chart cache, the default one when None)."""
     flags = flags or {}
+    cache = cache or Cache.default()
     records = Dots(project)
     views = []
     for section in project.report.sections:
         order = list(_labels(project, section.arms).values())
         for metric in project.report.metrics:
-            skeleton = _skeleton(metric, tuple(order))
+            skeleton = _skeleton(metric, tuple(order), cache)
             views += [_view(project, results, section, metric, point, records, skeleton, flags)
                       for point in results.points[section.id]]
     return _unique_keys(views)
