@@ -86,6 +86,13 @@ def test_the_first_rows_show_before_the_other_records_arrive(browser, serve, mil
         page.wait_for_function("document.getElementById('runs-count').textContent.indexOf('reading') < 0",
                                timeout=120000)
         assert count_line(page) == "Showing 1–100 of all 1,000,000 records"
+        # no chunk was asked for before the first rows' frame (from a disk they would run first)
+        shown, asked, n = page.evaluate(r"""() => {
+            const chunks = performance.getEntriesByType('resource').filter(e => /runs-data-\d+\.js$/.test(e.name));
+            return [performance.getEntriesByName('benchproof-runs-shown')[0].startTime,
+                    Math.min(...chunks.map(e => e.startTime)), chunks.length];
+        }""")
+        assert n == million.chunks and asked >= shown
         assert errors == []
     finally:
         for route in held:
