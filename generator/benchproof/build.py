@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
+from benchproof import progress
 from benchproof.audit.registry import RULES
 from benchproof.audit.run import Audit, run_audit
 from benchproof.compute.aggregate import Results, aggregate
@@ -160,7 +161,9 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     site.add("assets/style.css", stylesheet())
     site.add("assets/report.js", asset("report.js"))
     site.add("assets/vega.js", runtime(cache))
-    site.update({svg_path(v): svg(v, cache) for v in views})
+    for k, view in enumerate(views, 1):
+        site.add(svg_path(view), svg(view, cache))
+        progress.update("charts", k, len(views), "views drawn")
     log(f"charts    {len(views)} views, static SVG of each")
     site.add(MARKER, MARKER_TEXT)
     listed = f"all {page.n_records} records in its raw table" if page.raw.inline else \
