@@ -69,9 +69,10 @@ def build_site(project: Path, out: Path, runs_only: bool) -> tuple[float, list[t
         from benchproof.pages.runs_page import runs_site_files
         from benchproof.site import SiteFiles, publish
 
-        loaded = check(project, False, log)
+        checked = check(project, False, log)
+        loaded = checked.projects[""]
         site = SiteFiles()
-        site.update(runs_site_files(loaded, site_info(loaded)))
+        site.update(runs_site_files(loaded, site_info(loaded), checked.audited[""].audit))
         log("runs      runs.html, runs-data.js")
         site.add("assets/style.css", stylesheet())
         publish(site, out)
@@ -158,8 +159,9 @@ def main(argv: list[str]) -> int:
     for line, step in steps:
         print(f"             {step:6.1f} s  {line}")
     site = work / "site"
-    data = (site / "runs-data.js").read_bytes()
-    print(f"runs-data.js {len(data) / 1e6:.2f} MB ({len(data):,} bytes; gzip -6: {len(gzip.compress(data, 6)) / 1e6:.2f} MB), "
+    data = b"".join(p.read_bytes() for p in sorted(site.glob("runs-data*.js")))
+    print(f"runs-data*.js {len(data) / 1e6:.2f} MB in {len(list(site.glob('runs-data*.js')))} files "
+          f"({len(data):,} bytes; gzip -6: {len(gzip.compress(data, 6)) / 1e6:.2f} MB), "
           f"{len(data) / args.records:.0f} bytes per record")
     print(f"runs.js      {(site / 'assets/runs.js').stat().st_size:,} bytes")
 

@@ -86,6 +86,19 @@ def test_a_corrupt_entry_is_made_again_and_replaced(cold, tmp_path):
     assert entries(folder) == good                      # both rewritten, sound again
 
 
+def test_a_corrupt_template_or_chart_skeleton_entry_is_made_again(cold, tmp_path):
+    folder, site = cold
+    good = entries(folder)
+    template = folder / next(e for e in good if e.startswith("jinja/"))
+    template.write_bytes(template.read_bytes().replace(b"yield ", b"yield 'planted' + ", 1))  # code, not digest
+    skeleton = sorted(e for e in good if e.startswith("skeleton/"))
+    (folder / skeleton[-1]).write_bytes(good[skeleton[0]])        # a sound entry under another key
+    done = build_without_renderer(folder, tmp_path / "again")      # a fresh process reads them
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert files(tmp_path / "again") == site
+    assert entries(folder) == good
+
+
 def test_an_entry_written_for_another_key_is_not_used(cold, tmp_path):
     folder, site = cold
     good = entries(folder)

@@ -791,7 +791,7 @@ def test_no_run_records_at_all(tiny, how):
         (runs / "r.csv").write_text("arm,status,repeat,size\n", encoding="utf-8")
     elif how == "other files":  # named as what they are, not read as run files
         (runs / "notes.txt").write_text("results to follow\n", encoding="utf-8")
-    stray = ["runs/notes.txt: not a run file: run files end in .csv, .jsonl or .json (in any case); "
+    stray = ["runs/notes.txt: not a run file: run files end in .csv, .jsonl, .json or .parquet (in any case); "
              "other files belong in evidence/"] if how == "other files" else []
     assert problems(tiny) == ["runs: no run records found: add runs/*.csv, runs/*.jsonl or runs/*.json", *stray]
 

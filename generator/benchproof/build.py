@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
+from benchproof import progress
 from benchproof.audit.registry import rules_for
 from benchproof.audit.run import Audit, run_audit
 from benchproof.compute.aggregate import Results, aggregate
@@ -19,6 +20,7 @@ from benchproof.receipts.downloads import records_csv, records_jsonl, results_js
 from benchproof.receipts.evidence import site_files as evidence_files
 from benchproof.errors import InputError, Problem, printable, strictly
 from benchproof.model import STATUSES, Project
+from benchproof.read.columns import free_unused_memory
 from benchproof.read.multisite import folder_problems, index_entries, report_folders
 from benchproof.pages.report import SiteInfo, report_page, site_info
 from benchproof.read.project import load_project
@@ -30,7 +32,7 @@ from benchproof.charts.workload import chart_path, workload_svg
 from benchproof.pages.decision_view import decision_view
 from benchproof.pages.workload_view import workload_view
 from benchproof.receipts.decision_json import weighing_json
-from benchproof.pages.render import asset, render, stylesheet
+from benchproof.pages.render import asset, render, stylesheet, use_cache
 from benchproof.pages.runs_page import runs_site_files
 from benchproof.site import MARKER, SiteFiles, publish
 
@@ -124,6 +126,8 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log, cache: Cache | N
     """``cache``: where charts are kept between builds (the default chart cache when None;
     ``Cache.off()`` for none)."""
     checked = check(project_dir, strict, log)
+    free_unused_memory()
+    use_cache(cache)
     site = SiteFiles()
     for name, project in checked.projects.items():
         prefix = f"{name}/" if name else ""
@@ -164,9 +168,9 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
         log(f"decision  {weighed_line(decided, weighed)}")
     site = SiteFiles()
     weighing = weighing_json(project, decided, weighed)
-    downloads = {"records.csv": records_csv(project).encode("utf-8"),
-                 "records.jsonl": records_jsonl(project).encode("utf-8"),
+    downloads = {"records.csv": records_csv(project), "records.jsonl": records_jsonl(project),
                  "results.json": results_json(project, results, audit.findings, weighing).encode("utf-8")}
+    free_unused_memory()
     bundle, data = evidence_zip(project, downloads, when)
     downloads[bundle] = data
     site.update({f"downloads/{name}": content for name, content in downloads.items()})
@@ -174,14 +178,16 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     page = replace(report_page(project, results, audit), decision=decision_view(project, decided, audit),
                    workload=workload_view(project, results, weighed, audit))
     info = site_info(project, when.iso)
-    views = chart_views(project, results, audit.cells)
+    views = chart_views(project, results, audit.cells, cache)
     charts = charts_page(project, views)
     site.add("index.html", render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when),
                                   site=info, root=""))
     site.add("assets/style.css", stylesheet())
     site.add("assets/report.js", asset("report.js"))
     site.add("assets/vega.js", runtime(cache))
-    site.update({svg_path(v): svg(v, cache) for v in views})
+    for k, view in enumerate(views, 1):
+        site.add(svg_path(view), svg(view, cache))
+        progress.update("charts", k, len(views), "views drawn")
     log(f"charts    {len(views)} views, static SVG of each")
     if page.workload:
         site.update({chart_path(c): workload_svg(c) for c in page.workload.charts})
@@ -191,6 +197,7 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
         f"{page.n_records} records, too many to list inline: linked to runs.html"
     log(f"render    index.html: {listed}")
     # Further pages: each module returns {site path: content}.
+    free_unused_memory()
     runs = runs_site_files(project, info, audit)
     site.update(runs)
     log(f"runs      runs.html: {len(project.records)} records in runs-data.js"

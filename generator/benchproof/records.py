@@ -23,6 +23,16 @@ from benchproof.read.columns import Column, text_of
 Point = tuple[tuple[str, DimValue], ...]
 
 
+def first_use(codes: np.ndarray, n: int) -> list[int]:
+    """The codes (of ``n``) that ``codes`` uses, in the order they first come."""
+    if n <= 64:   # a few labels: a pass per label beats sorting a million codes
+        firsts = [(int(np.argmax(found)), k) for k in range(n) if (found := codes == k).any()]
+    else:
+        used, first = np.unique(codes, return_index=True)
+        firsts = list(zip(first.tolist(), used.tolist()))
+    return [k for _, k in sorted(firsts)]
+
+
 @dataclass(frozen=True)
 class Coded:
     """A column of few distinct values: ``labels[codes[i]]`` is row ``i``'s value."""

@@ -126,12 +126,25 @@
     });
     const out = new Int32Array(loaded);
     let m = 0;
+    if (!tests.length) {
+      for (let i = 0; i < loaded; i++) { out[i] = i; }
+      return out;
+    }
+    // one pass over the first column (a tight loop over a typed array), then the few records
+    // it keeps are checked against the others
+    const list = tests[0].list;
+    const want = tests[0].want;
     for (let i = 0; i < loaded; i++) {
-      let ok = true;
-      for (let t = 0; t < tests.length; t++) {
-        if (tests[t].list[i] !== tests[t].want) { ok = false; break; }
+      if (list[i] === want) { out[m++] = i; }
+    }
+    for (let t = 1; t < tests.length; t++) {
+      const other = tests[t].list;
+      const wanted = tests[t].want;
+      let k = 0;
+      for (let j = 0; j < m; j++) {
+        if (other[out[j]] === wanted) { out[k++] = out[j]; }
       }
-      if (ok) { out[m++] = i; }
+      m = k;
     }
     return out.slice(0, m);
   }
@@ -586,12 +599,26 @@
   form.hidden = false;
   drawHead();
   fromAddress();
-  if (window.performance && performance.mark) { performance.mark("benchproof-runs-ready"); }
-  data.chunks.forEach(function (src) {
-    const script = document.createElement("script");
-    script.src = src;
-    script.async = false;    // run in order: each chunk follows the one before
-    script.onerror = function () { failed = true; arrived(); };
-    document.body.appendChild(script);
+  const marks = window.performance && performance.mark ? performance : { mark: function () {} };
+  marks.mark("benchproof-runs-ready");
+  // The other chunks are asked for once the first rows' frame is drawn: read from a disk
+  // (file://) they would otherwise arrive, and run, before it.  Each runs as a task of its own,
+  // so the page answers between them.  (A hidden tab draws no frame: the timer asks then.)
+  let asked = false;
+  function readTheOthers() {
+    if (asked) { return; }
+    asked = true;
+    data.chunks.forEach(function (src) {
+      const script = document.createElement("script");
+      script.src = src;
+      script.async = false;    // run in order: each chunk follows the one before
+      script.onerror = function () { failed = true; arrived(); };
+      document.body.appendChild(script);
+    });
+  }
+  requestAnimationFrame(function () {
+    marks.mark("benchproof-runs-shown");   // the first rows' frame
+    setTimeout(readTheOthers, 0);          // once it is painted
   });
+  setTimeout(readTheOthers, 1000);
 }());

@@ -9,7 +9,6 @@ benchmarks/speed.py, not here."""
 from __future__ import annotations
 
 import importlib.util
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import pyarrow.csv as pacsv
 import pyarrow as pa
 import pytest
 
+from benchproof.pages.runs_page import CHUNK, FIRST_CHUNK
 from support import REPO
 from test_runs_browser import ROWS, choose, count_line, row_ids
 
@@ -57,7 +57,7 @@ def million(tmp_path_factory) -> Million:
 
 def test_the_first_rows_show_before_the_other_records_arrive(browser, serve, million):
     base = serve(million.site)
-    held = threading.Event()
+    held = []
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         page = context.new_page()
@@ -67,8 +67,9 @@ def test_the_first_rows_show_before_the_other_records_arrive(browser, serve, mil
 
         def hold_the_last_chunk(route):
             if route.request.url.endswith(last):
-                held.wait(60)
-            route.continue_()
+                held.append(route)     # answered below, once the first rows have been seen
+            else:
+                route.continue_()
 
         context.route("**/*", hold_the_last_chunk)
         page.goto(base + "runs.html", wait_until="commit")
@@ -77,13 +78,25 @@ def test_the_first_rows_show_before_the_other_records_arrive(browser, serve, mil
         assert page.locator(ROWS).count() == 100
         assert row_ids(page) == [f"run-{r}" for r in million.table["run_id"][:100].to_pylist()]
         assert "reading the others" in count_line(page)
-        held.set()
+        before_last = f"among the first {max(range(FIRST_CHUNK, MILLION, CHUNK)):,} read"   # every chunk but the last
+        page.wait_for_function(f"document.getElementById('runs-count').textContent.indexOf({before_last!r}) > 0",
+                               timeout=120000)
+        assert len(held) == 1
+        held.pop().continue_()
         page.wait_for_function("document.getElementById('runs-count').textContent.indexOf('reading') < 0",
                                timeout=120000)
         assert count_line(page) == "Showing 1–100 of all 1,000,000 records"
+        # no chunk was asked for before the first rows' frame (from a disk they would run first)
+        shown, asked, n = page.evaluate(r"""() => {
+            const chunks = performance.getEntriesByType('resource').filter(e => /runs-data-\d+\.js$/.test(e.name));
+            return [performance.getEntriesByName('benchproof-runs-shown')[0].startTime,
+                    Math.min(...chunks.map(e => e.startTime)), chunks.length];
+        }""")
+        assert n == million.chunks and asked >= shown
         assert errors == []
     finally:
-        held.set()
+        for route in held:
+            route.continue_()
         context.close()
 
 

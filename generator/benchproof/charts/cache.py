@@ -1,5 +1,8 @@
 """A cache of what does not change from one build to the next: the Vega runtime (the same
-for every site) and each chart's static SVG (the same for the same spec).
+for every site), each chart's static SVG (the same for the same spec), and two things a small
+build would otherwise spend most of its time on: the Altair skeleton of each section × metric
+chart (:mod:`benchproof.charts.specs`) and the Python code Jinja2 makes of each template
+(:mod:`benchproof.pages.render`).
 
 Entries live in the user's cache folder: ``$XDG_CACHE_HOME/benchproof`` (``~/.cache/benchproof``)
 on Linux, ``~/Library/Caches/benchproof`` on macOS, ``%LOCALAPPDATA%\\benchproof\\Cache`` on

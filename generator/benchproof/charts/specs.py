@@ -12,11 +12,13 @@ dimension) are :mod:`benchproof.charts.sweep`.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Mapping
-
-import altair as alt
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable, Mapping
 
 import numpy as np
 
@@ -120,8 +122,37 @@ def flag_fields(flags) -> dict:
         " (✓ accepted by the author)" if any(f.accepted for f in flags) else ""), "href": f"#{flags[0].anchor}"}
 
 
-def _skeleton(metric: Metric, order: list[str], arm_label: str) -> dict:
+def cached_skeleton(cache: Cache, content: dict, make: Callable[[], dict]) -> dict:
+    """A chart's spec without data, from the chart cache (``content``: what it is made from):
+    Altair takes longer to make one, and to be imported, than the rest of a small build."""
+    return json.loads(cache.get("skeleton", _skeleton_version(), content,
+                                lambda: json.dumps(make(), ensure_ascii=False)))
+
+
+@lru_cache(maxsize=1)
+def _skeleton_version() -> str:
+    """Altair's version and the text of the modules that make skeletons."""
+    from importlib.metadata import version
+
+    here = Path(__file__).parent
+    text = b"".join((here / name).read_bytes() for name in ("specs.py", "sweep.py", "style.py"))
+    return f"altair {version('altair')}, {hashlib.sha256(text).hexdigest()}"
+
+
+def metric_key(metric: Metric) -> list[str]:
+    """What a skeleton takes from a metric (its axis title)."""
+    return [metric.label, metric.unit, metric.better]
+
+
+def _skeleton(metric: Metric, order: list[str], arm_label: str, cache: Cache) -> dict:
     """The spec of one section × metric, without data: every workload point reuses it."""
+    return cached_skeleton(cache, {"bars": metric_key(metric), "order": order, "arm_label": arm_label},
+                           lambda: _make_skeleton(metric, order, arm_label))
+
+
+def _make_skeleton(metric: Metric, order: list[str], arm_label: str) -> dict:
+    import altair as alt
+
     # The domain alone orders the rows: a ``sort`` list would become Vega expression source, and
     # user text (a label holding U+2028, a quote…) must only ever be data in a spec.
     y = alt.Y("arm:N", scale=alt.Scale(domain=order), title=None,
@@ -196,24 +227,27 @@ def _view(project: Project, results: Results, section, metric: Metric, point: Po
                      f"{section.title} · {heading}", spec, shown, total, None, outside)
 
 
-def chart_views(project: Project, results: Results, flags: Mapping | None = None) -> list[ChartView]:
+def chart_views(project: Project, results: Results, flags: Mapping | None = None,
+                cache: Cache | None = None) -> list[ChartView]:
     """Every view with data, in page order: per section and metric, the sweeps first (a line
     across each numeric dimension), then the bars at each point (``flags``: the audit's
-    markers by (section, arm, point, metric))."""
+    markers by (section, arm, point, metric); ``cache``: the chart cache, the default one
+    when None)."""
     from benchproof.charts.sweep import sweep_views
 
     flags = flags or {}
+    cache = cache or Cache.default()
     records = Dots(project)
     views = []
     for section in project.report.sections:
         order = list(style.labels(project, section.arms).values())
         with_data = results.with_data(section.id)
         for metric in project.report.metrics:
-            views += sweep_views(project, results, section, metric, records, flags)
+            views += sweep_views(project, results, section, metric, records, flags, cache)
             points = [p for p in results.points[section.id] if (p, metric.id) in with_data]
             if not points:
                 continue
-            skeleton = _skeleton(metric, order, project.report.arm_label)
+            skeleton = _skeleton(metric, order, project.report.arm_label, cache)
             views += [_view(project, results, section, metric, point, records, skeleton, flags) for point in points]
     return _unique(views)
 

@@ -13,15 +13,14 @@ logarithmic and says so.  Repetitions beyond the off-scale limit sit on the top 
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Mapping
 
-import altair as alt
-
 from benchproof.charts import style
+from benchproof.charts.cache import Cache
 from benchproof.charts.keys import view_key
 from benchproof.charts.dots import Dots
-from benchproof.charts.specs import LABEL_LIMIT, WIDTH, ChartView, dot_rows, figure_fields, flag_fields, repetitions
+from benchproof.charts.specs import (LABEL_LIMIT, WIDTH, ChartView, cached_skeleton, dot_rows, figure_fields,
+                                     flag_fields, metric_key, repetitions)
 from benchproof.compute.aggregate import NOT_APPLICABLE, Point, Results, dim_sort_key
 from benchproof.model import Metric, Project, Section
 
@@ -49,11 +48,20 @@ def _x_scale(values: list[float]) -> tuple[dict, str]:
     return {"type": "linear", "zero": False, **EDGES}, ""
 
 
-@lru_cache(maxsize=256)
 def _skeleton(metric: Metric, dim_label: str, order: tuple[str, ...], x_values: tuple[float, ...], arm_label: str,
-              log_y: bool) -> dict:
-    """The spec of a sweep without data, shared by the sweeps that draw the same axes (Altair
-    takes a third of a second to build one).  Never changed: each view copies what it changes."""
+              log_y: bool, cache: Cache) -> dict:
+    """The spec of a sweep without data, from the chart cache (Altair takes a third of a
+    second to build one)."""
+    content = {"sweep": metric_key(metric), "dim": dim_label, "order": list(order), "x": list(x_values),
+               "arm_label": arm_label, "log_y": log_y}
+    return cached_skeleton(cache, content,
+                           lambda: _make_skeleton(metric, dim_label, order, x_values, arm_label, log_y))
+
+
+def _make_skeleton(metric: Metric, dim_label: str, order: tuple[str, ...], x_values: tuple[float, ...],
+                   arm_label: str, log_y: bool) -> dict:
+    import altair as alt
+
     x_scale, _ = _x_scale(x_values)
     axis = {"title": dim_label, "grid": True}
     if len(x_values) <= TICKS:   # a tick at each value, written as it is in the records
@@ -117,7 +125,7 @@ def _lines(arm_label: str, xs: list, medians: dict) -> tuple[list[dict], list[di
 
 def _sweep(project: Project, results: Results, section: Section, metric: Metric, across: str, rest: Point,
            items: list[tuple[float, Point]], texts: list[str], records: Dots,
-           flags: Mapping) -> ChartView:
+           flags: Mapping, cache: Cache) -> ChartView:
     report = project.report
     dims = {d.id: d.label for d in report.dimensions}
     labels = style.labels(project, section.arms)
@@ -167,7 +175,7 @@ def _sweep(project: Project, results: Results, section: Section, metric: Metric,
     notes = [style.off_scale_note(outside)] if outside else []
     if texts:
         notes.append(f"Not on this axis (not numbers): {', '.join(texts)}; see the bars at those points")
-    skeleton = _skeleton(metric, at_label, tuple(labels.values()), tuple(xs), report.arm_label, log_y)
+    skeleton = _skeleton(metric, at_label, tuple(labels.values()), tuple(xs), report.arm_label, log_y, cache)
     spec = style.titled(skeleton, f"{metric.label} across {at_label}", where, subtitle,
                         {"lines": lines, "medians": medians, "dots": dots, "offscale": off, "gaps": gaps,
                          "edgegaps": edge}, notes, "x")
@@ -188,10 +196,11 @@ def follows(points: tuple[Point, ...], dim: str, other: str) -> bool:
 
 
 def sweep_views(project: Project, results: Results, section: Section, metric: Metric,
-                records: Dots, flags: Mapping | None = None) -> list[ChartView]:
+                records: Dots, flags: Mapping | None = None, cache: Cache | None = None) -> list[ChartView]:
     """Every sweep of one section × metric: per numeric dimension, per values of the others
     (those that move with it left out; of two that move together, only the first is swept)."""
     flags = flags or {}
+    cache = cache or Cache.default()
     rows = {(r.arm, r.point): r for r in results.section_rows(section.id)}
     points = results.points[section.id]
     dims = [d.id for d in project.report.dimensions]
@@ -215,5 +224,5 @@ def sweep_views(project: Project, results: Results, section: Section, metric: Me
                 s.median is not None or s.status not in (NOT_APPLICABLE, "not run") for s in stats[p])]
             drawn.sort(key=lambda item: dim_sort_key(item[0]))
             texts = [str(x) for x, _ in items if not numeric(x)]
-            views.append(_sweep(project, results, section, metric, dim.id, rest, drawn, texts, records, flags))
+            views.append(_sweep(project, results, section, metric, dim.id, rest, drawn, texts, records, flags, cache))
     return views

@@ -15,13 +15,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import altair as alt
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from benchproof.charts.keys import slug
 from benchproof.charts.specs import VL_VERSION, WIDTH
 from benchproof.charts.style import DOT_COLOR, FONT, MISSING_COLOR
 from benchproof.compute.workload import CrossoverOutcome, ReferenceOutcome
+
+if TYPE_CHECKING:
+    import altair as alt   # imported where a chart is made: a report without one never loads Altair
 
 ARM_COLORS = (DOT_COLOR, "#b35900")       # the first arm, the second arm (also dashed)
 ARM_DASH = ([1, 0], [6, 3])
@@ -67,6 +71,8 @@ def _config(chart: alt.TopLevelMixin) -> dict:
 def crossover_chart(outcome: CrossoverOutcome, labels: dict[str, str], index: int) -> WorkloadChart | None:
     """Time per request against output tokens, the crossover, the distribution beneath; None
     when an arm has no median to draw a line from."""
+    import altair as alt
+
     if not outcome.computed:
         return None
     a, b = outcome.lines
@@ -147,6 +153,8 @@ def _sides(outcome: CrossoverOutcome, names: dict[str, str], high: float) -> lis
 
 def reference_chart(outcome: ReferenceOutcome, axis: str, unit: str, decimals: int, index: int) -> WorkloadChart:
     """The reference distribution in bins, p25–p75 and median, the repetitions marked."""
+    import altair as alt
+
     values = list(outcome.spec.values)
     reps = [r.value for r in outcome.repetitions]
     low_all, high_all = min(values + reps), max(values + reps)

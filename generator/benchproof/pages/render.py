@@ -14,10 +14,43 @@ from benchproof.pages import formatting
 from benchproof.resources import templates_dir
 
 
+class _Loader(jinja2.FileSystemLoader):
+    """Templates compiled once: the Python code Jinja2 makes of a template is kept in the chart
+    cache (:mod:`benchproof.charts.cache`: verified, keyed by Jinja2's version and the template's
+    text), so a build does not parse every template again."""
+
+    cache = None   # the build's Cache (use_cache); the default one when None
+
+    def load(self, environment, name, globals=None):
+        from importlib.metadata import version
+
+        from benchproof.charts.cache import Cache
+
+        source, filename, uptodate = self.get_source(environment, name)
+        code = (self.cache or Cache.default()).get(
+            "jinja", f"jinja2 {version('jinja2')}", f"{name}\n{source}",
+            lambda: environment.compile(source, name, filename, raw=True))
+        return environment.template_class.from_code(environment, compile(code, filename, "exec"),
+                                                     environment.make_globals(globals), uptodate)
+
+
+def use_cache(cache) -> None:
+    """Where compiled templates are kept for this build (None: the default cache folder;
+    ``Cache.off()``: nowhere).  Templates already compiled in this process are compiled again
+    when the folder changes, so that each folder gets its entries."""
+    from benchproof.charts.cache import Cache
+
+    cache = cache or Cache.default()
+    loader = environment().loader
+    if loader.cache is None or loader.cache.folder != cache.folder:   # type: ignore[union-attr]
+        loader.cache = cache                                          # type: ignore[union-attr]
+        environment().cache.clear()
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        loader=_Loader(str(templates_dir())),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

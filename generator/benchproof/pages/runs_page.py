@@ -48,13 +48,13 @@ from benchproof.audit.run import Audit
 from benchproof.pages import formatting as fmt
 from benchproof.model import STATUSES, Project, column_groups
 from benchproof.read.columns import Column
-from benchproof.records import Coded
+from benchproof.records import Coded, first_use
 from benchproof.pages.report import SiteInfo
 from benchproof.pages.render import asset, render
 from benchproof.read.numbers import NUMBER
 from benchproof.read.paths import site_path
 from benchproof.receipts.downloads import csv_cell
-from benchproof.receipts.record_text import Labels, Source, Values, raw, sources
+from benchproof.receipts.record_text import Labels, Source, Values, joined, raw, sources
 
 FORMAT = 3   # 2: the audit's columns and notices; 3: records in chunks
 AUDIT_STATES = ("guard-excluded", "flagged", "accepted")
@@ -187,21 +187,24 @@ class _Column:
     codes: np.ndarray | None = None
     values: Source | None = None
 
-    def chunk(self, start: int, stop: int) -> str:
-        """The JSON array of the codes or values of records ``start`` to ``stop``."""
+    def chunk(self, start: int, stop: int) -> bytes:
+        """The JSON array of the codes or values of records ``start`` to ``stop``, safe in a
+        script (see :func:`script_json`)."""
         if self.codes is not None:
-            return json.dumps(self.codes[start:stop].tolist(), separators=(",", ":"))
-        return "[" + ",".join(self.values.json(start, stop).to_pylist()) + "]"  # type: ignore[union-attr]
+            import pyarrow as pa
+            import pyarrow.compute as pc
+
+            return b"[" + joined(pc.cast(pa.array(self.codes[start:stop]), pa.string()), ",") + b"]"
+        return b"[" + joined(_script_safe(self.values.json(start, stop)), ",") + b"]"  # type: ignore[union-attr]
 
 
 def _dictionary(coded: Coded, order: list | None = None) -> tuple[list, np.ndarray]:
     """The distinct values of a coded column (``order`` first, then the others in the order
     they first come; equal values merged) and each record's code into them."""
     labels = [_cell(label) for label in coded.labels]
-    used, first = np.unique(coded.codes, return_index=True)
     merged: dict[Any, int] = {value: i for i, value in enumerate(order or [])}
     remap = np.zeros(len(labels), np.int64)
-    for _, code in sorted(zip(first.tolist(), used.tolist())):
+    for code in first_use(coded.codes, len(labels)):
         remap[code] = merged.setdefault(labels[code], len(merged))
     return list(merged), remap[coded.codes] if len(labels) else coded.codes
 
@@ -230,9 +233,9 @@ def _raw(column: str, spec: dict, data: Column, n: int) -> _Column:
         spec["numeric"] = data.data.null_count < len(data) and bool(pc.all(number).as_py())
     else:
         spec["numeric"] = data.data.null_count < len(data)
-    codes, distinct = data.by_value(lambda v: v)
+    codes, distinct, missing = data.encoded()   # the distinct values made Python values only when few
     if len(distinct) * 2 <= n:
-        return _coded(column, spec, Coded(codes, tuple(distinct)))
+        return _coded(column, spec, Coded(codes, tuple(distinct.to_pylist() + [None] * missing)))
     return _Column(column, spec, values=raw(data, csv_cell))
 
 
@@ -328,21 +331,27 @@ def _filters(project: Project, dictionaries: dict[str, tuple[list, np.ndarray]],
     return filters
 
 
-def _chunk(columns: list[_Column], start: int, stop: int, n: int) -> str:
+def _chunk(columns: list[_Column], start: int, stop: int, n: int) -> bytes:
     """``benchproofRunsChunk({...});`` for records ``start`` to ``stop``."""
-    text = (f'{{"start":{start},"n":{stop - start},"data":['
-            + ",".join(c.chunk(start, stop) for c in columns) + "]}")
+    data = b",".join(c.chunk(start, stop) for c in columns)
     progress.update("runs", stop, n, "records in runs-data")
-    return f"{CHUNK_GLOBAL}({_script_safe(text)});\n"
+    return (f'{CHUNK_GLOBAL}({{"start":{start},"n":{stop - start},"data":['.encode("ascii") + data + b"]});\n")
 
 
-def _script_safe(text: str) -> str:
-    return SCRIPT_UNSAFE.sub(lambda m: SCRIPT_ESCAPES[m.group()], text)
+def _script_safe(texts):
+    """Texts (a pyarrow array) with what must not appear in a script escaped (as script_json)."""
+    import pyarrow.compute as pc
+
+    if not pc.any(pc.match_substring_regex(texts, SCRIPT_UNSAFE.pattern)).as_py():
+        return texts
+    for character, escape in SCRIPT_ESCAPES.items():
+        texts = pc.replace_substring(texts, character, escape)
+    return texts
 
 
-def runs_data(project: Project, audit: Audit | None = None) -> tuple[str, list[Filter], list[str]]:
-    """The JSON object of ``runs-data.js`` (with the first records, or all), the filters it
-    offers, and the scripts of the other chunks (``runs-data-<k>.js``: JavaScript text)."""
+def runs_data(project: Project, audit: Audit | None = None) -> tuple[bytes, list[Filter], list[bytes]]:
+    """``runs-data.js`` (the description of the columns and the first records, or all), the
+    filters it offers, and the scripts of the other chunks (``runs-data-<k>.js``)."""
     report = project.report
     n = len(project.records)
     columns, dictionaries, audit_column, notices = _columns(project, audit)
@@ -367,10 +376,10 @@ def runs_data(project: Project, audit: Audit | None = None) -> tuple[str, list[F
                     for f in filters],
         "chunks": [chunk_path(k) for k in range(1, len(chunks) + 1)],
     }
-    # each column's values, written as JSON a column at a time, take their placeholder's place
-    text = script_json(data)
-    for k, column in enumerate(columns):
-        text = text.replace(f'"\\u0000{k}"', _script_safe(column.chunk(0, first)), 1)
+    # each column's values, written a column at a time, take their placeholder's place
+    parts = re.split(r'"\\u0000(\d+)"', f"window.{DATA_GLOBAL} = {script_json(data)};\n")
+    text = b"".join(part.encode("utf-8") if k % 2 == 0 else columns[int(part)].chunk(0, first)
+                    for k, part in enumerate(parts))
     return text, filters, chunks
 
 
@@ -389,7 +398,7 @@ def runs_site_files(project: Project, info: SiteInfo, audit: Audit | None = None
     )
     return {
         "runs.html": render("runs.html", page=page, site=info, root=""),
-        DATA_PATH: f"window.{DATA_GLOBAL} = {data};\n",
+        DATA_PATH: data,
         SCRIPT_PATH: asset("runs.js"),
         **{chunk_path(k): text for k, text in enumerate(chunks, 1)},
     }

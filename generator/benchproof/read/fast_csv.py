@@ -29,13 +29,17 @@ def _lines_with_text(data: np.ndarray) -> np.ndarray:
     return np.flatnonzero(lengths - has_cr > 0) + 1
 
 
-def padded(texts) -> bool:
-    """Whether a cell starts or ends with what str.strip() removes (the csv reader strips it)."""
+SEPARATORS = "\x1c\x1d\x1e\x1f"   # white space to str.strip(), not to pyarrow
+
+
+def padded(texts, separators: bool = True) -> bool:
+    """Whether a cell starts or ends with what str.strip() removes (the csv reader strips it);
+    ``separators=False`` when the text is known to hold none of :data:`SEPARATORS`."""
     import pyarrow.compute as pc
 
-    trimmed = pc.not_equal(pc.utf8_trim_whitespace(texts), texts)
-    separators = pc.match_substring_regex(texts, "^[\x1c-\x1f]|[\x1c-\x1f]$")
-    return bool(pc.any(trimmed).as_py()) or bool(pc.any(separators).as_py())
+    if pc.any(pc.not_equal(pc.utf8_trim_whitespace(texts), texts)).as_py():
+        return True
+    return separators and bool(pc.any(pc.match_substring_regex(texts, f"^[{SEPARATORS}]|[{SEPARATORS}]$")).as_py())
 
 
 def plain_csv(text: str, rel: str) -> RunFile | None:
@@ -63,7 +67,8 @@ def plain_csv(text: str, rel: str) -> RunFile | None:
                                                  strings_can_be_null=True, null_values=[""]))
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
-    if table.num_rows != len(lines) or any(padded(column) for column in table.columns):
+    separators = any(c in text for c in SEPARATORS)
+    if table.num_rows != len(lines) or any(padded(column, separators) for column in table.columns):
         return None
     table = table.slice(1)
     lines = lines[1:]

@@ -2,8 +2,9 @@
 
 A record's "line" is its row number (the first row is 1), so a problem reads
 ``runs/x.parquet:1234: ...`` like a CSV line.  Text columns are read like CSV cells (stripped;
-empty means "not measured"); integer and floating-point columns are numbers, as in JSON (a NaN
-or an infinity is an error at its row, like any value that is not a finite number); true/false
+empty means "not measured"); integer and floating-point columns are numbers, as in JSON (a null,
+or a NaN — how pandas writes a missing float — is "not measured"; an infinity is an error at
+its row, like any value that is not a finite number); true/false
 and nested values stay what they are, as in JSON; timestamps and dates become ISO 8601 text;
 decimals become numbers.  Binary and other columns that have no text or number form are an
 error, named with the column.

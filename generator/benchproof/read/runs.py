@@ -21,6 +21,7 @@ import math
 
 import numpy as np
 
+from benchproof import progress
 from benchproof.errors import Problems, did_you_mean
 from benchproof.model import STATUSES, Arm, DimValue, Report
 from benchproof.read.columns import Column, RunTable, text_of
@@ -347,7 +348,7 @@ def _records(table: RunTable, columns: dict, keep: np.ndarray, report: Report) -
         repeat=np.array(repeats, np.int64)[repeat_codes[keep]] if len(keep) else np.zeros(0, np.int64),
         point=_points(dims, report, len(keep)),
         metrics={m: values[keep] for m, values in columns["metrics"].items()},
-        raw={name: column.take(keep) for name, column in table.columns.items()},
+        raw=dict(table.columns) if len(keep) == table.n else {n: c.take(keep) for n, c in table.columns.items()},
         reason=_coded(reason_codes[keep], reasons), evidence=_coded(evidence_codes[keep], evidence),
         started=columns["started"][keep],
         file=Coded(take.astype(np.int64), tuple(table.files)), line=table.lines[keep],
@@ -362,10 +363,11 @@ def read_records(root: Path, report: Report, arms: dict[str, Arm],
 
     ``arm_files`` are the ids of every arm file, including those that failed to load.
     """
-    strays(root, "runs", RUN_SUFFIXES, problems, "not a run file: run files end in .csv, .jsonl or .json "
+    strays(root, "runs", RUN_SUFFIXES, problems, "not a run file: run files end in .csv, .jsonl, .json or .parquet "
            "(in any case); other files belong in evidence/", error=True)
     files = []
-    for path in run_files(root):
+    paths = run_files(root)
+    for k, path in enumerate(paths, 1):
         rel = path.relative_to(root).as_posix()
         if outside(root, path):
             problems.error(rel, None, "is a link to a file outside the project: copy the file in instead")
@@ -374,6 +376,7 @@ def read_records(root: Path, report: Report, arms: dict[str, Arm],
         problems.extend(trouble)
         if found is not None:
             files.append(found)
+        progress.update("read", k, len(paths), f"run files read ({sum(f.n for f in files):,} records)")
     table = RunTable.join(files)
     check = Validation(root, report, arms, section_arms, arm_files, table)
     columns, errors = check.run()

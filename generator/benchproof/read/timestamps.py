@@ -17,6 +17,8 @@ import numpy as np
 
 PATTERN = (r"^(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})[T ](?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})"
            r"(?:[.,](?P<f>\d+))?(?P<z>Z|[+-]\d{2}:\d{2})?$")
+PLAIN = r"^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\dZ?$"
+POSITIONS = ((0, 4), (5, 7), (8, 10), (11, 13), (14, 16), (17, 19))
 EXACT = 2 ** 53    # microseconds a double holds exactly: past them, Python does the division
 
 
@@ -50,8 +52,16 @@ def timestamps(texts) -> tuple[np.ndarray, np.ndarray]:
     settles (the others, nulls included, are for :func:`timestamp`)."""
     import pyarrow.compute as pc
 
-    parts = pc.extract_regex(texts, PATTERN)
-    matched = parts.is_valid().to_numpy(zero_copy_only=False)
+    # The usual 2025-03-01T08:00:00(Z) is read by position; other forms of the pattern by it.
+    plain = pc.match_substring_regex(texts, PLAIN).fill_null(False)
+    if pc.all(plain).as_py():
+        parts = pc.make_struct(*[pc.utf8_slice_codeunits(texts, a, b) for a, b in POSITIONS],
+                               pc.utf8_slice_codeunits(texts, 0, 0), pc.utf8_slice_codeunits(texts, 19, 20),
+                               field_names=["y", "mo", "d", "h", "mi", "s", "f", "z"])
+        matched = np.ones(len(texts), bool)
+    else:
+        parts = pc.extract_regex(texts, PATTERN)
+        matched = parts.is_valid().to_numpy(zero_copy_only=False)
     if not matched.any():
         return np.full(len(texts), np.nan), matched
 

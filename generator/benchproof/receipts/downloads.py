@@ -56,30 +56,35 @@ def _bounds(n: int) -> list[tuple[int, int]]:
     return [(start, min(start + CHUNK, n)) for start in range(0, n, CHUNK)]
 
 
-def records_csv(project: Project) -> str:
+def records_csv(project: Project) -> bytes:
     """Every record, one line each, in :func:`record_columns` order, written a column at a
     time (:mod:`benchproof.receipts.record_text`); a row holding a carriage return is written
     by the csv module, every field quoted."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
-    from benchproof.receipts.record_text import lit, sources
+    from benchproof.receipts.record_text import TEXT, joined, lit, sources
 
     columns = record_columns(project)
     found = sources(project, csv_cell)
-    buffer = io.StringIO()
-    _write_rows(buffer, [csv_cell(c) for c in columns])
+    header = io.StringIO()
+    _write_rows(header, [csv_cell(c) for c in columns])
+    out = bytearray(header.getvalue().encode("utf-8"))
     for start, stop in _bounds(len(project.records)):
-        lines = pc.binary_join_element_wise(*[found[c].csv(start, stop) for c in columns], lit(",")).to_pylist()
+        lines = pc.binary_join_element_wise(*[found[c].csv(start, stop) for c in columns], lit(","))
         carriage = np.zeros(stop - start, bool)
         for c in columns:
             carriage |= found[c].carriage(start, stop)
-        for k in np.flatnonzero(carriage).tolist():
-            row = io.StringIO()
-            _write_rows(row, [csv_cell(found[c].value(start + k)) for c in columns])
-            lines[k] = row.getvalue()[:-1]
-        buffer.write("\n".join(lines) + "\n")
+        if carriage.any():   # the csv module quotes every field of these rows
+            rows = lines.to_pylist()
+            for k in np.flatnonzero(carriage).tolist():
+                row = io.StringIO()
+                _write_rows(row, [csv_cell(found[c].value(start + k)) for c in columns])
+                rows[k] = row.getvalue()[:-1]
+            lines = pa.array(rows, TEXT)
+        out += joined(lines, "\n") + b"\n"
         progress.update("downloads", stop, len(project.records), "records in records.csv")
-    return buffer.getvalue()
+    return out   # a bytearray: a million records are not copied once more
 
 
 def write_csv(columns: list[str], rows: list[dict[str, Any]]) -> str:
@@ -98,23 +103,22 @@ def _write_rows(buffer: io.StringIO, cells: list[Any]) -> None:
     csv.writer(buffer, lineterminator="\n", quoting=quoting).writerow(cells)
 
 
-def records_jsonl(project: Project) -> str:
+def records_jsonl(project: Project) -> bytes:
     """Every record as one JSON object a line: the same columns as records.csv, raw values,
     written compactly (no space after ``,`` and ``:``), a column at a time."""
     import pyarrow.compute as pc
 
-    from benchproof.receipts.record_text import lit, sources
+    from benchproof.receipts.record_text import joined, lit, sources
 
     columns = record_columns(project)
     found = sources(project, csv_cell)
     keys = [lit(("{" if i == 0 else ",") + json.dumps(c, ensure_ascii=False) + ":") for i, c in enumerate(columns)]
-    parts = []
+    out = bytearray()
     for start, stop in _bounds(len(project.records)):
         pieces = [piece for key, c in zip(keys, columns) for piece in (key, found[c].json(start, stop))]
-        lines = pc.binary_join_element_wise(*pieces, lit("}\n"), lit(""))
-        parts.append("".join(lines.to_pylist()))
+        out += joined(pc.binary_join_element_wise(*pieces, lit("}\n"), lit("")))
         progress.update("downloads", stop, len(project.records), "records in records.jsonl")
-    return "".join(parts)
+    return out   # a bytearray: a million records are not copied once more
 
 
 def to_json(data: Any) -> str:

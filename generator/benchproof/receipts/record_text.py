@@ -69,6 +69,14 @@ def float_texts(values: np.ndarray) -> pa.Array:
     return texts
 
 
+def joined(texts: pa.Array, separator: str = "") -> bytes:
+    """The texts joined into one UTF-8 byte string (no Python string is made of each)."""
+    if not len(texts):
+        return b""
+    lists = pa.LargeListArray.from_arrays(pa.array([0, len(texts)], pa.int64()), texts.cast(TEXT))
+    return pc.binary_join(lists, lit(separator))[0].as_buffer().to_pybytes()
+
+
 def _quoted(texts: pa.Array) -> pa.Array:
     """CSV fields of texts (no nulls): quoted, with quotes doubled, where they hold a comma, a
     quote or a line break — what the csv module does (QUOTE_MINIMAL)."""

@@ -1,0 +1,219 @@
+"""Issue 14's table, measured on this machine: every row next to its floor, measured in the
+same run, as a ratio.  Printed, never asserted.
+
+    python benchmarks/speed.py [--records 100000,1000000] [--repeats 3] [--no-browser] [--keep DIR]
+
+Rows (each build is a fresh ``python -m benchproof build`` process, its chart cache warm, as in
+an edit-build-look loop; the cold first build is printed too):
+
+- rebuild the bundled example  vs  importing pandas, altair, jinja2, markdown, yaml, vl_convert,
+  click (a fresh process);
+- build N records (3 sections × 8 arms × 4 points, benchmarks/make_big_project.py --wide)  vs
+  pandas reading the same run files, computing the medians of every group and writing the
+  records back with them (a fresh process), with the peak memory (RSS) of each;
+- index.html's size at the largest N;
+- runs.html at the largest N in Debian's Chromium: time to the first 100 rows, and to filter
+  by arm and status once every record is read (script, then the next frame drawn);
+- records.jsonl at the largest N: its size beside records.csv's, and whether any line holds a
+  field records.csv does not have.
+
+The machine may be shared: floors and builds alternate, medians of ``--repeats`` are printed,
+and the load average at the start and the end says how busy it was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+IMPORTS = "import pandas, altair, jinja2, markdown, yaml, vl_convert, click"
+FLOOR = """
+import glob, sys
+import pandas as pd
+root, out = sys.argv[1], sys.argv[2]
+frame = pd.concat([pd.read_csv(f) for f in sorted(glob.glob(root + "/runs/*.csv"))], ignore_index=True)
+keys = ["section", "arm", "prompt_tokens"]
+numbers = [c for c in frame.columns if c not in keys and c != "repeat" and pd.api.types.is_numeric_dtype(frame[c])]
+medians = frame[frame.status == "ok"].groupby(keys)[numbers].median().add_suffix("_median")
+frame.merge(medians, left_on=keys, right_index=True, how="left").to_csv(out, index=False)
+"""
+
+
+def run(args: list[str], env: dict | None = None) -> tuple[float, float]:
+    """Wall seconds and peak RSS (GiB) of one process."""
+    start = time.perf_counter()
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    error = process.stderr.read().decode() if process.stderr else ""
+    process.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(args)} failed:\n{error}")
+    return seconds, usage.ru_maxrss / 2**20
+
+
+def make_project(folder: Path, n: int) -> None:
+    """benchmarks/make_big_project.py --wide, in a process of its own: a child's peak RSS as
+    wait4 reports it starts from its parent's, which must stay small."""
+    subprocess.run([sys.executable, str(HERE / "make_big_project.py"), str(folder), str(n), "--wide"],
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+def build_args(project: Path, out: Path) -> list[str]:
+    return [sys.executable, "-m", "benchproof", "build", str(project), "-o", str(out)]
+
+
+def alternate(floor: list[str], work: list[str], env: dict, repeats: int) -> tuple[list, list]:
+    floors, works = [], []
+    for _ in range(repeats):
+        floors.append(run(floor, env))
+        works.append(run(work, env))
+    return floors, works
+
+
+def row(name: str, today: str, floor: str, ratio: str, target: str, met: bool | None) -> None:
+    mark = "" if met is None else ("  met" if met else "  NOT MET")
+    print(f"| {name} | {today} | {floor} | {ratio} | {target}{mark} |", flush=True)
+
+
+def median(values: list[tuple[float, float]], k: int = 0) -> float:
+    return statistics.median(v[k] for v in values)
+
+
+def load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def browser_rows(site: Path, example: Path, chromium: str, n: int) -> None:
+    """runs.html in Chromium: the first rows, then filters (and the same redraw on the example's
+    25 records, for what drawing a table costs here whatever the number of records)."""
+    from playwright.sync_api import sync_playwright
+
+    from runs_page import CHROMIUM_ARGS, TIMED, option_value, serve
+
+    servers = [serve(site), serve(example)]
+    for server, _ in servers:
+        server.handle_error = lambda request, address: None   # a page closed while a chunk was on its way
+    (_, base), (_, small) = servers
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+            shown = {}
+            for label, url in (("http", base + "runs.html"), ("file://", (site / "runs.html").as_uri())):
+                marks = []
+                for _ in range(3):
+                    context = browser.new_context(viewport={"width": 1280, "height": 900})
+                    page = context.new_page()
+                    page.goto(url, wait_until="commit")
+                    page.wait_for_function("performance.getEntriesByName('benchproof-runs-shown').length > 0",
+                                           timeout=120000)
+                    marks.append(page.evaluate("performance.getEntriesByName('benchproof-runs-shown')[0].startTime"))
+                    context.close()
+                shown[label] = statistics.median(marks) / 1000
+            first = max(shown.values())
+            row(f"runs.html at {n:,}: first rows in headless Chromium",
+                " · ".join(f"{s:.2f} s ({label})" for label, s in shown.items()), "", "", "≤ 1 s", first <= 1.0)
+
+            def filters(url: str, choices) -> list[tuple[float, float]]:
+                context = browser.new_context(viewport={"width": 1280, "height": 900})
+                page = context.new_page()
+                page.goto(url)
+                page.wait_for_function("document.getElementById('runs-count').textContent.indexOf('reading') < 0",
+                                       timeout=300000)
+                found = [page.evaluate(TIMED, [f'select[data-column="{column}"]', option_value(page, column, prefix)])
+                         for column, prefix in choices]
+                context.close()
+                return found
+
+            big = filters(base + "runs.html", (("arm", "Engine 3 · build 2"), ("status", "failed")))
+            ref = filters(small + "runs.html", (("status", "ok"),))
+            worst = max(script for script, _ in big)
+            row(f"runs.html at {n:,}: filter by arm, then status (filtering and the new rows / until the "
+                "next frame is drawn)", " · ".join(f"{s:.0f} ms / {f:.0f} ms" for s, f in big),
+                f"the same on the example's 25 records: {ref[0][0]:.0f} ms / {ref[0][1]:.0f} ms", "",
+                "< 100 ms", worst < 100)
+            browser.close()
+    finally:
+        for server, _ in servers:
+            server.shutdown()
+            server.server_close()
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--records", default="100000,1000000")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--no-browser", action="store_true")
+    parser.add_argument("--keep", type=Path, help="work in this folder and keep it")
+    parser.add_argument("--chromium", default=os.environ.get("BENCHPROOF_CHROMIUM", "/usr/bin/chromium"))
+    args = parser.parse_args(argv)
+    sizes = [int(n) for n in args.records.split(",") if n]
+    holder = None if args.keep else tempfile.TemporaryDirectory(prefix="benchproof-speed-")
+    work = args.keep or Path(holder.name)
+    work.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "BENCHPROOF_CACHE_DIR": str(work / "chart-cache"),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "generator"), os.environ.get("PYTHONPATH")]))}
+    cpu = os.cpu_count()
+    print(f"machine: {cpu} cores, Python {sys.version.split()[0]}, load average {load()} at the start")
+    print("| work | today | floor it is measured against | ratio | target |")
+    print("|---|---|---|---|---|")
+
+    example, out = REPO / "data" / "example", work / "example-site"
+    cold = run(build_args(example, out), env)[0]
+    floors, builds = alternate([sys.executable, "-c", IMPORTS], build_args(example, out), env, max(5, args.repeats))
+    ratio = median(builds) / median(floors)
+    row("rebuild the bundled example", f"{median(builds):.2f} s (cold cache: {cold:.2f} s)",
+        f"importing pandas, altair, jinja2, markdown, yaml, vl_convert, click: {median(floors):.2f} s",
+        f"{ratio:.2f}×", "≤ 1.5×", ratio <= 1.5)
+
+    site = None
+    for n in sizes:
+        project, site = work / f"project-{n}", work / f"site-{n}"
+        make_project(project, n)
+        cold = run(build_args(project, site), env)[0]
+        floor = [sys.executable, "-c", FLOOR, str(project), str(work / f"floor-{n}.csv")]
+        floors, builds = alternate(floor, build_args(project, site), env, args.repeats if n < 10**6 else 1)
+        ratio = median(builds) / median(floors)
+        memory = max(b[1] for b in builds)
+        target = "≤ 3×" + (", ≤ 2 GiB" if n >= 10**6 else "")
+        row(f"build {n:,} records (3 sections × 8 arms × 4 points)",
+            f"{median(builds):.1f} s, peak RSS {memory:.2f} GiB (cold cache: {cold:.1f} s)",
+            f"pandas reads the records and writes them back with their medians: {median(floors):.1f} s, "
+            f"{max(f[1] for f in floors):.2f} GiB", f"{ratio:.2f}×", target,
+            ratio <= 3 and (n < 10**6 or memory <= 2))
+    if site is None:
+        return 0
+    n = sizes[-1]
+    size = (site / "index.html").stat().st_size
+    row(f"index.html at {n:,} records", f"{size / 1e6:.2f} MB", "", "", "≤ 2 MB", size <= 2e6)
+    if not args.no_browser:
+        browser_rows(site, work / "example-site", args.chromium, n)
+    jsonl, csv_size = site / "downloads/records.jsonl", (site / "downloads/records.csv").stat().st_size
+    with open(site / "downloads/records.csv", encoding="utf-8") as handle:
+        header = [c[1:] if c.startswith("'") else c for c in handle.readline().rstrip("\n").split(",")]
+    extra = set()
+    with open(jsonl, encoding="utf-8") as handle:
+        for line in handle:
+            extra |= set(json.loads(line)) - set(header)
+    row(f"records.jsonl at {n:,}", f"{jsonl.stat().st_size / 1e6:.0f} MB (records.csv: {csv_size / 1e6:.0f} MB); "
+        f"fields records.csv does not have: {', '.join(sorted(extra)) or 'none'}", "", "",
+        "no field repeated that the CSV does not need", not extra)
+    print(f"load average {load()} at the end")
+    if holder:
+        holder.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

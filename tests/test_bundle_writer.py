@@ -1,0 +1,44 @@
+"""The evidence zip's own writer: the layout zipfile writes (so the same bytes when the data is
+deflated as one block at zipfile's level), and the same bytes whatever the number of threads."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from concurrent.futures import ThreadPoolExecutor
+
+from benchproof.receipts import bundle
+from benchproof.receipts.buildtime import BuildTime
+
+WHEN = BuildTime(1740816000, "SOURCE_DATE_EPOCH")
+FILES = {"r/a.txt": b"hello " * 1000, "r/b/\u00e9t\u00e9.csv": b"x,y\n1,2\n", "r/empty": b""}
+
+
+def zipfile_bytes(level: int) -> bytes:
+    """What zipfile writes for FILES with the entries benchproof's bundle used to write."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for name, data in FILES.items():
+            info = zipfile.ZipInfo(name, (2025, 3, 1, 8, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3
+            info.external_attr = 0o100644 << 16
+            info.extra = bundle.struct.pack("<HHBL", 0x5455, 5, 1, WHEN.epoch)
+            archive.writestr(info, data, compresslevel=level)
+    return out.getvalue()
+
+
+def test_the_writer_lays_a_zip_out_as_zipfile_does():
+    assert bytes(bundle.write_zip(FILES, WHEN)) == zipfile_bytes(bundle.LEVEL)
+    with zipfile.ZipFile(io.BytesIO(bytes(bundle.write_zip(FILES, WHEN)))) as archive:
+        assert {name: archive.read(name) for name in archive.namelist()} == FILES
+        assert archive.testzip() is None
+
+
+def test_blocks_deflated_side_by_side_read_back_whatever_the_threads(monkeypatch):
+    big = {"r/big.bin": bytes(range(256)) * (3 * bundle.BLOCK // 256 + 7), **FILES}
+    one = bytes(bundle.write_zip(big, WHEN))
+    monkeypatch.setattr(bundle, "_pool", lambda: ThreadPoolExecutor(max_workers=1))
+    assert bytes(bundle.write_zip(big, WHEN)) == one
+    with zipfile.ZipFile(io.BytesIO(one)) as archive:
+        assert archive.read("r/big.bin") == big["r/big.bin"] and archive.testzip() is None
