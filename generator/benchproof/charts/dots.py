@@ -5,7 +5,10 @@ past that a deterministic sample is drawn: the lowest and the highest value alwa
 picked by a random generator seeded with the view and the arm.  The report page carries the
 dots of every view, so the page as a whole draws at most :data:`PAGE_DOTS`: when the views
 together would draw more, every arm and view draws at most the same smaller number (never
-fewer than :data:`MIN_DOTS`), the largest that fits.  Each chart says when it shows a sample
+fewer than :data:`MIN_DOTS`), the largest that fits.  A sweep draws the same repetitions again
+(at most that number per arm and value, and at most the sweep's own cap), so a group counts
+again for each sweep it can be in: each numeric dimension of its section with enough values
+to be swept.  Each chart says when it shows a sample
 ("showing K of N repetitions"); its bar is always the median of them all.
 """
 
@@ -18,20 +21,24 @@ import numpy as np
 from benchproof.model import Project
 
 DOT_CAP = 200          # dots per arm and view before a deterministic sample is drawn
-PAGE_DOTS = 10_000     # dots on the report page, all views together
-MIN_DOTS = 20          # dots per arm and view, however many views there are
+PAGE_DOTS = 8_000      # dots on the report page, all views together (index.html ≤ 2 MB at 1M records)
+MIN_DOTS = 10          # dots per arm and view, however many views there are
 
 
 class Dots:
     """The successful records of each group (section × arm × point) and the number of dots
     per arm and view this report draws."""
 
-    def __init__(self, project: Project):
+    def __init__(self, project: Project, sweep_points: int | None = None, sweep_cap: int = DOT_CAP):
+        """``sweep_points``: the values a numeric dimension needs to be swept (None: no sweeps);
+        ``sweep_cap``: the dots a sweep draws per arm and value at most."""
         records = self.records = project.records
         self.groups: dict[tuple, np.ndarray] = records.groups(np.flatnonzero(records.ok()))
+        weight = _sweeps_per_section(self.groups, sweep_points)
         sizes = [int((~np.isnan(values[rows])).sum()) for rows in self.groups.values()
                  for values in records.metrics.values()]
-        self.cap = page_cap(sizes)
+        sweeps = [weight[section] for section, _, _ in self.groups for _ in records.metrics]
+        self.cap = page_cap(sizes, sweeps, sweep_cap)
         self._rank: np.ndarray | None = None
 
     def rows(self, section: str, arm: str, point, metric: str) -> np.ndarray:
@@ -65,13 +72,27 @@ class Dots:
         return self._rank
 
 
-def page_cap(sizes: list[int]) -> int:
+def _sweeps_per_section(groups, sweep_points: int | None) -> dict[str, int]:
+    """Per section, the numeric dimensions with at least ``sweep_points`` values."""
+    values: dict[str, dict[str, set]] = {}
+    for section, _, point in groups:
+        dims = values.setdefault(section, {})
+        for dim, value in point:
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                dims.setdefault(dim, set()).add(value)
+    return {section: 0 if sweep_points is None else sum(len(v) >= sweep_points for v in dims.values())
+            for section, dims in values.items()}
+
+
+def page_cap(sizes: list[int], sweeps: list[int] | None = None, sweep_cap: int = DOT_CAP) -> int:
     """The dots per arm and view: :data:`DOT_CAP`, or less so that the groups of ``sizes``
-    repetitions draw at most :data:`PAGE_DOTS` together (at least :data:`MIN_DOTS`)."""
+    repetitions, each drawn by its bar view and by ``sweeps`` sweeps (at most ``sweep_cap``
+    there), draw at most :data:`PAGE_DOTS` together (at least :data:`MIN_DOTS`)."""
     counts = np.asarray(sizes, np.int64)
+    again = np.asarray(sweeps if sweeps is not None else [0] * len(sizes), np.int64)
 
     def total(cap: int) -> int:
-        return int(np.minimum(counts, cap).sum())
+        return int(np.minimum(counts, cap).sum() + (np.minimum(counts, min(cap, sweep_cap)) * again).sum())
 
     if total(DOT_CAP) <= PAGE_DOTS:
         return DOT_CAP

@@ -233,11 +233,11 @@ def chart_views(project: Project, results: Results, flags: Mapping | None = None
     across each numeric dimension), then the bars at each point (``flags``: the audit's
     markers by (section, arm, point, metric); ``cache``: the chart cache, the default one
     when None)."""
-    from benchproof.charts.sweep import sweep_views
+    from benchproof.charts.sweep import DOT_CAP as SWEEP_DOTS, MIN_POINTS, sweep_views
 
     flags = flags or {}
     cache = cache or Cache.default()
-    records = Dots(project)
+    records = Dots(project, MIN_POINTS, SWEEP_DOTS)
     views = []
     for section in project.report.sections:
         order = list(style.labels(project, section.arms).values())
