@@ -204,7 +204,7 @@ def test_a_large_report_links_every_run_instead_of_listing_it_inline(tmp_path):
     project = generator.make_project(tmp_path / "p", 6000, seed=1, evidence=False)
     result = build(project, tmp_path / "out")
     assert result.exit_code == 0, result.output
-    assert "6000 records, too many to list inline: linked to runs.html" in result.output
+    assert "6,000 records, too many to list inline: linked to runs.html" in result.output   # grouped digits
     soup = page(tmp_path / "out" / "index.html")
     assert soup.select("table.raw-table") == []
     statement = text(soup.select_one(".raw .records-statement"))

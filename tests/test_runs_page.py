@@ -103,6 +103,10 @@ def test_page_links_its_scripts_and_says_what_needs_javascript(example_site):
     assert "needs JavaScript" in noscript.get_text()
     assert 'href="downloads/records.csv"' in str(noscript)
     assert soup.select_one(".n-records").get_text() == "25"
+    # every download of the records is offered beside the table, each one a file of the site
+    offered = [a["href"] for a in soup.select("#counts a")]
+    assert {"downloads/records.csv", "downloads/records.jsonl", "downloads/results.json"} <= set(offered)
+    assert all((example_site / href).is_file() for href in offered)
     for name in ("runs.html", "assets/runs.js"):
         text = (example_site / name).read_text(encoding="utf-8")
         assert "http://" not in text and "https://" not in text and "fetch(" not in text

@@ -42,9 +42,9 @@ MARKER_TEXT = "This folder was written by benchproof; a rebuild replaces it whol
 
 def describe(project: Project) -> str:
     counts = project.records.status_counts()
-    by_status = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts.get(s))
+    by_status = ", ".join(f"{counts[s]:,} {s}" for s in STATUSES if counts.get(s))
     sections = len(project.report.sections)
-    return (f"{len(project.records)} records ({by_status}), {len(project.arms)} arms, "
+    return (f"{len(project.records):,} records ({by_status}), {len(project.arms)} arms, "
             f"{sections} section{'s' if sections != 1 else ''}")
 
 
@@ -193,14 +193,14 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
         site.update({chart_path(c): workload_svg(c) for c in page.workload.charts})
         site.add("assets/workload.js", asset("workload.js"))
     site.add(MARKER, MARKER_TEXT)
-    listed = f"all {page.n_records} records in its raw table" if page.raw.inline else \
-        f"{page.n_records} records, too many to list inline: linked to runs.html"
+    listed = f"all {page.n_records:,} records in its raw table" if page.raw.inline else \
+        f"{page.n_records:,} records, too many to list inline: linked to runs.html"
     log(f"render    index.html: {listed}")
     # Further pages: each module returns {site path: content}.
     free_unused_memory()
     runs = runs_site_files(project, info, audit)
     site.update(runs)
-    log(f"runs      runs.html: {len(project.records)} records in runs-data.js"
+    log(f"runs      runs.html: {len(project.records):,} records in runs-data.js"
         + (f" and {len(runs) - 3} more scripts" if len(runs) > 3 else ""))
     site.update(arm_site_files(project, info, audit))
     log(f"arms      {len(project.arms)} pages in arms/")
