@@ -131,15 +131,11 @@ def _counts(project: Project, key: np.ndarray) -> dict[tuple, dict[str, int]]:
     return out
 
 
-def _present(project: Project, key: np.ndarray) -> tuple[set[tuple], set[tuple]]:
-    """(section, point, metric) where some record, of any status, has a value; and (section,
-    point) where some arm has a successful record."""
+def _valued(project: Project, key: np.ndarray) -> set[tuple]:
+    """(section, point, metric) where some record, of any status, has a value."""
     records = project.records
-    groups = lambda rows: [records.group_of(g) for g in np.unique(key[rows]).tolist()]  # noqa: E731
-    valued = {(section, point, metric) for metric, values in records.metrics.items()
-              for section, _, point in groups(~np.isnan(values))}
-    ran = {(section, point) for section, _, point in groups(records.ok())}
-    return valued, ran
+    return {(section, point, metric) for metric, values in records.metrics.items()
+            for section, _, point in map(records.group_of, np.unique(key[~np.isnan(values)]).tolist())}
 
 
 def _ratio(median: float | None, base: float | None) -> float | None:
@@ -157,9 +153,12 @@ def aggregate(project: Project) -> Results:
     medians = _medians(project, key)
     counts = _counts(project, key)
     points: dict[str, set] = {s.id: set() for s in project.report.sections}
-    for section, _, point in counts:
+    ran: set[tuple] = set()      # (section, point) where some arm has a successful record
+    for (section, _, point), c in counts.items():
         points[section].add(point)
-    valued, ran = _present(project, key)
+        if c.get("ok"):
+            ran.add((section, point))
+    valued = _valued(project, key)
     ordered = {
         sid: tuple(sorted(pts, key=lambda p: tuple(dim_sort_key(v) for _, v in p))) or ((),)
         for sid, pts in points.items()
