@@ -29,20 +29,14 @@ def example_copy(tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def example_site(tmp_path_factory) -> Path:
     """The example built once per test session; read it, never change it."""
-    out = tmp_path_factory.mktemp("example-site") / "site"
-    result = build(EXAMPLE, out)
-    assert result.exit_code == 0, result.output
-    return out
+    return _site(EXAMPLE, tmp_path_factory.mktemp("example-site") / "site")
 
 
 @pytest.fixture(scope="session")
 def rejected_site(tmp_path_factory) -> Path:
     """The second example, ``data/rejected-engine`` (decision, crossover, reference), built
     once per test session; read it, never change it."""
-    out = tmp_path_factory.mktemp("rejected-site") / "site"
-    result = build(REJECTED, out)
-    assert result.exit_code == 0, result.output
-    return out
+    return _site(REJECTED, tmp_path_factory.mktemp("rejected-site") / "site")
 
 
 @pytest.fixture(scope="session")
@@ -54,18 +48,20 @@ def second(tmp_path_factory) -> SecondProject:
 @pytest.fixture(scope="session")
 def second_site(second, tmp_path_factory) -> Path:
     """The second project built once per test session; read it, never change it."""
-    out = tmp_path_factory.mktemp("second-site") / "site"
-    result = build(second.root, out)
+    return _site(second.root, tmp_path_factory.mktemp("second-site") / "site")
+
+
+def _site(project: Path, out: Path) -> Path:
+    """``project`` built into ``out``; the build must succeed."""
+    result = build(project, out)
     assert result.exit_code == 0, result.output
     return out
 
 
 def _built(tmp_path_factory, name: str, make) -> Path:
+    """A project made by ``make(<root>/project)`` and built into ``<root>/site``, beside it."""
     root = tmp_path_factory.mktemp(name)
-    project = make(root / "project")
-    result = build(project, root / "site")
-    assert result.exit_code == 0, result.output
-    return root / "site"
+    return _site(make(root / "project"), root / "site")
 
 
 @pytest.fixture(scope="session")
