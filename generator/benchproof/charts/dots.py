@@ -18,6 +18,7 @@ import random
 
 import numpy as np
 
+from benchproof.compute.aggregate import numeric
 from benchproof.model import Project
 
 DOT_CAP = 200          # dots per arm and view before a deterministic sample is drawn
@@ -78,7 +79,7 @@ def _sweeps_per_section(groups, sweep_points: int | None) -> dict[str, int]:
     for section, _, point in groups:
         dims = values.setdefault(section, {})
         for dim, value in point:
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if numeric(value):
                 dims.setdefault(dim, set()).add(value)
     return {section: 0 if sweep_points is None else sum(len(v) >= sweep_points for v in dims.values())
             for section, dims in values.items()}

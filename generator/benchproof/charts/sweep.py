@@ -21,7 +21,7 @@ from benchproof.charts.keys import view_key
 from benchproof.charts.dots import Dots
 from benchproof.charts.specs import (LABEL_LIMIT, WIDTH, ChartView, cached_skeleton, dot_rows, figure_fields,
                                      flag_fields, metric_key, repetitions)
-from benchproof.compute.aggregate import NOT_APPLICABLE, Point, Results, dim_sort_key
+from benchproof.compute.aggregate import NOT_APPLICABLE, Point, Results, dim_sort_key, numeric
 from benchproof.model import Metric, Project, Section
 
 MIN_POINTS = 3      # values of the dimension with data before a sweep is drawn
@@ -32,10 +32,6 @@ DOT_CAP = 40        # dots per arm and value before a deterministic sample (the 
 HEIGHT = 260
 EDGES = {"nice": False, "padding": 14}   # the axis ends at the first and last value, a little room around
 SUBTITLE = "line = median of each arm · dot = one repetition · ✕ = no median there (status in the tooltip)"
-
-
-def numeric(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _x_scale(values: list[float]) -> tuple[dict, str]:

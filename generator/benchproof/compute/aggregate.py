@@ -67,9 +67,14 @@ class Results:
         return {section: frozenset(found) for section, found in pairs.items()}
 
 
+def numeric(value: object) -> bool:
+    """Whether a dimension value is a number (``true`` is not, though Python counts it as one)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def dim_sort_key(value: object) -> tuple:
     """Numbers first, in numeric order, then text: 512 before 4096 before 'long'."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+    if numeric(value):
         return (0, float(value), "")
     return (1, 0.0, str(value))
 
