@@ -53,3 +53,16 @@ def test_a_crowded_group_is_sampled_deterministically_and_says_so(tmp_path):
     assert json.dumps(again.spec, sort_keys=True) == json.dumps(view.spec, sort_keys=True)
     assert "showing 203 of 1,003 repetitions" in svg(view)
 
+
+
+def test_a_view_key_stays_readable_unless_it_would_lose_characters_or_grow_too_long():
+    from benchproof.charts.keys import KEY_LIMIT, view_key
+
+    # only spaces became dashes: readable, no digest (the link a reader sees and shares)
+    assert view_key("main", "tok_s", (("dataset", "from dataset"),)) == "main--tok_s--dataset-from-dataset"
+    # "1,5" would share "1-5" with the value 1-5: the exact text's digest tells them apart
+    lossy, plain = view_key("main", "tok_s", (("size", "1,5"),)), view_key("main", "tok_s", (("size", "1-5"),))
+    assert plain == "main--tok_s--size-1-5" and lossy.startswith(plain + "-") and lossy != plain
+    # too long for a file name of at most 128 bytes: cut, and ended by a digest
+    long = view_key("main", "tok_s", (("x", "y" * 300),))
+    assert len(long) == KEY_LIMIT and long.startswith("main--tok_s--x-yyy")
