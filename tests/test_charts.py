@@ -66,3 +66,19 @@ def test_a_view_key_stays_readable_unless_it_would_lose_characters_or_grow_too_l
     # too long for a file name of at most 128 bytes: cut, and ended by a digest
     long = view_key("main", "tok_s", (("x", "y" * 300),))
     assert len(long) == KEY_LIMIT and long.startswith("main--tok_s--x-yyy")
+
+
+def test_a_finding_without_a_point_links_to_the_chart_of_its_first_record(tmp_path):
+    """A finding about an arm across points (a guard, a changed workload) opens the chart at the
+    point of the first record it names, not the section's first point."""
+    from types import SimpleNamespace
+
+    from benchproof.pages.audit_view import ViewLinks
+
+    rows = ["arm,status,repeat,size,tok_s,wall_s"] + [f"{arm},ok,{i},{size},{10 + i},1"
+                                                      for size in (1, 2) for arm in "ab" for i in (1, 2, 3)]
+    loaded = load_project(write_project(tmp_path / "p", SMALL_REPORT, SMALL_ARMS, {"r.csv": "\n".join(rows) + "\n"}))
+    links = ViewLinks(loaded, aggregate(loaded))
+    about = lambda run_id: SimpleNamespace(section="main", metric="tok_s", point=None, records=(run_id,))  # noqa: E731
+    assert links(about("runs/r.csv:8")) == "main--tok_s--size-2"   # line 8: arm a at size 2
+    assert links(about("runs/r.csv:2")) == "main--tok_s--size-1"
