@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from benchproof import progress
 from benchproof.audit.registry import rules_for
@@ -25,6 +25,7 @@ from benchproof.read.multisite import folder_problems, index_entries, report_fol
 from benchproof.pages.report import SiteInfo, report_page, site_info
 from benchproof.read.project import load_project
 from benchproof.receipts.listing import receipts
+from benchproof.receipts.signature import Signature, signature_name
 from benchproof.charts.widgets import charts_page, svg_path
 from benchproof.charts.cache import Cache
 from benchproof.charts.specs import chart_views, runtime, svg
@@ -122,16 +123,18 @@ def check(project_dir: Path, strict: bool, log: Log) -> Checked:
     return checked
 
 
-def build(project_dir: Path, out: Path, strict: bool, log: Log, cache: Cache | None = None) -> Checked:
+def build(project_dir: Path, out: Path, strict: bool, log: Log, cache: Cache | None = None,
+          signatures: Mapping[str, Signature] | None = None) -> Checked:
     """``cache``: where charts are kept between builds (the default chart cache when None;
-    ``Cache.off()`` for none)."""
+    ``Cache.off()`` for none).  ``signatures``: report folder ("" for a single report) → the
+    signature of its bundle's SHA256SUMS, published beside the bundle (``benchproof sign``)."""
     checked = check(project_dir, strict, log)
     free_unused_memory()
     use_cache(cache)
     site = SiteFiles()
     for name, project in checked.projects.items():
         prefix = f"{name}/" if name else ""
-        files = report_files(project, checked.audited[name], log, cache).files
+        files = report_files(project, checked.audited[name], log, cache, (signatures or {}).get(name)).files
         site.update({prefix + path: data for path, data in files.items()})
     if checked.multi:
         site.add("index.html", render("site_index.html", reports=index_entries(checked.projects),
@@ -157,8 +160,9 @@ def weighed_line(decided, weighed) -> str:
     return ", ".join(parts)
 
 
-def report_files(project: Project, audited: Audited, log: Log, cache: Cache | None = None) -> SiteFiles:
-    """Every file of one report's site, in memory."""
+def report_files(project: Project, audited: Audited, log: Log, cache: Cache | None = None,
+                 signature: Signature | None = None) -> SiteFiles:
+    """Every file of one report's site, in memory (``signature``: of its bundle's SHA256SUMS)."""
     when = build_time(project.root, project.inputs)
     results, audit = audited.results, audited.audit
     log(f"aggregate {len(results.rows)} summary rows × {len(project.report.metrics)} metrics")
@@ -173,6 +177,8 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     free_unused_memory()
     bundle, data = evidence_zip(project, downloads, when)
     downloads[bundle] = data
+    if signature is not None:
+        downloads[signature_name(bundle)] = signature.data
     site.update({f"downloads/{name}": content for name, content in downloads.items()})
     log(f"downloads {', '.join(downloads)} ({len(project.inputs)} input files, built as of {when.iso})")
     page = replace(report_page(project, results, audit), decision=decision_view(project, decided, audit),
@@ -180,7 +186,7 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     info = site_info(project, when.iso)
     views = chart_views(project, results, audit.cells, cache)
     charts = charts_page(project, views)
-    site.add("index.html", render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when),
+    site.add("index.html", render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when, signature),
                                   site=info, root=""))
     site.add("assets/style.css", stylesheet())
     site.add("assets/report.js", asset("report.js"))
