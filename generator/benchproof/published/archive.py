@@ -6,7 +6,8 @@ is written is hashed on the way, so the files are read once.
 
 The limits bound what an archive can make this machine do: :data:`MAX_FILES` entries,
 :data:`MAX_BYTES` unpacked in all, and no entry past :data:`MAX_RATIO` times its compressed
-size once it is over :data:`RATIO_FROM` bytes (a "zip bomb" unpacks a few kB into GBs).  The
+size once it is over :data:`RATIO_FROM` bytes (a "zip bomb" unpacks a few kB into GBs), and
+never more than the free room of the temporary folder.  The
 sizes an entry declares are what zipfile lets it unpack to: it stops at them.
 """
 
@@ -14,17 +15,18 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import stat
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from benchproof.errors import printable
-from benchproof.read.inputs import name_problem
+from benchproof.read.inputs import name_flaw
 
 MAX_FILES = 200_000
 MAX_BYTES = 16 << 30
-MAX_RATIO = 2_000
+MAX_RATIO = 1_000    # deflate cannot pass about 1,030:1; evidence text deflates far less
 RATIO_FROM = 16 << 20
 CHUNK = 1 << 20
 
@@ -57,7 +59,7 @@ def unsafe_name(rel: str) -> str | None:
     parts = rel.split("/")
     if any(part in ("", ".", "..") for part in parts):
         return "a path with '..', '.' or an empty step"
-    return name_problem(rel)
+    return name_flaw(rel)
 
 
 def _copy(source, target: Path, limit: int) -> str:
@@ -80,9 +82,9 @@ def _copy(source, target: Path, limit: int) -> str:
 
 def _kind(info: zipfile.ZipInfo) -> str | None:
     """Why an entry is not a plain file (a link, a device…), or None."""
-    mode = info.external_attr >> 16
-    if info.create_system == 3 and mode and not stat.S_ISREG(mode):
-        return "a link" if stat.S_ISLNK(mode) else "not a regular file"
+    kind = stat.S_IFMT(info.external_attr >> 16)    # 0: no type recorded (zipfile.writestr), a file
+    if info.create_system == 3 and kind and kind != stat.S_IFREG:
+        return "a link" if kind == stat.S_IFLNK else "not a regular file"
     if info.flag_bits & 0x1:
         return "encrypted"
     return None
@@ -131,6 +133,11 @@ def unpack_zip(path: Path, dest: Path) -> Unpacked:
         declared = sum(i.file_size for i in infos)
         if declared > MAX_BYTES:
             raise ArchiveError(f"{printable(path.name)} would unpack to {declared:,} bytes, more than {MAX_BYTES:,}")
+        dest.mkdir(parents=True, exist_ok=True)
+        free = shutil.disk_usage(dest).free
+        if declared > free:
+            raise ArchiveError(f"{printable(path.name)} would unpack to {declared:,} bytes; the temporary folder "
+                               f"has {free:,} free (set TMPDIR to a folder with more room)")
         tops = {i.filename.split("/", 1)[0] for i in infos}
         name = tops.pop() if len(tops) == 1 else ""
         out = Unpacked(dest, name)

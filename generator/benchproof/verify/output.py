@@ -11,7 +11,7 @@ from benchproof.verify.run import Outcome
 
 MARKS = {True: "pass", False: "FAIL", None: "not checked"}
 VERDICTS = {
-    VERIFIED: "verified: the page follows from the records it ships, byte for byte.",
+    VERIFIED: "verified: {what} follow{es} from the records it ships, byte for byte.",
     MISMATCH: "NOT verified: {n} check{s} found a mismatch.",
     UNCHECKED: "could not check: {n} check{s} could not be made (this is not a pass).",
 }
@@ -25,7 +25,9 @@ def text(outcome: Outcome) -> str:
         lines.append(f"  {MARKS[c.ok]:<11} {c.check:<{width}}  {c.detail}")
     lines += [f"  note: {note}" for note in outcome.notes]
     n = sum(c.ok is (False if code == MISMATCH else None) for c in outcome.checks)
-    lines.append(VERDICTS[code].format(n=n, s="" if n == 1 else "s"))
+    site = outcome.kind in ("site", "multi-report site")
+    what = "the page and its downloads" if site else "the bundle's downloads and findings"
+    lines.append(VERDICTS[code].format(n=n, s="" if n == 1 else "s", what=what, es=""))
     if code != UNCHECKED or any(c.ok is not None for c in outcome.checks):
         lines.append(f"What a match does not prove: {NOT_PROVEN}")
     return "\n".join(lines)
