@@ -11,8 +11,8 @@ from benchproof import progress
 from benchproof.audit.registry import rules_for
 from benchproof.audit.run import Audit, run_audit
 from benchproof.compute.aggregate import Results, aggregate
-from benchproof.compute.decision import decide
-from benchproof.compute.workload import weigh
+from benchproof.compute.decision import DecisionOutcome, decide
+from benchproof.compute.workload import Weighed, weigh
 from benchproof.pages.arm_pages import arm_site_files
 from benchproof.receipts.buildtime import ENV, build_time
 from benchproof.receipts.bundle import evidence_zip
@@ -160,20 +160,27 @@ def weighed_line(decided, weighed) -> str:
     return ", ".join(parts)
 
 
+def results_document(project: Project, audited: Audited) -> tuple[DecisionOutcome | None, Weighed, str]:
+    """The decision's outcome, the crossovers and references, and results.json's text."""
+    results, audit = audited.results, audited.audit
+    weighed = weigh(project, results)
+    decided = decide(project, results, audit.cells, audit.sections)
+    weighing = weighing_json(project, decided, weighed)
+    return decided, weighed, results_json(project, results, audit.findings, weighing)
+
+
 def report_files(project: Project, audited: Audited, log: Log, cache: Cache | None = None,
                  signature: Signature | None = None) -> SiteFiles:
     """Every file of one report's site, in memory (``signature``: of its bundle's SHA256SUMS)."""
     when = build_time(project.root, project.inputs)
     results, audit = audited.results, audited.audit
     log(f"aggregate {len(results.rows)} summary rows × {len(project.report.metrics)} metrics")
-    weighed = weigh(project, results)
-    decided = decide(project, results, audit.cells, audit.sections)
+    decided, weighed, results_text = results_document(project, audited)
     if decided or weighed.crossovers or weighed.references:
         log(f"decision  {weighed_line(decided, weighed)}")
     site = SiteFiles()
-    weighing = weighing_json(project, decided, weighed)
     downloads = {"records.csv": records_csv(project), "records.jsonl": records_jsonl(project),
-                 "results.json": results_json(project, results, audit.findings, weighing).encode("utf-8")}
+                 "results.json": results_text.encode("utf-8")}
     free_unused_memory()
     bundle, data = evidence_zip(project, downloads, when)
     downloads[bundle] = data

@@ -79,4 +79,69 @@ def sign(site: str, key: str) -> None:
     click.echo(f'  YOU namespaces="benchproof" {done.signature.public_key}')
 
 
-COMMANDS = (verify, sign)
+FAIL_ON = ("worse", "new-failure", "removed", "rerun-bar", "new-finding")
+
+
+def _failing(comparison, reasons: tuple[str, ...]) -> list[str]:
+    """What ``--fail-on`` found, in words (empty: nothing)."""
+    found = []
+    for reason in reasons:
+        if reason == "rerun-bar":
+            n = sum(row.inside is not True for row in comparison.rerun_bar)
+            what = "re-run bar row{s} not met"
+        elif reason == "new-finding":
+            n, what = len(comparison.new_findings), "new finding{s}"
+        else:
+            n, what = comparison.count(reason), f"figure{{s}} {reason}"
+        if n:
+            found.append(f"{n} {what.format(s='' if n == 1 else 's')}")
+    return found
+
+
+@click.command()
+@click.argument("old", metavar="OLD")
+@click.argument("new", metavar="NEW")
+@click.option("--format", "form", type=click.Choice(["terminal", "markdown", "json"]), default="terminal",
+              show_default=True, help="A table for the terminal, Markdown (a pull request, a decision document) or JSON.")
+@click.option("-o", "--out", metavar="DIR", type=click.Path(file_okay=False),
+              help="Also write a static, offline comparison page (DIR/index.html) with charts of old and new.")
+@click.option("--fail-on", "fail_on", multiple=True, type=click.Choice(FAIL_ON),
+              help="Exit 1 when a figure got worse, failed anew or was removed, a re-run bar row is not met, "
+                   "or a finding appeared (repeat the option for several).")
+@click.option("--noise", type=click.FloatRange(0, None), metavar="FRACTION",
+              help="The noise threshold of better and worse (default: OLD's audit.noise, 0.10 when it has none).")
+def compare(old: str, new: str, form: str, out: str | None, fail_on: tuple[str, ...], noise: float | None) -> None:
+    """Judge a re-run (NEW) against a report (OLD): each a site, a bundle, a results.json or a project.
+
+    For every section × arm × point × metric: the old and new medians, their ratio in words
+    and a state (better, worse, within-noise, too-few, new-failure, fixed, still-failing,
+    added, removed); the old report's re-run bar against the new figures; the findings that
+    appeared or vanished. Exit 0, 1 when --fail-on found what it names, 2 when an input cannot
+    be read.
+    """
+    from benchproof.compare import output
+    from benchproof.compare.judge import judge
+    from benchproof.compare.load import Unreadable, load
+
+    try:
+        comparison = judge(load(Path(old)), load(Path(new)), noise)
+    except Unreadable as exc:
+        click.echo(f"error: cannot compare: {exc}", err=True)
+        sys.exit(2)
+    click.echo({"terminal": output.terminal, "markdown": output.markdown, "json": output.as_json}[form](comparison))
+    if out is not None:
+        from benchproof.compare.page import write_page
+
+        try:
+            written = write_page(comparison, Path(out))
+        except OSError as exc:
+            click.echo(f"error: cannot write the comparison page: {exc}", err=True)
+            sys.exit(2)
+        click.echo(f"wrote {written}", err=True)
+    failing = _failing(comparison, fail_on)
+    if failing:
+        click.echo(f"--fail-on: {', '.join(failing)}", err=True)
+        sys.exit(1)
+
+
+COMMANDS = (verify, sign, compare)
