@@ -18,7 +18,7 @@ RULE = ("better / worse: the old and new repetitions are separated — their ran
         "-- means not measured, never zero.")
 
 
-def _decimals(comparison: Comparison) -> dict[str, int]:
+def decimals_of(comparison: Comparison) -> dict[str, int]:
     out = {}
     for doc in (comparison.new.results, comparison.old.results):
         for m in doc.get("metrics") or []:
@@ -44,9 +44,8 @@ def figure_text(stat: dict | None, decimals: int) -> str:
 
 
 def change_text(f: Figure) -> str:
-    if f.words:
-        return f"{f.ratio:.2f}× · {f.words}" if f.ratio is not None and "×" not in f.words else f.words
-    return ""
+    """The new median against the old, in words: ``20% worse``, ``4.17× better``, ``same``."""
+    return f.words or ""
 
 
 def bar_text(row: BarRow, decimals: int) -> str:
@@ -69,23 +68,23 @@ def _sections(comparison: Comparison) -> bool:
 
 
 def _rows(comparison: Comparison) -> tuple[list[str], list[list[str]]]:
-    decimals = _decimals(comparison)
+    decimals = decimals_of(comparison)
     many = _sections(comparison)
-    headers = (["Section"] if many else []) + ["Arm", "Point", "Metric", "Old", "New", "Change", "State"]
-    rows = [([f.section] if many else []) + [f.arm, point_text(f.point), f.metric,
-             figure_text(f.old, decimals.get(f.metric, 2)), figure_text(f.new, decimals.get(f.metric, 2)),
-             change_text(f), f.state] for f in comparison.figures]
+    headers = (["Section"] if many else []) + ["Arm", "Point", "Metric", "State", "Change", "Old", "New"]
+    rows = [([f.section] if many else []) + [f.arm, point_text(f.point), f.metric, f.state, change_text(f),
+             figure_text(f.old, decimals.get(f.metric, 2)), figure_text(f.new, decimals.get(f.metric, 2))]
+            for f in comparison.figures]
     return headers, rows
 
 
-def _bar_rows(comparison: Comparison) -> list[list[str]]:
-    decimals = _decimals(comparison)
+def bar_rows(comparison: Comparison) -> list[list[str]]:
+    decimals = decimals_of(comparison)
     return [[row.arm, point_text(row.point), row.metric, bar_text(row, decimals.get(row.metric, 2)),
              number(row.old, decimals.get(row.metric, 2)), number(row.new, decimals.get(row.metric, 2)),
              bar_verdict(row)] for row in comparison.rerun_bar]
 
 
-def _header(comparison: Comparison) -> list[str]:
+def header_lines(comparison: Comparison) -> list[str]:
     c = comparison
     lines = [f"old: {c.old.label} ({printable(c.old.generator)})", f"new: {c.new.label} ({printable(c.new.generator)})",
              f"noise threshold: {c.noise * 100:g}% ({c.noise_from})"]
@@ -104,10 +103,10 @@ def _columns(headers: list[str], rows: list[list[str]]) -> list[str]:
 def terminal(comparison: Comparison) -> str:
     c = comparison
     headers, rows = _rows(c)
-    lines = _header(c) + [""] + _columns(headers, rows) + ["", f"{len(c.figures)} figures: {counts_text(c)}"]
+    lines = header_lines(c) + [""] + _columns(headers, rows) + ["", f"{len(c.figures)} figures: {counts_text(c)}"]
     if c.rerun_bar:
         lines += ["", "the old report's re-run bar, against the new figures:"]
-        lines += ["  " + line for line in _columns(["Arm", "Point", "Metric", "Bar", "Old", "New", ""], _bar_rows(c))]
+        lines += ["  " + line for line in _columns(["Arm", "Point", "Metric", "Bar", "Old", "New", ""], bar_rows(c))]
     for title, items in (("new findings", c.new_findings), ("findings that vanished", c.vanished_findings)):
         if items:
             lines += ["", f"{title}:"] + [f"  [{printable(str(f.get('rule')))}] {printable(str(f.get('message')))}"
@@ -120,16 +119,17 @@ def markdown(comparison: Comparison) -> str:
     c = comparison
     headers, rows = _rows(c)
     many = _sections(c)
-    right = {4, 5} if not many else {5, 6}
+    right = {5, 6} if not many else {6, 7}
     lines = ["### A re-run compared with the report", ""]
-    lines += [f"- {escape(line)}" for line in _header(c)] + [""]
+    lines += [f"- {escape(line)}" for line in header_lines(c)] + [""]
     lines += [f"**{escape(counts_text(c))}** ({len(c.figures)} figures)", ""]
-    lines += table(headers, [[escape(cell) if i != len(r) - 1 else f"**{escape(cell)}**" if cell in ("worse", "new-failure")
+    state = headers.index("State")
+    lines += table(headers, [[f"**{escape(cell)}**" if i == state and cell in ("worse", "new-failure")
                               else escape(cell) for i, cell in enumerate(r)] for r in rows], right)
     if c.rerun_bar:
         lines += ["", "#### The old report's re-run bar", ""]
         lines += table(["Arm", "Point", "Metric", "Bar", "Old", "New", "New is"],
-                       [[escape(cell) for cell in r] for r in _bar_rows(c)], {4, 5})
+                       [[escape(cell) for cell in r] for r in bar_rows(c)], {4, 5})
     for title, items in (("New findings", c.new_findings), ("Findings that vanished", c.vanished_findings)):
         if items:
             lines += ["", f"#### {title}", ""] + [f"- `{escape(f.get('rule'))}` {escape(f.get('message'))}" for f in items]
