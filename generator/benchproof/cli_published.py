@@ -144,4 +144,26 @@ def compare(old: str, new: str, form: str, out: str | None, fail_on: tuple[str, 
         sys.exit(1)
 
 
-COMMANDS = (verify, sign, compare)
+@click.command()
+@click.argument("path", metavar="PROJECT|SITE")
+@click.option("--format", "form", type=click.Choice(["markdown"]), default="markdown", show_default=True,
+              help="The output format.")
+@click.option("--url", metavar="URL", help="Where the site is published, so the link to the receipts works "
+              "outside it (default: a link relative to the site).")
+def summary(path: str, form: str, url: str | None) -> None:
+    """Print one report as Markdown, for a decision document or a pull request.
+
+    The decision and its claims, each section's figures with their ratio to the baseline and
+    their state, the audit's markers and findings, and a link to the receipts; the caveats
+    kept. A SITE is read through its own evidence bundle. Exit 2 when it cannot be read.
+    """
+    from benchproof.summary.run import NoSummary, summary as run_summary
+
+    try:
+        click.echo(run_summary(Path(path), url), nl=False)
+    except NoSummary as exc:
+        click.echo(f"error: cannot summarise {path}: {exc}", err=True)
+        sys.exit(2)
+
+
+COMMANDS = (verify, sign, compare, summary)
