@@ -7,12 +7,14 @@ import re
 
 from benchproof.errors import printable
 
-_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")   # what could start emphasis, code, a link, HTML or a cell
+_SPECIAL = re.compile(r"([\\`*_\[\]|~])")   # what could start emphasis, code, a link or a cell
+_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}   # HTML: entities read the same in every Markdown
 
 
 def escape(text: object) -> str:
     """``text`` as literal Markdown on one line."""
     flat = " ".join(printable(str(text)).split())
+    flat = re.sub("[&<>]", lambda m: _ENTITIES[m.group()], flat)
     return _SPECIAL.sub(r"\\\1", flat)
 
 
