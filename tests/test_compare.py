@@ -53,6 +53,12 @@ def test_one_arm_20_percent_slower_reads_worse_there_and_nowhere_else(judged):
     assert seconds["ratio_words"] == "25% worse"      # a time 25% longer: worse, as the metric is lower-is-better
 
 
+def test_the_other_way_round_the_slower_arm_reads_better_and_the_failing_one_fixed(example_site, slower):
+    states = {(f["arm"], f["state"]) for f in figures(compare(slower, example_site, "--format", "json"))}
+    assert {s for a, s in states if a == SLOW} == {"better"} and {s for a, s in states if a == FAILING} == {"fixed"}
+    assert "worse" not in {s for _, s in states}
+
+
 def test_a_newly_failing_arm_reads_new_failure_and_the_others_keep_their_states(judged):
     by_arm: dict[str, set] = {}
     for f in judged["figures"]:
@@ -187,6 +193,9 @@ def test_the_old_report_s_own_noise_threshold_is_used(example_site, tmp_path):
     doc = json.loads(compare(project, slower, "--format", "json").stdout)
     assert doc["noise"] == 0.3 and doc["noise_from"] == f"audit.noise of project {project}"
     assert "worse" not in {f["state"] for f in doc["figures"]}       # 20% is within a 30% threshold
+    assert build(project, tmp_path / "site").exit_code == 0       # the same threshold, read from the site's bundle
+    doc = json.loads(compare(tmp_path / "site", slower, "--format", "json").stdout)
+    assert doc["noise"] == 0.3 and doc["noise_from"] == f"audit.noise of site {tmp_path / 'site'}"
     doc = json.loads(compare(project, slower, "--format", "json", "--noise", "0.05").stdout)
     assert doc["noise_from"] == "--noise" and doc["counts"]["worse"] == 6
 
