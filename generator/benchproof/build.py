@@ -123,6 +123,19 @@ def check(project_dir: Path, strict: bool, log: Log) -> Checked:
     return checked
 
 
+class SeveralReports(Exception):
+    """A folder of several reports where one report was wanted."""
+
+
+def check_report(project_dir: Path) -> tuple[Project, Audited]:
+    """One report read, validated and audited (not strict), without a word logged: InputError
+    with its problems, SeveralReports for a folder of several."""
+    checked = check(project_dir, False, lambda _line: None)
+    if checked.multi:
+        raise SeveralReports(str(project_dir))
+    return checked.projects[""], checked.audited[""]
+
+
 def build(project_dir: Path, out: Path, strict: bool, log: Log, cache: Cache | None = None,
           signatures: Mapping[str, Signature] | None = None) -> Checked:
     """``cache``: where charts are kept between builds (the default chart cache when None;

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchproof.errors import InputError, printable
+from benchproof.errors import InputError, errors_text, printable
 from benchproof.model import AuditSettings
 from benchproof.published.locate import BUNDLE, MULTI, PROJECT, RESULTS, SITE, ZIP, NotPublished, locate
 from benchproof.published.results import ResultsProblem, parse_results
@@ -152,17 +152,15 @@ def _published(label: str, results: bytes | None, results_where: str, records: b
 
 
 def _project(path: Path) -> Snapshot:
-    from benchproof.build import check, results_document
+    from benchproof.build import SeveralReports, check_report, results_document
     from benchproof.receipts.downloads import records_jsonl
 
     try:
-        checked = check(path, False, lambda _line: None)
+        project, audited = check_report(path)
     except InputError as exc:
-        shown = "; ".join(str(p) for p in exc.problems if p.severity == "error")[:600]
-        raise Unreadable(f"{printable(str(path))}: the project does not build: {shown}") from None
-    if checked.multi:
-        raise Unreadable(f"{printable(str(path))} holds several reports: compare one report folder at a time")
-    project, audited = checked.projects[""], checked.audited[""]
+        raise Unreadable(f"{printable(str(path))}: the project does not build: {errors_text(exc.problems)}") from None
+    except SeveralReports:
+        raise Unreadable(f"{printable(str(path))} holds several reports: compare one report folder at a time") from None
     doc = json.loads(results_document(project, audited)[2])
     values = read_values(bytes(records_jsonl(project)), doc, "records")
     label = f"project {printable(str(path))}"

@@ -61,15 +61,17 @@ def check_files(bundle: Unpacked) -> tuple[bool, str]:
     missing = sorted(set(entries) - present)
     extra = sorted(present - set(entries))
     changed = sorted(p for p in set(entries) & present if entries[p] != bundle.digests[p])
-    if changed:
-        problems.append(f"{len(changed)} file{'s differ' if len(changed) != 1 else ' differs'} from {SUMS}: {listed(changed)}")
-    if missing:
-        problems.append(f"{len(missing)} listed in {SUMS} but missing: {listed(missing)}")
-    if extra:
-        problems.append(f"{len(extra)} not listed in {SUMS}: {listed(extra)}")
+    problems += _found(changed, "file differs", "files differ", f"from {SUMS}")
+    problems += _found(missing, "listed", "listed", f"in {SUMS} but missing")
+    problems += _found(extra, "not listed", "not listed", f"in {SUMS}")
     if problems:
         return False, "; ".join(problems)
     return True, f"all {len(entries):,} files match {SUMS}"
+
+
+def _found(names: list[str], one: str, many: str, where: str) -> list[str]:
+    """``["2 files differ from SHA256SUMS: a, b"]``, or nothing when ``names`` is empty."""
+    return [f"{len(names)} {one if len(names) == 1 else many} {where}: {listed(names)}"] if names else []
 
 
 @dataclass(frozen=True)
@@ -108,17 +110,14 @@ def read_provenance(data: bytes | None, latest: int) -> tuple[Provenance | None,
 def check_provenance(bundle: Unpacked, provenance: Provenance) -> tuple[bool, str]:
     """Each input PROVENANCE.json lists is in the bundle with its size and sha256, and every
     other file of the bundle is one the build writes."""
-    problems = []
+    problems: list[str] = []
     absent = sorted(p for p in provenance.inputs if p not in bundle.digests)
     changed = sorted(p for p, (size, digest) in provenance.inputs.items() if p in bundle.digests
                      and (bundle.digests[p] != digest or bundle.path(p).stat().st_size != size))
     unlisted = sorted(p for p in bundle.digests if p not in provenance.inputs and p not in OUTPUTS)
-    if changed:
-        problems.append(f"{len(changed)} input{'s differ' if len(changed) != 1 else ' differs'} from {PROVENANCE}: {listed(changed)}")
-    if absent:
-        problems.append(f"{len(absent)} input{'s' if len(absent) != 1 else ''} of {PROVENANCE} missing: {listed(absent)}")
-    if unlisted:
-        problems.append(f"{len(unlisted)} file{'s' if len(unlisted) != 1 else ''} neither an input nor an output: {listed(unlisted)}")
+    problems += _found(changed, "input differs", "inputs differ", f"from {PROVENANCE}")
+    problems += _found(absent, "input", "inputs", f"of {PROVENANCE} missing")
+    problems += _found(unlisted, "file", "files", "neither an input nor an output")
     if problems:
         return False, "; ".join(problems)
     return True, f"the {len(provenance.inputs):,} inputs match {PROVENANCE}"

@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from benchproof import __version__
-from benchproof.errors import InputError, printable
+from benchproof.errors import InputError, errors_text, printable
 from benchproof.published.archive import ArchiveError, unpack_zip
 from benchproof.published.locate import PROJECT, SITE, NotPublished, locate
 from benchproof.compare.markdown import escape
@@ -23,17 +23,15 @@ class NoSummary(Exception):
 
 def _markdown(folder: Path, receipts: Receipts) -> str:
     from benchproof.audit.finding import facts
-    from benchproof.build import check, results_document
+    from benchproof.build import SeveralReports, check_report, results_document
     from benchproof.pages.decision_view import decision_view
 
     try:
-        checked = check(folder, False, lambda _line: None)
+        project, audited = check_report(folder)
     except InputError as exc:
-        shown = "; ".join(str(p) for p in exc.problems if p.severity == "error")[:600]
-        raise NoSummary(f"the report does not build: {shown}") from None
-    if checked.multi:
-        raise NoSummary("it holds several reports: summarise one report folder at a time")
-    project, audited = checked.projects[""], checked.audited[""]
+        raise NoSummary(f"the report does not build: {errors_text(exc.problems)}") from None
+    except SeveralReports:
+        raise NoSummary("it holds several reports: summarise one report folder at a time") from None
     decided = results_document(project, audited)[0]
     found = facts(project, audited.results)
     view = decision_view(project, decided, audited.audit)
