@@ -302,3 +302,22 @@ def test_a_link_inside_an_unpacked_bundle_is_refused_and_not_followed(bundle, tm
     found = checks(verify(bundle, "--json"))
     assert "evidence/secret.txt: a link" in found["files"]["detail"]
     assert "TOP SECRET" not in json.dumps(found)
+
+
+def test_every_report_of_a_multi_report_site_is_verified_each_with_its_own_build_time(tmp_path):
+    project = tmp_path / "reports"
+    shutil.copytree(EXAMPLE, project / "nov3")
+    shutil.copytree(EXAMPLE.parent / "rejected-engine", project / "rejected")
+    for path in (project / "rejected").rglob("*"):
+        if path.is_file():
+            os.utime(path, (1700000000, 1700000000))     # built as of another time than nov3
+    assert build(project, tmp_path / "site").exit_code == 0
+    result = verify(tmp_path / "site", "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["kind"] == "multi-report site"
+    assert [c["detail"].split(":")[0] for c in doc["checks"] if c["check"] == "files"] == ["nov3/", "rejected/"]
+    page_ = tmp_path / "site/rejected/index.html"
+    page_.write_text(page_.read_text().replace("rejected it", "adopted it", 1))
+    found = checks(verify(tmp_path / "site", "--json"))
+    assert found["rebuild"]["ok"] is False and "rejected/index.html: line" in found["rebuild"]["detail"]

@@ -100,8 +100,8 @@ def _items_check(name: str, published: dict, derived: dict, key: str, label: Cal
             problems.append(f"{label(a if a is not None else b)}: published {_state(a)}, from the records {_state(b)}")
     if problems:
         return Check(name, False, _some(problems))
-    return Check(name, True, f"the {len(ours)} {name.replace('-', ' ')} rows of results.json follow from the records"
-                 if name == "rerun-bar" else f"the {len(ours)} claims of results.json follow from the records")
+    what = "re-run bar rows" if name == "rerun-bar" else "claims"
+    return Check(name, True, f"the {len(ours)} {what} of results.json follow from the records")
 
 
 def _state(item: Any) -> str:

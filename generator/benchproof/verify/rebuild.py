@@ -19,16 +19,18 @@ from benchproof.verify.differences import Difference, difference
 
 
 @contextmanager
-def as_recorded(roots: list[Path], provenance: Provenance) -> Iterator[None]:
-    """Every file under ``roots`` stamped with the recorded build time, and SOURCE_DATE_EPOCH
-    set to it (when that is where the time came from) or unset, for the length of the block."""
-    for root in roots:
+def as_recorded(bundles: list[tuple[Path, Provenance]]) -> Iterator[None]:
+    """Every file of each unpacked bundle stamped with the build time it records, and
+    SOURCE_DATE_EPOCH set to it (when that is where the time came from: one build, one time
+    for every report) or unset, for the length of the block."""
+    for root, provenance in bundles:
         for path in root.rglob("*"):
             if path.is_file():
                 os.utime(path, (provenance.epoch, provenance.epoch))
+    first = bundles[0][1]
     saved = os.environ.get(ENV)
-    if provenance.source == ENV:
-        os.environ[ENV] = str(provenance.epoch)
+    if first.source == ENV:
+        os.environ[ENV] = str(first.epoch)
     else:
         os.environ.pop(ENV, None)
     try:

@@ -111,7 +111,7 @@ def rebuild_as_recorded(reports: list[Report], work: Path, out: Path,
     the reports' own, unless given); the problems that stopped it."""
     if signatures is None:
         signatures = {r.name: r.signature for r in reports if r.signature}
-    with as_recorded([r.unpacked.root for r in reports], reports[0].provenance):
+    with as_recorded([(r.unpacked.root, r.provenance) for r in reports]):
         return rebuild(work / "project", out, signatures)
 
 
@@ -125,7 +125,8 @@ def _rebuild_check(located: Located, reports: list[Report], work: Path, out: Out
         same = all(r.provenance.generator == GENERATOR for r in reports)
         out.checks.append(Check("rebuild", False if same else None, f"the bundle does not build: {_some(problems)}"))
         return None
-    time = f"built as of {BuildTime(first.epoch, first.source).iso}, from {printable(first.source)}, as recorded"
+    time = (f"built as of {BuildTime(first.epoch, first.source).iso}, from {printable(first.source)}, as recorded"
+            if len(reports) == 1 else "each report built as of the time its bundle records")
     if located.kind in (SITE, MULTI):
         published, odd = tree(located.path)
         skipped = [f"{r.name}/downloads/{r.signature_file.name}".lstrip("/") for r in reports if r.signature]
