@@ -321,3 +321,25 @@ def test_every_report_of_a_multi_report_site_is_verified_each_with_its_own_build
     page_.write_text(page_.read_text().replace("rejected it", "adopted it", 1))
     found = checks(verify(tmp_path / "site", "--json"))
     assert found["rebuild"]["ok"] is False and "rejected/index.html: line" in found["rebuild"]["detail"]
+
+
+def test_a_changed_decision_figure_names_the_claim_the_finding_and_the_bar(rejected_site, tmp_path):
+    with zipfile.ZipFile(next((rejected_site / "downloads").glob("*.zip"))) as archive:
+        archive.extractall(tmp_path)
+    bundle = next(tmp_path.iterdir())
+    run = bundle / "runs/evaluation.csv"
+    lines = run.read_text().split("\n")
+    header = lines[0].split(",")
+    row = next(i for i, line in enumerate(lines) if line.startswith("eval-incumbent-r1,"))
+    cells = lines[row].split(",")
+    cells[header.index("decode_ms")] = "15000.000"          # one decode twice as fast as it was
+    lines[row] = ",".join(cells)
+    run.write_text("\n".join(lines))
+    resum(bundle)
+    found = checks(verify(bundle, "--json"))
+    assert "given by the records, not published: [noisy] Incumbent server" in found["audit"]["detail"]
+    assert "worded otherwise: [claim-fails] published '…" in found["audit"]["detail"]
+    assert "finds 0.68×" in found["audit"]["detail"] and "finds 0.67×" in found["audit"]["detail"]
+    assert found["claims"]["detail"].startswith("claim “The candidate's decode is within 10% of the incumbent's”: "
+                                                "published fails on 0.68")
+    assert "re-run bar incumbent · decode_tok_s · prompt_target=26015: published median 30.99" in found["rerun-bar"]["detail"]

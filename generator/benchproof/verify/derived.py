@@ -9,6 +9,7 @@ from typing import Any, Callable
 from benchproof.errors import printable
 from benchproof.published.results import ResultsProblem, parse_results
 from benchproof.verify.checks import Check
+from benchproof.verify.differences import first_line
 
 SHOWN = 3
 
@@ -37,14 +38,20 @@ def _figure_name(key: tuple) -> str:
 
 
 def _finding_key(f: Any) -> tuple:
+    """What a finding is about (its words left out: they are compared on their own)."""
     if not isinstance(f, dict):
-        return ("?",)
-    return (f.get("rule"), f.get("section"), f.get("arm"), tuple((f.get("point") or {}).items()),
-            f.get("metric"), f.get("message"), f.get("accepted"))
+        return ("?", printable(repr(f))[:60])
+    point = f.get("point") if isinstance(f.get("point"), dict) else {}
+    return (f.get("rule"), f.get("section"), f.get("arm"), tuple(point.items()), f.get("metric"))
 
 
-def _finding_name(key: tuple) -> str:
-    return f"[{key[0]}] {printable(str(key[5]))[:160]}" if len(key) > 5 else "a finding that is not an object"
+def _short(text: Any, limit: int = 160) -> str:
+    shown = printable(str(text))
+    return shown if len(shown) <= limit else shown[:limit - 1] + "…"
+
+
+def _finding_name(f: Any) -> str:
+    return f"[{f.get('rule')}] {_short(f.get('message'))}" if isinstance(f, dict) else "a finding that is not an object"
 
 
 def _some(items: list[str]) -> str:
@@ -70,13 +77,20 @@ def figures_check(published: dict, derived: dict) -> Check:
 
 
 def audit_check(published: dict, derived: dict) -> Check:
-    ours = [_finding_key(f) for f in published.get("findings") or []]
-    theirs = [_finding_key(f) for f in derived.get("findings") or []]
-    gone = [_finding_name(k) for k in ours if k not in theirs]
-    new = [_finding_name(k) for k in theirs if k not in ours]
-    if gone or new:
-        parts = ([f"published, not given by the records: {_some(gone)}"] if gone else []) + \
-                ([f"given by the records, not published: {_some(new)}"] if new else [])
+    ours = {_finding_key(f): f for f in published.get("findings") or []}
+    theirs = {_finding_key(f): f for f in derived.get("findings") or []}
+    gone = [_finding_name(f) for k, f in ours.items() if k not in theirs]
+    new = [_finding_name(f) for k, f in theirs.items() if k not in ours]
+    changed = [f"[{ours[k].get('rule')}] " + first_line(str(ours[k].get("message")).encode("utf-8"),
+                                                      str(theirs[k].get("message")).encode("utf-8"),
+                                                      ).split(": ", 1)[1].replace("rebuilt", "from the records")
+               if ours[k].get("message") != theirs[k].get("message")
+               else f"[{ours[k].get('rule')}] {_short(ours[k].get('message'), 100)}: its records or its acceptance differ"
+               for k in ours if k in theirs and ours[k] != theirs[k]]
+    parts = ([f"published, not given by the records: {_some(gone)}"] if gone else []) + \
+            ([f"given by the records, not published: {_some(new)}"] if new else []) + \
+            ([f"worded otherwise: {_some(changed)}"] if changed else [])
+    if parts:
         return Check("audit", False, "; ".join(parts))
     return Check("audit", True, f"the {len(ours)} findings of results.json follow from the records")
 
@@ -110,7 +124,8 @@ def _state(item: Any) -> str:
     if not isinstance(item, dict):
         return printable(repr(item))[:60]
     if "state" in item:
-        return str(item.get("state"))
+        values = [f.get("value") for f in item.get("figures") or [] if isinstance(f, dict)]
+        return f"{item.get('state')} on {', '.join(repr(v) for v in values) or 'no figure'}"
     inside = {True: "inside", False: "outside", None: "no figure"}.get(item.get("inside"), "?")
     return f"median {item.get('median')!r} ({inside})"
 
