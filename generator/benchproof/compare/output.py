@@ -120,7 +120,8 @@ def markdown(comparison: Comparison) -> str:
     headers, rows = _rows(c)
     many = _sections(c)
     right = {5, 6} if not many else {6, 7}
-    lines = ["### A re-run compared with the report", ""]
+    title = c.old.results.get("title")
+    lines = [f"### {escape(title) + ': a' if title else 'A'} re-run compared with the report", ""]
     lines += [f"- {escape(line)}" for line in header_lines(c)] + [""]
     lines += [f"**{escape(counts_text(c))}** ({len(c.figures)} figures)", ""]
     state = headers.index("State")
