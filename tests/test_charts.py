@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from benchproof.compute.aggregate import aggregate
-from benchproof.charts.specs import DOT_CAP, chart_views, svg
+from benchproof.charts.specs import DOT_CAP, chart_views
+from benchproof.charts.vega import svg
 from benchproof.read.project import load_project
 from support import EXAMPLE, SMALL_ARMS, SMALL_REPORT, write_project
 
@@ -54,9 +55,8 @@ def test_a_crowded_group_is_sampled_deterministically_and_says_so(tmp_path):
     assert "showing 203 of 1,003 repetitions" in svg(view)
 
 
-
 def test_a_view_key_stays_readable_unless_it_would_lose_characters_or_grow_too_long():
-    from benchproof.charts.keys import KEY_LIMIT, view_key
+    from benchproof.addresses import KEY_LIMIT, view_key
 
     # only spaces became dashes: readable, no digest (the link a reader sees and shares)
     assert view_key("main", "tok_s", (("dataset", "from dataset"),)) == "main--tok_s--dataset-from-dataset"

@@ -11,7 +11,7 @@ import pytest
 from benchproof.audit.run import run_audit
 from benchproof.compute.aggregate import aggregate
 from benchproof.compute.decision import decide
-from benchproof.read.decision_config import ExpectError, parse_expect
+from benchproof.read.config.decision import ExpectError, parse_expect
 from benchproof.read.project import load_project
 from support import build, page, text
 from weighing_support import line_of, records, write

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from benchproof.model import RESERVED
+from benchproof.model.terms import RESERVED
 from benchproof.read.json_schema import schema_texts
 from support import REPO
 

@@ -11,7 +11,7 @@ import json
 import pytest
 import yaml
 from benchproof.importers import base, guidellm
-from benchproof.importers.base import ImportFormatError
+from benchproof.errors import ImportFormatError
 from import_support import (
     FIXTURES,
     build_page,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from benchproof.importers import base, sglang
-from benchproof.importers.base import ImportFormatError
+from benchproof.errors import ImportFormatError
 from import_support import (
     FIXTURES,
     build_page,

@@ -15,7 +15,7 @@ import pytest
 from benchproof.cli import main
 from benchproof.importers import base, common, vllm_serve, vllm_throughput
 from click.testing import CliRunner
-from benchproof.importers.base import ImportFormatError
+from benchproof.errors import ImportFormatError
 from import_support import (
     FIXTURES,
     SHARED,
@@ -425,7 +425,7 @@ def test_registered_under_their_format_names():
 
 
 def test_reserved_columns_match_the_report_schema():
-    from benchproof.read.report_config import RESERVED_COLUMNS
+    from benchproof.read.config.report import RESERVED_COLUMNS
 
     assert common.RESERVED_COLUMNS == frozenset(RESERVED_COLUMNS)
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pathlib
 
-from benchproof.read.records_io import RawRecord, read_runs
+from benchproof.read.jsonio import RawRecord
+from benchproof.read.runs.records_io import read_runs
 
 
 def read(tmp_path: pathlib.Path, name: str, content: str | bytes):

@@ -9,7 +9,7 @@ import os
 import pytest
 import vl_convert as vlc
 
-from benchproof.charts.specs import VL_VERSION
+from benchproof.charts.view import VL_VERSION
 from hostile.attack import (ARMS, REPORT, build, built, check, csv_matches_jsonl, project, refused,
                             refused_both)
 from support import page

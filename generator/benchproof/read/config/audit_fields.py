@@ -1,10 +1,10 @@
 """The keys of report.yaml's ``audit:`` block: one table for validation
-(:mod:`benchproof.read.audit_config`), the JSON Schema and the "where does this key belong"
-hints.  Defaults come from :class:`benchproof.model.AuditSettings`."""
+(:mod:`benchproof.read.config.audit`), the JSON Schema and the "where does this key belong"
+hints.  Defaults come from :class:`benchproof.model.config.AuditSettings`."""
 
 from __future__ import annotations
 
-from benchproof.model import AuditSettings as D
+from benchproof.model.config import AuditSettings as D
 from benchproof.read.schema import Field
 
 GUARD_FIELDS = {

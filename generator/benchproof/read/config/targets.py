@@ -11,12 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from benchproof.errors import Problems, did_you_mean
-from benchproof.model import DimValue, Report
-from benchproof.read.report_config import REL
-from benchproof.read.runs import _dim_value as dim_value  # the same reading as a record's dimension values
+from benchproof.model.terms import Point
+from benchproof.model.config import Report
+from benchproof.read.config.report import REL
+from benchproof.read.runs.validate import _dim_value as dim_value  # the same reading as a record's dimension values
 from benchproof.read.schema import check_map, line_of, shown
-
-Point = tuple[tuple[str, DimValue], ...]
 
 
 def point_words(point: Point) -> str:

@@ -1,5 +1,5 @@
 """report.yaml's ``crossover:`` and ``reference:`` lists → :class:`Crossover` and
-:class:`Reference`, their files read (:mod:`benchproof.read.distributions`).  A key that is wrong
+:class:`Reference`, their files read (:mod:`benchproof.read.config.distributions`).  A key that is wrong
 is an error at its ``report.yaml`` line; a line of a file that gives no value is a warning at
 its own ``file:line``, and is counted on the page."""
 
@@ -9,14 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from benchproof.errors import Problems, did_you_mean
-from benchproof.model import Crossover, Reference, Skipped, Where
-from benchproof.read.decision_fields import COMPARE_FIELDS, CROSSOVER_FIELDS, REFERENCE_FIELDS
+from benchproof.model.decision import Crossover, Reference, Skipped
+from benchproof.model.terms import Where
+from benchproof.read.config.decision_fields import COMPARE_FIELDS, CROSSOVER_FIELDS, REFERENCE_FIELDS
 from benchproof.read.derive import DeriveError, parse, parse_condition
-from benchproof.read.distributions import Read, is_table, read_lengths, read_reference, reason
+from benchproof.read.config.distributions import Read, is_table, read_lengths, read_reference, reason
 from benchproof.read.paths import check_path
-from benchproof.read.report_config import REL
+from benchproof.read.config.report import REL
 from benchproof.read.schema import check_map, line_of, shown
-from benchproof.read.targets import Targets
+from benchproof.read.config.targets import Targets
 
 
 def _file(root: Path, item: Any, key: str, value: str, what: str, problems: Problems) -> str | None:

@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from benchproof.errors import Problems
-from benchproof.model import Guard, GuardOutcome
+from benchproof.model.config import Guard, GuardOutcome
 from benchproof.read.derive import parse_condition
 from benchproof.read.numbers import parse_column
-from benchproof.records import Coded, Records
+from benchproof.model.records import Coded, Records
 
 
 def _value(records: Records, name: str, row: int):

@@ -1,8 +1,13 @@
-"""Pure display formatting, used as Jinja filters.  ``--`` means "not measured", never zero."""
+"""Value → text: pure display formatting (used as Jinja filters), and JSON made safe to place in
+a script.  ``--`` means "not measured", never zero."""
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
+
+from markupsafe import Markup
 
 MISSING = "--"
 SMALL_N = 3
@@ -70,3 +75,26 @@ def raw_value(value: Any) -> str:
 def thousands(n: int) -> str:
     """A whole number with thousands separators: ``100,000``."""
     return f"{n:,}"
+
+
+_SCRIPT_ESCAPES = str.maketrans(
+    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def script_json(data: Any) -> Markup:
+    """JSON safe to place inside ``<script type="application/json">``: no ``</script>`` can
+    break out, because ``<``, ``>`` and ``&`` are written as JSON escapes."""
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return Markup(text.translate(_SCRIPT_ESCAPES))
+
+
+# Characters that must not appear literally in a script: the HTML parser or old JS engines
+# would read them as markup or line ends.
+SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+SCRIPT_UNSAFE = re.compile("[<>&\u2028\u2029]")
+
+
+def script_json_text(data: Any) -> str:
+    """Compact JSON that is safe inside a ``<script>``: no ``</script>``, no ``<!--``, no U+2028."""
+    text = json.dumps(data, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+    return SCRIPT_UNSAFE.sub(lambda m: SCRIPT_ESCAPES[m.group()], text)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchproof.compute.aggregate import dim_sort_key
+from benchproof.model.terms import dim_sort_key
 from benchproof.errors import Problems
-from benchproof.model import Report, RunRecord, Weighing
-from benchproof.read.decision_config import read_decision
-from benchproof.read.targets import Targets
-from benchproof.read.workload_config import read_crossovers, read_references
+from benchproof.model.config import Report
+from benchproof.model.records import RunRecord
+from benchproof.model.decision import Weighing
+from benchproof.read.config.decision import read_decision
+from benchproof.read.config.targets import Targets
+from benchproof.read.config.workload import read_crossovers, read_references
 
 
 def section_points(records: list[RunRecord], report: Report) -> dict[str, tuple]:

@@ -17,8 +17,8 @@ import pathlib
 import numpy as np
 
 from benchproof.errors import Problem, printable
-from benchproof.read.columns import NUMBER, OBJECT, TEXT, Column, RunFile
-from benchproof.read.fast_csv import padded
+from benchproof.model.columns import NUMBER, OBJECT, TEXT, Column, RunFile
+from benchproof.read.runs.fast_csv import padded
 
 
 def _column(data, name: str, rel: str) -> tuple[Column | None, Problem | None]:

@@ -5,7 +5,7 @@ a line break), no NUL, no carriage return other than in CRLF line ends, no cell 
 around it (what str.strip() removes: Unicode white space, which pyarrow trims too, and the
 separators U+001C..U+001F), a header with a name for every column and no name twice, and every
 row as long as the header.  On such a file the csv module and pyarrow read the same cells, so the fast path
-can only be taken where it gives what :func:`benchproof.read.records_io.read_runs` gives row
+can only be taken where it gives what :func:`benchproof.read.runs.records_io.read_runs` gives row
 by row; anything else (and every file with a problem) is left to that reader, which says
 where the problem is.
 """
@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchproof.read.columns import TEXT, Column, RunFile
-
+from benchproof.model.columns import TEXT, Column, RunFile
 
 
 def _lines_with_text(data: np.ndarray) -> np.ndarray:

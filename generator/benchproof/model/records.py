@@ -4,7 +4,7 @@ A million records are a few arrays here (codes for section, arm, status, workloa
 source file; floats for the metrics, NaN where not measured; the fields as written, as pyarrow
 arrays), not a million objects.  The stages that read every record (aggregation, the audit,
 the charts, the downloads, runs.html) read these columns; the few that show single records
-(the raw table, an arm's records, permalinks) ask for :class:`~benchproof.model.RunRecord`\\ s,
+(the raw table, an arm's records, permalinks) ask for :class:`RunRecord`\\ s,
 which are made from the columns when asked for.  ``Records`` is a sequence of them:
 ``len(records)``, ``records[i]``, ``for r in records`` all work, and build records one by one.
 """
@@ -17,10 +17,24 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from benchproof.model import STATUSES, DimValue, RunRecord, Where
-from benchproof.read.columns import Column, text_of
+from benchproof.model.columns import Column, text_of
+from benchproof.model.terms import STATUSES, DimValue, Point, Where
 
-Point = tuple[tuple[str, DimValue], ...]
+
+@dataclass(frozen=True)
+class RunRecord:
+    run_id: str
+    arm: str
+    section: str
+    status: str
+    repeat: int
+    dims: dict[str, DimValue]
+    metrics: dict[str, float | None]
+    raw: dict[str, Any]
+    reason: str | None
+    evidence: str | None
+    started_at: str | None
+    where: Where
 
 
 def first_use(codes: np.ndarray, n: int) -> list[int]:

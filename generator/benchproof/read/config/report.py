@@ -9,15 +9,16 @@ from typing import TYPE_CHECKING, Any
 
 from benchproof.read.derive import DeriveError, parse
 from benchproof.errors import Problems, did_you_mean
-from benchproof.model import RESERVED, Dimension, Metric, Report, Section
-from benchproof.pages.narrative import render_markdown
+from benchproof.model.terms import RESERVED
+from benchproof.model.config import Dimension, Metric, Report, Section
+from benchproof.read.markdown import render_markdown
 from benchproof.read.paths import project_file
-from benchproof.read.audit_fields import AUDIT_FIELDS
-from benchproof.read.decision_fields import CROSSOVER_FIELDS, DECISION_FIELDS, REFERENCE_FIELDS
+from benchproof.read.config.audit_fields import AUDIT_FIELDS
+from benchproof.read.config.decision_fields import CROSSOVER_FIELDS, DECISION_FIELDS, REFERENCE_FIELDS
 from benchproof.read.limits import MAX_ID, MAX_LABEL, too_long
 
 if TYPE_CHECKING:
-    from benchproof.records import Records
+    from benchproof.model.records import Records
 from benchproof.read.schema import FILE_TABLES, Field, check_map, line_of, shown
 
 REL = "report.yaml"

@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from benchproof.errors import Problems, did_you_mean
-from benchproof.model import RESERVED, AcceptEntry, AuditSettings, Guard, Report, Where
+from benchproof.model.terms import RESERVED, RULE_IDS, Where
+from benchproof.model.config import AcceptEntry, AuditSettings, Guard, Report
 from benchproof.read.derive import DeriveError, parse_condition
-from benchproof.read.report_config import REL
-from benchproof.read.audit_fields import ACCEPT_FIELDS, AUDIT_FIELDS, GUARD_FIELDS
+from benchproof.read.config.report import REL
+from benchproof.read.config.audit_fields import ACCEPT_FIELDS, AUDIT_FIELDS, GUARD_FIELDS
 from benchproof.read.schema import check_map, line_of, shown
-from benchproof.read.targets import read_point
+from benchproof.read.config.targets import read_point
 
 # key: (smallest allowed, whether the smallest itself is allowed, what the number means)
 LIMITS = {
@@ -71,8 +72,6 @@ def _guard(item: Any, line: int | None, problems: Problems) -> Guard | None:
 
 
 def _accept(item: Any, line: int | None, report: Report, problems: Problems) -> AcceptEntry | None:
-    from benchproof.audit.registry import RULE_IDS  # the rules' own list: a new rule is known here at once
-
     a = check_map(item, REL, "an audit.accept entry", ACCEPT_FIELDS, problems, line)
     if not a or "rule" not in a or "reason" not in a:
         return None

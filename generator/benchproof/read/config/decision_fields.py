@@ -1,10 +1,10 @@
 """The keys of report.yaml's ``decision``, ``crossover`` and ``reference`` blocks: one table for
-validation (:mod:`benchproof.read.decision_config`, :mod:`benchproof.read.workload_config`),
+validation (:mod:`benchproof.read.config.decision`, :mod:`benchproof.read.config.workload`),
 the JSON Schema and the "where does this key belong" hints."""
 
 from __future__ import annotations
 
-from benchproof.model import DECISION_STATUSES
+from benchproof.model.terms import DECISION_STATUSES
 from benchproof.read.schema import Field
 
 AT_DOC = "The workload point, e.g. {prompt_target: 26015} (each key a dimension)"

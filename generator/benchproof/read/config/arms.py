@@ -6,12 +6,13 @@ from pathlib import Path
 from typing import Any
 
 from benchproof.errors import Problems, did_you_mean
-from benchproof.model import LAUNCH_STATUSES, ROLES, Arm, Claim, Launch, Where
-from benchproof.pages.narrative import render_markdown
+from benchproof.model.terms import LAUNCH_STATUSES, ROLES, Where
+from benchproof.model.config import Arm, Claim, Launch
+from benchproof.read.markdown import render_markdown
 from benchproof.read.inputs import folder_files, outside, strays
 from benchproof.read.paths import project_file
 from benchproof.read.limits import MAX_LABEL
-from benchproof.read.report_config import id_problem
+from benchproof.read.config.report import id_problem
 from benchproof.read.schema import FILE_TABLES, Field, check_map, line_of, shown
 from benchproof.read.yamlio import load_yaml
 

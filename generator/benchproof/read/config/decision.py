@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from benchproof.errors import Problems, did_you_mean
-from benchproof.model import DECISION_STATUSES, Decision, DecisionClaim, Expectation, RerunBar, Where
-from benchproof.read.decision_fields import CLAIM_FIELDS, DECISION_FIELDS, RERUN_FIELDS
-from benchproof.read.report_config import REL, read_notes
+from benchproof.model.terms import DECISION_STATUSES, Where
+from benchproof.model.decision import Decision, DecisionClaim, Expectation, RerunBar
+from benchproof.read.config.decision_fields import CLAIM_FIELDS, DECISION_FIELDS, RERUN_FIELDS
+from benchproof.read.config.report import REL, read_notes
 from benchproof.read.schema import check_map, line_of
-from benchproof.read.targets import Targets
+from benchproof.read.config.targets import Targets
 
 _NUMBER = r"([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)"
 _FORMS = [

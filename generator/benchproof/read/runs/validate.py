@@ -1,4 +1,4 @@
-"""Raw run records → :class:`~benchproof.records.Records`, every problem with ``runs/<file>:line``.
+"""Raw run records → :class:`~benchproof.model.records.Records`, every problem with ``runs/<file>:line``.
 
 A value that was not measured is ``None`` (NaN in a metric column); it never becomes 0.  Values
 on a record whose status is not ``ok`` are kept (they stay in the raw table) but never enter a
@@ -23,17 +23,18 @@ import numpy as np
 
 from benchproof import progress
 from benchproof.errors import Problems, did_you_mean
-from benchproof.model import STATUSES, Arm, DimValue, Report
-from benchproof.read.columns import Column, RunTable, text_of
+from benchproof.model.terms import STATUSES, DimValue
+from benchproof.model.config import Arm, Report
+from benchproof.model.columns import Column, RunTable, text_of
 from benchproof.read.derive import parse
 from benchproof.read.inputs import folder_files, outside, strays
 from benchproof.read.limits import MAX_VALUE, text_problem
 from benchproof.read.numbers import is_number_text, parse_column, parse_decimal, parse_number
 from benchproof.read.paths import check_path
-from benchproof.read.records_io import read_columns
+from benchproof.read.runs.records_io import read_columns
 from benchproof.read.schema import shown
-from benchproof.read.timestamps import timestamp, timestamps
-from benchproof.records import Coded, Records
+from benchproof.read.runs.timestamps import timestamp, timestamps
+from benchproof.model.records import Coded, Records
 
 RUN_SUFFIXES = (".csv", ".jsonl", ".json", ".parquet")
 HINT = " (leave it empty for a value that was not measured)"

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchproof.errors import Problem
-from benchproof.model import Skipped
+from benchproof.model.decision import Skipped
 from benchproof.read.derive import Condition, Derivation, DeriveError
-from benchproof.read.records_io import RawRecord, read_runs
-from benchproof.read.runs import parse_number
+from benchproof.read.jsonio import RawRecord
+from benchproof.read.runs.records_io import read_runs
+from benchproof.read.runs.validate import parse_number
 from benchproof.read.yamlio import read_text
 
 TABLE_SUFFIXES = (".csv", ".jsonl", ".json")
