@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from benchproof.cli import main
-from rerun_support import rerun
+from support.rerun import rerun
 
 
 @pytest.fixture(scope="module")

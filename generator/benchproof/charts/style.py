@@ -7,7 +7,8 @@ every theme and the static SVG stays a faithful light rendering.
 
 from __future__ import annotations
 
-from benchproof.model import Metric, Project
+from benchproof.model.config import Metric
+from benchproof.model.project import Project
 
 BAR_COLOR = "#a9c4eb"
 DOT_COLOR = "#0f3d80"

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from benchproof.addresses import chart_path
 from benchproof.charts import style
 from benchproof.compare.judge import Comparison, Figure
 from benchproof.compare.output import point_text
-from benchproof.pages.formatting import MISSING, number
+from benchproof.text import MISSING, number
 
 SIDES = ("old", "new")
 SIDE_BAR = {"old": "#d5dbe3", "new": style.BAR_COLOR}
@@ -25,8 +26,12 @@ class CompareChart:
     point: tuple
     title: str
     spec: dict
-    path: str              # charts/<n>.svg
+    key: str               # its static SVG: charts/<key>.svg
     description: str       # the chart in words (its image's alt text)
+
+    @property
+    def path(self) -> str:
+        return chart_path(self)
 
 
 def _rows(figures: list[Figure], decimals: int) -> dict[str, list[dict]]:
@@ -92,7 +97,7 @@ def charts(comparison: Comparison) -> list[CompareChart]:
         states = ", ".join(f"{f.arm} {f.state}" for f in figures)
         out.append(CompareChart(section, metric, point, title,
                                 _spec(title, f"section {section}: old and new report side by side", axis, order, data),
-                                f"charts/{n}.svg", f"{title} ({section}): old and new medians of each arm, each "
+                                f"compare-{n}", f"{title} ({section}): old and new medians of each arm, each "
                                                    f"repetition a dot; {states}"))
     return out
 
@@ -100,8 +105,8 @@ def charts(comparison: Comparison) -> list[CompareChart]:
 def svg(chart: CompareChart) -> str:
     import vl_convert as vlc
 
-    from benchproof.charts.cache import Cache
-    from benchproof.charts.specs import VL_VERSION
+    from benchproof.cache import Cache
+    from benchproof.charts.view import VL_VERSION
 
     return Cache.default().get("compare-svg", f"vl-convert {vlc.__version__}, Vega-Lite {VL_VERSION}", chart.spec,
                                lambda: vlc.vegalite_to_svg(chart.spec, vl_version=VL_VERSION))

@@ -18,8 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
+from benchproof.addresses import DOWNLOADS, download_path
 from benchproof.errors import InputError, errors_text, printable
-from benchproof.model import AuditSettings
+from benchproof.model.config import AuditSettings
 from benchproof.published.locate import BUNDLE, MULTI, PROJECT, RESULTS, SITE, ZIP, NotPublished, locate
 from benchproof.published.results import ResultsProblem, parse_results
 
@@ -176,10 +177,10 @@ def load(path: Path) -> Snapshot:
     if found.kind == PROJECT:
         return _project(path)
     if found.kind == SITE:
-        downloads = path / "downloads"
+        downloads = path / DOWNLOADS
         yaml_text = _zip_files(found.zip, ("report.yaml",))["report.yaml"]
-        return _published(f"site {shown}", _file(downloads / "results.json"), f"{shown}/downloads/results.json",
-                          _file(downloads / "records.jsonl"), f"{shown}/downloads/records.jsonl", yaml_text)
+        return _published(f"site {shown}", _file(downloads / "results.json"), f"{shown}/{download_path('results.json')}",
+                          _file(downloads / "records.jsonl"), f"{shown}/{download_path('records.jsonl')}", yaml_text)
     if found.kind == ZIP:
         files = _zip_files(path, ("results.json", "records.jsonl", "report.yaml"))
         return _published(f"bundle {shown}", files["results.json"], f"{shown}: results.json", files["records.jsonl"],

@@ -10,7 +10,7 @@ from collections import Counter
 from benchproof.compare.judge import STATES, BarRow, Comparison, Figure
 from benchproof.compare.markdown import escape, table
 from benchproof.errors import printable
-from benchproof.pages.formatting import MISSING, number
+from benchproof.text import MISSING, number
 
 RULE = ("better / worse: the old and new repetitions are separated — their ranges apart (beyond ten a side, "
         "their interquartile ranges, and a rank test agreeing) and the medians more than the noise threshold "

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchproof.addresses import INDEX, asset_path
 from benchproof import __version__
 from benchproof.compare.charts import CompareChart, charts, svg
 from benchproof.compare.judge import Comparison
@@ -72,15 +73,15 @@ def write_page(comparison: Comparison, out: Path) -> Path:
     title = str(comparison.old.results.get("title") or "A report")
     records = sum(int(c.results.get("records") or 0) for c in (comparison.old, comparison.new))
     site = SiteFiles()
-    site.add("index.html", render("compare.html", site=PageSite(f"{title}: a re-run compared", records), root="",
+    site.add(INDEX, render("compare.html", site=PageSite(f"{title}: a re-run compared", records), root="",
                                   title=title, header=header_lines(comparison), counts=counts_text(comparison),
                                   n_figures=len(comparison.figures), sections=sections, rule=RULE,
                                   bar=bar_rows(comparison), new_findings=comparison.new_findings,
                                   vanished_findings=comparison.vanished_findings))
-    site.add("assets/style.css", stylesheet())
-    site.add("assets/compare.css", asset("compare.css"))
+    site.add(asset_path("style.css"), stylesheet())
+    site.add(asset_path("compare.css"), asset("compare.css"))
     for chart in drawn:
         site.add(chart.path, svg(chart))
     site.add(MARKER, MARKER_TEXT)
     publish(site, out)
-    return out / "index.html"
+    return out / INDEX

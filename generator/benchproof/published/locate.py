@@ -7,12 +7,12 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchproof.addresses import DOWNLOADS, INDEX
 from benchproof.errors import printable
 from benchproof.published.manifest import SUMS
 from benchproof.receipts.signature import SIGNATURE_SUFFIX
 
 SITE, ZIP, BUNDLE, RESULTS, PROJECT, MULTI = "site", "zip", "bundle", "results.json", "project", "multi-report site"
-DOWNLOADS = "downloads"
 
 
 class NotPublished(Exception):
@@ -57,7 +57,7 @@ def site_zip(site: Path) -> Path:
 
 def _reports(folder: Path) -> tuple[str, ...]:
     return tuple(sorted(d.name for d in folder.iterdir() if d.is_dir() and not d.is_symlink()
-                        and (d / "index.html").is_file() and (d / DOWNLOADS).is_dir()))
+                        and (d / INDEX).is_file() and (d / DOWNLOADS).is_dir()))
 
 
 def locate(path: Path) -> Located:
@@ -73,11 +73,11 @@ def locate(path: Path) -> Located:
         raise NotPublished(f"{printable(str(path))} is neither a zip nor a results.json")
     if (path / SUMS).is_file():
         return Located(BUNDLE, path)
-    if (path / "index.html").is_file() and (path / DOWNLOADS).is_dir():
+    if (path / INDEX).is_file() and (path / DOWNLOADS).is_dir():
         return Located(SITE, path, zip=site_zip(path))
     if (path / "report.yaml").is_file():
         return Located(PROJECT, path)
-    if (path / "index.html").is_file() and _reports(path):
+    if (path / INDEX).is_file() and _reports(path):
         return Located(MULTI, path, reports=_reports(path))
     raise NotPublished(f"{printable(str(path))} is not a site (index.html and downloads/), an evidence "
                        f"bundle (SHA256SUMS), a project (report.yaml) or a results.json")

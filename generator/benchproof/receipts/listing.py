@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 from benchproof.receipts.buildtime import BuildTime
 from benchproof.receipts.bundle import sha256
-from benchproof.pages.configuration import evidence_href
+from benchproof.addresses import download_path, evidence_href
 from benchproof.receipts.evidence import referenced
 from benchproof.receipts.signature import SIGNATURE_SUFFIX, Signature
-from benchproof.model import Project
+from benchproof.model.project import Project
 
 DESCRIPTIONS = {
     "records.csv": "every record, failed and excluded ones included: original and derived values, run id, source file:line",
@@ -57,7 +57,7 @@ def receipts(project: Project, downloads: dict[str, bytes], when: BuildTime,
     """``downloads``: file name → bytes, in the order to list them (the bundle, then its
     signature when it is signed, last)."""
     return Receipts(
-        downloads=tuple(Download(name, f"downloads/{name}", _description(name, signature), size_text(len(data)),
+        downloads=tuple(Download(name, download_path(name), _description(name, signature), size_text(len(data)),
                                  sha256(data)) for name, data in downloads.items()),
         built=when.iso, built_source=when.source, inputs=len(project.inputs),
         evidence=tuple((path, evidence_href(path), size_text((project.root / path).stat().st_size))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from benchproof.compare.markdown import escape, table
 from benchproof.compute.separation import SEPARATED, TOO_FEW, separation
-from benchproof.pages import formatting as fmt
+from benchproof import text as fmt
 
 CAVEATS = ("Figures are medians of the successful repetitions, with their min–max; n is shown below three "
            "repetitions; `--` means not measured, never zero; failed and unsupported arms stay listed. "

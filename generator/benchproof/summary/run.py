@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 from urllib.parse import quote
 
+from benchproof.addresses import download_path
 from benchproof import __version__
 from benchproof.errors import InputError, errors_text, printable
 from benchproof.published.archive import ArchiveError, unpack_zip
@@ -52,7 +53,8 @@ def summary(path: Path, url: str | None = None) -> str:
     if found.kind != SITE:
         raise NoSummary(f"{printable(str(path))} is a {found.kind}: summary takes a project or a built site")
     zipped = found.zip
-    href = f"{url.rstrip('/')}/downloads/{quote(zipped.name)}" if url else f"downloads/{quote(zipped.name)}"
+    href = download_path(quote(zipped.name))
+    href = f"{url.rstrip('/')}/{href}" if url else href
     receipts = Receipts(quote(href, safe=":/%#?=&"), zipped.name, hashlib.sha256(zipped.read_bytes()).hexdigest(),
                         "everything the page was built from; `benchproof verify` on the site, or on this zip alone, "
                         "checks that the page follows from it")

@@ -7,6 +7,7 @@ import hashlib
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 
+from benchproof.addresses import DOWNLOADS, INDEX, download_path
 from benchproof.errors import printable
 from benchproof.published.manifest import listed
 from benchproof.verify.checks import Check
@@ -61,8 +62,8 @@ def stated(page: bytes) -> list[tuple[str, str]]:
 def check_downloads(site: Path, prefix: str = "") -> Check:
     """Every download 05 Evidence lists exists and has the SHA-256 the page states, and every
     file of ``downloads/`` is listed."""
-    where = f"{prefix}index.html"
-    index = site / "index.html"
+    where = f"{prefix}{INDEX}"
+    index = site / INDEX
     if index.stat().st_size > MAX_PAGE:
         return Check("downloads", False, f"{where} is larger than {MAX_PAGE:,} bytes")
     rows = stated(index.read_bytes())
@@ -71,8 +72,8 @@ def check_downloads(site: Path, prefix: str = "") -> Check:
     problems, seen = [], set()
     for href, digest in rows:
         pure = PurePosixPath(href)
-        if pure.is_absolute() or ".." in pure.parts or ":" in href or not href.startswith("downloads/"):
-            problems.append(f"{where} links a download outside downloads/: {printable(href[:80])}")
+        if pure.is_absolute() or ".." in pure.parts or ":" in href or not href.startswith(download_path("")):
+            problems.append(f"{where} links a download outside {DOWNLOADS}/: {printable(href[:80])}")
             continue
         seen.add(href)
         path = site / href
@@ -80,8 +81,8 @@ def check_downloads(site: Path, prefix: str = "") -> Check:
             problems.append(f"{prefix}{printable(href)}: listed in 05 Evidence, not in the site")
         elif hashlib.sha256(path.read_bytes()).hexdigest() != digest:
             problems.append(f"{prefix}{printable(href)}: its SHA-256 is not the one 05 Evidence states")
-    present = sorted(f"downloads/{p.relative_to(site / 'downloads').as_posix()}"
-                     for p in (site / "downloads").rglob("*") if not p.is_dir())
+    present = sorted(download_path(p.relative_to(site / DOWNLOADS).as_posix())
+                     for p in (site / DOWNLOADS).rglob("*") if not p.is_dir())
     unlisted = [p for p in present if p not in seen]
     if unlisted:
         problems.append(f"not listed in 05 Evidence: {listed([prefix + p for p in unlisted])}")

@@ -45,7 +45,7 @@ def as_recorded(bundles: list[tuple[Path, Provenance]]) -> Iterator[None]:
 def rebuild(project: Path, out: Path, signatures: Mapping[str, Signature]) -> list[str]:
     """Build ``project`` into ``out``; the problems that stopped it (none: it was built)."""
     from benchproof.build import build
-    from benchproof.charts.cache import Cache
+    from benchproof.cache import Cache
 
     try:
         build(project, out, False, lambda _line: None, Cache.read_only(), signatures)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from benchproof.addresses import DOWNLOADS, download_path
 from benchproof import __version__
 from benchproof.errors import printable
 from benchproof.published.archive import ArchiveError, Unpacked, copy_folder, unpack_zip
@@ -100,7 +101,7 @@ def _read_signature(report: Report, out: Outcome) -> None:
 
 def _rebuilt_bundle(site: Path) -> tuple[str, dict[str, bytes]]:
     """The rebuilt zip's name and entries (its top folder removed)."""
-    found = next((site / "downloads").glob("*-evidence.zip"))
+    found = next((site / DOWNLOADS).glob("*-evidence.zip"))
     with zipfile.ZipFile(found) as archive:
         return found.name, {i.filename.split("/", 1)[1]: archive.read(i) for i in archive.infolist()}
 
@@ -129,7 +130,7 @@ def _rebuild_check(located: Located, reports: list[Report], work: Path, out: Out
             if len(reports) == 1 else "each report built as of the time its bundle records")
     if located.kind in (SITE, MULTI):
         published, odd = tree(located.path)
-        skipped = [f"{r.name}/downloads/{r.signature_file.name}".lstrip("/") for r in reports if r.signature]
+        skipped = [f"{r.name}/{download_path(r.signature_file.name)}".lstrip("/") for r in reports if r.signature]
         for rel in skipped:
             published.pop(rel, None)
             out.notes.append(f"{rel} is not made from the bundle: it is left out of the byte comparison "
@@ -144,7 +145,7 @@ def _rebuild_check(located: Located, reports: list[Report], work: Path, out: Out
         name, entries = _rebuilt_bundle(rebuilt)
         published = {rel: report.unpacked.path(rel) for rel in report.unpacked.digests}
         differences = [str(d) for d in compare(published, entries)]
-        if located.kind == ZIP and not differences and located.path.read_bytes() != (rebuilt / "downloads" / name).read_bytes():
+        if located.kind == ZIP and not differences and located.path.read_bytes() != (rebuilt / download_path(name)).read_bytes():
             differences.append(f"{printable(located.path.name)}: every file is the same, but the zip itself differs "
                                "from the one the build makes (entry times, order or compression)")
         whole = f"the bundle rebuilt from its records ({time})"
@@ -163,7 +164,7 @@ def _some(items: list[str]) -> str:
 def _results_checks(located: Located, reports: list[Report], rebuilt: Path | None, out: Outcome) -> None:
     for report in reports:
         if located.kind in (SITE, MULTI):
-            where = f"{report.name + '/' if report.name else ''}downloads/results.json"
+            where = f"{report.name + '/' if report.name else ''}{download_path('results.json')}"
             path = located.path / where
             published = path.read_bytes() if path.is_file() and not path.is_symlink() else None
         else:
@@ -171,7 +172,7 @@ def _results_checks(located: Located, reports: list[Report], rebuilt: Path | Non
             published = report.unpacked.read("results.json")
         made = None
         if rebuilt is not None:
-            made = (rebuilt / report.name / "downloads" / "results.json").read_bytes()
+            made = (rebuilt / report.name / download_path("results.json")).read_bytes()
         out.checks += [Check(c.check, c.ok, report.label(c.detail)) for c in derived_checks(published, made, where)]
 
 
