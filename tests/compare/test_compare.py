@@ -206,6 +206,8 @@ def test_the_old_report_s_own_noise_threshold_is_used(example_site, tmp_path):
     (b'{"format": "benchproof-results", "rows": [{"section": "a"}]}', "results.json: rows[0] is not"),
     (b'{"format": "benchproof-results", "rows": [{"section": "s", "arm": "a", "metrics": {"m": {"median": "9"}}}]}',
      "results.json: rows[0].metrics.m.median must be a number or null"),
+    (b'{"format": "benchproof-results", "rows": [{"section": "s", "arm": "a", "metrics": {"m": {"median": 1e400}}}]}',
+     "results.json: rows[0].metrics.m.median must be a number or null"),
 ])
 def test_a_malformed_results_json_is_exit_2_with_its_file(content, message, example_site, tmp_path):
     bad = tmp_path / "results.json"

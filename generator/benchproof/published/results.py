@@ -5,6 +5,7 @@ they need.  Keys this version does not know are ignored, so a newer report still
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 FORMAT = "benchproof-results"
@@ -44,7 +45,8 @@ def parse_results(data: bytes, where: str) -> dict[str, Any]:
         for metric, stat in row["metrics"].items():
             for key in ("median", "min", "max"):
                 value = stat.get(key)
-                if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                          or not math.isfinite(value)):
                     raise ResultsProblem(f"{where}: rows[{i}].metrics.{metric}.{key} must be a number or null")
     for i, metric in enumerate(doc.get("metrics") or []):
         if not (isinstance(metric, dict) and isinstance(metric.get("id"), str)
