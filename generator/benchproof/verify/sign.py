@@ -49,6 +49,10 @@ def _write_beside(target: Path, data: bytes) -> None:
 
 
 def sign_site(path: Path, key: Path) -> Signed:
+    try:
+        ssh.tool()                       # said before the site is verified, not after
+    except ssh.ToolMissing as exc:
+        raise NotSigned(str(exc), UNCHECKED) from None
     done = Signed(Outcome(path, "?"))
 
     def sign(located: Located, reports: list[Report], work: Path) -> None:
