@@ -16,6 +16,7 @@ from benchproof.model.terms import Point
 
 INDEX = "index.html"             # the report page; in a multi-report site, the list of reports
 RUNS = "runs.html"               # every recorded repetition
+DOWNLOADS = "downloads"          # the folder of 05 Evidence's files
 
 
 def asset_path(name: str) -> str:
@@ -25,7 +26,7 @@ def asset_path(name: str) -> str:
 
 def download_path(name: str) -> str:
     """A file of 05 Evidence: ``downloads/records.csv``."""
-    return f"downloads/{name}"
+    return f"{DOWNLOADS}/{name}"
 
 
 def report_href(name: str) -> str:

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from benchproof import progress
 from benchproof.audit.registry import rules_for
 from benchproof.audit.run import Audit, run_audit
 from benchproof.compute.aggregate import Results, aggregate
-from benchproof.compute.decision import decide
-from benchproof.compute.workload import weigh
+from benchproof.compute.decision import DecisionOutcome, decide
+from benchproof.compute.workload import Weighed, weigh
 from benchproof.pages.arm_pages import arm_site_files
 from benchproof.receipts.buildtime import ENV, build_time
 from benchproof.receipts.bundle import evidence_zip
@@ -27,6 +27,7 @@ from benchproof.pages.site_index import index_entries
 from benchproof.pages.report import SiteInfo, report_page, site_info
 from benchproof.read.project import load_project
 from benchproof.receipts.listing import receipts
+from benchproof.receipts.signature import Signature, signature_name
 from benchproof.charts.widgets import charts_page
 from benchproof.addresses import INDEX, asset_path, chart_path, download_path, svg_path
 from benchproof.cache import Cache
@@ -126,16 +127,31 @@ def check(project_dir: Path, strict: bool, log: Log) -> Checked:
     return checked
 
 
-def build(project_dir: Path, out: Path, strict: bool, log: Log, cache: Cache | None = None) -> Checked:
+class SeveralReports(Exception):
+    """A folder of several reports where one report was wanted."""
+
+
+def check_report(project_dir: Path) -> tuple[Project, Audited]:
+    """One report read, validated and audited (not strict), without a word logged: InputError
+    with its problems, SeveralReports for a folder of several."""
+    checked = check(project_dir, False, lambda _line: None)
+    if checked.multi:
+        raise SeveralReports(str(project_dir))
+    return checked.projects[""], checked.audited[""]
+
+
+def build(project_dir: Path, out: Path, strict: bool, log: Log, cache: Cache | None = None,
+          signatures: Mapping[str, Signature] | None = None) -> Checked:
     """``cache``: where charts are kept between builds (the default chart cache when None;
-    ``Cache.off()`` for none)."""
+    ``Cache.off()`` for none).  ``signatures``: report folder ("" for a single report) → the
+    signature of its bundle's SHA256SUMS, published beside the bundle (``benchproof sign``)."""
     checked = check(project_dir, strict, log)
     free_unused_memory()
     use_cache(cache)
     site = SiteFiles()
     for name, project in checked.projects.items():
         prefix = f"{name}/" if name else ""
-        files = report_files(project, checked.audited[name], log, cache).files
+        files = report_files(project, checked.audited[name], log, cache, (signatures or {}).get(name)).files
         site.update({prefix + path: data for path, data in files.items()})
     if checked.multi:
         site.add(INDEX, render("site_index.html", reports=index_entries(checked.projects),
@@ -161,22 +177,32 @@ def weighed_line(decided, weighed) -> str:
     return ", ".join(parts)
 
 
-def report_files(project: Project, audited: Audited, log: Log, cache: Cache | None = None) -> SiteFiles:
-    """Every file of one report's site, in memory."""
+def results_document(project: Project, audited: Audited) -> tuple[DecisionOutcome | None, Weighed, str]:
+    """The decision's outcome, the crossovers and references, and results.json's text."""
+    results, audit = audited.results, audited.audit
+    weighed = weigh(project, results)
+    decided = decide(project, results, audit.cells, audit.sections)
+    weighing = weighing_json(project, decided, weighed)
+    return decided, weighed, results_json(project, results, audit.findings, weighing)
+
+
+def report_files(project: Project, audited: Audited, log: Log, cache: Cache | None = None,
+                 signature: Signature | None = None) -> SiteFiles:
+    """Every file of one report's site, in memory (``signature``: of its bundle's SHA256SUMS)."""
     when = build_time(project.root, project.inputs)
     results, audit = audited.results, audited.audit
     log(f"aggregate {len(results.rows)} summary rows × {len(project.report.metrics)} metrics")
-    weighed = weigh(project, results)
-    decided = decide(project, results, audit.cells, audit.sections)
+    decided, weighed, results_text = results_document(project, audited)
     if decided or weighed.crossovers or weighed.references:
         log(f"decision  {weighed_line(decided, weighed)}")
     site = SiteFiles()
-    weighing = weighing_json(project, decided, weighed)
     downloads = {"records.csv": records_csv(project), "records.jsonl": records_jsonl(project),
-                 "results.json": results_json(project, results, audit.findings, weighing).encode("utf-8")}
+                 "results.json": results_text.encode("utf-8")}
     free_unused_memory()
     bundle, data = evidence_zip(project, downloads, when)
     downloads[bundle] = data
+    if signature is not None:
+        downloads[signature_name(bundle)] = signature.data
     site.update({download_path(name): content for name, content in downloads.items()})
     log(f"downloads {', '.join(downloads)} ({len(project.inputs)} input files, built as of {when.iso})")
     page = replace(report_page(project, results, audit), decision=decision_view(project, decided, audit),
@@ -184,7 +210,7 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     info = site_info(project, when.iso)
     views = chart_views(project, results, audit.cells, cache)
     charts = charts_page(project, views)
-    site.add(INDEX, render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when),
+    site.add(INDEX, render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when, signature),
                                   site=info, root=""))
     site.add(asset_path("style.css"), stylesheet())
     site.add(asset_path("report.js"), asset("report.js"))

@@ -41,14 +41,21 @@ def _sha256(text: str) -> str:
 
 
 class Cache:
-    """Texts made by ``make`` kept on disk under a key; ``folder=None`` keeps nothing."""
+    """Texts made by ``make`` kept on disk under a key; ``folder=None`` keeps nothing;
+    ``write=False`` uses the entries there but writes none (``benchproof verify`` writes
+    nowhere but a temporary folder)."""
 
-    def __init__(self, folder: Path | None):
+    def __init__(self, folder: Path | None, write: bool = True):
         self.folder = folder
+        self.write = write
 
     @classmethod
     def default(cls) -> Cache:
         return cls(default_folder())
+
+    @classmethod
+    def read_only(cls) -> Cache:
+        return cls(default_folder(), write=False)
 
     @classmethod
     def off(cls) -> Cache:
@@ -68,7 +75,8 @@ class Cache:
         text = _read(path, key)
         if text is None:
             text = make()
-            _write(path, key, text)
+            if self.write:
+                _write(path, key, text)
         return text
 
 

@@ -267,3 +267,13 @@ def schema(folder: str) -> None:
     for name, text in schema_texts().items():
         (out / name).write_text(text, encoding="utf-8")
         click.echo(f"wrote {out / name}")
+
+
+def _register() -> None:
+    from benchproof.cli_published import COMMANDS
+
+    for command in COMMANDS:
+        main.add_command(command)
+
+
+_register()

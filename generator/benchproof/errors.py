@@ -62,6 +62,12 @@ class Problems:
         return [p for p in self.items if p.severity == "warning"]
 
 
+def errors_text(problems: Iterable[Problem], limit: int = 3) -> str:
+    """The first errors of ``problems`` on one line (``file:line: message; …``)."""
+    errors = [str(p) for p in problems if p.severity == "error"]
+    return "; ".join(errors[:limit]) + (f"; and {len(errors) - limit} more" if len(errors) > limit else "")
+
+
 def strictly(problems: Iterable[Problem]) -> list[Problem]:
     """``--strict``: every warning becomes an error, marked so the reader knows why."""
     return [Problem(p.file, p.line, p.message + " (--strict)", "error") if p.severity == "warning" else p

@@ -38,7 +38,7 @@ def use_cache(cache) -> None:
 
     cache = cache or Cache.default()
     loader = environment().loader
-    if loader.cache is None or loader.cache.folder != cache.folder:   # type: ignore[union-attr]
+    if loader.cache is None or (loader.cache.folder, loader.cache.write) != (cache.folder, cache.write):  # type: ignore[union-attr]
         loader.cache = cache                                          # type: ignore[union-attr]
         environment().cache.clear()
 

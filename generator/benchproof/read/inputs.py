@@ -24,6 +24,12 @@ _BAD_CHARACTER = re.compile(r"[\x00-\x1f\x7f\\]")
 
 def name_problem(rel: str) -> str | None:
     """Why the project path ``rel`` cannot be listed in SHA256SUMS and the zip, or ``None``."""
+    why = name_flaw(rel)
+    return None if why is None else f"{why}: rename it (SHA256SUMS and the evidence zip cannot list it faithfully)"
+
+
+def name_flaw(rel: str) -> str | None:
+    """What is wrong with the name ``rel`` for SHA256SUMS and a zip, in words, or ``None``."""
     if any(0xDC80 <= ord(c) <= 0xDCFF for c in rel):  # how Python names bytes that are not UTF-8
         why = "the name is not valid UTF-8"
     elif _BAD_CHARACTER.search(rel):
@@ -32,7 +38,7 @@ def name_problem(rel: str) -> str | None:
         why = "a name ends with a space"
     else:
         return None
-    return f"{why}: rename it (SHA256SUMS and the evidence zip cannot list it faithfully)"
+    return why
 
 
 def folder_files(root: Path, folder: str, suffixes: tuple[str, ...]) -> list[Path]:

@@ -244,6 +244,11 @@ def load_yaml(path: pathlib.Path, rel: str) -> tuple[object, list[Problem]]:
     text, problems = read_text(path, rel)
     if text is None:
         return None, problems
+    return load_yaml_text(text, rel)
+
+
+def load_yaml_text(text: str, rel: str) -> tuple[object, list[Problem]]:
+    """:func:`load_yaml` of a text already read (``rel``: the file it came from)."""
     try:
         loader = _Loader(text, rel)
     except ReaderError as exc:  # a control character the YAML spec forbids

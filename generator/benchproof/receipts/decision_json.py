@@ -27,7 +27,7 @@ def weighing_json(project: Project, decided: DecisionOutcome | None, weighed: We
             "question": decision.question, "verdict": decision.verdict, "status": decision.status,
             "claims": [{"text": c.claim.text, "state": c.state, "figures": [_figure(f) for f in c.figures]}
                        for c in decided.claims],
-            "rerun_bar": [{"metric": b.bar.metric, "arm": b.bar.arm, "point": dict(b.bar.point), "min": b.bar.min,
+            "rerun_bar": [{"section": b.bar.section, "metric": b.bar.metric, "arm": b.bar.arm, "point": dict(b.bar.point), "min": b.bar.min,
                            "max": b.bar.max, "median": b.side.median, "inside": b.inside} for b in decided.bars],
         }
     if weighed is None:

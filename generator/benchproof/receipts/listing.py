@@ -9,6 +9,7 @@ from benchproof.receipts.buildtime import BuildTime
 from benchproof.receipts.bundle import sha256
 from benchproof.addresses import download_path, evidence_href
 from benchproof.receipts.evidence import referenced
+from benchproof.receipts.signature import SIGNATURE_SUFFIX, Signature
 from benchproof.model.project import Project
 
 DESCRIPTIONS = {
@@ -45,10 +46,18 @@ def size_text(n: int) -> str:
     return f"{n} B"
 
 
-def receipts(project: Project, downloads: dict[str, bytes], when: BuildTime) -> Receipts:
-    """``downloads``: file name → bytes, in the order to list them (the bundle last)."""
+def _description(name: str, signature: Signature | None) -> str:
+    if signature is not None and name.endswith(SIGNATURE_SUFFIX):
+        return signature.description()
+    return DESCRIPTIONS.get(name, BUNDLE)
+
+
+def receipts(project: Project, downloads: dict[str, bytes], when: BuildTime,
+             signature: Signature | None = None) -> Receipts:
+    """``downloads``: file name → bytes, in the order to list them (the bundle, then its
+    signature when it is signed, last)."""
     return Receipts(
-        downloads=tuple(Download(name, download_path(name), DESCRIPTIONS.get(name, BUNDLE), size_text(len(data)),
+        downloads=tuple(Download(name, download_path(name), _description(name, signature), size_text(len(data)),
                                  sha256(data)) for name, data in downloads.items()),
         built=when.iso, built_source=when.source, inputs=len(project.inputs),
         evidence=tuple((path, evidence_href(path), size_text((project.root / path).stat().st_size))

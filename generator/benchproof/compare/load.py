@@ -1,0 +1,200 @@
+"""One side of a comparison: a site, a bundle (zip or folder), a results.json or a project,
+read as a :class:`Snapshot` — the published results.json, every successful repetition behind
+each figure (records.jsonl; a project's records as the build would write them), and the noise
+threshold of the report's own ``audit.noise``.
+
+Everything read is input: a results.json that is not one, a records.jsonl line that is not
+JSON, or records whose medians are not the ones results.json states, is a :class:`Unreadable`
+with the file (and line), and compare leaves with exit 2.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from benchproof.addresses import DOWNLOADS, download_path
+from benchproof.errors import InputError, errors_text, printable
+from benchproof.model.config import AuditSettings
+from benchproof.published.locate import BUNDLE, MULTI, PROJECT, RESULTS, SITE, ZIP, NotPublished, locate
+from benchproof.published.results import ResultsProblem, parse_results
+
+DEFAULT_NOISE = AuditSettings().noise
+MAX_MEMBER = 4 << 30
+Key = tuple   # (section, arm, point: ((dimension, value), ...), metric)
+
+
+class Unreadable(Exception):
+    """A side cannot be compared (message: ``file[:line]: why``)."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    label: str                                 # what was read, in words
+    results: dict
+    values: dict[Key, np.ndarray] | None       # None: only the figures (a results.json alone)
+    noise: float
+    noise_from: str
+
+    @property
+    def generator(self) -> str:
+        return str(self.results.get("generator", "?"))
+
+
+def point_key(point: dict, dimensions: list) -> tuple:
+    """A workload point in the report's dimension order (the dimensions it names)."""
+    order = [d for d in dimensions if d in point] + [d for d in point if d not in dimensions]
+    return tuple((d, point[d]) for d in order)
+
+
+def figure_keys(doc: dict) -> dict[Key, dict]:
+    """section × arm × point × metric → the figure (n_ok, median, min, max, status…)."""
+    dims = list(doc.get("dimensions") or [])
+    return {(row["section"], row["arm"], point_key(row.get("point") or {}, dims), metric): stat
+            for row in doc.get("rows") or [] for metric, stat in row["metrics"].items()}
+
+
+def read_values(data: bytes, doc: dict, where: str) -> dict[Key, np.ndarray]:
+    """The successful repetitions of each figure, from records.jsonl; checked against the
+    figures results.json states (their count and median)."""
+    dims = list(doc.get("dimensions") or [])
+    metrics = [m["id"] for m in doc.get("metrics") or []]
+    found: dict[Key, list[float]] = {}
+    for number, line in enumerate(data.split(b"\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+            raise Unreadable(f"{where}:{number}: not a JSON line ({exc})") from None
+        if not isinstance(record, dict):
+            raise Unreadable(f"{where}:{number}: not a JSON object")
+        if record.get("status") != "ok":
+            continue
+        point = point_key({d: record.get(d) for d in dims}, dims)
+        for metric in metrics:
+            value = record.get(metric)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+                found.setdefault((record.get("section"), record.get("arm"), point, metric), []).append(float(value))
+    values = {key: np.asarray(v, float) for key, v in found.items()}
+    for key, stat in figure_keys(doc).items():
+        mine = values.get(key, np.zeros(0))
+        median = stat.get("median")
+        if len(mine) != (stat.get("n_ok") or 0) or (median is not None and len(mine) and
+                                                   not math.isclose(float(np.median(mine)), median, rel_tol=1e-9)):
+            section, arm, point, metric = key
+            raise Unreadable(f"{where}: the records of {section} · {arm} · {metric} at "
+                             f"{', '.join(f'{k}={v}' for k, v in point) or 'the only point'} do not give the "
+                             f"median and count results.json states (check the report with benchproof verify)")
+    return values
+
+
+def _noise_of(report_yaml: bytes | None, label: str) -> tuple[float, str]:
+    """``audit.noise`` of a report.yaml (the default when it has none)."""
+    if report_yaml is None:
+        return DEFAULT_NOISE, f"the default, {DEFAULT_NOISE:g}: {label} ships no report.yaml"
+    from benchproof.read.yamlio import load_yaml_text
+
+    try:
+        doc, _problems = load_yaml_text(report_yaml.decode("utf-8-sig"), "report.yaml")
+    except UnicodeDecodeError:
+        doc = None
+    if doc is None:
+        return DEFAULT_NOISE, f"the default, {DEFAULT_NOISE:g}: the report.yaml of {label} cannot be read"
+    audit = doc.get("audit") if isinstance(doc, dict) else None
+    noise = audit.get("noise") if isinstance(audit, dict) else None
+    if isinstance(noise, (int, float)) and not isinstance(noise, bool) and 0 <= noise < math.inf:
+        return float(noise), f"audit.noise of {label}"
+    return DEFAULT_NOISE, f"the default audit.noise of {label}"
+
+
+def _member(archive: zipfile.ZipFile, top: str, name: str) -> bytes | None:
+    try:
+        info = archive.getinfo(f"{top}/{name}")
+    except KeyError:
+        return None
+    if info.file_size > MAX_MEMBER:
+        raise Unreadable(f"{top}/{name}: {info.file_size:,} bytes, more than {MAX_MEMBER:,}")
+    return archive.read(info)
+
+
+def _zip_files(path: Path, names: tuple[str, ...]) -> dict[str, bytes | None]:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            tops = {n.split("/", 1)[0] for n in archive.namelist()}
+            if len(tops) != 1:
+                raise Unreadable(f"{printable(str(path))}: not an evidence bundle (its entries are not in one folder)")
+            top = tops.pop()
+            return {name: _member(archive, top, name) for name in names}
+    except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError) as exc:
+        raise Unreadable(f"{printable(str(path))}: not a readable zip ({exc})") from None
+
+
+def _file(path: Path) -> bytes | None:
+    return path.read_bytes() if path.is_file() and not path.is_symlink() else None
+
+
+def _published(label: str, results: bytes | None, results_where: str, records: bytes | None,
+               records_where: str, report_yaml: bytes | None) -> Snapshot:
+    if results is None:
+        raise Unreadable(f"{results_where}: missing")
+    try:
+        doc = parse_results(results, results_where)
+    except ResultsProblem as exc:
+        raise Unreadable(str(exc)) from None
+    values = None if records is None else read_values(records, doc, records_where)
+    noise, noise_from = _noise_of(report_yaml, label)
+    return Snapshot(label, doc, values, noise, noise_from)
+
+
+def _project(path: Path) -> Snapshot:
+    from benchproof.build import SeveralReports, check_report, results_document
+    from benchproof.receipts.downloads import records_jsonl
+
+    try:
+        project, audited = check_report(path)
+    except InputError as exc:
+        raise Unreadable(f"{printable(str(path))}: the project does not build: {errors_text(exc.problems)}") from None
+    except SeveralReports:
+        raise Unreadable(f"{printable(str(path))} holds several reports: compare one report folder at a time") from None
+    doc = json.loads(results_document(project, audited)[2])
+    values = read_values(bytes(records_jsonl(project)), doc, "records")
+    label = f"project {printable(str(path))}"
+    return Snapshot(label, doc, values, project.audit.noise, f"audit.noise of {label}")
+
+
+def load(path: Path) -> Snapshot:
+    try:
+        found = locate(path)
+    except NotPublished as exc:
+        raise Unreadable(str(exc)) from None
+    shown = printable(str(path))
+    if found.kind == PROJECT:
+        return _project(path)
+    if found.kind == SITE:
+        downloads = path / DOWNLOADS
+        yaml_text = _zip_files(found.zip, ("report.yaml",))["report.yaml"]
+        return _published(f"site {shown}", _file(downloads / "results.json"), f"{shown}/{download_path('results.json')}",
+                          _file(downloads / "records.jsonl"), f"{shown}/{download_path('records.jsonl')}", yaml_text)
+    if found.kind == ZIP:
+        files = _zip_files(path, ("results.json", "records.jsonl", "report.yaml"))
+        return _published(f"bundle {shown}", files["results.json"], f"{shown}: results.json", files["records.jsonl"],
+                          f"{shown}: records.jsonl", files["report.yaml"])
+    if found.kind == BUNDLE:
+        return _published(f"bundle {shown}", _file(path / "results.json"), f"{shown}/results.json",
+                          _file(path / "records.jsonl"), f"{shown}/records.jsonl", _file(path / "report.yaml"))
+    if found.kind == RESULTS:
+        folder = path.parent
+        beside = sorted(folder.glob("*-evidence.zip"))
+        yaml_text = _file(folder / "report.yaml")
+        if yaml_text is None and len(beside) == 1:
+            yaml_text = _zip_files(beside[0], ("report.yaml",))["report.yaml"]
+        return _published(f"results {shown}", _file(path), shown, _file(folder / "records.jsonl"),
+                          f"{printable(str(folder / 'records.jsonl'))}", yaml_text)
+    assert found.kind == MULTI
+    raise Unreadable(f"{shown} is a site of several reports: compare one report's folder at a time")

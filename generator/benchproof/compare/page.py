@@ -1,0 +1,87 @@
+"""``compare -o DIR``: the comparison as a static, offline page — ``index.html``, the report's
+stylesheet and a static SVG chart per section × metric × point — written the way a build
+writes a site (staged beside DIR, swapped in whole; a link, or a folder benchproof did not
+write, is never replaced)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchproof.addresses import INDEX, asset_path
+from benchproof import __version__
+from benchproof.compare.charts import CompareChart, charts, svg
+from benchproof.compare.judge import Comparison
+from benchproof.compare.output import RULE, bar_rows, decimals_of, header_lines, change_text, counts_text, figure_text, point_text
+from benchproof.pages.render import asset, render, stylesheet
+from benchproof.site import MARKER, SiteFiles, publish
+
+MARKER_TEXT = "This folder was written by benchproof compare; writing it again replaces it whole.\n"
+
+
+@dataclass(frozen=True)
+class Row:
+    arm: str
+    point: str
+    metric: str
+    old: str
+    new: str
+    change: str
+    state: str
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    rows: tuple[Row, ...]
+    charts: tuple[CompareChart, ...]
+
+
+@dataclass(frozen=True)
+class PageSite:
+    """What base.html shows on every page."""
+
+    title: str
+    n_records: int
+    built: str = ""
+    version: str = __version__
+
+
+def refusal(out: Path) -> str | None:
+    """Why ``out`` may not be written, or None."""
+    if out.is_symlink():
+        return f"'{out}' is a link: give the folder itself; benchproof never replaces a link"
+    if out.exists() and not out.is_dir():
+        return f"'{out}' exists and is not a folder"
+    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).exists():
+        return f"refusing to replace '{out}': it is not empty and was not written by benchproof"
+    return None
+
+
+def write_page(comparison: Comparison, out: Path) -> Path:
+    why = refusal(out)
+    if why:
+        raise OSError(why)
+    decimals = decimals_of(comparison)
+    drawn = charts(comparison)
+    sections = []
+    for section in dict.fromkeys(f.section for f in comparison.figures):
+        rows = tuple(Row(f.arm, point_text(f.point), f.metric, figure_text(f.old, decimals.get(f.metric, 2)),
+                         figure_text(f.new, decimals.get(f.metric, 2)), change_text(f), f.state)
+                     for f in comparison.figures if f.section == section)
+        sections.append(Section(section, rows, tuple(c for c in drawn if c.section == section)))
+    title = str(comparison.old.results.get("title") or "A report")
+    records = sum(int(c.results.get("records") or 0) for c in (comparison.old, comparison.new))
+    site = SiteFiles()
+    site.add(INDEX, render("compare.html", site=PageSite(f"{title}: a re-run compared", records), root="",
+                                  title=title, header=header_lines(comparison), counts=counts_text(comparison),
+                                  n_figures=len(comparison.figures), sections=sections, rule=RULE,
+                                  bar=bar_rows(comparison), new_findings=comparison.new_findings,
+                                  vanished_findings=comparison.vanished_findings))
+    site.add(asset_path("style.css"), stylesheet())
+    site.add(asset_path("compare.css"), asset("compare.css"))
+    for chart in drawn:
+        site.add(chart.path, svg(chart))
+    site.add(MARKER, MARKER_TEXT)
+    publish(site, out)
+    return out / INDEX

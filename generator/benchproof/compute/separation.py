@@ -1,0 +1,96 @@
+"""Are two groups of repetitions separated, or is their difference within the noise?
+
+The rule the audit and ``benchproof compare`` share (AUDIT.md, ``not-separated``):
+
+- **too-few** when a side has fewer than :data:`MIN_VALUES` values;
+- **same** when every value of both sides is the same number;
+- **separated** when the groups do not overlap and the relative gap between their medians
+  exceeds ``noise`` (the report's ``audit.noise``).  "Do not overlap" means: the min–max
+  ranges do not overlap; beyond :data:`RANK_TEST_FROM` values a side (where one stray
+  repetition should not decide), the interquartile ranges do not overlap **and** a
+  Mann–Whitney rank test rejects "the same distribution" at :data:`ALPHA`;
+- **within-noise** otherwise.
+
+The gap is relative to the first side's median (the baseline, or the old report).  The rank
+test is the normal approximation with the correction for ties and for continuity (scipy's
+``mannwhitneyu(method="asymptotic")``); only its verdict is used, never shown as a p-value.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+SEPARATED, WITHIN_NOISE, TOO_FEW, SAME = "separated", "within-noise", "too-few", "same"
+STATES = (SEPARATED, WITHIN_NOISE, TOO_FEW, SAME)
+MIN_VALUES = 3        # fewer values on a side: too few to say anything
+RANK_TEST_FROM = 11   # from this many values a side: interquartile ranges and the rank test
+ALPHA = 0.05
+
+
+@dataclass(frozen=True)
+class Separation:
+    state: str                    # one of STATES
+    n_a: int
+    n_b: int
+    median_a: float | None
+    median_b: float | None
+    gap: float | None             # |median_b − median_a| / |median_a| (inf when median_a is 0); None when too few
+    noise: float
+    method: str                   # "ranges" or "interquartile ranges and rank test" (what "overlap" meant)
+    overlap: bool | None          # None when too few or the same
+
+    @property
+    def separated(self) -> bool:
+        return self.state == SEPARATED
+
+
+def _gap(a: float, b: float) -> float:
+    if a == b:
+        return 0.0
+    return math.inf if a == 0 else abs(b - a) / abs(a)
+
+
+def rank_test_p(a: np.ndarray, b: np.ndarray) -> float:
+    """The two-sided p of a Mann–Whitney U test of ``a`` against ``b``: normal approximation,
+    corrected for ties and for continuity (1.0 when every value is tied)."""
+    n1, n2 = len(a), len(b)
+    joined = np.concatenate([a, b])
+    order = np.argsort(joined, kind="mergesort")
+    ranks = np.empty(len(joined))
+    sorted_values = joined[order]
+    _, first, counts = np.unique(sorted_values, return_index=True, return_counts=True)
+    average = first + (counts + 1) / 2.0          # 1-based average rank of each run of ties
+    ranks[order] = np.repeat(average, counts)
+    u = ranks[:n1].sum() - n1 * (n1 + 1) / 2.0
+    n = n1 + n2
+    ties = float(np.sum(counts.astype(float) ** 3 - counts))
+    variance = n1 * n2 / 12.0 * ((n + 1) - ties / (n * (n - 1)))
+    if variance <= 0:
+        return 1.0
+    z = (abs(u - n1 * n2 / 2.0) - 0.5) / math.sqrt(variance)
+    return min(1.0, math.erfc(max(z, 0.0) / math.sqrt(2.0)))
+
+
+def separation(a: Sequence[float], b: Sequence[float], noise: float) -> Separation:
+    """How the repetitions ``b`` stand against ``a`` (see the module's rule)."""
+    x, y = np.asarray(a, float), np.asarray(b, float)
+    large = len(x) >= RANK_TEST_FROM and len(y) >= RANK_TEST_FROM
+    method = "interquartile ranges and rank test" if large else "ranges"
+    med_a = float(np.median(x)) if len(x) else None
+    med_b = float(np.median(y)) if len(y) else None
+    if len(x) < MIN_VALUES or len(y) < MIN_VALUES:
+        return Separation(TOO_FEW, len(x), len(y), med_a, med_b, None, noise, method, None)
+    gap = _gap(med_a, med_b)
+    if x.min() == x.max() == y.min() == y.max():
+        return Separation(SAME, len(x), len(y), med_a, med_b, gap, noise, method, None)
+    if large:
+        qa, qb = np.percentile(x, [25, 75]), np.percentile(y, [25, 75])
+        overlap = not (qa[1] < qb[0] or qb[1] < qa[0]) or rank_test_p(x, y) >= ALPHA
+    else:
+        overlap = not (x.max() < y.min() or y.max() < x.min())
+    state = SEPARATED if not overlap and gap > noise else WITHIN_NOISE
+    return Separation(state, len(x), len(y), med_a, med_b, gap, noise, method, overlap)

@@ -1,0 +1,1 @@
+"""``benchproof summary``: one report in Markdown, for a decision document or a pull request."""

@@ -1,0 +1,68 @@
+"""``benchproof summary PROJECT|SITE``: the report read as the build reads it — a project
+directly, a site through its own evidence bundle (unpacked into a temporary folder, safely) —
+and written as Markdown (:mod:`benchproof.summary.markdown`)."""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from pathlib import Path
+from urllib.parse import quote
+
+from benchproof.addresses import download_path
+from benchproof import __version__
+from benchproof.errors import InputError, errors_text, printable
+from benchproof.published.archive import ArchiveError, unpack_zip
+from benchproof.published.locate import PROJECT, SITE, NotPublished, locate
+from benchproof.compare.markdown import escape
+from benchproof.summary.markdown import Receipts, render
+
+
+class NoSummary(Exception):
+    """The path cannot be summarised (message in words)."""
+
+
+def _markdown(folder: Path, receipts: Receipts) -> str:
+    from benchproof.audit.finding import facts
+    from benchproof.build import SeveralReports, check_report, results_document
+    from benchproof.pages.decision_view import decision_view
+
+    try:
+        project, audited = check_report(folder)
+    except InputError as exc:
+        raise NoSummary(f"the report does not build: {errors_text(exc.problems)}") from None
+    except SeveralReports:
+        raise NoSummary("it holds several reports: summarise one report folder at a time") from None
+    decided = results_document(project, audited)[0]
+    found = facts(project, audited.results)
+    view = decision_view(project, decided, audited.audit)
+    return render(project, audited.results, audited.audit, view,
+                  lambda section, arm, point, metric: found.values(section, arm, point, metric)[1],
+                  receipts, f"benchproof {__version__}")
+
+
+def summary(path: Path, url: str | None = None) -> str:
+    try:
+        found = locate(path)
+    except NotPublished as exc:
+        raise NoSummary(str(exc)) from None
+    if found.kind == PROJECT:
+        return _markdown(path, Receipts(None, "", None, f"not published yet: `benchproof build` of "
+                                                        f"{escape(printable(str(path)))} writes the evidence bundle, "
+                                                        "with its SHA256SUMS, beside the page"))
+    if found.kind != SITE:
+        raise NoSummary(f"{printable(str(path))} is a {found.kind}: summary takes a project or a built site")
+    zipped = found.zip
+    href = download_path(quote(zipped.name))
+    href = f"{url.rstrip('/')}/{href}" if url else href
+    receipts = Receipts(quote(href, safe=":/%#?=&"), zipped.name, hashlib.sha256(zipped.read_bytes()).hexdigest(),
+                        "everything the page was built from; `benchproof verify` on the site, or on this zip alone, "
+                        "checks that the page follows from it")
+    with tempfile.TemporaryDirectory(prefix="benchproof-summary-") as folder:
+        try:
+            bundle = unpack_zip(zipped, Path(folder))
+        except ArchiveError as exc:
+            raise NoSummary(str(exc)) from None
+        if bundle.refused:
+            raise NoSummary(f"the site's bundle holds entries that cannot be unpacked: {'; '.join(bundle.refused[:3])}")
+        return _markdown(Path(folder), receipts)

@@ -1,0 +1,240 @@
+"""``benchproof verify PATH``: every check, in the order a reader would make them by hand.
+
+PATH is a built site (every report of a multi-report site), its evidence zip, or an unpacked
+bundle.  Each report's bundle is copied into a temporary folder, safely
+(:mod:`benchproof.published.archive`); its files are held against SHA256SUMS and
+PROVENANCE.json; a site's downloads against the SHA-256 its page states; the site is built
+again from the bundle with the recorded build time and compared byte for byte (a zip, or an
+unpacked bundle, against the bundle that build makes); the figures, findings, claims and
+re-run bar of the rebuilt results.json against the published one; and, when the reader gives
+the signers they trust, the signature beside the bundle.  Nothing is written outside the
+temporary folder, which is removed.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from benchproof.addresses import DOWNLOADS, download_path
+from benchproof import __version__
+from benchproof.errors import printable
+from benchproof.published.archive import ArchiveError, Unpacked, copy_folder, unpack_zip
+from benchproof.published.locate import BUNDLE, MULTI, SITE, ZIP, Located, NotPublished, locate, site_zip
+from benchproof.published.manifest import PROVENANCE, SUMS, Provenance, check_files, check_provenance, read_provenance
+from benchproof.receipts.buildtime import LATEST, BuildTime
+from benchproof.receipts.signature import NotASignature, Signature, read_signature, signature_name
+from benchproof.verify import ssh
+from benchproof.verify.checks import VERIFIED, Check, verdict
+from benchproof.verify.derived import derived_checks
+from benchproof.verify.page import check_downloads
+from benchproof.verify.rebuild import as_recorded, compare, rebuild, tree
+
+GENERATOR = f"benchproof {__version__}"
+SHOWN = 5
+
+
+@dataclass
+class Report:
+    """One report of what is verified: where its bundle comes from, and what was read of it."""
+
+    name: str                     # its folder in a multi-report site, else ""
+    bundle: Path                  # its zip, or the unpacked folder
+    signature_file: Path | None
+    unpacked: Unpacked | None = None
+    provenance: Provenance | None = None
+    signature: Signature | None = None
+
+    def label(self, text: str) -> str:
+        return f"{self.name}/: {text}" if self.name else text
+
+
+@dataclass
+class Outcome:
+    path: Path
+    kind: str
+    checks: list[Check] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _reports(located: Located, signature: Path | None) -> list[Report]:
+    if located.kind == MULTI:
+        zips = [(name, site_zip(located.path / name)) for name in located.reports]
+        return [Report(name, z, z.with_name(signature_name(z.name))) for name, z in zips]
+    bundle = located.zip if located.zip is not None else located.path
+    return [Report("", bundle, signature or located.signature)]
+
+
+def _read_bundle(report: Report, dest: Path, out: Outcome) -> None:
+    try:
+        report.unpacked = unpack_zip(report.bundle, dest) if report.bundle.is_file() else copy_folder(report.bundle, dest)
+    except ArchiveError as exc:
+        out.checks.append(Check("files", False, report.label(str(exc))))
+        return
+    ok, detail = check_files(report.unpacked)
+    out.checks.append(Check("files", ok, report.label(detail)))
+    report.provenance, why = read_provenance(report.unpacked.read(PROVENANCE), LATEST)
+    if report.provenance is None:
+        out.checks.append(Check("provenance", False, report.label(why)))
+        return
+    ok, detail = check_provenance(report.unpacked, report.provenance)
+    out.checks.append(Check("provenance", ok, report.label(detail)))
+    recorded = report.provenance.generator
+    out.checks.append(Check("generator", recorded == GENERATOR, report.label(
+        f"built by {printable(recorded)}, checked with the same" if recorded == GENERATOR else
+        f"built by {printable(recorded)}, checked with {GENERATOR}: files the generator writes differently cannot "
+        f"match byte for byte; to check them, install that version ({printable(recorded)})")))
+
+
+def _read_signature(report: Report, out: Outcome) -> None:
+    path = report.signature_file
+    if path is None or not (path.is_file() and not path.is_symlink()):
+        return
+    try:
+        report.signature = read_signature(path.read_bytes())
+    except NotASignature as exc:
+        out.checks.append(Check("signature", False, report.label(f"{printable(path.name)} is not an SSH signature: {exc}")))
+
+
+def _rebuilt_bundle(site: Path) -> tuple[str, dict[str, bytes]]:
+    """The rebuilt zip's name and entries (its top folder removed)."""
+    found = next((site / DOWNLOADS).glob("*-evidence.zip"))
+    with zipfile.ZipFile(found) as archive:
+        return found.name, {i.filename.split("/", 1)[1]: archive.read(i) for i in archive.infolist()}
+
+
+def rebuild_as_recorded(reports: list[Report], work: Path, out: Path,
+                        signatures: dict[str, Signature] | None = None) -> list[str]:
+    """Build the unpacked bundles into ``out`` with their recorded build time (``signatures``:
+    the reports' own, unless given); the problems that stopped it."""
+    if signatures is None:
+        signatures = {r.name: r.signature for r in reports if r.signature}
+    with as_recorded([(r.unpacked.root, r.provenance) for r in reports]):
+        return rebuild(work / "project", out, signatures)
+
+
+def _rebuild_check(located: Located, reports: list[Report], work: Path, out: Outcome) -> Path | None:
+    """The byte comparison; the rebuilt site's folder, or None when it could not be built."""
+    rebuilt = work / "rebuilt"
+    first = reports[0].provenance
+    problems = rebuild_as_recorded(reports, work, rebuilt)
+    if problems:
+        # with another generator a bundle may not build at all: that says nothing of the bundle
+        same = all(r.provenance.generator == GENERATOR for r in reports)
+        out.checks.append(Check("rebuild", False if same else None, f"the bundle does not build: {_some(problems)}"))
+        return None
+    time = (f"built as of {BuildTime(first.epoch, first.source).iso}, from {printable(first.source)}, as recorded"
+            if len(reports) == 1 else "each report built as of the time its bundle records")
+    if located.kind in (SITE, MULTI):
+        published, odd = tree(located.path)
+        skipped = [f"{r.name}/{download_path(r.signature_file.name)}".lstrip("/") for r in reports if r.signature]
+        for rel in skipped:
+            published.pop(rel, None)
+            out.notes.append(f"{rel} is not made from the bundle: it is left out of the byte comparison "
+                             "(the page's listing of it is compared; the signature check reads it)")
+        made, _ = tree(rebuilt)
+        for rel in skipped:
+            made.pop(rel, None)
+        differences = [str(d) for d in compare(published, made)] + odd
+        whole = f"the site rebuilt from the bundle ({time})"
+    else:
+        report = reports[0]
+        name, entries = _rebuilt_bundle(rebuilt)
+        published = {rel: report.unpacked.path(rel) for rel in report.unpacked.digests}
+        differences = [str(d) for d in compare(published, entries)]
+        if located.kind == ZIP and not differences and located.path.read_bytes() != (rebuilt / download_path(name)).read_bytes():
+            differences.append(f"{printable(located.path.name)}: every file is the same, but the zip itself differs "
+                               "from the one the build makes (entry times, order or compression)")
+        whole = f"the bundle rebuilt from its records ({time})"
+    if differences:
+        out.checks.append(Check("rebuild", False, f"{len(differences)} file{'s differ' if len(differences) != 1 else ' differs'} "
+                                                  f"from {whole}: {_some(differences)}"))
+    else:
+        out.checks.append(Check("rebuild", True, f"identical, byte for byte, to {whole}: {len(published):,} files"))
+    return rebuilt
+
+
+def _some(items: list[str]) -> str:
+    return "; ".join(items[:SHOWN]) + (f"; and {len(items) - SHOWN} more" if len(items) > SHOWN else "")
+
+
+def _results_checks(located: Located, reports: list[Report], rebuilt: Path | None, out: Outcome) -> None:
+    for report in reports:
+        if located.kind in (SITE, MULTI):
+            where = f"{report.name + '/' if report.name else ''}{download_path('results.json')}"
+            path = located.path / where
+            published = path.read_bytes() if path.is_file() and not path.is_symlink() else None
+        else:
+            where = f"{printable(report.bundle.name)}: results.json"
+            published = report.unpacked.read("results.json")
+        made = None
+        if rebuilt is not None:
+            made = (rebuilt / report.name / download_path("results.json")).read_bytes()
+        out.checks += [Check(c.check, c.ok, report.label(c.detail)) for c in derived_checks(published, made, where)]
+
+
+def _signature_checks(reports: list[Report], allowed: Path | None, identity: str | None, out: Outcome) -> None:
+    for report in reports:
+        if allowed is None:
+            if report.signature:
+                out.notes.append(report.label(f"signed by the {report.signature.signer}: not checked; give "
+                                              "--allowed-signers FILE --identity ID to check who signed it"))
+            continue
+        if report.signature is None:
+            if not any(c.check == "signature" and report.label("") in c.detail for c in out.checks):
+                where = printable(str(report.signature_file)) if report.signature_file else "beside the bundle"
+                out.checks.append(Check("signature", False, report.label(f"no signature to check: none at {where}")))
+            continue
+        try:
+            good, said = ssh.check(report.unpacked.read(SUMS) or b"", report.signature.data, allowed, identity)
+        except ssh.ToolMissing as exc:
+            out.checks.append(Check("signature", None, report.label(f"could not check the signature: {exc}")))
+            continue
+        out.checks.append(Check("signature", good, report.label(
+            f"{SUMS} is signed by {printable(identity)} ({report.signature.signer}): {said}" if good else
+            f"the signature of {SUMS} does not check for {printable(identity)} in {printable(str(allowed))}: {said}")))
+
+
+def verify(path: Path, allowed: Path | None = None, identity: str | None = None,
+           signature: Path | None = None, then: Callable[[Located, list[Report], Path], None] | None = None) -> Outcome:
+    """Every check of ``path``.  ``then(located, reports, work)`` runs when every check passed,
+    while the bundles are still unpacked in ``work`` (``benchproof sign`` builds from them)."""
+    try:
+        located = locate(path)
+    except NotPublished as exc:
+        return Outcome(path, "?", [Check("input", None, str(exc))])
+    out = Outcome(path, located.kind)
+    if located.kind not in (SITE, ZIP, BUNDLE, MULTI):
+        out.checks.append(Check("input", None, f"{printable(str(path))} is a {located.kind}: verify takes a built "
+                                               "site, its evidence zip or an unpacked bundle"))
+        return out
+    if signature is not None and located.kind == MULTI:
+        out.checks.append(Check("input", None, "--signature names one signature: give it with one report's site"))
+        return out
+    try:
+        reports = _reports(located, signature)
+    except NotPublished as exc:
+        out.checks.append(Check("input", None, str(exc)))
+        return out
+    with tempfile.TemporaryDirectory(prefix="benchproof-verify-") as folder:
+        work = Path(folder)
+        for report in reports:
+            _read_bundle(report, work / "project" / report.name, out)
+            _read_signature(report, out)
+            if located.kind in (SITE, MULTI):
+                site = located.path / report.name
+                out.checks.append(check_downloads(site, f"{report.name}/" if report.name else ""))
+        rebuilt = None
+        if all(r.provenance is not None for r in reports):
+            rebuilt = _rebuild_check(located, reports, work, out)
+        else:
+            out.checks.append(Check("rebuild", None, "not attempted: the bundle's PROVENANCE.json cannot be read"))
+        if all(r.unpacked is not None for r in reports):
+            _results_checks(located, reports, rebuilt, out)
+            _signature_checks(reports, allowed, identity, out)
+        if then is not None and verdict(out.checks) == VERIFIED:
+            then(located, reports, work)
+    return out
