@@ -25,9 +25,9 @@ from benchproof.read.multisite import folder_problems, index_entries, report_fol
 from benchproof.pages.report import SiteInfo, report_page, site_info
 from benchproof.read.project import load_project
 from benchproof.receipts.listing import receipts
-from benchproof.charts.widgets import charts_page, svg_path
+from benchproof.charts.widgets import charts_page, png_path, svg_path
 from benchproof.charts.cache import Cache
-from benchproof.charts.specs import chart_views, runtime, svg
+from benchproof.charts.specs import chart_views, png, runtime, svg
 from benchproof.charts.workload import chart_path, workload_svg
 from benchproof.pages.decision_view import decision_view
 from benchproof.pages.workload_view import workload_view
@@ -187,8 +187,9 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     site.add("assets/vega.js", runtime(cache))
     for k, view in enumerate(views, 1):
         site.add(svg_path(view), svg(view, cache))
+        site.add(png_path(view), png(view, cache))
         progress.update("charts", k, len(views), "views drawn")
-    log(f"charts    {len(views)} views, static SVG of each")
+    log(f"charts    {len(views)} views, static SVG and PNG of each")
     if page.workload:
         site.update({chart_path(c): workload_svg(c) for c in page.workload.charts})
         site.add("assets/workload.js", asset("workload.js"))

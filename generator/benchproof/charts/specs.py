@@ -26,12 +26,13 @@ from benchproof.charts import style
 from benchproof.charts.cache import Cache
 from benchproof.charts.dots import DOT_CAP, Dots  # noqa: F401  (DOT_CAP: the charts' cap, asked for here)
 from benchproof.charts.keys import digest, slug, view_key
+from benchproof.charts.words import Figures, bar_figures
 from benchproof.compute.aggregate import Point, Results, Stat
 from benchproof.compute.ratio import BASELINE
 from benchproof.model import Metric, Project
 from benchproof.pages import formatting as fmt
 
-__all__ = ["ChartView", "chart_views", "runtime", "slug", "svg", "view_key"]
+__all__ = ["ChartView", "chart_views", "png", "runtime", "slug", "svg", "view_key"]
 
 VL_VERSION = "6.4"
 WIDTH = 640            # static width; the interactive chart fills its container
@@ -52,6 +53,7 @@ class ChartView:
     total: int
     across: str | None = None      # a sweep: the dimension on the x axis
     off_scale: int = 0             # repetitions drawn at the axis edge
+    figures: Figures | None = None # the view in words and as a table (its description)
 
     @property
     def sampled(self) -> bool:
@@ -118,7 +120,8 @@ def flag_fields(flags) -> dict:
     if not flags:
         return {"href": "", "audit": "no finding"}   # '' is no link; a missing value would read "undefined"
     marks = " ".join(dict.fromkeys(f"{style.ACCEPTED if f.accepted else style.FLAG} {f.rule}" for f in flags))
-    return {"flag": marks, "audit": f"{marks}: click to read the finding" + (
+    short = "".join(dict.fromkeys(style.ACCEPTED if f.accepted else style.FLAG for f in flags))
+    return {"flag": marks, "short": short, "audit": f"{marks}: click to read the finding" + (
         " (✓ accepted by the author)" if any(f.accepted for f in flags) else ""), "href": f"#{flags[0].anchor}"}
 
 
@@ -181,10 +184,11 @@ def _make_skeleton(metric: Metric, order: list[str], arm_label: str) -> dict:
     missing_chart = alt.Chart(alt.NamedData("missing")).mark_text(
         align="left", dx=4, color=style.MISSING_COLOR, fontSize=12).properties(name="missing").encode(
         x=alt.datum(0), y=y, text="text:N", href=alt.Href("href:N"))
-    # The audit's marker, at the foot of a flagged bar; it links to the finding like the bar.
+    # The audit's marker, beside its row right of the plot (past the off-scale marks), so it
+    # never covers a bar end or a dot; it links to the finding like the bar.
     flag_chart = alt.Chart(alt.NamedData("flags")).mark_text(
-        align="left", dx=4, color=style.FLAG_COLOR, fontSize=11, fontWeight="bold").properties(name="flags").encode(
-        x=alt.datum(0), y=y, text="text:N", href=alt.Href("href:N"),
+        align="left", dx=12, color=style.FLAG_COLOR, fontSize=11, fontWeight="bold").properties(name="flags").encode(
+        x=alt.XValue("width"), y=y, text="text:N", href=alt.Href("href:N"),
         tooltip=[alt.Tooltip("arm:N", title=arm_label), alt.Tooltip("audit:N", title="Audit")])
     chart = alt.layer(bar_chart, dot_chart, off_chart, missing_chart, flag_chart)
     return style.finish(chart, WIDTH, max(1, len(order)) * ROW_HEIGHT, LABEL_LIMIT)
@@ -205,10 +209,11 @@ def _view(project: Project, results: Results, section, metric: Metric, point: Po
         link = {k: v for k, v in flagged.items() if k in ("audit", "href")}
         if stat.median is None:
             text = f"{fmt.MISSING} {stat.status}" + (f"  {flagged['flag']}" if "flag" in flagged else "")
-            missing.append({"arm": label, "text": text, "href": link["href"]})
+            missing.append({"arm": label, "text": text, "href": link["href"], "status": stat.status,
+                            "flag": flagged.get("flag", "")})
             continue
         if "flag" in flagged:
-            marks.append({"arm": label, "text": flagged["flag"], **link})
+            marks.append({"arm": label, "text": flagged["flag"], "short": flagged["short"], **link})
         bars.append({"arm": label, **figure_fields(stat, metric), "status": rows[arm_id].status, **link})
         reps = repetitions(dots_of, (section.id, arm_id, point), metric.id,
                            f"{section.id}|{arm_id}|{metric.id}|{point}", limit)
@@ -220,11 +225,12 @@ def _view(project: Project, results: Results, section, metric: Metric, point: Po
     subtitle = SUBTITLE + (f" · showing {shown:,} of {total:,} repetitions" if shown < total else "")
     heading = f"{metric.label} · {where}"
     note = style.off_scale_note(outside)
-    spec = style.titled(skeleton, metric.label, where, subtitle,
-                        {"bars": bars, "dots": dots, "offscale": off, "missing": missing, "flags": marks},
-                        [note] if note else [], "x")
+    datasets = {"bars": bars, "dots": dots, "offscale": off, "missing": missing, "flags": marks}
+    figures = bar_figures(metric.label, where, datasets, project.report.arm_label)
+    spec = style.titled(skeleton, metric.label, where, subtitle, datasets, [note] if note else [], "x",
+                        figures.description)
     return ChartView(view_key(section.id, metric.id, point), section.id, metric.id, point,
-                     f"{section.title} · {heading}", spec, shown, total, None, outside)
+                     f"{section.title} · {heading}", spec, shown, total, None, outside, figures)
 
 
 def chart_views(project: Project, results: Results, flags: Mapping | None = None,
@@ -261,17 +267,50 @@ def _unique(views: list[ChartView]) -> list[ChartView]:
             if counts[v.key] > 1 else v for v in views]
 
 
-def svg(view: ChartView, cache: Cache | None = None) -> str:
-    """The static SVG of a view.  It carries the audit's markers but no links: vl-convert would
-    resolve them against a web address, and the SVG is shown as an image anyway.  Kept in the
-    chart cache (``cache``; the default one when not given)."""
-    import vl_convert as vlc
-
+def _static_spec(view: ChartView) -> dict:
+    """The spec the static files are drawn from: the markers carry no links (vl-convert would
+    resolve them against a web address, and the files are shown as images anyway)."""
     datasets = {name: [{**row, "href": ""} if "href" in row else row for row in rows]
                 for name, rows in view.spec["datasets"].items()}
-    spec = {**view.spec, "datasets": datasets}
-    return (cache or Cache.default()).get("svg", _renderer(), spec,
-                                          lambda: vlc.vegalite_to_svg(spec, vl_version=VL_VERSION))
+    return {**view.spec, "datasets": datasets}
+
+
+def svg(view: ChartView, cache: Cache | None = None) -> str:
+    """The static SVG of a view: an image (``role="img"``) named by its title and described by
+    the view in words.  Kept in the chart cache (``cache``; the default one when not given)."""
+    import vl_convert as vlc
+
+    spec = _static_spec(view)
+    return (cache or Cache.default()).get(
+        "svg", _renderer(), spec, lambda: labelled(vlc.vegalite_to_svg(spec, vl_version=VL_VERSION), view.title,
+                                                   view.figures.description if view.figures else ""))
+
+
+def labelled(svg_text: str, title: str, description: str) -> str:
+    """``svg_text`` with a role, a ``<title>`` and a ``<desc>`` (what a screen reader says)."""
+    from xml.sax.saxutils import escape
+
+    start = svg_text.index("<svg") + len("<svg")
+    head_end = svg_text.index(">", start) + 1
+    inner = f"<title>{escape(title)}</title>" + (f"<desc>{escape(description)}</desc>" if description else "")
+    return svg_text[:start] + ' role="img"' + svg_text[start:head_end] + inner + svg_text[head_end:]
+
+
+PNG_SCALE = 2   # a PNG for slides and documents: twice the static SVG's pixels
+
+
+def png(view: ChartView, cache: Cache | None = None) -> bytes:
+    """The PNG of a view (for slides and documents), drawn at :data:`PNG_SCALE`; kept in the chart
+    cache like the SVG (as base64 text)."""
+    import base64
+
+    import vl_convert as vlc
+
+    spec = _static_spec(view)
+    text = (cache or Cache.default()).get(
+        "png", f"{_renderer()}, scale {PNG_SCALE}", spec,
+        lambda: base64.b64encode(vlc.vegalite_to_png(spec, vl_version=VL_VERSION, scale=PNG_SCALE)).decode("ascii"))
+    return base64.b64decode(text)
 
 
 def runtime(cache: Cache | None = None) -> str:
