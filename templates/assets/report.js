@@ -113,6 +113,8 @@
       desc.id = figure.id + "-description";
       svg.insertBefore(desc, svg.firstChild);
       svg.insertBefore(title, svg.firstChild);
+      svg.setAttribute("role", "graphics-document");   /* its marks keep their own roles and labels */
+      svg.setAttribute("aria-roledescription", "chart");
       svg.setAttribute("aria-label", view.title);
       svg.setAttribute("aria-describedby", desc.id);
     }

@@ -1,7 +1,7 @@
 """A chart view in words and as a table, for a reader who cannot see the chart or use a mouse.
 
 Every figure a chart shows, in its marks or only in a tooltip, is also here: the description
-(the chart's accessible description, e.g. "Prefill t/s at Input tokens 512: parallel
+(the chart's accessible description, e.g. "Prefill t/s (Input tokens: 512): parallel
 preparation 203.97 tok/s, control 180.82 tok/s ⚠ noisy…") and a table beside the chart with
 each arm's median, range, repetitions, ratio, status, audit markers and the repetitions drawn.
 Both are made from the data sets of the view's spec, so they always say what the chart draws.
@@ -63,7 +63,7 @@ def bar_figures(title: str, where: str, datasets: dict, arm_label: str) -> Figur
         said.append(f"{missing['arm']} {fmt.MISSING} {missing['status']}" + (f" {missing['flag']}" if missing["flag"] else ""))
         rows.append((missing["arm"], fmt.MISSING, fmt.MISSING, "0", "", missing["status"], missing["flag"] or "none",
                      fmt.MISSING))
-    return Figures(f"{title} at {where}: " + "; ".join(said) + ".", (arm_label, *COLUMNS), tuple(rows))
+    return Figures(f"{title} ({where}): " + "; ".join(said) + ".", (arm_label, *COLUMNS), tuple(rows))
 
 
 def sweep_figures(title: str, where: str, datasets: dict, arm_label: str, at_label: str) -> Figures:
