@@ -209,7 +209,7 @@ def _overlap(a, b) -> bool:
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_chart_markers_never_cover_a_dot_or_a_bar_end(browser, sites, width):
+def test_chart_markers_never_cover_a_dot_or_a_bar(browser, sites, width):
     ctx, page = _open(browser, (sites["example"] / "index.html").as_uri(), width=width)
     ready(page)
     views = json.loads(page.locator("#chart-views").text_content())["views"]
@@ -224,6 +224,7 @@ def test_chart_markers_never_cover_a_dot_or_a_bar_end(browser, sites, width):
             checked += 1
             assert not any(_overlap(flag, dot) for dot in boxes["dots"]), (view["key"], flag)
             assert not any(_overlap(flag, end) for end in ends), (view["key"], flag)
+            assert not any(_overlap(flag, bar) for bar in boxes["bars"]), (view["key"], flag)   # beside, not over
     assert checked >= 12
     ctx.close()
 
