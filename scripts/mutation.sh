@@ -21,7 +21,7 @@ if [ "$#" -eq 0 ] || [ "$1" = run ]; then
   cp -Rp generator/benchproof "$WORK/src/benchproof"
   cp -Rp tests templates data scripts pyproject.toml "$WORK/"
   # the Vega runtime, made once here (see scripts/mutation_plugin.py)
-  .venv/bin/python -c "from benchproof.charts.specs import runtime; import sys; sys.stdout.write(runtime())" \
+  .venv/bin/python -c "from benchproof.charts.vega import runtime; import sys; sys.stdout.write(runtime())" \
     > "$WORK/vega.js"
 fi
 cd "$WORK"

@@ -1,7 +1,7 @@
 """A pytest plugin for scripts/mutation.sh only (the normal test run never loads it).
 
 - mutmut tests each mutant in a new process, which would spend seconds having vl-convert make
-  the Vega runtime again (``charts.specs.runtime``: cached per process, not a mutation
+  the Vega runtime again (``charts.vega.runtime``: cached per process, not a mutation
   target), and vl-convert cannot run in the process mutmut forks from.  The cache is filled
   from the file the script made beforehand (``BENCHPROOF_MUTATION_VEGA``), without vl-convert.
 - mutmut credits a function to the tests during which it ran.  The session builds
@@ -16,7 +16,7 @@ import pytest
 import vl_convert
 from mutmut.state import state
 
-from benchproof.charts import specs
+from benchproof.charts import vega
 
 _SHARED_SCOPES = ("session", "package", "module")
 _ran_in_fixture: dict[str, set[str]] = {}
@@ -28,7 +28,7 @@ def _prefill() -> None:
     real = vl_convert.javascript_bundle
     vl_convert.javascript_bundle = lambda *args, **kwargs: bundle
     try:
-        assert specs.runtime() == bundle
+        assert vega.runtime() == bundle
     finally:
         vl_convert.javascript_bundle = real
 

@@ -1,4 +1,4 @@
-"""Shared pytest fixtures.  (Plain helpers live in ``support.py``.)"""
+"""Shared pytest fixtures.  (Plain helpers live in ``support/``.)"""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from second_project import SecondProject, make_second_project
-from support import EXAMPLE, REJECTED, build, copy_example
+from support.second_project import SecondProject, make_second_project
+from support.common import EXAMPLE, REJECTED, build, copy_example
 
 # The chart cache of every build the tests run (in this process and in the ones they start)
 # lives in a temporary folder, never in the user's cache folder.
@@ -41,7 +41,7 @@ def rejected_site(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def second(tmp_path_factory) -> SecondProject:
-    """The generated second project (see ``second_project.py``); read it, never change it."""
+    """The generated second project (see ``support/second_project.py``); read it, never change it."""
     return make_second_project(tmp_path_factory.mktemp("second") / "project")
 
 
@@ -67,7 +67,7 @@ def _built(tmp_path_factory, name: str, make) -> Path:
 @pytest.fixture(scope="session")
 def depth_site(tmp_path_factory) -> Path:
     """The generated llama-bench-like depth sweep (glance_support), built once per session."""
-    from glance_support import depth_project
+    from support.glance import depth_project
 
     return _built(tmp_path_factory, "depth", depth_project)
 
@@ -75,6 +75,6 @@ def depth_site(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def serving_site(tmp_path_factory) -> Path:
     """The generated serving-like rate sweep with six dimensions, built once per session."""
-    from glance_support import serving_project
+    from support.glance import serving_project
 
     return _built(tmp_path_factory, "serving", serving_project)

@@ -19,16 +19,20 @@ from benchproof.receipts.bundle import evidence_zip
 from benchproof.receipts.downloads import records_csv, records_jsonl, results_json
 from benchproof.receipts.evidence import site_files as evidence_files
 from benchproof.errors import InputError, Problem, printable, strictly
-from benchproof.model import STATUSES, Project
-from benchproof.read.columns import free_unused_memory
-from benchproof.read.multisite import folder_problems, index_entries, report_folders
+from benchproof.model.terms import STATUSES
+from benchproof.model.project import Project
+from benchproof.model.columns import free_unused_memory
+from benchproof.read.multisite import folder_problems, report_folders
+from benchproof.pages.site_index import index_entries
 from benchproof.pages.report import SiteInfo, report_page, site_info
 from benchproof.read.project import load_project
 from benchproof.receipts.listing import receipts
-from benchproof.charts.widgets import charts_page, png_path, svg_path
-from benchproof.charts.cache import Cache
-from benchproof.charts.specs import chart_views, png, runtime, svg
-from benchproof.charts.workload import chart_path, workload_svg
+from benchproof.charts.widgets import charts_page
+from benchproof.addresses import INDEX, asset_path, chart_path, download_path, png_path, svg_path
+from benchproof.cache import Cache
+from benchproof.charts.specs import chart_views
+from benchproof.charts.vega import png, runtime, svg
+from benchproof.charts.workload import workload_svg
 from benchproof.pages.decision_view import decision_view
 from benchproof.pages.workload_view import workload_view
 from benchproof.receipts.decision_json import weighing_json
@@ -134,10 +138,10 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log, cache: Cache | N
         files = report_files(project, checked.audited[name], log, cache).files
         site.update({prefix + path: data for path, data in files.items()})
     if checked.multi:
-        site.add("index.html", render("site_index.html", reports=index_entries(checked.projects),
+        site.add(INDEX, render("site_index.html", reports=index_entries(checked.projects),
                                       site=SiteInfo("Reports", sum(len(p.records) for p in checked.projects.values())),
                                       root=""))
-        site.add("assets/style.css", stylesheet())
+        site.add(asset_path("style.css"), stylesheet())
         site.add(MARKER, MARKER_TEXT)
         log(f"index     index.html lists {len(checked.projects)} reports")
     publish(site, out)
@@ -173,18 +177,18 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     free_unused_memory()
     bundle, data = evidence_zip(project, downloads, when)
     downloads[bundle] = data
-    site.update({f"downloads/{name}": content for name, content in downloads.items()})
+    site.update({download_path(name): content for name, content in downloads.items()})
     log(f"downloads {', '.join(downloads)} ({len(project.inputs)} input files, built as of {when.iso})")
     page = replace(report_page(project, results, audit), decision=decision_view(project, decided, audit),
                    workload=workload_view(project, results, weighed, audit))
     info = site_info(project, when.iso)
     views = chart_views(project, results, audit.cells, cache)
     charts = charts_page(project, views)
-    site.add("index.html", render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when),
+    site.add(INDEX, render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when),
                                   site=info, root=""))
-    site.add("assets/style.css", stylesheet())
-    site.add("assets/report.js", asset("report.js"))
-    site.add("assets/vega.js", runtime(cache))
+    site.add(asset_path("style.css"), stylesheet())
+    site.add(asset_path("report.js"), asset("report.js"))
+    site.add(asset_path("vega.js"), runtime(cache))
     for k, view in enumerate(views, 1):
         site.add(svg_path(view), svg(view, cache))
         site.add(png_path(view), png(view, cache))
@@ -192,7 +196,7 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     log(f"charts    {len(views)} views, static SVG and PNG of each")
     if page.workload:
         site.update({chart_path(c): workload_svg(c) for c in page.workload.charts})
-        site.add("assets/workload.js", asset("workload.js"))
+        site.add(asset_path("workload.js"), asset("workload.js"))
     site.add(MARKER, MARKER_TEXT)
     listed = f"all {page.n_records:,} records in its raw table" if page.raw.inline else \
         f"{page.n_records:,} records, too many to list inline: linked to runs.html"

@@ -75,7 +75,7 @@ def build(project: str | None, out: str, strict: bool, no_cache: bool) -> None:
     """Build the report site from PROJECT (default: ./ if it has report.yaml, else the bundled example)."""
     from benchproof import progress
     from benchproof.build import build as run_build
-    from benchproof.charts.cache import Cache
+    from benchproof.cache import Cache
     from benchproof.errors import InputError
 
     project_dir = _project_dir(project)
@@ -148,11 +148,11 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
     from benchproof.errors import InputError
     from benchproof.importers import arms as arm_fields
     from benchproof.importers import detect, known, lookup, messages
-    from benchproof.importers.base import ImportFormatError
+    from benchproof.errors import ImportFormatError
     from benchproof.importers.disk import staged
     from benchproof.importers.remove import remove_import
     from benchproof.importers.writer import FileImport, UsageProblem, write_import
-    from benchproof.read.report_config import ID_RE
+    from benchproof.read.config.report import ID_RE
 
     if remove is not None:
         extra = [name for name, value in (("FORMAT", format_name), ("--arm", arm), ("--arm-from", arm_from),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from typing import Iterable, Literal
+from typing import Iterable, Literal, NoReturn
 
 Severity = Literal["error", "warning"]
 
@@ -115,3 +115,23 @@ def printable(text: str) -> str:
     """``text`` safe for one line of a message: line breaks, control characters, bytes that are
     not UTF-8 and lone surrogates are written as escapes (``\\n``, ``\\x1b``, ``\\xe9``, ``\\ud800``)."""
     return _UNPRINTABLE.sub(lambda m: _escape(m.group()), text)
+
+
+# --- a tool's file that cannot be imported (``benchproof import``)
+
+class ImportFormatError(Exception):
+    """The file cannot be imported as this format; ``problems`` say where and why."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(map(str, problems)))
+
+
+def error(rel: str, line: int | None, message: str) -> ImportFormatError:
+    """The error :func:`fail` raises, for ``raise error(...) from None`` in an ``except`` block."""
+    return ImportFormatError([Problem(rel, line, message)])
+
+
+def fail(rel: str, line: int | None, message: str) -> NoReturn:
+    """Stop the import of ``rel``: the file is not this format, truncated or wrong."""
+    raise error(rel, line, message)

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from benchproof.charts import style
-from chart_support import MEASURE, ready
-from page_checks import axe_violations, vnu_errors
-from support import EXAMPLE, build
+from support.browser_charts import MEASURE, ready
+from support.page_checks import axe_violations, vnu_errors
+from support.common import EXAMPLE, build
 
 THEMES = [("light", 1280), ("light", 390), ("dark", 1280), ("dark", 390)]
 

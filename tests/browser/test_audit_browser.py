@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from audit_support import invoke
-from test_audit_traps import make
+from support.audit import invoke
+from support.traps import make
 
 CONTROL_512 = 'table.summary tr[data-arm="v100-pxa4-control"]'
 
@@ -59,7 +59,7 @@ def test_the_chart_marker_links_to_the_finding_and_the_tooltip_says_so(report):
 
 @pytest.fixture(scope="module")
 def traps_site(tmp_path_factory):
-    """The report of test_audit_traps with every trap planted."""
+    """The report of support/traps.py with every trap planted."""
     root = tmp_path_factory.mktemp("traps")
     built = invoke("build", make(root / "project", planted=True), "-o", root / "site")
     assert built.exit_code == 0, built.output

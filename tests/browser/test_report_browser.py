@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from chart_support import MEASURE, opened, ready
-from support import SMALL_ARMS, SMALL_REPORT, build, write_project
+from support.browser_charts import MEASURE, opened, ready
+from support.common import SMALL_ARMS, SMALL_REPORT, build, write_project
 
 
 def marks(page, name: str, figure: str = MEASURE) -> int:

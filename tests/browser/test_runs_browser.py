@@ -12,19 +12,11 @@ from urllib.parse import urlparse
 
 import pytest
 
-from support import REPO, build
-from test_runs_page import HOSTILE, hostile_project
+from support.browser_runs import ROWS, choose, count_line, row_ids
+from support.common import REPO, build
+from support.runs import HOSTILE, hostile_project
 
 BIG = 100_000
-ROWS = "#runs-table tbody tr"
-
-
-def count_line(page) -> str:
-    return page.locator("#runs-count").inner_text()
-
-
-def row_ids(page) -> list[str]:
-    return page.eval_on_selector_all(ROWS, "rows => rows.map(r => r.id)")
 
 
 def column_texts(page, column: str) -> list[str]:
@@ -33,14 +25,6 @@ def column_texts(page, column: str) -> list[str]:
         const k = heads.findIndex(th => th.getAttribute('data-column') === column);
         return Array.from(document.querySelectorAll('#runs-table tbody tr')).map(tr => tr.children[k].textContent);
     }""", column)
-
-
-def choose(page, column: str, label_prefix: str) -> None:
-    """Pick the option of a filter whose text starts with ``label_prefix`` (texts end in a count)."""
-    select = f'select[data-column="{column}"]'
-    value = page.eval_on_selector(
-        select, "(s, p) => Array.from(s.options).find(o => o.text.startsWith(p + ' (')).value", label_prefix)
-    page.select_option(select, value)
 
 
 def sort_by(page, column: str) -> None:

@@ -18,8 +18,8 @@ import pyarrow as pa
 import pytest
 
 from benchproof.pages.runs_page import CHUNK, FIRST_CHUNK
-from support import REPO
-from test_runs_browser import ROWS, choose, count_line, row_ids
+from support.common import REPO
+from support.browser_runs import ROWS, choose, count_line, row_ids
 
 MILLION = 1_000_000
 

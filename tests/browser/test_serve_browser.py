@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from benchproof.cli import main
-from serve_support import WAIT, Served
+from support.serve import WAIT, Served
 
 FIGURE = "table.summary tbody tr:first-child td.num .v"  # the current arm's wall time
 

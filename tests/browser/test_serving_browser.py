@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from chart_support import MEASURE, chart_keys, drawn, opened, walk
+from support.browser_charts import MEASURE, chart_keys, drawn, opened, walk
 
 RATE_SWEEP = ("main--output_throughput--across-request_rate--dataset-random--max_concurrency-unlimited"
               "--input_len-1024--output_len-1024")

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from chart_support import MEASURE, chart_keys, drawn, offered, opened, ready, walk
+from support.browser_charts import MEASURE, chart_keys, drawn, offered, opened, ready, walk
 
 PREFILL_SWEEP = "main--prefill_tok_s--across-n_depth--n_prompt-512--n_gen-0"
 DECODE_AT_0 = "main--decode_tok_s--n_prompt-0--n_gen-128--n_depth-0"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hostile.attack import (ACTIVE, ARMS, HEADER, REPORT, ROWS, active_evidence_project, built, bundle, check,
                             project, refused, refused_both)
-from support import page
+from support.common import page
 
 
 def test_run_files_with_upper_case_suffixes_are_read(tmp_path):

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from hostile.attack import REPORT, build, built, check, csv_matches_jsonl, project, refused, refused_both
-from support import figure_texts, page
+from support.common import figure_texts, page
 
 JSONL_ROWS = [{"arm": arm, "status": "ok", "repeat": i, "size": 512, "tok_s": 10 + i} for arm in "ab" for i in (1, 2, 3)]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
-from benchproof.read.records_io import read_runs
+from benchproof.read.runs.records_io import read_runs
 from benchproof.read.yamlio import load_yaml
 from benchproof.receipts.downloads import write_csv
 from hostile.attack import FORMULA_START, plain_number, csv_text, unneutralised

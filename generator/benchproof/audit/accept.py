@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from benchproof.audit.finding import Finding
 from benchproof.errors import Problem
-from benchproof.model import AcceptEntry
+from benchproof.model.config import AcceptEntry
 
 
 def matches(entry: AcceptEntry, finding: Finding) -> bool:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from benchproof.audit.finding import Finding, facts
 from benchproof.compute.aggregate import Results
-from benchproof.model import AuditSettings, Project
+from benchproof.model.config import AuditSettings
+from benchproof.model.project import Project
 
 
 def not_separated(project: Project, results: Results, settings: AuditSettings) -> list[Finding]:

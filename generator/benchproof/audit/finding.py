@@ -14,8 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from benchproof.compute.aggregate import Point, Results
-from benchproof.model import Metric, Project, Where
+from benchproof.model.terms import Point, Where
+from benchproof.compute.aggregate import Results
+from benchproof.model.config import Metric
+from benchproof.model.project import Project
 
 Figure = tuple[str, Any]   # ("median", 180.82): a figure a finding rests on
 

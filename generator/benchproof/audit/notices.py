@@ -11,9 +11,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from benchproof.audit.finding import Finding
-from benchproof.compute.aggregate import Point, Results
+from benchproof.model.terms import Point, Where
+from benchproof.compute.aggregate import Results
 from benchproof.errors import Problem
-from benchproof.model import Project, Where
+from benchproof.model.project import Project
 
 CHECK_PLACES = 6   # places named in one line of `check` output; the page lists them all
 

@@ -8,8 +8,10 @@ from collections import Counter
 import numpy as np
 
 from benchproof.audit.finding import Finding, facts, percent
-from benchproof.compute.aggregate import Results, dim_sort_key
-from benchproof.model import AuditSettings, Project
+from benchproof.compute.aggregate import Results
+from benchproof.model.terms import dim_sort_key
+from benchproof.model.config import AuditSettings
+from benchproof.model.project import Project
 from benchproof.read.numbers import parse_column
 
 REPORTED_TOLERANCE = 0.005  # a reported figure further than 0.5% from the derived one

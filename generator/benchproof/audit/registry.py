@@ -17,7 +17,9 @@ from benchproof.audit.spread import few_repetitions, noisy, warm_up
 from benchproof.audit.weighing import claim_fails, outside_reference
 from benchproof.audit.workload import order_confounded, workload_differs
 from benchproof.compute.aggregate import Results
-from benchproof.model import AuditSettings, Project
+from benchproof.model.terms import RULE_IDS
+from benchproof.model.config import AuditSettings
+from benchproof.model.project import Project
 
 Check = Callable[[Project, Results, AuditSettings], list[Finding]]
 
@@ -77,7 +79,8 @@ RULES: tuple[Rule, ...] = (
          lambda project: bool(project.weighing.decision and project.weighing.decision.claims)),
 )
 
-RULE_IDS: tuple[str, ...] = tuple(rule.id for rule in RULES)
+if tuple(rule.id for rule in RULES) != RULE_IDS:   # read/ knows the ids from model.terms
+    raise RuntimeError("audit.registry.RULES and model.terms.RULE_IDS list different rules")
 
 
 def rules_for(project: Project) -> tuple[Rule, ...]:

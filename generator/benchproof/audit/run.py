@@ -12,7 +12,7 @@ from benchproof.audit.notices import (Flag, Notice, RecordFlags, cell_flags, gro
 from benchproof.audit.registry import RULES, rules_for
 from benchproof.compute.aggregate import Results
 from benchproof.errors import Problem
-from benchproof.model import Project
+from benchproof.model.project import Project
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ import numpy as np
 
 from benchproof.audit.finding import Finding, facts, limit, middle, percent, worse_by
 from benchproof.compute.aggregate import Results
-from benchproof.model import AuditSettings, Project
+from benchproof.model.config import AuditSettings
+from benchproof.model.project import Project
 
 
 def few_repetitions(project: Project, results: Results, settings: AuditSettings) -> list[Finding]:

@@ -9,7 +9,8 @@ from benchproof.audit.finding import Facts, Finding, facts, percent
 from benchproof.compute.aggregate import Results
 from benchproof.compute.decision import ClaimFigure, evaluate
 from benchproof.compute.workload import ReferenceOutcome, reference
-from benchproof.model import AuditSettings, Project
+from benchproof.model.config import AuditSettings
+from benchproof.model.project import Project
 
 
 def claim_text(f: Facts, figure: ClaimFigure) -> str:

@@ -9,7 +9,8 @@ import numpy as np
 
 from benchproof.audit.finding import Finding, facts, limit, middle, percent
 from benchproof.compute.aggregate import Results
-from benchproof.model import AuditSettings, Project
+from benchproof.model.config import AuditSettings
+from benchproof.model.project import Project
 from benchproof.read.numbers import parse_column
 
 

@@ -18,8 +18,8 @@ import random
 
 import numpy as np
 
-from benchproof.compute.aggregate import numeric
-from benchproof.model import Project
+from benchproof.model.terms import numeric
+from benchproof.model.project import Project
 
 DOT_CAP = 200          # dots per arm and view before a deterministic sample is drawn
 PAGE_DOTS = 8_000      # dots on the report page, all views together (index.html ≤ 2 MB at 1M records)

@@ -1,4 +1,5 @@
-"""Bar-plus-dot charts: Altair builds a Vega-Lite spec per view, vl-convert renders static SVG.
+"""Bar-plus-dot charts: Altair builds a Vega-Lite spec per view (:mod:`benchproof.charts.vega`
+renders its static SVG); :func:`chart_views` lists every view of a report, sweeps included.
 
 A bar view is one section × metric × workload point that has data (at least one arm with a
 median; a combination where no arm has one is never offered).  The bar is the median of the
@@ -12,139 +13,25 @@ dimension) are :mod:`benchproof.charts.sweep`.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import Counter
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from pathlib import Path
-from typing import Callable, Mapping
+from dataclasses import replace
+from typing import Mapping
 
-import numpy as np
-
+from benchproof.addresses import digest, view_key
+from benchproof.cache import Cache
 from benchproof.charts import style
-from benchproof.charts.cache import Cache
 from benchproof.charts.dots import DOT_CAP, Dots  # noqa: F401  (DOT_CAP: the charts' cap, asked for here)
-from benchproof.charts.keys import digest, slug, view_key
-from benchproof.charts.words import Figures, bar_figures
-from benchproof.compute.aggregate import Point, Results, Stat
-from benchproof.compute.ratio import BASELINE
-from benchproof.model import Metric, Project
-from benchproof.pages import formatting as fmt
+from benchproof.charts.words import bar_figures
+from benchproof.charts.view import (LABEL_LIMIT, WIDTH, ChartView, cached_skeleton, dot_rows, figure_fields,
+                                    flag_fields, metric_key, repetitions)
+from benchproof.compute.aggregate import Results
+from benchproof.model.config import Metric
+from benchproof.model.project import Project
+from benchproof.model.terms import Point
+from benchproof import text as fmt
 
-__all__ = ["ChartView", "chart_views", "png", "runtime", "slug", "svg", "view_key"]
-
-VL_VERSION = "6.4"
-WIDTH = 640            # static width; the interactive chart fills its container
-LABEL_LIMIT = 300      # px of arm label before an ellipsis (report.js narrows it on a phone)
 ROW_HEIGHT = 34
 SUBTITLE = "bar = median of successful repetitions · dot = one repetition"
-
-
-@dataclass(frozen=True)
-class ChartView:
-    key: str
-    section: str
-    metric: str
-    point: Point                   # a sweep: the values of the other dimensions
-    title: str
-    spec: dict
-    shown: int
-    total: int
-    across: str | None = None      # a sweep: the dimension on the x axis
-    off_scale: int = 0             # repetitions drawn at the axis edge
-    figures: Figures | None = None # the view in words and as a table (its description)
-
-    @property
-    def sampled(self) -> bool:
-        return self.shown < self.total
-
-
-@dataclass(frozen=True)
-class Repetitions:
-    """One group's successful repetitions as a chart draws them: the rows of the records in
-    scale (sampled past the cap) and off scale (drawn at the edge), with how many there are."""
-
-    inside: np.ndarray
-    outside: np.ndarray
-    total: int
-    off_scale: int
-
-    @property
-    def shown(self) -> int:
-        return len(self.inside) + len(self.outside)
-
-
-def repetitions(dots: Dots, group: tuple, metric: str, seed: str, limit: float | None,
-                cap: int | None = None) -> Repetitions:
-    """The successful repetitions of ``group`` (section, arm, point) split at the off-scale
-    ``limit``, each side sampled to the page's cap (or ``cap`` when smaller)."""
-    rows = dots.rows(*group, metric)
-    beyond = np.abs(dots.records.metrics[metric][rows]) > limit if limit is not None else np.zeros(len(rows), bool)
-    return Repetitions(dots.sample(rows[~beyond], metric, seed, cap), dots.sample(rows[beyond], metric, seed + "|off", cap),
-                       len(rows), int(beyond.sum()))
-
-
-def dot_rows(dots: Dots, rows: np.ndarray, metric: Metric, label: str, off_scale: bool = False) -> list[dict]:
-    """What each repetition's dot carries (its tooltip fields), from the record columns."""
-    records = dots.records
-    after = " (off scale)" if off_scale else ""
-    return [{"arm": label, "value": value, "shown": f"{fmt.number(value, metric.decimals)} {metric.unit}".strip() + after,
-             "repeat": str(repeat), "status": "ok", "run": records.run_id[row]}
-            for row, value, repeat in zip(rows.tolist(), records.metrics[metric.id][rows].tolist(),
-                                          records.repeat[rows].tolist())]
-
-
-def ratio_text(stat: Stat) -> str:
-    """``1.13× the baseline (13% better)`` for a tooltip ('' without a ratio)."""
-    if stat.ratio is None:
-        return ""
-    if stat.ratio_direction == BASELINE:
-        return "this is the baseline"
-    words = fmt.direction(stat.ratio, stat.ratio_direction)
-    return f"{fmt.ratio(stat.ratio)} the baseline" + (f" ({words})" if words else "")
-
-
-def figure_fields(stat: Stat, metric: Metric) -> dict:
-    """What a bar or a sweep's median carries: the median and its tooltip lines."""
-    decimals, unit = metric.decimals, metric.unit
-    return {"median": stat.median, "n": str(stat.n_ok),
-            "median_text": f"{fmt.number(stat.median, decimals)} {unit}".strip(),
-            "range": f"{fmt.number(stat.min, decimals)}–{fmt.number(stat.max, decimals)} {unit}".strip(),
-            "ratio": ratio_text(stat) or "no baseline set"}
-
-
-def flag_fields(flags) -> dict:
-    """What a flagged bar carries: the marker text, the tooltip line and the link to the first
-    finding (``flags``: :class:`benchproof.audit.notices.Flag`, or nothing)."""
-    if not flags:
-        return {"href": "", "audit": "no finding"}   # '' is no link; a missing value would read "undefined"
-    marks = " ".join(dict.fromkeys(f"{style.ACCEPTED if f.accepted else style.FLAG} {f.rule}" for f in flags))
-    short = "".join(dict.fromkeys(style.ACCEPTED if f.accepted else style.FLAG for f in flags))
-    return {"flag": marks, "short": short, "audit": f"{marks}: click to read the finding" + (
-        " (✓ accepted by the author)" if any(f.accepted for f in flags) else ""), "href": f"#{flags[0].anchor}"}
-
-
-def cached_skeleton(cache: Cache, content: dict, make: Callable[[], dict]) -> dict:
-    """A chart's spec without data, from the chart cache (``content``: what it is made from):
-    Altair takes longer to make one, and to be imported, than the rest of a small build."""
-    return json.loads(cache.get("skeleton", _skeleton_version(), content,
-                                lambda: json.dumps(make(), ensure_ascii=False)))
-
-
-@lru_cache(maxsize=1)
-def _skeleton_version() -> str:
-    """Altair's version and the text of the modules that make skeletons."""
-    from importlib.metadata import version
-
-    here = Path(__file__).parent
-    text = b"".join((here / name).read_bytes() for name in ("specs.py", "sweep.py", "style.py"))
-    return f"altair {version('altair')}, {hashlib.sha256(text).hexdigest()}"
-
-
-def metric_key(metric: Metric) -> list[str]:
-    """What a skeleton takes from a metric (its axis title)."""
-    return [metric.label, metric.unit, metric.better]
 
 
 def _skeleton(metric: Metric, order: list[str], arm_label: str, cache: Cache) -> dict:
@@ -185,7 +72,7 @@ def _make_skeleton(metric: Metric, order: list[str], arm_label: str) -> dict:
         align="left", dx=4, color=style.MISSING_COLOR, fontSize=12).properties(name="missing").encode(
         x=alt.datum(0), y=y, text="text:N", href=alt.Href("href:N"))
     # The audit's marker, beside its row right of the plot (past the off-scale marks), so it
-    # never covers a bar end or a dot; it links to the finding like the bar.
+    # never covers a bar or a dot; it links to the finding like the bar.
     flag_chart = alt.Chart(alt.NamedData("flags")).mark_text(
         align="left", dx=12, color=style.FLAG_COLOR, fontSize=11, fontWeight="bold").properties(name="flags").encode(
         x=alt.XValue("width"), y=y, text="text:N", href=alt.Href("href:N"),
@@ -265,64 +152,3 @@ def _unique(views: list[ChartView]) -> list[ChartView]:
     counts = Counter(v.key for v in views)
     return [replace(v, key=f"{v.key}-{digest(repr((v.section, v.metric, v.point, v.across)))}")
             if counts[v.key] > 1 else v for v in views]
-
-
-def _static_spec(view: ChartView) -> dict:
-    """The spec the static files are drawn from: the markers carry no links (vl-convert would
-    resolve them against a web address, and the files are shown as images anyway)."""
-    datasets = {name: [{**row, "href": ""} if "href" in row else row for row in rows]
-                for name, rows in view.spec["datasets"].items()}
-    return {**view.spec, "datasets": datasets}
-
-
-def svg(view: ChartView, cache: Cache | None = None) -> str:
-    """The static SVG of a view: an image (``role="img"``) named by its title and described by
-    the view in words.  Kept in the chart cache (``cache``; the default one when not given)."""
-    import vl_convert as vlc
-
-    spec = _static_spec(view)
-    return (cache or Cache.default()).get(
-        "svg", _renderer(), spec, lambda: labelled(vlc.vegalite_to_svg(spec, vl_version=VL_VERSION), view.title,
-                                                   view.figures.description if view.figures else ""))
-
-
-def labelled(svg_text: str, title: str, description: str) -> str:
-    """``svg_text`` with a role, a ``<title>`` and a ``<desc>`` (what a screen reader says)."""
-    from xml.sax.saxutils import escape
-
-    start = svg_text.index("<svg") + len("<svg")
-    head_end = svg_text.index(">", start) + 1
-    inner = f"<title>{escape(title)}</title>" + (f"<desc>{escape(description)}</desc>" if description else "")
-    return svg_text[:start] + ' role="img"' + svg_text[start:head_end] + inner + svg_text[head_end:]
-
-
-PNG_SCALE = 2   # a PNG for slides and documents: twice the static SVG's pixels
-
-
-def png(view: ChartView, cache: Cache | None = None) -> bytes:
-    """The PNG of a view (for slides and documents), drawn at :data:`PNG_SCALE`; kept in the chart
-    cache like the SVG (as base64 text)."""
-    import base64
-
-    import vl_convert as vlc
-
-    spec = _static_spec(view)
-    text = (cache or Cache.default()).get(
-        "png", f"{_renderer()}, scale {PNG_SCALE}", spec,
-        lambda: base64.b64encode(vlc.vegalite_to_png(spec, vl_version=VL_VERSION, scale=PNG_SCALE)).decode("ascii"))
-    return base64.b64decode(text)
-
-
-def runtime(cache: Cache | None = None) -> str:
-    """Vega, Vega-Lite and vega-embed in one local script: the site never loads from a CDN."""
-    import vl_convert as vlc
-
-    return (cache or Cache.default()).get("vega", _renderer(), "javascript_bundle",
-                                          lambda: vlc.javascript_bundle(vl_version=VL_VERSION))
-
-
-def _renderer() -> str:
-    """What an SVG or the runtime depends on besides its spec: the renderer's versions."""
-    import vl_convert as vlc
-
-    return f"vl-convert {vlc.__version__}, Vega-Lite {VL_VERSION}"

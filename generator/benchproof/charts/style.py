@@ -7,7 +7,8 @@ every theme and the static SVG stays a faithful light rendering.
 
 from __future__ import annotations
 
-from benchproof.model import Metric, Project
+from benchproof.model.config import Metric
+from benchproof.model.project import Project
 
 # Each mark meets 3:1 against the ground (WCAG 1.4.11), the dot also against the bar; the
 # stylesheet's --bar and --dot are these in light and their dark-theme twins.

@@ -16,14 +16,16 @@ from __future__ import annotations
 from typing import Mapping
 
 from benchproof.charts import style
-from benchproof.charts.cache import Cache
-from benchproof.charts.keys import view_key
+from benchproof.cache import Cache
+from benchproof.addresses import view_key
 from benchproof.charts.dots import Dots
 from benchproof.charts.words import sweep_figures
-from benchproof.charts.specs import (LABEL_LIMIT, WIDTH, ChartView, cached_skeleton, dot_rows, figure_fields,
-                                     flag_fields, metric_key, repetitions)
-from benchproof.compute.aggregate import NOT_APPLICABLE, Point, Results, dim_sort_key, numeric
-from benchproof.model import Metric, Project, Section
+from benchproof.charts.view import (LABEL_LIMIT, WIDTH, ChartView, cached_skeleton, dot_rows, figure_fields,
+                                    flag_fields, metric_key, repetitions)
+from benchproof.compute.aggregate import NOT_APPLICABLE, Results
+from benchproof.model.terms import Point, dim_sort_key, numeric
+from benchproof.model.config import Metric, Section
+from benchproof.model.project import Project
 
 MIN_POINTS = 3      # values of the dimension with data before a sweep is drawn
 LOG_SPAN = 10       # x axis logarithmic past this ratio of the largest to the smallest value

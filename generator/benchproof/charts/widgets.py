@@ -13,13 +13,13 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from benchproof.charts.keys import VIEW_HASH
-from benchproof.charts.specs import ChartView
+from benchproof.addresses import VIEW_HASH, svg_path
+from benchproof.charts.view import ChartView
 from benchproof.charts.style import OFF_SCALE
 from benchproof.charts.words import Figures
-from benchproof.compute.aggregate import dim_sort_key
-from benchproof.model import Project
-from benchproof.pages.render import script_json
+from benchproof.model.terms import dim_sort_key
+from benchproof.model.project import Project
+from benchproof.text import script_json
 
 POINT = ""   # the "across" value of a bar view: the arms at one point
 
@@ -56,15 +56,6 @@ class ChartsPage:
     payload: Markup
     sampled: tuple[str, ...]               # titles of views whose dots are a sample
     view_hash: str = VIEW_HASH             # index.html#view=<key> opens that view
-
-
-def svg_path(view: ChartView) -> str:
-    return f"charts/{view.key}.svg"
-
-
-def png_path(view: ChartView) -> str:
-    """The PNG beside the SVG, for slides and documents."""
-    return f"charts/{view.key}.png"
 
 
 def _widget(project: Project, views: list[ChartView], section: str) -> Widget:

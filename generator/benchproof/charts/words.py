@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from benchproof.pages import formatting as fmt
+from benchproof import text as fmt
 
 LISTED = 20   # repetitions listed per arm (and point) in the table; the rest are counted
 

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from benchproof.charts.keys import slug
-from benchproof.charts.specs import VL_VERSION, WIDTH
+from benchproof.addresses import slug
+from benchproof.charts.view import VL_VERSION, WIDTH
 from benchproof.charts.style import BAR_COLOR, FONT, MISSING_COLOR, PALETTE
 from benchproof.compute.workload import CrossoverOutcome, ReferenceOutcome
 
@@ -40,10 +40,6 @@ class WorkloadChart:
     key: str            # file name stem of the static SVG, id of the figure
     title: str
     spec: dict
-
-
-def chart_path(chart: WorkloadChart) -> str:
-    return f"charts/{chart.key}.svg"
 
 
 def nice_step(span: float, bins: int = BINS) -> float:

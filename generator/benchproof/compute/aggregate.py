@@ -18,9 +18,10 @@ import numpy as np
 import pandas as pd
 
 from benchproof.compute.ratio import ratio_direction
-from benchproof.model import STATUSES, Project, RunRecord
+from benchproof.model.terms import STATUSES, Point, dim_sort_key
+from benchproof.model.project import Project
+from benchproof.model.records import RunRecord
 
-Point = tuple[tuple[str, object], ...]
 NOT_MEASURED = "not measured"   # the arm ran, another record at the point has a value
 NOT_APPLICABLE = "n/a"          # the arm ran, no record of the section has a value at the point
 
@@ -65,18 +66,6 @@ class Results:
         for r in self.rows:
             pairs.setdefault(r.section, set()).update((r.point, m) for m, s in r.stats.items() if s.median is not None)
         return {section: frozenset(found) for section, found in pairs.items()}
-
-
-def numeric(value: object) -> bool:
-    """Whether a dimension value is a number (``true`` is not, though Python counts it as one)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def dim_sort_key(value: object) -> tuple:
-    """Numbers first, in numeric order, then text: 512 before 4096 before 'long'."""
-    if numeric(value):
-        return (0, float(value), "")
-    return (1, 0.0, str(value))
 
 
 def point_of(record: RunRecord) -> Point:

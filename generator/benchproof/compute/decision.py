@@ -14,8 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Mapping
 
-from benchproof.compute.aggregate import Point, Results, Row
-from benchproof.model import DecisionClaim, Project, RerunBar
+from benchproof.model.terms import Point
+from benchproof.compute.aggregate import Results, Row
+from benchproof.model.decision import DecisionClaim, RerunBar
+from benchproof.model.project import Project
 
 HOLDS, FAILS, CANNOT, FLAGGED = "holds", "fails", "cannot-check", "holds-on-flagged"
 STATES = (HOLDS, FAILS, CANNOT, FLAGGED)

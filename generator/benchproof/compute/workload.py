@@ -20,7 +20,8 @@ import numpy as np
 
 from benchproof.compute.aggregate import Results
 from benchproof.compute.decision import Side, rows_by_group, side
-from benchproof.model import Crossover, Project, Reference
+from benchproof.model.decision import Crossover, Reference
+from benchproof.model.project import Project
 
 PERCENTILES = (10, 25, 50, 75, 90)
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchproof.errors import Problem
+from benchproof.errors import ImportFormatError, Problem
 from benchproof.importers import (guidellm, hyperfine, llama_bench,  # noqa: F401  (they register)
                                   pytest_benchmark, sglang, vllm_serve, vllm_throughput)
-from benchproof.importers.base import REGISTRY, ImportFormatError, Importer
+from benchproof.importers.base import REGISTRY, Importer
 from benchproof.read.yamlio import read_text
 
 AUTO = "auto"

@@ -20,8 +20,9 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Iterable
 
-from benchproof.importers.base import DimensionDef, ImportFormatError
-from benchproof.importers.common import error, fail, plain_value
+from benchproof.importers.base import DimensionDef
+from benchproof.errors import ImportFormatError, error, fail
+from benchproof.importers.common import plain_value
 
 NONE = "none"           # --arm-from none: one arm for the whole file
 ARM = "arm"             # the record column that holds the arm's value until the writer names it

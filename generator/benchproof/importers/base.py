@@ -4,7 +4,7 @@ An importer turns one output file of a benchmark tool into run records (one per 
 repetition, as that format allows) plus what the file tells about the arm, the metrics and
 the workload dimensions.  It never loses a record silently: every skipped line or value is
 a :class:`~benchproof.errors.Problem` (``file:line``) in ``skipped``; a file that is not the
-format, truncated or empty raises :class:`ImportFormatError` with ``file:line``.
+format, truncated or empty raises :class:`~benchproof.errors.ImportFormatError` with ``file:line``.
 """
 
 from __future__ import annotations
@@ -14,14 +14,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 from benchproof.errors import Problem
-
-
-class ImportFormatError(Exception):
-    """The file cannot be imported as this format; ``problems`` say where and why."""
-
-    def __init__(self, problems: list[Problem]):
-        self.problems = problems
-        super().__init__("\n".join(map(str, problems)))
 
 
 @dataclass(frozen=True)

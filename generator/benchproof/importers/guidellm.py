@@ -41,34 +41,26 @@ from typing import Any
 
 import yaml
 
-from benchproof.errors import Problem
+from benchproof.errors import ImportFormatError, Problem, error, fail
 from benchproof.importers import arms
 from benchproof.importers.base import (
     DimensionDef,
     Imported,
     Importer,
-    ImportFormatError,
     register,
 )
 from benchproof.importers.common import (
-    error,
-    fail,
     finite,
     number_repeats,
     origin,
     read_file,
 )
 from benchproof.importers.common import skipped as skip
-from benchproof.importers.common_serving import (
-    MetricSpec,
-    arm_stub,
-    iso_from_epoch,
-    json_document,
-    member_item_lines,
-    order_record,
-    plain_number,
-    same_or_joined,
-)
+from benchproof.importers.serving.metrics import MetricSpec
+from benchproof.importers.serving.stub import arm_stub, same_or_joined
+from benchproof.importers.serving.values import iso_from_epoch, plain_number
+from benchproof.importers.serving.fields import order_record
+from benchproof.read.jsonio import json_document, member_item_lines
 
 NAME = "guidellm"
 WHAT = "GuideLLM benchmarks report"

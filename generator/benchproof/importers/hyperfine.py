@@ -19,9 +19,9 @@ from pathlib import Path
 
 from benchproof.importers import arms
 from benchproof.importers.base import DimensionDef, Imported, Importer, MetricDef, register
-from benchproof.importers.common import (IMPORTED_FROM, RESERVED_COLUMNS, fail, finite, line_of,
-                                         number_repeats, object_list, origin, shorten, skipped,
-                                         split_constant, warning)
+from benchproof.importers.common import (IMPORTED_FROM, RESERVED_COLUMNS, finite, line_of, number_repeats, object_list,
+                                         origin, shorten, skipped, split_constant, warning)
+from benchproof.errors import fail
 
 NAME = "hyperfine"
 WALL = MetricDef(

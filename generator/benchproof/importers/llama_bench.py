@@ -27,11 +27,11 @@ from datetime import datetime
 from pathlib import Path, PurePath
 
 from benchproof.importers import arms
-from benchproof.importers.base import (DimensionDef, Imported, ImportFormatError, Importer, MetricDef,
-                                       register)
-from benchproof.importers.common import (aggregate_fields, fail, finite, line_of, load_json,
-                                         number_repeats, origin, read_file, shorten, skipped,
-                                         split_constant, warning)
+from benchproof.importers.base import DimensionDef, Imported, Importer, MetricDef, register
+from benchproof.errors import ImportFormatError, fail
+from benchproof.importers.common import (aggregate_fields, finite, line_of, number_repeats, origin, read_file, shorten,
+                                         skipped, split_constant, warning)
+from benchproof.read.jsonio import load_json
 from benchproof.read.yamlio import MarkedMap
 
 NAME = "llama-bench"

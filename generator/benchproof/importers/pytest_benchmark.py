@@ -21,9 +21,9 @@ from pathlib import Path
 
 from benchproof.importers import arms
 from benchproof.importers.base import DimensionDef, Imported, Importer, MetricDef, register
-from benchproof.importers.common import (aggregate_fields, fail, finite, line_of, number_repeats,
-                                         object_list, origin, shorten, skipped, split_constant,
-                                         warning)
+from benchproof.importers.common import (aggregate_fields, finite, line_of, number_repeats, object_list, origin,
+                                         shorten, skipped, split_constant, warning)
+from benchproof.errors import fail
 
 NAME = "pytest-benchmark"
 ROUNDS = ("pytest-benchmark stats.data[]: seconds per call in one round (the round's time "

@@ -34,37 +34,34 @@ import json
 from pathlib import Path
 from typing import Any
 
-from benchproof.errors import Problem
+from benchproof.errors import ImportFormatError, Problem
 from benchproof.importers.base import (
     DimensionDef,
     Imported,
     Importer,
-    ImportFormatError,
     register,
 )
 from benchproof.importers.common import read_file
 from benchproof.importers.common import skipped as skip
-from benchproof.importers.common_serving import (
+from benchproof.importers.serving.values import (
     NOT_RECORDED,
     RATE_DIM,
-    TPOT_MEANING,
-    ArmFields,
-    MetricSpec,
-    arm_stub,
-    client_backend,
     concurrency_dims,
     concurrency_value,
-    finish_record,
-    has_keys,
-    latency_specs,
-    missing_keys,
     plain_number,
-    put_request_metrics,
     rate_value,
-    request_throughput_spec,
-    same_or_joined,
-    serving_import,
 )
+from benchproof.importers.serving.metrics import (
+    TPOT_MEANING,
+    MetricSpec,
+    latency_specs,
+    put_request_metrics,
+    request_throughput_spec,
+)
+from benchproof.importers.serving.result import ArmFields, serving_import
+from benchproof.importers.serving.stub import arm_stub, client_backend, same_or_joined
+from benchproof.importers.serving.fields import finish_record
+from benchproof.importers.serving.reading import has_keys, missing_keys
 
 NAME = "sglang-serving"
 WHAT = "SGLang bench_serving result"

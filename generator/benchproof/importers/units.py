@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from benchproof.errors import Problem
 from benchproof.importers import arms
 from benchproof.importers.base import Imported, MetricDef
-from benchproof.read.report_config import REL
+from benchproof.read.config.report import REL
 from benchproof.read.schema import line_of
 
 TIME_UNITS = {"s": 1.0, "ms": 1e-3, "µs": 1e-6, "us": 1e-6, "ns": 1e-9}

@@ -24,7 +24,7 @@ of the same file at the same rate and concurrency are numbered as repeats.
   (``model`` for ``model_id``, or any ``--metadata`` key).
 * **Arm stub**: client backend, model and tokenizer id, label, date; the server
   configuration is not in the file.
-* Per-request arrays are summarised (see ``common_serving``).  ``.commands`` side files,
+* Per-request arrays are summarised (see ``serving.fields``).  ``.commands`` side files,
   the nightly ``benchmark_results.json`` table and ``.pytorch.json`` files are not result
   files and are not detected.
 """
@@ -36,28 +36,26 @@ from typing import Any
 
 from benchproof.errors import Problem
 from benchproof.importers.base import DimensionDef, Imported, Importer, register
-from benchproof.importers.common_serving import (
+from benchproof.importers.serving.values import (
     NOT_RECORDED,
     RATE_DIM,
-    TPOT_MEANING,
-    ArmFields,
-    MetricSpec,
-    arm_stub,
-    client_backend,
     concurrency_dims,
     concurrency_value,
-    finish_record,
-    has_keys,
     iso_from_compact,
-    json_results,
-    latency_specs,
     plain_number,
-    put_request_metrics,
     rate_value,
-    request_throughput_spec,
-    same_or_joined,
-    serving_import,
 )
+from benchproof.importers.serving.metrics import (
+    TPOT_MEANING,
+    MetricSpec,
+    latency_specs,
+    put_request_metrics,
+    request_throughput_spec,
+)
+from benchproof.importers.serving.result import ArmFields, serving_import
+from benchproof.importers.serving.stub import arm_stub, client_backend, same_or_joined
+from benchproof.importers.serving.fields import finish_record
+from benchproof.importers.serving.reading import has_keys, json_results
 
 NAME = "vllm-serve"
 WHAT = "vLLM serve result"

@@ -35,9 +35,9 @@ from benchproof.errors import InputError, Problem
 from benchproof.importers import arms, manifest, report_yaml, units
 from benchproof.importers.base import Imported
 from benchproof.importers.disk import Files, build_errors, dump_rows, dump_yaml, plain
-from benchproof.read.records_io import read_runs
-from benchproof.read.report_config import REL
-from benchproof.read.runs import run_files
+from benchproof.read.runs.records_io import read_runs
+from benchproof.read.config.report import REL
+from benchproof.read.runs.validate import run_files
 from benchproof.read.yamlio import load_yaml
 
 FIRST_COLUMNS = ("run_id", "arm", "section")

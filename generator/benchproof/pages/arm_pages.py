@@ -2,7 +2,7 @@
 claims, every one of its records, and its evidence.
 
 :class:`ArmPage` is everything ``arm.html`` shows, formatted here (and in
-:mod:`benchproof.pages.formatting` / :mod:`benchproof.pages.configuration`); the template only lays
+:mod:`benchproof.text` / :mod:`benchproof.pages.configuration`); the template only lays
 it out.  Links are relative to the site root; the template prefixes ``root`` (``../``).
 """
 
@@ -13,16 +13,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from benchproof.audit.run import Audit
-from benchproof.pages import formatting as fmt
+from benchproof import text as fmt
 from benchproof.pages.audit_view import AuditBlock, audit_block
-from benchproof.pages.configuration import (ENGINE_KEYS, ClaimView, Evidence, LaunchView,
-                                      arm_anchors, arm_path, claim_view, evidence, flatten,
-                                      href, launch_view, plain)
-from benchproof.model import STATUSES, Arm, Project
+from benchproof.pages.configuration import (ENGINE_KEYS, ClaimView, Evidence, LaunchView, arm_anchors, claim_view,
+                                            evidence, flatten, launch_view, plain)
+from benchproof.addresses import ARM_ROOT, RUNS, arm_path, href
+from benchproof.model.terms import STATUSES
+from benchproof.model.config import Arm
+from benchproof.model.project import Project
 from benchproof.pages.report import INLINE_LIMIT, Cell, SiteInfo, measure_cells, measure_headers
 from benchproof.pages.render import render
-
-ROOT = "../"  # arms/<id>.html is one folder below the site root
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ def _record_row(project: Project, row: int, audit: Audit) -> RecordRow:
     r = project.records[row]
     anchor = f"run-{r.run_id}"
     return RecordRow(
-        run_id=r.run_id, anchor=anchor, href=href("runs.html", anchor), status=r.status,
+        run_id=r.run_id, anchor=anchor, href=href(RUNS, anchor), status=r.status,
         section=r.section, cells=tuple(measure_cells(project.report, r)),
         started=r.started_at or "", reason=r.reason or "", evidence=evidence(r.evidence),
         source=str(r.where), flags=audit.records.of(row),
@@ -173,7 +173,7 @@ def arm_page(project: Project, arm: Arm, audit: Audit) -> ArmPage:
         sections=sections, headers=tuple(measure_headers(project.report)),
         show_section=len(project.report.sections) > 1,
         records=tuple(_record_row(project, row, audit) for row in rows.tolist()) if len(rows) <= INLINE_LIMIT else (),
-        n_records=len(rows), runs_href=href("runs.html", f"arm={arm.id}"),
+        n_records=len(rows), runs_href=href(RUNS, f"arm={arm.id}"),
         status_counts=tuple((s, counts[s]) for s in STATUSES if counts.get(s)),
         evidence=_evidence_files(project, arm, rows),
         report_anchor=sections[0].config_anchor if sections else "",
@@ -186,5 +186,5 @@ def arm_site_files(project: Project, info: SiteInfo, audit: Audit) -> dict[str, 
     files = {}
     for arm in project.arms.values():
         page = arm_page(project, arm, audit)
-        files[arm_path(arm.id)] = render("arm.html", page=page, site=info, root=ROOT)
+        files[arm_path(arm.id)] = render("arm.html", page=page, site=info, root=ARM_ROOT)
     return files

@@ -13,10 +13,10 @@ from benchproof.audit.finding import Finding
 from benchproof.audit.notices import Notice
 from benchproof.audit.registry import RULES, rules_for
 from benchproof.audit.run import Audit
-from benchproof.charts.keys import bar_view
+from benchproof.charts.view import bar_view
 from benchproof.compute.aggregate import Results
-from benchproof.model import Project
-from benchproof.pages.configuration import arm_href, href
+from benchproof.model.project import Project
+from benchproof.addresses import RUNS, arm_href, href
 
 RECORD_LINKS = 8   # records linked by name under one place; the rest are one link to runs.html
 OPEN_PLACES = 3    # a notice with more places than this folds them (the notice line sums them up)
@@ -94,7 +94,7 @@ def _records(project: Project, finding: Finding) -> tuple[tuple[RecordLink, ...]
     if finding.point is not None and finding.rows is not None:
         repeat = project.records.repeat
         repeats = {run_id: int(repeat[row]) for run_id, row in zip(shown, finding.rows[:RECORD_LINKS].tolist())}
-    links = tuple(RecordLink(r, f"#{repeats[r]}" if r in repeats else r, href("runs.html", f"run-{r}")) for r in shown)
+    links = tuple(RecordLink(r, f"#{repeats[r]}" if r in repeats else r, href(RUNS, f"run-{r}")) for r in shown)
     return links, len(run_ids) - len(shown)
 
 
@@ -137,7 +137,7 @@ def notice_view(notice: Notice, project: Project, views=_no_view) -> NoticeView:
         anchor=notice.anchor, rule=notice.rule, subject=notice.subject,
         subject_href=arm_href(notice.arm) if notice.arm else "", summary=summary, places=places,
         records=records, more=more,
-        accepted=notice.accepted, more_href=href("runs.html", flagged),
+        accepted=notice.accepted, more_href=href(RUNS, flagged),
         section=titles[notice.section] if len(titles) > 1 else "", folded=len(places) > OPEN_PLACES, view=view)
 
 

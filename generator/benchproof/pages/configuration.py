@@ -18,19 +18,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Iterator
-from urllib.parse import quote
 
-from benchproof.pages import formatting as fmt
-from benchproof.model import Arm, Claim, Launch, Project, Section
-from benchproof.read.paths import site_path
+from benchproof import text as fmt
+from benchproof.model.config import Arm, Claim, Launch, Section
+from benchproof.model.project import Project
+from benchproof.addresses import arm_href, evidence_href
 
 SAME_SUBJECT = "same as the report"
 ENGINE_KEYS = (("name", "engine name"), ("version", "version"), ("commit", "commit"),
                ("binary_sha256", "binary sha256"))
 VERIFIED_TEXT = {True: "yes", False: "NO", "unknown": "unknown"}
 VERIFIED_STATE = {True: "yes", False: "no", "unknown": "unknown"}
-# Characters left as they are in a link: what a URL path or fragment allows unescaped.
-_URL_SAFE = "/:@-._~!$&'()*+,;="
 
 
 # --------------------------------------------------------------------------- values
@@ -55,27 +53,6 @@ def flatten(mapping: dict, prefix: str = "") -> Iterator[tuple[str, Any]]:
             yield from flatten(value, f"{name}.")
         else:
             yield name, value
-
-
-def href(path: str, fragment: str = "") -> str:
-    """A project-relative path (and ``#fragment``) made safe for ``href`` (prefix ``root``)."""
-    link = quote(path, safe=_URL_SAFE)
-    return f"{link}#{quote(fragment, safe=_URL_SAFE + '?')}" if fragment else link
-
-
-def evidence_href(path: str) -> str:
-    """A link to the evidence file ``path`` where the site publishes it (prefix ``root``)."""
-    return href(site_path(path))
-
-
-def arm_path(arm_id: str) -> str:
-    """Where the arm's page is written in the site."""
-    return f"arms/{arm_id}.html"
-
-
-def arm_href(arm_id: str) -> str:
-    """A link to the arm's page, relative to the site root."""
-    return f"arms/{quote(arm_id, safe=_URL_SAFE.replace('/', ''))}.html"
 
 
 @dataclass(frozen=True)

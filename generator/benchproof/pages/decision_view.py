@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from benchproof.audit.run import Audit
-from benchproof.charts.specs import slug
-from benchproof.compute.aggregate import Point
+from benchproof.addresses import slug
+from benchproof.model.terms import Point
 from benchproof.compute.decision import CANNOT, FAILS, FLAGGED, HOLDS, ClaimFigure, ClaimOutcome, DecisionOutcome, Side
-from benchproof.model import Project
-from benchproof.pages import formatting as fmt
+from benchproof.model.project import Project
+from benchproof import text as fmt
 
 STATE_WORDS = {HOLDS: ("✓", "holds"), FAILS: ("✗", "fails"), CANNOT: ("?", "cannot be checked"),
                FLAGGED: ("⚠", "holds on flagged figures")}

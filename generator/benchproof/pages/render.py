@@ -4,19 +4,15 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import json
-from typing import Any
-
 import jinja2
-from markupsafe import Markup
 
-from benchproof.pages import formatting
+from benchproof import text
 from benchproof.resources import templates_dir
 
 
 class _Loader(jinja2.FileSystemLoader):
     """Templates compiled once: the Python code Jinja2 makes of a template is kept in the chart
-    cache (:mod:`benchproof.charts.cache`: verified, keyed by Jinja2's version and the template's
+    cache (:mod:`benchproof.cache`: verified, keyed by Jinja2's version and the template's
     text), so a build does not parse every template again."""
 
     cache = None   # the build's Cache (use_cache); the default one when None
@@ -24,7 +20,7 @@ class _Loader(jinja2.FileSystemLoader):
     def load(self, environment, name, globals=None):
         from importlib.metadata import version
 
-        from benchproof.charts.cache import Cache
+        from benchproof.cache import Cache
 
         source, filename, uptodate = self.get_source(environment, name)
         code = (self.cache or Cache.default()).get(
@@ -38,7 +34,7 @@ def use_cache(cache) -> None:
     """Where compiled templates are kept for this build (None: the default cache folder;
     ``Cache.off()``: nowhere).  Templates already compiled in this process are compiled again
     when the folder changes, so that each folder gets its entries."""
-    from benchproof.charts.cache import Cache
+    from benchproof.cache import Cache
 
     cache = cache or Cache.default()
     loader = environment().loader
@@ -57,8 +53,8 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters["point"] = formatting.point
-    env.filters["thousands"] = formatting.thousands
+    env.filters["point"] = text.point
+    env.filters["thousands"] = text.thousands
     return env
 
 
@@ -75,14 +71,3 @@ def stylesheet() -> bytes:
     """The site's one stylesheet: ``templates/assets/css/*.css`` joined in name order."""
     parts = sorted((templates_dir() / "assets" / "css").glob("*.css"))
     return b"\n".join(p.read_bytes() for p in parts)
-
-
-_SCRIPT_ESCAPES = str.maketrans(
-    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
-
-
-def script_json(data: Any) -> Markup:
-    """JSON safe to place inside ``<script type="application/json">``: no ``</script>`` can
-    break out, because ``<``, ``>`` and ``&`` are written as JSON escapes."""
-    text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    return Markup(text.translate(_SCRIPT_ESCAPES))

@@ -1,6 +1,6 @@
 """Project + Results → the documented data each page template receives.
 
-All formatting decisions are made here and in :mod:`benchproof.pages.formatting`, so templates
+All formatting decisions are made here and in :mod:`benchproof.text`, so templates
 only lay out text they are given.
 """
 
@@ -11,17 +11,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from benchproof import __version__
-from benchproof.pages import formatting as fmt
+from benchproof import text as fmt
 from benchproof.audit.run import Audit
 from benchproof.compute.aggregate import Results
 from benchproof.pages.audit_view import AuditBlock, audit_block
-from benchproof.pages.configuration import evidence_href, what_ran
+from benchproof.addresses import evidence_href
+from benchproof.pages.configuration import what_ran
 from benchproof.pages.decision_view import DecisionView
 from benchproof.pages.summary import Cell, SectionView, section_view
 from benchproof.pages.workload_view import WorkloadView
-from benchproof.model import STATUSES, Metric, Project, Report, RunRecord, column_groups
-from benchproof.read.columns import text_of
-from benchproof.records import Records
+from benchproof.model.terms import STATUSES
+from benchproof.model.config import Metric, Report
+from benchproof.model.project import Project, column_groups
+from benchproof.model.records import Records, RunRecord
+from benchproof.model.columns import text_of
 
 INLINE_LIMIT = 1000  # more records than this are browsed in runs.html, not listed inline
 FOLD_METRICS = 4     # more metric definitions than this fold into a compact list

@@ -35,7 +35,6 @@ the indices, space-separated, of the record's entries in ``"notices": [{"anchor"
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass
@@ -44,17 +43,19 @@ from typing import Any
 import numpy as np
 
 from benchproof import progress
+from benchproof import text as fmt
 from benchproof.audit.run import Audit
-from benchproof.pages import formatting as fmt
-from benchproof.model import STATUSES, Project, column_groups
-from benchproof.read.columns import Column
-from benchproof.records import Coded, first_use
+from benchproof.model.terms import STATUSES
+from benchproof.model.project import Project, column_groups
+from benchproof.model.columns import Column
+from benchproof.model.records import Coded, first_use
 from benchproof.pages.report import SiteInfo
 from benchproof.pages.render import asset, render
 from benchproof.read.numbers import NUMBER
-from benchproof.read.paths import site_path
+from benchproof.addresses import DATA_PATH, RUNS, SCRIPT_PATH, chunk_path, site_path
 from benchproof.receipts.downloads import csv_cell
 from benchproof.receipts.record_text import Labels, Source, Values, joined, raw, sources
+from benchproof.text import SCRIPT_ESCAPES, SCRIPT_UNSAFE, script_json_text
 
 FORMAT = 3   # 2: the audit's columns and notices; 3: records in chunks
 AUDIT_STATES = ("guard-excluded", "flagged", "accepted")
@@ -62,14 +63,8 @@ DATA_GLOBAL = "benchproofRuns"
 CHUNK_GLOBAL = "benchproofRunsChunk"
 FIRST_CHUNK = 1000       # records in runs-data.js itself: the first pages show at once
 CHUNK = 50000            # records per further script
-DATA_PATH = "runs-data.js"
-SCRIPT_PATH = "assets/runs.js"
 # The plain decimal form: what the browser's Number() reads exactly as Python's float() does.
 NUMBER_TEXT = NUMBER
-# Characters that must not appear literally in a script: the HTML parser or old JS engines
-# would read them as markup or line ends.
-SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
-SCRIPT_UNSAFE = re.compile("[<>&\u2028\u2029]")
 FIXED_LABELS = {"run_id": "Run", "section": "Section", "arm": "Arm", "status": "Status",
                 "repeat": "Repeat", "started_at": "Started", "reason": "Reason",
                 "evidence": "Evidence", "source": "Source"}
@@ -101,12 +96,6 @@ class RunsPage:
     filters: tuple[Filter, ...]
     data_path: str
     script_path: str
-
-
-def script_json(data: Any) -> str:
-    """Compact JSON that is safe inside a ``<script>``: no ``</script>``, no ``<!--``, no U+2028."""
-    text = json.dumps(data, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
-    return SCRIPT_UNSAFE.sub(lambda m: SCRIPT_ESCAPES[m.group()], text)
 
 
 def _arm_order(project: Project) -> list[str]:
@@ -189,7 +178,7 @@ class _Column:
 
     def chunk(self, start: int, stop: int) -> bytes:
         """The JSON array of the codes or values of records ``start`` to ``stop``, safe in a
-        script (see :func:`script_json`)."""
+        script (see :func:`~benchproof.text.script_json_text`)."""
         if self.codes is not None:
             import pyarrow as pa
             import pyarrow.compute as pc
@@ -339,7 +328,7 @@ def _chunk(columns: list[_Column], start: int, stop: int, n: int) -> bytes:
 
 
 def _script_safe(texts):
-    """Texts (a pyarrow array) with what must not appear in a script escaped (as script_json)."""
+    """Texts (a pyarrow array) with what must not appear in a script escaped (as script_json_text)."""
     import pyarrow.compute as pc
 
     if not pc.any(pc.match_substring_regex(texts, SCRIPT_UNSAFE.pattern)).as_py():
@@ -377,14 +366,10 @@ def runs_data(project: Project, audit: Audit | None = None) -> tuple[bytes, list
         "chunks": [chunk_path(k) for k in range(1, len(chunks) + 1)],
     }
     # each column's values, written a column at a time, take their placeholder's place
-    parts = re.split(r'"\\u0000(\d+)"', f"window.{DATA_GLOBAL} = {script_json(data)};\n")
+    parts = re.split(r'"\\u0000(\d+)"', f"window.{DATA_GLOBAL} = {script_json_text(data)};\n")
     text = b"".join(part.encode("utf-8") if k % 2 == 0 else columns[int(part)].chunk(0, first)
                     for k, part in enumerate(parts))
     return text, filters, chunks
-
-
-def chunk_path(k: int) -> str:
-    return f"runs-data-{k}.js"
 
 
 def runs_site_files(project: Project, info: SiteInfo, audit: Audit | None = None) -> dict[str, str | bytes]:
@@ -397,7 +382,7 @@ def runs_site_files(project: Project, info: SiteInfo, audit: Audit | None = None
         filters=tuple(filters), data_path=DATA_PATH, script_path=SCRIPT_PATH,
     )
     return {
-        "runs.html": render("runs.html", page=page, site=info, root=""),
+        RUNS: render("runs.html", page=page, site=info, root=""),
         DATA_PATH: data,
         SCRIPT_PATH: asset("runs.js"),
         **{chunk_path(k): text for k, text in enumerate(chunks, 1)},

@@ -13,10 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from benchproof.audit.run import Audit
-from benchproof.charts.keys import bar_view, view_href
-from benchproof.compute.aggregate import NOT_APPLICABLE, NOT_MEASURED, Point, Results, Row
-from benchproof.model import STATUSES, Project, Section
-from benchproof.pages import formatting as fmt
+from benchproof.charts.view import bar_view
+from benchproof.addresses import view_href
+from benchproof.compute.aggregate import NOT_APPLICABLE, NOT_MEASURED, Results, Row
+from benchproof.model.terms import STATUSES, Point
+from benchproof.model.project import Project
+from benchproof.model.config import Section
+from benchproof import text as fmt
 from benchproof.pages.decision_view import figure_anchor
 
 COMPACT_OVER = 2   # a section with more dimensions than this shows its point as one column

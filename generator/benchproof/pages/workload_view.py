@@ -11,14 +11,15 @@ from markupsafe import Markup
 from benchproof.audit.finding import facts
 from benchproof.audit.run import Audit
 from benchproof.audit.weighing import reference_words
-from benchproof.charts.workload import WorkloadChart, chart_path, crossover_chart, reference_chart
+from benchproof.charts.workload import WorkloadChart, crossover_chart, reference_chart
+from benchproof.addresses import RUNS, arm_href, chart_path, href
 from benchproof.compute.aggregate import Results
 from benchproof.compute.decision import Side
 from benchproof.compute.workload import CrossoverOutcome, ReferenceOutcome, Weighed
-from benchproof.model import Project, Skipped
-from benchproof.pages.configuration import arm_href, href
+from benchproof.model.project import Project
+from benchproof.model.decision import Skipped
 from benchproof.pages.decision_view import FigurePart, Words, figure_part, notice_anchor
-from benchproof.pages.render import script_json
+from benchproof.text import script_json
 
 SKIPPED_LISTED = 10   # lines skipped listed by file:line; the rest are counted
 
@@ -194,7 +195,7 @@ def reference_view(project: Project, results: Results, words: Words, audit: Audi
         f"{words.labels[spec.arm]} · {words.place(spec.point, spec.metric)}", spec.file,
         href(spec.file), spec.value, spec.select, lines, skipped, more,
         (("n", f"{r.n:,}"), *((f"p{q}", shown[q]) for q in sorted(shown))),
-        tuple(RepetitionView(rep.run_id, href("runs.html", f"run-{rep.run_id}"), words.number(rep.value, spec.metric),
+        tuple(RepetitionView(rep.run_id, href(RUNS, f"run-{rep.run_id}"), words.number(rep.value, spec.metric),
                              f"{rep.percentile:.1f}%") for rep in r.repetitions),
         _figure(words, chart))
 

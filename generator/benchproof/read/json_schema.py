@@ -12,8 +12,8 @@ import copy
 import json
 from typing import Any, Mapping
 
-from benchproof.read.arms import ARM_FIELDS
-from benchproof.read.report_config import REPORT_FIELDS
+from benchproof.read.config.arms import ARM_FIELDS
+from benchproof.read.config.report import REPORT_FIELDS
 from benchproof.read.schema import Field
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"

@@ -1,16 +1,14 @@
 """A multi-report site: a folder whose subfolders each hold a report.yaml.  Each report is
-built into its own subfolder of the site and ``index.html`` lists them."""
+built into its own subfolder of the site and ``index.html`` lists them
+(:mod:`benchproof.pages.site_index`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from benchproof.errors import Problem, printable
-from benchproof.model import Project
-from benchproof.pages.report import arm_count, date_range, status_counts
 from benchproof.read.inputs import outside
-from benchproof.read.report_config import REL, id_problem
+from benchproof.read.config.report import REL, id_problem
 
 SITE_NAMES = ("index.html", "assets")  # what a multi-report site writes beside its reports
 
@@ -45,22 +43,3 @@ def folder_problems(root: Path, folders: list[Path]) -> list[Problem]:
             continue
         problems.append(Problem(printable(name), None, why))
     return problems
-
-
-@dataclass(frozen=True)
-class IndexEntry:
-    href: str
-    title: str
-    subtitle: str
-    n_arms: int
-    n_records: int
-    status_counts: tuple[tuple[str, int], ...]
-    date_range: str
-
-
-def index_entries(projects: dict[str, Project]) -> tuple[IndexEntry, ...]:
-    return tuple(IndexEntry(
-        href=f"{name}/index.html", title=project.report.title, subtitle=project.report.subtitle,
-        n_arms=arm_count(project), n_records=len(project.records),
-        status_counts=status_counts(project.records), date_range=date_range(project.records),
-    ) for name, project in projects.items())

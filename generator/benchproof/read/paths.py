@@ -1,5 +1,5 @@
-"""Evidence and note paths: they must resolve inside the project and exist; and where the site
-publishes an evidence file."""
+"""Evidence and note paths: they must resolve inside the project and exist (where the site
+publishes an evidence file is :func:`benchproof.addresses.site_path`)."""
 
 from __future__ import annotations
 
@@ -7,23 +7,9 @@ import errno
 from pathlib import Path, PurePosixPath
 from typing import Iterable
 
+from benchproof.addresses import site_path
 from benchproof.errors import Problems, printable
-from benchproof.model import Arm
-
-# Files a browser would run rather than show: HTML, SVG, XML (and XSLT), scripts, web archives.
-ACTIVE_SUFFIXES = frozenset((".html", ".htm", ".shtml", ".xhtml", ".xht", ".svg", ".svgz", ".xml", ".xsl",
-                             ".xslt", ".rss", ".atom", ".rdf", ".js", ".mjs", ".cjs", ".mht", ".mhtml"))
-INERT_SUFFIX = ".txt"
-
-
-def site_path(path: str) -> str:
-    """Where the site publishes the evidence file ``path`` (a project path).
-
-    At the same path, except a file a browser would run on the report's origin (an HTML page,
-    an SVG with a script, …): that one is published as ``<path>.txt``, which a browser shows as
-    text.  The evidence bundle keeps every file at its project path, byte for byte.
-    """
-    return path + INERT_SUFFIX if PurePosixPath(path).suffix.lower() in ACTIVE_SUFFIXES else path
+from benchproof.model.config import Arm
 
 
 def named_evidence(arms: Iterable[Arm], records: Iterable[str | None], files: Iterable[str] = ()) -> list[str]:

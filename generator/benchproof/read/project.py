@@ -8,17 +8,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchproof.read.arms import arm_files, read_arm
+from benchproof.read.config.arms import arm_files, read_arm
 from benchproof.errors import InputError, Problem, Problems, collapse, did_you_mean, strictly
-from benchproof.model import Arm, Project
-from benchproof.read.audit_config import check_parity, read_audit
-from benchproof.read.guards import apply_guards
+from benchproof.model.config import Arm
+from benchproof.model.project import Project
+from benchproof.read.config.audit import check_parity, read_audit
+from benchproof.read.runs.guards import apply_guards
 from benchproof.read.inputs import collect, folder_files, outside
 from benchproof.read.paths import check_path, named_evidence, publish_clashes
-from benchproof.read.report_config import REL, read_report, with_decimals
-from benchproof.read.runs import RUN_SUFFIXES, read_records
+from benchproof.read.config.report import REL, read_report, with_decimals
+from benchproof.read.runs.validate import RUN_SUFFIXES, read_records
 from benchproof.read.schema import line_of
-from benchproof.read.weighing import read_weighing
+from benchproof.read.config.weighing import read_weighing
 from benchproof.read.yamlio import load_yaml
 
 def _read_files(root: Path, doc: dict, arms: list[Path]) -> list[str]:

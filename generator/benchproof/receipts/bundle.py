@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from benchproof import __version__
 from benchproof.receipts.buildtime import BuildTime
-from benchproof.model import Project
+from benchproof.model.project import Project
 
 ZIP_EPOCH_MIN = 315532800  # 1980-01-01T00:00:00Z: the earliest time a zip entry can hold
 ZIP_EPOCH_MAX = 2**32 - 1  # 2106-02-07T06:28:15Z: the latest its extended timestamp holds

@@ -8,7 +8,7 @@ from typing import Any
 
 from benchproof.compute.decision import ClaimFigure, DecisionOutcome
 from benchproof.compute.workload import Weighed
-from benchproof.model import Project
+from benchproof.model.project import Project
 
 
 def _figure(f: ClaimFigure) -> dict[str, Any]:

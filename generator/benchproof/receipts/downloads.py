@@ -16,7 +16,7 @@ import numpy as np
 
 from benchproof import __version__, progress
 from benchproof.compute.aggregate import Results
-from benchproof.model import Project, column_groups
+from benchproof.model.project import Project, column_groups
 from benchproof.read.numbers import is_number_text
 
 RESULTS_FORMAT = 2  # 2: findings and guards of the audit

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from benchproof.receipts.buildtime import BuildTime
 from benchproof.receipts.bundle import sha256
-from benchproof.pages.configuration import evidence_href
+from benchproof.addresses import download_path, evidence_href
 from benchproof.receipts.evidence import referenced
-from benchproof.model import Project
+from benchproof.model.project import Project
 
 DESCRIPTIONS = {
     "records.csv": "every record, failed and excluded ones included: original and derived values, run id, source file:line",
@@ -48,7 +48,7 @@ def size_text(n: int) -> str:
 def receipts(project: Project, downloads: dict[str, bytes], when: BuildTime) -> Receipts:
     """``downloads``: file name → bytes, in the order to list them (the bundle last)."""
     return Receipts(
-        downloads=tuple(Download(name, f"downloads/{name}", DESCRIPTIONS.get(name, BUNDLE), size_text(len(data)),
+        downloads=tuple(Download(name, download_path(name), DESCRIPTIONS.get(name, BUNDLE), size_text(len(data)),
                                  sha256(data)) for name, data in downloads.items()),
         built=when.iso, built_source=when.source, inputs=len(project.inputs),
         evidence=tuple((path, evidence_href(path), size_text((project.root / path).stat().st_size))

@@ -2,7 +2,7 @@
 made a column (and a chunk of records) at a time, not a value at a time.
 
 Each column of records.csv (:func:`benchproof.receipts.downloads.record_columns`) comes from
-one source in :class:`~benchproof.records.Records`: codes into a few labels (section, arm,
+one source in :class:`~benchproof.model.records.Records`: codes into a few labels (section, arm,
 status, the workload point, reason, evidence), numbers (repeat, metrics), fields as written
 (pyarrow text or numbers, or JSON's Python values), or a list (run ids, sources).  A label is
 written once and indexed; pyarrow formats, escapes and quotes whole columns; Python steps in
@@ -22,10 +22,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from benchproof.model import Project, column_groups
-from benchproof.read.columns import Column
+from benchproof.model.project import Project, column_groups
+from benchproof.model.columns import Column
 from benchproof.read.numbers import NUMBER_PATTERN
-from benchproof.records import Coded
+from benchproof.model.records import Coded
 
 _JSON_STRING = json.encoder.encode_basestring  # type: ignore[attr-defined]  # what json.dumps writes for a str
 NEEDS_ESCAPE = '["\\\\\x00-\x1f]'               # characters JSON writes escaped

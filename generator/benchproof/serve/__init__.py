@@ -43,7 +43,7 @@ def rebuild(project: Path, site: Path, status: Status, say: Log, since: float, c
     """Build ``project`` into ``site``; the new status (the old site stays when it fails).
     ``since``: when the change was noticed (``time.monotonic()``); ``cache``: use the chart cache."""
     from benchproof.build import build, describe
-    from benchproof.charts.cache import Cache
+    from benchproof.cache import Cache
     from benchproof.errors import InputError
 
     try:

@@ -1,0 +1,146 @@
+"""What report.yaml, the arm files and the ``audit:`` block say, validated: frozen dataclasses
+handed from stage to stage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from benchproof.model.terms import Point, Where
+
+
+@dataclass(frozen=True)
+class Metric:
+    id: str
+    label: str
+    unit: str
+    better: Literal["higher", "lower"]
+    source: str
+    derive: str | None = None
+    derive_fields: tuple[str, ...] = ()
+    allow_negative: bool = False
+    decimals: int | None = None    # None until the project is read: then report.yaml's, or 0
+                                   # for a metric whose every value is a whole number
+
+    @property
+    def better_text(self) -> str:
+        return f"{self.better} is better"
+
+
+@dataclass(frozen=True)
+class Dimension:
+    id: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    title: str
+    notes_html: str
+    arms: tuple[str, ...]
+    baseline: str | None = None
+    group_by: Literal["point", "arm"] = "point"   # summary rows: arms side by side at each point,
+                                                  # or each arm's points together
+
+
+@dataclass(frozen=True)
+class Claim:
+    name: str
+    requested: Any
+    verified: bool | Literal["unknown"]
+    evidence: str | None = None
+
+
+@dataclass(frozen=True)
+class Launch:
+    status: str
+    reason: str | None = None
+    evidence: str | None = None
+    declared: bool = True          # False: the arm file has no launch (launched is assumed)
+
+
+@dataclass(frozen=True)
+class Arm:
+    id: str
+    label: str
+    role: str | None
+    engine: dict
+    subject: dict | None
+    hardware: dict
+    settings: dict
+    launch: Launch
+    claims: tuple[Claim, ...]
+    command: tuple[str, ...]
+    notes_html: str
+    evidence: tuple[str, ...]
+    where: Where
+
+    @property
+    def like_for_like(self) -> bool:
+        """False when the arm declares a subject other than the report's (checked in validate)."""
+        return self.subject is None
+
+
+@dataclass(frozen=True)
+class Report:
+    title: str
+    subtitle: str
+    topics: tuple[str, ...]
+    subject: dict
+    metrics: tuple[Metric, ...]
+    dimensions: tuple[Dimension, ...]
+    sections: tuple[Section, ...]
+    protocol_html: str
+    decimals: int = 2
+    arm_label: str = "Arm"         # the heading of the arm column
+
+
+@dataclass(frozen=True)
+class Guard:
+    """One ``audit.guards`` entry: a condition every successful record must meet."""
+
+    check: str
+    reason: str
+    fields: tuple[str, ...]
+    where: Where
+
+
+@dataclass(frozen=True)
+class AcceptEntry:
+    """One ``audit.accept`` entry: findings of ``rule`` (narrowed by the other keys that are
+    set) acknowledged by the author, with the reason shown beside them."""
+
+    rule: str
+    reason: str
+    where: Where
+    section: str | None = None
+    arm: str | None = None
+    point: Point | None = None
+    metric: str | None = None
+
+
+@dataclass(frozen=True)
+class AuditSettings:
+    """The ``audit:`` block of report.yaml, defaults filled in."""
+
+    min_repetitions: int = 3
+    noise: float = 0.10
+    warmup: float = 0.15
+    regime: float = 5.0
+    parity: tuple[str, ...] = ()
+    parity_tolerance: float = 0.01
+    guards: tuple[Guard, ...] = ()
+    accept: tuple[AcceptEntry, ...] = ()
+    where: Where = Where("report.yaml", None)   # the ``audit:`` key, when there is one
+
+
+@dataclass(frozen=True)
+class GuardOutcome:
+    """What one guard did: how many successful records it could check (they had every field
+    it reads) and which ones it excluded."""
+
+    guard: Guard
+    checked: int
+    considered: int                 # successful records before the guards
+    excluded: tuple[str, ...]       # run ids, in input order

@@ -1,0 +1,37 @@
+"""The validated project: what ``read/`` hands to every later stage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from benchproof.model.config import Arm, AuditSettings, GuardOutcome, Report
+from benchproof.model.decision import Weighing
+from benchproof.model.terms import RESERVED
+
+if TYPE_CHECKING:
+    from benchproof.model.records import Records
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+    report: Report
+    arms: dict[str, Arm]
+    records: Records                # a sequence of RunRecord, kept as columns
+    raw_columns: tuple[str, ...]
+    warnings: tuple = field(default_factory=tuple)
+    inputs: tuple[str, ...] = ()
+    audit: AuditSettings = AuditSettings()
+    guards: tuple[GuardOutcome, ...] = ()
+    weighing: Weighing = field(default_factory=lambda: Weighing())
+
+
+def column_groups(project: Project) -> tuple[list[str], list[str], list[str], list[str]]:
+    """Dimension ids, metric ids, derived metrics also reported in the input, other raw columns."""
+    dims = [d.id for d in project.report.dimensions]
+    metrics = [m.id for m in project.report.metrics]
+    extra = [c for c in project.raw_columns if c not in RESERVED and c not in dims and c not in metrics]
+    reported = [m.id for m in project.report.metrics if m.derive and m.id in project.raw_columns]
+    return dims, metrics, reported, extra

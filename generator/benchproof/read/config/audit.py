@@ -1,0 +1,122 @@
+"""The ``audit:`` block of report.yaml → :class:`AuditSettings`, every problem with
+``report.yaml:line`` and a "did you mean" where one helps.
+
+Every key is optional; a report without the block is audited with the defaults.  Which
+columns exist is known only after the run files are read: :func:`check_parity` checks the
+``parity`` fields then.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from benchproof.errors import Problems, did_you_mean
+from benchproof.model.terms import RESERVED, RULE_IDS, Where
+from benchproof.model.config import AcceptEntry, AuditSettings, Guard, Report
+from benchproof.read.derive import DeriveError, parse_condition
+from benchproof.read.config.report import REL
+from benchproof.read.config.audit_fields import ACCEPT_FIELDS, AUDIT_FIELDS, GUARD_FIELDS
+from benchproof.read.schema import check_map, line_of, shown
+from benchproof.read.config.targets import read_point
+
+# key: (smallest allowed, whether the smallest itself is allowed, what the number means)
+LIMITS = {
+    "min_repetitions": (1, True, "a count of repetitions"),
+    "noise": (0, True, "a fraction of the median, e.g. 0.10 for 10%"),
+    "warmup": (0, True, "a fraction, e.g. 0.15 for 15%"),
+    "regime": (1, False, "a factor, e.g. 5 for five times worse"),
+    "parity_tolerance": (0, True, "a fraction, e.g. 0.01 for 1%"),
+}
+
+
+def read_audit(doc: dict, report: Report, problems: Problems) -> AuditSettings:
+    """The settings of ``doc['audit']`` (defaults for every key not given)."""
+    node = doc.get("audit")
+    where = Where(REL, line_of(doc, "audit"))
+    if not isinstance(node, dict):   # absent, or not a mapping (the report's own check says so)
+        return AuditSettings(where=where)
+    block = check_map(node, REL, "audit", AUDIT_FIELDS, problems, where.line)
+    values: dict[str, Any] = {}
+    for key, (least, inclusive, meaning) in LIMITS.items():
+        if key not in block:
+            continue
+        value = block[key]
+        if value < least or (value == least and not inclusive):
+            bound = f"at least {least}" if inclusive else f"more than {least}"
+            problems.error(REL, line_of(node, key), f"audit: '{key}' must be {bound} ({meaning}), got {shown(value)}")
+            continue
+        values[key] = float(value) if key != "min_repetitions" else value
+    if "parity" in block:
+        parity = [block["parity"]] if isinstance(block["parity"], str) else list(block["parity"])
+        values["parity"] = tuple(dict.fromkeys(parity))
+    guards = tuple(g for g in (_guard(item, line_of(node["guards"], i), problems)
+                               for i, item in enumerate(block.get("guards") or [])) if g)
+    accept = tuple(a for a in (_accept(item, line_of(node["accept"], i), report, problems)
+                               for i, item in enumerate(block.get("accept") or [])) if a)
+    return AuditSettings(**values, guards=guards, accept=accept, where=where)
+
+
+def _guard(item: Any, line: int | None, problems: Problems) -> Guard | None:
+    g = check_map(item, REL, "an audit guard", GUARD_FIELDS, problems, line)
+    if not g or "check" not in g or "reason" not in g:
+        return None
+    try:
+        condition = parse_condition(g["check"])
+    except DeriveError as exc:
+        problems.error(REL, line_of(item, "check"), f"audit guard: {exc}")
+        return None
+    if not g["reason"].strip():
+        problems.error(REL, line_of(item, "reason"), "audit guard: 'reason' must say why the condition matters")
+        return None
+    return Guard(g["check"].strip(), g["reason"].strip(), condition.fields, Where(REL, line_of(item, "check")))
+
+
+def _accept(item: Any, line: int | None, report: Report, problems: Problems) -> AcceptEntry | None:
+    a = check_map(item, REL, "an audit.accept entry", ACCEPT_FIELDS, problems, line)
+    if not a or "rule" not in a or "reason" not in a:
+        return None
+    ok = True
+    if a["rule"] not in RULE_IDS:
+        problems.error(REL, line_of(item, "rule"), f"audit.accept: unknown rule '{a['rule']}'"
+                       f"{did_you_mean(a['rule'], RULE_IDS)}; the rules are {', '.join(RULE_IDS)}")
+        ok = False
+    if not a["reason"].strip():
+        problems.error(REL, line_of(item, "reason"), "audit.accept: 'reason' must say why the finding is accepted")
+        ok = False
+    arms = list(dict.fromkeys(arm for s in report.sections for arm in s.arms))
+    for key, known in (("section", [s.id for s in report.sections]), ("arm", arms),
+                       ("metric", [m.id for m in report.metrics])):
+        if key in a and a[key] not in known:
+            problems.error(REL, line_of(item, key), f"audit.accept: unknown {key} '{a[key]}'{did_you_mean(a[key], known)}")
+            ok = False
+    point = None
+    if "point" in a:
+        point = _point(item, a["point"], report, problems)
+        ok = ok and point is not None
+    if not ok:
+        return None
+    return AcceptEntry(a["rule"], a["reason"].strip(), Where(REL, line_of(item) or line), a.get("section"),
+                       a.get("arm"), point, a.get("metric"))
+
+
+def _point(item: Any, node: dict, report: Report, problems: Problems):
+    """``{prompt_target: 512}`` → ``(("prompt_target", 512),)``, each key a dimension."""
+    return read_point(item, node, [d.id for d in report.dimensions], "audit.accept", "point", problems)
+
+
+def check_parity(settings: AuditSettings, doc: dict, report: Report, columns: tuple[str, ...],
+                 problems: Problems) -> None:
+    """Each ``parity`` field must be a raw column of some run file."""
+    if not settings.parity:
+        return
+    block = doc.get("audit") or {}
+    line = line_of(block, "parity")
+    dims = {d.id for d in report.dimensions}
+    raw = [c for c in columns if c not in RESERVED and c not in dims]
+    for name in settings.parity:
+        if name in RESERVED or name in dims:
+            problems.error(REL, line, f"audit: parity field '{name}' is a {'dimension' if name in dims else 'reserved column'}"
+                                      "; parity names raw fields that must agree between arms (e.g. prompt_n)")
+        elif name not in columns:
+            problems.error(REL, line, f"audit: parity field '{name}' is not a column of any run file"
+                                      f"{did_you_mean(name, raw)}")

@@ -1,0 +1,145 @@
+"""What the ``decision``, ``crossover`` and ``reference`` blocks point at: a section, an arm, a
+metric and a workload point (``at: {prompt_target: 26015}``), each checked with
+``report.yaml:line`` and a "did you mean" where one helps.
+
+Which points exist is known once the run files are read: :class:`Targets` is made then, from
+the records; with ``points=None`` (the records could not all be read) points are not checked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from benchproof.errors import Problems, did_you_mean
+from benchproof.model.terms import Point
+from benchproof.model.config import Report
+from benchproof.read.config.report import REL
+from benchproof.read.runs.validate import _dim_value as dim_value  # the same reading as a record's dimension values
+from benchproof.read.schema import check_map, line_of, shown
+
+
+def point_words(point: Point) -> str:
+    """``prompt_target=26015`` (``all`` for a report without dimensions)."""
+    return ", ".join(f"{k}={v}" for k, v in point) or "all"
+
+
+def read_point(item: Any, node: Any, dims: list[str], what: str, key: str,
+               problems: Problems) -> Point | None:
+    """``{prompt_target: 512}`` → ``(("prompt_target", 512),)``, each key a dimension; None with
+    a problem at the key's line when it is not."""
+    out = []
+    for name, value in node.items():
+        if name not in dims:
+            problems.error(REL, line_of(node, name) or line_of(item, key),
+                           f"{what}: '{name}' in {key} is not a dimension{did_you_mean(str(name), dims)}")
+            return None
+        if isinstance(value, (dict, list, bool)) or value is None:
+            problems.error(REL, line_of(node, name), f"{what}: {key} value of '{name}' must be a number "
+                                                     f"or a text, got {shown(value)}")
+            return None
+        out.append((name, dim_value(value)))
+    if not out:
+        problems.error(REL, line_of(item, key), f"{what}: '{key}' names no dimension, e.g. "
+                                                f"{{{dims[0] if dims else 'size'}: 512}}")
+        return None
+    return tuple(out)
+
+
+class Targets:
+    """Checks the section, arm, metric and point a block entry names."""
+
+    def __init__(self, report: Report, points: dict[str, tuple[Point, ...]] | None):
+        self.report = report
+        self.points = points          # section → its points, from the records (None: unknown)
+        self.sections = {s.id: s for s in report.sections}
+        self.metrics = {m.id: m for m in report.metrics}
+        self.arms = list(dict.fromkeys(a for s in report.sections for a in s.arms))
+        self.dims = [d.id for d in report.dimensions]
+
+    def section(self, item: dict, good: dict, what: str, problems: Problems) -> str | None:
+        """The entry's section: ``section`` when given, else the report's only one."""
+        if "section" in good:
+            name = good["section"]
+            if name in self.sections:
+                return name
+            problems.error(REL, line_of(item, "section"),
+                           f"{what}: unknown section '{name}'{did_you_mean(name, self.sections)}")
+            return None
+        if len(self.sections) == 1:
+            return next(iter(self.sections))
+        problems.error(REL, line_of(item) or 1, f"{what}: say which section with 'section': the report has "
+                                                f"several ({', '.join(self.sections)})")
+        return None
+
+    def arm(self, item: dict, good: dict, key: str, section: str | None, what: str,
+            problems: Problems) -> str | None:
+        """The arm named by ``key``: an arm of the report, and of ``section`` when it is known."""
+        name = good.get(key)
+        if name is None:
+            return None
+        if name not in self.arms:
+            problems.error(REL, line_of(item, key), f"{what}: unknown arm '{name}'{did_you_mean(name, self.arms)}")
+            return None
+        if section is not None and name not in self.sections[section].arms:
+            problems.error(REL, line_of(item, key), f"{what}: arm '{name}' is not in section '{section}' "
+                                                    f"(its arms: {', '.join(self.sections[section].arms)})")
+            return None
+        return name
+
+    def metric(self, item: dict, good: dict, key: str, what: str, problems: Problems) -> str | None:
+        name = good.get(key)
+        if name is None:
+            return None
+        if name not in self.metrics:
+            problems.error(REL, line_of(item, key),
+                           f"{what}: unknown metric '{name}'{did_you_mean(name, self.metrics)}")
+            return None
+        return name
+
+    def entry(self, item: Any, line: int | None, noun: str, what: str, fields: dict, problems: Problems,
+              single: bool) -> tuple:
+        """An entry's keys checked against ``fields`` (:func:`check_map`), then its group:
+        (keys, section, arm, metric, points); ``({}, None, …)`` when it is not a mapping."""
+        good = check_map(item, REL, noun, fields, problems, line)
+        return ({}, None, None, None, None) if good is None else (good, *self.group(item, good, what, problems, single))
+
+    def group(self, item: dict, good: dict, what: str, problems: Problems, single: bool) -> tuple:
+        """(section, arm, metric, points) of an entry that names one group (``arm``, ``metric``,
+        ``at``, ``section``); each None when it is wrong."""
+        section = self.section(item, good, what, problems)
+        return (section, self.arm(item, good, "arm", section, what, problems),
+                self.metric(item, good, "metric", what, problems),
+                self.points_at(item, good, section, what, problems, single))
+
+    def points_at(self, item: dict, good: dict, section: str | None, what: str, problems: Problems,
+                  single: bool) -> tuple[Point, ...] | None:
+        """The section's points that ``at`` names (every dimension it names has that value):
+        ``()`` when there is no ``at`` and ``single`` is not asked for; exactly one point with
+        ``single``.  None (with a problem) when ``at`` is wrong or names no point there."""
+        node = good.get("at")
+        wanted: Point | None = ()
+        if node is not None:
+            wanted = read_point(item, node, self.dims, what, "at", problems)
+            if wanted is None:
+                return None
+        if section is None or self.points is None:   # the problem that hides them is reported already
+            return None
+        known = self.points[section]
+        if node is None and not single:
+            return ()
+        found = tuple(p for p in known if all(dict(p).get(k) == v for k, v in wanted))
+        listed = "; ".join(point_words(p) for p in known)
+        if not found:
+            problems.error(REL, line_of(item, "at"), f"{what}: section '{section}' has no records at "
+                                                     f"{point_words(wanted)} (its points: {listed})")
+            return None
+        if single and len(found) > 1:
+            if node is None:
+                message = f"say which point with 'at': section '{section}' has {len(found)} ({listed})"
+            else:
+                message = (f"'at' matches {len(found)} points of section '{section}' "
+                           f"({'; '.join(point_words(p) for p in found)}): name each dimension")
+            problems.error(REL, line_of(item, "at") if node is not None else line_of(item) or 1,
+                           f"{what}: {message}")
+            return None
+        return found

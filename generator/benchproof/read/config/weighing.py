@@ -1,0 +1,35 @@
+"""The ``decision``, ``crossover`` and ``reference`` blocks of report.yaml → :class:`Weighing`,
+read once the run files are (their workload points are checked against the records)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchproof.model.terms import dim_sort_key
+from benchproof.errors import Problems
+from benchproof.model.config import Report
+from benchproof.model.records import RunRecord
+from benchproof.model.decision import Weighing
+from benchproof.read.config.decision import read_decision
+from benchproof.read.config.targets import Targets
+from benchproof.read.config.workload import read_crossovers, read_references
+
+
+def section_points(records: list[RunRecord], report: Report) -> dict[str, tuple]:
+    """section → the workload points its records have, in table order."""
+    found: dict[str, set] = {s.id: set() for s in report.sections}
+    for r in records:
+        found[r.section].add(tuple(r.dims.items()))
+    return {sid: tuple(sorted(points, key=lambda p: tuple(dim_sort_key(v) for _, v in p)))
+            for sid, points in found.items()}
+
+
+def read_weighing(root: Path, doc: dict, report: Report, records: list[RunRecord] | None,
+                  problems: Problems) -> Weighing:
+    """Every block that is there; ``records`` None when the run files had errors (then the
+    points named in the blocks are not checked: the records that have them may be the bad ones)."""
+    if not any(key in doc for key in ("decision", "crossover", "reference")):
+        return Weighing()
+    targets = Targets(report, None if records is None else section_points(records, report))
+    return Weighing(read_decision(root, doc, targets, problems), read_crossovers(root, doc, targets, problems),
+                    read_references(root, doc, targets, problems))

@@ -1,0 +1,195 @@
+"""report.yaml's ``crossover:`` and ``reference:`` lists → :class:`Crossover` and
+:class:`Reference`, their files read (:mod:`benchproof.read.config.distributions`).  A key that is wrong
+is an error at its ``report.yaml`` line; a line of a file that gives no value is a warning at
+its own ``file:line``, and is counted on the page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from benchproof.errors import Problems, did_you_mean
+from benchproof.model.decision import Crossover, Reference, Skipped
+from benchproof.model.terms import Where
+from benchproof.read.config.decision_fields import COMPARE_FIELDS, CROSSOVER_FIELDS, REFERENCE_FIELDS
+from benchproof.read.derive import DeriveError, parse, parse_condition
+from benchproof.read.config.distributions import Read, is_table, read_lengths, read_reference, reason
+from benchproof.read.paths import check_path
+from benchproof.read.config.report import REL
+from benchproof.read.schema import check_map, line_of, shown
+from benchproof.read.config.targets import Targets
+
+
+def _file(root: Path, item: Any, key: str, value: str, what: str, problems: Problems) -> str | None:
+    """The project path of a file in evidence/, or None with a problem."""
+    path, message = check_path(root.absolute(), value, "evidence")
+    if message:
+        problems.error(REL, line_of(item, key), f"{what}: '{key}': {message}")
+    return path
+
+
+def _skipped(rel: str, read: Read, owner: str, problems: Problems) -> None:
+    """A warning at each skipped line; the whole file unreadable is an error."""
+    if read.problem is not None:
+        problems.error(read.problem.file, read.problem.line, read.problem.message)
+        return
+    for s in read.skipped:
+        problems.warning(rel, s.line or None, f"{owner}: line skipped: {s.why}")
+
+
+def _first_skipped(rel: str, skipped: tuple[Skipped, ...]) -> str:
+    return f" (the first: {rel}:{skipped[0].line}: {skipped[0].why})" if skipped else ""
+
+
+def _cache_hit(item: Any, node: dict, arms: list[str], what: str, problems: Problems):
+    out = []
+    for arm, value in node.items():
+        line = line_of(node, arm) or line_of(item, "cache_hit")
+        if arm not in arms:
+            problems.error(REL, line, f"{what}: cache_hit names '{arm}', which is not one of its arms "
+                                      f"({', '.join(arms)}){did_you_mean(str(arm), arms)}")
+        elif isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:
+            problems.error(REL, line, f"{what}: cache_hit of '{arm}' must be a fraction from 0 to below 1 "
+                                      f"(0.10 for 10%), got {shown(value)}")
+        else:
+            out.append((arm, float(value)))
+    return tuple(out)
+
+
+def _two_arms(item: Any, c: dict, section: str | None, targets: Targets, problems: Problems) -> list:
+    """The crossover's two arms (None for one that is wrong)."""
+    arms = [a for a in c.get("arms") or [] if isinstance(a, str)]
+    if "arms" in c and (len(c["arms"]) != 2 or len(arms) != 2):
+        problems.error(REL, line_of(item, "arms"), f"crossover: 'arms' must name two arms, got {shown(c['arms'])}")
+        return [None, None]
+    if len(set(arms)) == 1:
+        problems.error(REL, line_of(item, "arms"), f"crossover: 'arms' names '{arms[0]}' twice")
+        return [None, None]
+    return [targets.arm(item, {"arms": a}, "arms", section, "crossover", problems) for a in arms] or [None, None]
+
+
+def _rates(item: Any, c: dict, targets: Targets, problems: Problems) -> dict[str, str | None]:
+    """The prefill and decode metrics: rates, higher is better."""
+    metrics = {}
+    for key in ("prefill", "decode"):
+        metrics[key] = targets.metric(item, c, key, "crossover", problems)
+        if metrics[key] and targets.metrics[metrics[key]].better != "higher":
+            problems.error(REL, line_of(item, key), f"crossover: '{key}' must be a rate in tokens per second "
+                                                    f"(better: higher); metric '{metrics[key]}' is better: lower")
+    return metrics
+
+
+def _lengths_file(root: Path, item: Any, c: dict, problems: Problems) -> str | None:
+    """The path of ``output_lengths``, and ``column`` given exactly when the file is a table."""
+    if "output_lengths" not in c:
+        return None
+    path = _file(root, item, "output_lengths", c["output_lengths"], "crossover", problems)
+    column = c.get("column")
+    if path and column is None and is_table(path):
+        problems.error(REL, line_of(item, "output_lengths"), f"crossover: say which column of {path} holds the "
+                                                             "output lengths with 'column'")
+    elif path and column is not None and not is_table(path):
+        problems.error(REL, line_of(item, "column"), f"crossover: 'column' applies to a CSV, JSONL or JSON file; "
+                                                     f"{path} is read as one number a line")
+    return path
+
+
+def _entry(item: Any, line: int | None, noun: str, fields: dict, problems: Problems) -> tuple[dict | None, int]:
+    """An entry's keys (None when it is not a mapping), and how many errors there were before it."""
+    before = len(problems.errors)
+    return check_map(item, REL, noun, fields, problems, line), before
+
+
+def _crossover(root: Path, item: Any, line: int | None, targets: Targets, problems: Problems) -> Crossover | None:
+    c, before = _entry(item, line, "a crossover", CROSSOVER_FIELDS, problems)
+    if c is None:
+        return None
+    what = "crossover"
+    section = targets.section(item, c, what, problems)
+    arms = _two_arms(item, c, section, targets, problems)
+    metrics = _rates(item, c, targets, problems)
+    if c.get("prompt_tokens", 1) <= 0:
+        problems.error(REL, line_of(item, "prompt_tokens"),
+                       f"{what}: 'prompt_tokens' must be more than 0, got {shown(c['prompt_tokens'])}")
+    cache = _cache_hit(item, c["cache_hit"], [a for a in arms if a], what, problems) if "cache_hit" in c else ()
+    points = targets.points_at(item, c, section, what, problems, single=True)
+    path = _lengths_file(root, item, c, problems)
+    if len(problems.errors) > before or None in (section, points, *arms, *metrics.values()) or not path:
+        return None
+    title, column = c.get("title") or f"{arms[0]} vs {arms[1]}", c.get("column")
+    read = read_lengths(root, path, column)
+    if column is not None and read.problem is None and column not in read.fields:
+        problems.error(REL, line_of(item, "column"),
+                       f"{what}: {path} has no column '{column}'{did_you_mean(column, read.fields)}")
+        return None
+    _skipped(path, read, f"crossover '{title}'", problems)
+    if read.problem is None and not read.values:
+        n = len(read.skipped)
+        problems.error(REL, line_of(item, "output_lengths"), f"{what}: {path} gives no output length: "
+                                                             f"{n} line{'s' if n != 1 else ''} skipped"
+                                                             f"{_first_skipped(path, read.skipped)}")
+    if len(problems.errors) > before:
+        return None
+    return Crossover(title, section, (arms[0], arms[1]), points[0], metrics["prefill"], metrics["decode"],
+                     float(c["prompt_tokens"]), cache, path, column, read.values, read.skipped,
+                     Where(REL, line_of(item) or line))
+
+
+def _expression(item: Any, r: dict, key: str, what: str, problems: Problems):
+    try:
+        return (parse_condition if key == "where" else parse)(r[key])
+    except DeriveError as exc:
+        why = reason(exc).replace("a guard must be a comparison", "it must be a comparison")
+        problems.error(REL, line_of(item, key), f"{what}: '{key}': {why}")
+        return None
+
+
+def _reference(root: Path, item: Any, line: int | None, targets: Targets, problems: Problems) -> Reference | None:
+    r, before = _entry(item, line, "a reference", REFERENCE_FIELDS, problems)
+    if r is None:
+        return None
+    what = "reference"
+    value = _expression(item, r, "value", what, problems) if "value" in r else None
+    where = _expression(item, r, "where", what, problems) if "where" in r else None
+    _, section, arm, metric, points = targets.entry(item["compare"], line_of(item, "compare"), "reference compare",
+                                                    what, COMPARE_FIELDS, problems, single=True) \
+        if "compare" in r else (None,) * 5
+    path = _file(root, item, "file", r["file"], what, problems) if "file" in r else None
+    if path and not is_table(path):
+        problems.error(REL, line_of(item, "file"), f"{what}: 'file' must be a JSONL, CSV or JSON file "
+                                                   f"(one line, row or object a request), got {path}")
+    if len(problems.errors) > before or None in (section, arm, metric, points, value) or not path or "title" not in r:
+        return None
+    read = read_reference(root, path, value, where)
+    used = (*value.fields, *(where.fields if where else ()))
+    missing = [f for f in used if read.problem is None and read.fields and f not in read.fields]
+    for name in dict.fromkeys(missing):
+        key = "value" if name in value.fields else "where"
+        problems.error(REL, line_of(item, key), f"{what}: '{key}' uses '{name}', which no line of {path} has"
+                                                f"{did_you_mean(name, read.fields)}")
+    if missing:
+        return None
+    _skipped(path, read, f"reference '{r['title']}'", problems)
+    if read.problem is None and not read.values:
+        problems.error(REL, line_of(item, "where" if where else "file"),
+                       f"{what}: no line of {path} is selected: {read.filtered_out} filtered out by 'where', "
+                       f"{len(read.skipped)} unreadable{_first_skipped(path, read.skipped)}")
+    if len(problems.errors) > before:
+        return None
+    return Reference(r["title"].strip(), path, value.expr.strip(), where.expr.strip() if where else None,
+                     section, metric, arm, points[0], read.values, read.filtered_out, read.skipped,
+                     Where(REL, line_of(item) or line))
+
+
+def read_crossovers(root: Path, doc: dict, targets: Targets, problems: Problems) -> tuple[Crossover, ...]:
+    node = doc.get("crossover")
+    items = node if isinstance(node, list) else []
+    found = (_crossover(root, item, line_of(node, i), targets, problems) for i, item in enumerate(items))
+    return tuple(c for c in found if c)
+
+
+def read_references(root: Path, doc: dict, targets: Targets, problems: Problems) -> tuple[Reference, ...]:
+    node = doc.get("reference")
+    items = node if isinstance(node, list) else []
+    found = (_reference(root, item, line_of(node, i), targets, problems) for i, item in enumerate(items))
+    return tuple(r for r in found if r)

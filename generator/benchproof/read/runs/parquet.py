@@ -1,0 +1,100 @@
+"""``runs/*.parquet``: run records that already live in a data lake, read as columns.
+
+A record's "line" is its row number (the first row is 1), so a problem reads
+``runs/x.parquet:1234: ...`` like a CSV line.  Text columns are read like CSV cells (stripped;
+empty means "not measured"); integer and floating-point columns are numbers, as in JSON (a null,
+or a NaN — how pandas writes a missing float — is "not measured"; an infinity is an error at
+its row, like any value that is not a finite number); true/false
+and nested values stay what they are, as in JSON; timestamps and dates become ISO 8601 text;
+decimals become numbers.  Binary and other columns that have no text or number form are an
+error, named with the column.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy as np
+
+from benchproof.errors import Problem, printable
+from benchproof.model.columns import NUMBER, OBJECT, TEXT, Column, RunFile
+from benchproof.read.runs.fast_csv import padded
+
+
+def _column(data, name: str, rel: str) -> tuple[Column | None, Problem | None]:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    kind = data.type
+    if pa.types.is_dictionary(kind):
+        data, kind = data.cast(kind.value_type), kind.value_type
+    if pa.types.is_null(kind):
+        return Column.missing(len(data)), None
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+        text = data.cast(pa.string())
+        if padded(text):
+            return Column.text(None if v is None or not v.strip() else v.strip() for v in text.to_pylist()), None
+        return Column(TEXT, pc.if_else(pc.equal(text, ""), pa.scalar(None, pa.string()), text)), None
+    if pa.types.is_integer(kind):
+        return Column(NUMBER, data.cast(pa.int64())), None
+    if pa.types.is_floating(kind) or pa.types.is_decimal(kind):
+        numbers = data.cast(pa.float64())
+        # NaN is how pandas writes a missing float: not measured
+        return Column(NUMBER, pc.if_else(pc.is_nan(numbers), pa.scalar(None, pa.float64()), numbers)), None
+    if pa.types.is_timestamp(kind) or pa.types.is_date(kind):
+        return Column.text(None if v is None else v.isoformat() for v in data.to_pylist()), None
+    if pa.types.is_boolean(kind) or pa.types.is_nested(kind):
+        return Column(OBJECT, data.to_pylist()), None
+    return None, Problem(rel, None, f"column '{printable(name)}' holds {kind} values, which have no "
+                                    "text or number form: store them as text or numbers")
+
+
+def read_parquet(path: pathlib.Path, rel: str) -> tuple[RunFile | None, list[Problem]]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+    except (OSError, pa.ArrowException) as exc:
+        return None, [Problem(rel, None, f"cannot read it as a Parquet file: {printable(str(exc))[:200]}")]
+    names = table.column_names
+    problems = [Problem(rel, None, f"column {i} has an empty name") for i, name in enumerate(names, 1)
+                if not name.strip()]
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    problems += [Problem(rel, None, f"duplicate column '{printable(name)}'") for name in duplicates]
+    if problems:
+        return None, problems
+    columns: dict[str, Column] = {}
+    for name, data in zip(names, table.columns):
+        column, problem = _column(data.combine_chunks(), name, rel)
+        if problem is not None:
+            problems.append(problem)
+        else:
+            columns[name] = column
+    if problems:
+        return None, problems
+    found = RunFile(rel, list(names), columns, np.arange(1, table.num_rows + 1, dtype=np.int64))
+    return _finite(found)
+
+
+def _finite(found: RunFile) -> tuple[RunFile, list[Problem]]:
+    """A row holding an infinity is refused at its row, as JSON refuses ``Infinity``."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    bad = np.zeros(found.n, bool)
+    problems = []
+    for name, column in found.columns.items():
+        if column.kind != NUMBER or not pa.types.is_floating(column.data.type):
+            continue
+        infinite = pc.is_inf(column.data).fill_null(False).to_numpy(zero_copy_only=False)
+        for row in np.flatnonzero(infinite).tolist():
+            problems.append(Problem(found.rel, row + 1, f"'{printable(name)}' is {column.value(row)}: "
+                                                        "not a finite number; leave it empty (null) when it was not measured"))
+        bad |= infinite
+    if not bad.any():
+        return found, []
+    keep = np.flatnonzero(~bad)
+    columns = {name: column.take(keep) for name, column in found.columns.items()}
+    problems.sort(key=lambda p: p.line)
+    return RunFile(found.rel, found.names, columns, found.lines[keep]), problems

@@ -1,0 +1,202 @@
+"""Each audit rule fires on a planted case, at the right arm, point and metric, and stays
+silent on its clean twin; its threshold from the `audit:` block changes the outcome."""
+
+from __future__ import annotations
+
+import pytest
+
+from support.audit import audit_of, interleaved, rep, rules_found, write
+
+CLEAN = {"a": [100.0, 101.0, 102.0], "b": [150.0, 151.0, 152.0]}   # tight, separated, interleaved
+
+
+def only(root, rule: str) -> list[tuple]:
+    return [f for f in rules_found(root) if f[0] == rule]
+
+
+def test_the_clean_base_raises_no_finding(tmp_path):
+    assert rules_found(write(tmp_path, interleaved(CLEAN, prompt_n=507), baseline="a", audit="parity: [prompt_n]")) == []
+
+
+# --- few-repetitions ---------------------------------------------------------------------
+
+def test_few_repetitions_fires_below_the_minimum_and_not_at_it(tmp_path):
+    planted = write(tmp_path / "p", interleaved({"a": [100.0, 101.0, 102.0], "b": [150.0, 151.0]}))
+    assert only(planted, "few-repetitions") == [("few-repetitions", "b", {"size": 512}, None)]
+    finding = audit_of(planted).findings[0]
+    assert finding.message == "Arm B · Size 512: 2 successful repetitions, fewer than 3"
+    assert rules_found(write(tmp_path / "c", interleaved(CLEAN))) == []
+
+
+def test_few_repetitions_is_per_metric_when_a_metric_has_fewer_values(tmp_path):
+    rows = interleaved(CLEAN)
+    rows[-1]["wall_s"] = ""   # b's third repetition did not measure wall time
+    assert only(write(tmp_path, rows), "few-repetitions") == [("few-repetitions", "b", {"size": 512}, "wall_s")]
+
+
+@pytest.mark.parametrize(("minimum", "arms"), [(2, []), (3, ["b"]), (4, ["a", "b"])])
+def test_min_repetitions_sets_the_limit(tmp_path, minimum, arms):
+    rows = interleaved({"a": [100.0, 101.0, 102.0], "b": [150.0, 151.0]})   # 3 and 2 repetitions
+    found = only(write(tmp_path, rows, audit=f"min_repetitions: {minimum}"), "few-repetitions")
+    assert [f[1] for f in found] == arms
+
+
+# --- not-separated -----------------------------------------------------------------------
+
+def test_not_separated_fires_when_the_range_overlaps_the_baselines(tmp_path):
+    planted = write(tmp_path / "p", interleaved({"a": [100.0, 110.0, 104.0], "b": [108.0, 109.0, 112.0]}),
+                    baseline="a", audit="noise: 1")
+    assert only(planted, "not-separated") == [("not-separated", "b", {"size": 512}, "tok_s"),
+                                              ("not-separated", "b", {"size": 512}, "wall_s")]
+    assert "108.00–112.00 tok/s overlaps 100.00–110.00 tok/s of the baseline (Arm A)" in audit_of(planted).findings[0].message
+    assert rules_found(write(tmp_path / "c", interleaved(CLEAN), baseline="a")) == []
+
+
+def test_not_separated_needs_a_baseline(tmp_path):
+    rows = interleaved({"a": [100.0, 110.0, 104.0], "b": [108.0, 109.0, 112.0]})
+    assert only(write(tmp_path, rows, audit="noise: 1"), "not-separated") == []
+
+
+# --- noisy -------------------------------------------------------------------------------
+
+def test_noisy_fires_when_the_range_is_wide_for_the_median(tmp_path):
+    planted = write(tmp_path / "p", interleaved({"a": [100.0, 101.0, 102.0], "b": [150.0, 151.0, 180.0]}))
+    found = only(planted, "noisy")
+    assert found == [("noisy", "b", {"size": 512}, "tok_s"), ("noisy", "b", {"size": 512}, "wall_s")]
+    noisy = audit_of(planted).findings[0]
+    assert noisy.message == ("Arm B · Tok/s · Size 512: 150.00–180.00 tok/s around a median of 151.00: "
+                             "the range is 19.9% of the median (limit 10%)")
+    assert dict(noisy.figures)["spread"] == pytest.approx(30 / 151)
+    assert rules_found(write(tmp_path / "c", interleaved(CLEAN))) == []
+
+
+@pytest.mark.parametrize(("noise", "fires"), [(0.25, False), (0.19, True)])
+def test_noise_sets_the_limit(tmp_path, noise, fires):
+    rows = interleaved({"a": [100.0, 101.0, 102.0], "b": [150.0, 151.0, 180.0]})
+    found = only(write(tmp_path, rows, audit=f"noise: {noise}"), "noisy")
+    assert bool(found) is fires
+
+
+# --- warm-up -----------------------------------------------------------------------------
+
+def test_warm_up_fires_on_a_slow_first_repetition_by_time(tmp_path):
+    rows = interleaved({"a": [100.0, 101.0, 102.0], "b": [110.0, 151.0, 150.0]})
+    rows.append(rows.pop(1))   # b's first repetition is last in the file: time order decides, not file order
+    planted = write(tmp_path / "p", rows, audit="noise: 1")
+    assert only(planted, "warm-up") == [("warm-up", "b", {"size": 512}, "tok_s"), ("warm-up", "b", {"size": 512}, "wall_s")]
+    finding = audit_of(planted).findings[0]
+    assert finding.records == ("runs/r.csv:7",)
+    assert "the first repetition (runs/r.csv:7) is 26.9% worse (lower) than the median of the other 2: " \
+           "110.00 vs 150.50 tok/s" in finding.message
+    assert rules_found(write(tmp_path / "c", interleaved(CLEAN))) == []
+
+
+def test_warm_up_without_times_takes_the_lowest_repeat(tmp_path):
+    rows = [rep("a", r, tok_s=v) for r, v in ((2, 100.0), (1, 60.0), (3, 101.0))]
+    assert only(write(tmp_path / "p", rows, arms=("a",), audit="noise: 1"), "warm-up") == \
+        [("warm-up", "a", {"size": 512}, "tok_s")]
+    fine = [rep("a", r, tok_s=v) for r, v in ((2, 60.0), (1, 100.0), (3, 101.0))]   # the slow one is not first
+    assert only(write(tmp_path / "c", fine, arms=("a",), audit="noise: 1"), "warm-up") == []
+
+
+def test_warm_up_follows_better_lower(tmp_path):
+    rows = [rep("a", r, wall_s=v) for r, v in ((1, 1.3), (2, 1.0), (3, 1.01))]
+    assert only(write(tmp_path / "p", rows, arms=("a",), audit="noise: 1"), "warm-up") == \
+        [("warm-up", "a", {"size": 512}, "wall_s")]
+    faster_first = [rep("a", r, wall_s=v) for r, v in ((1, 0.7), (2, 1.0), (3, 1.01))]
+    assert only(write(tmp_path / "c", faster_first, arms=("a",), audit="noise: 1"), "warm-up") == []
+
+
+@pytest.mark.parametrize(("warmup", "metrics"), [(0.4, []), (0.3, ["wall_s"]), (0.25, ["tok_s", "wall_s"])])
+def test_warmup_sets_the_limit(tmp_path, warmup, metrics):
+    rows = interleaved({"a": [100.0, 101.0, 102.0], "b": [110.0, 151.0, 150.0]})   # tok/s 26.9%, wall 36.8% worse
+    found = only(write(tmp_path, rows, audit=f"noise: 1\nwarmup: {warmup}"), "warm-up")
+    assert [f[3] for f in found] == metrics
+
+
+# --- derived-differs ---------------------------------------------------------------------
+
+DERIVED = """\
+      - {id: tok_s, label: Tok/s, unit: tok/s, better: higher, source: engine timer, derive: "n / ms * 1000"}
+"""
+
+
+def test_derived_differs_fires_when_the_reported_rate_is_inflated(tmp_path):
+    rows = [rep("a", r, n=1000, ms=10000, tok_s=v, started_at=f"2025-01-01T10:0{r}:00Z")
+            for r, v in ((1, 100.2), (2, 113.0), (3, 100.0))]
+    planted = write(tmp_path / "p", rows, arms=("a",), metrics=DERIVED)
+    assert only(planted, "derived-differs") == [("derived-differs", "a", {"size": 512}, "tok_s")]
+    finding = audit_of(planted).findings[0]
+    assert finding.records == ("runs/r.csv:3",)
+    assert "differs by +13.0% from the one derived from n, ms in 1 of 3 repetitions" in finding.message
+    for row in rows:
+        row["tok_s"] = 100.4   # within 0.5%
+    assert rules_found(write(tmp_path / "c", rows, arms=("a",), metrics=DERIVED)) == []
+
+
+# --- degraded-regime ---------------------------------------------------------------------
+
+def test_degraded_regime_fires_on_an_arm_many_times_worse(tmp_path):
+    swapping = interleaved({"a": [100.0, 101.0, 102.0], "b": [12.0, 12.1, 12.2]})
+    found = only(write(tmp_path / "p", swapping), "degraded-regime")
+    assert found == [("degraded-regime", "b", {"size": 512}, "tok_s"), ("degraded-regime", "b", {"size": 512}, "wall_s")]
+    assert "median 12.10 tok/s is 8.3× worse than 101.00 tok/s of Arm A (limit 5×)" in audit_of(tmp_path / "p").findings[0].message
+    assert rules_found(write(tmp_path / "c", interleaved(CLEAN))) == []
+
+
+@pytest.mark.parametrize(("regime", "fires"), [(9, False), (8, True)])
+def test_regime_sets_the_limit(tmp_path, regime, fires):
+    swapping = interleaved({"a": [100.0, 101.0, 102.0], "b": [12.0, 12.1, 12.2]})   # 8.3× worse
+    assert bool(only(write(tmp_path, swapping, audit=f"regime: {regime}"), "degraded-regime")) is fires
+
+
+# --- workload-differs --------------------------------------------------------------------
+
+def test_workload_differs_fires_when_a_parity_field_differs(tmp_path):
+    rows = interleaved(CLEAN, output_n=128)
+    for row in rows:
+        if row["arm"] == "b":
+            row["output_n"] = 64   # early EOS: b did less work
+    planted = write(tmp_path / "p", rows, baseline="a", audit="parity: [output_n]")
+    assert only(planted, "workload-differs") == [("workload-differs", "b", {"size": 512}, None)]
+    assert "output_n is 64 here and 128 for Arm A (the baseline), 50.0% apart (tolerance 1%)" in \
+        audit_of(planted).findings[0].message
+    assert rules_found(write(tmp_path / "c", interleaved(CLEAN, output_n=128), baseline="a",
+                             audit="parity: [output_n]")) == []
+
+
+def test_workload_differs_compares_text_fields_too(tmp_path):
+    rows = interleaved(CLEAN, prompt_sha="9f2c")
+    rows[1]["prompt_sha"] = rows[3]["prompt_sha"] = rows[5]["prompt_sha"] = "77ab"   # sliced by characters
+    found = only(write(tmp_path, rows, audit="parity: prompt_sha"), "workload-differs")
+    assert found == [("workload-differs", "b", {"size": 512}, None)]
+
+
+@pytest.mark.parametrize(("tolerance", "fires"), [(0.6, False), (0.4, True)])
+def test_parity_tolerance_sets_the_limit(tmp_path, tolerance, fires):
+    rows = interleaved(CLEAN, output_n=128)
+    for row in rows[1::2]:
+        row["output_n"] = 64
+    found = only(write(tmp_path, rows, audit=f"parity: [output_n]\nparity_tolerance: {tolerance}"), "workload-differs")
+    assert bool(found) is fires
+
+
+# --- order-confounded --------------------------------------------------------------------
+
+def test_order_confounded_fires_when_arms_ran_in_blocks(tmp_path):
+    blocks = [rep(arm, r, tok_s=v, started_at=f"2025-01-01T1{h}:0{r}:00Z")
+              for h, (arm, values) in enumerate(CLEAN.items()) for r, v in enumerate(values, 1)]
+    planted = write(tmp_path / "p", blocks)
+    assert only(planted, "order-confounded") == [("order-confounded", None, None, None)]
+    finding = audit_of(planted).findings[0]
+    assert "the 2 arms ran in blocks (Arm A 10:01:00–10:03:00, then Arm B 11:01:00–11:03:00 UTC, 2025-01-01)" \
+        in finding.message
+    assert len(finding.records) == 6
+    assert rules_found(write(tmp_path / "c", interleaved(CLEAN))) == []
+
+
+def test_order_is_not_judged_without_every_time(tmp_path):
+    blocks = [rep(arm, r, tok_s=v, started_at=f"2025-01-01T1{h}:0{r}:00Z")
+              for h, (arm, values) in enumerate(CLEAN.items()) for r, v in enumerate(values, 1)]
+    blocks[0]["started_at"] = ""
+    assert only(write(tmp_path, blocks), "order-confounded") == []
