@@ -27,6 +27,35 @@ if ! command -v ssh-keygen >/dev/null 2>&1; then
   echo "  Debian/Ubuntu: sudo apt-get install -y openssh-client" >&2
   exit 1
 fi
+# The page checks of the browser suite: axe-core (accessibility) and the Nu HTML checker
+# (vnu-jar, which runs on Java 11 or later) come from the npm registry, pinned in
+# package-lock.json, into node_modules/ (their install scripts are not run: vnu-jar's would
+# download a Java runtime).
+for tool in node npm java; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "error: the page checks (axe-core, the Nu HTML checker) need $tool, which was not found." >&2
+    echo "  Debian/Ubuntu: sudo apt-get install -y nodejs npm default-jre-headless" >&2
+    exit 1
+  fi
+done
+java_major="$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\)\.\{0,1\}\([0-9]*\).*/\1 \2/p' | head -n 1)"
+case "$java_major" in
+  "1 "*) java_major="${java_major#1 }" ;;
+  *) java_major="${java_major%% *}" ;;
+esac
+if [ -z "$java_major" ] || [ "$java_major" -lt 11 ]; then
+  echo "error: the Nu HTML checker needs Java 11 or later; 'java -version' says: $(java -version 2>&1 | head -n 1)" >&2
+  echo "  Debian/Ubuntu: sudo apt-get install -y default-jre-headless" >&2
+  exit 1
+fi
+if [ ! -f node_modules/axe-core/axe.min.js ] || [ ! -f node_modules/vnu-jar/build/dist/vnu.jar ] \
+   || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "installing axe-core and vnu-jar into node_modules/ (npm ci)" >&2
+  if ! npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2; then
+    echo "error: 'npm ci' could not install the page checks from the npm registry (see above)." >&2
+    exit 1
+  fi
+fi
 status=0
 .venv/bin/python -m pytest "$@" || status=$?
 if [ "$status" -eq 5 ]; then

@@ -131,6 +131,11 @@ def svg_path(view) -> str:
     return f"charts/{view.key}.svg"
 
 
+def png_path(view) -> str:
+    """The PNG of a chart view, beside its SVG (for slides and documents)."""
+    return f"charts/{view.key}.png"
+
+
 def chart_path(chart) -> str:
     """The static SVG of a workload chart (a :class:`~benchproof.charts.workload.WorkloadChart`)."""
     return f"charts/{chart.key}.svg"

@@ -29,10 +29,10 @@ from benchproof.read.project import load_project
 from benchproof.receipts.listing import receipts
 from benchproof.receipts.signature import Signature, signature_name
 from benchproof.charts.widgets import charts_page
-from benchproof.addresses import INDEX, asset_path, chart_path, download_path, svg_path
+from benchproof.addresses import INDEX, asset_path, chart_path, download_path, png_path, svg_path
 from benchproof.cache import Cache
 from benchproof.charts.specs import chart_views
-from benchproof.charts.vega import runtime, svg
+from benchproof.charts.vega import png, runtime, svg
 from benchproof.charts.workload import workload_svg
 from benchproof.pages.decision_view import decision_view
 from benchproof.pages.workload_view import workload_view
@@ -217,8 +217,9 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     site.add(asset_path("vega.js"), runtime(cache))
     for k, view in enumerate(views, 1):
         site.add(svg_path(view), svg(view, cache))
+        site.add(png_path(view), png(view, cache))
         progress.update("charts", k, len(views), "views drawn")
-    log(f"charts    {len(views)} views, static SVG of each")
+    log(f"charts    {len(views)} views, static SVG and PNG of each")
     if page.workload:
         site.update({chart_path(c): workload_svg(c) for c in page.workload.charts})
         site.add(asset_path("workload.js"), asset("workload.js"))

@@ -90,9 +90,103 @@
         var limit = Math.round(figure.clientWidth * 0.42);
         spec.config.axisY = Object.assign({}, spec.config.axisY, { labelLimit: limit });
         spec.config.legend = Object.assign({}, spec.config.legend, { labelLimit: limit, columns: 1 });
+        /* the audit's markers beside the rows shrink to their symbols (the rule names are in
+           the tooltip, the figures table and the audit block) */
+        (spec.layer || []).forEach(function (layer) {
+          if (layer.name === "flags" && layer.encoding && layer.encoding.text) {
+            layer.encoding.text = Object.assign({}, layer.encoding.text, { field: "short" });
+          }
+        });
       }
       return spec;
     }
+
+    // The drawn SVG: named by the view's title, described by the view in words.
+    function label(view) {
+      var svg = canvas.querySelector("svg");
+      if (!svg) { return; }
+      var ns = "http://www.w3.org/2000/svg";
+      var title = document.createElementNS(ns, "title");
+      var desc = document.createElementNS(ns, "desc");
+      title.textContent = view.title;
+      desc.textContent = view.spec.description || "";
+      desc.id = figure.id + "-description";
+      svg.insertBefore(desc, svg.firstChild);
+      svg.insertBefore(title, svg.firstChild);
+      svg.setAttribute("role", "graphics-document");   /* its marks keep their own roles and labels */
+      svg.setAttribute("aria-roledescription", "chart");
+      svg.setAttribute("aria-label", view.title);
+      svg.setAttribute("aria-describedby", desc.id);
+    }
+
+    // The figures of the view, as a table beside the chart (everything its tooltips say).
+    function tabulate(view) {
+      var fold = figure.querySelector(".chart-figures");
+      var table = fold && fold.querySelector("table");
+      if (!table || !view.figures) { return; }
+      table.querySelector("caption").textContent = view.title;
+      var head = document.createElement("tr");
+      view.figures.columns.forEach(function (c) {
+        var th = document.createElement("th");
+        th.scope = "col";
+        th.textContent = c;
+        head.appendChild(th);
+      });
+      table.tHead.textContent = "";
+      table.tHead.appendChild(head);
+      var body = table.tBodies[0];
+      body.textContent = "";
+      view.figures.rows.forEach(function (row) {
+        var tr = document.createElement("tr");
+        row.forEach(function (cell, i) {
+          var td = document.createElement(i === 0 ? "th" : "td");
+          if (i === 0) { td.scope = "row"; }
+          td.textContent = cell;
+          tr.appendChild(td);
+        });
+        body.appendChild(tr);
+      });
+    }
+
+    // "Copy link", "Copy image", PNG and SVG of the view on screen.
+    var status = figure.querySelector(".chart-copied");
+    function say(text) { if (status) { status.textContent = text; } }
+    function copyText(text) {
+      if (navigator.clipboard && navigator.clipboard.writeText) { return navigator.clipboard.writeText(text); }
+      return new Promise(function (resolve, reject) {
+        var area = document.createElement("textarea");
+        area.value = text;
+        document.body.appendChild(area);
+        area.select();
+        var done = document.execCommand && document.execCommand("copy");
+        document.body.removeChild(area);
+        if (done) { resolve(); } else { reject(new Error("copy refused")); }
+      });
+    }
+    function copyImage() {
+      if (!current || !window.ClipboardItem || !navigator.clipboard || !navigator.clipboard.write) {
+        return Promise.reject(new Error("no image clipboard"));
+      }
+      var view = current.view;
+      view.background("white");   /* the spec's own light colours, on white: as in a document */
+      return view.toCanvas(2).then(function (drawn) {
+        view.background("transparent");
+        return new Promise(function (resolve) { drawn.toBlob(resolve, "image/png"); });
+      }).then(function (blob) {
+        return navigator.clipboard.write([new window.ClipboardItem({ "image/png": blob })]);
+      });
+    }
+    Array.prototype.forEach.call(figure.querySelectorAll(".chart-copy"), function (button) {
+      button.addEventListener("click", function () {
+        var image = button.getAttribute("data-copy") === "image";
+        var address = location.href.split("#")[0] + HASH + (figure.getAttribute("data-view") || "");
+        (image ? copyImage() : copyText(address)).then(function () {
+          say(image ? "Image copied." : "Link copied.");
+        }, function () {
+          say(image ? "This browser does not let the page copy an image here: use PNG." : "Copy the address of “Link to this chart”.");
+        });
+      });
+    });
 
     function draw(view) {
       var token = ++drawing;
@@ -101,11 +195,18 @@
       figure.setAttribute("data-view", view.key);
       figure.setAttribute("data-kind", view.across ? "sweep" : "bars");
       if (link) { link.setAttribute("href", HASH + view.key); }
+      var png = figure.querySelector(".chart-png");
+      var svgLink = figure.querySelector(".chart-svg");
+      if (png) { png.setAttribute("href", "charts/" + view.key + ".png"); }
+      if (svgLink) { svgLink.setAttribute("href", "charts/" + view.key + ".svg"); }
+      say("");
+      tabulate(view);
       figure.setAttribute("data-state", "loading");
       window.vegaEmbed(canvas, sized(view), { actions: false, renderer: "svg", mode: "vega-lite" })
         .then(function (result) {
           if (token !== drawing) { result.finalize(); return; }
           current = result;
+          label(view);
           figure.setAttribute("data-state", "ready");
         })
         .catch(function (error) {

@@ -1,4 +1,4 @@
-"""The chart cache: the Vega runtime and every chart's SVG are made once and kept in the user's
+"""The chart cache: the Vega runtime and every chart's SVG and PNG are made once and kept in the user's
 cache folder (here a temporary one, through BENCHPROOF_CACHE_DIR); a build gives the same bytes
 with a cold cache, a warm one and none; an entry that is corrupt or belongs to another key is
 made again and rewritten, never used."""
@@ -27,7 +27,7 @@ if len(sys.argv) > 3:
 def refuse(*args, **kwargs):
     raise SystemExit("vl-convert was asked to render: the cache was not used")
 
-vl_convert.vegalite_to_svg = vl_convert.javascript_bundle = refuse
+vl_convert.vegalite_to_svg = vl_convert.vegalite_to_png = vl_convert.javascript_bundle = refuse
 from benchproof.cli import main
 main(["build", sys.argv[1], "-o", sys.argv[2]], prog_name="benchproof")
 """

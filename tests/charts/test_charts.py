@@ -23,7 +23,8 @@ def test_example_view_carries_medians_dots_and_the_unsupported_row():
     assert medians["V100 · expXa0982 · parallel preparation"] == 203.97
     assert medians["V100 · expXa a078 · before/after reference"] == 187.43
     assert len(data["dots"]) == 11 and view.shown == view.total == 11
-    assert data["missing"] == [{"arm": "V100 · expXa0982 · forced Overdrive", "text": "-- unsupported", "href": ""}]
+    assert data["missing"] == [{"arm": "V100 · expXa0982 · forced Overdrive", "text": "-- unsupported", "href": "",
+                                "status": "unsupported", "flag": ""}]
     assert view.spec["layer"][0]["encoding"]["x"]["axis"]["title"] == "Prefill t/s (tok/s) · higher is better"
     assert "$schema" not in view.spec  # nothing in the page points at another host
     order = view.spec["layer"][0]["encoding"]["y"]["scale"]["domain"]

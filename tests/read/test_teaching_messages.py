@@ -59,7 +59,7 @@ def test_protocol_and_notes_take_markdown_text_sanitized_like_a_file(example_cop
     replace_once(report, "    notes: notes/nov3-tuning.md", '    notes: "Tuned on *November 3*."')
     inline = load_project(example_copy).report
     assert inline.protocol_html == with_file != from_file.report.protocol_html
-    assert "<strong>three</strong>" in inline.protocol_html and "<h5>One fixed workload</h5>" in inline.protocol_html
+    assert "<strong>three</strong>" in inline.protocol_html and "<h3>One fixed workload</h3>" in inline.protocol_html   # nested under the h2, no level skipped
     assert "script" not in inline.protocol_html and "javascript" not in inline.protocol_html
     assert "onclick" not in inline.protocol_html
     assert inline.sections[0].notes_html == "<p>Tuned on <em>November 3</em>.</p>"

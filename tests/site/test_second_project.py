@@ -228,15 +228,19 @@ def _dot_labels(svg: str) -> list[dict[str, str]]:
     return [dict(part.split(": ", 1) for part in html.unescape(label).split("; ")) for label in labels]
 
 
-def test_every_chart_view_has_its_own_static_svg(second, second_site, soup, views):
+def test_every_chart_view_has_its_own_static_svg_and_png(second, second_site, soup, views):
     by_run = {r.run_id: r for r in second.records}
     listed = {a["href"] for a in soup.select("details.static-charts a")}
-    assert listed == {f"charts/{v['key']}.svg" for v in views}
+    assert listed == {f"charts/{v['key']}.{kind}" for v in views for kind in ("svg", "png")}
     contents = set()
     for view in views:
         svg = (second_site / "charts" / f"{view['key']}.svg").read_text(encoding="utf-8")
         contents.add(svg)
-        assert svg.startswith("<svg") and html.escape(view["spec"]["title"]["text"], quote=False) in svg
+        assert svg.startswith('<svg role="img"') and html.escape(view["spec"]["title"]["text"], quote=False) in svg
+        assert f"<desc>{html.escape(view['spec']['description'], quote=False)}</desc>" in svg   # the view in words
+        png = (second_site / "charts" / f"{view['key']}.png").read_bytes()       # for slides: twice the SVG's width
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        assert int.from_bytes(png[16:20], "big") == 2 * int(re.search(r'<svg[^>]* width="(\d+)"', svg).group(1))
         dots = _dot_labels(svg)
         assert len(dots) == len(view["spec"]["datasets"]["dots"]) > 0
         for dot in dots:       # what a tooltip says, and a screen reader reads, about each dot

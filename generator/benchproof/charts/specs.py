@@ -21,6 +21,7 @@ from benchproof.addresses import digest, view_key
 from benchproof.cache import Cache
 from benchproof.charts import style
 from benchproof.charts.dots import DOT_CAP, Dots  # noqa: F401  (DOT_CAP: the charts' cap, asked for here)
+from benchproof.charts.words import bar_figures
 from benchproof.charts.view import (LABEL_LIMIT, WIDTH, ChartView, cached_skeleton, dot_rows, figure_fields,
                                     flag_fields, metric_key, repetitions)
 from benchproof.compute.aggregate import Results
@@ -70,10 +71,11 @@ def _make_skeleton(metric: Metric, order: list[str], arm_label: str) -> dict:
     missing_chart = alt.Chart(alt.NamedData("missing")).mark_text(
         align="left", dx=4, color=style.MISSING_COLOR, fontSize=12).properties(name="missing").encode(
         x=alt.datum(0), y=y, text="text:N", href=alt.Href("href:N"))
-    # The audit's marker, at the foot of a flagged bar; it links to the finding like the bar.
+    # The audit's marker, beside its row right of the plot (past the off-scale marks), so it
+    # never covers a bar or a dot; it links to the finding like the bar.
     flag_chart = alt.Chart(alt.NamedData("flags")).mark_text(
-        align="left", dx=4, color=style.FLAG_COLOR, fontSize=11, fontWeight="bold").properties(name="flags").encode(
-        x=alt.datum(0), y=y, text="text:N", href=alt.Href("href:N"),
+        align="left", dx=12, color=style.FLAG_COLOR, fontSize=11, fontWeight="bold").properties(name="flags").encode(
+        x=alt.XValue("width"), y=y, text="text:N", href=alt.Href("href:N"),
         tooltip=[alt.Tooltip("arm:N", title=arm_label), alt.Tooltip("audit:N", title="Audit")])
     chart = alt.layer(bar_chart, dot_chart, off_chart, missing_chart, flag_chart)
     return style.finish(chart, WIDTH, max(1, len(order)) * ROW_HEIGHT, LABEL_LIMIT)
@@ -94,10 +96,11 @@ def _view(project: Project, results: Results, section, metric: Metric, point: Po
         link = {k: v for k, v in flagged.items() if k in ("audit", "href")}
         if stat.median is None:
             text = f"{fmt.MISSING} {stat.status}" + (f"  {flagged['flag']}" if "flag" in flagged else "")
-            missing.append({"arm": label, "text": text, "href": link["href"]})
+            missing.append({"arm": label, "text": text, "href": link["href"], "status": stat.status,
+                            "flag": flagged.get("flag", "")})
             continue
         if "flag" in flagged:
-            marks.append({"arm": label, "text": flagged["flag"], **link})
+            marks.append({"arm": label, "text": flagged["flag"], "short": flagged["short"], **link})
         bars.append({"arm": label, **figure_fields(stat, metric), "status": rows[arm_id].status, **link})
         reps = repetitions(dots_of, (section.id, arm_id, point), metric.id,
                            f"{section.id}|{arm_id}|{metric.id}|{point}", limit)
@@ -109,11 +112,12 @@ def _view(project: Project, results: Results, section, metric: Metric, point: Po
     subtitle = SUBTITLE + (f" · showing {shown:,} of {total:,} repetitions" if shown < total else "")
     heading = f"{metric.label} · {where}"
     note = style.off_scale_note(outside)
-    spec = style.titled(skeleton, metric.label, where, subtitle,
-                        {"bars": bars, "dots": dots, "offscale": off, "missing": missing, "flags": marks},
-                        [note] if note else [], "x")
+    datasets = {"bars": bars, "dots": dots, "offscale": off, "missing": missing, "flags": marks}
+    figures = bar_figures(metric.label, where, datasets, project.report.arm_label)
+    spec = style.titled(skeleton, metric.label, where, subtitle, datasets, [note] if note else [], "x",
+                        figures.description)
     return ChartView(view_key(section.id, metric.id, point), section.id, metric.id, point,
-                     f"{section.title} · {heading}", spec, shown, total, None, outside)
+                     f"{section.title} · {heading}", spec, shown, total, None, outside, figures)
 
 
 def chart_views(project: Project, results: Results, flags: Mapping | None = None,

@@ -10,17 +10,20 @@ from __future__ import annotations
 from benchproof.model.config import Metric
 from benchproof.model.project import Project
 
-BAR_COLOR = "#a9c4eb"
-DOT_COLOR = "#0f3d80"
+# Each mark meets 3:1 against the ground (WCAG 1.4.11), the dot also against the bar; the
+# stylesheet's --bar and --dot are these in light and their dark-theme twins.
+BAR_COLOR = "#6790d0"
+DOT_COLOR = "#0a2a5c"
 MISSING_COLOR = "#a4262c"
 FLAG_COLOR = "#6b3d00"
 OFF_SCALE_COLOR = "#b35900"
 INK = "#1b1f24"
 MUTED = "#5b6470"
 GRID = "#eceff3"
-# one colour and one shape per arm of a sweep (never colour alone); Okabe–Ito hues, readable
-# on a white and on a dark background
-PALETTE = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#8c6d31", "#7f7f7f")
+# one colour and one shape per arm of a sweep (never colour alone): Okabe–Ito hues, darkened
+# where needed so that each line meets 3:1 on white and on the dark ground alike (a sweep's
+# colours are in its spec, the same in both themes)
+PALETTE = ("#0072b2", "#d55e00", "#009e73", "#c06a9a", "#b97f00", "#9a6fc0", "#8c6d31", "#7f7f7f")
 SHAPES = ("circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "triangle-left", "wedge")
 FLAG = "⚠"             # the audit's marker: a symbol and the rule's name, never colour alone
 ACCEPTED = "✓"         # the marker of a finding the author accepted (still listed, with the reason)
@@ -75,13 +78,14 @@ def finish(chart, width: int, height: int, label_limit: int) -> dict:
 
 
 def titled(skeleton: dict, title: str, where: str, subtitle: str, datasets: dict, notes: list[str],
-           channel: str) -> dict:
+           channel: str, description: str = "") -> dict:
     """A view's spec: the skeleton with its title, the point it shows (``where``, the first
     line under the title; long lines end in an ellipsis on a narrow chart), its data sets and, under the chart, the
     axis title on ``channel`` followed by ``notes`` (e.g. the off-scale line).  A layer whose
-    data set is empty is left out (Vega would warn of an infinite extent)."""
+    data set is empty is left out (Vega would warn of an infinite extent).  ``description``: the
+    view in words, the drawn SVG's accessible description."""
     layers = [layer for layer in skeleton["layer"] if datasets.get(layer["data"]["name"])]
-    return {**skeleton,
+    return {**skeleton, **({"description": description} if description else {}),
             "title": {"text": title, "subtitle": [where, subtitle] if where else subtitle, "anchor": "start",
                       "fontSize": 14, "subtitleColor": MUTED, "subtitleFontSize": 12, "limit": TITLE_LIMIT},
             "layer": [_noted(layer, notes, channel) for layer in layers] if notes else layers,

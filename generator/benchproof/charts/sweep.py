@@ -19,6 +19,7 @@ from benchproof.charts import style
 from benchproof.cache import Cache
 from benchproof.addresses import view_key
 from benchproof.charts.dots import Dots
+from benchproof.charts.words import sweep_figures
 from benchproof.charts.view import (LABEL_LIMIT, WIDTH, ChartView, cached_skeleton, dot_rows, figure_fields,
                                     flag_fields, metric_key, repetitions)
 from benchproof.compute.aggregate import NOT_APPLICABLE, Results
@@ -156,7 +157,8 @@ def _sweep(project: Project, results: Results, section: Section, metric: Metric,
                 continue
             flagged = flag_fields(flags.get((section.id, arm_id, point, metric.id)))
             medians.append({"arm": label, "x": x, "at": at, **figure_fields(stat, metric),
-                            "status": rows[(arm_id, point)].status, "audit": flagged["audit"], "href": flagged["href"]})
+                            "status": rows[(arm_id, point)].status, "audit": flagged["audit"], "href": flagged["href"],
+                            "flag": flagged.get("flag", "")})
             reps = repetitions(records, (section.id, arm_id, point), metric.id,
                                f"{section.id}|{arm_id}|{metric.id}|{point}", limit, DOT_CAP)
             shown, total, outside = shown + reps.shown, total + reps.total, outside + reps.off_scale
@@ -174,11 +176,12 @@ def _sweep(project: Project, results: Results, section: Section, metric: Metric,
     if texts:
         notes.append(f"Not on this axis (not numbers): {', '.join(texts)}; see the bars at those points")
     skeleton = _skeleton(metric, at_label, tuple(labels.values()), tuple(xs), report.arm_label, log_y, cache)
-    spec = style.titled(skeleton, f"{metric.label} across {at_label}", where, subtitle,
-                        {"lines": lines, "medians": medians, "dots": dots, "offscale": off, "gaps": gaps,
-                         "edgegaps": edge}, notes, "x")
+    datasets = {"lines": lines, "medians": medians, "dots": dots, "offscale": off, "gaps": gaps, "edgegaps": edge}
+    figures = sweep_figures(f"{metric.label} across {at_label}", where, datasets, report.arm_label, at_label)
+    spec = style.titled(skeleton, f"{metric.label} across {at_label}", where, subtitle, datasets, notes, "x",
+                        figures.description)
     return ChartView(view_key(section.id, metric.id, rest, across), section.id, metric.id, rest,
-                     f"{section.title} · {heading}", spec, shown, total, across, outside)
+                     f"{section.title} · {heading}", spec, shown, total, across, outside, figures)
 
 
 def follows(points: tuple[Point, ...], dim: str, other: str) -> bool:

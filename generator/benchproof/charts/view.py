@@ -20,6 +20,7 @@ from benchproof.addresses import view_key
 from benchproof.cache import Cache
 from benchproof.charts import style
 from benchproof.charts.dots import Dots
+from benchproof.charts.words import Figures
 from benchproof.compute.aggregate import Results, Stat
 from benchproof.compute.ratio import BASELINE
 from benchproof.model.config import Metric
@@ -42,6 +43,7 @@ class ChartView:
     total: int
     across: str | None = None      # a sweep: the dimension on the x axis
     off_scale: int = 0             # repetitions drawn at the axis edge
+    figures: Figures | None = None # the view in words and as a table (its description)
 
     @property
     def sampled(self) -> bool:
@@ -108,7 +110,8 @@ def flag_fields(flags) -> dict:
     if not flags:
         return {"href": "", "audit": "no finding"}   # '' is no link; a missing value would read "undefined"
     marks = " ".join(dict.fromkeys(f"{style.ACCEPTED if f.accepted else style.FLAG} {f.rule}" for f in flags))
-    return {"flag": marks, "audit": f"{marks}: click to read the finding" + (
+    short = "".join(dict.fromkeys(style.ACCEPTED if f.accepted else style.FLAG for f in flags))
+    return {"flag": marks, "short": short, "audit": f"{marks}: click to read the finding" + (
         " (✓ accepted by the author)" if any(f.accepted for f in flags) else ""), "href": f"#{flags[0].anchor}"}
 
 

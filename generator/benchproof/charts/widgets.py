@@ -16,6 +16,7 @@ from markupsafe import Markup
 from benchproof.addresses import VIEW_HASH, svg_path
 from benchproof.charts.view import ChartView
 from benchproof.charts.style import OFF_SCALE
+from benchproof.charts.words import Figures
 from benchproof.model.terms import dim_sort_key
 from benchproof.model.project import Project
 from benchproof.text import script_json
@@ -40,6 +41,7 @@ class Widget:
     default_title: str
     default_key: str
     statics: tuple[tuple[str, str], ...]   # (svg path, title) of every view of the widget
+    default_figures: Figures | None = None # the default view in words and as a table
     sweeps: bool = False                   # some view is a sweep (the caption explains lines)
     off_scale: bool = False                # some view draws a repetition off scale
     off_scale_rule: str = f"{OFF_SCALE:g}" # off scale: beyond this many times the largest median
@@ -79,13 +81,14 @@ def _widget(project: Project, views: list[ChartView], section: str) -> Widget:
         selects.append(Select(f"dim:{dim_id}", label, tuple((str(v), str(v)) for v in values), selected))
     return Widget(f"chart-{section or 'all'}", section, tuple(selects), svg_path(first) if first else "",
                   first.title if first else "", first.key if first else "",
-                  tuple((svg_path(v), v.title) for v in mine), any(v.across for v in mine),
-                  any(v.off_scale for v in mine))
+                  tuple((svg_path(v), v.title) for v in mine), first.figures if first else None,
+                  any(v.across for v in mine), any(v.off_scale for v in mine))
 
 
 def charts_page(project: Project, views: list[ChartView]) -> ChartsPage:
     payload = {"views": [{"key": v.key, "section": v.section, "metric": v.metric, "across": v.across or POINT,
-                          "point": {k: str(val) for k, val in v.point}, "title": v.title, "spec": v.spec}
+                          "point": {k: str(val) for k, val in v.point}, "title": v.title, "spec": v.spec,
+                          "figures": v.figures.payload() if v.figures else None}
                          for v in views]}
     several = len(project.report.sections) > 1
     return ChartsPage(

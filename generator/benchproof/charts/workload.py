@@ -21,15 +21,15 @@ import numpy as np
 
 from benchproof.addresses import slug
 from benchproof.charts.view import VL_VERSION, WIDTH
-from benchproof.charts.style import DOT_COLOR, FONT, MISSING_COLOR
+from benchproof.charts.style import BAR_COLOR, FONT, MISSING_COLOR, PALETTE
 from benchproof.compute.workload import CrossoverOutcome, ReferenceOutcome
 
 if TYPE_CHECKING:
     import altair as alt   # imported where a chart is made: a report without one never loads Altair
 
-ARM_COLORS = (DOT_COLOR, "#b35900")       # the first arm, the second arm (also dashed)
+ARM_COLORS = PALETTE[:2]                  # the first arm, the second arm (also dashed): 3:1 in both themes
 ARM_DASH = ([1, 0], [6, 3])
-BIN_COLOR = "#a9c4eb"
+BIN_COLOR = BAR_COLOR
 MUTED = "#5b6470"
 BINS = 30                                  # about this many bins across the axis
 NICE = (1, 2, 2.5, 5)

@@ -50,6 +50,14 @@ class RawTable:
     rows: tuple[tuple[str, str, tuple[Cell, ...]], ...]  # (anchor, status, cells)
     inline: bool = True                        # False: too many to list; runs.html has them all
 
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Each column's class: ``col-id`` (the run id, kept in view while the table scrolls),
+        ``col-reason`` (the one that may wrap), ``col-evidence``, ``col-source``; '' for the rest."""
+        n = len(self.headers)
+        return tuple("col-id" if i == 0 else {n - 3: "col-reason", n - 2: "col-evidence", n - 1: "col-source"}.get(i, "")
+                     for i in range(n))
+
 
 @dataclass(frozen=True)
 class ReportPage:

@@ -7,6 +7,8 @@ project itself (a relative path), because the site never fetches from another ho
 
 from __future__ import annotations
 
+import re
+
 import markdown
 import nh3
 
@@ -37,15 +39,35 @@ def _filter(tag: str, attribute: str, value: str) -> str | None:
     return value
 
 
+_HEADING = re.compile(r"<(/?)h([1-6])(?:\s[^>]*)?>", re.IGNORECASE)
+
+
+def _nest_headings(html: str) -> str:
+    """A narrative sits inside a section headed by an h2: its headings become h3 and below, each
+    level at most one below the one before (``#`` then ``###`` become h3 then h4), so the page's
+    outline never skips a level (an HTML checker reports a skip as an error)."""
+    levels: dict[int, int] = {}
+    stack: list[tuple[int, int]] = []        # (written level, level it became), outermost first
+
+    def nest(match: re.Match) -> str:
+        closing, written = match.group(1), int(match.group(2))
+        if closing:
+            return f"</h{levels.get(written, written)}>"
+        while stack and stack[-1][0] >= written:
+            stack.pop()
+        became = min(6, stack[-1][1] + 1 if stack else 3)
+        stack.append((written, became))
+        levels[written] = became
+        return f"<h{became}>"
+
+    return _HEADING.sub(nest, html)
+
+
 def render_markdown(text: str) -> str:
     """Render ``text`` as Markdown and return sanitized HTML (headings start at h3)."""
     html = markdown.markdown(text or "", extensions=["tables", "sane_lists"], output_format="html")
-    # A narrative sits inside a numbered section: demote its headings below the page's own
-    # (h1-h4 become h3-h6; h5 and h6 stay).
-    for level in (4, 3, 2, 1):
-        html = html.replace(f"<h{level}>", f"<h{level + 2}>").replace(f"</h{level}>", f"</h{level + 2}>")
     return nh3.clean(
-        html,
+        _nest_headings(html),
         tags=TAGS,
         attributes=ATTRIBUTES,
         url_schemes=SCHEMES,
