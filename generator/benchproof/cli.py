@@ -118,7 +118,8 @@ def check(project: str | None, strict: bool) -> None:
 @click.option("--arm", metavar="ID", help="The arm's id when the file is one arm; the prefix of the "
               "arm ids (ID-<value>) when it holds several.")
 @click.option("--arm-from", metavar="FIELD[,FIELD]", help="Make each value of FIELD an arm (hyperfine: "
-              "command or a -L parameter; pytest-benchmark: name, fullname, func, param or group; "
+              "command or a -L parameter; pytest-benchmark: name, fullname, func, param, group or a parametrize "
+              "argument; "
               "llama-bench: any configuration field, e.g. backends; serving tools: model, backend or a "
               "--metadata key); 'none' keeps the file one arm. Default: the comparison the tool ran.")
 @click.option("--dimension-from", metavar="FIELD[,FIELD]", help="Make these fields of the records "

@@ -96,6 +96,9 @@ def test_naming_the_section_joins_on_purpose_says_so_and_keeps_every_comment(tmp
     assert list(yaml.safe_load(after)) == list(yaml.safe_load(text))   # the keys in their order
     soup = build_page(project, tmp_path / "site")
     assert {r[0] for r in summary_rows(soup)} == {"Current release", "Candidate build", "gzip -1", "gzip -6"}
+    dry = run_import(tmp_path, "--remove", "scan.json", "--into", "proj", "--dry-run")
+    assert dry.exit_code == 0 and "-    arms: [current, candidate, gzip-1, gzip-6]" in dry.output.splitlines()
+    assert "+    arms: [current, candidate]" in dry.output.splitlines()
     taken = run_import(tmp_path, "--remove", "scan.json", "--into", "proj")
     assert taken.exit_code == 0, taken.output
     assert (project / "report.yaml").read_text() == text
