@@ -22,6 +22,11 @@ if ! command -v unzip >/dev/null 2>&1; then
   echo "  Debian/Ubuntu: sudo apt-get install -y unzip" >&2
   exit 1
 fi
+if ! command -v hyperfine >/dev/null 2>&1; then
+  echo "error: the import tests run hyperfine to make real scan output, and it was not found." >&2
+  echo "  Debian/Ubuntu: sudo apt-get install -y hyperfine" >&2
+  exit 1
+fi
 if ! command -v ssh-keygen >/dev/null 2>&1; then
   echo "error: the signature tests sign and check with OpenSSH's ssh-keygen, which was not found." >&2
   echo "  Debian/Ubuntu: sudo apt-get install -y openssh-client" >&2

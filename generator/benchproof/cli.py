@@ -118,9 +118,14 @@ def check(project: str | None, strict: bool) -> None:
 @click.option("--arm", metavar="ID", help="The arm's id when the file is one arm; the prefix of the "
               "arm ids (ID-<value>) when it holds several.")
 @click.option("--arm-from", metavar="FIELD[,FIELD]", help="Make each value of FIELD an arm (hyperfine: "
-              "command or a -L parameter; pytest-benchmark: name, fullname, func, param or group; "
+              "command or a -L parameter; pytest-benchmark: name, fullname, func, param, group or a parametrize "
+              "argument; "
               "llama-bench: any configuration field, e.g. backends; serving tools: model, backend or a "
               "--metadata key); 'none' keeps the file one arm. Default: the comparison the tool ran.")
+@click.option("--dimension-from", metavar="FIELD[,FIELD]", help="Make these fields of the records "
+              "dimensions too (a parameter, e.g. llama-bench n_threads or a --metadata key).")
+@click.option("--dimension", "dimensions", metavar="FIELD=ID", multiple=True, help="Make FIELD a dimension "
+              "with the id ID (to match the report's, or to keep clear of it); repeatable.")
 @click.option("--baseline", metavar="VALUE", help="The section's baseline: an arm id, or the value it "
               "comes from (e.g. the command). Default: the section's baseline is kept; with none, its "
               "first arm.")
@@ -132,8 +137,9 @@ def check(project: str | None, strict: bool) -> None:
               "file, its evidence copy or its runs file): its runs file, evidence copy, arms "
               "nothing else uses and its report.yaml additions.")
 def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: str | None,
-            arm_from: str | None, baseline: str | None, section: str | None, replace: bool,
-            dry_run: bool, remove: str | None) -> None:
+            arm_from: str | None, dimension_from: str | None, dimensions: tuple[str, ...],
+            baseline: str | None, section: str | None, replace: bool, dry_run: bool,
+            remove: str | None) -> None:
     """Turn a benchmark tool's output FILEs into run records in PROJECT.
 
     FORMAT is the tool (llama-bench, hyperfine, pytest-benchmark, vllm-serve, ...) or
@@ -147,7 +153,7 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
     """
     from benchproof.errors import InputError
     from benchproof.importers import arms as arm_fields
-    from benchproof.importers import detect, known, lookup, messages
+    from benchproof.importers import detect, known, lookup, messages, parameters
     from benchproof.errors import ImportFormatError
     from benchproof.importers.disk import staged
     from benchproof.importers.remove import remove_import
@@ -156,6 +162,7 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
 
     if remove is not None:
         extra = [name for name, value in (("FORMAT", format_name), ("--arm", arm), ("--arm-from", arm_from),
+                                          ("--dimension-from", dimension_from), ("--dimension", dimensions),
                                           ("--baseline", baseline), ("--section", section)) if value]
         if extra or replace:
             raise click.UsageError(f"--remove takes back an import: it takes only --into and --dry-run, "
@@ -187,7 +194,11 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
             path = Path(name)
             try:
                 chosen = importer or detect(path, name)
-                read.append(FileImport(name, path, chosen.read(path, name, arm_fields.requested(arm_from))))
+                found = chosen.read(path, name, arm_fields.requested(arm_from))
+                parameters.choose(found, name, arm_fields.requested(dimension_from) or (),
+                                  parameters.renames(dimensions))
+                hint = parameters.hint(found, chosen.single_scan) if arm_from is None else None
+                read.append(FileImport(name, path, found, hint=hint))
             except ImportFormatError as exc:
                 problems += exc.problems
         if problems:

@@ -197,7 +197,8 @@
       const keys = distinct.map(function (v) { return v === null ? null : naturalKey(text(col, v)); });
       const order = [];
       for (let j = 0; j < distinct.length; j++) { if (keys[j] !== null) { order.push(j); } }
-      order.sort(function (a, b) { return naturalCompare(keys[a], keys[b]); });
+      // A dimension's dictionary is in the report's order of its values (256K before 2M).
+      if (!col.ranked) { order.sort(function (a, b) { return naturalCompare(keys[a], keys[b]); }); }
       const rank = new Float64Array(distinct.length).fill(NaN);
       order.forEach(function (j, r) { rank[j] = r; });
       for (let i = 0; i < loaded; i++) { key[i] = rank[codes[i]]; }

@@ -122,3 +122,40 @@ def test_dark_mode_and_print(browser, depth_site):
     label = rgb(page.evaluate(f"getComputedStyle(document.querySelector('{MEASURE} svg .role-axis-label text')).fill"))
     assert sum(label) < 150
     context.close()
+
+
+def test_a_size_scan_is_drawn_on_a_numeric_axis_labelled_as_written_and_sorts_by_size(visit, tmp_path):
+    """Sizes 16M, 256K, 2M (text order: 16M, 256K, 2M): the live chart's x axis reads 256K, 2M,
+    16M left to right, and runs.html sorts the column by size both ways."""
+    from support.common import build, write_project
+
+    runs = "arm,status,repeat,size,wall_s\n" + "".join(
+        f"{arm},ok,{r},{size},{i + r / 10}\n" for i, size in enumerate(["16M", "256K", "2M"], 1)
+        for arm in ("a", "b") for r in (1, 2, 3))
+    project = write_project(tmp_path / "p", """\
+        title: Sizes
+        metrics: [{id: wall_s, label: Wall, unit: s, better: lower, source: wall clock}]
+        dimensions: [{id: size, label: Size}]
+        sections: [{id: main, title: Main, arms: [a, b]}]
+        """, {"a": "label: A\n", "b": "label: B\n"}, {"r.csv": runs})
+    assert build(project, tmp_path / "site").exit_code == 0
+    v = opened(visit, tmp_path / "site")
+    page = v.page
+    assert page.get_attribute(MEASURE, "data-kind") == "sweep"
+    ticks = page.evaluate(f"""() => [...document.querySelectorAll('{MEASURE} .chart-canvas svg .role-axis-label text')]
+        .filter(t => /^[0-9.]+[KM]$/.test(t.textContent))
+        .map(t => [t.textContent, t.getBoundingClientRect().left])""")
+    assert [text for text, _ in ticks] == ["256K", "2M", "16M"]
+    assert [x for _, x in ticks] == sorted(x for _, x in ticks)   # left to right
+    r = visit((tmp_path / "site" / "runs.html").as_uri())
+    r.page.click('#runs-table th[data-column="size"] button')
+    texts = r.page.evaluate("""() => { const heads = [...document.querySelectorAll('#runs-table thead th')];
+        const k = heads.findIndex(th => th.getAttribute('data-column') === 'size');
+        return [...document.querySelectorAll('#runs-table tbody tr')].map(tr => tr.children[k].textContent); }""")
+    assert list(dict.fromkeys(texts)) == ["256K", "2M", "16M"]
+    r.page.click('#runs-table th[data-column="size"] button')
+    texts = r.page.evaluate("""() => { const heads = [...document.querySelectorAll('#runs-table thead th')];
+        const k = heads.findIndex(th => th.getAttribute('data-column') === 'size');
+        return [...document.querySelectorAll('#runs-table tbody tr')].map(tr => tr.children[k].textContent); }""")
+    assert list(dict.fromkeys(texts)) == ["16M", "2M", "256K"]
+    assert v.errors == [] and r.errors == []

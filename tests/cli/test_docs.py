@@ -38,6 +38,17 @@ def test_every_key_of_the_schemas_is_documented():
     assert sorted(keys - documented()) == []
 
 
+def test_the_size_suffixes_are_documented():
+    """docs/format.md names every suffix the order of dimension values reads (model/magnitude)."""
+    from benchproof.model.magnitude import FACTORS
+
+    kilo = {suffix for suffix in FACTORS if suffix[:1] in ("K", "k")}
+    assert kilo == {"K", "Ki", "KiB", "KB", "kB", "k"}
+    assert sorted(kilo - documented()) == []
+    text = (REPO / "docs" / "format.md").read_text(encoding="utf-8")
+    assert "are powers of 1,024 (`256K` = 262,144)" in text and f"{int(FACTORS['K'] * 256):,}" == "262,144"
+
+
 def test_every_reserved_record_column_is_documented():
     assert sorted(set(RESERVED) - documented()) == []
 

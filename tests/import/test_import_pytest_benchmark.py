@@ -71,9 +71,9 @@ def test_the_group_file_is_a_receipt(group):
 
 
 @pytest.mark.parametrize("field,arms,dims", [
-    ("func", ["test_sum_range", "test_sorted_list"], ["group", "param"]),
+    ("func", ["test_sum_range", "test_sorted_list"], ["group", "n"]),   # its parameter n: a dimension
     ("param", ["param-100", "param-10000", "no-param"], ["group", "func"]),
-    ("group", ["no-group"], ["name"]),
+    ("group", ["no-group"], ["func", "n"]),
 ])
 def test_other_fields_make_the_arms(tmp_path, field, arms, dims):
     copy_in(tmp_path, TOOL, TINY)

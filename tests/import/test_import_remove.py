@@ -87,10 +87,13 @@ def test_removing_an_earlier_import_keeps_what_the_later_one_uses(tmp_path):
     copy_in(tmp_path, TOOL, SCAN, TWO)
     imported(tmp_path, SCAN)
     imported(tmp_path, TWO, "--arm", "b")
+    report_path = tmp_path / "rep" / "report.yaml"
+    report_path.write_text(report_path.read_text().replace("title: rep", "title: rep    # my report"))
     removed = run_import(tmp_path, "--remove", f"evidence/imports/hyperfine/{SCAN}", "--into", "rep")
     assert removed.exit_code == 0, removed.output
     assert ("rep/report.yaml: took out what the import added and nothing else uses (it changed since "
-            "the import, so it is re-written: comments are not kept)") in removed.output
+            "the import; its comments and layout are kept)") in removed.output
+    assert "title: rep    # my report\n" in report_path.read_text()
     project = load_project(tmp_path / "rep")
     assert list(project.arms) == ["b-python3-c-pass", "b-python3-s-c-pass"]
     report = yaml.safe_load((tmp_path / "rep" / "report.yaml").read_text())

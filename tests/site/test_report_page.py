@@ -184,15 +184,20 @@ def test_hostile_labels_are_escaped(tmp_path):
 
 
 def test_numbers_sort_numerically_and_text_after(tmp_path):
+    """Numbers and sizes with a suffix by the number they stand for (256K is 262,144: between
+    4096 and 2M), then text in the order the records first have it, not alphabetically."""
     soup = _small(tmp_path, """\
         arm,status,repeat,size,tok_s,wall_s
         a,ok,1,4096,1,1
+        a,ok,1,2M,1,1
         a,ok,1,512,2,1
         a,ok,1,long,3,1
+        a,ok,1,256K,1,1
         a,ok,1,huge,3,1
         a,ok,1,tiny,3,1
         """)
-    assert [r[1] for r in summary_rows(soup) if r[0] == "Arm A"] == ["512", "4096", "huge", "long", "tiny"]
+    assert [r[1] for r in summary_rows(soup) if r[0] == "Arm A"] == ["512", "4096", "256K", "2M", "long", "huge",
+                                                                      "tiny"]
 
 
 def test_a_large_report_links_every_run_instead_of_listing_it_inline(tmp_path):

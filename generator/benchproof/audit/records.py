@@ -9,7 +9,6 @@ import numpy as np
 
 from benchproof.audit.finding import Finding, facts, percent
 from benchproof.compute.aggregate import Results
-from benchproof.model.terms import dim_sort_key
 from benchproof.model.config import AuditSettings
 from benchproof.model.project import Project
 from benchproof.read.numbers import parse_column
@@ -74,7 +73,7 @@ def guard(project: Project, results: Results, settings: AuditSettings) -> list[F
                                            for name in g.fields) for i in rows)
                 seen = "; ".join(text if len(rows) == 1 else f"{text} on {n}" for text, n in values.items())
                 points = sorted({records.point.value(i) for i in rows} - {()},
-                                key=lambda p: tuple(dim_sort_key(v) for _, v in p))
+                                key=project.report.point_key)
                 at = f" at {', '.join(map(f.point_text, points))}" if points else ""
                 detail = (f"{len(rows)} record{'s' if len(rows) != 1 else ''}{at} excluded by the guard "
                           f"'{g.check}' ({g.reason}): {seen}")

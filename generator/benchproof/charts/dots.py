@@ -18,7 +18,7 @@ import random
 
 import numpy as np
 
-from benchproof.model.terms import numeric
+from benchproof.model.magnitude import magnitude
 from benchproof.model.project import Project
 
 DOT_CAP = 200          # dots per arm and view before a deterministic sample is drawn
@@ -79,7 +79,7 @@ def _sweeps_per_section(groups, sweep_points: int | None) -> dict[str, int]:
     for section, _, point in groups:
         dims = values.setdefault(section, {})
         for dim, value in point:
-            if numeric(value):
+            if magnitude(value) is not None:   # a number, or a size such as 256K
                 dims.setdefault(dim, set()).add(value)
     return {section: 0 if sweep_points is None else sum(len(v) >= sweep_points for v in dims.values())
             for section, dims in values.items()}

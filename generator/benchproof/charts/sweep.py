@@ -9,6 +9,12 @@ it is never drawn as zero.  The x axis is logarithmic when the values span more 
 :data:`LOG_SPAN` times (symmetric-log when one of them is 0, so 0 keeps its place); the y axis
 starts at zero, unless the medians span more than :data:`LOG_Y_SPAN` times, where it is
 logarithmic and says so.  Repetitions beyond the off-scale limit sit on the top edge.
+
+A dimension is numeric when its values are numbers or sizes and counts with a unit suffix
+(``4K``, ``64K``, ``1M``: :func:`~benchproof.model.magnitude.magnitude`): each sits at the
+number it stands for and is labelled as written (the texts reach the axis as data, a
+parameter of the spec, never as expression source).  Values that are not numbers are named
+under the chart and shown in the bars.
 """
 
 from __future__ import annotations
@@ -23,7 +29,8 @@ from benchproof.charts.words import sweep_figures
 from benchproof.charts.view import (LABEL_LIMIT, WIDTH, ChartView, cached_skeleton, dot_rows, figure_fields,
                                     flag_fields, metric_key, repetitions)
 from benchproof.compute.aggregate import NOT_APPLICABLE, Results
-from benchproof.model.terms import Point, dim_sort_key, numeric
+from benchproof.model.magnitude import magnitude, suffixed
+from benchproof.model.terms import Point, numeric
 from benchproof.model.config import Metric, Section
 from benchproof.model.project import Project
 
@@ -33,6 +40,7 @@ LOG_Y_SPAN = 100    # y axis logarithmic past this ratio of the largest to the s
 TICKS = 12          # up to this many values, the x axis ticks exactly at each
 DOT_CAP = 40        # dots per arm and value before a deterministic sample (the bars at each point draw more)
 HEIGHT = 260
+X_TICKS, X_TEXTS = "sweep_x_values", "sweep_x_texts"   # the spec's parameters: each x value, as written
 EDGES = {"nice": False, "padding": 14}   # the axis ends at the first and last value, a little room around
 SUBTITLE = "line = median of each arm · dot = one repetition · ✕ = no median there (status in the tooltip)"
 
@@ -47,23 +55,27 @@ def _x_scale(values: list[float]) -> tuple[dict, str]:
     return {"type": "linear", "zero": False, **EDGES}, ""
 
 
-def _skeleton(metric: Metric, dim_label: str, order: tuple[str, ...], x_values: tuple[float, ...], arm_label: str,
-              log_y: bool, cache: Cache) -> dict:
+def _skeleton(metric: Metric, dim_label: str, order: tuple[str, ...], x_values: tuple[float, ...],
+              x_texts: tuple[str, ...] | None, arm_label: str, log_y: bool, cache: Cache) -> dict:
     """The spec of a sweep without data, from the chart cache (Altair takes a third of a
-    second to build one)."""
+    second to build one).  ``x_texts``: each x value as written, when it is not a number
+    (``256K``), else ``None``."""
     content = {"sweep": metric_key(metric), "dim": dim_label, "order": list(order), "x": list(x_values),
-               "arm_label": arm_label, "log_y": log_y}
+               "x_texts": list(x_texts) if x_texts else None, "arm_label": arm_label, "log_y": log_y}
     return cached_skeleton(cache, content,
-                           lambda: _make_skeleton(metric, dim_label, order, x_values, arm_label, log_y))
+                           lambda: _make_skeleton(metric, dim_label, order, x_values, x_texts, arm_label, log_y))
 
 
 def _make_skeleton(metric: Metric, dim_label: str, order: tuple[str, ...], x_values: tuple[float, ...],
-                   arm_label: str, log_y: bool) -> dict:
+                   x_texts: tuple[str, ...] | None, arm_label: str, log_y: bool) -> dict:
     import altair as alt
 
     x_scale, _ = _x_scale(x_values)
     axis = {"title": dim_label, "grid": True}
-    if len(x_values) <= TICKS:   # a tick at each value, written as it is in the records
+    if x_texts:   # a tick at each value, labelled as written (4K, 64K, 1M), looked up in a parameter
+        axis.update(values=list(x_values), labelOverlap=True,
+                    labelExpr=f"indexof({X_TICKS}, datum.value) < 0 ? '' : {X_TEXTS}[indexof({X_TICKS}, datum.value)]")
+    elif len(x_values) <= TICKS:   # a tick at each value, written as it is in the records
         axis.update(values=sorted(x_values), labelExpr="'' + datum.value", labelOverlap=True)
     x = alt.X("x:Q", scale=alt.Scale(**x_scale), axis=alt.Axis(**axis))
     y_title = style.axis_title(metric) + (" · log scale" if log_y else "")
@@ -101,12 +113,17 @@ def _make_skeleton(metric: Metric, dim_label: str, order: tuple[str, ...], x_val
     edge = gaps.mark_text(text="✕", fontSize=15, fontWeight="bold", color=style.MISSING_COLOR).properties(
         name="edgegaps", data=alt.NamedData("edgegaps")).encode(y=alt.YValue(0))
     chart = alt.layer(line, dots, off, medians, gaps, edge)
-    return style.finish(chart, WIDTH, HEIGHT, LABEL_LIMIT)
+    spec = style.finish(chart, WIDTH, HEIGHT, LABEL_LIMIT)
+    if x_texts:
+        spec["params"] = [*spec.get("params", []), {"name": X_TICKS, "value": list(x_values)},
+                          {"name": X_TEXTS, "value": list(x_texts)}]
+    return spec
 
 
-def _lines(arm_label: str, xs: list, medians: dict) -> tuple[list[dict], list[dict]]:
+def _lines(arm_label: str, xs: list, medians: dict, shown_as: dict) -> tuple[list[dict], list[dict]]:
     """One arm's line rows (a new segment after each value without a median) and its gaps,
-    each gap at the level of the median before it (after it, for a leading gap)."""
+    each gap at the level of the median before it (after it, for a leading gap); ``xs`` in
+    axis order, ``shown_as`` each one as written."""
     lines, gaps, segment = [], [], 0
     known = [(x, m) for x in xs if (m := medians.get(x)) is not None]
     for x in xs:
@@ -116,7 +133,7 @@ def _lines(arm_label: str, xs: list, medians: dict) -> tuple[list[dict], list[di
             before = [v for at, v in known if at < x]
             after = [v for at, v in known if at > x]
             level = before[-1] if before else (after[0] if after else None)
-            gaps.append({"arm": arm_label, "x": x, "level": level})
+            gaps.append({"arm": arm_label, "x": x, "x_text": shown_as[x], "level": level})
             continue
         lines.append({"arm": arm_label, "x": x, "median": m, "segment": f"{arm_label}|{segment}"})
     return lines, gaps
@@ -135,15 +152,16 @@ def _sweep(project: Project, results: Results, section: Section, metric: Metric,
     log_y = len(positive) == len(found) and max(found) / min(found) > LOG_Y_SPAN
     limit = None if log_y else style.off_scale_limit(found)
     xs = [x for x, _ in items]
+    shown_as = {x: str(dict(point)[across]) for x, point in items}   # each value as written (256K)
     at_label = dims[across]
     named = {k for k, _ in rest} | {across}
-    at_text = {x: " · ".join([f"{at_label} {x}"] + [f"{dims[k]} {v}" for k, v in point if k not in named])
+    at_text = {x: " · ".join([f"{at_label} {shown_as[x]}"] + [f"{dims[k]} {v}" for k, v in point if k not in named])
                for x, point in items}
     lines, medians, dots, off, gaps, edge = [], [], [], [], [], []
     shown = total = outside = 0
     for arm_id in section.arms:
         label = labels[arm_id]
-        arm_lines, arm_gaps = _lines(label, xs, {x: stats[(arm_id, x)].median for x in xs})
+        arm_lines, arm_gaps = _lines(label, xs, {x: stats[(arm_id, x)].median for x in xs}, shown_as)
         lines += arm_lines
         for gap in arm_gaps:
             stat = stats[(arm_id, gap["x"])]
@@ -156,7 +174,7 @@ def _sweep(project: Project, results: Results, section: Section, metric: Metric,
             if stat.median is None:
                 continue
             flagged = flag_fields(flags.get((section.id, arm_id, point, metric.id)))
-            medians.append({"arm": label, "x": x, "at": at, **figure_fields(stat, metric),
+            medians.append({"arm": label, "x": x, "x_text": shown_as[x], "at": at, **figure_fields(stat, metric),
                             "status": rows[(arm_id, point)].status, "audit": flagged["audit"], "href": flagged["href"],
                             "flag": flagged.get("flag", "")})
             reps = repetitions(records, (section.id, arm_id, point), metric.id,
@@ -175,13 +193,31 @@ def _sweep(project: Project, results: Results, section: Section, metric: Metric,
     notes = [style.off_scale_note(outside)] if outside else []
     if texts:
         notes.append(f"Not on this axis (not numbers): {', '.join(texts)}; see the bars at those points")
-    skeleton = _skeleton(metric, at_label, tuple(labels.values()), tuple(xs), report.arm_label, log_y, cache)
+    written = tuple(shown_as[x] for x in xs) if any(suffixed(dict(p)[across]) for _, p in items) else None
+    skeleton = _skeleton(metric, at_label, tuple(labels.values()), tuple(xs), written, report.arm_label, log_y,
+                         cache)
     datasets = {"lines": lines, "medians": medians, "dots": dots, "offscale": off, "gaps": gaps, "edgegaps": edge}
     figures = sweep_figures(f"{metric.label} across {at_label}", where, datasets, report.arm_label, at_label)
     spec = style.titled(skeleton, f"{metric.label} across {at_label}", where, subtitle, datasets, notes, "x",
                         figures.description)
     return ChartView(view_key(section.id, metric.id, rest, across), section.id, metric.id, rest,
                      f"{section.title} · {heading}", spec, shown, total, across, outside, figures)
+
+
+def _on_axis(values: list[tuple[object, Point]]) -> tuple[list[tuple[float, Point]], list[str]]:
+    """The points of a sweep as (place on the x axis, point), in axis order, and the values
+    that have no place: text that is not a number, or a second value at a place taken (1K
+    beside 1024)."""
+    placed: dict[float, Point] = {}
+    texts = []
+    for value, point in sorted(values, key=lambda item: (magnitude(item[0]) is None, magnitude(item[0]) or 0.0,
+                                                         not numeric(item[0]), str(item[0]))):
+        x = value if numeric(value) else magnitude(value)
+        if x is None or x in placed:
+            texts.append(str(value))
+        else:
+            placed[x] = point
+    return list(placed.items()), texts
 
 
 def follows(points: tuple[Point, ...], dim: str, other: str) -> bool:
@@ -216,14 +252,13 @@ def sweep_views(project: Project, results: Results, section: Section, metric: Me
             if dim.id in values:
                 rest = tuple((k, v) for k, v in point if k != dim.id and k not in along)
                 by_rest.setdefault(rest, []).append((values[dim.id], point))
-        for rest, items in by_rest.items():
+        for rest, values in by_rest.items():
+            items, texts = _on_axis(values)
             stats = {p: [rows[(a, p)].stats[metric.id] for a in section.arms] for _, p in items}
-            measured = [(x, p) for x, p in items if numeric(x) and any(s.median is not None for s in stats[p])]
+            measured = [(x, p) for x, p in items if any(s.median is not None for s in stats[p])]
             if len(measured) < MIN_POINTS:
                 continue
-            drawn = [(x, p) for x, p in items if numeric(x) and any(
+            drawn = [(x, p) for x, p in items if any(
                 s.median is not None or s.status not in (NOT_APPLICABLE, "not run") for s in stats[p])]
-            drawn.sort(key=lambda item: dim_sort_key(item[0]))
-            texts = [str(x) for x, _ in items if not numeric(x)]
             views.append(_sweep(project, results, section, metric, dim.id, rest, drawn, texts, records, flags, cache))
     return views

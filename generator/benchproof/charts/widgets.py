@@ -17,7 +17,6 @@ from benchproof.addresses import VIEW_HASH, svg_path
 from benchproof.charts.view import ChartView
 from benchproof.charts.style import OFF_SCALE
 from benchproof.charts.words import Figures
-from benchproof.model.terms import dim_sort_key
 from benchproof.model.project import Project
 from benchproof.text import script_json
 
@@ -76,7 +75,8 @@ def _widget(project: Project, views: list[ChartView], section: str) -> Widget:
         options = ((POINT, "Arms at one point (bars)"),) + tuple((d, f"Across {dims[d]} (lines)") for d in across)
         selects.append(Select("across", "Chart", options, (first.across or POINT) if first else POINT))
     for dim_id, label in dims.items():
-        values = sorted({v for view in mine for k, v in view.point if k == dim_id}, key=dim_sort_key)
+        values = sorted({v for view in mine for k, v in view.point if k == dim_id},
+                        key=lambda v, d=dim_id: report.dim_key(d, v))
         selected = str(dict(first.point).get(dim_id, "")) if first else ""
         selects.append(Select(f"dim:{dim_id}", label, tuple((str(v), str(v)) for v in values), selected))
     return Widget(f"chart-{section or 'all'}", section, tuple(selects), svg_path(first) if first else "",

@@ -72,11 +72,11 @@ def sweep_figures(title: str, where: str, datasets: dict, arm_label: str, at_lab
     by_arm: dict[str, list[str]] = defaultdict(list)
     rows = []
     for m in datasets.get("medians", []):
-        by_arm[m["arm"]].append(f"{m['x']} {m['median_text']}" + (f" {m['flag']}" if m["flag"] else ""))
+        by_arm[m["arm"]].append(f"{m['x_text']} {m['median_text']}" + (f" {m['flag']}" if m["flag"] else ""))
         rows.append((m["arm"], m["at"], m["median_text"], m["range"], m["n"], m["ratio"], m["status"],
                      m["flag"] or "none", _listed(reps.get((m["arm"], m["at"]), []), m["n"])))
     for gap in datasets.get("gaps", []) + datasets.get("edgegaps", []):
-        by_arm[gap["arm"]].append(f"{gap['x']} {fmt.MISSING} {gap['text']}")
+        by_arm[gap["arm"]].append(f"{gap['x_text']} {fmt.MISSING} {gap['text']}")
         rows.append((gap["arm"], gap["at"], fmt.MISSING, fmt.MISSING, "0", "", gap["text"], "none", fmt.MISSING))
     said = [f"{arm}: {', '.join(points)}" for arm, points in by_arm.items()]
     return Figures(f"{title}" + (f", {where}" if where else "") + f"; the median at each {at_label}: "

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from benchproof.compute.ratio import ratio_direction
-from benchproof.model.terms import STATUSES, Point, dim_sort_key
+from benchproof.model.terms import STATUSES, Point
 from benchproof.model.project import Project
 from benchproof.model.records import RunRecord
 
@@ -154,7 +154,7 @@ def aggregate(project: Project) -> Results:
             ran.add((section, point))
     valued = _valued(project, key)
     ordered = {
-        sid: tuple(sorted(pts, key=lambda p: tuple(dim_sort_key(v) for _, v in p))) or ((),)
+        sid: tuple(sorted(pts, key=project.report.point_key)) or ((),)
         for sid, pts in points.items()
     }
     rows: list[Row] = []

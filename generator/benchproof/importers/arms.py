@@ -27,6 +27,7 @@ from benchproof.importers.common import plain_value
 NONE = "none"           # --arm-from none: one arm for the whole file
 ARM = "arm"             # the record column that holds the arm's value until the writer names it
 SLUG_WIDTH = 40
+LABEL_WIDTH = 80        # a longer value (a generated command line) is shortened for display
 _YES_NO = {"true", "false", "yes", "no", "on", "off", "none", "null", "auto"}
 
 
@@ -50,6 +51,17 @@ def part(field: str, value: Any) -> str:
 def name(fields: Iterable[str], values: Iterable[Any]) -> str:
     """The arm's value as a reader sees it: the parts joined with `` · ``."""
     return " · ".join(part(f, v) for f, v in zip(fields, values))
+
+
+def label(text: str) -> str:
+    """An arm's value as its label: as it is, or, past :data:`LABEL_WIDTH` characters (hyperfine
+    writes a whole failed command list as one command), its start and its end around ``…``; the
+    full text stays in the arm's ``command`` or notes."""
+    if len(text) <= LABEL_WIDTH:
+        return text
+    text = " ".join(text.split())
+    tail = LABEL_WIDTH // 3
+    return f"{text[: LABEL_WIDTH - tail - 3].rstrip()} … {text[-tail:].lstrip()}"
 
 
 def slug(text: str) -> str:

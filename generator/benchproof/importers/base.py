@@ -62,6 +62,9 @@ class Imported:
     warnings: list[Problem] = field(default_factory=list)
     arm_from: tuple[str, ...] = ()                       # the fields whose values are the arms
     arms: dict[str, dict[str, Any]] = field(default_factory=dict)  # arm value → its stub
+    # The tool's parameters (a hyperfine -L scan, pytest parametrize arguments): each name as
+    # the tool gives it → the record column that holds its values.
+    parameters: dict[str, str] = field(default_factory=dict)
 
 
 # (path, rel, arm_from) → records; raises ImportFormatError.  ``arm_from``: the fields asked
@@ -75,6 +78,8 @@ class Importer:
     description: str                                # one line for `benchproof import --help`
     detect: Callable[[Path, str], bool]             # (path, text) → is this file of this format?
     read: Reader
+    # the --arm-from that draws a scan of one numeric parameter as lines across it (the hint)
+    single_scan: str = "none"
 
 
 REGISTRY: dict[str, Importer] = {}

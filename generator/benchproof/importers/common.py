@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -26,14 +27,24 @@ from benchproof.read.schema import line_of
 from benchproof.read.yamlio import read_text
 
 __all__ = ["skipped", "warning", "read_file", "object_list", "line_of", "is_number", "finite", "number_repeats",
-           "split_constant", "origin", "shorten", "aggregate_fields", "plain_value", "RESERVED_COLUMNS",
-           "IMPORTED_FROM"]
+           "split_constant", "origin", "shorten", "aggregate_fields", "plain_value", "parameter_column",
+           "RESERVED_COLUMNS", "IMPORTED_FROM"]
 
 # The run-record columns benchproof gives a meaning to (read.config.report.RESERVED_COLUMNS;
 # a test keeps the two in step).  A raw field may not take one of these names.
 RESERVED_COLUMNS = frozenset({"arm", "status", "repeat", "section", "run_id", "started_at",
                               "reason", "evidence"})
 IMPORTED_FROM = "imported_from"  # the column that says where in the tool's file a record was
+
+
+def parameter_column(name: str, taken: set[str] | frozenset[str]) -> str:
+    """The record column of a tool's parameter (hyperfine ``-L n …``, a pytest parametrize
+    argument): its name, made an id; ``param_<name>`` when the importer's own columns (``taken``)
+    or the reserved ones have it."""
+    column = re.sub(r"[^A-Za-z0-9_.-]", "_", str(name)) or "parameter"
+    if not column[0].isalnum() or column in taken or column in RESERVED_COLUMNS:
+        column = f"param_{column}"
+    return column
 
 
 def skipped(rel: str, line: int | None, message: str) -> Problem:

@@ -14,13 +14,12 @@ once, in the arm's stub (``settings.user_mean_s`` / ``system_mean_s``), not on e
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from benchproof.importers import arms
 from benchproof.importers.base import DimensionDef, Imported, Importer, MetricDef, register
 from benchproof.importers.common import (IMPORTED_FROM, RESERVED_COLUMNS, finite, line_of, number_repeats, object_list,
-                                         origin, shorten, skipped, split_constant, warning)
+                                         origin, parameter_column, shorten, skipped, split_constant, warning)
 from benchproof.errors import fail
 
 NAME = "hyperfine"
@@ -37,14 +36,6 @@ def detect(path: Path, text: str) -> bool:
             and '"command"' in text and '"mean"' in text)
 
 
-def _parameter_column(name: str) -> str:
-    """A dimension id for a hyperfine parameter name (``-L n …`` → ``n``)."""
-    column = re.sub(r"[^A-Za-z0-9_.-]", "_", str(name)) or "parameter"
-    if not column[0].isalnum() or column in _TAKEN:
-        column = f"param_{column}"
-    return column
-
-
 def _parameters(result: dict, rel: str, line: int | None) -> tuple[dict[str, str], dict[str, str]]:
     """The command's parameter values by column, and each parameter's name → its column."""
     params = result.get("parameters")
@@ -54,8 +45,8 @@ def _parameters(result: dict, rel: str, line: int | None) -> tuple[dict[str, str
         return {}, {}
     if not isinstance(params, dict):
         fail(rel, line_of(result, "parameters"), "'parameters' must be an object of names to values")
-    return ({_parameter_column(k): str(v) for k, v in params.items()},
-            {str(k): _parameter_column(k) for k in params})
+    return ({parameter_column(k, _TAKEN): str(v) for k, v in params.items()},
+            {str(k): parameter_column(k, _TAKEN) for k in params})
 
 
 def _per_run(result: dict, key: str, n: int, rel: str) -> list | None:
@@ -201,7 +192,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         found = arms.stubs(records, units, lambda indices: _stub([entries[i] for i in indices]))
     number_repeats(records, [d.id for d in dims] + [arms.ARM])
     return Imported(NAME, records, [WALL], dims, _stub(entries), problems_skipped, warnings,
-                    fields, found)
+                    fields, found, parameters=raw_names)
 
 
 IMPORTER = register(Importer(NAME, "hyperfine --export-json: one record per run of each command",

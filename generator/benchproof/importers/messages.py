@@ -7,9 +7,12 @@ problems and notes to standard error, as for every benchproof command.
 
 from __future__ import annotations
 
+import difflib
+import shlex
 from collections import Counter
 from pathlib import Path
 
+from benchproof.importers import arms
 from benchproof.importers.remove import Removed
 from benchproof.importers.writer import Written
 
@@ -33,6 +36,19 @@ def _verb(dry: bool, present: str, past: str) -> str:
     return f"would {present}" if dry else past
 
 
+def diff(report: tuple[bytes | None, bytes | None], project: str) -> list[Line]:
+    """report.yaml's change as a unified diff (for a dry run), or nothing when it stays."""
+    before, after = report
+    if before == after:
+        return []
+    name = str(Path(project) / "report.yaml")
+    lines = difflib.unified_diff((before or b"").decode("utf-8", "replace").splitlines(keepends=True),
+                                 (after or b"").decode("utf-8", "replace").splitlines(keepends=True),
+                                 name if before is not None else "/dev/null",
+                                 name if after is not None else "/dev/null")
+    return [(line.rstrip("\n"), False) for line in lines]
+
+
 def imported(done: Written, project: str, dry: bool) -> list[Line]:
     root = Path(project)
     lines: list[Line] = [("dry run: nothing is written; this is what the import would do", False)] if dry else []
@@ -47,6 +63,14 @@ def imported(done: Written, project: str, dry: bool) -> list[Line]:
             lines.append((f"  arms from {', '.join(found.arm_from)}: {', '.join(shown)}", False))
         else:
             lines.append((f"  arm: {ids[0]}", False))
+        if f.hint is not None:
+            what, why, arm_from = f.hint
+            arm = f" --arm {arms.slug(f.path.stem)}" if arm_from == arms.NONE else ""
+            each = "benchmark" if found.arm_from == ("name",) else ", ".join(found.arm_from)
+            shown, into = shlex.quote(f.shown), shlex.quote(project)
+            back = "" if dry else f" (after taking this one back: benchproof import --remove {shown} --into {into})"
+            lines.append((f"  hint: {f.shown} is {what}, imported as one arm per {each}; {why}: benchproof "
+                          f"import {found.format} {shown} --arm-from {arm_from}{arm} --into {into}{back}", False))
         where = root / f.evidence_rel
         lines.append((f"  {_verb(dry, 'copy', 'copied')} {f.shown} to {where}" if f.evidence_new
                       else f"  {f.shown} is already in {where}", False))
@@ -67,7 +91,9 @@ def imported(done: Written, project: str, dry: bool) -> list[Line]:
     if kept:
         lines.append((f"{_verb(dry, 'keep', 'kept')} {_files(kept)} as "
                       f"{'they were' if len(kept) > 1 else 'it was'}", False))
-    if not dry:
+    if dry:
+        lines += diff(done.report, project)
+    else:
         lines.append((f"next: benchproof build {project}", False))
     return lines
 
@@ -87,7 +113,9 @@ def removed(done: Removed, project: str, dry: bool) -> list[Line]:
                       if entry.report_before is not None else "", False))
     elif (root / "report.yaml").exists() or dry:
         lines.append((f"{report}: {'would take' if dry else 'took'} out what the import added and "
-                      "nothing else uses (it changed since the import, so it is re-written: comments "
-                      "are not kept)", False))
+                      "nothing else uses (it changed since the import; its comments and layout are "
+                      "kept)", False))
     lines += [(str(note), True) for note in done.notes]
+    if dry:
+        lines += diff(done.report, project)
     return [line for line in lines if line[0]]

@@ -13,16 +13,24 @@ workload point.  ``--arm-from`` also takes ``fullname``, ``func`` (the test func
 parameters then being points), ``param`` and ``group``; ``none`` makes the whole file one arm
 with the dimension ``benchmark`` (the full name).  Every record keeps ``benchmark``, ``name``,
 ``func``, ``param`` and ``group`` as columns.
+
+A ``@pytest.mark.parametrize`` parameter is a field of its own (``params: {codec: json, n:
+10}`` gives the columns ``codec`` and ``n``, a number staying a number): ``--arm-from codec``
+makes each codec an arm, and the other parameters become dimensions (``n``: a sweep), beside
+the test function and the group, which keep benchmarks of different tests apart.  A benchmark
+without a parameter the others have takes ``no <name>`` there.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from benchproof.importers import arms
 from benchproof.importers.base import DimensionDef, Imported, Importer, MetricDef, register
-from benchproof.importers.common import (aggregate_fields, finite, line_of, number_repeats, object_list, origin,
-                                         shorten, skipped, split_constant, warning)
+from benchproof.importers.common import (RESERVED_COLUMNS, aggregate_fields, finite, line_of, number_repeats,
+                                         object_list, origin, parameter_column, plain_value, shorten, skipped,
+                                         split_constant, warning)
 from benchproof.errors import fail
 
 NAME = "pytest-benchmark"
@@ -64,8 +72,31 @@ def _names(bench: dict) -> dict:
             "group": NO_GROUP if group in (None, "") else str(group)}
 
 
-def _base(bench: dict, stats: dict, name: str) -> dict:
+_TAKEN = {*RESERVED_COLUMNS, "benchmark", *FIELDS, "time_s", "round", "iterations", "rounds", "aggregate",
+          "imported_from"}
+
+
+def _parameters(benches: list[dict]) -> dict[str, str]:
+    """Each ``@pytest.mark.parametrize`` parameter's name → its record column (``n`` → ``n``;
+    a name a column of ours has → ``param_<name>``)."""
+    names = dict.fromkeys(str(k) for b in benches if isinstance(b.get("params"), dict) for k in b["params"])
+    return {name: parameter_column(name, _TAKEN) for name in names}
+
+
+def _parameter_value(value):
+    """A parameter's value as a column: a number or a text as given, anything else as text."""
+    if isinstance(value, bool) or value is None:
+        return plain_value(value) or "None"
+    if isinstance(value, (int, float, str)):
+        return value
+    return plain_value(value if not isinstance(value, (dict, list)) else json.dumps(value, sort_keys=True))
+
+
+def _base(bench: dict, stats: dict, name: str, parameters: dict[str, str]) -> dict:
     record = {"status": "ok", "repeat": None, **_names(bench), "time_s": None}
+    params = bench.get("params") if isinstance(bench.get("params"), dict) else {}
+    for raw, column in parameters.items():
+        record[column] = _parameter_value(params[raw]) if raw in params else f"no {raw}"
     record["iterations"] = stats.get("iterations")
     record["rounds"] = stats.get("rounds")
     for key, value in (bench.get("extra_info") or {}).items():
@@ -74,9 +105,17 @@ def _base(bench: dict, stats: dict, name: str) -> dict:
     return record
 
 
-def _dimensions(fields: tuple[str, ...]) -> list[DimensionDef]:
+def _dimensions(fields: tuple[str, ...], parameters: dict[str, str]) -> list[DimensionDef]:
     """The workload point once the arms come from ``fields``: what of the benchmark's group,
-    test function and parameters the arm does not say (the full name for one arm)."""
+    test function and parameters the arm does not say (the full name for one arm).  When the
+    file is parametrized and the arms do not name each benchmark (they come from a parameter,
+    the test function or the group), the test function and each parameter the arms do not
+    say are dimensions, so a numeric one is a sweep."""
+    if parameters and fields and not {"name", "benchmark"} & set(fields):
+        dims = [] if "group" in fields else [DIMS["group"]]
+        dims += [] if "func" in fields else [DIMS["func"]]
+        return dims + [DimensionDef(c, f"Parameter {name}") for name, c in parameters.items()
+                       if c not in fields and "param" not in fields]
     if not fields:
         return [BENCHMARK]
     covered = set(fields) | ({"func", "param"} if {"name", "fullname"} & set(fields) else set())
@@ -96,15 +135,17 @@ def _kept_apart(records: list[dict], dims: list[DimensionDef]) -> list[Dimension
     return [*dims, BENCHMARK]
 
 
-def _fields(wanted: tuple[str, ...] | None, records: list[dict], rel: str) -> tuple[str, ...]:
-    """The columns the arms come from (``fullname`` is the column ``benchmark``)."""
-    column = {f: "benchmark" if f == "fullname" else f for f in FIELDS}
+def _fields(wanted: tuple[str, ...] | None, records: list[dict], parameters: dict[str, str],
+            rel: str) -> tuple[str, ...]:
+    """The columns the arms come from (``fullname`` is the column ``benchmark``, a parameter
+    its column)."""
+    column = {**{f: "benchmark" if f == "fullname" else f for f in FIELDS}, **parameters}
     if wanted is None:
         return ("name",)
     for field in wanted:
-        if field not in FIELDS:
-            differ = [f for f in FIELDS if arms.varying(records, [column[f]])]
-            raise arms.unknown(rel, field, NAME, FIELDS, differ)
+        if field not in column:
+            differ = [f for f in column if arms.varying(records, [column[f]])]
+            raise arms.unknown(rel, field, NAME, column, differ)
     return tuple(column[f] for f in wanted)
 
 
@@ -146,6 +187,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
             fail(rel, line, f"benchmarks[{i}] has no 'stats' object")
         if not isinstance(bench.get("fullname") or bench.get("name"), str):
             fail(rel, line, f"benchmarks[{i}] has no 'fullname' or 'name'")
+    parameters = _parameters([b for b, _ in benches])
     records: list[dict] = []
     units: list[int] = []
     lost, warnings, aggregates = [], [], []
@@ -162,7 +204,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
                                                                f"number: {shorten(repr(value))}"))
                     continue
                 kept += 1
-                record = _base(bench, stats, label)
+                record = _base(bench, stats, label, parameters)
                 record["time_s"] = seconds
                 record["round"] = j + 1
                 record["imported_from"] = origin(path, line_of(data, j))
@@ -181,7 +223,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         if mean is None:
             fail(rel, line_of(stats, "mean") or line,
                  f"{label}: no per-round stats.data and no numeric stats.mean")
-        record = _base(bench, stats, label)
+        record = _base(bench, stats, label, parameters)
         record["time_s"] = mean
         record.update(aggregate_fields(f"stats.mean of {stats.get('rounds')} rounds"))
         record["imported_from"] = origin(path, line_of(stats, "mean"))
@@ -191,20 +233,21 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         warnings.append(warning(rel, line_of(stats, "mean") or line,
                                 f"{label}: no per-round stats.data; imported as one aggregate "
                                 "record (the mean), so there is no spread to show"))
-    fields = _fields(arm_from, records, rel)
+    fields = _fields(arm_from, records, parameters, rel)
     found: dict[str, dict] = {}
     plain = [b for b, _ in benches]
     if fields:
         arms.put(records, fields)
         found = arms.stubs(records, units, lambda indices: _arm(doc, [plain[i] for i in indices]))
-    dims = _kept_apart(records, _dimensions(fields))
+    dims = _kept_apart(records, _dimensions(fields, parameters))
     number_repeats(records, [d.id for d in dims] + [arms.ARM])
     sources = (([ROUNDS] if len(records) > len(aggregates) else [])
                + ([_mean_source(set(aggregates))] if aggregates else []))
     metric = MetricDef(id="time_s", label="Time per call", unit="s", better="lower",
                        source="; ".join(sources))
-    return Imported(NAME, records, [metric], dims, _arm(doc, plain), lost, warnings, fields, found)
+    return Imported(NAME, records, [metric], dims, _arm(doc, plain), lost, warnings, fields, found,
+                    parameters=parameters)
 
 
 IMPORTER = register(Importer(NAME, "pytest-benchmark --benchmark-json: one record per round",
-                             detect, read))
+                             detect, read, single_scan="func"))

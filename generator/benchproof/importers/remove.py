@@ -6,7 +6,8 @@ still uses them (then that one takes them over) or an arm file was edited since 
 said so); the folders it made, once empty; and its entry in the log.  report.yaml is put back
 byte for byte when it is as the import left it (the text from before is in the log);
 otherwise — it was edited, or more was imported since — what the import added and nothing
-left uses is taken out (:func:`report_yaml.take_back`) and the file re-written.  As with an
+left uses is taken out (:func:`report_yaml.take_back`), in place (:mod:`roundtrip`: its
+comments and layout kept).  As with an
 import, a removal that would leave the project unable to build is undone.
 """
 
@@ -17,8 +18,8 @@ from pathlib import Path
 
 from benchproof.editor import SCHEMA_DIR
 from benchproof.errors import InputError, Problem
-from benchproof.importers import manifest, report_yaml
-from benchproof.importers.disk import Files, build_errors, dump_yaml, plain, sha256
+from benchproof.importers import manifest, report_yaml, roundtrip
+from benchproof.importers.disk import Files, build_errors, plain, sha256
 from benchproof.importers.writer import UsageProblem
 from benchproof.read.runs.records_io import read_runs
 from benchproof.read.config.report import REL
@@ -34,6 +35,7 @@ class Removed:
     deleted: list[str]                                   # project-relative files
     exact: bool                                          # report.yaml put back byte for byte
     notes: list[Problem] = field(default_factory=list)
+    report: tuple[bytes | None, bytes | None] = (None, None)   # report.yaml before and after
 
 
 def find(entries: list[manifest.Entry], which: str, shown_root: str) -> manifest.Entry:
@@ -97,7 +99,7 @@ def _report(root: Path, entry: manifest.Entry, disk: Files, last: bool) -> tuple
             disk.delete(REL)
             return False, set()
         if new != doc:
-            disk.write(REL, dump_yaml(new))
+            disk.write(REL, roundtrip.edited(current.decode("utf-8"), doc, new).encode("utf-8"))
         doc = new
     listed = {a for s in doc.get("sections") or [] if isinstance(s, dict)
               for a in s.get("arms") or [] if isinstance(a, str)} if isinstance(doc, dict) else set()
@@ -171,4 +173,6 @@ def remove_import(root: Path, which: str, shown_root: str | None = None) -> Remo
                           *new])
     deleted = sorted(p.relative_to(root).as_posix() for p, data in disk.before.items()
                      if data is not None and not p.exists())
-    return Removed(entry, deleted, exact, notes)
+    report = (disk.before.get(root / REL, (root / REL).read_bytes() if (root / REL).is_file() else None),
+              (root / REL).read_bytes() if (root / REL).is_file() else None)
+    return Removed(entry, deleted, exact, notes, report)

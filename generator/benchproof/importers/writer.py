@@ -12,8 +12,9 @@ report.yaml and the import log.
   readable ids (:func:`arms.slug`), with ``--arm`` as their prefix; a file that is one arm
   takes ``--arm`` as its id.  ``arms/<id>.yaml`` is written as a stub when missing.
 * ``report.yaml``: created when missing, else given what the records need
-  (:mod:`report_yaml`), and re-dumped (``yaml.safe_dump``: comments and layout are not kept).
-* A section holds one tool's records: records from another format there are refused.
+  (:mod:`report_yaml`), edited in place (:mod:`roundtrip`: comments, key order and layout kept).
+* A section holds one tool's records, and nothing of another source is joined unasked
+  (:mod:`sources`).
 * Time metrics: converted to the unit the report already uses for them (``wall_ms`` for
   ``wall_s``…); a new one gets the unit that keeps its figures readable (ms for a 12 ms run),
   except the serving latencies, which stay in ms.  A converted value keeps the original
@@ -32,16 +33,17 @@ from pathlib import Path
 from typing import Any
 
 from benchproof.errors import InputError, Problem
-from benchproof.importers import arms, manifest, report_yaml, units
+from benchproof.importers import arms, manifest, report_yaml, roundtrip, sources, units
 from benchproof.importers.base import Imported
 from benchproof.importers.disk import Files, build_errors, dump_rows, dump_yaml, plain
 from benchproof.read.runs.records_io import read_runs
 from benchproof.read.config.report import REL
 from benchproof.read.runs.validate import run_files
+from benchproof.read.schema import line_of
 from benchproof.read.yamlio import load_yaml
 
 FIRST_COLUMNS = ("run_id", "arm", "section")
-IMPORTS = "evidence/imports"
+IMPORTS = sources.IMPORTS
 
 
 class UsageProblem(Exception):
@@ -57,6 +59,7 @@ class FileImport:
     evidence_rel: str = ""                                  # evidence/imports/<format>/<name>
     evidence_new: bool = False                              # the copy is made by this import
     arm_ids: dict[str, str] = field(default_factory=dict)   # arm value ('' for one arm) → id
+    hint: tuple[str, str, str] | None = None                # a scan imported unsplit: parameters.hint
 
 
 @dataclass
@@ -70,6 +73,7 @@ class Written:
     baseline: str | None = None                             # set by this import
     baseline_default: bool = False                          # chosen for want of --baseline
     notes: list[Problem] = field(default_factory=list)     # conversions, problems left as they were
+    report: tuple[bytes | None, bytes | None] = (None, None)  # report.yaml before and after
 
 
 def stem_of(path: Path) -> str:
@@ -93,8 +97,10 @@ class _Plan:
         self.marked, self.doc = self._report()
         self.created = self.doc is None
         self.section = self._section(section)
+        self.named = section is not None               # --section: joins said, not refused
         self.targets: dict[str, units.Target] = {}
         self.arms: dict[str, str] = {}                 # id → label, in file order
+        self.full: dict[str, str] = {}                 # a shortened label → the value it stands for
         self.entries = manifest.read(root)
         self._others: list | None = None
 
@@ -155,8 +161,10 @@ class _Plan:
                                    "--arm ID, or split the file with --arm-from FIELD")
         ids: dict[str, str] = {}
         for value in values:
-            label = self.prefix if single or not value else (
-                f"{self.prefix} · {value}" if self.prefix else value)
+            text = self.prefix if single or not value else (f"{self.prefix} · {value}" if self.prefix else value)
+            label = arms.label(text)
+            if label != text:
+                self.full[label] = value
             base = self.prefix if single or not value else "-".join(filter(None, (self.prefix, arms.slug(value))))
             arm_id, n = base, 1
             while arm_id in self.arms:
@@ -225,24 +233,22 @@ class _Plan:
                                    f"name{whose}: rename {f.path.name} before importing it"))
 
     def check_mixing(self) -> None:
-        """One section, one tool: records imported from another format are not mixed in."""
+        """One section, one tool; nothing of another source joined unasked (:mod:`sources`)."""
         formats = {f.imported.format for f in self.files}
         if len(formats) > 1:
             self.problems.append(Problem(self.files[-1].shown, None, f"these files are of different "
                                  f"formats ({', '.join(sorted(formats))}): import each into its own "
                                  "section with --section NEW"))
             return
-        (fmt,) = formats
-        for rel, raw in self.others():
-            evidence = str(raw.fields.get("evidence") or "")
-            parts = evidence.split("/")
-            if evidence.startswith(IMPORTS + "/") and len(parts) > 3 and parts[2] != fmt \
-                    and self._in_section(raw):
-                self.problems.append(Problem(
-                    self.files[0].shown, None, f"section '{self.section}' holds {parts[2]} records "
-                    f"({rel}); these are {fmt} records, measured another way: import them into a "
-                    "section of their own with --section NEW"))
-                return
+        declared = {kind: {str(item["id"]): line_of(item) for item in (self.marked or {}).get(key) or []
+                           if isinstance(item, dict) and "id" in item}
+                    for kind, key in (("metric", "metrics"), ("dimension", "dimensions"))}
+        dims = list(dict.fromkeys(d.id for f in self.files for d in f.imported.dimensions))
+        joins = sources.check(self.files[0].shown, formats.pop(), self.section, self.named, self.others(),
+                              self._in_section, self.entries, list(self.arms),
+                              [t.id for t in self.targets.values()], dims, declared)
+        self.problems += joins.problems
+        self.notes += joins.notes
 
     def check_dimensions(self) -> None:
         """Every record must have every dimension of the report, old records the new ones."""
@@ -333,6 +339,10 @@ class _Plan:
             names = ", ".join(dict.fromkeys(f.path.name for f, _ in sources))
             notes = [f"Written by `benchproof import {sources[0][0].imported.format}` from {names}: "
                      "check it, and add what the output could not tell (role, claims, evidence)."]
+            full = self.full.get(label)
+            if full is not None and full not in ([stub.get("command")] if isinstance(stub.get("command"), str)
+                                                 else stub.get("command") or []):
+                notes.append(f"The label is shortened from: `{full}`")
             notes += [found["notes"] for _, found in sources if (found or {}).get("notes")]
             stub["notes"] = "\n\n".join(dict.fromkeys(notes)) + "\n"
             order = ("label", "engine", "subject", "hardware", "settings", "command", "notes")
@@ -357,9 +367,9 @@ def write_import(root: Path, prefix: str | None, section: str | None, files: lis
     plan.check_evidence()
     if not plan.problems:
         plan.check_dimensions()
+    plan.plan_metrics()
     if not plan.problems:
         plan.check_mixing()
-    plan.plan_metrics()
     if plan.problems:
         raise InputError(plan.problems)
     before = {(p.file, p.message) for p in build_errors(root)} if not plan.created else set()
@@ -377,7 +387,7 @@ def write_import(root: Path, prefix: str | None, section: str | None, files: lis
         for arm_id in written:
             disk.write(f"arms/{arm_id}.yaml", dump_yaml(stubs[arm_id]))
         doc, added, changes = plan.report(chosen)
-        text = dump_yaml(doc)
+        text = dump_yaml(doc) if plan.created else roundtrip.edited(before_text, plan.doc, doc).encode("utf-8")
         if plan.created or doc != plan.doc:
             disk.write(REL, text)
         after = (root / REL).read_bytes()
@@ -397,4 +407,5 @@ def write_import(root: Path, prefix: str | None, section: str | None, files: lis
                           for p in errors_after]
     change = added.baseline or {}
     return Written(files, dict(plan.arms), written, plan.created, plan.section, changes,
-                   change.get("to"), bool(change) and chosen is None, notes)
+                   change.get("to"), bool(change) and chosen is None, notes,
+                   (before_text.encode("utf-8") if before_text is not None else None, after))

@@ -4,9 +4,10 @@ handed from stage to stage."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal
 
-from benchproof.model.terms import Point, Where
+from benchproof.model.terms import DimValue, Point, Where, dim_sort_key, value_key
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,20 @@ class Metric:
 class Dimension:
     id: str
     label: str
+    order: tuple[DimValue, ...] = ()   # report.yaml's `order`: these values first, in this order
+    seen: tuple[str, ...] = ()         # the text values in the order the records first have them
+
+    @cached_property
+    def _places(self) -> tuple[dict, dict]:
+        order: dict[tuple, int] = {}
+        for value in self.order:
+            order.setdefault(value_key(value), len(order))
+        return order, {text: i for i, text in enumerate(self.seen)}
+
+    def sort_key(self, value: object) -> tuple:
+        """The place of one of this dimension's values (:func:`~benchproof.model.terms.dim_sort_key`)."""
+        order, seen = self._places
+        return dim_sort_key(value, order, seen)
 
 
 @dataclass(frozen=True)
@@ -94,6 +109,20 @@ class Report:
     protocol_html: str
     decimals: int = 2
     arm_label: str = "Arm"         # the heading of the arm column
+
+    @cached_property
+    def _dimension(self) -> dict[str, Dimension]:
+        return {d.id: d for d in self.dimensions}
+
+    def dim_key(self, dim_id: str, value: object) -> tuple:
+        """Where ``value`` of dimension ``dim_id`` goes among that dimension's values."""
+        dim = self._dimension.get(dim_id)
+        return dim.sort_key(value) if dim is not None else dim_sort_key(value)
+
+    def point_key(self, point: Point) -> tuple:
+        """The order of workload points in tables, selectors and sweeps: by each dimension's
+        values in turn (see :meth:`Dimension.sort_key`)."""
+        return tuple(self.dim_key(k, v) for k, v in point)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,9 @@ turns a missing value into 0.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
+
+from benchproof.model.magnitude import magnitude, suffixed
 
 STATUSES = ("ok", "failed", "interrupted", "unsupported", "excluded")
 LAUNCH_STATUSES = ("launched", "failed", "unsupported")
@@ -39,8 +42,27 @@ def numeric(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def dim_sort_key(value: object) -> tuple:
-    """Numbers first, in numeric order, then text: 512 before 4096 before 'long'."""
-    if numeric(value):
-        return (0, float(value), "")
-    return (1, 0.0, str(value))
+def value_key(value: object) -> tuple:
+    """What makes two dimension values the same value: 512, 512.0 and the text '512' are one
+    number; any other text is itself (``order:`` entries are matched to values by this)."""
+    if numeric(value) or (isinstance(value, str) and not suffixed(value) and magnitude(value) is not None):
+        return ("number", magnitude(value))
+    return ("text", str(value))
+
+
+def dim_sort_key(value: object, order: Mapping[tuple, int] | None = None,
+                 seen: Mapping[str, int] | None = None) -> tuple:
+    """Where a dimension value goes in the tables, selectors and sweeps: first the values the
+    dimension's ``order`` lists, in that order; then numbers and values with a size or count
+    suffix (``256K``, ``2M``, ``10k``), by the number they stand for (:func:`magnitude`); then
+    text, in the order the records first have it (``seen``; alphabetically when not given).
+    ``order`` and ``seen`` map :func:`value_key` / text to places."""
+    if order:
+        place = order.get(value_key(value))
+        if place is not None:
+            return (0, place, 0.0, "")
+    number = magnitude(value)
+    if number is not None:
+        return (1, 0, number, str(value))
+    text = str(value)
+    return (2, seen.get(text, len(seen)) if seen else 0, 0.0, text)

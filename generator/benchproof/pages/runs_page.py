@@ -12,7 +12,7 @@ record columns.  The format (``FORMAT``)::
 
     {"format": 3, "n": <records>, "decimals": <report decimals>,
      "sections": [{"id", "title"}], "arms": [{"id", "label"}], "statuses": [...],
-     "columns": [{"id", "label", "role", "numeric", "unit"?, "derived"?, "decimals"?,
+     "columns": [{"id", "label", "role", "numeric", "ranked"?, "unit"?, "derived"?, "decimals"?,
                   "values": [...]                # one value per record (of runs-data.js), or
                   "dict": [...], "codes": [...]}],     # value = dict[codes[i]]
      "filters": [{"column", "label", "options": [{"value", "label", "count"}]}],
@@ -24,7 +24,9 @@ A value that was not measured is ``null`` (never 0).  Metric, dimension and repe
 JSON numbers; raw fields keep the type they were given in (CSV text stays text, so
 ``2763.090`` is shown as written) and a raw column whose every value is a number is marked
 ``numeric`` so the page sorts it as one.  Columns with few distinct values are
-dictionary-encoded; ``section``, ``arm`` and ``status`` always are, in report order.
+dictionary-encoded; ``section``, ``arm`` and ``status`` always are, in report order, and each
+dimension is, its values in the report's order of them (``256K`` before ``2M``, an ``order:``
+first); a dimension that is not all numbers is ``ranked``: the page sorts it in that order.
 
 Two columns come from the audit rather than records.csv: ``_audit`` (role ``audit``:
 ``guard-excluded``, ``flagged``, ``accepted`` or null) and ``_findings`` (role ``findings``:
@@ -138,11 +140,6 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, str) and NUMBER_TEXT.fullmatch(value.strip()) is not None
 
 
-def _numeric_key(value: Any) -> tuple:
-    """Numbers in numeric order before text in text order (so 512 comes before 4096)."""
-    return (0, float(value), "") if _is_number(value) else (1, 0.0, str(value))
-
-
 def _spec(project: Project, column: str, role: str | None) -> dict[str, Any]:
     """What the page is told about a column: its label and role (and unit, decimals...)."""
     report = project.report
@@ -237,8 +234,10 @@ def _columns(project: Project, audit: Audit | None) -> tuple[list[_Column], dict
     dims, metrics, reported, extra = column_groups(project)
     fixed = {"section": (records.section, [s.id for s in report.sections]), "arm": (records.arm, _arm_order(project)),
              "status": (records.status, list(STATUSES))}
-    fixed.update({dim: (Coded(records.point.codes, tuple(dict(p).get(dim) for p in records.point.labels)), None)
-                  for dim in dims})
+    for dim in dims:   # a dimension's values in the report's order of them (256K before 2M)
+        labels = tuple(dict(p).get(dim) for p in records.point.labels)
+        order = sorted({_cell(v) for v in labels} - {None}, key=lambda v, d=dim: report.dim_key(d, v))
+        fixed[dim] = (Coded(records.point.codes, labels), order)
     dictionaries = {name: _dictionary(coded, order) for name, (coded, order) in fixed.items()}
     text = sources(project, csv_cell)   # records.csv's columns, as JSON
     out = [_Column("run_id", _spec(project, "run_id", None), values=text["run_id"])]
@@ -246,9 +245,10 @@ def _columns(project: Project, audit: Audit | None) -> tuple[list[_Column], dict
         out.append(_Column(name, _spec(project, name, None), *dictionaries[name]))
     out.append(_Column("repeat", _spec(project, "repeat", None), values=text["repeat"]))
     for dim in dims:
-        out.append(_coded(dim, _spec(project, dim, None), fixed[dim][0]))
+        out.append(_coded(dim, _spec(project, dim, None), *fixed[dim]))
         values = [v for v in dictionaries[dim][0] if v is not None]
         out[-1].spec["numeric"] = bool(values) and all(map(_is_number, values))
+        out[-1].spec["ranked"] = not out[-1].spec["numeric"]   # sorted as the dictionary lists them
     for metric in metrics:
         out.append(_Column(metric, _spec(project, metric, None), values=text[metric]))
     for column, name in [(f"{m}_reported", m) for m in reported] + [(c, c) for c in extra]:
@@ -315,7 +315,7 @@ def _filters(project: Project, dictionaries: dict[str, tuple[list, np.ndarray]],
     if audit is not None and any(v is not None for v in dictionaries[audit][0]):
         filters.append(Filter(audit, "Audit", options(audit, list(AUDIT_STATES), str)))
     for dim in report.dimensions:
-        values = sorted(set(dictionaries[dim.id][0]) - {None}, key=_numeric_key)
+        values = [v for v in dictionaries[dim.id][0] if v is not None]
         filters.append(Filter(dim.id, dim.label, options(dim.id, values, str)))
     return filters
 

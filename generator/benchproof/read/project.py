@@ -16,7 +16,7 @@ from benchproof.read.config.audit import check_parity, read_audit
 from benchproof.read.runs.guards import apply_guards
 from benchproof.read.inputs import collect, folder_files, outside
 from benchproof.read.paths import check_path, named_evidence, publish_clashes
-from benchproof.read.config.report import REL, read_report, with_decimals
+from benchproof.read.config.report import REL, read_report, with_decimals, with_order
 from benchproof.read.runs.validate import RUN_SUFFIXES, read_records
 from benchproof.read.schema import line_of
 from benchproof.read.config.weighing import read_weighing
@@ -81,6 +81,7 @@ def load_project(root: Path, strict: bool = False) -> Project:
         if arm_id not in listed:
             problems.warning(f"arms/{arm_id}.yaml", 1, f"arm '{arm_id}' is not listed in any section")
     records, columns, count = read_records(root, report, arms, section_arms, problems, arm_names)
+    report = with_order(report, records, doc, problems)
     if not count and not any(p.file.startswith("runs/") and p.file.lower().endswith(RUN_SUFFIXES)
                              for p in problems.errors):
         problems.error("runs", None, "no run records found: add runs/*.csv, runs/*.jsonl or runs/*.json")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -9,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchproof.read.derive import DeriveError, parse
 from benchproof.errors import Problems, did_you_mean
-from benchproof.model.terms import RESERVED
+from benchproof.model.terms import RESERVED, value_key
 from benchproof.model.config import Dimension, Metric, Report, Section
 from benchproof.read.markdown import render_markdown
 from benchproof.read.paths import project_file
@@ -19,7 +20,7 @@ from benchproof.read.limits import MAX_ID, MAX_LABEL, too_long
 
 if TYPE_CHECKING:
     from benchproof.model.records import Records
-from benchproof.read.schema import FILE_TABLES, Field, check_map, line_of, shown
+from benchproof.read.schema import FILE_TABLES, Field, check_map, kind_ok, line_of, shown
 
 REL = "report.yaml"
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -43,6 +44,10 @@ METRIC_FIELDS = {
 DIMENSION_FIELDS = {
     "id": Field("str", required=True, pattern=ID_RE.pattern, doc="The record column that holds the workload value"),
     "label": Field("str", limit=MAX_LABEL, doc="The column heading (default: the id)"),
+    "order": Field("list", item="scalar",
+                   doc="The order of the values in tables, selectors and sweeps, e.g. [small, medium, large] "
+                       "(values not listed follow: numbers and sizes such as 256K by value, then text as "
+                       "the records first have it)"),
 }
 SECTION_FIELDS = {
     "id": Field("str", required=True, pattern=ID_RE.pattern, doc="The section's id (the 'section' column of records)"),
@@ -196,8 +201,47 @@ def _dimensions(doc: dict, metric_ids: set[str], problems: Problems) -> list[Dim
         if why:
             problems.error(REL, line, why)
             continue
-        dims.append(Dimension(d["id"], d.get("label", d["id"])))
+        dims.append(Dimension(d["id"], d.get("label", d["id"]), _order(d, item, problems)))
     return dims
+
+
+def _order(d: dict, item: Any, problems: Problems) -> tuple:
+    """A dimension's ``order``: numbers and texts, each value once."""
+    values, seen = [], {}
+    for i, value in enumerate(d.get("order") or []):
+        where = line_of(item["order"], i)
+        if not kind_ok("scalar", value) or (isinstance(value, float) and not math.isfinite(value)):
+            problems.error(REL, where, f"'order' of dimension '{d['id']}' lists {shown(value)}: each "
+                                       "entry is one value of the dimension, a text or a number")
+        elif value_key(value) in seen:
+            problems.error(REL, where, f"'order' of dimension '{d['id']}' lists {shown(value)} twice "
+                                       f"(first at line {seen[value_key(value)]})")
+        else:
+            seen[value_key(value)] = where
+            values.append(value)
+    return tuple(values)
+
+
+def with_order(report: Report, records: Records, doc: Any, problems: Problems) -> Report:
+    """The report with each dimension's text values in the order the records first have them
+    (how they are listed where ``order`` does not say); a value ``order`` lists that no record
+    has is a warning (a typo, or a record that is gone)."""
+    dims = []
+    items = {item.get("id"): item for item in (doc.get("dimensions") if isinstance(doc, dict) else None) or []
+             if isinstance(item, dict)}
+    for dim in report.dimensions:
+        values = [v for point in records.point.labels for k, v in point if k == dim.id]  # first-use order
+        seen = tuple(dict.fromkeys(v for v in values if isinstance(v, str)))
+        found = {value_key(v) for v in values}
+        listed = items.get(dim.id, {}).get("order")
+        for i, value in enumerate(dim.order):
+            if values and value_key(value) not in found:
+                known = ", ".join(map(str, sorted(set(values), key=dim.sort_key)[:8]))
+                problems.warning(REL, line_of(listed, listed.index(value)) if isinstance(listed, list) else None,
+                                 f"dimension '{dim.id}': 'order' lists {shown(value)}, which no record has "
+                                 f"(its values: {known})")
+        dims.append(replace(dim, seen=seen))
+    return replace(report, dimensions=tuple(dims))
 
 
 def _sections(root: Path, doc: dict, problems: Problems) -> list[tuple[Section, dict]]:

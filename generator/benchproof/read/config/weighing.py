@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchproof.model.terms import dim_sort_key
 from benchproof.errors import Problems
 from benchproof.model.config import Report
 from benchproof.model.records import RunRecord
@@ -20,7 +19,7 @@ def section_points(records: list[RunRecord], report: Report) -> dict[str, tuple]
     found: dict[str, set] = {s.id: set() for s in report.sections}
     for r in records:
         found[r.section].add(tuple(r.dims.items()))
-    return {sid: tuple(sorted(points, key=lambda p: tuple(dim_sort_key(v) for _, v in p)))
+    return {sid: tuple(sorted(points, key=report.point_key))
             for sid, points in found.items()}
 
 
