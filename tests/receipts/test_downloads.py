@@ -62,3 +62,15 @@ def test_csv_cells_that_look_like_formulas_are_neutralized(tmp_path):
     jsonl = (tmp_path / "out/downloads/records.jsonl").read_text(encoding="utf-8").split("\n")
     assert [json.loads(line)["note"] for line in jsonl[3:9]] == \
         ["\t=1+2", "-1+2", "-cmd|' /C calc'!A0", "-7.5", "a-b", "\r=1+2"]  # raw values, no spreadsheet escaping
+
+
+def test_a_float_of_many_digits_is_written_as_json_writes_it_not_with_an_exponent():
+    """pyarrow writes 19615170452.69781 as 1.961517045269781e+10; records.csv and records.jsonl
+    write every value as Python's json does (repr)."""
+    import numpy as np
+
+    from benchproof.receipts.record_text import float_texts
+
+    values = [19615170452.69781, 9999999999999998.0, 123456789012345.6, 1e15, 0.5, 1e-310, 2e16, 512.0]
+    assert float_texts(np.array(values)).to_pylist() == [repr(v) for v in values]
+    assert float_texts(np.array([np.nan])).to_pylist() == [None]

@@ -52,15 +52,18 @@ def json_value(value: Any) -> str:
 
 def float_texts(values: np.ndarray) -> pa.Array:
     """``repr`` of every float (null where NaN: not measured).  pyarrow writes the same
-    shortest digits as Python; between 1e-4 and 1e16 it writes them the same way too, but for
-    the ``.0`` Python adds to a whole number; the others are written by Python."""
+    shortest digits as Python, and between 1e-4 and 1e16 mostly the same way too, but for the
+    ``.0`` Python adds to a whole number; the others — outside that range, and the values
+    pyarrow writes with an exponent inside it (``1.961517045269781e+10``, where Python writes
+    ``19615170452.69781``) — are written by Python."""
     values = np.asarray(values, float)
     texts = pc.cast(pa.array(values, from_pandas=True), pa.string()).cast(TEXT)
     whole = pc.invert(pc.match_substring(texts, ".")).fill_null(False)
     texts = pc.if_else(whole, pc.binary_join_element_wise(texts, lit(".0"), lit("")), texts)
     size = np.abs(values)
+    exponent = pc.match_substring(texts, "e").fill_null(False).to_numpy(zero_copy_only=False)
     with np.errstate(invalid="ignore"):
-        python = (size >= 1e16) | ((size < 1e-4) & (values != 0))
+        python = (size >= 1e16) | ((size < 1e-4) & (values != 0)) | exponent
     if python.any():
         out = texts.to_pylist()
         for row in np.flatnonzero(python).tolist():
