@@ -29,7 +29,7 @@ from benchproof.read.project import load_project
 from benchproof.receipts.listing import receipts
 from benchproof.receipts.signature import Signature, signature_name
 from benchproof.charts.widgets import charts_page
-from benchproof.addresses import INDEX, asset_path, chart_path, download_path, png_path, svg_path
+from benchproof.addresses import INDEX, asset_path, download_path, png_path, svg_path
 from benchproof.cache import Cache
 from benchproof.charts.specs import chart_views
 from benchproof.charts.vega import png, runtime, svg
@@ -221,7 +221,7 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
         progress.update("charts", k, len(views), "views drawn")
     log(f"charts    {len(views)} views, static SVG and PNG of each")
     if page.workload:
-        site.update({chart_path(c): workload_svg(c) for c in page.workload.charts})
+        site.update({svg_path(c): workload_svg(c) for c in page.workload.charts})
         site.add(asset_path("workload.js"), asset("workload.js"))
     site.add(MARKER, MARKER_TEXT)
     listed = f"all {page.n_records:,} records in its raw table" if page.raw.inline else \
@@ -231,8 +231,9 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     free_unused_memory()
     runs = runs_site_files(project, info, audit)
     site.update(runs)
+    chunks = sum(1 for path in runs if path.startswith("runs-data-"))
     log(f"runs      runs.html: {len(project.records):,} records in runs-data.js"
-        + (f" and {len(runs) - 3} more scripts" if len(runs) > 3 else ""))
+        + (f" and {chunks} more scripts" if chunks else ""))
     site.update(arm_site_files(project, info, audit))
     log(f"arms      {len(project.arms)} pages in arms/")
     evidence = evidence_files(project)

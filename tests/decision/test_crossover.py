@@ -116,7 +116,7 @@ def test_the_page_and_results_json_state_the_crossover(tmp_path):
     assert rows["Time per output token"] == ["50.0 ms", "25.0 ms"]
     assert rows["All 6 requests"] == ["184.9 s", "167.5 s"]
     assert rows["Requests faster on this arm"] == ["50%", "33%"]
-    assert "n = 6 · p25 162 · p50 200 · p75 238 · p90 625 · mean 316 · max 1,000 output tokens" in text(first)
+    assert "n = 6 · p25 162 · p50 199.5 · p75 237.5 · p90 625 · mean 316.5 · max 1,000 output tokens" in text(first)
     svg = first.select_one("figure.workload-chart img")["src"]
     assert (out / svg).read_text(encoding="utf-8").startswith("<svg")
     assert (out / "evidence/lengths.txt").read_text(encoding="utf-8") == LENGTHS   # published, linked

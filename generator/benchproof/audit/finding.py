@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from benchproof import text as fmt
 from benchproof.model.terms import Point, Where
 from benchproof.compute.aggregate import Results
 from benchproof.model.config import Metric
@@ -96,14 +97,12 @@ class Facts:
         return " · ".join(parts + ([self.point_text(point)] if point else []))
 
     def number(self, value: float, metric: str | None = None) -> str:
-        text = f"{value:,.{self.report.decimals}f}"
-        unit = self.metrics[metric].unit if metric else ""
-        return f"{text} {unit}".rstrip()
+        """``12.30 ms`` (:func:`benchproof.text.number` at the report's decimals; the metric's
+        unit when it is given)."""
+        return fmt.measured(value, self.report.decimals, self.metrics[metric].unit if metric else "")
 
     def span(self, low: float, high: float, metric: str) -> str:
-        decimals = self.report.decimals
-        unit = self.metrics[metric].unit
-        return f"{low:,.{decimals}f}–{high:,.{decimals}f} {unit}".rstrip()
+        return fmt.span(low, high, self.report.decimals, self.metrics[metric].unit)
 
     def finding(self, rule: str, section: str, arm: str | None, point: Point | None, metric: str | None,
                 headline: str, detail: str, brief: str, records, figures: tuple[Figure, ...] = (),
@@ -120,12 +119,12 @@ class Facts:
 
 def percent(fraction: float) -> str:
     """``25.8%``: one decimal, so 10.4% never reads as the 10% limit it exceeds."""
-    return f"{fraction * 100:.1f}%"
+    return fmt.percent(fraction, 1)
 
 
 def limit(fraction: float) -> str:
     """A threshold as the author wrote it: 0.1 → ``10%``."""
-    return f"{fraction * 100:g}%"
+    return f"{fmt.setting(fraction * 100)}%"
 
 
 def middle(values) -> float:
