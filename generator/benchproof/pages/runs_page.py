@@ -54,7 +54,7 @@ from benchproof.pages.render import asset, render
 from benchproof.read.numbers import NUMBER
 from benchproof.addresses import DATA_PATH, NUMBER_PATH, RUNS, SCRIPT_PATH, arm_href, chunk_path, download_path, site_path
 from benchproof.receipts.downloads import csv_cell
-from benchproof.receipts.record_text import Labels, Source, Values, joined, raw, sources
+from benchproof.pages.record_text import Labels, Source, Values, joined, raw, sources
 from benchproof.text import SCRIPT_ESCAPES, SCRIPT_UNSAFE, script_json_text
 
 FORMAT = 3   # 2: the audit's columns and notices; 3: records in chunks

@@ -58,12 +58,12 @@ def _bounds(n: int) -> list[tuple[int, int]]:
 
 def records_csv(project: Project) -> bytes:
     """Every record, one line each, in :func:`record_columns` order, written a column at a
-    time (:mod:`benchproof.receipts.record_text`); a row holding a carriage return is written
+    time (:mod:`benchproof.pages.record_text`); a row holding a carriage return is written
     by the csv module, every field quoted."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from benchproof.receipts.record_text import TEXT, joined, lit, sources
+    from benchproof.pages.record_text import TEXT, joined, lit, sources
 
     columns = record_columns(project)
     found = sources(project, csv_cell)
@@ -108,7 +108,7 @@ def records_jsonl(project: Project) -> bytes:
     written compactly (no space after ``,`` and ``:``), a column at a time."""
     import pyarrow.compute as pc
 
-    from benchproof.receipts.record_text import joined, lit, sources
+    from benchproof.pages.record_text import joined, lit, sources
 
     columns = record_columns(project)
     found = sources(project, csv_cell)
