@@ -24,14 +24,37 @@ import pyarrow.compute as pc
 
 from benchproof.model.project import Project, column_groups
 from benchproof.model.columns import Column
-from benchproof.read.numbers import NUMBER_PATTERN
+from benchproof.read.numbers import NUMBER_PATTERN, is_number_text
 from benchproof.model.records import Coded
 
 _JSON_STRING = json.encoder.encode_basestring  # type: ignore[attr-defined]  # what json.dumps writes for a str
 NEEDS_ESCAPE = '["\\\\\x00-\x1f]'               # characters JSON writes escaped
-FORMULA = "^[=+\\-@\t\r']"                      # starts a spreadsheet formula (see downloads.csv_safe)
+# The spreadsheet-formula rule (OWASP CSV injection), for one value (csv_safe) and for a whole
+# column (_csv_texts): a text that starts with one of these and is not a number is a formula
+# to a spreadsheet; ' is among them so that dropping one leading ' always gives the value back.
+FORMULA_START = "=+-@\t\r'"
+FORMULA = "^[" + FORMULA_START.replace("-", "\\-") + "]"   # the same, as a pattern over a column
 NEEDS_QUOTES = '[,"\n]'                          # a CSV field holding one is quoted
 TEXT = pa.large_string()
+
+
+def csv_safe(value: Any) -> Any:
+    """Prefix a quote to text a spreadsheet would treat as a formula, and to text that starts
+    with a quote itself, so dropping one leading quote always gives back the value.  Numbers,
+    including numbers written as text in the input, are not touched."""
+    if isinstance(value, str) and value.startswith(tuple(FORMULA_START)) and not is_number_text(value):
+        return "'" + value
+    return value
+
+
+def csv_cell(value: Any) -> Any:
+    """A value as records.csv writes it: empty for null, JSON for true/false and nested
+    values, neutralised text, numbers as they are."""
+    if value is None:
+        return ""
+    if isinstance(value, (bool, dict, list)):
+        value = json.dumps(value, ensure_ascii=False)
+    return csv_safe(value)
 
 
 def lit(text: str) -> pa.Scalar:
@@ -244,7 +267,7 @@ def _json_texts(texts: pa.Array) -> pa.Array:
 
 def _csv_texts(texts: pa.Array) -> pa.Array:
     """CSV fields of a text array: empty for null, a ``'`` before a text a spreadsheet would run
-    as a formula (numbers are left alone: see downloads.csv_safe), quoted where needed."""
+    as a formula (numbers are left alone: :func:`csv_safe`'s rule), quoted where needed."""
     formula = pc.and_(pc.match_substring_regex(texts, FORMULA),
                       pc.invert(pc.match_substring_regex(texts, f"^(?:{NUMBER_PATTERN})$"))).fill_null(False)
     if pc.any(formula).as_py():
@@ -258,7 +281,7 @@ def _carriage(texts: pa.Array) -> np.ndarray:
 
 def sources(project: Project, cell: Callable[[Any], Any]) -> dict[str, Source]:
     """The source of every column of records.csv, by column name (``cell``: how a value
-    becomes a csv.writer cell, downloads.csv_cell)."""
+    becomes a csv.writer cell, :func:`csv_cell`)."""
     records = project.records
     dims, metrics, reported, extra = column_groups(project)
     fields = records.raw

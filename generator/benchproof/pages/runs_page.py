@@ -7,7 +7,7 @@ that it holds the first :data:`FIRST_CHUNK` records, so the first page shows as 
 read, and ``runs-data-1.js``, ``runs-data-2.js``… each hand :data:`CHUNK` more records to
 ``window.benchproofRunsChunk``: the page reads them one after the other, filtering and sorting
 what it has meanwhile.  The values are those of records.csv (see
-:func:`benchproof.receipts.downloads.record_values`), made a chunk at a time straight from the
+:mod:`benchproof.pages.record_text`), made a chunk at a time straight from the
 record columns.  The format (``FORMAT``)::
 
     {"format": 3, "n": <records>, "decimals": <report decimals>,
@@ -53,8 +53,7 @@ from benchproof.pages.report import SiteInfo
 from benchproof.pages.render import asset, render
 from benchproof.read.numbers import NUMBER
 from benchproof.addresses import DATA_PATH, NUMBER_PATH, RUNS, SCRIPT_PATH, arm_href, chunk_path, download_path, site_path
-from benchproof.receipts.downloads import csv_cell
-from benchproof.pages.record_text import Labels, Source, Values, joined, raw, sources
+from benchproof.pages.record_text import Labels, Source, Values, csv_cell, joined, raw, sources
 from benchproof.text import SCRIPT_ESCAPES, SCRIPT_UNSAFE, script_json_text
 
 FORMAT = 3   # 2: the audit's columns and notices; 3: records in chunks

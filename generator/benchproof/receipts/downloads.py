@@ -17,30 +17,9 @@ import numpy as np
 from benchproof import __version__, progress
 from benchproof.compute.aggregate import Results
 from benchproof.model.project import Project, column_groups
-from benchproof.read.numbers import is_number_text
+from benchproof.pages.record_text import csv_cell
 
 RESULTS_FORMAT = 2  # 2: findings and guards of the audit
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
-
-
-def csv_safe(value: Any) -> Any:
-    """Prefix a quote to text a spreadsheet would treat as a formula (OWASP CSV injection),
-    and to text that starts with a quote itself, so dropping one leading quote always gives
-    back the value.  Numbers, including numbers written as text in the input, are not touched.
-    """
-    if isinstance(value, str) and value.startswith(FORMULA_START) and not is_number_text(value):
-        return "'" + value
-    return value
-
-
-def csv_cell(value: Any) -> Any:
-    """A value as records.csv writes it: empty for null, JSON for true/false and nested
-    values, neutralised text, numbers as they are."""
-    if value is None:
-        return ""
-    if isinstance(value, (bool, dict, list)):
-        value = json.dumps(value, ensure_ascii=False)
-    return csv_safe(value)
 
 
 def record_columns(project: Project) -> list[str]:
