@@ -8,8 +8,7 @@ import json
 
 import pytest
 
-from benchproof.compute.aggregate import aggregate
-from benchproof.compute.workload import weigh
+from benchproof.compute.run import compute
 from benchproof.read.project import load_project
 from support.common import build, page, text
 from support.weighing import problems, write
@@ -31,7 +30,7 @@ crossover:
 
 def weighed(root):
     project = load_project(root)
-    return weigh(project, aggregate(project)).crossovers[0]
+    return compute(project).weighed.crossovers[0]
 
 
 def crossing(tmp_path, extra: str = "", lengths: str = LENGTHS):

@@ -28,7 +28,7 @@ from benchproof.cli import main
 from benchproof.text import number
 from support.common import REPO, page, text
 from support.importing import cell
-from support.numbers import TABLE, cases, points
+from support.numbers import cases, points
 
 NODE_HELP = "node is needed for the page scripts' tests: sudo apt-get install -y nodejs"
 PACKAGE = REPO / "generator" / "benchproof"

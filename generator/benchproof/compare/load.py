@@ -163,7 +163,7 @@ def _project(path: Path) -> Snapshot:
         raise Unreadable(f"{printable(str(path))}: the project does not build: {errors_text(exc.problems)}") from None
     except SeveralReports:
         raise Unreadable(f"{printable(str(path))} holds several reports: compare one report folder at a time") from None
-    doc = json.loads(results_document(project, audited)[2])
+    doc = json.loads(results_document(project, audited))
     values = read_values(bytes(records_jsonl(project)), doc, "records")
     label = f"project {printable(str(path))}"
     return Snapshot(label, doc, values, project.audit.noise, f"audit.noise of {label}")

@@ -8,14 +8,14 @@ from dataclasses import dataclass, replace
 
 from markupsafe import Markup
 
-from benchproof.audit.finding import facts
+from benchproof.audit.finding import Facts
 from benchproof.audit.run import Audit
 from benchproof.audit.weighing import reference_words
 from benchproof.charts.workload import WorkloadChart, crossover_chart, reference_chart
 from benchproof.addresses import RUNS, arm_href, href, svg_path
-from benchproof.compute.aggregate import Results
 from benchproof.compute.decision import Side
-from benchproof.compute.workload import CrossoverOutcome, ReferenceOutcome, Weighed
+from benchproof.compute.run import Computed
+from benchproof.compute.workload import CrossoverOutcome, ReferenceOutcome
 from benchproof.model.project import Project
 from benchproof.model.decision import Skipped
 from benchproof.pages.decision_view import FigurePart, Words, figure_part, notice_anchor
@@ -176,14 +176,14 @@ def crossover_view(words: Words, audit: Audit, c: CrossoverOutcome, chart: Workl
                          distribution, spec.file, href(spec.file), skipped, more, _figure(words, chart))
 
 
-def reference_view(project: Project, results: Results, words: Words, audit: Audit, r: ReferenceOutcome,
+def reference_view(facts: Facts, words: Words, audit: Audit, r: ReferenceOutcome,
                    chart: WorkloadChart, index: int) -> ReferenceView:
     spec = r.spec
     if r.median is None:
         text = (f"{words.labels[spec.arm]} has no successful repetition at "
                 f"{words.place(spec.point)} ({r.status}): nothing to place in the reference.")
     else:
-        found = reference_words(facts(project, results), r)
+        found = reference_words(facts, r)
         text = found[0].upper() + found[1:] + "."
     anchor = notice_anchor(audit, "outside-reference", spec.section, spec.title)
     total = r.n + spec.filtered_out + len(spec.unreadable)
@@ -204,7 +204,8 @@ def reference_view(project: Project, results: Results, words: Words, audit: Audi
         _figure(words, chart))
 
 
-def workload_view(project: Project, results: Results, weighed: Weighed, audit: Audit) -> WorkloadView | None:
+def workload_view(project: Project, computed: Computed, audit: Audit) -> WorkloadView | None:
+    weighed = computed.weighed
     if not weighed.crossovers and not weighed.references:
         return None
     words = Words(project)
@@ -220,6 +221,6 @@ def workload_view(project: Project, results: Results, weighed: Weighed, audit: A
         axis = f"{metric.label} ({metric.unit})" if metric.unit else metric.label
         chart = reference_chart(r, axis, metric.unit, metric.decimals, i)
         charts.append(chart)
-        references.append(reference_view(project, results, words, audit, r, chart, i))
+        references.append(reference_view(Facts(project, computed), words, audit, r, chart, i))
     payload = script_json({"charts": [{"key": c.key, "spec": c.spec} for c in charts]})
     return WorkloadView(tuple(crossovers), tuple(references), tuple(charts), payload)
