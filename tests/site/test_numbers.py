@@ -64,6 +64,17 @@ def test_the_browser_twin_passes_the_table_in_node():
     assert f"# pass {len(cases()) + 3}" in done.stdout and "# fail 0" in done.stdout
 
 
+def test_the_browser_twin_and_its_tests_are_linted():
+    linter = REPO / "node_modules" / ".bin" / "oxlint"
+    if not linter.is_file():
+        pytest.fail("oxlint is not installed: sh scripts/test.sh installs it (npm ci, package-lock.json)")
+    done = subprocess.run([str(linter), "--deny-warnings", "-c", str(REPO / ".oxlintrc.json"),
+                           str(SCRIPTS / "number.js"), str(REPO / "tests" / "js")],
+                          capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Found 0 warnings and 0 errors" in done.stdout
+
+
 def _doubles(n: int) -> list[tuple[float, int]]:
     """Doubles on which rounding is hard: random bit patterns (subnormals and huge ones
     included), ties and near-ties at every number of decimals, whole and half numbers."""
