@@ -270,7 +270,7 @@
       td.appendChild(badge);
       findingsOf(i).forEach(function (notice) {
         td.appendChild(document.createTextNode(" "));
-        const a = link("index.html#" + notice.anchor, (notice.accepted ? "\u2713 " : "\u26a0 ") + notice.rule);
+        const a = link(data.report + "#" + notice.anchor, (notice.accepted ? "\u2713 " : "\u26a0 ") + notice.rule);
         a.className = "flag" + (notice.accepted ? " flag-accepted" : "");
         a.title = (notice.accepted ? "Accepted audit finding" : "Audit finding") + ": read it in the report";
         td.appendChild(a);

@@ -254,3 +254,21 @@ def test_the_readme_names_every_folder_of_tests():
     folders = {p.name for p in (REPO / "tests").iterdir() if p.is_dir() and not p.name.startswith((".", "__"))}
     named = set(re.findall(r"`([a-z_]+)/`", paragraph)) - {"tests"}
     assert sorted(folders - named) == [] and sorted(named - folders) == []
+
+
+# ---- where links come from -------------------------------------------------------------------
+
+SITE_PATH = re.compile(r"""\b(?:href|src)="(?:\{\{ root \}\})?(?:[a-z][^"{]*|\{\{ root \}\}[a-z][^"]*)"|["'](?:index|runs)\.html|["'](?:assets|downloads|charts|arms)/""")
+
+
+def test_no_template_or_page_script_writes_a_site_path_itself():
+    """Templates take every path of the site from ``link`` (benchproof.addresses.LINKS), the
+    scripts from the data the pages hand them."""
+    templates = sorted((REPO / "templates").rglob("*.html"))
+    scripts = sorted((REPO / "templates" / "assets").glob("*.js"))
+    assert len(templates) > 10 and scripts
+    found = {p.relative_to(REPO).as_posix(): SITE_PATH.findall(re.sub(r"\{#.*?#\}|/\*.*?\*/", "", p.read_text(encoding="utf-8"), flags=re.S))
+             for p in templates + scripts}
+    assert {name: paths for name, paths in found.items() if paths} == {}
+    assert SITE_PATH.search('<a href="runs.html">') and SITE_PATH.search('link.href = "downloads/records.csv"')
+    assert SITE_PATH.search('href="{{ root }}index.html#x"') and not SITE_PATH.search('href="{{ root }}{{ link.index }}"')

@@ -10,7 +10,7 @@ what it has meanwhile.  The values are those of records.csv (see
 :mod:`benchproof.pages.record_text`), made a chunk at a time straight from the
 record columns.  The format (``FORMAT``)::
 
-    {"format": 3, "n": <records>, "decimals": <report decimals>,
+    {"format": 3, "n": <records>, "decimals": <report decimals>, "report": "index.html",
      "sections": [{"id", "title"}], "arms": [{"id", "label", "href"}], "statuses": [...],
      "columns": [{"id", "label", "role", "numeric", "unit"?, "derived"?, "decimals"?,
                   "values": [...]                # one value per record (of runs-data.js), or
@@ -52,7 +52,7 @@ from benchproof.model.records import Coded, first_use
 from benchproof.pages.report import SiteInfo
 from benchproof.pages.render import asset, render
 from benchproof.read.numbers import NUMBER
-from benchproof.addresses import DATA_PATH, NUMBER_PATH, RUNS, SCRIPT_PATH, arm_href, chunk_path, download_path, site_path
+from benchproof.addresses import DATA_PATH, INDEX, NUMBER_PATH, RUNS, SCRIPT_PATH, arm_href, chunk_path, download_path, site_path
 from benchproof.pages.record_text import Labels, Source, Values, csv_cell, joined, raw, sources
 from benchproof.text import SCRIPT_ESCAPES, SCRIPT_UNSAFE, script_json_text
 
@@ -360,6 +360,7 @@ def runs_data(project: Project, audit: Audit | None = None) -> tuple[bytes, list
                  for a in _arm_order(project)],
         "statuses": list(STATUSES),
         "notices": notices,
+        "report": INDEX,   # the page the notices' anchors are on
         "columns": [{"id": c.id, **c.spec, **({"dict": c.dict, "codes": f"\0{k}"} if c.codes is not None
                                               else {"values": f"\0{k}"})} for k, c in enumerate(columns)],
         "filters": [{"column": f.column, "label": f.label,
