@@ -80,8 +80,9 @@ LOOP_FROM = 32   # values per group from which a selection per group beats one s
 def _middle(below: float, above: float) -> float:
     """The mean of the two middle values; their halves added when their sum overflows
     (1.5e308 and 1.7e308)."""
+    below, above = float(below), float(above)   # Python floats: an overflow is inf, no warning
     if below == above:
-        return float(below)
+        return below
     mean = (below + above) / 2
     return float(mean) if math.isfinite(mean) else below / 2 + above / 2
 
