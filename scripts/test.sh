@@ -33,8 +33,8 @@ if ! command -v ssh-keygen >/dev/null 2>&1; then
   exit 1
 fi
 # The page checks of the browser suite: axe-core (accessibility) and the Nu HTML checker
-# (vnu-jar, which runs on Java 11 or later) come from the npm registry, pinned in
-# package-lock.json, into node_modules/ (their install scripts are not run: vnu-jar's would
+# (vnu-jar, which runs on Java 11 or later), and oxlint (the page scripts' linter) come from
+# the npm registry, pinned in package-lock.json, into node_modules/ (their install scripts are not run: vnu-jar's would
 # download a Java runtime).
 for tool in node npm java; do
   if ! command -v "$tool" >/dev/null 2>&1; then
@@ -54,10 +54,10 @@ if [ -z "$java_major" ] || [ "$java_major" -lt 11 ]; then
   exit 1
 fi
 if [ ! -f node_modules/axe-core/axe.min.js ] || [ ! -f node_modules/vnu-jar/build/dist/vnu.jar ] \
-   || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "installing axe-core and vnu-jar into node_modules/ (npm ci)" >&2
+   || [ ! -x node_modules/.bin/oxlint ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "installing axe-core, vnu-jar and oxlint into node_modules/ (npm ci)" >&2
   if ! npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2; then
-    echo "error: 'npm ci' could not install the page checks from the npm registry (see above)." >&2
+    echo "error: 'npm ci' could not install the page checks and the linter from the npm registry (see above)." >&2
     exit 1
   fi
 fi

@@ -78,3 +78,12 @@ def serving_site(tmp_path_factory) -> Path:
     from support.glance import serving_project
 
     return _built(tmp_path_factory, "serving", serving_project)
+
+
+@pytest.fixture(scope="session")
+def numbers_site(tmp_path_factory) -> Path:
+    """A project whose figures are the table of number cases (support/numbers.py), built once
+    per session; the project is ``numbers_site.parent / "project"``."""
+    from support.numbers import numbers_project
+
+    return _built(tmp_path_factory, "numbers", numbers_project)

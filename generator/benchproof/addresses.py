@@ -1,8 +1,9 @@
 """Every path of the site and every link into it, in one place (pure functions of names and
 keys): the pages (``index.html``, ``runs.html``, ``arms/<id>.html``), their scripts and
 downloads, where an evidence file is published, and each chart view's static SVG file
-(``charts/<key>.svg``) and link (``index.html#view=<key>``).  The pages, the charts and the
-receipts ask here instead of writing a path themselves.
+(``charts/<key>.svg``) and link (``index.html#view=<key>``).  The pages, the charts, the
+receipts and the templates (through :data:`LINKS`, their ``link``) ask here instead of
+writing a path themselves.
 """
 
 from __future__ import annotations
@@ -16,12 +17,15 @@ from benchproof.model.terms import Point
 
 INDEX = "index.html"             # the report page; in a multi-report site, the list of reports
 RUNS = "runs.html"               # every recorded repetition
+ASSETS = "assets"                # the folder of the site's stylesheet and scripts
 DOWNLOADS = "downloads"          # the folder of 05 Evidence's files
+CHARTS = "charts"                # the folder of the static charts (SVG and PNG)
+SITE_NAMES = (INDEX, ASSETS)     # what a multi-report site writes beside its reports' folders
 
 
 def asset_path(name: str) -> str:
     """A stylesheet or script of the site: ``assets/report.js``."""
-    return f"assets/{name}"
+    return f"{ASSETS}/{name}"
 
 
 def download_path(name: str) -> str:
@@ -118,6 +122,7 @@ def site_path(path: str) -> str:
 
 DATA_PATH = "runs-data.js"
 SCRIPT_PATH = asset_path("runs.js")
+NUMBER_PATH = asset_path("number.js")   # the twin of text.number, which runs.js writes its numbers with
 
 
 def chunk_path(k: int) -> str:
@@ -126,16 +131,42 @@ def chunk_path(k: int) -> str:
 
 # --- static charts
 
-def svg_path(view) -> str:
-    """The static SVG of a chart view (a :class:`~benchproof.charts.view.ChartView`)."""
-    return f"charts/{view.key}.svg"
+def svg_path(chart) -> str:
+    """The static SVG of a chart (anything with a ``key``: a report's chart view, a workload
+    chart, a comparison's chart): ``charts/<key>.svg``."""
+    return f"{CHARTS}/{chart.key}.svg"
 
 
-def png_path(view) -> str:
+def png_path(chart) -> str:
     """The PNG of a chart view, beside its SVG (for slides and documents)."""
-    return f"charts/{view.key}.png"
+    return f"{CHARTS}/{chart.key}.png"
 
 
-def chart_path(chart) -> str:
-    """The static SVG of a workload chart (a :class:`~benchproof.charts.workload.WorkloadChart`)."""
-    return f"charts/{chart.key}.svg"
+# --- the links a template writes (after ``root``, the way back to the site root)
+
+class Links:
+    """What templates call ``link``: ``{{ root }}{{ link.runs }}``, ``{{ link.arm(id) }}``."""
+
+    index = INDEX
+    runs = RUNS
+    style = asset_path("style.css")
+
+    @staticmethod
+    def asset(name: str) -> str:
+        return asset_path(name)
+
+    @staticmethod
+    def download(name: str) -> str:
+        return download_path(name)
+
+    @staticmethod
+    def arm(arm_id: str) -> str:
+        return arm_href(arm_id)
+
+    @staticmethod
+    def fragment(page: str, anchor: str) -> str:
+        """``index.html#raw-numbers``."""
+        return f"{page}#{anchor}"
+
+
+LINKS = Links()

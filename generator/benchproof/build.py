@@ -10,9 +10,9 @@ from typing import Callable, Mapping
 from benchproof import progress
 from benchproof.audit.registry import rules_for
 from benchproof.audit.run import Audit, run_audit
-from benchproof.compute.aggregate import Results, aggregate
-from benchproof.compute.decision import DecisionOutcome, decide
-from benchproof.compute.workload import Weighed, weigh
+from benchproof.compute.aggregate import Results
+from benchproof.compute.decision import DecisionOutcome, flagged
+from benchproof.compute.run import Computed, compute
 from benchproof.pages.arm_pages import arm_site_files
 from benchproof.receipts.buildtime import ENV, build_time
 from benchproof.receipts.bundle import evidence_zip
@@ -29,13 +29,11 @@ from benchproof.read.project import load_project
 from benchproof.receipts.listing import receipts
 from benchproof.receipts.signature import Signature, signature_name
 from benchproof.charts.widgets import charts_page
-from benchproof.addresses import INDEX, asset_path, chart_path, download_path, png_path, svg_path
+from benchproof.addresses import INDEX, asset_path, download_path, png_path, svg_path
 from benchproof.cache import Cache
 from benchproof.charts.specs import chart_views
 from benchproof.charts.vega import png, runtime, svg
 from benchproof.charts.workload import workload_svg
-from benchproof.pages.decision_view import decision_view
-from benchproof.pages.workload_view import workload_view
 from benchproof.receipts.decision_json import weighing_json
 from benchproof.pages.render import asset, render, stylesheet, use_cache
 from benchproof.pages.runs_page import runs_site_files
@@ -55,10 +53,16 @@ def describe(project: Project) -> str:
 
 @dataclass(frozen=True)
 class Audited:
-    """One report after the compute and audit stages."""
+    """One report after the compute and audit stages: what was computed, the audit, and the
+    decision's outcome with the audit's markers on its figures."""
 
-    results: Results
+    computed: Computed
     audit: Audit
+    decision: DecisionOutcome | None
+
+    @property
+    def results(self) -> Results:
+        return self.computed.results
 
 
 @dataclass(frozen=True)
@@ -114,8 +118,9 @@ def check(project_dir: Path, strict: bool, log: Log) -> Checked:
             problems += [p for p in found if p not in problems]  # SOURCE_DATE_EPOCH: said once
             continue
         projects[name] = project
-        results = aggregate(project)
-        audited[name] = Audited(results, run_audit(project, results))
+        computed = compute(project)
+        audit = run_audit(project, computed)
+        audited[name] = Audited(computed, audit, flagged(computed.decision, audit.cells, audit.sections))
         label = name + ": " if name else ""
         log(f"read      {label}{describe(project)}; {len(project.warnings)} warnings")
         log(f"audit     {label}{audit_line(audited[name].audit, project)}")
@@ -177,22 +182,19 @@ def weighed_line(decided, weighed) -> str:
     return ", ".join(parts)
 
 
-def results_document(project: Project, audited: Audited) -> tuple[DecisionOutcome | None, Weighed, str]:
-    """The decision's outcome, the crossovers and references, and results.json's text."""
-    results, audit = audited.results, audited.audit
-    weighed = weigh(project, results)
-    decided = decide(project, results, audit.cells, audit.sections)
-    weighing = weighing_json(project, decided, weighed)
-    return decided, weighed, results_json(project, results, audit.findings, weighing)
+def results_document(project: Project, audited: Audited) -> str:
+    """results.json's text."""
+    weighing = weighing_json(project, audited.decision, audited.computed.weighed)
+    return results_json(project, audited.results, audited.audit.findings, weighing)
 
 
 def report_files(project: Project, audited: Audited, log: Log, cache: Cache | None = None,
                  signature: Signature | None = None) -> SiteFiles:
     """Every file of one report's site, in memory (``signature``: of its bundle's SHA256SUMS)."""
     when = build_time(project.root, project.inputs)
-    results, audit = audited.results, audited.audit
+    results, audit, decided, weighed = audited.results, audited.audit, audited.decision, audited.computed.weighed
     log(f"aggregate {len(results.rows)} summary rows × {len(project.report.metrics)} metrics")
-    decided, weighed, results_text = results_document(project, audited)
+    results_text = results_document(project, audited)
     if decided or weighed.crossovers or weighed.references:
         log(f"decision  {weighed_line(decided, weighed)}")
     site = SiteFiles()
@@ -205,10 +207,9 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
         downloads[signature_name(bundle)] = signature.data
     site.update({download_path(name): content for name, content in downloads.items()})
     log(f"downloads {', '.join(downloads)} ({len(project.inputs)} input files, built as of {when.iso})")
-    page = replace(report_page(project, results, audit), decision=decision_view(project, decided, audit),
-                   workload=workload_view(project, results, weighed, audit))
+    page = report_page(project, audited.computed, audit, decided)
     info = site_info(project, when.iso)
-    views = chart_views(project, results, audit.cells, cache)
+    views = chart_views(project, audited.computed, audit.cells, cache)
     charts = charts_page(project, views)
     site.add(INDEX, render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when, signature),
                                   site=info, root=""))
@@ -221,7 +222,7 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
         progress.update("charts", k, len(views), "views drawn")
     log(f"charts    {len(views)} views, static SVG and PNG of each")
     if page.workload:
-        site.update({chart_path(c): workload_svg(c) for c in page.workload.charts})
+        site.update({svg_path(c): workload_svg(c) for c in page.workload.charts})
         site.add(asset_path("workload.js"), asset("workload.js"))
     site.add(MARKER, MARKER_TEXT)
     listed = f"all {page.n_records:,} records in its raw table" if page.raw.inline else \
@@ -231,8 +232,9 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     free_unused_memory()
     runs = runs_site_files(project, info, audit)
     site.update(runs)
+    chunks = sum(1 for path in runs if path.startswith("runs-data-"))
     log(f"runs      runs.html: {len(project.records):,} records in runs-data.js"
-        + (f" and {len(runs) - 3} more scripts" if len(runs) > 3 else ""))
+        + (f" and {chunks} more scripts" if chunks else ""))
     site.update(arm_site_files(project, info, audit))
     log(f"arms      {len(project.arms)} pages in arms/")
     evidence = evidence_files(project)

@@ -4,6 +4,7 @@ a script.  ``--`` means "not measured", never zero."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -11,20 +12,70 @@ from markupsafe import Markup
 
 MISSING = "--"
 SMALL_N = 3
+HUGE = 1e16      # from here on a double's digits before the point are not all its own
 
 
 def number(value: float | None, decimals: int) -> str:
-    """``203.97``; a measured value that would round to 0 (a subnormal, or 0.0001 at two
-    decimals) keeps two significant digits instead, never ``0.00``; with no decimals, a median
-    halfway between two whole numbers keeps its ``.5`` (``2.5``, not a rounded ``2``)."""
-    if value is None:
+    """A measured value as every surface writes it (the page, runs.html through its twin
+    ``assets/number.js``, the arm pages, the audit's and the decision's words, tooltips, check
+    output, Markdown): ``1,234.57`` at two decimals, with thousands separators.
+
+    - ``--`` for a value not measured: None, NaN or an infinity (never ``0``, never ``nan``);
+    - ``-0.0`` reads ``0.00``: a zero has no sign;
+    - an exact tie rounds to even, as Python does (``3.125`` → ``3.12``);
+    - with no decimals, a value halfway between two whole numbers (a median of two) keeps its
+      ``.5``: ``2.5``, never a rounded ``2``;
+    - a value the fixed form cannot show — one that would read as zero (``0.004`` at two
+      decimals, ``1e-310``) or one of 1e16 or more, whose digits before the point a double
+      does not all hold — is written with two significant digits: ``0.004``, ``0.00012``,
+      ``1e-310``, ``1.8e+308``; never ``0.00``.
+
+    ``tests/fixtures/number_cases.json`` holds the cases; Python and the browser both pass them.
+    """
+    if value is None or not math.isfinite(value):
         return MISSING
+    if value == 0:
+        value = 0.0   # -0.0 too
+    if abs(value) >= HUGE:
+        return f"{value:.2g}"
     if decimals == 0 and float(value * 2).is_integer() and not float(value).is_integer():
-        return f"{value:.1f}"
-    text = f"{value:.{decimals}f}"
-    if value != 0 and not text.strip("-0."):
+        return f"{value:,.1f}"
+    text = f"{value:,.{decimals}f}"
+    if value != 0 and not text.strip("-0.,"):
         return f"{value:.2g}"
     return text
+
+
+def measured(value: float | None, decimals: int, unit: str = "") -> str:
+    """``12.30 ms``: :func:`number` and the unit (``--`` alone when not measured)."""
+    text = number(value, decimals)
+    return f"{text} {unit}".rstrip() if text != MISSING else MISSING
+
+
+def span(low: float | None, high: float | None, decimals: int, unit: str = "") -> str:
+    """``12.10–12.90 ms``: a range, each end by :func:`number`."""
+    return f"{number(low, decimals)}–{number(high, decimals)} {unit}".rstrip()
+
+
+def percent(fraction: float | None, decimals: int = 1) -> str:
+    """``25.8%`` (a fraction, 0.258, as a percentage by :func:`number`)."""
+    return MISSING if fraction is None else f"{number(fraction * 100, decimals)}%"
+
+
+def times(value: float | None, decimals: int = 2) -> str:
+    """``4.17×``: a ratio or a factor by :func:`number`; '' when there is none."""
+    return "" if value is None else f"{number(value, decimals)}×"
+
+
+def thousands(n: int) -> str:
+    """A count: ``100,000`` (:func:`number` at no decimals)."""
+    return number(n, 0)
+
+
+def setting(value: float) -> str:
+    """A threshold or setting as the author wrote it, at most six significant digits: ``5``,
+    ``0.025``, ``10`` (of 0.1 × 100); a percentage is ``setting(fraction * 100) + '%'``."""
+    return f"{value:g}"
 
 
 def summary(stat: Any, decimals: int) -> str:
@@ -42,7 +93,8 @@ def small_n(stat: Any) -> str:
 
 
 def ratio(value: float | None) -> str:
-    return "" if value is None else f"{value:.2f}×"
+    """A figure's ratio to its baseline: ``1.13×`` ('' without one)."""
+    return times(value)
 
 
 def direction(value: float | None, words: str | None) -> str:
@@ -72,22 +124,6 @@ def raw_value(value: Any) -> str:
     return str(value)
 
 
-def thousands(n: int) -> str:
-    """A whole number with thousands separators: ``100,000``."""
-    return f"{n:,}"
-
-
-_SCRIPT_ESCAPES = str.maketrans(
-    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
-
-
-def script_json(data: Any) -> Markup:
-    """JSON safe to place inside ``<script type="application/json">``: no ``</script>`` can
-    break out, because ``<``, ``>`` and ``&`` are written as JSON escapes."""
-    text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    return Markup(text.translate(_SCRIPT_ESCAPES))
-
-
 # Characters that must not appear literally in a script: the HTML parser or old JS engines
 # would read them as markup or line ends.
 SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
@@ -95,6 +131,13 @@ SCRIPT_UNSAFE = re.compile("[<>&\u2028\u2029]")
 
 
 def script_json_text(data: Any) -> str:
-    """Compact JSON that is safe inside a ``<script>``: no ``</script>``, no ``<!--``, no U+2028."""
+    """Compact JSON that is safe inside a ``<script>``: no ``</script>`` can break out and no
+    ``<!--`` or U+2028 begins, because ``<``, ``>``, ``&`` and the line separators are written
+    as JSON escapes."""
     text = json.dumps(data, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
     return SCRIPT_UNSAFE.sub(lambda m: SCRIPT_ESCAPES[m.group()], text)
+
+
+def script_json(data: Any) -> Markup:
+    """:func:`script_json_text` for a template: ``<script type="application/json">``."""
+    return Markup(script_json_text(data))

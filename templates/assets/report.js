@@ -197,8 +197,8 @@
       if (link) { link.setAttribute("href", HASH + view.key); }
       var png = figure.querySelector(".chart-png");
       var svgLink = figure.querySelector(".chart-svg");
-      if (png) { png.setAttribute("href", "charts/" + view.key + ".png"); }
-      if (svgLink) { svgLink.setAttribute("href", "charts/" + view.key + ".svg"); }
+      if (png) { png.setAttribute("href", view.png); }
+      if (svgLink) { svgLink.setAttribute("href", view.svg); }
       say("");
       tabulate(view);
       figure.setAttribute("data-state", "loading");

@@ -11,14 +11,15 @@
   const PAGE_SIZE = 100;
   const FIXED_FILTERS = ["section", "arm", "status"];
   const data = window.benchproofRuns;
+  const numbers = window.benchproofText;
   const countLine = document.getElementById("runs-count");
   const table = document.getElementById("runs-table");
   if (!countLine || !table) { return; }
-  if (!data || data.format !== 3 || !data.columns.length) {
+  if (!data || data.format !== 3 || !data.columns.length || !numbers) {
     countLine.textContent = "The record data (runs-data.js) did not load. Every record is also in ";
     const link = document.createElement("a");
-    link.href = "downloads/records.csv";
-    link.textContent = "downloads/records.csv";
+    link.href = countLine.getAttribute("data-records");
+    link.textContent = link.getAttribute("href");
     countLine.appendChild(link);
     countLine.appendChild(document.createTextNode("."));
     return;
@@ -50,7 +51,8 @@
   const findingsCol = data.columns.filter(function (c) { return c.role === "findings"; })[0] || null;
   const notices = data.notices || [];
   const armLabels = {};
-  data.arms.forEach(function (a) { armLabels[a.id] = a.label; });
+  const armLinks = {};
+  data.arms.forEach(function (a) { armLabels[a.id] = a.label; armLinks[a.id] = a.href; });
   const sectionTitles = {};
   data.sections.forEach(function (s) { sectionTitles[s.id] = s.title; });
   const selects = {};
@@ -77,19 +79,8 @@
     loaded = Math.max(loaded, chunk.start + chunk.n);
   }
 
-  function whole(x) { return x.toLocaleString("en-US"); }
-
-  // Like Python's f"{x:.{d}f}" (the rest of the site): an exact half rounds to even, where
-  // toFixed would round it up (3.125 -> "3.12", as on the report page, not "3.13").
-  function fixed(x, d) {
-    const text = x.toFixed(d);
-    const scaled = Math.abs(x) * Math.pow(10, d);
-    const floor = Math.floor(scaled);
-    if (scaled - floor !== 0.5 || floor % 2 !== 0) { return text; }   // not a tie, or odd: as toFixed
-    const exact = Math.abs(x).toFixed(Math.min(100, d + 80));          // the exact decimal expansion
-    if (!/^50*$/.test(exact.slice(exact.indexOf(".") + 1 + d))) { return text; }
-    return (x < 0 ? "-" : "") + (floor / Math.pow(10, d)).toFixed(d);
-  }
+  // Numbers as on every other page: assets/number.js, the twin of Python's text.number.
+  function whole(x) { return numbers.thousands(x); }
 
   // The rules of a record's findings (for sorting and the cell), in the audit's order.
   function findingsOf(i) {
@@ -99,7 +90,7 @@
 
   function text(col, v) {
     if (v === null || v === undefined) { return data.missing; }
-    if (col.role === "metric") { return fixed(v, col.decimals); }
+    if (col.role === "metric") { return numbers.number(v, col.decimals); }
     if (col.role === "arm") { return armLabels[v] || String(v); }
     return String(v);
   }
@@ -262,7 +253,7 @@
       a.title = "Permanent link to this record";
       td.appendChild(a);
     } else if (col.role === "arm") {
-      td.appendChild(link("arms/" + encodeURIComponent(v) + ".html", shown));
+      td.appendChild(link(armLinks[v], shown));
     } else if (col.role === "status") {
       const badge = document.createElement("span");
       badge.className = "badge badge-" + shown;
@@ -280,7 +271,7 @@
       td.appendChild(badge);
       findingsOf(i).forEach(function (notice) {
         td.appendChild(document.createTextNode(" "));
-        const a = link("index.html#" + notice.anchor, (notice.accepted ? "\u2713 " : "\u26a0 ") + notice.rule);
+        const a = link(data.report + "#" + notice.anchor, (notice.accepted ? "\u2713 " : "\u26a0 ") + notice.rule);
         a.className = "flag" + (notice.accepted ? " flag-accepted" : "");
         a.title = (notice.accepted ? "Accepted audit finding" : "Audit finding") + ": read it in the report";
         td.appendChild(a);
@@ -382,7 +373,7 @@
         " read" : "No record among the first " + whole(loaded) + " read matches these filters";
       line += " (" + whole(n) + " recorded; reading the others\u2026)";
     } else if (failed) {
-      line += " Some records did not load; every record is in downloads/records.csv.";
+      line += " Some records did not load; every record is in " + countLine.getAttribute("data-records") + ".";
     }
     countLine.textContent = (state.notice ? state.notice + " " : "") + line;
     clearButton.disabled = !filters;

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from benchproof.compute.aggregate import aggregate
+from benchproof.compute.run import compute
 from benchproof.charts.specs import DOT_CAP, chart_views
 from benchproof.charts.vega import svg
 from benchproof.read.project import load_project
@@ -13,7 +13,7 @@ from support.common import EXAMPLE, SMALL_ARMS, SMALL_REPORT, write_project
 
 def _views(project):
     loaded = load_project(project)
-    return chart_views(loaded, aggregate(loaded))
+    return chart_views(loaded, compute(loaded))
 
 
 def test_example_view_carries_medians_dots_and_the_unsupported_row():
@@ -79,7 +79,7 @@ def test_a_finding_without_a_point_links_to_the_chart_of_its_first_record(tmp_pa
     rows = ["arm,status,repeat,size,tok_s,wall_s"] + [f"{arm},ok,{i},{size},{10 + i},1"
                                                       for size in (1, 2) for arm in "ab" for i in (1, 2, 3)]
     loaded = load_project(write_project(tmp_path / "p", SMALL_REPORT, SMALL_ARMS, {"r.csv": "\n".join(rows) + "\n"}))
-    links = ViewLinks(loaded, aggregate(loaded))
+    links = ViewLinks(loaded, compute(loaded).results)
     about = lambda run_id: SimpleNamespace(section="main", metric="tok_s", point=None, records=(run_id,))  # noqa: E731
     assert links(about("runs/r.csv:8")) == "main--tok_s--size-2"   # line 8: arm a at size 2
     assert links(about("runs/r.csv:2")) == "main--tok_s--size-1"

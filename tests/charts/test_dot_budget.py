@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from benchproof.charts.dots import MIN_DOTS, PAGE_DOTS, page_cap
 from benchproof.charts.specs import chart_views
-from benchproof.compute.aggregate import aggregate
+from benchproof.compute.run import compute
 from benchproof.read.project import load_project
 from support.common import SMALL_ARMS, SMALL_REPORT, write_project
 
@@ -22,7 +22,7 @@ def _crowded(tmp_path):
 
 def test_bars_and_sweeps_together_stay_within_the_page_budget(tmp_path):
     loaded = load_project(_crowded(tmp_path))
-    views = chart_views(loaded, aggregate(loaded))
+    views = chart_views(loaded, compute(loaded))
     sweeps = [v for v in views if v.across]
     assert sweeps, "the size dimension is swept"
     drawn = sum(len(v.spec["datasets"].get("dots", [])) for v in views)

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from benchproof.charts.specs import chart_views
-from benchproof.compute.aggregate import aggregate
+from benchproof.compute.run import compute
 from benchproof.read.project import load_project
 from support.common import page, text
 
@@ -23,13 +23,13 @@ RATE_SWEEP = ("main--output_throughput--across-request_rate--dataset-random--max
 @pytest.fixture(scope="module")
 def depth_views(depth_site):
     project = load_project(depth_site.parent / "project")
-    return {v.key: v for v in chart_views(project, aggregate(project))}
+    return {v.key: v for v in chart_views(project, compute(project))}
 
 
 @pytest.fixture(scope="module")
 def serving_views(serving_site):
     project = load_project(serving_site.parent / "project")
-    return {v.key: v for v in chart_views(project, aggregate(project))}
+    return {v.key: v for v in chart_views(project, compute(project))}
 
 
 def test_a_view_exists_only_where_an_arm_has_a_median(depth_views):

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from benchproof.cli import main
 from benchproof.audit.run import run_audit
-from benchproof.compute.aggregate import aggregate
+from benchproof.compute.run import compute
 from benchproof.read.project import load_project
 from support.validation import THREE_ERRORS, break_three_files, line_no, replace_once, tiny_project
 
@@ -95,7 +95,7 @@ def test_build_of_a_broken_project_leaves_the_previous_site_unchanged(tmp_path):
 def example_warnings(root: Path) -> list[str]:
     """What check prints for the example: reading warnings, then the audit's unaccepted findings."""
     project = load_project(root)
-    return [str(w) for w in (*project.warnings, *run_audit(project, aggregate(project)).problems)]
+    return [str(w) for w in (*project.warnings, *run_audit(project, compute(project)).problems)]
 
 
 def test_strict_fails_a_project_with_only_warnings(example_copy):

@@ -8,8 +8,7 @@ import json
 
 import pytest
 
-from benchproof.compute.aggregate import aggregate
-from benchproof.compute.workload import weigh
+from benchproof.compute.run import compute
 from benchproof.read.project import load_project
 from support.common import build, page, text
 from support.weighing import problems, write
@@ -31,7 +30,7 @@ crossover:
 
 def weighed(root):
     project = load_project(root)
-    return weigh(project, aggregate(project)).crossovers[0]
+    return compute(project).weighed.crossovers[0]
 
 
 def crossing(tmp_path, extra: str = "", lengths: str = LENGTHS):
@@ -116,7 +115,7 @@ def test_the_page_and_results_json_state_the_crossover(tmp_path):
     assert rows["Time per output token"] == ["50.0 ms", "25.0 ms"]
     assert rows["All 6 requests"] == ["184.9 s", "167.5 s"]
     assert rows["Requests faster on this arm"] == ["50%", "33%"]
-    assert "n = 6 · p25 162 · p50 200 · p75 238 · p90 625 · mean 316 · max 1,000 output tokens" in text(first)
+    assert "n = 6 · p25 162 · p50 199.5 · p75 237.5 · p90 625 · mean 316.5 · max 1,000 output tokens" in text(first)
     svg = first.select_one("figure.workload-chart img")["src"]
     assert (out / svg).read_text(encoding="utf-8").startswith("<svg")
     assert (out / "evidence/lengths.txt").read_text(encoding="utf-8") == LENGTHS   # published, linked

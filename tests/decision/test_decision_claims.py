@@ -9,8 +9,8 @@ import json
 import pytest
 
 from benchproof.audit.run import run_audit
-from benchproof.compute.aggregate import aggregate
-from benchproof.compute.decision import decide
+from benchproof.compute.decision import flagged
+from benchproof.compute.run import compute
 from benchproof.read.config.decision import ExpectError, parse_expect
 from benchproof.read.project import load_project
 from support.common import build, page, text
@@ -37,9 +37,9 @@ decision:
 
 def outcome(root):
     project = load_project(root)
-    results = aggregate(project)
-    audit = run_audit(project, results)
-    return project, audit, decide(project, results, audit.cells, audit.sections)
+    computed = compute(project)
+    audit = run_audit(project, computed)
+    return project, audit, flagged(computed.decision, audit.cells, audit.sections)
 
 
 @pytest.fixture(scope="module")

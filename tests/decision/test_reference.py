@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 
 from benchproof.audit.run import run_audit
-from benchproof.compute.aggregate import aggregate
-from benchproof.compute.workload import weigh
+from benchproof.compute.run import compute
 from benchproof.read.project import load_project
 from support.common import build, page, text
 from support.weighing import line_of, problems, write
@@ -66,8 +65,8 @@ def independent(path) -> list[float]:
 def placed(tmp_path_factory):
     root = project(tmp_path_factory.mktemp("ref"), size=512)   # inc at 512: 297, 300, 303 tok/s
     p = load_project(root)
-    results = aggregate(p)
-    return root, weigh(p, results).references[0], run_audit(p, results)
+    computed = compute(p)
+    return root, computed.weighed.references[0], run_audit(p, computed)
 
 
 def test_every_line_is_counted(placed):
@@ -111,10 +110,10 @@ def test_inside_the_middle_half_there_is_no_finding(placed):
 def test_outside_the_middle_half_is_the_finding_outside_reference(tmp_path):
     root = project(tmp_path, size=4096, lines=log_lines([v + 100 for v in RATES]))   # inc at 4096: ~290, all below
     p = load_project(root)
-    results = aggregate(p)
-    r = weigh(p, results).references[0]
+    computed = compute(p)
+    r = computed.weighed.references[0]
     assert r.outside and all(rep.percentile == 0 for rep in r.repetitions)
-    found = [f for f in run_audit(p, results).findings if f.rule == "outside-reference"]
+    found = [f for f in run_audit(p, computed).findings if f.rule == "outside-reference"]
     assert len(found) == 1
     f = found[0]
     assert (f.section, f.arm, dict(f.point), f.metric) == ("main", "inc", {"size": 4096}, "prefill")
@@ -131,8 +130,7 @@ def test_a_median_outside_but_not_beyond_every_value_is_placed_by_its_share(tmp_
     rates = [290.0 + i for i in range(10)] + [320.0 + i for i in range(90)]   # inc at 512 (300) sits low
     root = project(tmp_path, size=512, lines=log_lines(rates))
     p = load_project(root)
-    results = aggregate(p)
-    message = next(f.message for f in run_audit(p, results).findings if f.rule == "outside-reference")
+    message = next(f.message for f in run_audit(p, compute(p)).findings if f.rule == "outside-reference")
     assert message.startswith("Incumbent · Prefill · Size 512: the median 300.00 tok/s is higher than 10.0% of the "
                               "100 values of “Request log”, outside their middle half (the reference's p25–p75 is ")
 
@@ -166,6 +164,6 @@ def test_a_repetition_equal_to_reference_values_counts_only_those_strictly_below
     lines = [json.dumps({"prompt": 1500, "new_tokens": n, "ttft_ms": 1000}) for n in (290, 300, 300, 310)]
     root = project(tmp_path, size=512, lines=lines)            # inc at 512: 297, 300 (exactly), 303
     p = load_project(root)
-    r = weigh(p, aggregate(p)).references[0]
+    r = compute(p).weighed.references[0]
     assert [(rep.value, rep.percentile) for rep in r.repetitions] == [
         (pytest.approx(297), 25.0), (300.0, 25.0), (pytest.approx(303), 75.0)]

@@ -481,8 +481,8 @@ def test_end_to_end_vllm_throughput(tmp_path):
     project = tmp_path / "project"
     import_files(project, "vllm-throughput", "minimal", THROUGHPUT)
     soup = build_page(project, tmp_path / "site")
-    expected = f"{load(THROUGHPUT)['tokens_per_second']:.2f}"
-    assert cell(soup, "Tokens/s (prompt + output)", ["minimal", "200"]) == expected == "1061.14"
+    expected = f"{load(THROUGHPUT)['tokens_per_second']:,.2f}"
+    assert cell(soup, "Tokens/s (prompt + output)", ["minimal", "200"]) == expected == "1,061.14"
 
 
 def test_end_to_end_a_metric_of_two_tools_names_both(tmp_path):

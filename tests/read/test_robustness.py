@@ -7,7 +7,8 @@ import random
 import pytest
 
 from benchproof.audit.run import run_audit
-from benchproof.compute.aggregate import aggregate
+from benchproof.compute.decision import flagged
+from benchproof.compute.run import compute
 from benchproof.receipts.buildtime import BuildTime
 from benchproof.receipts.listing import receipts
 from benchproof.charts.widgets import charts_page
@@ -44,10 +45,11 @@ def test_every_line_mutated_gives_problems_not_tracebacks(tmp_path, name, mutati
             assert exc.problems and all(p.file and p.message for p in exc.problems)
             continue
         # a mutation that is still valid input must get through every later stage too
-        results = aggregate(loaded)
-        audit = run_audit(loaded, results)
-        charts = charts_page(loaded, chart_views(loaded, results, audit.cells))
-        html = render("report.html", page=report_page(loaded, results, audit), charts=charts,
+        computed = compute(loaded)
+        audit = run_audit(loaded, computed)
+        charts = charts_page(loaded, chart_views(loaded, computed, audit.cells))
+        decided = flagged(computed.decision, audit.cells, audit.sections)
+        html = render("report.html", page=report_page(loaded, computed, audit, decided), charts=charts,
                       receipts=receipts(loaded, {"results.json": b"{}"}, BuildTime(0, "test")),
                       site=site_info(loaded), root="")
         assert "<h1>" in html

@@ -62,3 +62,30 @@ def test_csv_cells_that_look_like_formulas_are_neutralized(tmp_path):
     jsonl = (tmp_path / "out/downloads/records.jsonl").read_text(encoding="utf-8").split("\n")
     assert [json.loads(line)["note"] for line in jsonl[3:9]] == \
         ["\t=1+2", "-1+2", "-cmd|' /C calc'!A0", "-7.5", "a-b", "\r=1+2"]  # raw values, no spreadsheet escaping
+
+
+def test_a_float_of_many_digits_is_written_as_json_writes_it_not_with_an_exponent():
+    """pyarrow writes 19615170452.69781 as 1.961517045269781e+10; records.csv and records.jsonl
+    write every value as Python's json does (repr)."""
+    import numpy as np
+
+    from benchproof.pages.record_text import float_texts
+
+    values = [19615170452.69781, 9999999999999998.0, 123456789012345.6, 1e15, 0.5, 1e-310, 2e16, 512.0]
+    assert float_texts(np.array(values)).to_pylist() == [repr(v) for v in values]
+    assert float_texts(np.array([np.nan])).to_pylist() == [None]
+
+
+def test_one_formula_rule_serves_a_single_value_and_a_whole_column():
+    """records.csv neutralises a cell one value at a time (the header, rows with a carriage
+    return) and a column at a time (pyarrow): both ask the same rule."""
+    import pyarrow as pa
+
+    from benchproof.pages.record_text import FORMULA_START, _csv_texts, csv_safe
+
+    texts = [start + rest for start in FORMULA_START + "a1 " for rest in ("", "1", "1e3", "SUM(A1)", ".5", "x")]
+    texts += ["-1", "+0.5", "-.5", "1e-3", "-1e400", "=1", "'-1", "@@", "-inf", "- 1"]
+    one = [csv_safe(t) for t in texts]
+    column = _csv_texts(pa.array(texts, pa.large_string())).to_pylist()
+    assert [c.strip('"').replace('""', '"') for c in column] == one
+    assert csv_safe("=SUM(A1)") == "'=SUM(A1)" and csv_safe("-1") == "-1" and csv_safe("'x") == "''x"

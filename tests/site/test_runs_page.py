@@ -97,8 +97,8 @@ def test_labels_and_filters(example_site):
 
 def test_page_links_its_scripts_and_says_what_needs_javascript(example_site):
     soup = page(example_site / "runs.html")
-    assert [s["src"] for s in soup.select("script[src]")] == ["runs-data.js", "assets/runs.js"]
-    assert (example_site / "assets/runs.js").is_file()
+    assert [s["src"] for s in soup.select("script[src]")] == ["runs-data.js", "assets/number.js", "assets/runs.js"]
+    assert (example_site / "assets/runs.js").is_file() and (example_site / "assets/number.js").is_file()
     noscript = soup.find("noscript")
     assert "needs JavaScript" in noscript.get_text()
     assert 'href="downloads/records.csv"' in str(noscript)
@@ -107,7 +107,7 @@ def test_page_links_its_scripts_and_says_what_needs_javascript(example_site):
     offered = [a["href"] for a in soup.select("#counts a")]
     assert {"downloads/records.csv", "downloads/records.jsonl", "downloads/results.json"} <= set(offered)
     assert all((example_site / href).is_file() for href in offered)
-    for name in ("runs.html", "assets/runs.js"):
+    for name in ("runs.html", "assets/runs.js", "assets/number.js"):
         text = (example_site / name).read_text(encoding="utf-8")
         assert "http://" not in text and "https://" not in text and "fetch(" not in text
     assert b".runs-table" in (example_site / "assets/style.css").read_bytes()

@@ -32,7 +32,7 @@ NO_FIGURE = {("alpha", "alpha-flaky", 16): "interrupted 1/2, excluded 1/2",
 
 
 def number(value: float) -> str:
-    return f"{value:.{DECIMALS}f}"
+    return f"{value:,.{DECIMALS}f}"   # thousands separated, as text.number writes it
 
 
 def expected_status(second, section: str, arm: str, batch: int) -> str:

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from benchproof.audit.run import Audit, run_audit
 from benchproof.cli import main
-from benchproof.compute.aggregate import aggregate
+from benchproof.compute.run import compute
 from benchproof.read.project import load_project
 
 METRICS = """\
@@ -72,7 +72,7 @@ def write(root: Path, rows: list[dict], *, arms=("a", "b"), baseline: str | None
 
 def audit_of(root: Path) -> Audit:
     project = load_project(root)
-    return run_audit(project, aggregate(project))
+    return run_audit(project, compute(project))
 
 
 def rules_found(root: Path) -> list[tuple]:

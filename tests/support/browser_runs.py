@@ -19,3 +19,10 @@ def choose(page, column: str, label_prefix: str) -> None:
     value = page.eval_on_selector(
         select, "(s, p) => Array.from(s.options).find(o => o.text.startsWith(p + ' (')).value", label_prefix)
     page.select_option(select, value)
+
+
+def all_read(page, timeout: float = 30_000) -> None:
+    """Wait until runs.html has read every chunk of records (they come after the first rows;
+    on a busy machine after the page's load event)."""
+    page.wait_for_function("!document.getElementById('runs-count').textContent.includes('reading the others')",
+                           timeout=timeout)

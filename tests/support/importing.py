@@ -82,7 +82,7 @@ def figure(values: list[float], decimals: int = 2) -> str:
     """What the page shows for these successful values: ``median (min–max)``, or the value."""
     if not values:
         return "--"
-    f = lambda v: f"{v:.{decimals}f}"  # noqa: E731
+    f = lambda v: f"{v:,.{decimals}f}"  # noqa: E731  (thousands separated, as the page)
     if len(values) == 1:
         return f(values[0])
     return f"{f(statistics.median(values))} ({f(min(values))}–{f(max(values))})"

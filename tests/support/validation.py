@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from benchproof.audit.run import run_audit
-from benchproof.compute.aggregate import aggregate
+from benchproof.compute.run import compute
 from benchproof.errors import InputError
 from benchproof.read.project import load_project
 
@@ -38,7 +38,7 @@ def warnings(root: Path) -> list[str]:
 def audit_warnings(root: Path) -> list[str]:
     """The audit's warnings (unaccepted findings, unmatched accept entries) of a project that loads."""
     project = load_project(root)
-    return [str(w) for w in run_audit(project, aggregate(project)).problems]
+    return [str(w) for w in run_audit(project, compute(project)).problems]
 
 
 def replace_once(path: Path, old: str, new: str) -> None:

@@ -3,15 +3,13 @@ the baseline established, and is it in the same regime as the best arm at all?""
 
 from __future__ import annotations
 
-from benchproof.audit.finding import Finding, facts
-from benchproof.compute.aggregate import Results
+from benchproof.audit.finding import Facts, Finding
 from benchproof.model.config import AuditSettings
-from benchproof.model.project import Project
 
 
-def not_separated(project: Project, results: Results, settings: AuditSettings) -> list[Finding]:
+def not_separated(f: Facts, settings: AuditSettings) -> list[Finding]:
     """The section has a baseline and this arm's min–max range overlaps the baseline's."""
-    f = facts(project, results)
+    project, results = f.project, f.results
     out = []
     for section in project.report.sections:
         if not section.baseline:
@@ -38,9 +36,9 @@ def not_separated(project: Project, results: Results, settings: AuditSettings) -
     return out
 
 
-def degraded_regime(project: Project, results: Results, settings: AuditSettings) -> list[Finding]:
+def degraded_regime(f: Facts, settings: AuditSettings) -> list[Finding]:
     """The arm's median is at least ``regime`` times worse than the best arm's at that point."""
-    f = facts(project, results)
+    project, results = f.project, f.results
     headline = (f"at least {settings.regime:g}× worse than the best arm: a degraded regime (swapping, "
                 "throttling?); read the rows where both are healthy")
     out = []

@@ -1,5 +1,6 @@
 """What a rule reports: a :class:`Finding`, and :class:`Facts`, the shared reading of the
-project that rules draw on (arm labels, records by group, numbers in the report's decimals).
+project that every rule receives (what the compute stage made — the figures, the records by
+group, the claims and references — arm labels, numbers in the report's decimals).
 
 A finding concerns one section and, as narrowly as the rule can say, one arm, one workload
 point and one metric (``None`` where it concerns all of them).  Its ``message`` is a whole
@@ -14,8 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from benchproof import text as fmt
 from benchproof.model.terms import Point, Where
-from benchproof.compute.aggregate import Results
+from benchproof.compute.run import Computed
 from benchproof.model.config import Metric
 from benchproof.model.project import Project
 
@@ -46,33 +48,25 @@ class Finding:
 
 
 class Facts:
-    """The project as the rules read it; built once per (project, results) pair.  Records are
-    their indices in ``project.records`` (its columns hold the values), in input order."""
+    """The project as the rules read it, from what the compute stage made (nothing is grouped
+    or evaluated again here; the audit stage makes one per report and hands it to every rule).
+    Records are their indices in ``project.records`` (its columns hold the values), in input
+    order."""
 
-    def __init__(self, project: Project, results: Results):
-        self.project, self.results = project, results
-        self.records = records = project.records
+    def __init__(self, project: Project, computed: Computed):
+        self.project, self.computed = project, computed
+        self.results = computed.results
+        self.decision = computed.decision        # the claims evaluated (claim-fails)
+        self.references = computed.weighed.references
+        self.records = project.records
+        self.reported = project.records.reported  # a derived metric's reported figure (derived-differs)
         self.report = project.report
         self.labels = {a.id: a.label for a in project.arms.values()}
         self.metrics: dict[str, Metric] = {m.id: m for m in self.report.metrics}
         self.dim_labels = {d.id: d.label for d in self.report.dimensions}
         self.sections = {s.id: s for s in self.report.sections}
-        # the successful records of each group (section × arm × point), in input order
-        self.groups: dict[tuple, np.ndarray] = records.groups(np.flatnonzero(records.ok()))
-
-    # -- records ---------------------------------------------------------------------------
-
-    def ok(self, section: str, arm: str, point: Point) -> np.ndarray:
-        """The successful records of a group."""
-        return self.groups.get((section, arm, point), np.zeros(0, np.int64))
-
-    def values(self, section: str, arm: str, point: Point, metric: str) -> tuple[np.ndarray, np.ndarray]:
-        """The successful records of a group with a value of ``metric``, and those values:
-        what its median is of."""
-        rows = self.ok(section, arm, point)
-        values = self.records.metrics[metric][rows]
-        measured = ~np.isnan(values)
-        return rows[measured], values[measured]
+        self.ok = computed.groups.ok             # the successful records of a group
+        self.values = computed.groups.values     # ... with a value of a metric, and those values
 
     def ids(self, rows) -> list[str]:
         run_id = self.records.run_id
@@ -96,14 +90,12 @@ class Facts:
         return " · ".join(parts + ([self.point_text(point)] if point else []))
 
     def number(self, value: float, metric: str | None = None) -> str:
-        text = f"{value:,.{self.report.decimals}f}"
-        unit = self.metrics[metric].unit if metric else ""
-        return f"{text} {unit}".rstrip()
+        """``12.30 ms`` (:func:`benchproof.text.number` at the report's decimals; the metric's
+        unit when it is given)."""
+        return fmt.measured(value, self.report.decimals, self.metrics[metric].unit if metric else "")
 
     def span(self, low: float, high: float, metric: str) -> str:
-        decimals = self.report.decimals
-        unit = self.metrics[metric].unit
-        return f"{low:,.{decimals}f}–{high:,.{decimals}f} {unit}".rstrip()
+        return fmt.span(low, high, self.report.decimals, self.metrics[metric].unit)
 
     def finding(self, rule: str, section: str, arm: str | None, point: Point | None, metric: str | None,
                 headline: str, detail: str, brief: str, records, figures: tuple[Figure, ...] = (),
@@ -120,12 +112,12 @@ class Facts:
 
 def percent(fraction: float) -> str:
     """``25.8%``: one decimal, so 10.4% never reads as the 10% limit it exceeds."""
-    return f"{fraction * 100:.1f}%"
+    return fmt.percent(fraction, 1)
 
 
 def limit(fraction: float) -> str:
     """A threshold as the author wrote it: 0.1 → ``10%``."""
-    return f"{fraction * 100:g}%"
+    return f"{fmt.setting(fraction * 100)}%"
 
 
 def middle(values) -> float:
@@ -140,15 +132,3 @@ def worse_by(value: float, reference: float, better: str) -> float | None:
         return None
     gap = (reference - value) if better == "higher" else (value - reference)
     return gap / abs(reference)
-
-
-_last: list[tuple[Project, Results, Facts]] = []
-
-
-def facts(project: Project, results: Results) -> Facts:
-    """The :class:`Facts` of this project and results, made once for all the rules."""
-    if _last and _last[0][0] is project and _last[0][1] is results:
-        return _last[0][2]
-    made = Facts(project, results)
-    _last[:] = [(project, results, made)]
-    return made

@@ -7,22 +7,19 @@ from collections import Counter
 
 import numpy as np
 
-from benchproof.audit.finding import Finding, facts, percent
-from benchproof.compute.aggregate import Results
+from benchproof.audit.finding import Facts, Finding, percent
 from benchproof.model.config import AuditSettings
-from benchproof.model.project import Project
-from benchproof.read.numbers import parse_column
 
 REPORTED_TOLERANCE = 0.005  # a reported figure further than 0.5% from the derived one
 
 
-def derived_differs(project: Project, results: Results, settings: AuditSettings) -> list[Finding]:
+def derived_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
     """A metric with ``derive`` also has a reported column, and on successful records the two
     differ by more than 0.5% (the derived value is the one used)."""
-    f = facts(project, results)
+    project, results = f.project, f.results
     metrics = [m for m in project.report.metrics if m.derive and m.id in project.raw_columns]
     # a reported figure that is not a number (or not measured) is not compared
-    reported = {m.id: parse_column(f.records.raw[m.id])[0] for m in metrics}
+    reported = f.reported   # parsed once, while reading
     out = []
     for row in results.rows:
         for m in metrics:
@@ -51,10 +48,10 @@ def derived_differs(project: Project, results: Results, settings: AuditSettings)
     return out
 
 
-def guard(project: Project, results: Results, settings: AuditSettings) -> list[Finding]:
+def guard(f: Facts, settings: AuditSettings) -> list[Finding]:
     """Records excluded by a guard: one finding per guard × section × arm, with the count and
     the values that broke it."""
-    f = facts(project, results)
+    project = f.project
     out = []
     for outcome in project.guards:
         g = outcome.guard

@@ -1,7 +1,8 @@
 """Every audit rule, in the order the page, ``results.json`` and ``check`` list them.
 
-A rule is a pure function ``(project, results, settings) -> list[Finding]`` plus the words a
-reader needs: a title and what to do about it.  Adding a rule is one function and one line
+A rule is a pure function ``(facts, settings) -> list[Finding]`` (``facts``: the shared
+:class:`~benchproof.audit.finding.Facts`, made once per report from the compute stage's
+figures) plus the words a reader needs: a title and what to do about it.  Adding a rule is one function and one line
 here; the page, the downloads, the ``check`` output and ``audit.accept`` read this list.
 """
 
@@ -11,17 +12,16 @@ from dataclasses import dataclass
 from typing import Callable
 
 from benchproof.audit.compare import degraded_regime, not_separated
-from benchproof.audit.finding import Finding
+from benchproof.audit.finding import Facts, Finding
 from benchproof.audit.records import derived_differs, guard
 from benchproof.audit.spread import few_repetitions, noisy, warm_up
 from benchproof.audit.weighing import claim_fails, outside_reference
 from benchproof.audit.workload import order_confounded, workload_differs
-from benchproof.compute.aggregate import Results
 from benchproof.model.terms import RULE_IDS
 from benchproof.model.config import AuditSettings
 from benchproof.model.project import Project
 
-Check = Callable[[Project, Results, AuditSettings], list[Finding]]
+Check = Callable[[Facts, AuditSettings], list[Finding]]
 
 
 def always(project: Project) -> bool:

@@ -1,16 +1,17 @@
-"""The audit stage: Project + Results → :class:`Audit` (every finding, grouped for reading,
-the markers each page needs, and the warnings for ``check`` and ``build``)."""
+"""The audit stage: Project + what the compute stage made (:class:`~benchproof.compute.run.Computed`)
+→ :class:`Audit` (every finding, grouped for reading, the markers each page needs, and the
+warnings for ``check`` and ``build``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from benchproof.audit.accept import apply_accept
-from benchproof.audit.finding import Finding
+from benchproof.audit.finding import Facts, Finding
 from benchproof.audit.notices import (Flag, Notice, RecordFlags, cell_flags, group, record_flags,
                                       section_flags, warnings)
 from benchproof.audit.registry import RULES, rules_for
-from benchproof.compute.aggregate import Results
+from benchproof.compute.run import Computed
 from benchproof.errors import Problem
 from benchproof.model.project import Project
 
@@ -33,11 +34,13 @@ class Audit:
         return tuple(n for n in self.notices if n.accepted is not None)
 
 
-def run_audit(project: Project, results: Results) -> Audit:
+def run_audit(project: Project, computed: Computed) -> Audit:
     settings = project.audit
+    facts = Facts(project, computed)   # the shared facts, handed to every rule
+    results = computed.results
     found: list[Finding] = []
     for rule in rules_for(project):
-        found += rule.check(project, results, settings)
+        found += rule.check(facts, settings)
     findings, unmatched = apply_accept(found, settings.accept)
     # page order: rule by rule, the open findings before those the author accepted
     rank = {rule.id: i for i, rule in enumerate(RULES)}

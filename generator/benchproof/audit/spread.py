@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchproof.audit.finding import Finding, facts, limit, middle, percent, worse_by
-from benchproof.compute.aggregate import Results
+from benchproof.audit.finding import Facts, Finding, limit, middle, percent, worse_by
 from benchproof.model.config import AuditSettings
-from benchproof.model.project import Project
 
 
-def few_repetitions(project: Project, results: Results, settings: AuditSettings) -> list[Finding]:
+def few_repetitions(f: Facts, settings: AuditSettings) -> list[Finding]:
     """0 < n_ok < min_repetitions.  One finding for the whole group (metric None) when every
     measured metric rests on the same number of repetitions (the usual case), else one per metric."""
-    f = facts(project, results)
+    results = f.results
     least = settings.min_repetitions
     headline = f"fewer than {least} successful repetitions"
     out = []
@@ -33,9 +31,9 @@ def few_repetitions(project: Project, results: Results, settings: AuditSettings)
     return out
 
 
-def noisy(project: Project, results: Results, settings: AuditSettings) -> list[Finding]:
+def noisy(f: Facts, settings: AuditSettings) -> list[Finding]:
     """n_ok ≥ 2 and (max − min) / median > noise."""
-    f = facts(project, results)
+    results = f.results
     headline = f"repetitions spread over more than {limit(settings.noise)} of the median"
     out = []
     for row in results.rows:
@@ -54,10 +52,10 @@ def noisy(project: Project, results: Results, settings: AuditSettings) -> list[F
     return out
 
 
-def warm_up(project: Project, results: Results, settings: AuditSettings) -> list[Finding]:
+def warm_up(f: Facts, settings: AuditSettings) -> list[Finding]:
     """n_ok ≥ 3 and the first repetition (earliest ``started_at`` when every one has it, else
     the lowest ``repeat``) is worse than the median of the others by more than ``warmup``."""
-    f = facts(project, results)
+    results = f.results
     headline = f"the first repetition is more than {limit(settings.warmup)} worse than the others (warm-up?)"
     out = []
     for row in results.rows:

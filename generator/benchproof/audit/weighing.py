@@ -5,12 +5,10 @@ distribution of real measurements.  Both run only when report.yaml has the block
 
 from __future__ import annotations
 
-from benchproof.audit.finding import Facts, Finding, facts, percent
-from benchproof.compute.aggregate import Results
-from benchproof.compute.decision import ClaimFigure, evaluate
-from benchproof.compute.workload import ReferenceOutcome, reference
+from benchproof.audit.finding import Facts, Finding, percent
+from benchproof.compute.decision import ClaimFigure
+from benchproof.compute.workload import ReferenceOutcome
 from benchproof.model.config import AuditSettings
-from benchproof.model.project import Project
 
 
 def claim_text(f: Facts, figure: ClaimFigure) -> str:
@@ -21,17 +19,16 @@ def claim_text(f: Facts, figure: ClaimFigure) -> str:
             f"of {f.labels[figure.vs.arm]})")
 
 
-def claim_fails(project: Project, results: Results, settings: AuditSettings) -> list[Finding]:
+def claim_fails(f: Facts, settings: AuditSettings) -> list[Finding]:
     """A claim of ``decision.claims`` whose expectation is not met at a point it names: one
     finding per such point, at the claim's line of report.yaml."""
-    decision = project.weighing.decision
-    if decision is None:
+    if f.decision is None:
         return []
-    f = facts(project, results)
     headline = "a claim of the decision is contradicted by the figures"
     out = []
-    for claim in decision.claims:
-        for figure in evaluate(claim, results).failing:
+    for outcome in f.decision.claims:   # evaluated once, in the compute stage
+        claim = outcome.claim
+        for figure in outcome.failing:
             shown = claim_text(f, figure)
             detail = f"the claim “{claim.text}” expects {claim.expect.text} and finds {shown}"
             records = f.values(claim.section, claim.arm, figure.point, claim.metric)[0]
@@ -67,13 +64,13 @@ def reference_words(f: Facts, outcome: ReferenceOutcome) -> str:
             f"of “{title}”, {where} their middle half ({middle})")
 
 
-def outside_reference(project: Project, results: Results, settings: AuditSettings) -> list[Finding]:
+def outside_reference(f: Facts, settings: AuditSettings) -> list[Finding]:
     """The compared group's median lies outside the reference's p25–p75."""
-    f = facts(project, results)
+    project = f.project
     headline = "the benchmark lies outside the middle half of a reference distribution"
     out = []
-    for spec in project.weighing.references:
-        outcome = reference(spec, project, results)
+    for outcome in f.references:   # placed once, in the compute stage
+        spec = outcome.spec
         if not outcome.outside:
             continue
         detail = reference_words(f, outcome)

@@ -7,10 +7,8 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from benchproof.audit.finding import Finding, facts, limit, middle, percent
-from benchproof.compute.aggregate import Results
+from benchproof.audit.finding import Facts, Finding, limit, middle, percent
 from benchproof.model.config import AuditSettings
-from benchproof.model.project import Project
 from benchproof.read.numbers import parse_column
 
 
@@ -37,11 +35,11 @@ def _apart(value, reference, tolerance: float) -> float | None:
     return None if value == reference else float("inf")
 
 
-def workload_differs(project: Project, results: Results, settings: AuditSettings) -> list[Finding]:
+def workload_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
     """A ``parity`` field's median differs between arms at the same section × point by more than
     ``parity_tolerance`` (relative).  Each arm is compared with the section's baseline, or with
     the first arm listed that has the field there."""
-    f = facts(project, results)
+    project, results = f.project, f.results
     headline = "a workload field differs from the other arms': not the same workload"
     numbers: dict[str, tuple] = {}
     present: dict[str, np.ndarray] = {}
@@ -87,10 +85,10 @@ def _shown(value, decimals: int) -> str:
     return " / ".join(repr(v) for v in value)
 
 
-def order_confounded(project: Project, results: Results, settings: AuditSettings) -> list[Finding]:
+def order_confounded(f: Facts, settings: AuditSettings) -> list[Finding]:
     """A section with at least two arms whose successful records all have ``started_at``, and
     whose arms ran in blocks: no arm's time span overlaps another's."""
-    f = facts(project, results)
+    project = f.project
     headline = "the arms ran one after another: time and arm cannot be told apart"
     out = []
     records = f.records

@@ -18,6 +18,7 @@ import random
 
 import numpy as np
 
+from benchproof.compute.groups import Groups
 from benchproof.model.magnitude import magnitude
 from benchproof.model.project import Project
 
@@ -30,11 +31,12 @@ class Dots:
     """The successful records of each group (section × arm × point) and the number of dots
     per arm and view this report draws."""
 
-    def __init__(self, project: Project, sweep_points: int | None = None, sweep_cap: int = DOT_CAP):
-        """``sweep_points``: the values a numeric dimension needs to be swept (None: no sweeps);
-        ``sweep_cap``: the dots a sweep draws per arm and value at most."""
+    def __init__(self, project: Project, groups: Groups, sweep_points: int | None = None, sweep_cap: int = DOT_CAP):
+        """``groups``: the compute stage's grouping of the successful records; ``sweep_points``:
+        the values a numeric dimension needs to be swept (None: no sweeps); ``sweep_cap``: the
+        dots a sweep draws per arm and value at most."""
         records = self.records = project.records
-        self.groups: dict[tuple, np.ndarray] = records.groups(np.flatnonzero(records.ok()))
+        self.groups: dict[tuple, np.ndarray] = groups.rows
         weight = _sweeps_per_section(self.groups, sweep_points)
         sizes = [int((~np.isnan(values[rows])).sum()) for rows in self.groups.values()
                  for values in records.metrics.values()]

@@ -25,6 +25,7 @@ from benchproof.charts.words import bar_figures
 from benchproof.charts.view import (LABEL_LIMIT, WIDTH, ChartView, cached_skeleton, dot_rows, figure_fields,
                                     flag_fields, metric_key, repetitions)
 from benchproof.compute.aggregate import Results
+from benchproof.compute.run import Computed
 from benchproof.model.config import Metric
 from benchproof.model.project import Project
 from benchproof.model.terms import Point
@@ -120,7 +121,7 @@ def _view(project: Project, results: Results, section, metric: Metric, point: Po
                      f"{section.title} · {heading}", spec, shown, total, None, outside, figures)
 
 
-def chart_views(project: Project, results: Results, flags: Mapping | None = None,
+def chart_views(project: Project, computed: Computed, flags: Mapping | None = None,
                 cache: Cache | None = None) -> list[ChartView]:
     """Every view with data, in page order: per section and metric, the sweeps first (a line
     across each numeric dimension), then the bars at each point (``flags``: the audit's
@@ -130,7 +131,8 @@ def chart_views(project: Project, results: Results, flags: Mapping | None = None
 
     flags = flags or {}
     cache = cache or Cache.default()
-    records = Dots(project, MIN_POINTS, SWEEP_DOTS)
+    results = computed.results
+    records = Dots(project, computed.groups, MIN_POINTS, SWEEP_DOTS)
     views = []
     for section in project.report.sections:
         order = list(style.labels(project, section.arms).values())

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from benchproof.addresses import VIEW_HASH, svg_path
+from benchproof import text as fmt
+from benchproof.addresses import VIEW_HASH, png_path, svg_path
 from benchproof.charts.view import ChartView
 from benchproof.charts.style import OFF_SCALE
 from benchproof.charts.words import Figures
@@ -37,13 +38,14 @@ class Widget:
     section: str                           # "" for the widget over every section
     selects: tuple[Select, ...]
     default_svg: str                       # '' when the widget has no view (no arm has a median)
+    default_png: str
     default_title: str
     default_key: str
-    statics: tuple[tuple[str, str], ...]   # (svg path, title) of every view of the widget
+    statics: tuple[tuple[str, str, str], ...]   # (svg path, png path, title) of every view of the widget
     default_figures: Figures | None = None # the default view in words and as a table
     sweeps: bool = False                   # some view is a sweep (the caption explains lines)
     off_scale: bool = False                # some view draws a repetition off scale
-    off_scale_rule: str = f"{OFF_SCALE:g}" # off scale: beyond this many times the largest median
+    off_scale_rule: str = fmt.setting(OFF_SCALE) # off scale: beyond this many times the largest median
 
 
 @dataclass(frozen=True)
@@ -80,14 +82,15 @@ def _widget(project: Project, views: list[ChartView], section: str) -> Widget:
         selected = str(dict(first.point).get(dim_id, "")) if first else ""
         selects.append(Select(f"dim:{dim_id}", label, tuple((str(v), str(v)) for v in values), selected))
     return Widget(f"chart-{section or 'all'}", section, tuple(selects), svg_path(first) if first else "",
-                  first.title if first else "", first.key if first else "",
-                  tuple((svg_path(v), v.title) for v in mine), first.figures if first else None,
+                  png_path(first) if first else "", first.title if first else "", first.key if first else "",
+                  tuple((svg_path(v), png_path(v), v.title) for v in mine), first.figures if first else None,
                   any(v.across for v in mine), any(v.off_scale for v in mine))
 
 
 def charts_page(project: Project, views: list[ChartView]) -> ChartsPage:
     payload = {"views": [{"key": v.key, "section": v.section, "metric": v.metric, "across": v.across or POINT,
                           "point": {k: str(val) for k, val in v.point}, "title": v.title, "spec": v.spec,
+                          "svg": svg_path(v), "png": png_path(v),
                           "figures": v.figures.payload() if v.figures else None}
                          for v in views]}
     several = len(project.report.sections) > 1

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from benchproof import text as fmt
 from benchproof.addresses import slug
 from benchproof.charts.view import VL_VERSION, WIDTH
 from benchproof.charts.style import BAR_COLOR, FONT, MISSING_COLOR, PALETTE
@@ -49,11 +50,18 @@ def nice_step(span: float, bins: int = BINS) -> float:
     return next((n * power for n in NICE if n * power >= raw), 10 * power)
 
 
-def binned(values, low: float, step: float, high: float) -> list[dict]:
-    """Counts of ``values`` in [low, low + step), … up to ``high`` (values beyond are left out)."""
+def binned(values, low: float, step: float, high: float, decimals: int = 0) -> list[dict]:
+    """Counts of ``values`` in [low, low + step), … up to ``high`` (values beyond are left out),
+    with the words of their tooltips (edges at ``decimals``)."""
     edges = np.arange(low, high + step / 2, step)
     counts, _ = np.histogram(np.asarray(values, dtype=float), bins=edges)
-    return [{"start": float(a), "end": float(b), "count": int(c)} for a, b, c in zip(edges, edges[1:], counts)]
+    return [{"start": float(a), "end": float(b), "count": int(c), "from": fmt.number(float(a), decimals),
+             "to": fmt.number(float(b), decimals), "n": fmt.thousands(int(c))}
+            for a, b, c in zip(edges, edges[1:], counts)]
+
+
+def _bin_tooltip(alt, values: str) -> list:
+    return [alt.Tooltip("from:N", title="From"), alt.Tooltip("to:N", title="To"), alt.Tooltip("n:N", title=values)]
 
 
 def _config(chart: alt.TopLevelMixin) -> dict:
@@ -79,7 +87,8 @@ def crossover_chart(outcome: CrossoverOutcome, labels: dict[str, str], index: in
     xs = np.arange(0, high + step / 2, step)
     names = {a.arm: labels[a.arm], b.arm: labels[b.arm]}
     lines = [{"arm": names[line.arm], "tokens": float(x), "seconds": line.time(float(x)),
-              "shown": f"{line.time(float(x)):,.1f} s"} for line in (a, b) for x in xs]
+              "at": fmt.number(float(x), 0), "shown": fmt.measured(line.time(float(x)), 1, "s")}
+             for line in (a, b) for x in xs]
     ends = [{"arm": names[line.arm], "tokens": float(high), "seconds": line.time(float(high))} for line in (a, b)]
     order = [names[a.arm], names[b.arm]]
     x = alt.X("tokens:Q", title="Output tokens per request", scale=alt.Scale(domain=[0, high], nice=False))
@@ -87,15 +96,16 @@ def crossover_chart(outcome: CrossoverOutcome, labels: dict[str, str], index: in
     dash = alt.StrokeDash("arm:N", scale=alt.Scale(domain=order, range=list(ARM_DASH)), legend=None)
     top = alt.Chart(alt.NamedData("lines")).mark_line(strokeWidth=2.5).encode(
         x=x, y=alt.Y("seconds:Q", title="Seconds per request", scale=alt.Scale(zero=False)), color=color,
-        strokeDash=dash, tooltip=[alt.Tooltip("arm:N", title="Arm"), alt.Tooltip("tokens:Q", title="Output tokens"),
+        strokeDash=dash, tooltip=[alt.Tooltip("arm:N", title="Arm"), alt.Tooltip("at:N", title="Output tokens"),
                                   alt.Tooltip("shown:N", title="Time per request")])
     names_at_end = alt.Chart(alt.NamedData("ends")).mark_text(align="right", dy=-9, fontSize=11).encode(
         x="tokens:Q", y="seconds:Q", text="arm:N", color=color)
     layers = [top, names_at_end]
-    marks = [{"tokens": dist.percentiles[50], "text": f"p50 {dist.percentiles[50]:,.0f}"},
-             {"tokens": dist.mean, "text": f"mean {dist.mean:,.0f}"}]
+    marks = [{"tokens": dist.percentiles[50], "text": f"p50 {fmt.number(dist.percentiles[50], 0)}"},
+             {"tokens": dist.mean, "text": f"mean {fmt.number(dist.mean, 0)}"}]
     if outcome.crossover is not None:
-        marks.append({"tokens": outcome.crossover, "text": f"crossover ≈ {outcome.crossover:,.0f}", "cross": True})
+        marks.append({"tokens": outcome.crossover, "text": f"crossover ≈ {fmt.number(outcome.crossover, 0)}",
+                      "cross": True})
     marks = [{**m, "row": 2 + 14 * i} for i, m in enumerate(sorted((m for m in marks if m["tokens"] <= high),
                                                                     key=lambda m: m["tokens"]))]
     rules = alt.Chart(alt.NamedData("marks")).mark_rule(strokeDash=[2, 3], color=MUTED).encode(
@@ -115,17 +125,16 @@ def crossover_chart(outcome: CrossoverOutcome, labels: dict[str, str], index: in
         x=alt.X("start:Q", title="Output tokens per request", scale=alt.Scale(domain=[0, high], nice=False)),
         x2="end:Q", y=alt.Y("count:Q", title="Requests", scale=alt.Scale(domain=[0, headroom])), y2=alt.datum(0),
         color=color,
-        tooltip=[alt.Tooltip("start:Q", title="From"), alt.Tooltip("end:Q", title="To"),
-                 alt.Tooltip("count:Q", title="Requests"), alt.Tooltip("arm:N", title="Faster there")])
+        tooltip=[*_bin_tooltip(alt, "Requests"), alt.Tooltip("arm:N", title="Faster there")])
     side_text = [alt.Chart(alt.NamedData("sides")).transform_filter(f"datum.align == '{align}'").mark_text(
         align=align, baseline="top", dy=4, fontSize=11).encode(
         x="tokens:Q", y=alt.Y("row:Q", scale=None, axis=None), text="text:N", color=color) for align in ("left", "right")]
-    tail = f"; {beyond:,} longer, up to {dist.max:,.0f}, beyond the axis" if beyond else ""
+    tail = f"; {fmt.thousands(beyond)} longer, up to {fmt.number(dist.max, 0)}, beyond the axis" if beyond else ""
     chart = alt.vconcat(
         alt.layer(*layers).properties(width=WIDTH, height=220, title=alt.TitleParams(
             outcome.spec.title, subtitle="time per request = (1 − cache hit) × prompt tokens ÷ prefill rate + output tokens ÷ decode rate")),
         alt.layer(hist, *side_text).properties(width=WIDTH, height=90, title=alt.TitleParams(
-            f"Distribution weighed by: {dist.n:,} requests{tail}", fontSize=12, fontWeight="normal")),
+            f"Distribution weighed by: {fmt.thousands(dist.n)} requests{tail}", fontSize=12, fontWeight="normal")),
         spacing=14)
     spec = _config(chart)
     spec["datasets"] = {"lines": lines, "ends": ends, "marks": marks, "bins": bins, "sides": sides}
@@ -140,11 +149,11 @@ def _sides(outcome: CrossoverOutcome, names: dict[str, str], high: float) -> lis
     left, right = (a, b) if a.time(0) < b.time(0) else (b, a)
     if outcome.crossover is None:
         return [{"arm": names[left.arm], "tokens": high, "row": 0, "align": "right",
-                 "text": f"faster on {names[left.arm]} at every length: {share[left.arm]:.0%} of requests"}]
+                 "text": f"faster on {names[left.arm]} at every length: {fmt.percent(share[left.arm], 0)} of requests"}]
     return [{"arm": names[left.arm], "tokens": 0, "row": 0, "align": "left",
-             "text": f"{share[left.arm]:.0%} of requests faster on {names[left.arm]}"},
+             "text": f"{fmt.percent(share[left.arm], 0)} of requests faster on {names[left.arm]}"},
             {"arm": names[right.arm], "tokens": high, "row": 0, "align": "right",
-             "text": f"{share[right.arm]:.0%} faster on {names[right.arm]}"}]
+             "text": f"{fmt.percent(share[right.arm], 0)} faster on {names[right.arm]}"}]
 
 
 def reference_chart(outcome: ReferenceOutcome, axis: str, unit: str, decimals: int, index: int) -> WorkloadChart:
@@ -159,14 +168,13 @@ def reference_chart(outcome: ReferenceOutcome, axis: str, unit: str, decimals: i
     high = (math.floor(high_all / step) + 1) * step
     p = outcome.percentiles
     title = alt.TitleParams(outcome.spec.title, subtitle=(
-        f"bars = the {outcome.n:,} reference values · band = their p25–p75 · line = their median · "
+        f"bars = the {fmt.thousands(outcome.n)} reference values · band = their p25–p75 · line = their median · "
         "red = the benchmark's repetitions"))
     scale = alt.Scale(domain=[low, high], nice=False, zero=False)
     x = alt.X("start:Q", title=axis, scale=scale)
     bars = alt.Chart(alt.NamedData("bins")).mark_rect(color=BIN_COLOR, stroke="white", strokeWidth=0.5).encode(
         x=x, x2="end:Q", y=alt.Y("count:Q", title="Reference values"), y2=alt.datum(0),
-        tooltip=[alt.Tooltip("start:Q", title="From"), alt.Tooltip("end:Q", title="To"),
-                 alt.Tooltip("count:Q", title="Values")])
+        tooltip=_bin_tooltip(alt, "Values"))
     band = alt.Chart(alt.NamedData("band")).mark_rect(color="#5b7fb5", opacity=0.18).encode(
         x=alt.X("from:Q", scale=scale), x2="to:Q", tooltip=[alt.Tooltip("text:N", title="Reference")])
     middle = alt.Chart(alt.NamedData("band")).mark_rule(color=MUTED, strokeWidth=1.5).encode(
@@ -182,13 +190,15 @@ def reference_chart(outcome: ReferenceOutcome, axis: str, unit: str, decimals: i
         x="value:Q", y=alt.Y("row:Q", scale=None, axis=None), text="label:N")
     chart = alt.layer(bars, band, middle, band_text, marks, labels).properties(width=WIDTH, height=200, title=title)
     spec = _config(chart)
-    shown = f"{{:,.{decimals}f}}"
+    def shown(value: float) -> str:
+        return fmt.number(value, decimals)
+
     spec["datasets"] = {
-        "bins": binned(values, low, step, high),
-        "band": [{"from": p[25], "to": p[75], "median": p[50], "label": f"median {shown.format(p[50])}", "row": 2,
-                  "text": f"p25 {shown.format(p[25])} · median {shown.format(p[50])} · p75 {shown.format(p[75])}"}],
-        "reps": [{"run": r.run_id, "value": r.value, "shown": f"{shown.format(r.value)} {unit}".strip(),
-                  "below": f"{r.percentile:.1f}%", "label": f"#{i}" if len(reps) > 1 else "benchmark",
+        "bins": binned(values, low, step, high, decimals),
+        "band": [{"from": p[25], "to": p[75], "median": p[50], "label": f"median {shown(p[50])}", "row": 2,
+                  "text": f"p25 {shown(p[25])} · median {shown(p[50])} · p75 {shown(p[75])}"}],
+        "reps": [{"run": r.run_id, "value": r.value, "shown": fmt.measured(r.value, decimals, unit),
+                  "below": f"{fmt.number(r.percentile, 1)}%", "label": f"#{i}" if len(reps) > 1 else "benchmark",
                   "row": 2 + 14 * rank}
                  for rank, (i, r) in enumerate(sorted(enumerate(outcome.repetitions, 1), key=lambda p: p[1].value))],
     }

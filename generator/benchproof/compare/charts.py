@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from benchproof.addresses import chart_path
+from benchproof.addresses import svg_path
 from benchproof.charts import style
 from benchproof.compare.judge import Comparison, Figure
 from benchproof.compare.output import point_text
@@ -31,7 +31,7 @@ class CompareChart:
 
     @property
     def path(self) -> str:
-        return chart_path(self)
+        return svg_path(self)
 
 
 def _rows(figures: list[Figure], decimals: int) -> dict[str, list[dict]]:

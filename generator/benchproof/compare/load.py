@@ -23,6 +23,7 @@ from benchproof.errors import InputError, errors_text, printable
 from benchproof.model.config import AuditSettings
 from benchproof.published.locate import BUNDLE, MULTI, PROJECT, RESULTS, SITE, ZIP, NotPublished, locate
 from benchproof.published.results import ResultsProblem, parse_results
+from benchproof.text import setting
 
 DEFAULT_NOISE = AuditSettings().noise
 MAX_MEMBER = 4 << 30
@@ -97,7 +98,7 @@ def read_values(data: bytes, doc: dict, where: str) -> dict[Key, np.ndarray]:
 def _noise_of(report_yaml: bytes | None, label: str) -> tuple[float, str]:
     """``audit.noise`` of a report.yaml (the default when it has none)."""
     if report_yaml is None:
-        return DEFAULT_NOISE, f"the default, {DEFAULT_NOISE:g}: {label} ships no report.yaml"
+        return DEFAULT_NOISE, f"the default, {setting(DEFAULT_NOISE)}: {label} ships no report.yaml"
     from benchproof.read.yamlio import load_yaml_text
 
     try:
@@ -105,7 +106,7 @@ def _noise_of(report_yaml: bytes | None, label: str) -> tuple[float, str]:
     except UnicodeDecodeError:
         doc = None
     if doc is None:
-        return DEFAULT_NOISE, f"the default, {DEFAULT_NOISE:g}: the report.yaml of {label} cannot be read"
+        return DEFAULT_NOISE, f"the default, {setting(DEFAULT_NOISE)}: the report.yaml of {label} cannot be read"
     audit = doc.get("audit") if isinstance(doc, dict) else None
     noise = audit.get("noise") if isinstance(audit, dict) else None
     if isinstance(noise, (int, float)) and not isinstance(noise, bool) and 0 <= noise < math.inf:
@@ -162,7 +163,7 @@ def _project(path: Path) -> Snapshot:
         raise Unreadable(f"{printable(str(path))}: the project does not build: {errors_text(exc.problems)}") from None
     except SeveralReports:
         raise Unreadable(f"{printable(str(path))} holds several reports: compare one report folder at a time") from None
-    doc = json.loads(results_document(project, audited)[2])
+    doc = json.loads(results_document(project, audited))
     values = read_values(bytes(records_jsonl(project)), doc, "records")
     label = f"project {printable(str(path))}"
     return Snapshot(label, doc, values, project.audit.noise, f"audit.noise of {label}")

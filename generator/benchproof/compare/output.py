@@ -10,7 +10,7 @@ from collections import Counter
 from benchproof.compare.judge import STATES, BarRow, Comparison, Figure
 from benchproof.compare.markdown import escape, table
 from benchproof.errors import printable
-from benchproof.text import MISSING, number
+from benchproof.text import MISSING, number, setting
 
 RULE = ("better / worse: the old and new repetitions are separated — their ranges apart (beyond ten a side, "
         "their interquartile ranges, and a rank test agreeing) and the medians more than the noise threshold "
@@ -87,7 +87,7 @@ def bar_rows(comparison: Comparison) -> list[list[str]]:
 def header_lines(comparison: Comparison) -> list[str]:
     c = comparison
     lines = [f"old: {c.old.label} ({printable(c.old.generator)})", f"new: {c.new.label} ({printable(c.new.generator)})",
-             f"noise threshold: {c.noise * 100:g}% ({c.noise_from})"]
+             f"noise threshold: {setting(c.noise * 100)}% ({c.noise_from})"]
     if c.ranges_only:
         lines.append("a side has no records.jsonl: better and worse are judged from the min–max ranges only")
     return lines

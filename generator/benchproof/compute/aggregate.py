@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-import pandas as pd
 
+from benchproof.compute.groups import Groups
 from benchproof.compute.ratio import ratio_direction
 from benchproof.model.terms import STATUSES, Point
 from benchproof.model.project import Project
@@ -85,34 +85,6 @@ def status_label(counts: dict[str, int], launch: str = "launched") -> str:
     return ", ".join(f"{s} {n}/{total}" for s, n in bad)
 
 
-def _medians(project: Project, key: np.ndarray) -> dict[tuple, tuple[int, float, float, float]]:
-    """(section, arm, point, metric) → (n, median, min, max) over ok records with a value."""
-    ok = project.records.ok()
-    out: dict[tuple, tuple[int, float, float, float]] = {}
-    for metric, values in project.records.metrics.items():
-        use = ok & ~np.isnan(values)
-        if not use.any():
-            continue
-        grouped = pd.DataFrame({"group": key[use], "value": values[use]}).groupby("group", sort=True)["value"]
-        table = grouped.agg(["count", "median", "min", "max"])
-        for group, count, median, low, high in zip(table.index.tolist(), table["count"].tolist(),
-                                                   table["median"].tolist(), table["min"].tolist(),
-                                                   table["max"].tolist()):
-            out[(*project.records.group_of(group), metric)] = (
-                int(count), _finite_median(float(median), grouped, group), float(low), float(high))
-    return out
-
-
-def _finite_median(median: float, grouped, key) -> float:
-    """``median``, unless adding the two middle values overflowed (1.5e308 and 1.7e308): then
-    their halves are added instead."""
-    if math.isfinite(median):
-        return median
-    values = sorted(grouped.get_group(key))
-    low, high = values[(len(values) - 1) // 2], values[len(values) // 2]
-    return low / 2 + high / 2
-
-
 def _counts(project: Project, key: np.ndarray) -> dict[tuple, dict[str, int]]:
     """(section, arm, point) → records per status, statuses in the order the group first has them."""
     status = project.records.status
@@ -141,10 +113,12 @@ def _ratio(median: float | None, base: float | None) -> float | None:
     return ratio if math.isfinite(ratio) and (ratio != 0 or median == 0) else None
 
 
-def aggregate(project: Project) -> Results:
-    """Computed from the record columns: one pandas group-by per metric, no Python call per record."""
+def aggregate(project: Project, groups: Groups) -> Results:
+    """Computed from the record columns and the one grouping of the successful records
+    (``groups``): no Python call per record."""
     key = project.records.group_keys()
-    medians = _medians(project, key)
+    medians = {(*group, metric): stat for metric in project.records.metrics
+               for group, stat in groups.stats(metric).items()}
     counts = _counts(project, key)
     points: dict[str, set] = {s.id: set() for s in project.report.sections}
     ran: set[tuple] = set()      # (section, point) where some arm has a successful record

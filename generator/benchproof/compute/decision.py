@@ -4,9 +4,10 @@ A claim is evaluated on the median of its arm, or on the ratio of its arm's medi
 ``vs`` arm's, at each point it names (by default every point where both have a median): it
 **holds** when the expectation is met at every one, **fails** when it is not met at one,
 and **cannot be checked** when a side has no median there (an unsupported arm, a point where
-every attempt failed).  A claim that holds on figures an open audit finding touches **holds
-on flagged figures**: :func:`decide` needs the audit's markers for that, so it runs after
-the audit; :func:`evaluate` (what the ``claim-fails`` rule uses) does not.
+every attempt failed): :func:`decision_outcome`, in the compute stage (the ``claim-fails``
+rule reads it).  A claim that holds on figures an open audit finding touches **holds on
+flagged figures**: :func:`flagged` needs the audit's markers for that, so it runs after the
+audit, on the same outcome.
 """
 
 from __future__ import annotations
@@ -126,29 +127,38 @@ def _flagged(figure: ClaimFigure, cells: Mapping, sections: Mapping) -> ClaimFig
     return replace(figure, side=mark(figure.side), vs=mark(figure.vs))
 
 
-def decide(project: Project, results: Results, cells: Mapping, sections: Mapping) -> DecisionOutcome | None:
-    """Every claim's state and figures, every re-run bar against the current median.  ``cells``
-    and ``sections`` are the audit's markers (``Audit.cells``, ``Audit.sections``): a claim
-    that holds on a figure an open finding marks holds on flagged figures."""
+def decision_outcome(project: Project, results: Results) -> DecisionOutcome | None:
+    """Every claim's state and figures, every re-run bar against the current median (what the
+    compute stage hands on: the claim-fails rule reads it; :func:`flagged` adds the audit's
+    markers)."""
     decision = project.weighing.decision
     if decision is None:
         return None
-    claims = []
-    for claim in decision.claims:
-        outcome = evaluate(claim, results)
-        figures = tuple(_flagged(f, cells, sections) for f in outcome.figures)
-        state = outcome.state
-        if state == HOLDS and any(not flag.accepted for f in figures for one in (f.side, f.vs) if one
-                                  for flag in one.flags):
-            state = FLAGGED
-        claims.append(ClaimOutcome(claim, state, figures))
     rows = rows_by_group(results)
     bars = []
     for bar in decision.rerun_bar:
-        now = replace(side(rows, bar.section, bar.arm, bar.point, bar.metric),
-                      flags=_flags(cells, sections, bar.section, bar.arm, bar.point, bar.metric))
+        now = side(rows, bar.section, bar.arm, bar.point, bar.metric)
         inside = None
         if now.median is not None:
             inside = (bar.min is None or now.median >= bar.min) and (bar.max is None or now.median <= bar.max)
         bars.append(BarOutcome(bar, now, inside))
-    return DecisionOutcome(tuple(claims), tuple(bars))
+    return DecisionOutcome(tuple(evaluate(claim, results) for claim in decision.claims), tuple(bars))
+
+
+def flagged(outcome: DecisionOutcome | None, cells: Mapping, sections: Mapping) -> DecisionOutcome | None:
+    """The outcome with the audit's markers on every figure (``cells`` and ``sections``:
+    ``Audit.cells``, ``Audit.sections``): a claim that holds on a figure an open finding marks
+    holds on flagged figures."""
+    if outcome is None:
+        return None
+    claims = []
+    for claim in outcome.claims:
+        figures = tuple(_flagged(f, cells, sections) for f in claim.figures)
+        state = claim.state
+        if state == HOLDS and any(not flag.accepted for f in figures for one in (f.side, f.vs) if one
+                                  for flag in one.flags):
+            state = FLAGGED
+        claims.append(ClaimOutcome(claim.claim, state, figures))
+    bars = tuple(replace(b, side=replace(b.side, flags=_flags(cells, sections, b.bar.section, b.bar.arm, b.bar.point,
+                                                             b.bar.metric))) for b in outcome.bars)
+    return DecisionOutcome(tuple(claims), bars)

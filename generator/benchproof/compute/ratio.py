@@ -8,6 +8,8 @@ higher-is-better metric); beyond that as a factor (0.24× → ``4.17× worse``).
 
 from __future__ import annotations
 
+from benchproof import text as fmt
+
 BASELINE = "baseline"   # the words beside the baseline arm's own figures
 PERCENT_BAND = (0.5, 1.5)
 
@@ -26,6 +28,6 @@ def ratio_direction(ratio: float | None, better: str, is_baseline: bool = False)
     low, high = PERCENT_BAND
     if low < ratio < high:
         gap = abs(ratio - 1) * 100
-        return f"{gap:.0f}% {word}" if gap >= 0.5 else f"<1% {word}"
+        return f"{fmt.number(gap, 0)}% {word}" if gap >= 0.5 else f"<1% {word}"
     factor = ratio if ratio > 1 else 1 / ratio
-    return f"{factor:.2f}× {word}"
+    return f"{fmt.times(factor)} {word}"

@@ -20,6 +20,7 @@ import numpy as np
 
 from benchproof.compute.aggregate import Results
 from benchproof.compute.decision import Side, rows_by_group, side
+from benchproof.compute.groups import Groups
 from benchproof.model.decision import Crossover, Reference
 from benchproof.model.project import Project
 
@@ -144,20 +145,19 @@ def crossover(spec: Crossover, results: Results) -> CrossoverOutcome:
     return CrossoverOutcome(spec, (a, b), dist, crossover_tokens(a, b), share, p50, mean, total)
 
 
-def reference(spec: Reference, project: Project, results: Results) -> ReferenceOutcome:
+def reference(spec: Reference, project: Project, results: Results, groups: Groups) -> ReferenceOutcome:
     values = np.sort(np.asarray(spec.values, dtype=float))
-    group = [r for r in project.records
-             if r.status == "ok" and r.section == spec.section and r.arm == spec.arm
-             and tuple(r.dims.items()) == spec.point and r.metrics.get(spec.metric) is not None]
-    below = np.searchsorted(values, [r.metrics[spec.metric] for r in group], side="left")   # values strictly below
-    repetitions = tuple(Repetition(r.run_id, r.metrics[spec.metric], 100.0 * int(k) / len(values))
-                        for r, k in zip(group, below))
+    rows, measured = groups.values(spec.section, spec.arm, spec.point, spec.metric)
+    below = np.searchsorted(values, measured, side="left")   # values strictly below
+    run_id = project.records.run_id
+    repetitions = tuple(Repetition(run_id[row], value, 100.0 * int(k) / len(values))
+                        for row, value, k in zip(rows.tolist(), measured.tolist(), below.tolist()))
     now = side(rows_by_group(results), spec.section, spec.arm, spec.point, spec.metric)
     return ReferenceOutcome(spec, len(values), percentiles(values), float(values[0]), float(values[-1]),
                             repetitions, now.median, now.status)
 
 
-def weigh(project: Project, results: Results) -> Weighed:
+def weigh(project: Project, results: Results, groups: Groups) -> Weighed:
     weighing = project.weighing
     return Weighed(tuple(crossover(c, results) for c in weighing.crossovers),
-                   tuple(reference(r, project, results) for r in weighing.references))
+                   tuple(reference(r, project, results, groups) for r in weighing.references))

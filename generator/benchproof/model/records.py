@@ -95,6 +95,8 @@ class Records(Sequence[RunRecord]):
     file: Coded                            # project-relative run file
     line: np.ndarray
     fields: dict[str, tuple[str, ...]] = field(default_factory=dict)   # run file → its own fields
+    reported: dict[str, np.ndarray] = field(default_factory=dict)     # derived metric → the figure the
+                                           # record reported beside it (NaN where none), read once
     _index: dict[str, int] = field(default_factory=dict, repr=False)
 
     # -- a sequence of RunRecord -------------------------------------------------------------
@@ -132,7 +134,7 @@ class Records(Sequence[RunRecord]):
             self.status.take(rows), self.repeat[rows], self.point.take(rows),
             {m: v[rows] for m, v in self.metrics.items()}, {n: c.take(rows) for n, c in self.raw.items()},
             self.reason.take(rows), self.evidence.take(rows), self.started[rows], self.file.take(rows),
-            self.line[rows], self.fields)
+            self.line[rows], self.fields, {m: v[rows] for m, v in self.reported.items()})
 
     def with_outcome(self, status: Coded, reason: Coded) -> Records:
         """The same records with other statuses and reasons (the audit's guards)."""
@@ -190,13 +192,6 @@ class Records(Sequence[RunRecord]):
         rest, point = divmod(int(key), len(self.point.labels) + 1)
         section, arm = divmod(rest, len(self.arm.labels) + 1)
         return self.section.labels[section], self.arm.labels[arm], self.point.labels[point]
-
-    def groups(self, rows: np.ndarray) -> dict[tuple[str, str, Point], np.ndarray]:
-        """The records at ``rows`` by section × arm × point, each group in input order."""
-        key = self.group_keys(rows)
-        order = np.argsort(key, kind="stable")
-        keys, starts = np.unique(key[order], return_index=True)
-        return {self.group_of(k): part for k, part in zip(keys.tolist(), np.split(rows[order], starts[1:]))}
 
     def status_counts(self) -> Counter:
         return self.status.counts()

@@ -41,9 +41,12 @@ class Words:
         self.metrics = {m.id: m for m in report.metrics}
         self.dims = {d.id: d.label for d in report.dimensions}
 
-    def number(self, value: float | None, metric: str | None = None) -> str:
-        unit = self.metrics[metric].unit if metric else ""
-        return f"{fmt.number(value, self.decimals)} {unit}".strip() if value is not None else fmt.MISSING
+    def decimals_of(self, metric: str | None) -> int:
+        return self.metrics[metric].decimals if metric else self.decimals
+
+    def number(self, value: float | None, metric: str | None = None, unit: bool = True) -> str:
+        """At the metric's decimals (the summary table's), with its unit unless ``unit`` is False."""
+        return fmt.measured(value, self.decimals_of(metric), self.metrics[metric].unit if metric and unit else "")
 
     def place(self, point: Point, metric: str | None = None) -> str:
         """``Prefill t/s · Prompt tokens 26015`` (the figure's link leads to its section)."""
@@ -107,7 +110,7 @@ class DecisionView:
 
 
 def figure_part(words: Words, section: str, point: Point, metric: str, side: Side, unit: bool = True) -> FigurePart:
-    text = words.number(side.median, metric if unit else None) if side.median is not None \
+    text = words.number(side.median, metric, unit) if side.median is not None \
         else f"{fmt.MISSING} {side.status}"
     return FigurePart(text, words.labels[side.arm], "#" + figure_anchor(section, side.arm, point, metric), side.flags)
 
@@ -115,7 +118,7 @@ def figure_part(words: Words, section: str, point: Point, metric: str, side: Sid
 def _figure(words: Words, f: ClaimFigure) -> FigureView:
     ratio = f.vs is not None
     parts = [figure_part(words, f.section, f.point, f.metric, one, unit=not ratio) for one in (f.side, f.vs) if one]
-    value = (fmt.MISSING if f.value is None else f"{f.value:.2f}×") if ratio else words.number(f.value, f.metric)
+    value = (fmt.MISSING if f.value is None else fmt.ratio(f.value)) if ratio else words.number(f.value, f.metric)
     mark = {True: "✓", False: "✗", None: "?"}[f.meets]
     return FigureView(words.place(f.point, f.metric), value, tuple(parts), words.metrics[f.metric].unit if ratio else "",
                       f.meets, mark)
@@ -144,8 +147,7 @@ def claim_view(words: Words, audit: Audit, outcome: ClaimOutcome, index: int) ->
 
 def _bar_text(words: Words, low: float | None, high: float | None, metric: str) -> str:
     if low is not None and high is not None:
-        unit = words.metrics[metric].unit
-        return f"{fmt.number(low, words.decimals)}–{fmt.number(high, words.decimals)} {unit}".strip()
+        return fmt.span(low, high, words.decimals_of(metric), words.metrics[metric].unit)
     return f"at least {words.number(low, metric)}" if low is not None else f"at most {words.number(high, metric)}"
 
 

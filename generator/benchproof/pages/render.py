@@ -1,4 +1,5 @@
-"""The Jinja2 environment: autoescape on, undefined names are errors, formatting in filters."""
+"""The Jinja2 environment: autoescape on, undefined names are errors, formatting in filters, the
+site's paths in ``link`` (:data:`benchproof.addresses.LINKS`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from functools import lru_cache
 import jinja2
 
 from benchproof import text
+from benchproof.addresses import LINKS
 from benchproof.resources import templates_dir
 
 
@@ -55,6 +57,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["point"] = text.point
     env.filters["thousands"] = text.thousands
+    env.globals["link"] = LINKS   # the site's paths: {{ root }}{{ link.runs }}
     return env
 
 

@@ -1,4 +1,4 @@
-"""Project + Results → the documented data each page template receives.
+"""Project + what was computed + the audit → the documented data each page template receives.
 
 All formatting decisions are made here and in :mod:`benchproof.text`, so templates
 only lay out text they are given.
@@ -13,13 +13,14 @@ import numpy as np
 from benchproof import __version__
 from benchproof import text as fmt
 from benchproof.audit.run import Audit
-from benchproof.compute.aggregate import Results
+from benchproof.compute.decision import DecisionOutcome
+from benchproof.compute.run import Computed
 from benchproof.pages.audit_view import AuditBlock, audit_block
 from benchproof.addresses import evidence_href
 from benchproof.pages.configuration import what_ran
-from benchproof.pages.decision_view import DecisionView
+from benchproof.pages.decision_view import DecisionView, decision_view
 from benchproof.pages.summary import Cell, SectionView, section_view
-from benchproof.pages.workload_view import WorkloadView
+from benchproof.pages.workload_view import WorkloadView, workload_view
 from benchproof.model.terms import STATUSES
 from benchproof.model.config import Metric, Report
 from benchproof.model.project import Project, column_groups
@@ -158,8 +159,10 @@ def raw_table(project: Project) -> RawTable:
     return RawTable(tuple(headers), tuple(rows))
 
 
-def report_page(project: Project, results: Results, audit: Audit) -> ReportPage:
+def report_page(project: Project, computed: Computed, audit: Audit, decided: DecisionOutcome | None) -> ReportPage:
+    """``decided``: the decision's outcome with the audit's markers (compute.decision.flagged)."""
     report = project.report
+    results = computed.results
     sections = [section_view(project, results, audit, s) for s in report.sections]
     return ReportPage(
         title=report.title, subtitle=report.subtitle, topics=report.topics,
@@ -172,5 +175,6 @@ def report_page(project: Project, results: Results, audit: Audit) -> ReportPage:
         sections=tuple(sections), raw=raw_table(project), protocol_html=report.protocol_html,
         warnings=tuple(str(w) for w in project.warnings),
         ran=what_ran(project), audit=audit_block(audit, project, results=results),
+        decision=decision_view(project, decided, audit), workload=workload_view(project, computed, audit),
         arm_label=report.arm_label,
     )

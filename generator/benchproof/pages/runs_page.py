@@ -7,11 +7,11 @@ that it holds the first :data:`FIRST_CHUNK` records, so the first page shows as 
 read, and ``runs-data-1.js``, ``runs-data-2.js``… each hand :data:`CHUNK` more records to
 ``window.benchproofRunsChunk``: the page reads them one after the other, filtering and sorting
 what it has meanwhile.  The values are those of records.csv (see
-:func:`benchproof.receipts.downloads.record_values`), made a chunk at a time straight from the
+:mod:`benchproof.pages.record_text`), made a chunk at a time straight from the
 record columns.  The format (``FORMAT``)::
 
-    {"format": 3, "n": <records>, "decimals": <report decimals>,
-     "sections": [{"id", "title"}], "arms": [{"id", "label"}], "statuses": [...],
+    {"format": 3, "n": <records>, "decimals": <report decimals>, "report": "index.html",
+     "sections": [{"id", "title"}], "arms": [{"id", "label", "href"}], "statuses": [...],
      "columns": [{"id", "label", "role", "numeric", "ranked"?, "unit"?, "derived"?, "decimals"?,
                   "values": [...]                # one value per record (of runs-data.js), or
                   "dict": [...], "codes": [...]}],     # value = dict[codes[i]]
@@ -54,9 +54,8 @@ from benchproof.model.records import Coded, first_use
 from benchproof.pages.report import SiteInfo
 from benchproof.pages.render import asset, render
 from benchproof.read.numbers import NUMBER
-from benchproof.addresses import DATA_PATH, RUNS, SCRIPT_PATH, chunk_path, site_path
-from benchproof.receipts.downloads import csv_cell
-from benchproof.receipts.record_text import Labels, Source, Values, joined, raw, sources
+from benchproof.addresses import DATA_PATH, INDEX, NUMBER_PATH, RUNS, SCRIPT_PATH, arm_href, chunk_path, download_path, site_path
+from benchproof.pages.record_text import Labels, Source, Values, csv_cell, joined, raw, sources
 from benchproof.text import SCRIPT_ESCAPES, SCRIPT_UNSAFE, script_json_text
 
 FORMAT = 3   # 2: the audit's columns and notices; 3: records in chunks
@@ -98,6 +97,8 @@ class RunsPage:
     filters: tuple[Filter, ...]
     data_path: str
     script_path: str
+    number_path: str = NUMBER_PATH                # assets/number.js, which runs.js writes numbers with
+    records_csv: str = download_path("records.csv")   # where every record is, should the script not run
 
 
 def _arm_order(project: Project) -> list[str]:
@@ -302,7 +303,7 @@ def _filters(project: Project, dictionaries: dict[str, tuple[list, np.ndarray]],
         values, codes = dictionaries[column]
         found = np.bincount(codes, minlength=len(values))
         counts = {value: int(found[i]) for i, value in enumerate(values)}
-        return tuple(FilterOption(v, f"{label(v)} ({counts[v]:,})", counts[v]) for v in order if counts.get(v))
+        return tuple(FilterOption(v, f"{label(v)} ({fmt.thousands(counts[v])})", counts[v]) for v in order if counts.get(v))
 
     filters = []
     if len(report.sections) > 1:
@@ -355,9 +356,11 @@ def runs_data(project: Project, audit: Audit | None = None) -> tuple[bytes, list
         "decimals": report.decimals,
         "missing": fmt.MISSING,
         "sections": [{"id": s.id, "title": s.title} for s in report.sections],
-        "arms": [{"id": a, "label": project.arms[a].label if a in project.arms else a} for a in _arm_order(project)],
+        "arms": [{"id": a, "label": project.arms[a].label if a in project.arms else a, "href": arm_href(a)}
+                 for a in _arm_order(project)],
         "statuses": list(STATUSES),
         "notices": notices,
+        "report": INDEX,   # the page the notices' anchors are on
         "columns": [{"id": c.id, **c.spec, **({"dict": c.dict, "codes": f"\0{k}"} if c.codes is not None
                                               else {"values": f"\0{k}"})} for k, c in enumerate(columns)],
         "filters": [{"column": f.column, "label": f.label,
@@ -377,13 +380,14 @@ def runs_site_files(project: Project, info: SiteInfo, audit: Audit | None = None
     data, filters, chunks = runs_data(project, audit)
     counts = project.records.status_counts()
     page = RunsPage(
-        title=project.report.title, n_records=len(project.records), n_text=f"{len(project.records):,}",
-        status_counts=tuple((s, f"{counts[s]:,}") for s in STATUSES if counts.get(s)),
+        title=project.report.title, n_records=len(project.records), n_text=fmt.thousands(len(project.records)),
+        status_counts=tuple((s, fmt.thousands(counts[s])) for s in STATUSES if counts.get(s)),
         filters=tuple(filters), data_path=DATA_PATH, script_path=SCRIPT_PATH,
     )
     return {
         RUNS: render("runs.html", page=page, site=info, root=""),
         DATA_PATH: data,
         SCRIPT_PATH: asset("runs.js"),
+        NUMBER_PATH: asset("number.js"),
         **{chunk_path(k): text for k, text in enumerate(chunks, 1)},
     }

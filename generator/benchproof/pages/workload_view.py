@@ -8,17 +8,18 @@ from dataclasses import dataclass, replace
 
 from markupsafe import Markup
 
-from benchproof.audit.finding import facts
+from benchproof.audit.finding import Facts
 from benchproof.audit.run import Audit
 from benchproof.audit.weighing import reference_words
 from benchproof.charts.workload import WorkloadChart, crossover_chart, reference_chart
-from benchproof.addresses import RUNS, arm_href, chart_path, href
-from benchproof.compute.aggregate import Results
+from benchproof.addresses import RUNS, arm_href, href, svg_path
 from benchproof.compute.decision import Side
-from benchproof.compute.workload import CrossoverOutcome, ReferenceOutcome, Weighed
+from benchproof.compute.run import Computed
+from benchproof.compute.workload import CrossoverOutcome, ReferenceOutcome
 from benchproof.model.project import Project
 from benchproof.model.decision import Skipped
 from benchproof.pages.decision_view import FigurePart, Words, figure_part, notice_anchor
+from benchproof import text as fmt
 from benchproof.text import script_json
 
 SKIPPED_LISTED = 10   # lines skipped listed by file:line; the rest are counted
@@ -93,7 +94,7 @@ class WorkloadView:
 
 
 def _seconds(value: float) -> str:
-    return f"{value:,.1f} s"
+    return fmt.measured(value, 1, "s")
 
 
 def _skipped(file: str, skipped: tuple[Skipped, ...]) -> tuple[tuple[str, ...], int]:
@@ -102,7 +103,7 @@ def _skipped(file: str, skipped: tuple[Skipped, ...]) -> tuple[tuple[str, ...], 
 
 
 def _figure(words: Words, chart: WorkloadChart | None) -> ChartFigure | None:
-    return None if chart is None else ChartFigure(chart.key, chart_path(chart), chart.title)
+    return None if chart is None else ChartFigure(chart.key, svg_path(chart), chart.title)
 
 
 def _crossover_words(words: Words, c: CrossoverOutcome) -> tuple[str, str]:
@@ -120,16 +121,17 @@ def _crossover_words(words: Words, c: CrossoverOutcome) -> tuple[str, str]:
     in_total = "faster" if total[first.arm] < total[second.arm] else "slower"
     if c.crossover is None:
         headline = f"{name[first.arm]}: faster at every output length, so on every request and in total."
-        return headline, (f"Over all {n:,} requests: {_seconds(total[first.arm])} on {name[first.arm]}, "
+        return headline, (f"Over all {fmt.thousands(n)} requests: {_seconds(total[first.arm])} on {name[first.arm]}, "
                           f"{_seconds(total[second.arm])} on {name[second.arm]}.")
     share = c.share_faster
-    headline = f"{name[first.arm]}: faster on {share[first.arm]:.0%} of requests, {in_total} in total."
+    headline = f"{name[first.arm]}: faster on {fmt.percent(share[first.arm], 0)} of requests, {in_total} in total."
     p50 = c.lengths.percentiles[50]
     gap = abs(c.p50_time[first.arm] - c.p50_time[second.arm])
-    detail = (f"The lines cross at {c.crossover:,.0f} output tokens: {name[first.arm]} is faster below, "
-              f"{name[second.arm]} above ({share[second.arm]:.0%} of requests). At the median reply "
-              f"({p50:,.0f} tokens) the difference is {gap:,.1f} s; at the mean ({c.lengths.mean:,.0f} tokens) "
-              f"{_seconds(c.mean_time[first.arm])} against {_seconds(c.mean_time[second.arm])}; over all {n:,} "
+    detail = (f"The lines cross at {fmt.number(c.crossover, 0)} output tokens: {name[first.arm]} is faster below, "
+              f"{name[second.arm]} above ({fmt.percent(share[second.arm], 0)} of requests). At the median reply "
+              f"({fmt.number(p50, 0)} tokens) the difference is {_seconds(gap)}; at the mean "
+              f"({fmt.number(c.lengths.mean, 0)} tokens) {_seconds(c.mean_time[first.arm])} against "
+              f"{_seconds(c.mean_time[second.arm])}; over all {fmt.thousands(n)} "
               f"requests {_seconds(total[first.arm])} against {_seconds(total[second.arm])}.")
     return headline, detail
 
@@ -152,19 +154,21 @@ def crossover_view(words: Words, audit: Audit, c: CrossoverOutcome, chart: Workl
     medians = ((f"{words.metrics[spec.prefill].label} (median)", (part(spec.prefill, a.prefill), part(spec.prefill, b.prefill))),
                (f"{words.metrics[spec.decode].label} (median)", (part(spec.decode, a.decode), part(spec.decode, b.decode))))
     p, mean, n = c.lengths.percentiles, c.lengths.mean, c.lengths.n
-    rows = (("Share of prefill skipped by a cache hit", tuple(f"{line.cache_hit:.0%}" if line.cache_hit else "none"
+    rows = (("Share of prefill skipped by a cache hit", tuple(fmt.percent(line.cache_hit, 0) if line.cache_hit else "none"
                                                           for line in (a, b))),
             ("Prefill time per request", tuple(_seconds(x.fixed) if x.fixed is not None else "--" for x in (a, b))),
-            ("Time per output token", tuple(f"{x.per_token * 1000:,.1f} ms" if x.per_token is not None else "--"
+            ("Time per output token", tuple(fmt.measured(x.per_token * 1000, 1, "ms") if x.per_token is not None else "--"
                                             for x in (a, b))),
-            (f"At the median reply ({p[50]:,.0f} tokens)", each(lambda x: _seconds(c.p50_time[x.arm]))),
-            (f"At the mean reply ({mean:,.0f} tokens)", each(lambda x: _seconds(c.mean_time[x.arm]))),
-            (f"All {n:,} requests", each(lambda x: _seconds(c.total_time[x.arm]))),
-            ("Requests faster on this arm", each(lambda x: f"{c.share_faster[x.arm]:.0%}")))
+            (f"At the median reply ({fmt.number(p[50], 0)} tokens)", each(lambda x: _seconds(c.p50_time[x.arm]))),
+            (f"At the mean reply ({fmt.number(mean, 0)} tokens)", each(lambda x: _seconds(c.mean_time[x.arm]))),
+            (f"All {fmt.thousands(n)} requests", each(lambda x: _seconds(c.total_time[x.arm]))),
+            ("Requests faster on this arm", each(lambda x: fmt.percent(c.share_faster[x.arm], 0))))
     headline, detail = _crossover_words(words, c)
-    distribution = (f"n = {c.lengths.n:,} · p25 {p[25]:,.0f} · p50 {p[50]:,.0f} · p75 {p[75]:,.0f} · "
-                    f"p90 {p[90]:,.0f} · mean {c.lengths.mean:,.0f} · max {c.lengths.max:,.0f} output tokens")
-    formula = (f"time per request = (1 − cache hit) × {spec.prompt_tokens:,.0f} prompt tokens ÷ prefill rate "
+    tokens = {name: fmt.number(value, 0) for name, value in
+              (("p25", p[25]), ("p50", p[50]), ("p75", p[75]), ("p90", p[90]), ("mean", mean), ("max", c.lengths.max))}
+    distribution = (f"n = {fmt.thousands(n)} · " + " · ".join(f"{name} {value}" for name, value in tokens.items())
+                    + " output tokens")
+    formula = (f"time per request = (1 − cache hit) × {fmt.number(spec.prompt_tokens, 0)} prompt tokens ÷ prefill rate "
                f"+ output tokens ÷ decode rate; medians at {words.place(spec.point)}")
     skipped, more = _skipped(spec.file, spec.skipped)
     arms = tuple(ArmColumn(words.labels[x.arm], arm_href(x.arm)) for x in (a, b))
@@ -172,19 +176,19 @@ def crossover_view(words: Words, audit: Audit, c: CrossoverOutcome, chart: Workl
                          distribution, spec.file, href(spec.file), skipped, more, _figure(words, chart))
 
 
-def reference_view(project: Project, results: Results, words: Words, audit: Audit, r: ReferenceOutcome,
+def reference_view(facts: Facts, words: Words, audit: Audit, r: ReferenceOutcome,
                    chart: WorkloadChart, index: int) -> ReferenceView:
     spec = r.spec
     if r.median is None:
         text = (f"{words.labels[spec.arm]} has no successful repetition at "
                 f"{words.place(spec.point)} ({r.status}): nothing to place in the reference.")
     else:
-        found = reference_words(facts(project, results), r)
+        found = reference_words(facts, r)
         text = found[0].upper() + found[1:] + "."
     anchor = notice_anchor(audit, "outside-reference", spec.section, spec.title)
     total = r.n + spec.filtered_out + len(spec.unreadable)
-    lines = (f"{total:,} lines: {r.n:,} selected, {spec.filtered_out:,} filtered out"
-             f"{' by where' if spec.select else ''}, {len(spec.unreadable):,} unreadable")
+    lines = (f"{fmt.thousands(total)} lines: {fmt.thousands(r.n)} selected, {fmt.thousands(spec.filtered_out)} "
+             f"filtered out{' by where' if spec.select else ''}, {fmt.thousands(len(spec.unreadable))} unreadable")
     skipped, more = _skipped(spec.file, spec.unreadable)
     compared = figure_part(words, spec.section, spec.point, spec.metric,
                            Side(spec.arm, r.median, r.status,
@@ -194,13 +198,14 @@ def reference_view(project: Project, results: Results, words: Words, audit: Audi
         f"reference-{index}", spec.title, text, r.outside, f"#{anchor}" if anchor else "", compared,
         f"{words.labels[spec.arm]} · {words.place(spec.point, spec.metric)}", spec.file,
         href(spec.file), spec.value, spec.select, lines, skipped, more,
-        (("n", f"{r.n:,}"), *((f"p{q}", shown[q]) for q in sorted(shown))),
+        (("n", fmt.thousands(r.n)), *((f"p{q}", shown[q]) for q in sorted(shown))),
         tuple(RepetitionView(rep.run_id, href(RUNS, f"run-{rep.run_id}"), words.number(rep.value, spec.metric),
-                             f"{rep.percentile:.1f}%") for rep in r.repetitions),
+                             f"{fmt.number(rep.percentile, 1)}%") for rep in r.repetitions),
         _figure(words, chart))
 
 
-def workload_view(project: Project, results: Results, weighed: Weighed, audit: Audit) -> WorkloadView | None:
+def workload_view(project: Project, computed: Computed, audit: Audit) -> WorkloadView | None:
+    weighed = computed.weighed
     if not weighed.crossovers and not weighed.references:
         return None
     words = Words(project)
@@ -214,8 +219,8 @@ def workload_view(project: Project, results: Results, weighed: Weighed, audit: A
     for i, r in enumerate(weighed.references, 1):
         metric = words.metrics[r.spec.metric]
         axis = f"{metric.label} ({metric.unit})" if metric.unit else metric.label
-        chart = reference_chart(r, axis, metric.unit, words.decimals, i)
+        chart = reference_chart(r, axis, metric.unit, metric.decimals, i)
         charts.append(chart)
-        references.append(reference_view(project, results, words, audit, r, chart, i))
+        references.append(reference_view(Facts(project, computed), words, audit, r, chart, i))
     payload = script_json({"charts": [{"key": c.key, "spec": c.spec} for c in charts]})
     return WorkloadView(tuple(crossovers), tuple(references), tuple(charts), payload)

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from benchproof.addresses import SITE_NAMES   # what a multi-report site writes beside its reports
 from benchproof.errors import Problem, printable
 from benchproof.read.inputs import outside
 from benchproof.read.config.report import REL, id_problem
-
-SITE_NAMES = ("index.html", "assets")  # what a multi-report site writes beside its reports
 
 
 def report_folders(root: Path) -> list[Path] | None:

@@ -17,30 +17,9 @@ import numpy as np
 from benchproof import __version__, progress
 from benchproof.compute.aggregate import Results
 from benchproof.model.project import Project, column_groups
-from benchproof.read.numbers import is_number_text
+from benchproof.pages.record_text import csv_cell
 
 RESULTS_FORMAT = 2  # 2: findings and guards of the audit
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
-
-
-def csv_safe(value: Any) -> Any:
-    """Prefix a quote to text a spreadsheet would treat as a formula (OWASP CSV injection),
-    and to text that starts with a quote itself, so dropping one leading quote always gives
-    back the value.  Numbers, including numbers written as text in the input, are not touched.
-    """
-    if isinstance(value, str) and value.startswith(FORMULA_START) and not is_number_text(value):
-        return "'" + value
-    return value
-
-
-def csv_cell(value: Any) -> Any:
-    """A value as records.csv writes it: empty for null, JSON for true/false and nested
-    values, neutralised text, numbers as they are."""
-    if value is None:
-        return ""
-    if isinstance(value, (bool, dict, list)):
-        value = json.dumps(value, ensure_ascii=False)
-    return csv_safe(value)
 
 
 def record_columns(project: Project) -> list[str]:
@@ -58,12 +37,12 @@ def _bounds(n: int) -> list[tuple[int, int]]:
 
 def records_csv(project: Project) -> bytes:
     """Every record, one line each, in :func:`record_columns` order, written a column at a
-    time (:mod:`benchproof.receipts.record_text`); a row holding a carriage return is written
+    time (:mod:`benchproof.pages.record_text`); a row holding a carriage return is written
     by the csv module, every field quoted."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from benchproof.receipts.record_text import TEXT, joined, lit, sources
+    from benchproof.pages.record_text import TEXT, joined, lit, sources
 
     columns = record_columns(project)
     found = sources(project, csv_cell)
@@ -108,7 +87,7 @@ def records_jsonl(project: Project) -> bytes:
     written compactly (no space after ``,`` and ``:``), a column at a time."""
     import pyarrow.compute as pc
 
-    from benchproof.receipts.record_text import joined, lit, sources
+    from benchproof.pages.record_text import joined, lit, sources
 
     columns = record_columns(project)
     found = sources(project, csv_cell)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from benchproof import text as fmt
 from benchproof.receipts.buildtime import BuildTime
 from benchproof.receipts.bundle import sha256
 from benchproof.addresses import download_path, evidence_href
@@ -42,7 +43,7 @@ class Receipts:
 def size_text(n: int) -> str:
     for unit, scale in (("MB", 1_000_000), ("kB", 1_000)):
         if n >= scale:
-            return f"{n / scale:.1f} {unit}"
+            return fmt.measured(n / scale, 1, unit)
     return f"{n} B"
 
 

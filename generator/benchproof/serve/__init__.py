@@ -19,6 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
+from benchproof import text as fmt
 from benchproof.serve.server import HOST, SiteServer, Status, counted, listen
 from benchproof.serve.watch import Watcher
 
@@ -60,7 +61,7 @@ def rebuild(project: Path, site: Path, status: Status, say: Log, since: float, c
             say(str(warning))
         seconds = time.monotonic() - since
         summary = "; ".join(f"{name + ': ' if name else ''}{describe(p)}" for name, p in done.projects.items())
-        say(f"built in {seconds:.2f} s: {summary}")
+        say(f"built in {fmt.measured(seconds, 2, 's')}: {summary}")
         return Status(version=status.version + 1, ok=True, problems=(), built=True, seconds=seconds)
     for line in problems:
         say(line)

@@ -129,6 +129,6 @@ def render(project, results, audit, decision, values, receipts: Receipts, genera
                      f"{receipts.note}")
     else:
         lines.append(f"**Receipts:** {receipts.note}")
-    lines += ["", f"_{CAVEATS} Noise threshold: {noise * 100:g}% (audit.noise). "
+    lines += ["", f"_{CAVEATS} Noise threshold: {fmt.setting(noise * 100)}% (audit.noise). "
                   f"Summarised by {escape(generator)}._", ""]
     return "\n".join(lines)

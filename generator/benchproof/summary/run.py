@@ -23,8 +23,7 @@ class NoSummary(Exception):
 
 
 def _markdown(folder: Path, receipts: Receipts) -> str:
-    from benchproof.audit.finding import facts
-    from benchproof.build import SeveralReports, check_report, results_document
+    from benchproof.build import SeveralReports, check_report
     from benchproof.pages.decision_view import decision_view
 
     try:
@@ -33,11 +32,10 @@ def _markdown(folder: Path, receipts: Receipts) -> str:
         raise NoSummary(f"the report does not build: {errors_text(exc.problems)}") from None
     except SeveralReports:
         raise NoSummary("it holds several reports: summarise one report folder at a time") from None
-    decided = results_document(project, audited)[0]
-    found = facts(project, audited.results)
-    view = decision_view(project, decided, audited.audit)
+    view = decision_view(project, audited.decision, audited.audit)
+    groups = audited.computed.groups
     return render(project, audited.results, audited.audit, view,
-                  lambda section, arm, point, metric: found.values(section, arm, point, metric)[1],
+                  lambda section, arm, point, metric: groups.values(section, arm, point, metric)[1],
                   receipts, f"benchproof {__version__}")
 
 

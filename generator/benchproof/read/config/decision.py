@@ -15,6 +15,7 @@ from benchproof.read.config.decision_fields import CLAIM_FIELDS, DECISION_FIELDS
 from benchproof.read.config.report import REL, read_notes
 from benchproof.read.schema import check_map, line_of
 from benchproof.read.config.targets import Targets
+from benchproof.text import setting
 
 _NUMBER = r"([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)"
 _FORMS = [
@@ -83,7 +84,7 @@ def _bar(item: Any, line: int | None, targets: Targets, problems: Problems) -> R
     if low is None and high is None:
         problems.error(REL, line_of(item) or line, f"{what}: give 'min', 'max' or both")
     elif low is not None and high is not None and low > high:
-        problems.error(REL, line_of(item, "min"), f"{what}: 'min' ({low:g}) is larger than 'max' ({high:g})")
+        problems.error(REL, line_of(item, "min"), f"{what}: 'min' ({setting(low)}) is larger than 'max' ({setting(high)})")
     if None in (section, arm, metric, points):   # each problem is reported already
         return None
     return RerunBar(section, metric, arm, points[0], None if low is None else float(low),

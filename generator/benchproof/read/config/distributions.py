@@ -17,6 +17,7 @@ from benchproof.model.decision import Skipped
 from benchproof.read.derive import Condition, Derivation, DeriveError
 from benchproof.read.jsonio import RawRecord
 from benchproof.read.runs.records_io import read_runs
+from benchproof.text import setting
 from benchproof.read.runs.validate import parse_number
 from benchproof.read.yamlio import read_text
 
@@ -58,7 +59,7 @@ def _number(value: object) -> tuple[float | None, str]:
     except ValueError as exc:
         return None, f"{exc}: {str(value)[:40]!r}"
     if number < 0:
-        return None, f"negative: {number:g}"
+        return None, f"negative: {setting(number)}"
     return number, ""
 
 

@@ -74,6 +74,7 @@ class Validation:
         # figures that could not be checked against the derived one
         self.unused: dict[tuple, tuple[tuple[int, int], list[tuple]]] = {}
         self._numbers: dict[str, tuple[np.ndarray, dict[int, str]]] = {}
+        self.reported: dict[str, np.ndarray] = {}   # a derived metric's reported figure, as read
 
     # -- collecting messages -----------------------------------------------------------------
 
@@ -132,7 +133,7 @@ class Validation:
         columns = {
             "run_id": run_ids, "arm": (arm_codes, arms), "status": (status_codes, statuses),
             "section": (section_codes, [s for s, _ in sections]), "repeat": (repeat_codes, [r for r, _ in repeats]),
-            "dims": dims, "metrics": metrics, "reason": (reason_codes, reasons),
+            "dims": dims, "metrics": metrics, "reported": self.reported, "reason": (reason_codes, reasons),
             "started": started, "evidence": (evidence_codes, [p for p, _ in evidence]),
         }
         self.errors.sort(key=lambda e: (e[0], e[1]))
@@ -204,7 +205,7 @@ class Validation:
         self.fail(sorted(failed), check, lambda row: f"'{metric.id}' {failed[row]}: "
                                                      f"{shown(text_of(reported_column.value(row)))}{HINT}")
         if metric.id in self.derivations:
-            reported = values
+            reported = self.reported[metric.id] = values
             values = self._derived(metric, reported, failed, status_ok, check)
         negative = np.flatnonzero(values < 0) if not metric.allow_negative else []
         self.fail(list(negative), check, lambda row: f"'{metric.id}' is negative ({values[row]:g}); set "
@@ -349,6 +350,7 @@ def _records(table: RunTable, columns: dict, keep: np.ndarray, report: Report) -
         repeat=np.array(repeats, np.int64)[repeat_codes[keep]] if len(keep) else np.zeros(0, np.int64),
         point=_points(dims, report, len(keep)),
         metrics={m: values[keep] for m, values in columns["metrics"].items()},
+        reported={m: values[keep] for m, values in columns["reported"].items()},
         raw=dict(table.columns) if len(keep) == table.n else {n: c.take(keep) for n, c in table.columns.items()},
         reason=_coded(reason_codes[keep], reasons), evidence=_coded(evidence_codes[keep], evidence),
         started=columns["started"][keep],

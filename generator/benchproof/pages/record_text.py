@@ -24,14 +24,37 @@ import pyarrow.compute as pc
 
 from benchproof.model.project import Project, column_groups
 from benchproof.model.columns import Column
-from benchproof.read.numbers import NUMBER_PATTERN
+from benchproof.read.numbers import NUMBER_PATTERN, is_number_text
 from benchproof.model.records import Coded
 
 _JSON_STRING = json.encoder.encode_basestring  # type: ignore[attr-defined]  # what json.dumps writes for a str
 NEEDS_ESCAPE = '["\\\\\x00-\x1f]'               # characters JSON writes escaped
-FORMULA = "^[=+\\-@\t\r']"                      # starts a spreadsheet formula (see downloads.csv_safe)
+# The spreadsheet-formula rule (OWASP CSV injection), for one value (csv_safe) and for a whole
+# column (_csv_texts): a text that starts with one of these and is not a number is a formula
+# to a spreadsheet; ' is among them so that dropping one leading ' always gives the value back.
+FORMULA_START = "=+-@\t\r'"
+FORMULA = "^[" + FORMULA_START.replace("-", "\\-") + "]"   # the same, as a pattern over a column
 NEEDS_QUOTES = '[,"\n]'                          # a CSV field holding one is quoted
 TEXT = pa.large_string()
+
+
+def csv_safe(value: Any) -> Any:
+    """Prefix a quote to text a spreadsheet would treat as a formula, and to text that starts
+    with a quote itself, so dropping one leading quote always gives back the value.  Numbers,
+    including numbers written as text in the input, are not touched."""
+    if isinstance(value, str) and value.startswith(tuple(FORMULA_START)) and not is_number_text(value):
+        return "'" + value
+    return value
+
+
+def csv_cell(value: Any) -> Any:
+    """A value as records.csv writes it: empty for null, JSON for true/false and nested
+    values, neutralised text, numbers as they are."""
+    if value is None:
+        return ""
+    if isinstance(value, (bool, dict, list)):
+        value = json.dumps(value, ensure_ascii=False)
+    return csv_safe(value)
 
 
 def lit(text: str) -> pa.Scalar:
@@ -52,15 +75,18 @@ def json_value(value: Any) -> str:
 
 def float_texts(values: np.ndarray) -> pa.Array:
     """``repr`` of every float (null where NaN: not measured).  pyarrow writes the same
-    shortest digits as Python; between 1e-4 and 1e16 it writes them the same way too, but for
-    the ``.0`` Python adds to a whole number; the others are written by Python."""
+    shortest digits as Python, and between 1e-4 and 1e16 mostly the same way too, but for the
+    ``.0`` Python adds to a whole number; the others — outside that range, and the values
+    pyarrow writes with an exponent inside it (``1.961517045269781e+10``, where Python writes
+    ``19615170452.69781``) — are written by Python."""
     values = np.asarray(values, float)
     texts = pc.cast(pa.array(values, from_pandas=True), pa.string()).cast(TEXT)
     whole = pc.invert(pc.match_substring(texts, ".")).fill_null(False)
     texts = pc.if_else(whole, pc.binary_join_element_wise(texts, lit(".0"), lit("")), texts)
     size = np.abs(values)
+    exponent = pc.match_substring(texts, "e").fill_null(False).to_numpy(zero_copy_only=False)
     with np.errstate(invalid="ignore"):
-        python = (size >= 1e16) | ((size < 1e-4) & (values != 0))
+        python = (size >= 1e16) | ((size < 1e-4) & (values != 0)) | exponent
     if python.any():
         out = texts.to_pylist()
         for row in np.flatnonzero(python).tolist():
@@ -241,7 +267,7 @@ def _json_texts(texts: pa.Array) -> pa.Array:
 
 def _csv_texts(texts: pa.Array) -> pa.Array:
     """CSV fields of a text array: empty for null, a ``'`` before a text a spreadsheet would run
-    as a formula (numbers are left alone: see downloads.csv_safe), quoted where needed."""
+    as a formula (numbers are left alone: :func:`csv_safe`'s rule), quoted where needed."""
     formula = pc.and_(pc.match_substring_regex(texts, FORMULA),
                       pc.invert(pc.match_substring_regex(texts, f"^(?:{NUMBER_PATTERN})$"))).fill_null(False)
     if pc.any(formula).as_py():
@@ -255,7 +281,7 @@ def _carriage(texts: pa.Array) -> np.ndarray:
 
 def sources(project: Project, cell: Callable[[Any], Any]) -> dict[str, Source]:
     """The source of every column of records.csv, by column name (``cell``: how a value
-    becomes a csv.writer cell, downloads.csv_cell)."""
+    becomes a csv.writer cell, :func:`csv_cell`)."""
     records = project.records
     dims, metrics, reported, extra = column_groups(project)
     fields = records.raw

@@ -1,0 +1,29 @@
+"""The compute stage: ``Project`` → :class:`Computed`, every figure the later stages read,
+made once per build: the one grouping of the successful records, the medians (``Results``),
+the decision's claims and re-run bar against them, and the crossovers and references weighed
+by the author's workload.  The audit reads all of it (its rules' shared facts are made of it),
+and the pages and downloads are built from it and the audit, nothing computed twice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from benchproof.compute.aggregate import Results, aggregate
+from benchproof.compute.decision import DecisionOutcome, decision_outcome
+from benchproof.compute.groups import Groups
+from benchproof.compute.workload import Weighed, weigh
+from benchproof.model.project import Project
+
+
+@dataclass(frozen=True)
+class Computed:
+    results: Results
+    groups: Groups                       # the successful records of each group
+    decision: DecisionOutcome | None     # the claims and the re-run bar (the audit's markers: compute.decision.flagged)
+    weighed: Weighed                     # crossovers and references
+
+
+def compute(project: Project) -> Computed:
+    groups = Groups(project.records)
+    results = aggregate(project, groups)
+    return Computed(results, groups, decision_outcome(project, results), weigh(project, results, groups))
