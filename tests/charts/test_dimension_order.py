@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from benchproof.charts.specs import chart_views
 from benchproof.cli import main
-from benchproof.compute.aggregate import aggregate
+from benchproof.compute.run import compute
 from benchproof.model.magnitude import magnitude
 from benchproof.read.project import load_project
 from support.common import build, page, summary_rows, write_project
@@ -57,7 +57,7 @@ def sizes(tmp_path_factory):
     result = build(project, root / "site")
     assert result.exit_code == 0, result.output
     loaded = load_project(project)
-    views = {v.key: v for v in chart_views(loaded, aggregate(loaded))}
+    views = {v.key: v for v in chart_views(loaded, compute(loaded))}
     return root / "site", views
 
 
