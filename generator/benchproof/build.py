@@ -35,6 +35,7 @@ from benchproof.charts.specs import chart_views
 from benchproof.charts.vega import png, runtime, svg
 from benchproof.charts.workload import workload_svg
 from benchproof.receipts.decision_json import weighing_json
+from benchproof.receipts.distributions_json import distributions_json
 from benchproof.pages.render import asset, render, stylesheet, use_cache
 from benchproof.pages.runs_page import runs_site_files
 from benchproof.site import MARKER, SiteFiles, publish
@@ -185,7 +186,8 @@ def weighed_line(decided, weighed) -> str:
 def results_document(project: Project, audited: Audited) -> str:
     """results.json's text."""
     weighing = weighing_json(project, audited.decision, audited.computed.weighed)
-    return results_json(project, audited.results, audited.audit.findings, weighing)
+    return results_json(project, audited.results, audited.audit.findings,
+                        {**weighing, **distributions_json(audited.computed.distributions)})
 
 
 def report_files(project: Project, audited: Audited, log: Log, cache: Cache | None = None,
