@@ -22,6 +22,7 @@ class RunValues:
 
     values: np.ndarray        # float64
     starts: np.ndarray        # int64, one more than there are runs: run i is values[starts[i]:starts[i + 1]]
+    listed: bool = False      # some request held a list of values (its inter-token gaps), each one a value
 
     def of(self, run: int) -> np.ndarray:
         return self.values[self.starts[run]:self.starts[run + 1]]

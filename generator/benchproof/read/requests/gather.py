@@ -29,6 +29,7 @@ class Gather:
         self.parts: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {m.id: [] for m in metrics}
         self.messages = Messages()
         self.count = 0
+        self.listed: set[str] = set()
 
     def add(self, batch: Batch) -> None:
         check = BatchCheck(batch, self.run_ids, self.known, self.messages)
@@ -47,16 +48,19 @@ class Gather:
         self.good += np.bincount(runs[good], minlength=n)
         for metric in self.metrics:
             found = values[metric.id]
+            if found.listed:
+                self.listed.add(metric.id)
             taken = keep[found.rows] & ~failed[found.rows]
             width = np.uint16 if n < 1 << 16 else np.int32
             self.parts[metric.id].append((found.values[taken], runs[found.rows[taken]].astype(width)))
 
     def finish(self, files: tuple[str, ...]) -> RequestData:
-        metrics = {metric.id: _by_run(self.parts.pop(metric.id), len(self.requests)) for metric in self.metrics}
+        metrics = {metric.id: _by_run(self.parts.pop(metric.id), len(self.requests), metric.id in self.listed)
+                   for metric in self.metrics}
         return RequestData(metrics, self.requests, self.failed, self.good if self.slo else None, files, self.count)
 
 
-def _by_run(parts: list[tuple[np.ndarray, np.ndarray]], n: int) -> RunValues:
+def _by_run(parts: list[tuple[np.ndarray, np.ndarray]], n: int, listed: bool) -> RunValues:
     """The values grouped by run (a stable sort of their runs, skipped when they already come in
     order), each run's values then sorted in place."""
     values = np.concatenate([v for v, _ in parts]) if parts else np.zeros(0)
@@ -71,4 +75,4 @@ def _by_run(parts: list[tuple[np.ndarray, np.ndarray]], n: int) -> RunValues:
     del runs
     for run in np.flatnonzero(counts > 1).tolist():
         values[starts[run]:starts[run + 1]].sort()
-    return RunValues(values, starts)
+    return RunValues(values, starts, listed)
