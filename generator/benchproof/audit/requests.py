@@ -79,11 +79,12 @@ def summary_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
                 stated_text, computed_text = f.number(float(given[row])) + unit, f.number(recomputed) + unit
                 # the marker goes on the tool's figure when it is a metric, else on the recomputed one
                 marked = column if column in f.metrics else _recomputed(metric.id, name, f)
+                what = "inter-token gaps of its successful requests" if found.listed else "successful requests"
                 detail = (f"run {f.records.run_id[row]} states {metric.label} {name} {stated_text} ({column}); its "
-                          f"{len(values):,} successful requests give {computed_text}")
+                          f"{len(values):,} {what} give {computed_text}")
                 headline = "a tool's own summary differs from the one recomputed from its requests"
                 out.append(f.finding("summary-differs", section, arm, point, marked,
                                      headline, detail, f"{name} {stated_text} vs {computed_text}", [row],
                                      (("stated", float(given[row])), ("recomputed", recomputed),
-                                      ("requests", len(values))), topic=f"{metric.id} {name}"))
+                                      ("requests", len(values)))))
     return out

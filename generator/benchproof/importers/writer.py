@@ -84,6 +84,14 @@ def runs_name(prefix: str | None, path: Path) -> str:
     return f"runs/{prefix}-{stem_of(path)}.jsonl" if prefix else f"runs/{stem_of(path)}.jsonl"
 
 
+def requests_name(runs_rel: str) -> str:
+    """Where the request records of a runs file go: ``requests/`` and the same name."""
+    return f"requests/{Path(runs_rel).name}"
+
+
+REQUEST_COLUMNS = ("run_id", "request", "error", "input_tokens", "output_tokens")
+
+
 class _Plan:
     """What the import will write, worked out (and checked) before anything is written."""
 
@@ -302,11 +310,42 @@ class _Plan:
             rows.append(row)
         return rows
 
+    def request_rows(self, f: FileImport, runs: list[dict]) -> list[dict]:
+        """The file's request records, each naming its run record's id, numbered within it."""
+        out, numbers = [], {}
+        for request in f.imported.requests:
+            run_id = runs[request["record"]]["run_id"]
+            numbers[run_id] = numbers.get(run_id, 0) + 1
+            row = {"run_id": run_id, "request": numbers[run_id]}
+            row.update((k, v) for k, v in request.items() if k != "record")
+            out.append({**{k: row[k] for k in REQUEST_COLUMNS if k in row}, **row})
+        return out
+
+    def request_metrics(self) -> list[dict]:
+        """The request metrics' definitions report.yaml lacks (``per: request``, the tool's
+        stated summaries named by the ids its metrics have in the report)."""
+        known = {m.get("id"): m for m in self._list("metrics") if isinstance(m, dict)}
+        found: dict[str, dict] = {}
+        for f in self.files:
+            for m in f.imported.request_metrics:
+                if m.id in known:
+                    if known[m.id].get("per") != "request":
+                        self.problems.append(Problem(REL, None, f"report.yaml declares '{m.id}' as a metric of the "
+                                                                "run records; the imported request records use it "
+                                                                "per request: rename it first"))
+                    continue
+                item = found.setdefault(m.id, {"id": m.id, "label": m.label, "unit": m.unit, "better": m.better,
+                                               "source": m.source, "per": "request"})
+                stated = {stat: (self.targets[c].id if c in self.targets else c) for stat, c in (m.stated or {}).items()}
+                if stated:
+                    item["stated"] = {**stated, **item.get("stated", {})}
+        return list(found.values())
+
     def report(self, baseline: str | None) -> tuple[dict, manifest.Added, list[str]]:
         doc = dict(self.doc) if self.doc is not None else {
             "title": self.root.resolve().name or "Benchmark report",
             "subtitle": f"Imported from {self.files[0].imported.format} output"}
-        metrics = [t.definition for t in self.targets.values() if t.definition]
+        metrics = [t.definition for t in self.targets.values() if t.definition] + self.request_metrics()
         more = {t.id: t.more_source for t in self.targets.values() if t.more_source}
         dims = [{"id": d.id, "label": d.label} for f in self.files for d in f.imported.dimensions]
         first_stub = next(iter(self.stubs().values()), {})
@@ -317,7 +356,8 @@ class _Plan:
         """The import log with this import's entries: what it wrote, report.yaml before."""
         created = [p.relative_to(self.root).as_posix() for p, data in disk.before.items() if data is None]
         files = [(f.runs_rel, f.imported.format, f.shown, f.path.read_bytes(), f.evidence_rel,
-                  list(dict.fromkeys(f.arm_ids.values()))) for f in self.files]
+                  list(dict.fromkeys(f.arm_ids.values())), requests_name(f.runs_rel) if f.imported.requests else None)
+                 for f in self.files]
         return manifest.recorded(self.root, self.entries, files, self.section, created, disk.made_rel(),
                                  before, after, added)
 
@@ -368,6 +408,7 @@ def write_import(root: Path, prefix: str | None, section: str | None, files: lis
     if not plan.problems:
         plan.check_dimensions()
     plan.plan_metrics()
+    plan.request_metrics()
     if not plan.problems:
         plan.check_mixing()
     if plan.problems:
@@ -378,7 +419,10 @@ def write_import(root: Path, prefix: str | None, section: str | None, files: lis
     try:
         copied: set[str] = set()
         for f in files:
-            disk.write(f.runs_rel, dump_rows(plan.rows(f), f.shown))
+            runs = plan.rows(f)
+            disk.write(f.runs_rel, dump_rows(runs, f.shown))
+            if f.imported.requests:
+                disk.write(requests_name(f.runs_rel), dump_rows(plan.request_rows(f, runs), f.shown))
             if f.evidence_new and f.evidence_rel not in copied:
                 disk.write(f.evidence_rel, f.path.read_bytes())
                 copied.add(f.evidence_rel)
