@@ -210,7 +210,7 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     site.update({download_path(name): content for name, content in downloads.items()})
     log(f"downloads {', '.join(downloads)} ({len(project.inputs)} input files, built as of {when.iso})")
     views = chart_views(project, audited.computed, audit.cells, cache)
-    page = report_page(project, audited.computed, audit, decided, frozenset(v.key for v in views))
+    page = report_page(project, audited.computed, audit, decided, frozenset(v.key for v in views), cache)
     info = site_info(project, when.iso)
     charts = charts_page(project, views)
     site.add(INDEX, render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when, signature),

@@ -12,6 +12,7 @@ from markupsafe import Markup
 from benchproof import text as fmt
 from benchproof.addresses import arm_href, svg_path, view_href, view_key
 from benchproof.audit.run import Audit
+from benchproof.cache import Cache
 from benchproof.charts import style
 from benchproof.charts.ecdf import DistributionChart, ecdf_chart, histogram_chart
 from benchproof.compute.distributions import CURVE_LIMIT, DistributionView
@@ -83,8 +84,10 @@ def _note(view: DistributionView, listed: bool) -> str:
     return "; ".join(parts) + "."
 
 
-def distributions_page(project: Project, computed: Computed, audit: Audit, sweep_keys: set[str]) -> DistributionsPage | None:
-    """``sweep_keys``: the keys of the chart views drawn (the goodput sweep is linked when there is one)."""
+def distributions_page(project: Project, computed: Computed, audit: Audit, sweep_keys: set[str],
+                       cache: Cache | None = None) -> DistributionsPage | None:
+    """``sweep_keys``: the keys of the chart views drawn (the goodput sweep is linked when there is
+    one); ``cache``: the chart cache (the charts' skeletons)."""
     found = computed.distributions
     if not found.views and not found.goodput:
         return None
@@ -103,8 +106,8 @@ def distributions_page(project: Project, computed: Computed, audit: Audit, sweep
         articles = []
         for view in (v for v in found.views if v.section == section.id):
             metric = metrics[view.metric]
-            ecdf = ecdf_chart(view, metric, labels, dims, report.arm_label)
-            histogram = histogram_chart(view, metric, labels, dims, report.arm_label)
+            ecdf = ecdf_chart(view, metric, labels, dims, report.arm_label, cache)
+            histogram = histogram_chart(view, metric, labels, dims, report.arm_label, cache)
             charts += [ecdf] + ([histogram] if histogram else [])
             where = " · ".join(f"{dims[k]} {v}" for k, v in view.point) or "all runs"
             rows = []

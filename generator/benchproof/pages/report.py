@@ -21,6 +21,7 @@ from benchproof.pages.configuration import what_ran
 from benchproof.pages.decision_view import DecisionView, decision_view
 from benchproof.pages.summary import Cell, SectionView, section_view
 from benchproof.pages.workload_view import WorkloadView, workload_view
+from benchproof.cache import Cache
 from benchproof.pages.distributions_view import DistributionsPage, distributions_page
 from benchproof.model.terms import STATUSES
 from benchproof.model.config import Metric, Report
@@ -162,7 +163,7 @@ def raw_table(project: Project) -> RawTable:
 
 
 def report_page(project: Project, computed: Computed, audit: Audit, decided: DecisionOutcome | None,
-                view_keys: frozenset[str] = frozenset()) -> ReportPage:
+                view_keys: frozenset[str] = frozenset(), cache: Cache | None = None) -> ReportPage:
     """``decided``: the decision's outcome with the audit's markers (compute.decision.flagged);
     ``view_keys``: the chart views drawn (what a section may link to)."""
     report = project.report
@@ -180,5 +181,5 @@ def report_page(project: Project, computed: Computed, audit: Audit, decided: Dec
         warnings=tuple(str(w) for w in project.warnings),
         ran=what_ran(project), audit=audit_block(audit, project, results=results),
         decision=decision_view(project, decided, audit), workload=workload_view(project, computed, audit),
-        arm_label=report.arm_label, distributions=distributions_page(project, computed, audit, set(view_keys)),
+        arm_label=report.arm_label, distributions=distributions_page(project, computed, audit, set(view_keys), cache),
     )

@@ -86,7 +86,8 @@ class BatchCheck:
     # -- run_id ------------------------------------------------------------------------------
 
     def runs(self) -> np.ndarray:
-        """Each row's run (its row in the run records), -1 where the row has none."""
+        """Each row's run (its row in the run records), -1 where the row has none.  A dictionary
+        column (how Parquet writers store a run id repeated on every row) is decided per value."""
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -94,19 +95,21 @@ class BatchCheck:
         if data is None:
             self.fail(np.arange(self.n), "missing required column 'run_id' (the run record each request belongs to)")
             return np.full(self.n, -1, np.int64)
-        text = _text_array(data)
-        text = pc.utf8_trim_whitespace(text)
+        values, codes = _distinct(data)
+        text = pc.utf8_trim_whitespace(_text_array(values))
         found = pc.index_in(text, value_set=self.run_ids).fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
-        missing = np.flatnonzero(~text.is_valid().to_numpy(zero_copy_only=False)
-                                 | pc.equal(text, "").fill_null(True).to_numpy(zero_copy_only=False))
-        self.fail(missing, "missing required column 'run_id' (the run record each request belongs to)")
-        unknown = np.flatnonzero(found < 0)
-        unknown = unknown[~np.isin(unknown, missing)]
+        blank = ~text.is_valid().to_numpy(zero_copy_only=False) | pc.equal(text, "").fill_null(True).to_numpy(
+            zero_copy_only=False)
+        names = text.to_pylist() if (blank | (found < 0)).any() else []
+        if codes is not None:
+            found, blank = np.append(found, -1)[codes], np.append(blank, True)[codes]
+        self.fail(np.flatnonzero(blank), "missing required column 'run_id' (the run record each request belongs to)")
+        unknown = np.flatnonzero((found < 0) & ~blank)
         if len(unknown):
-            codes = text.take(pa.array(unknown)).dictionary_encode()
-            picks = codes.indices.to_numpy(zero_copy_only=False)
-            for k, value in enumerate(codes.dictionary.to_pylist()):
-                self.fail(unknown[picks == k], f"unknown run_id '{printable(value)}': no run record has it"
+            which = codes[unknown] if codes is not None else unknown
+            for k in np.unique(which).tolist():
+                value = names[k]
+                self.fail(unknown[which == k], f"unknown run_id '{printable(value)}': no run record has it"
                                                f"{did_you_mean(value, self.known)}")
         return found
 
@@ -121,13 +124,15 @@ class BatchCheck:
         kind = kind_of(data)
         if kind == OBJECT and isinstance(data, Column):
             return np.fromiter((not blank(v) and v is not False and v != {} and v != [] for v in data.data), bool, self.n)
-        if kind == TEXT:
-            text = pc.utf8_trim_whitespace(_text_array(data))
-            return pc.not_equal(text, "").fill_null(False).to_numpy(zero_copy_only=False)
         if kind == "null":
             return np.zeros(self.n, bool)
-        values = _arrow(data).to_pylist()
-        return np.fromiter((not blank(v) and v is not False for v in values), bool, self.n)
+        values, codes = _distinct(data)
+        if kind == TEXT:
+            text = pc.utf8_trim_whitespace(_text_array(values))
+            failed = pc.not_equal(text, "").fill_null(False).to_numpy(zero_copy_only=False)
+        else:
+            failed = np.fromiter((not blank(v) and v is not False for v in _arrow(values).to_pylist()), bool, len(values))
+        return failed if codes is None else np.append(failed, False)[codes]
 
     # -- a request metric -------------------------------------------------------------------
 
@@ -152,10 +157,10 @@ class BatchCheck:
         else:
             self.fail(np.arange(self.n), f"'{metric.id}' holds {_arrow(data).type} values, not numbers")
             return Values(np.zeros(0), np.zeros(0, np.int64))
-        if not metric.allow_negative:
-            negative = np.unique(found.rows[found.values < 0])
-            self.fail(negative, f"'{metric.id}' is negative; set allow_negative: true on the metric if that is "
-                                "meaningful")
+        negative = found.values < 0
+        if not metric.allow_negative and negative.any():
+            self.fail(np.unique(found.rows[negative]), f"'{metric.id}' is negative; set allow_negative: true on the "
+                                                       "metric if that is meaningful")
         return found
 
     def _listed(self, metric: Metric, data) -> Values:
@@ -189,6 +194,20 @@ class BatchCheck:
             values += numbers
             rows += [row] * len(numbers)
         return Values(np.asarray(values, float), np.asarray(rows, np.int64), listed)
+
+
+def _distinct(data):
+    """``(values, codes)``: a dictionary column's distinct values and each row's code (a null's
+    code is ``len(values)``); any other column as it is, ``codes`` None."""
+    import pyarrow as pa
+
+    if isinstance(data, pa.ChunkedArray):
+        data = data.combine_chunks()
+    if isinstance(data, pa.DictionaryArray):
+        indices = data.indices
+        codes = indices.fill_null(len(data.dictionary)).to_numpy(zero_copy_only=False).astype(np.int64)
+        return data.dictionary, codes
+    return data, None
 
 
 def _arrow(data):

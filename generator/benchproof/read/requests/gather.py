@@ -44,7 +44,7 @@ class Gather:
         good = keep & ~failed
         for objective in self.slo:
             found = values[objective.metric]
-            good[np.unique(found.rows[found.values > objective.max])] = False
+            good[found.rows[found.values > objective.max]] = False
         self.good += np.bincount(runs[good], minlength=n)
         for metric in self.metrics:
             found = values[metric.id]
@@ -55,8 +55,12 @@ class Gather:
             self.parts[metric.id].append((found.values[taken], runs[found.rows[taken]].astype(width)))
 
     def finish(self, files: tuple[str, ...]) -> RequestData:
-        metrics = {metric.id: _by_run(self.parts.pop(metric.id), len(self.requests), metric.id in self.listed)
-                   for metric in self.metrics}
+        from benchproof.model.columns import free_unused_memory
+
+        metrics = {}
+        for metric in self.metrics:
+            metrics[metric.id] = _by_run(self.parts.pop(metric.id), len(self.requests), metric.id in self.listed)
+            free_unused_memory()
         return RequestData(metrics, self.requests, self.failed, self.good if self.slo else None, files, self.count)
 
 

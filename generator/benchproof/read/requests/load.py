@@ -12,6 +12,7 @@ import numpy as np
 
 from benchproof import progress
 from benchproof.errors import Problems
+from benchproof.model.columns import free_unused_memory
 from benchproof.model.config import Metric, Report
 from benchproof.model.percentiles import PER_RUN, level
 from benchproof.model.records import Records
@@ -38,6 +39,7 @@ def read_requests(root: Path, report: Report, records: Records, problems: Proble
         for batch in batches(root, source, wanted, trouble, files, problems):
             gather.add(batch)
             progress.update("requests", k, len(found), f"request files read ({gather.count:,} requests)")
+        free_unused_memory()
     problems.extend(trouble)
     for rel, line, message in gather.messages.problems():
         problems.error(rel, line, message)
