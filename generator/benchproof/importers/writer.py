@@ -36,6 +36,7 @@ from benchproof.errors import InputError, Problem
 from benchproof.importers import arms, manifest, report_yaml, roundtrip, sources, units
 from benchproof.importers.base import Imported
 from benchproof.importers.disk import Files, build_errors, dump_rows, dump_yaml, plain
+from benchproof.importers.request_writer import request_definitions, request_rows, requests_name
 from benchproof.read.runs.records_io import read_runs
 from benchproof.read.config.report import REL
 from benchproof.read.runs.validate import run_files
@@ -82,14 +83,6 @@ def stem_of(path: Path) -> str:
 
 def runs_name(prefix: str | None, path: Path) -> str:
     return f"runs/{prefix}-{stem_of(path)}.jsonl" if prefix else f"runs/{stem_of(path)}.jsonl"
-
-
-def requests_name(runs_rel: str) -> str:
-    """Where the request records of a runs file go: ``requests/`` and the same name."""
-    return f"requests/{Path(runs_rel).name}"
-
-
-REQUEST_COLUMNS = ("run_id", "request", "error", "input_tokens", "output_tokens")
 
 
 class _Plan:
@@ -310,36 +303,9 @@ class _Plan:
             rows.append(row)
         return rows
 
-    def request_rows(self, f: FileImport, runs: list[dict]) -> list[dict]:
-        """The file's request records, each naming its run record's id, numbered within it."""
-        out, numbers = [], {}
-        for request in f.imported.requests:
-            run_id = runs[request["record"]]["run_id"]
-            numbers[run_id] = numbers.get(run_id, 0) + 1
-            row = {"run_id": run_id, "request": numbers[run_id]}
-            row.update((k, v) for k, v in request.items() if k != "record")
-            out.append({**{k: row[k] for k in REQUEST_COLUMNS if k in row}, **row})
-        return out
-
     def request_metrics(self) -> list[dict]:
-        """The request metrics' definitions report.yaml lacks (``per: request``, the tool's
-        stated summaries named by the ids its metrics have in the report)."""
-        known = {m.get("id"): m for m in self._list("metrics") if isinstance(m, dict)}
-        found: dict[str, dict] = {}
-        for f in self.files:
-            for m in f.imported.request_metrics:
-                if m.id in known:
-                    if known[m.id].get("per") != "request":
-                        self.problems.append(Problem(REL, None, f"report.yaml declares '{m.id}' as a metric of the "
-                                                                "run records; the imported request records use it "
-                                                                "per request: rename it first"))
-                    continue
-                item = found.setdefault(m.id, {"id": m.id, "label": m.label, "unit": m.unit, "better": m.better,
-                                               "source": m.source, "per": "request"})
-                stated = {stat: (self.targets[c].id if c in self.targets else c) for stat, c in (m.stated or {}).items()}
-                if stated:
-                    item["stated"] = {**stated, **item.get("stated", {})}
-        return list(found.values())
+        return request_definitions([f.imported for f in self.files], self._list("metrics"), self.targets,
+                                   self.problems)
 
     def report(self, baseline: str | None) -> tuple[dict, manifest.Added, list[str]]:
         doc = dict(self.doc) if self.doc is not None else {
@@ -422,7 +388,7 @@ def write_import(root: Path, prefix: str | None, section: str | None, files: lis
             runs = plan.rows(f)
             disk.write(f.runs_rel, dump_rows(runs, f.shown))
             if f.imported.requests:
-                disk.write(requests_name(f.runs_rel), dump_rows(plan.request_rows(f, runs), f.shown))
+                disk.write(requests_name(f.runs_rel), dump_rows(request_rows(f.imported.requests, runs), f.shown))
             if f.evidence_new and f.evidence_rel not in copied:
                 disk.write(f.evidence_rel, f.path.read_bytes())
                 copied.add(f.evidence_rel)
