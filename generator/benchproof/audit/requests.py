@@ -16,19 +16,20 @@ from benchproof.read.numbers import parse_number
 FLOAT_NOISE = 1e-9     # relative: two computations of one figure in doubles agree this closely
 
 
-def written_decimals(value: float) -> int | None:
+def written_decimals(value: float) -> int:
     """The decimals of ``value`` as a tool wrote it (the shortest text that reads back as it):
-    ``12.35`` → 2; None for a number written with an exponent's worth of digits."""
+    ``12.35`` → 2, ``1030`` (or ``1030.0``) → 0, ``1.5e-05`` → 6."""
+    if float(value).is_integer():
+        return 0
     exponent = Decimal(repr(float(value))).as_tuple().exponent
-    return -exponent if isinstance(exponent, int) and exponent <= 0 else 0
+    return -exponent if isinstance(exponent, int) and exponent < 0 else 0
 
 
 def beyond_rounding(stated: float, recomputed: float) -> bool:
     """Whether ``stated`` differs from ``recomputed`` by more than its own rounding: half a unit
     of the last decimal it was written with, and more than doubles' arithmetic noise."""
     gap = abs(stated - recomputed)
-    decimals = written_decimals(stated)
-    half_unit = 0.5 * 10.0 ** -decimals if decimals is not None else 0.0
+    half_unit = 0.5 * 10.0 ** -written_decimals(stated)
     return gap > half_unit and gap > FLOAT_NOISE * max(abs(stated), abs(recomputed))
 
 
