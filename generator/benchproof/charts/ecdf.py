@@ -12,6 +12,7 @@ by colour alone.  The spec without its data is kept in the chart cache, like the
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from benchproof import text as fmt
@@ -39,7 +40,9 @@ class DistributionChart:
 
 def drawn(value: float) -> float:
     """A curve point's value as drawn (:data:`DRAWN_DIGITS` significant digits)."""
-    return float(f"{value:.{DRAWN_DIGITS}g}")
+    if value == 0 or not math.isfinite(value):
+        return value
+    return round(value, DRAWN_DIGITS - 1 - math.floor(math.log10(abs(value))))
 
 
 def _skeleton(kind: str, metric: Metric, log: bool, order: list[str], arm_label: str, cache: Cache | None) -> dict:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from benchproof.errors import Problems, did_you_mean
+from benchproof.text import setting
 from benchproof.model.config import Metric, Objective, Report
 from benchproof.model.percentiles import PER_RUN, is_stat
 from benchproof.model.terms import Where
@@ -84,7 +85,7 @@ def read_slo(top: dict, doc: Any, request_metrics: tuple[Metric, ...], problems:
         elif metric in {o.metric for o in found}:
             problems.error(REL, line, f"slo: '{metric}' has two objectives; keep one")
         elif entry["max"] < 0:
-            problems.error(REL, line_of(item, "max"), f"slo: the max of '{metric}' is negative ({entry['max']:g})")
+            problems.error(REL, line_of(item, "max"), f"slo: the max of '{metric}' is negative ({setting(entry['max'])})")
         else:
             found.append(Objective(metric, float(entry["max"]), Where(REL, line)))
     return tuple(found)

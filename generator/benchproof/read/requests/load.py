@@ -13,6 +13,7 @@ import numpy as np
 from benchproof import progress
 from benchproof.errors import Problems
 from benchproof.model.columns import free_unused_memory
+from benchproof.text import setting
 from benchproof.model.config import Metric, Report
 from benchproof.model.percentiles import PER_RUN, level
 from benchproof.model.records import Records
@@ -79,7 +80,7 @@ def with_per_run(report: Report, records: Records, data: RequestData) -> tuple[R
                 f"between order statistics, as numpy): {metric.source}", decimals=metric.decimals))
             columns[metric_id] = run_percentiles(data.metrics[metric.id], level(name))
     if report.slo:
-        rules = ", ".join(f"{o.metric} ≤ {o.max:g}" for o in report.slo)
+        rules = ", ".join(f"{o.metric} ≤ {setting(o.max)}" for o in report.slo)
         metrics.append(Metric(GOODPUT, "Goodput", "%", "higher",
                               f"each run's share of its requests, failed ones included, that succeeded and met every "
                               f"objective of slo: ({rules})", decimals=1))
