@@ -53,11 +53,20 @@ def quantile(ordered: np.ndarray, percent: float) -> float:
 def quantiles(ordered: np.ndarray, percents) -> np.ndarray:
     """:func:`quantile` at each of ``percents``, at once (the thinned ECDF curve)."""
     percents = np.asarray(percents, float)
-    n = len(ordered)
-    rank = percents / 100.0 * (n - 1)
+    return _between(ordered, np.zeros(len(percents), np.int64), np.full(len(percents), len(ordered)), percents)
+
+
+def slice_quantiles(values: np.ndarray, starts: np.ndarray, counts: np.ndarray, percent: float) -> np.ndarray:
+    """:func:`quantile` of each sorted slice ``values[start:start + count]`` (every count ≥ 1), at once."""
+    return _between(values, starts, counts, np.full(len(starts), float(percent)))
+
+
+def _between(values: np.ndarray, starts: np.ndarray, counts: np.ndarray, percents: np.ndarray) -> np.ndarray:
+    """The interpolation of :func:`quantile`, vectorised: slice ``i`` is ``values[starts[i]:][:counts[i]]``."""
+    rank = percents / 100.0 * (counts - 1)
     low = np.floor(rank).astype(np.int64)
-    high = np.minimum(low + 1, n - 1)
-    below, above = ordered[low].astype(float), ordered[high].astype(float)
+    high = np.minimum(low + 1, counts - 1)
+    below, above = values[starts + low].astype(float), values[starts + high].astype(float)
     fraction = rank - low
     return np.where(fraction >= 0.5, above - (above - below) * (1 - fraction), below + (above - below) * fraction)
 

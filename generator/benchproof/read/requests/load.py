@@ -15,7 +15,7 @@ from benchproof.errors import Problems
 from benchproof.model.columns import free_unused_memory
 from benchproof.text import setting
 from benchproof.model.config import Metric, Report
-from benchproof.model.percentiles import PER_RUN, level
+from benchproof.model.percentiles import PER_RUN, level, slice_quantiles
 from benchproof.model.records import Records
 from benchproof.model.requests import RequestData, RunValues
 from benchproof.read.config.requests import GOODPUT, per_run_ids
@@ -58,13 +58,7 @@ def run_percentiles(found: RunValues, percent: float) -> np.ndarray:
     have = np.flatnonzero(counts > 0)
     if not len(have):
         return out
-    rank = percent / 100.0 * (counts[have] - 1)
-    low = np.floor(rank).astype(np.int64)
-    high = np.minimum(low + 1, counts[have] - 1)
-    start = found.starts[have]
-    below, above = found.values[start + low], found.values[start + high]
-    fraction = rank - low
-    out[have] = np.where(fraction >= 0.5, above - (above - below) * (1 - fraction), below + (above - below) * fraction)
+    out[have] = slice_quantiles(found.values, found.starts[have], counts[have], percent)
     return out
 
 
