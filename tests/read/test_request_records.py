@@ -15,7 +15,8 @@ from support.common import build, strict_json
 from support.requests import REQUEST_REPORT, request_project
 
 ROWS = [  # run_id, error, ttft_ms, itl_ms
-    ("a1", "", 100.0, [10.0, 12.0]), ("a1", "", 140.0, [11.0]), ("a1", "timeout", None, None),
+    ("a1", "", 100.0, [10.0, 12.0]), ("a1", "", 140.0, [11.0]),
+    ("a1", "timeout", 0.0, [0.0]),   # failed: the 0 a tool writes there is in no latency
     ("a2", "", 90.0, [9.0, 9.5, 30.0]), ("b1", "", 300.0, [20.0]), ("b1", "", 280.0, []),
     ("b2", "", 500.0, [50.0]),   # a request of a failed run: in no distribution
 ]
