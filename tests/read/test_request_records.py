@@ -161,3 +161,20 @@ def test_request_records_without_request_metrics_and_the_reverse_are_warnings(tm
     result = build(root, tmp_path / "site2")
     assert result.exit_code == 0 and "requests: warning: no request records found: metric 'ttft_ms' is per request" \
         in result.output
+
+
+def test_request_records_behind_a_link_out_of_the_project_are_refused_unread(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "r.jsonl").write_text(jsonl(ROWS), encoding="utf-8")
+    root = request_project(tmp_path / "p")
+    (root / "requests").mkdir()
+    (root / "requests" / "r.jsonl").symlink_to(outside / "r.jsonl")
+    result = build(root, tmp_path / "site")
+    assert result.exit_code == 1 and not (tmp_path / "site").exists()
+    assert "requests/r.jsonl: is a link to a file outside the project" in result.output
+    (root / "requests" / "r.jsonl").unlink()
+    (root / "requests").rmdir()
+    (root / "requests").symlink_to(outside)
+    result = build(root, tmp_path / "site")
+    assert result.exit_code == 1 and "requests: is a link to a folder outside the project" in result.output
