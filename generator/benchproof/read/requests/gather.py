@@ -12,7 +12,7 @@ import numpy as np
 
 from benchproof.model.config import Metric, Objective
 from benchproof.model.requests import RequestData, RunValues
-from benchproof.read.requests.check import BatchCheck, Messages, Values
+from benchproof.read.requests.check import BatchCheck, Messages
 from benchproof.read.requests.sources import Batch
 
 
