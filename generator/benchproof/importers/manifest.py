@@ -88,17 +88,17 @@ def dump(entries: list[Entry]) -> bytes | None:
     return HEADER + dump_yaml({"imports": [e.to_yaml() for e in entries]})
 
 
-def recorded(root: Path, entries: list[Entry], files: list[tuple[str, str, str, bytes, str, list[str]]],
+def recorded(root: Path, entries: list[Entry], files: list[tuple[str, str, str, bytes, str, list[str], str | None]],
              section: str, created: list[str], folders: list[str], before: str | None, after: bytes,
              added: Added) -> bytes | None:
     """The log with one entry per imported file — ``(runs file, format, file as named, its
-    bytes, evidence copy, arm ids)`` — each owning the files of ``created`` that are its own
+    bytes, evidence copy, arm ids, its request records or None)`` — each owning the files of ``created`` that are its own
     (the first file the folders made); an import done again in its place replaces its entry."""
     ours = {runs for runs, *_ in files}
     old = {e.runs: e for e in entries if e.runs in ours}
     kept = [e for e in entries if e.runs not in ours]
-    for runs, fmt, shown, data, evidence, arm_ids in files:
-        mine = {runs, evidence, *(f"arms/{i}.yaml" for i in arm_ids)}
+    for runs, fmt, shown, data, evidence, arm_ids, requests in files:
+        mine = {runs, evidence, *(f"arms/{i}.yaml" for i in arm_ids), *([requests] if requests else [])}
         wrote = {rel: sha256((root / rel).read_bytes()) for rel in created
                  if rel in mine or rel.startswith(SCHEMA_DIR + "/")}  # the editor's schema copies too
         created = [rel for rel in created if rel not in wrote]

@@ -24,6 +24,8 @@ from benchproof.importers.writer import UsageProblem
 from benchproof.read.runs.records_io import read_runs
 from benchproof.read.config.report import REL
 from benchproof.read.runs.validate import run_files
+from benchproof.read.inputs import folder_files
+from benchproof.read.requests.sources import FILE_SUFFIXES, FOLDER
 from benchproof.read.yamlio import load_yaml
 
 NO_RUNS = "runs"  # where `check` says a project has no run records: so it was before its first import
@@ -59,6 +61,10 @@ def find(entries: list[manifest.Entry], which: str, shown_root: str) -> manifest
     return matches[0]
 
 
+def request_files(root: Path) -> list[Path]:
+    return folder_files(root, FOLDER, FILE_SUFFIXES)
+
+
 def _remaining(root: Path, sections: list[str]) -> tuple[dict[str, set[str]], set[str], set[str]]:
     """What the runs files left use: arms by section, all arms, all columns."""
     by_section: dict[str, set[str]] = {}
@@ -72,6 +78,9 @@ def _remaining(root: Path, sections: list[str]) -> tuple[dict[str, set[str]], se
             by_section.setdefault(str(section), set()).add(arm)
             every.add(arm)
             columns.update(k for k, v in raw.fields.items() if v not in (None, ""))
+    for path in request_files(root):   # a request metric stays while request records have it
+        columns.update(k for raw in read_runs(path, path.relative_to(root).as_posix())[0]
+                       for k, v in raw.fields.items() if v not in (None, "", []))
     return by_section, every, columns
 
 
