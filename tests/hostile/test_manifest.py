@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from hostile.attack import snapshot
 from support.importing import FIXTURES, run_import
@@ -188,3 +189,47 @@ def test_a_dry_run_of_a_sound_removal_touches_nothing(imported):
     done = run_import(imported, "--remove", TWO, "--into", "rep", "--dry-run")
     assert done.exit_code == 0, done.output
     assert everything(imported) == before
+
+
+# --- any log at all -------------------------------------------------------------------------
+
+PATHS = st.sampled_from(["../outside/victim.txt", "/etc/passwd", "runs/../../outside/victim.txt", "runs/",
+                         "runs//x.jsonl", "./runs/x.jsonl", "runs\\x.jsonl", "runs/x\x00.jsonl", ".", "..",
+                         "evidence", "outside/victim.txt", "C:/x", "~/x", RUNS, "arms", "report.yaml",
+                         "imports.yaml", "evidence/imports/hyperfine/" + TWO])
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(allow_nan=True),
+                    st.text(max_size=8), PATHS)
+VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+    st.one_of(st.text(max_size=6), PATHS), inner, max_size=3), max_leaves=8)
+KEYS = st.sampled_from(["runs", "format", "file", "sha256", "evidence", "section", "arms", "wrote", "folders",
+                        "batch", "report_before", "report_after", "exact", "added", "surprise"])
+
+
+@settings(max_examples=30, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_log_is_refused_or_taken_back_without_touching_anything_outside(imported, data):
+    victim = imported / "outside" / "victim.txt"
+    shutil.rmtree(imported / "rep", ignore_errors=True)   # each example starts from the import again
+    assert run_import(imported, "hyperfine", TWO, "--into", "rep").exit_code == 0
+    victim.write_text(VICTIM)
+    doc = yaml.safe_load((imported / "rep" / "imports.yaml").read_text())
+    entry = doc["imports"][0]
+    for key in data.draw(st.lists(KEYS, max_size=4, unique=True), label="keys"):
+        entry[key] = data.draw(VALUES, label=key)
+    if data.draw(st.booleans(), label="victim listed with its digest"):
+        wrote = entry["wrote"] if isinstance(entry.get("wrote"), dict) else {}
+        wrote[data.draw(PATHS, label="as")] = digest(victim.read_bytes())
+        entry["wrote"] = wrote
+    text = data.draw(st.sampled_from([yaml.safe_dump(doc), yaml.safe_dump(entry), "imports: 5\n", "- a\n", ""]),
+                     label="log") if data.draw(st.integers(0, 9), label="odd shape") == 0 else yaml.safe_dump(doc)
+    (imported / "rep" / "imports.yaml").write_text(text)
+    before = everything(imported)
+    dry = run_import(imported, "--remove", TWO, "--into", "rep", "--dry-run")
+    no_traceback(dry)
+    assert dry.exit_code in (0, 1, 2), dry.output
+    assert everything(imported) == before
+    done = run_import(imported, "--remove", TWO, "--into", "rep")
+    no_traceback(done)
+    assert done.exit_code in (0, 1, 2), done.output
+    assert victim.read_text() == VICTIM and everything(imported)["outside"] == before["outside"]

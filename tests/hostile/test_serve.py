@@ -111,3 +111,18 @@ def test_the_watcher_bounds_its_walk(tmp_path):
     assert not complete and len(found) < 25
     assert snapshot(tmp_path, limit=1000) == (snapshot(tmp_path)[0], True)
     assert not Watcher(tmp_path, limit=25).complete
+
+
+def test_random_request_paths_are_all_answered(served):
+    """A seeded red-team pass: 400 paths of random bytes, percent-escapes, dots and slashes."""
+    import random
+
+    rng = random.Random(19)
+    pieces = ["/", "..", ".", "%2e", "%2f", "%00", "%ff", "%c0%af", "%ed%a0%80", "%e2%80%a8", "index.html", "?",
+              "#", ";", "%", "%g1", "\\", "~", "a" * 300, "runs.html", "assets", "%5c", "%25", "+", "%20"]
+    for _ in range(400):
+        target = "/" + "".join(rng.choice(pieces) if rng.random() < 0.7 else f"%{rng.randrange(256):02x}"
+                               for _ in range(rng.randrange(1, 12)))
+        assert status_of(served.port, rng.choice(["GET", "HEAD"]), target) in (200, 400, 404), target
+    assert served.get("/")[0] == 200
+    assert not [line for line in served.lines if "Traceback" in line], served.lines

@@ -74,7 +74,7 @@ def detect(path: Path, text: str) -> bool:
 def _shown(key: str, value):
     """How a configuration value is shown: ``flash_attn`` as on/off/auto (a bool in older
     builds, -1/0/1 in newer ones), the model as its file name."""
-    if key == "flash_attn" and not isinstance(value, str):
+    if key == "flash_attn" and isinstance(value, (bool, int, float)):
         return {1: "on", 0: "off", -1: "auto"}.get(value, value)  # True == 1, False == 0
     if key == "model_filename" and isinstance(value, str):
         return PurePath(value.replace("\\", "/")).name

@@ -12,6 +12,7 @@ error, named with the column.
 
 from __future__ import annotations
 
+import math
 import pathlib
 
 import numpy as np
@@ -51,6 +52,40 @@ def _beyond_the_years(data, kind, name: str, rel: str) -> tuple[object, list[Pro
     return pc.if_else(pa.array(bad), pa.scalar(None, kind), data), problems
 
 
+def _json_like(kind) -> bool:
+    """Whether every value inside the nested type ``kind`` is a JSON value as it is read: a
+    number, a text, true/false or null, in lists, maps and structs (a loop over the type tree)."""
+    import pyarrow as pa
+
+    stack = [kind]
+    while stack:
+        item = stack.pop()
+        if pa.types.is_struct(item):
+            stack.extend(item.field(i).type for i in range(item.num_fields))
+        elif pa.types.is_map(item):
+            stack.extend((item.key_type, item.item_type))
+        elif pa.types.is_list(item) or pa.types.is_large_list(item) or pa.types.is_fixed_size_list(item):
+            stack.append(item.value_type)
+        elif not (pa.types.is_null(item) or pa.types.is_boolean(item) or pa.types.is_integer(item)
+                  or pa.types.is_floating(item) or pa.types.is_string(item) or pa.types.is_large_string(item)):
+            return False
+    return True
+
+
+def _finite_inside(value: object) -> bool:
+    """Whether no float inside ``value`` (lists, dicts, map pairs) is NaN or infinite."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return False
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return True
+
+
 def _column(data, name: str, rel: str) -> tuple[Column | None, Problem | None, list[Problem]]:
     """The column, or a problem with the whole of it; and the problems of single rows."""
     import pyarrow as pa
@@ -77,8 +112,18 @@ def _column(data, name: str, rel: str) -> tuple[Column | None, Problem | None, l
     if pa.types.is_timestamp(kind) or pa.types.is_date(kind):
         data, problems = _beyond_the_years(data, kind, name, rel)
         return Column.text(None if v is None else v.isoformat() for v in data.to_pylist()), None, problems
-    if pa.types.is_boolean(kind) or pa.types.is_nested(kind):
-        return Column(OBJECT, data.to_pylist()), None, []
+    if pa.types.is_boolean(kind) or (pa.types.is_nested(kind) and _json_like(kind)):
+        values = data.to_pylist()
+        rows = [row for row, value in enumerate(values) if not _finite_inside(value)] if pa.types.is_nested(kind) else []
+        for row in rows:
+            values[row] = None
+        return Column(OBJECT, values), None, [
+            Problem(rel, row + 1, f"'{printable(name)}' holds NaN or an infinity inside it, which JSON has no "
+                                  "word for: write null for a value that was not measured") for row in rows]
+    if pa.types.is_nested(kind):
+        return None, Problem(rel, None, f"column '{printable(name)}' holds {kind} values: inside a list, map or "
+                                        "struct only numbers, text, true/false and null have a JSON form: store "
+                                        "the others (times, dates, decimals, bytes) as text or numbers"), []
     return None, Problem(rel, None, f"column '{printable(name)}' holds {kind} values, which have no "
                                     "text or number form: store them as text or numbers"), []
 
