@@ -36,7 +36,7 @@ from benchproof.charts.vega import png, runtime, spec_svg, svg
 from benchproof.charts.workload import workload_svg
 from benchproof.receipts.decision_json import weighing_json
 from benchproof.receipts.distributions_json import distributions_json
-from benchproof.pages.render import asset, render, stylesheet, use_cache
+from benchproof.pages.render import asset, render, stylesheet
 from benchproof.pages.runs_page import runs_site_files
 from benchproof.site import MARKER, SiteFiles, publish
 
@@ -153,7 +153,7 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log, cache: Cache | N
     signature of its bundle's SHA256SUMS, published beside the bundle (``benchproof sign``)."""
     checked = check(project_dir, strict, log)
     free_unused_memory()
-    use_cache(cache)
+    cache = cache or Cache.default()
     site = SiteFiles()
     for name, project in checked.projects.items():
         prefix = f"{name}/" if name else ""

@@ -128,6 +128,10 @@ def _lines(text: str, rel: str) -> tuple[list[tuple[int, dict]], list[Problem]]:
         except RecursionError:
             skipped.append(skip(rel, number, "not a JSON line: nested too deeply"))
             continue
+        except ValueError:   # an integer of more digits than Python converts
+            skipped.append(skip(rel, number, "not a JSON line: a number of more digits than a "
+                                             "measurement can have"))
+            continue
         if not isinstance(value, dict):
             skipped.append(skip(rel, number, f"not an {WHAT}: a JSON "
                                              f"{type(value).__name__}, not an object"))

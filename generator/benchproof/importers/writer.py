@@ -35,7 +35,7 @@ from typing import Any
 from benchproof.errors import InputError, Problem
 from benchproof.importers import arms, manifest, report_yaml, roundtrip, sources, units
 from benchproof.importers.base import Imported
-from benchproof.importers.disk import Files, build_errors, dump_rows, dump_yaml, plain
+from benchproof.importers.disk import Files, UsageProblem, build_errors, dump_rows, dump_yaml, plain
 from benchproof.importers.request_writer import request_definitions, request_rows, requests_name
 from benchproof.read.runs.records_io import read_runs
 from benchproof.read.config.report import REL
@@ -45,10 +45,6 @@ from benchproof.read.yamlio import load_yaml
 
 FIRST_COLUMNS = ("run_id", "arm", "section")
 IMPORTS = sources.IMPORTS
-
-
-class UsageProblem(Exception):
-    """The command line asks for something the project cannot take (exit 2)."""
 
 
 @dataclass
@@ -320,11 +316,11 @@ class _Plan:
 
     def log(self, disk: Files, before: str | None, after: bytes, added: manifest.Added) -> bytes | None:
         """The import log with this import's entries: what it wrote, report.yaml before."""
-        created = [p.relative_to(self.root).as_posix() for p, data in disk.before.items() if data is None]
+        written = {p.relative_to(self.root).as_posix(): data is None for p, data in disk.before.items()}
         files = [(f.runs_rel, f.imported.format, f.shown, f.path.read_bytes(), f.evidence_rel,
                   list(dict.fromkeys(f.arm_ids.values())), requests_name(f.runs_rel) if f.imported.requests else None)
                  for f in self.files]
-        return manifest.recorded(self.root, self.entries, files, self.section, created, disk.made_rel(),
+        return manifest.recorded(self.root, self.entries, files, self.section, written, disk.made_rel(),
                                  before, after, added)
 
     def stubs(self) -> dict[str, dict]:
