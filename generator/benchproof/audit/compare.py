@@ -50,7 +50,8 @@ def not_separated(f: Facts, settings: AuditSettings) -> list[Finding]:
         if overlap_stray(base, values, settings.noise) is not None:
             continue
         sep = c.separation
-        said = f"{c.direction} than {_vs(f, c)}" if c.direction else f"against {_vs(f, c)}"
+        said = (f"the same median as {_vs(f, c)}" if c.direction == "same" else
+                f"{c.direction} than {_vs(f, c)}" if c.direction else f"against {_vs(f, c)}")
         parts = [f"{said}, within noise: {why_within(f, c)}"]
         if sep.interval is not None:
             parts.append(f"the 95% bootstrap interval of the ratio is {f.times(sep.interval[0])}–"

@@ -48,7 +48,7 @@ class Comparison:
         if self.state == SAME:
             return STATE_WORDS[SAME]
         qualifier = STATE_WORDS[self.state]
-        direction = self.direction or ""
+        direction = "the same median" if self.direction == "same" else self.direction or ""
         return ", ".join(w for w in (direction, qualifier) if w)
 
     @property
