@@ -80,6 +80,19 @@ def test_a_changed_download_fails_naming_it(site):
     assert found["files"]["ok"] is True      # the bundle itself is intact
 
 
+def test_a_results_json_that_claims_a_check_ran_which_could_not_fails_the_audit_check(site):
+    results = site / "downloads/results.json"
+    doc = json.loads(results.read_text(encoding="utf-8"))
+    guard = next(c for c in doc["audit_coverage"] if c["rule"] == "guard")
+    assert guard == {"rule": "guard", "ran": False, "reason": "no audit.guards"}
+    guard.update(ran=True, reason=None)                 # "every check ran"
+    results.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    found = checks(verify(site, "--json"))
+    assert found["audit"]["ok"] is False
+    assert found["audit"]["detail"] == ("what was checked differs: guard: published ran, from the records could not run "
+                                        "(no audit.guards)")
+
+
 def test_a_changed_page_fails_naming_the_file_and_its_first_differing_line(site):
     index = site / "index.html"
     lines = index.read_text(encoding="utf-8").split("\n")
