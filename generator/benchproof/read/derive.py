@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping
 
 from benchproof.read.numbers import parse_number
-from benchproof.read.runs.timestamps import timestamp
+from benchproof.read.timecuts import TimeCutError, time_text as _time_text, times as _times
 
 MAX_LENGTH = 500
 MAX_EXPONENT = 8
@@ -176,63 +176,6 @@ def _check(expr: str, condition: bool = False) -> tuple[str, ast.expr, tuple[str
     return text, tree, tuple(dict.fromkeys(n.id for n in names))
 
 
-def _time_text(text: str) -> float | None:
-    """Seconds of an ISO 8601 time (None when ``text`` is not one)."""
-    try:
-        return timestamp(text.strip())
-    except ValueError:
-        return None
-
-
-@lru_cache(maxsize=256)
-def _times(expr: str) -> tuple[tuple[str, ...], tuple[tuple[str, float], ...]]:
-    """The fields a condition compares with ISO 8601 times, and each time text → its seconds;
-    :class:`DeriveError` for a text that is not a time, or a time not compared with a field."""
-    text = expr.strip()
-    tree = ast.parse(text, mode="eval").body
-    fields: list[str] = []
-    literals: dict[str, float] = {}
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Compare):
-            continue
-        operands = [node.left, *node.comparators]
-        texts = [o for o in operands if isinstance(o, ast.Constant) and isinstance(o.value, str)]
-        if not texts:
-            continue
-        for o in texts:
-            seconds = _time_text(o.value)
-            if seconds is None or math.isnan(seconds):
-                raise DeriveError(f"check: strings are not allowed, except an ISO 8601 time to compare a field "
-                                  f"with, e.g. ts >= '2025-06-02T00:00:00Z' (got {_quote(o.value)})")
-            literals[o.value] = seconds
-        others = [o for o in operands if o not in texts]
-        if not others or not all(isinstance(o, ast.Name) for o in others):
-            src = ast.get_source_segment(text, node) or ast.unparse(node)
-            raise DeriveError(f"check: a time is compared with a field, e.g. \"ts >= '2025-06-02T00:00:00Z'\" "
-                              f"(got {_quote(src)})")
-        fields += [o.id for o in others]
-    def is_text(n: ast.AST) -> bool:
-        return isinstance(n, ast.Constant) and isinstance(n.value, str)
-
-    compared = {id(o) for n in ast.walk(tree) if isinstance(n, ast.Compare) for o in (n.left, *n.comparators)
-                if is_text(o)}
-    if any(is_text(n) and id(n) not in compared for n in ast.walk(tree)):
-        raise DeriveError("check: a time is compared with a field, e.g. \"ts >= '2025-06-02T00:00:00Z'\"")
-    timed = set(fields)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Compare):
-            operands = [node.left, *node.comparators]
-            timing = any(isinstance(o, ast.Constant) and isinstance(o.value, str) for o in operands)
-            if not timing and any(isinstance(o, ast.Name) and o.id in timed for o in operands):
-                raise DeriveError(f"check: '{next(o.id for o in operands if isinstance(o, ast.Name) and o.id in timed)}' "
-                                  "is compared with a time elsewhere: compare it with times only")
-        elif isinstance(node, ast.BinOp) or (isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not)):
-            used = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in timed]
-            if used:
-                raise DeriveError(f"check: '{used[0]}' is a time (compared with one): no arithmetic on it")
-    return tuple(dict.fromkeys(fields)), tuple(literals.items())
-
-
 def _number(name: str, value: object) -> float | None:
     """A record value as a finite float; None when it was not measured."""
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -261,7 +204,10 @@ class Derivation:
         text, tree, fields = _check(self.expr, self.CONDITION)
         if tuple(self.fields) != fields:
             raise ValueError(f"fields {self.fields!r} do not match the expression's {fields!r}")
-        timed, literals = _times(self.expr) if self.CONDITION else ((), ())
+        try:
+            timed, literals = _times(self.expr) if self.CONDITION else ((), ())
+        except TimeCutError as exc:
+            raise DeriveError(str(exc)) from None
         object.__setattr__(self, "_text", text)
         object.__setattr__(self, "_tree", tree)
         object.__setattr__(self, "_timed", timed)
