@@ -73,7 +73,15 @@ def _flags(flags) -> str:
                      for rule, accepted in dict.fromkeys((f.rule, f.accepted) for f in flags))
 
 
-def _section(project, results, audit, comparisons, section) -> list[str]:
+def _headline(h) -> list[str]:
+    """The section's main result in words (benchproof.pages.headlines.Headline), above its table."""
+    if h is None:
+        return []
+    parts = "; ".join(f"**{escape(label)}** {escape(words)}" for label, words in h.parts)
+    return [f"{escape(h.subject)}{': ' + parts if parts else ''}.", ""]
+
+
+def _section(project, results, audit, comparisons, section, said=None) -> list[str]:
     labels = {a.id: a.label for a in project.arms.values()}
     dims = {d.id: d.label for d in project.report.dimensions}
 
@@ -103,7 +111,7 @@ def _section(project, results, audit, comparisons, section) -> list[str]:
                 escape(f"{figure} {small}".strip()), escape(ratio),
                 escape(state(comparisons.baseline(section.id, row.arm, row.point, metric.id), metric.better,
                              row.arm == section.baseline, stat.median)), _flags(flags)])
-    return [heading, ""] + table(headers, rows, {len(headers) - 4}) + [""]
+    return [heading, ""] + _headline(said) + table(headers, rows, {len(headers) - 4}) + [""]
 
 
 def _findings(audit) -> list[str]:
@@ -116,7 +124,9 @@ def _findings(audit) -> list[str]:
     return lines + [""]
 
 
-def render(project, results, audit, decision, comparisons, receipts: Receipts, generator: str) -> str:
+def render(project, results, audit, decision, comparisons, receipts: Receipts, generator: str,
+           headlines: dict | None = None) -> str:
+    """``headlines``: section id → its main result in words (benchproof.pages.headlines)."""
     report = project.report
     noise = project.audit.noise
     lines = [f"## {escape(report.title)}", ""]
@@ -124,7 +134,7 @@ def render(project, results, audit, decision, comparisons, receipts: Receipts, g
         lines += [escape(report.subtitle), ""]
     lines += _decision(decision)
     for section in report.sections:
-        lines += _section(project, results, audit, comparisons, section)
+        lines += _section(project, results, audit, comparisons, section, (headlines or {}).get(section.id))
     lines += _findings(audit)
     if receipts.href:
         lines.append(f"**Receipts:** [{escape(receipts.name)}]({receipts.href}) (SHA-256 `{receipts.sha256}`) — "
