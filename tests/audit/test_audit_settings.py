@@ -58,6 +58,13 @@ def test_defaults_without_the_block(tmp_path):
     ("accept:\n  - {rule: noisy, section: mian, reason: x}", "section: mian", "audit.accept: unknown section 'mian' (did you mean 'main'?)"),
     ("accept:\n  - rule: noisy\n    point: {sise: 512}\n    reason: x", "sise", "audit.accept: 'sise' in point is not a dimension (did you mean 'size'?)"),
     ("accept:\n  - {rule: noisy, reason: x, arms: b}", "arms: b", "unknown key 'arms' in an audit.accept entry (did you mean 'arm'?)"),
+    ("spike: 1.5", "spike", "audit: 'spike' is a share from 0 to 1, got 1.5"),
+    ("spike: 0", "spike", "audit: 'spike' must be more than 0 (a share of the distribution, e.g. 0.25 for 25%), got 0"),
+    ("expect:\n  tok: {max: 5}", "tok:", "audit.expect: unknown metric 'tok' (did you mean 'tok_s'?)"),
+    ("expect:\n  tok_s: {}", "tok_s:", "audit.expect of 'tok_s' needs a min, a max or both, e.g. {max: 5000}"),
+    ("expect:\n  tok_s: {min: 9, max: 5}", "tok_s:", "audit.expect of 'tok_s': min 9 is above max 5"),
+    ("expect:\n  tok_s: {max: '5e3'}", "tok_s:", "'max' in audit.expect of 'tok_s' must be a number, got '5e3'"),
+    ("expect:\n  tok_s: {maximum: 5}", "tok_s:", "unknown key 'maximum' in audit.expect of 'tok_s' (did you mean 'max'?)"),
     ("parity: [outptu_n]", "parity", "audit: parity field 'outptu_n' is not a column of any run file (did you mean 'output_n'?)"),
     ("parity: [size]", "parity", "audit: parity field 'size' is a dimension; parity names raw fields that must agree "
      "between arms (e.g. prompt_n)"),

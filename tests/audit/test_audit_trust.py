@@ -335,3 +335,52 @@ def test_rules_with_nothing_to_check_say_why_on_the_page_and_in_results_json(tmp
     assert "The audit found nothing to flag: 8 of 18 checks ran on the figures" in block
     assert "order-confounded: no started_at on every successful record" in block
     assert "ran on every figure" not in block
+
+
+@pytest.mark.parametrize(("pairs", "message"), [
+    ("[[c, d]]", "'compare' of section 'main' names 'd', which is not one of its arms"),
+    ("[[c, c]]", "'compare' of section 'main' compares 'c' with itself"),
+    ("[[c, b], [c, b]]", "'compare' of section 'main' lists [c, b] twice"),
+    ("[c]", "'compare' of section 'main': each entry is a pair [arm, vs] of two arm ids, got 'c'"),
+    ("[[c, b, a]]", "'compare' of section 'main': each entry is a pair [arm, vs] of two arm ids, got a list"),
+])
+def test_a_pair_must_name_two_different_arms_of_the_section(tmp_path, pairs, message):
+    from benchproof.errors import InputError
+    from benchproof.read.project import load_project
+
+    rows = interleaved({"a": [100.0, 101.0, 102.0], "b": [150.0, 151.0, 152.0], "c": [199.0, 200.0, 201.0]})
+    root = write(tmp_path / "p", rows, arms=("a", "b", "c"), baseline="a", compare=pairs)
+    with pytest.raises(InputError) as info:
+        load_project(root)
+    assert [str(p) for p in info.value.problems] == [f"report.yaml:7: {message}"]   # the section's line
+
+
+def test_a_pair_with_the_baseline_is_a_warning(tmp_path):
+    from benchproof.read.project import load_project
+
+    rows = interleaved({"a": [100.0, 101.0, 102.0], "b": [150.0, 151.0, 152.0]})
+    project = load_project(write(tmp_path / "p", rows, baseline="a", compare="[[b, a]]"))
+    assert [str(w) for w in project.warnings] == [
+        "report.yaml:7: warning: 'compare' of section 'main': [b, a] is the comparison with the baseline, which every "
+        "table already shows"]
+    assert project.report.sections[0].compare == ()
+
+
+def test_each_row_of_results_json_lists_the_findings_that_touch_it(example_site):
+    data = json.loads((example_site / "downloads/results.json").read_text(encoding="utf-8"))
+    findings = data["findings"]
+    rows = {(r["arm"], r["point"]["prompt_target"]): r for r in data["rows"]}
+    control = rows[("v100-pxa4-control", 512)]
+    assert {(findings[i]["rule"], findings[i]["metric"]) for i in control["findings"]} == {
+        ("noisy", "prefill_tok_s"), ("outlier", "decode_tok_s"), ("noisy", "request_s")}
+    assert [findings[i]["rule"] for i in control["metrics"]["decode_tok_s"]["findings"]] == ["outlier"]
+    reference = rows[("v100-expxa-a078-reference", 4096)]           # a whole-point finding touches every metric
+    few = [i for i in reference["findings"] if findings[i]["rule"] == "few-repetitions"]
+    assert len(few) == 1 and all(few[0] in m["findings"] for m in reference["metrics"].values())
+    for key, row in rows.items():                                     # and every finding is listed where it belongs
+        for i in row["findings"]:
+            f = findings[i]
+            assert (f["arm"], f["point"]) in ((key[0], {"prompt_target": key[1]}), (None, None)), (key, f)
+    assert rows[("v100-expxa0982-overdrive", 512)]["findings"] == []
+    assert control["metrics"]["prefill_tok_s"]["separation"] is None           # the baseline itself
+    assert rows[("v100-expxa0982-oldprep", 512)]["metrics"]["prefill_tok_s"]["separation"] == "within-noise"

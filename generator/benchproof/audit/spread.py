@@ -12,7 +12,7 @@ from benchproof import text as fmt
 from benchproof.audit.finding import Facts, Finding, limit, middle, percent, worse_by
 from benchproof.audit.strays import noise_stray, overlap_stray
 from benchproof.compute.separation import WITHIN_NOISE
-from benchproof.compute.spread import DIXON_Q90, bounds, method, relative, robust
+from benchproof.compute.spread import DIXON_Q90, method, robust, stat_bounds, stat_relative
 from benchproof.model.config import AuditSettings
 
 
@@ -40,11 +40,13 @@ def noisy(f: Facts, settings: AuditSettings) -> list[Finding]:
     out = []
     for row in f.results.rows:
         for metric, s in row.stats.items():
-            rows, values = f.values(row.section, row.arm, row.point, metric)
-            spread = relative(values)
-            if spread is None or spread <= settings.noise or noise_stray(values, settings.noise) is not None:
+            spread = stat_relative(s)        # the figure's own min–max or quartiles (compute.spread)
+            if spread is None or spread <= settings.noise:
                 continue
-            low, high = bounds(values)
+            rows, values = f.values(row.section, row.arm, row.point, metric)
+            if noise_stray(values, settings.noise) is not None:
+                continue
+            low, high = stat_bounds(s)
             what = "the interquartile range" if robust(len(values)) else "the range"
             shown = f"IQR {f.span(low, high, metric)}" if robust(len(values)) else f.span(low, high, metric)
             detail = (f"{shown} around a median of {f.number(s.median)}: {what} is {percent(spread)} of the "

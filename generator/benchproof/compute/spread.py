@@ -65,6 +65,24 @@ def relative(values: Sequence[float] | np.ndarray) -> float | None:
     return (high - low) / abs(median)
 
 
+def stat_bounds(stat) -> tuple[float, float] | None:
+    """:func:`bounds` of a figure already computed (``benchproof.compute.aggregate.Stat``: its
+    quartiles from eleven repetitions, else its min and max); None without a median."""
+    if stat.median is None:
+        return None
+    if stat.quantiles:
+        return stat.quantiles[25], stat.quantiles[75]
+    return stat.min, stat.max
+
+
+def stat_relative(stat) -> float | None:
+    """:func:`relative` of a figure already computed."""
+    found = stat_bounds(stat)
+    if found is None or stat.n_ok < 2 or stat.median == 0:
+        return None
+    return (found[1] - found[0]) / abs(stat.median)
+
+
 def tukey_outliers(values: Sequence[float] | np.ndarray) -> np.ndarray:
     """A mask of the values beyond Tukey's fences (all False below :data:`ROBUST_FROM` values)."""
     x = np.asarray(values, float)

@@ -70,8 +70,9 @@ def _expect(node: dict, block: dict, report: Report, problems: Problems) -> tupl
         if metric not in metrics:
             problems.error(REL, line, f"audit.expect: unknown metric '{metric}'{did_you_mean(str(metric), metrics)}")
             continue
+        before = len(problems.errors)
         bound = check_map(item, REL, f"audit.expect of '{metric}'", BOUND_FIELDS, problems, line)
-        if bound is None:
+        if bound is None or len(problems.errors) > before:
             continue
         if "min" not in bound and "max" not in bound:
             problems.error(REL, line, f"audit.expect of '{metric}' needs a min, a max or both, e.g. {{max: 5000}}")
