@@ -171,6 +171,9 @@ def test_a_single_large_ratio_is_a_result_not_a_regime(tmp_path):
         rows += interleaved({"zstd": [100.0 * k for k in (0.995, 1.0, 1.005)],
                              "xz": [10.0 * k for k in (0.995, 1.0, 1.005)]}, size=size)
     assert only(write(tmp_path / "many", rows, arms=("zstd", "xz")), "degraded-regime") == []
+    farther = [dict(r, tok_s=r["tok_s"] / 10) if r["arm"] == "xz" and r["size"] == 4 else r for r in rows]
+    # 10× apart at three sizes, 100× at the fourth: neither looks healthy anywhere, no regime to depart from
+    assert only(write(tmp_path / "far", farther, arms=("zstd", "xz")), "degraded-regime") == []
     one = interleaved({"a": [100.0, 101.0, 102.0], "b": [12.0, 12.1, 12.2]})          # one point, 8× apart
     assert only(write(tmp_path / "one", one), "degraded-regime") == []
 

@@ -65,6 +65,22 @@ def test_the_first_chunk_trap_names_the_broken_arm_never_the_healthy_one(tmp_pat
     assert [f for f in rules_found(clean) if f[0] not in ("not-separated",)] == []
 
 
+def test_a_broken_timer_at_one_point_of_three_is_never_the_healthy_arms_regime(tmp_path):
+    # the candidate's TTFT fires on the first chunk only at the longest prompt: read across the
+    # columns the incumbent looks 480× "worse" there than at the other two, where both look
+    # healthy; it is the candidate that moved, and it moved the better way
+    def at_long_prompts(arm: str, size: int) -> float:
+        return first_chunk(arm, size) if size == 26015 else healthy(arm, size)
+
+    sizes = (2048, 4096, 26015)
+    root = write(tmp_path / "p", streamed(at_long_prompts, sizes), arms=("inc", "cand"), baseline="inc",
+                 audit="expect: {prefill_tok_s: {max: 5000}}", metrics=PREFILL)
+    found = rules_found(root)
+    assert [f for f in found if f[0] in ("implausible", "degraded-regime")] == [
+        ("implausible", "cand", {"size": 26015}, "prefill_tok_s")]
+    assert not [f for f in found if f[1] == "inc"]
+
+
 # --- the cache hit that looks slow ------------------------------------------------------------
 
 def cached(one_hit: bool) -> list[dict]:
@@ -384,3 +400,20 @@ def test_each_row_of_results_json_lists_the_findings_that_touch_it(example_site)
     assert rows[("v100-expxa0982-overdrive", 512)]["findings"] == []
     assert control["metrics"]["prefill_tok_s"]["separation"] is None           # the baseline itself
     assert rows[("v100-expxa0982-oldprep", 512)]["metrics"]["prefill_tok_s"]["separation"] == "within-noise"
+
+
+def test_a_figure_with_two_findings_carries_one_marker_listing_both(tmp_path):
+    derived = """\
+      - {id: tok_s, label: Tok/s, unit: tok/s, better: higher, source: engine timer, derive: "n / ms * 1000"}
+"""
+    # a cold first repetition (warm-up) whose tool also reported an inflated rate (derived-differs)
+    rows = [rep("a", r, n=n, ms=10000, tok_s=reported, started_at=f"2025-01-01T10:0{r}:00Z")
+            for r, n, reported in ((1, 800, 96.0), (2, 1000, 100.0), (3, 1004, 100.4))]
+    root = write(tmp_path / "p", rows, arms=("a",), metrics=derived)
+    assert [f[0] for f in rules_found(root)] == ["warm-up", "derived-differs"]
+    result = invoke("build", root, "-o", tmp_path / "site")
+    assert result.exit_code == 0, result.output
+    cell = page(tmp_path / "site/index.html").select_one("table.summary td.flagged")
+    (marker,) = cell.select("a.flag")
+    assert text(marker) == "⚠ warm-up, derived-differs"
+    assert marker["href"] == "#finding-warm-up-main-a" and marker["aria-label"] == "Audit findings: warm-up, derived-differs"
