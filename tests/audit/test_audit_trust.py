@@ -168,6 +168,22 @@ def test_three_thousand_rounds_with_one_stall_are_separated_and_not_noisy(tmp_pa
                              metrics=TIMES)) == []
 
 
+def test_from_eleven_rounds_a_warm_up_is_the_first_tenth_never_one_stalled_first_round(tmp_path):
+    rng = np.random.default_rng(11)
+    times = rng.normal(2.97, 0.03, 300)
+    times[0] = 8104.0                                                        # the first round stalled
+    one = [rep("pickle", k + 1, 1, time_us=round(float(v), 4)) for k, v in enumerate(times)]
+    assert rules_found(write(tmp_path / "one", one, arms=("pickle",), metrics=TIMES)) == []
+    cold = times.copy()
+    cold[0], cold[:30] = 2.97, cold[:30] * 1.3                               # the first tenth 30% slower
+    slow = [rep("pickle", k + 1, 1, time_us=round(float(v), 4)) for k, v in enumerate(cold)]
+    audit = audit_of(write(tmp_path / "slow", slow, arms=("pickle",), metrics=TIMES))
+    (found,) = audit.findings
+    assert found.rule == "warm-up" and len(found.records) == 30
+    assert ("the first 30 repetitions (a tenth, from runs/r.csv:2) are, as a median, 29.6% worse (higher) than the "
+            "median of the other 270: 3.86 vs 2.97 µs") in found.message
+
+
 # --- equal constants are the same --------------------------------------------------------------
 
 def test_equal_constants_are_the_same_never_not_established(tmp_path):
