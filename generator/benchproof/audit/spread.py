@@ -59,8 +59,10 @@ def noisy(f: Facts, settings: AuditSettings) -> list[Finding]:
 
 
 def first_slow(f: Facts, section: str, arm: str, point, metric: str, settings: AuditSettings):
-    """(its index in the group's values, its value, the median of the others, how much worse)
-    when the group's first repetition is a warm-up, else None."""
+    """(the indexes of the first repetitions in the group's values, their value — the first
+    one's, or from eleven repetitions the median of the first tenth, at least three — the median
+    of the others, how much worse) when the group starts with a warm-up, else None.  One round
+    of thousands never decides it."""
     rows, values = f.values(section, arm, point, metric)
     if len(rows) < 3:
         return None
@@ -68,34 +70,40 @@ def first_slow(f: Facts, section: str, arm: str, point, metric: str, settings: A
     # the earliest (then lowest repeat, then first in the input) comes first
     order = np.lexsort((np.arange(len(rows)), repeats, times) if not np.isnan(times).any()
                        else (np.arange(len(rows)), repeats))
-    first = int(order[0])
+    k = max(3, len(rows) // 10) if robust(len(rows)) else 1   # a median one stalled round cannot move
+    first = np.sort(order[:k])
+    value = middle(values[first])
     others = middle(np.delete(values, first))
-    gap = worse_by(float(values[first]), others, f.metrics[metric].better)
+    gap = worse_by(value, others, f.metrics[metric].better)
     if gap is None or gap <= settings.warmup:
         return None
-    return first, float(values[first]), others, gap
+    return first, value, others, gap
 
 
 def warm_up(f: Facts, settings: AuditSettings) -> list[Finding]:
     """n_ok ≥ 3 and the first repetition (earliest ``started_at`` when every one has it, else
-    the lowest ``repeat``) is worse than the median of the others by more than ``warmup``."""
-    headline = f"the first repetition is more than {limit(settings.warmup)} worse than the others (warm-up?)"
+    the lowest ``repeat``) is worse than the median of the others by more than ``warmup``; from
+    eleven repetitions, the median of the first tenth of them (at least three) against the rest."""
+    headline = f"the first repetitions are more than {limit(settings.warmup)} worse than the others (warm-up?)"
     out = []
     for row in f.results.rows:
         for metric in row.stats:
             found = first_slow(f, row.section, row.arm, row.point, metric, settings)
             if found is None:
                 continue
-            i, value, others, gap = found
+            first, value, others, gap = found
             rows = f.values(row.section, row.arm, row.point, metric)[0]
-            first = f.ids(rows[i:i + 1])[0]
             direction = "lower" if f.metrics[metric].better == "higher" else "higher"
-            detail = (f"the first repetition ({first}) is {percent(gap)} worse ({direction}) than the "
-                      f"median of the other {len(rows) - 1}: {f.number(value)} vs {f.number(others, metric)} "
+            if len(first) == 1:
+                which = f"the first repetition ({f.ids(rows[first])[0]}) is"
+            else:
+                which = f"the first {len(first)} repetitions (a tenth, from {f.ids(rows[first[:1]])[0]}) are, as a median,"
+            detail = (f"{which} {percent(gap)} worse ({direction}) than the median of the other "
+                      f"{len(rows) - len(first)}: {f.number(value)} vs {f.number(others, metric)} "
                       f"(limit {limit(settings.warmup)}): warm-up?")
             brief = f"{f.number(value)} vs {f.number(others, metric)}, {percent(gap)} worse"
             out.append(f.finding("warm-up", row.section, row.arm, row.point, metric, headline, detail, brief,
-                                 rows[i:i + 1], (("first", value), ("median_of_others", others), ("worse_by", gap))))
+                                 rows[first], (("first", value), ("median_of_others", others), ("worse_by", gap))))
     return out
 
 
@@ -131,7 +139,7 @@ def outlier(f: Facts, settings: AuditSettings) -> list[Finding]:
     for (section, arm, point, metric, i), said in sorted(
             causes.items(), key=lambda item: (place[item[0][:3]], metrics.index(item[0][3]), item[0][4])):
         warm = first_slow(f, section, arm, point, metric, settings)
-        if warm is not None and warm[0] == i:
+        if warm is not None and i in warm[0]:
             continue                                     # the warm-up finding names it
         rows, values = f.values(section, arm, point, metric)
         record = f.ids(rows[i:i + 1])[0]
