@@ -198,6 +198,17 @@ def test_equal_constants_are_the_same_never_not_established(tmp_path):
     assert b[3:] == ["0 (0–0)", "2.50 (2.50–2.50) 1.00× the same"]   # a median of 0 has no ratio
 
 
+def test_a_baseline_median_of_zero_leaves_the_gap_null_and_the_build_whole(tmp_path):
+    # hyperfine writes 0.0 for a command faster than it can measure: a gap relative to 0 is no number
+    rows = [rep(arm, r, tok_s=v, wall_s=v) for r in (1, 2, 3) for arm, v in (("a", 0.0), ("b", 0.001 * r))]
+    result = invoke("build", write(tmp_path / "p", rows, baseline="a"), "-o", tmp_path / "site")
+    assert result.exit_code == 0, repr(result.exception)
+    data = json.loads((tmp_path / "site/downloads/results.json").read_text(encoding="utf-8"))
+    assert {(c["state"], c["gap"], c["ratio"]) for c in data["comparisons"]} == {("separated", None, None)}
+    line = text(page(tmp_path / "site/index.html").select_one("#results-in-words li"))
+    assert "Tok/s no ratio" in line and "the same" not in line
+
+
 # --- the missing TTFT (an SSE parser that needs "data: ") -------------------------------------------
 
 def test_records_without_the_ttft_others_have_are_missing_value(tmp_path):

@@ -54,14 +54,14 @@ def _compared(words: _Words, found: list[Comparison], better: str) -> str:
     states = {c.state for c in found}
     if len(found) <= LISTED:
         if len(states) == 1:
-            items = [f"{c.direction or STATE_WORDS[SAME]}{words.at(c.point)}" if c.state != SAME
-                     else f"{STATE_WORDS[SAME]}{words.at(c.point)}" for c in found]
+            items = [f"{STATE_WORDS[SAME] if c.state == SAME else c.direction or 'no ratio'}{words.at(c.point)}"
+                     for c in found]
             qualifier = STATE_WORDS[found[0].state] if found[0].state not in (SEPARATED, SAME) else ""
             return ", ".join(items) + (f", {qualifier}" if qualifier else "")
-        return ", ".join(f"{c.words}{words.at(c.point)}" for c in found)
+        return ", ".join(f"{c.words or 'no ratio'}{words.at(c.point)}" for c in found)
     ordered = sorted(found, key=lambda c: _goodness(c, better))
     low, high = ordered[0], ordered[-1]
-    span = f"from {low.words or '--'}{words.at(low.point)} to {high.words or '--'}{words.at(high.point)}"
+    span = f"from {low.words or 'no ratio'}{words.at(low.point)} to {high.words or 'no ratio'}{words.at(high.point)}"
     noisy = sum(1 for c in found if c.state != SEPARATED)
     return f"{span} across {len(found)} points" + (f" ({noisy} of them not separated)" if noisy else "")
 

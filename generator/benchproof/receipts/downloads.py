@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from typing import Any
 
 import numpy as np
@@ -160,9 +161,10 @@ def comparisons_json(comparisons) -> list[dict[str, Any]]:
     out = []
     for c in comparisons or ():
         sep = c.separation
+        gap = sep.gap if sep.gap is not None and math.isfinite(sep.gap) else None   # a vs median of 0: no gap
         out.append({"section": c.section, "arm": c.arm, "vs": c.vs, "kind": c.kind, "point": dict(c.point),
                     "metric": c.metric, "ratio": c.ratio, "words": c.words, "state": sep.state,
-                    "n": [sep.n_b, sep.n_a], "method": sep.method, "gap": sep.gap,
+                    "n": [sep.n_b, sep.n_a], "method": sep.method, "gap": gap,
                     "interval": list(sep.interval) if sep.interval else None,
                     "smallest_p": sep.smallest_p, "needs_per_side": sep.needs})
     return out
