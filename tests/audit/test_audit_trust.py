@@ -367,15 +367,16 @@ def test_rules_with_nothing_to_check_say_why_on_the_page_and_in_results_json(tmp
     root = write(tmp_path / "p", rows, baseline="a")
     result = invoke("build", root, "-o", tmp_path / "site")
     assert result.exit_code == 0, result.output
-    assert "audit     8 of 18 rules ran, no finding" in result.output
+    assert "audit     8 of 19 rules ran, no finding" in result.output
     data = json.loads((tmp_path / "site/downloads/results.json").read_text(encoding="utf-8"))
     coverage = {c["rule"]: (c["ran"], c["reason"]) for c in data["audit_coverage"]}
-    assert list(coverage) == [c["rule"] for c in data["audit_coverage"]] and len(coverage) == 18
+    assert list(coverage) == [c["rule"] for c in data["audit_coverage"]] and len(coverage) == 19
     assert coverage["order-confounded"] == (False, "no started_at on every successful record")
     assert coverage["workload-differs"] == (False, "no audit.parity fields")
+    assert coverage["summary-differs"] == (False, "no per: request metric")
     assert coverage["noisy"] == (True, None)
     block = text(page(tmp_path / "site/index.html").select_one("#before-you-quote"))
-    assert "The audit found nothing to flag: 8 of 18 checks ran on the figures" in block
+    assert "The audit found nothing to flag: 8 of 19 checks ran on the figures" in block
     assert "order-confounded: no started_at on every successful record" in block
     assert "ran on every figure" not in block
 
