@@ -34,7 +34,7 @@ def why_within(f: Facts, c: Comparison) -> str:
                 "overlap, or a rank test cannot tell the two apart at α = 0.05")
     what = "ranges" if sep.method == "ranges" else "interquartile ranges"
     return (f"the {what} are apart, but the medians differ by {percent(sep.gap)}, not more than the noise "
-            f"threshold of {limit(sep.noise)}")
+            f"threshold of {limit(sep.noise)} (audit.noise_threshold)")
 
 
 def not_separated(f: Facts, settings: AuditSettings) -> list[Finding]:
@@ -47,7 +47,7 @@ def not_separated(f: Facts, settings: AuditSettings) -> list[Finding]:
             continue
         base = f.values(c.section, c.vs, c.point, c.metric)[1]
         rows, values = f.values(c.section, c.arm, c.point, c.metric)
-        if overlap_stray(base, values, settings.noise) is not None:
+        if overlap_stray(base, values, settings.noise_threshold) is not None:
             continue
         sep = c.separation
         said = (f"the same median as {_vs(f, c)}" if c.direction == "same" else

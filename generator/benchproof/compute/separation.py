@@ -5,7 +5,7 @@ The rule the audit and ``benchproof compare`` share (AUDIT.md, ``not-separated``
 - **too-few** when a side has fewer than :data:`MIN_VALUES` values;
 - **same** when every value of both sides is the same number;
 - **separated** when the groups do not overlap and the relative gap between their medians
-  exceeds ``noise`` (the report's ``audit.noise``).  "Do not overlap" means: the min–max
+  exceeds ``noise`` (the report's ``audit.noise_threshold``).  "Do not overlap" means: the min–max
   ranges do not overlap; beyond :data:`RANK_TEST_FROM` values a side (where one stray
   repetition should not decide), the interquartile ranges do not overlap **and** a
   Mann–Whitney rank test rejects "the same distribution" at :data:`ALPHA`;
