@@ -20,6 +20,7 @@ import numpy as np
 
 from benchproof.addresses import DOWNLOADS, download_path
 from benchproof.errors import InputError, errors_text, printable
+from benchproof.model.percentiles import median as median_of
 from benchproof.model.config import AuditSettings
 from benchproof.published.locate import BUNDLE, MULTI, PROJECT, RESULTS, SITE, ZIP, NotPublished, locate
 from benchproof.published.results import ResultsProblem, parse_results
@@ -87,7 +88,7 @@ def read_values(data: bytes, doc: dict, where: str) -> dict[Key, np.ndarray]:
         mine = values.get(key, np.zeros(0))
         median = stat.get("median")
         if len(mine) != (stat.get("n_ok") or 0) or (median is not None and len(mine) and
-                                                   not math.isclose(float(np.median(mine)), median, rel_tol=1e-9)):
+                                                   not math.isclose(median_of(np.asarray(mine, float)), median, rel_tol=1e-9)):
             section, arm, point, metric = key
             raise Unreadable(f"{where}: the records of {section} · {arm} · {metric} at "
                              f"{', '.join(f'{k}={v}' for k, v in point) or 'the only point'} do not give the "

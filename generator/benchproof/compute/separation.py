@@ -31,6 +31,8 @@ from typing import Sequence
 
 import numpy as np
 
+from benchproof.model.percentiles import median
+
 from benchproof import text as fmt
 from benchproof.compute.bootstrap import ratio_interval
 from benchproof.compute.spread import ROBUST_FROM
@@ -121,8 +123,8 @@ def separation(a: Sequence[float], b: Sequence[float], noise: float) -> Separati
     x, y = np.asarray(a, float), np.asarray(b, float)
     large = len(x) >= RANK_TEST_FROM and len(y) >= RANK_TEST_FROM
     method = "interquartile ranges and rank test" if large else "ranges"
-    med_a = float(np.median(x)) if len(x) else None
-    med_b = float(np.median(y)) if len(y) else None
+    med_a = median(x) if len(x) else None
+    med_b = median(y) if len(y) else None
     if len(x) < MIN_VALUES or len(y) < MIN_VALUES:
         return Separation(TOO_FEW, len(x), len(y), med_a, med_b, None, noise, method, None)
     gap = _gap(med_a, med_b)
