@@ -198,7 +198,7 @@ def _request_metrics(specs: list[MetricSpec], present: set[str], requests: list[
     the requests (whose E2E latency is TTFT + the sum of the ITLs)."""
     from dataclasses import replace
 
-    stated = stated_of(specs, present, ("ttft", "itl"))
+    stated = stated_of(specs, present, ("ttft", "itl"), count="completed")
     meanings = {"ttft_ms": "SGLang ttfts (s, ×1000)", "itl_ms": "SGLang itls (s, ×1000; non-empty chunks)",
                 "tpot_ms": "from SGLang itls and output_lens",
                 "e2el_ms": "TTFT + the sum of the ITLs (SGLang's own latency, up to [DONE], is not in the line)"}
