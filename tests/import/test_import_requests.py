@@ -114,6 +114,12 @@ def test_the_genuine_sglang_and_guidellm_samples(tmp_path):
     (written,) = rows(tmp_path / "g" / "requests" / "g-guidellm-tests_benchmarks_stripped_v0.3.jsonl")
     assert written["ttft_ms"] == 21.281957626342773 and written["tpot_ms"] == 5.258346167136365
     assert written["e2el_ms"] == 0.6891846656799316 * 1000
+    # its summary covers the 46: said once a checked metric, and the one request is not compared with it
+    data = results(tmp_path / "g", tmp_path / "site")
+    found = [f for f in data["findings"] if f["rule"] == "summary-differs"]
+    assert sorted(f["metric"] for f in found) == ["e2el_ms_p99", "tpot_ms_p99", "ttft_ms_p99"]
+    assert all("states that its summary covers 46 successful requests (requests_successful); its request "
+               "records hold 1" in f["message"] for f in found)
 
 
 def test_the_genuine_aiperf_export_and_its_summary_agree(tmp_path):
