@@ -32,14 +32,13 @@ def templates(tmp_path_factory):
 def test_two_templates_are_two_arms_and_the_parameter_a_dimension(templates):
     where, output, _ = templates
     lines = output.splitlines()
-    assert (f"  arms from template: head-c-size-dev-urandom-gzip-1-dev-null ({GZIP[1]}), "
-            f"head-c-size-dev-urandom-gzip-6-dev-null ({GZIP[6]})") in lines
+    assert "  arms from template: gzip-1 (gzip -1), gzip-6 (gzip -6)" in lines   # named by what differs
     assert ("  hint: two.json is a scan of 2 command templates over size (3 values), imported as one arm per "
             "template; one line per template across size") in lines
     report = yaml.safe_load((where / "proj" / "report.yaml").read_text())
     assert report["dimensions"] == [{"id": "size", "label": "Parameter size"}]
-    stub = yaml.safe_load((where / "proj" / "arms" / "head-c-size-dev-urandom-gzip-6-dev-null.yaml").read_text())
-    assert (stub["label"], stub["command"]) == (GZIP[6], GZIP[6])
+    stub = yaml.safe_load((where / "proj" / "arms" / "gzip-6.yaml").read_text())
+    assert (stub["label"], stub["command"]) == ("gzip -6", GZIP[6])          # the template, whole
 
 
 def test_the_sweep_has_one_line_per_template_with_its_own_medians(templates):
@@ -49,9 +48,9 @@ def test_the_sweep_has_one_line_per_template_with_its_own_medians(templates):
     views = json.loads(soup.select_one("#chart-views").string)["views"]
     (sweep,) = [v for v in views if v["across"] == "size"]
     lines = sweep["spec"]["datasets"]["lines"]
-    assert sorted({r["arm"] for r in lines}) == [GZIP[1], GZIP[6]]
+    assert sorted({r["arm"] for r in lines}) == ["gzip -1", "gzip -6"]
     for level, template in GZIP.items():
-        line = [r for r in lines if r["arm"] == template]
+        line = [r for r in lines if r["arm"] == f"gzip -{level}"]
         assert [r["x"] for r in line] == [4096, 65536, 1048576]
         expected = [statistics.median(r["times"]) * SCALE[metric["unit"]]
                     for size in ("4K", "64K", "1M") for r in results
@@ -63,8 +62,8 @@ def test_no_record_is_pooled_across_templates(templates):
     where, _, _ = templates
     rounds = records(where / "proj" / "runs" / "two.jsonl")
     assert len(rounds) == 18
-    for arm, level in (("head-c-size-dev-urandom-gzip-1-dev-null", 1), ("head-c-size-dev-urandom-gzip-6-dev-null", 6)):
-        mine = [r for r in rounds if r["arm"] == arm]
+    for level in GZIP:
+        mine = [r for r in rounds if r["arm"] == f"gzip-{level}"]
         assert {(r["size"], r["command"]) for r in mine} == {
             (size, GZIP[level].replace("{size}", size)) for size in ("4K", "64K", "1M")}
         assert [r["repeat"] for r in mine] == [1, 2, 3] * 3
@@ -91,10 +90,12 @@ def test_a_value_is_put_back_only_where_it_stands_as_a_whole_token(tmp_path):
     commands = ["head -c 1M /dev/urandom | gzip -{level} > /dev/null",
                 "head -c 64K /dev/urandom | timeout 9.1 gzip -{level} > /dev/null"]
     hyperfine(tmp_path, "levels.json", "-L", "level", "1,9", *commands)
-    result = run_import(tmp_path, "hyperfine", "levels.json", "--into", "p", "--dry-run")
+    result = run_import(tmp_path, "hyperfine", "levels.json", "--into", "p")
     assert result.exit_code == 0, result.output
-    (arms,) = [line for line in result.output.splitlines() if line.startswith("  arms from ")]
-    assert arms.startswith("  arms from template: ") and re.findall(r"\(([^()]*)\)", arms) == commands
+    assert "  arms from template: 1m-dev-urandom (1M /dev/urandom |), 64k-dev-urandom-timeout-9.1 (64K /dev/urandom " \
+           "| timeout 9.1)" in result.output.splitlines()
+    rounds = records(tmp_path / "p" / "runs" / "levels.jsonl")
+    assert {(r["template"], r["level"]) for r in rounds} == {(c, v) for c in commands for v in ("1", "9")}
 
 
 def test_a_value_that_also_stands_elsewhere_falls_back_to_one_arm_per_command(tmp_path):

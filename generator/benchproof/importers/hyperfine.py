@@ -15,8 +15,8 @@ Command templates: a scan of several commands (``hyperfine -L size 4K,1M 'gzip â
 template is recovered by putting ``{name}`` back where a parameter's value stands as a whole
 token (:func:`template_of`); when the templates are consistent (every template with every
 combination of the parameters) and there are several, the template is a field of its own
-(``template``), and ``--arm-from command`` makes one arm per template, the parameters its
-dimensions.  Otherwise (one template, or none recovered consistently) nothing changes.
+(``template``), and ``--arm-from command`` makes one arm per template (named by the words
+that set it apart, ``gzip -1``; its command is the template), the parameters its dimensions.  Otherwise (one template, or none recovered consistently) nothing changes.
 ``user`` and ``system`` are hyperfine's *means* over the runs of a command: they are kept
 once, in the arm's stub (``settings.user_mean_s`` / ``system_mean_s``), not on every run.
 """
@@ -122,6 +122,24 @@ def _templates(entries: list, raw: dict[str, str]) -> list[str] | None:
     pairs = {(t, tuple(params[c] for c in raw.values())) for t, (_, _, params) in zip(found, entries)}
     kinds = set(found)
     return found if len(kinds) > 1 and len(pairs) == len(kinds) * len(combos) else None
+
+
+def _names(templates: list[str]) -> dict[str, str]:
+    """Each template's name as an arm: the words in which it differs from the others
+    (``gzip -1``, ``zstd -3``), widened by the words beside them until each has a letter;
+    the template itself when that does not tell them apart.  The arm's command keeps it whole."""
+    kinds = list(dict.fromkeys(templates))
+    words = [t.split() for t in kinds]
+    start = end = 0
+    while all(len(w) > start for w in words) and len({w[start] for w in words}) == 1:
+        start += 1
+    while all(len(w) - end > start for w in words) and len({w[-1 - end] for w in words}) == 1:
+        end += 1
+    names = [" ".join(w[start:len(w) - end]) for w in words]
+    while not all(re.search("[A-Za-z]", n) for n in names) and (start or end):
+        start, end = (start - 1, end) if start else (start, end - 1)
+        names = [" ".join(w[start:len(w) - end]) for w in words]
+    return dict(zip(kinds, names)) if all(names) and len(set(names)) == len(kinds) else {t: t for t in kinds}
 
 
 def _fields(wanted: tuple[str, ...] | None, names: list[str], raw: dict[str, str], rel: str,
@@ -252,7 +270,8 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
                 "kept as measured"))
     found: dict[str, dict] = {}
     if fields:
-        arms.put(records, fields)
+        names = _names(templates) if fields == (TEMPLATE.id,) else {}
+        arms.put(records, fields, (lambda r: (names[r[TEMPLATE.id]],)) if names else None)
         found = arms.stubs(records, units, lambda indices: _stub(
             [entries[i] for i in indices], templates[indices[0]] if fields == (TEMPLATE.id,) else None))
     number_repeats(records, [d.id for d in dims] + [arms.ARM])
