@@ -16,7 +16,8 @@ template is recovered by putting ``{name}`` back where a parameter's value stand
 token (:func:`template_of`); when the templates are consistent (every template with every
 combination of the parameters) and there are several, the template is a field of its own
 (``template``), and ``--arm-from command`` makes one arm per template (named by the words
-that set it apart, ``gzip -1``; its command is the template), the parameters its dimensions.  Otherwise (one template, or none recovered consistently) nothing changes.
+that set it apart, ``gzip -1``; its command is the template), the parameters its dimensions.
+Otherwise (one template, or none recovered consistently) nothing changes.
 ``user`` and ``system`` are hyperfine's *means* over the runs of a command: they are kept
 once, in the arm's stub (``settings.user_mean_s`` / ``system_mean_s``), not on every run.
 """
@@ -270,8 +271,8 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
                 "kept as measured"))
     found: dict[str, dict] = {}
     if fields:
-        names = _names(templates) if fields == (TEMPLATE.id,) else {}
-        arms.put(records, fields, (lambda r: (names[r[TEMPLATE.id]],)) if names else None)
+        named = _names(templates) if fields == (TEMPLATE.id,) else {}
+        arms.put(records, fields, (lambda r: (named[r[TEMPLATE.id]],)) if named else None)
         found = arms.stubs(records, units, lambda indices: _stub(
             [entries[i] for i in indices], templates[indices[0]] if fields == (TEMPLATE.id,) else None))
     number_repeats(records, [d.id for d in dims] + [arms.ARM])
