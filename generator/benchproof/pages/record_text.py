@@ -158,20 +158,28 @@ class Labels(Source):
 
 
 class Numbers(Source):
-    """Floats (NaN: not measured) or whole numbers."""
+    """Floats (NaN: not measured) or whole numbers; ``whole``: the floats written as integers
+    in the input (``5``, which json reads as an integer), written so again."""
 
-    def __init__(self, values: np.ndarray):
-        self.values = values
+    def __init__(self, values: np.ndarray, whole: np.ndarray | None = None):
+        self.values, self.whole = values, whole
 
     def value(self, row):
         value = self.values[row].item()
-        return None if value != value else value
+        if value != value:
+            return None
+        return int(value) if self.whole is not None and self.whole[row] else value
 
     def _texts(self, start, stop) -> pa.Array:
         part = self.values[start:stop]
-        if part.dtype.kind == "f":
-            return float_texts(part)
-        return pc.cast(pa.array(part), pa.string()).cast(TEXT)
+        if part.dtype.kind != "f":
+            return pc.cast(pa.array(part), pa.string()).cast(TEXT)
+        texts = float_texts(part)
+        whole = None if self.whole is None else self.whole[start:stop]
+        if whole is not None and whole.any():
+            integers = pc.cast(pa.array(np.where(whole, part, 0).astype(np.int64)), pa.string()).cast(TEXT)
+            texts = pc.if_else(pa.array(whole), integers, texts)
+        return texts
 
     def json(self, start, stop):
         return self._texts(start, stop).fill_null("null")
@@ -241,12 +249,39 @@ class Whole(Source):
         return self._texts(start, stop).fill_null("")
 
 
+class Parts(Source):
+    """A mixed column: each part's own source, joined."""
+
+    def __init__(self, column: Column, cell: Callable[[Any], Any]):
+        self.parts = [(first, first + len(part), raw(part, cell)) for first, part in column.parts()]
+
+    def _each(self, start: int, stop: int):
+        for first, last, source in self.parts:
+            a, b = max(start, first), min(stop, last)
+            if a < b:
+                yield source, a - first, b - first
+
+    def value(self, row):
+        return next(source.value(a) for source, a, _ in self._each(row, row + 1))
+
+    def json(self, start, stop):
+        return pa.concat_arrays([s.json(a, b).cast(TEXT) for s, a, b in self._each(start, stop)] or [pa.array([], TEXT)])
+
+    def csv(self, start, stop):
+        return pa.concat_arrays([s.csv(a, b).cast(TEXT) for s, a, b in self._each(start, stop)] or [pa.array([], TEXT)])
+
+    def carriage(self, start, stop):
+        return np.concatenate([s.carriage(a, b) for s, a, b in self._each(start, stop)] or [np.zeros(0, bool)])
+
+
 def raw(column: Column, cell: Callable[[Any], Any]) -> Source:
-    """A field as written: pyarrow text, pyarrow numbers, or Python values."""
+    """A field as written: pyarrow text, pyarrow numbers, Python values, or parts of these."""
+    if column.kind == "mixed":
+        return Parts(column, cell)
     if column.kind == "text":
         return Texts(lambda a, b: column.data.slice(a, b - a))
     if column.kind == "number" and pa.types.is_floating(column.data.type):
-        return Numbers(column.data.to_numpy(zero_copy_only=False))
+        return Numbers(column.data.to_numpy(zero_copy_only=False), column.whole)
     if column.kind == "number":
         return Whole(column.data)
     return Values(column.values, cell)

@@ -205,21 +205,32 @@ def _coded(column: str, spec: dict, coded: Coded, order: list | None = None) -> 
     return _Column(column, spec, values=Labels(Coded(codes, tuple(values)), csv_cell))
 
 
-def _raw(column: str, spec: dict, data: Column, n: int) -> _Column:
-    """A raw field: numeric when every value is a number; dictionary-encoded when it has few
-    distinct values."""
+def _numeric(data: Column) -> tuple[bool, bool]:
+    """Whether the field holds a value, and whether every value it holds is a number."""
+    if data.kind == "mixed":
+        found = [_numeric(part) for _, part in data.parts()]
+        return any(h for h, _ in found), all(numeric for h, numeric in found if h)
     if data.kind == "object":
-        values = _cells(data.values())
-        present = [v for v in values if v is not None]
-        spec["numeric"] = bool(present) and all(map(_is_number, present))
-        return _Column(column, spec, values=Values(lambda a, b: values[a:b], csv_cell))
+        present = [v for v in _cells(data.values()) if v is not None]
+        return bool(present), all(map(_is_number, present))
     if data.kind == "text":
         import pyarrow.compute as pc
 
         number = pc.match_substring_regex(data.data, f"^(?:{NUMBER.pattern})$")
-        spec["numeric"] = data.data.null_count < len(data) and bool(pc.all(number).as_py())
-    else:
-        spec["numeric"] = data.data.null_count < len(data)
+        return data.data.null_count < len(data), bool(pc.all(number).as_py())
+    return data.data.null_count < len(data), True
+
+
+def _raw(column: str, spec: dict, data: Column, n: int) -> _Column:
+    """A raw field: numeric when every value is a number; dictionary-encoded when it has few
+    distinct values."""
+    held, numeric = _numeric(data)
+    spec["numeric"] = held and numeric
+    if data.kind == "object":
+        values = _cells(data.values())
+        return _Column(column, spec, values=Values(lambda a, b: values[a:b], csv_cell))
+    if data.kind == "mixed" or data.whole is not None:   # 5 and 5.0 are not one value
+        return _Column(column, spec, values=raw(data, csv_cell))
     codes, distinct, missing = data.encoded()   # the distinct values made Python values only when few
     if len(distinct) * 2 <= n:
         return _coded(column, spec, Coded(codes, tuple(distinct.to_pylist() + [None] * missing)))

@@ -34,9 +34,11 @@ from benchproof.read.paths import check_path
 from benchproof.read.runs.records_io import read_columns
 from benchproof.read.schema import shown
 from benchproof.read.runs.timestamps import timestamp, timestamps
+from benchproof.text import thousands
 from benchproof.model.records import Coded, Records
 
 RUN_SUFFIXES = (".csv", ".jsonl", ".json", ".parquet")
+MAX_REPEAT = 2 ** 53   # repetitions a double counts exactly
 HINT = " (leave it empty for a value that was not measured)"
 
 
@@ -91,6 +93,16 @@ class Validation:
                 self.errors.append((row, check, messages[codes[row]]))
                 self.bad[row] = True
 
+    def fail_rows(self, rows: np.ndarray, decided: tuple[np.ndarray, list], check: int) -> None:
+        """Fail ``rows`` whose result (``decided``: :meth:`Column.by_value` of the column taken
+        at ``rows``) has a message: ``(value, message or None)`` pairs."""
+        codes, results = decided
+        failing = [i for i, (_, why) in enumerate(results) if why]
+        if failing:
+            for k in np.flatnonzero(np.isin(codes, failing)).tolist():
+                self.errors.append((int(rows[k]), check, results[codes[k]][1]))
+                self.bad[rows[k]] = True
+
     def where(self, row: int) -> str:
         return f"{self.table.files[self.table.file[row]]}:{self.table.lines[row]}"
 
@@ -107,8 +119,7 @@ class Validation:
         self._arms(arm_codes, arms, section_codes, sections)
         self.fail_where(status_codes, [f"status '{s}' is not one of {', '.join(STATUSES)}{did_you_mean(s, STATUSES)}"
                                        if s and s not in STATUSES else None for s in statuses], 4)
-        repeat_codes, repeats = self.column("repeat").by_value(self._repeat)
-        self.fail_where(repeat_codes, [why for _, why in repeats], 5)
+        repeats = self._repeats(5)
         check = 6
         dims = []
         for dim in self.report.dimensions:
@@ -132,7 +143,7 @@ class Validation:
         self.fail_where(evidence_codes, [why for _, why in evidence], check + 3)
         columns = {
             "run_id": run_ids, "arm": (arm_codes, arms), "status": (status_codes, statuses),
-            "section": (section_codes, [s for s, _ in sections]), "repeat": (repeat_codes, [r for r, _ in repeats]),
+            "section": (section_codes, [s for s, _ in sections]), "repeat": repeats,
             "dims": dims, "metrics": metrics, "reported": self.reported, "reason": (reason_codes, reasons),
             "started": started, "evidence": (evidence_codes, [p for p, _ in evidence]),
         }
@@ -168,6 +179,18 @@ class Validation:
                 messages.append(None)
         self.fail_where(inverse.reshape(-1), messages, 3)
 
+    def _repeats(self, check: int) -> np.ndarray:
+        """Every record's repetition, over the whole column: a number from 1 (numbers read as
+        :func:`parse_column` reads them); a message only for the values that are not one."""
+        column = self.column("repeat")
+        values, _ = self.numbers("repeat")
+        with np.errstate(invalid="ignore"):
+            good = (values >= 1) & (values <= MAX_REPEAT) & (np.floor(values) == values)
+        bad = np.flatnonzero(~good)
+        if len(bad):
+            self.fail_rows(bad, column.take(bad).by_value(self._repeat), check)
+        return np.where(good, values, 0).astype(np.int64)
+
     def _repeat(self, value: Any) -> tuple[int, str | None]:
         text = text_of(value)
         if not text:
@@ -178,6 +201,8 @@ class Validation:
             number = -1.0
         if number < 1 or not number.is_integer():
             return 0, f"'repeat' must be a whole number from 1, got {text!r}"
+        if number > MAX_REPEAT:
+            return 0, f"'repeat' is too large: {shown(text)} (at most {thousands(MAX_REPEAT)}, which a double holds exactly)"
         return int(number), None
 
     def _dimension(self, dim_id: str, value: Any) -> tuple[DimValue | None, str | None]:
@@ -238,28 +263,33 @@ class Validation:
         return values
 
     def _run_ids(self, check: int) -> list[str]:
-        column = self.column("run_id")
-        texts = column.values() if column.kind == "text" else [text_of(v) for v in column.values()]
-        files, lines = self.table.files, self.table.lines
-        ids = [text or f"{files[f]}:{line}" for text, f, line in zip(texts, self.table.file.tolist(), lines.tolist())]
-        import pandas as pd
+        """Each record's run id (``<file>:<line>`` where it has none); a repeated one is an
+        error at every record after the first, found over the whole column."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
 
-        repeated = np.flatnonzero(pd.Series(ids, dtype=object).duplicated().to_numpy())
-        if len(repeated):
-            names = {ids[row] for row in repeated.tolist()}
-            first: dict[str, int] = {}
-            for row, run_id in enumerate(ids):
-                if run_id in names and run_id not in first:
-                    first[run_id] = row
-            self.fail(repeated.tolist(), check,
-                      lambda row: f"duplicate run_id '{ids[row]}' (first at {self.where(first[ids[row]])})")
-        return ids
+        table = self.table
+        texts = pa.concat_arrays([_id_texts(part) for _, part in self.column("run_id").parts()]
+                                 or [pa.array([], pa.string())])
+        files = pa.array(table.files or [""], pa.string()).take(pa.array(table.file))
+        default = pc.binary_join_element_wise(files, pc.cast(pa.array(table.lines), pa.string()), ":")
+        ids = pc.if_else(texts.is_valid(), texts, default)
+        codes = ids.dictionary_encode().indices.to_numpy()
+        _, first = np.unique(codes, return_index=True)
+        first_row = first[codes] if len(codes) else first
+        repeated = np.flatnonzero(first_row != np.arange(len(codes)))
+        out = ids.to_pylist()
+        self.fail(repeated.tolist(), check,
+                  lambda row: f"duplicate run_id '{out[row]}' (first at {self.where(int(first_row[row]))})")
+        return out
 
     def _started(self, check: int) -> np.ndarray:
         """``started_at`` of every record in seconds (NaN when there is none)."""
         column = self.column("started_at")
-        times, settled = timestamps(column.data) if column.kind == "text" else (np.full(len(column), np.nan),
-                                                                                np.zeros(len(column), bool))
+        times, settled = np.full(len(column), np.nan), np.zeros(len(column), bool)
+        for first, part in column.parts():
+            if part.kind == "text":
+                times[first:first + len(part)], settled[first:first + len(part)] = timestamps(part.data)
         rest = np.flatnonzero(~settled)
         if len(rest):
             codes, found = column.take(rest).by_value(self._started_at)
@@ -304,6 +334,17 @@ class Validation:
                                                 f"and {', '.join(missing)} {verb} not measured")
 
 
+def _id_texts(part: Column):
+    """A part of the run_id column as text (null where there is none), as :func:`text_of` writes it."""
+    import pyarrow as pa
+
+    if part.kind == "text":
+        return part.data.cast(pa.string())
+    if part.kind == "number" and pa.types.is_integer(part.data.type):
+        return part.data.cast(pa.string())
+    return pa.array([text_of(v) or None for v in part.values()], pa.string())
+
+
 def _coded(codes: np.ndarray, values: list, labels: tuple | None = None) -> Coded:
     """Per-distinct-value results → a :class:`Coded` column over ``labels`` (default: the
     distinct results in order of first use)."""
@@ -338,7 +379,6 @@ def _records(table: RunTable, columns: dict, keep: np.ndarray, report: Report) -
     arm_codes, arms = columns["arm"]
     section_codes, sections = columns["section"]
     status_codes, statuses = columns["status"]
-    repeat_codes, repeats = columns["repeat"]
     reason_codes, reasons = columns["reason"]
     evidence_codes, evidence = columns["evidence"]
     dims = [(codes[keep], values) for codes, values in columns["dims"]]
@@ -347,7 +387,7 @@ def _records(table: RunTable, columns: dict, keep: np.ndarray, report: Report) -
         run_id=[run_ids[i] for i in keep.tolist()],
         section=_coded(section_codes[keep], sections, tuple(s.id for s in report.sections)),
         arm=_coded(arm_codes[keep], arms), status=_coded(status_codes[keep], statuses, STATUSES),
-        repeat=np.array(repeats, np.int64)[repeat_codes[keep]] if len(keep) else np.zeros(0, np.int64),
+        repeat=columns["repeat"][keep],
         point=_points(dims, report, len(keep)),
         metrics={m: values[keep] for m, values in columns["metrics"].items()},
         reported={m: values[keep] for m, values in columns["reported"].items()},
