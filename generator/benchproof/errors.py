@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Literal, NoReturn
+
+from benchproof.text import thousands
 
 Severity = Literal["error", "warning"]
 
@@ -23,6 +25,10 @@ class Problem:
     line: int | None
     message: str
     severity: Severity = "error"
+    # The same problem on other records is the same ``kind`` (the message without the value it
+    # names) with another ``value``: many of them are one line (:func:`collapse`).
+    kind: str | None = field(default=None, compare=False)
+    value: str | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
@@ -44,8 +50,9 @@ class Problems:
     def __init__(self) -> None:
         self.items: list[Problem] = []
 
-    def error(self, file: str, line: int | None, message: str) -> None:
-        self.items.append(Problem(file, line, message, "error"))
+    def error(self, file: str, line: int | None, message: str, kind: str | None = None,
+              value: str | None = None) -> None:
+        self.items.append(Problem(file, line, message, "error", kind, value))
 
     def warning(self, file: str, line: int | None, message: str) -> None:
         self.items.append(Problem(file, line, message, "warning"))
@@ -74,25 +81,47 @@ def strictly(problems: Iterable[Problem]) -> list[Problem]:
             for p in problems]
 
 
-REPEAT_LIMIT = 3  # identical problems of one file beyond this are summed up in one line
+REPEAT_LIMIT = 3  # the same problem on more lines of one file than this is one line
+SHOWN_RANGES = 5  # line ranges named in that line
+SHOWN_VALUES = 3  # values named in it
+
+
+def _ranges(lines: list[int]) -> str:
+    """``2–40, 52, 60–71, …``: the lines as ranges of consecutive numbers, the first few."""
+    runs: list[list[int]] = []
+    for line in sorted(set(lines)):
+        if runs and line == runs[-1][1] + 1:
+            runs[-1][1] = line
+        else:
+            runs.append([line, line])
+    shown = [thousands(a) if a == b else f"{thousands(a)}–{thousands(b)}" for a, b in runs[:SHOWN_RANGES]]
+    return ", ".join(shown) + (", …" if len(runs) > SHOWN_RANGES else "")
 
 
 def collapse(problems: Iterable[Problem]) -> list[Problem]:
-    """One line for a problem repeated on many lines of one file (a column missing from
-    every row of a 100,000-row CSV is one message, not 100,000), in first-seen order."""
+    """One line for the same problem on many lines of one file, in first-seen order: the
+    problem, how many lines, their ranges and the first values (a column missing from every row
+    of a 100,000-row CSV, or 5,160 malformed timestamps, is one message, not thousands).  The
+    same problem is the same message, or the same ``kind`` naming another ``value``."""
     items = list(problems)
     groups: dict[tuple, list[Problem]] = {}
+
+    def key(p: Problem) -> tuple:
+        return (p.file, p.severity, p.kind or p.message)
+
     for p in items:
-        groups.setdefault((p.file, p.severity, p.message), []).append(p)
+        groups.setdefault(key(p), []).append(p)
     out = []
     for p in items:
-        group = groups[(p.file, p.severity, p.message)]
-        if len(group) <= REPEAT_LIMIT:
+        group = groups[key(p)]
+        if len(group) <= REPEAT_LIMIT or p.line is None:
             out.append(p)
         elif p is group[0]:
-            last = max(q.line or 0 for q in group)
-            out.append(Problem(p.file, p.line, f"{p.message} (and on {len(group) - 1} more lines of this "
-                                               f"file, the last at line {last})", p.severity))
+            where = f"on {thousands(len(group))} lines ({_ranges([q.line or 0 for q in group])})"
+            values = list(dict.fromkeys(q.value for q in group if q.value is not None))
+            shown = ", ".join(values[:SHOWN_VALUES]) + (", …" if len(values) > SHOWN_VALUES else "")
+            message = f"{p.kind} {where}: {shown}" if p.kind and values else f"{p.message} {where}"
+            out.append(Problem(p.file, p.line, message, p.severity))
     return out
 
 

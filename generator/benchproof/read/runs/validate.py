@@ -43,6 +43,21 @@ MAX_REPEAT = 2 ** 53   # repetitions a double counts exactly
 HINT = " (leave it empty for a value that was not measured)"
 
 
+class Said(str):
+    """A message that names a value: ``kind`` is the message without it, so that the same
+    problem on many records can be said once (:func:`benchproof.errors.collapse`)."""
+
+    kind: str
+    value: str
+
+
+def said(kind: str, value: str, message: str | None = None) -> Said:
+    """``message`` (default ``kind: value``) as a :class:`Said`."""
+    out = Said(message if message is not None else f"{kind}: {value}")
+    out.kind, out.value = kind, value
+    return out
+
+
 def run_files(root: Path) -> list[Path]:
     return folder_files(root, "runs", RUN_SUFFIXES)
 
@@ -118,7 +133,8 @@ class Validation:
         section_codes, sections = self.column("section").by_value(self._section)
         self.fail_where(section_codes, [why for _, why in sections], 2)
         self._arms(arm_codes, arms, section_codes, sections)
-        self.fail_where(status_codes, [f"status '{s}' is not one of {', '.join(STATUSES)}{did_you_mean(s, STATUSES)}"
+        self.fail_where(status_codes, [said(f"status is not one of {', '.join(STATUSES)}", f"'{s}'",
+                                            f"status '{s}' is not one of {', '.join(STATUSES)}{did_you_mean(s, STATUSES)}")
                                        if s and s not in STATUSES else None for s in statuses], 4)
         repeats = self._repeats(5)
         check = 6
@@ -162,7 +178,7 @@ class Validation:
                 return ids[0], None
             return None, "missing required column 'section' (the report has several sections)"
         if text not in ids:
-            return None, f"unknown section '{text}'{did_you_mean(text, ids)}"
+            return None, said("unknown section", f"'{text}'", f"unknown section '{text}'{did_you_mean(text, ids)}")
         return text, None
 
     def _arms(self, arm_codes: np.ndarray, arms: list, section_codes: np.ndarray, sections: list) -> None:
@@ -173,7 +189,7 @@ class Validation:
         for pair in pairs.tolist():
             arm, section = arms[pair // (len(sections) + 1)], sections[pair % (len(sections) + 1)][0]
             if arm and arm not in self.arms and arm not in self.unreadable_arms:
-                messages.append(f"unknown arm '{arm}'{did_you_mean(arm, known)}")
+                messages.append(said("unknown arm", f"'{arm}'", f"unknown arm '{arm}'{did_you_mean(arm, known)}"))
             elif arm and section is not None and arm not in self.section_arms[section]:
                 messages.append(f"arm '{arm}' is not listed in section '{section}' of report.yaml")
             else:
@@ -201,20 +217,23 @@ class Validation:
         except ValueError:
             number = -1.0
         if number < 1 or not number.is_integer():
-            return 0, f"'repeat' must be a whole number from 1, got {text!r}"
+            return 0, said("'repeat' must be a whole number from 1", repr(text),
+                           f"'repeat' must be a whole number from 1, got {text!r}")
         if number > MAX_REPEAT:
-            return 0, f"'repeat' is too large: {shown(text)} (at most {thousands(MAX_REPEAT)}, which a double holds exactly)"
+            return 0, said(f"'repeat' is too large (at most {thousands(MAX_REPEAT)}, which a double holds exactly)",
+                           shown(text))
         return int(number), None
 
     def _dimension(self, dim_id: str, value: Any) -> tuple[DimValue | None, str | None]:
         if value is None or text_of(value) == "":
             return None, f"missing value for dimension '{dim_id}'"
         if isinstance(value, (dict, list, bool)):
-            return None, f"dimension '{dim_id}' must be a number or a text, got {value!r}"
+            return None, said(f"dimension '{dim_id}' must be a number or a text", repr(value),
+                              f"dimension '{dim_id}' must be a number or a text, got {value!r}")
         try:
             dim = _dim_value(value)
         except ValueError as exc:
-            return None, f"dimension '{dim_id}' {exc}: {shown(value)}"
+            return None, said(f"dimension '{dim_id}' {exc}", shown(value))
         why = text_problem(str(dim), MAX_VALUE)
         return (None, f"dimension '{dim_id}' {why}") if why else (dim, None)
 
@@ -228,14 +247,16 @@ class Validation:
         reported_column = self.column(metric.id)
         values, failed = self.numbers(metric.id)
         values = values.copy()
-        self.fail(sorted(failed), check, lambda row: f"'{metric.id}' {failed[row]}: "
-                                                     f"{shown(text_of(reported_column.value(row)))}{HINT}")
+        self.fail(sorted(failed), check, lambda row: said(
+            f"'{metric.id}' {failed[row]}{HINT}", shown(text_of(reported_column.value(row))),
+            f"'{metric.id}' {failed[row]}: {shown(text_of(reported_column.value(row)))}{HINT}"))
         if metric.id in self.derivations:
             reported = self.reported[metric.id] = values
             values = self._derived(metric, reported, failed, status_ok, check)
         negative = np.flatnonzero(values < 0) if not metric.allow_negative else []
-        self.fail(list(negative), check, lambda row: f"'{metric.id}' is negative ({values[row]:g}); set "
-                                                     "allow_negative: true on the metric if that is meaningful")
+        self.fail(list(negative), check, lambda row: said(
+            f"'{metric.id}' is negative; set allow_negative: true on the metric if that is meaningful", f"{values[row]:g}",
+            f"'{metric.id}' is negative ({values[row]:g}); set allow_negative: true on the metric if that is meaningful"))
         values[negative] = np.nan
         return values
 
@@ -281,7 +302,8 @@ class Validation:
         repeated = np.flatnonzero(first_row != np.arange(len(codes)))
         out = ids.to_pylist()
         self.fail(repeated.tolist(), check,
-                  lambda row: f"duplicate run_id '{out[row]}' (first at {self.where(int(first_row[row]))})")
+                  lambda row: said("duplicate run_id", f"'{out[row]}' (first at {self.where(int(first_row[row]))})",
+                                   f"duplicate run_id '{out[row]}' (first at {self.where(int(first_row[row]))})"))
         return out
 
     def _started(self, check: int) -> np.ndarray:
@@ -308,7 +330,7 @@ class Validation:
         try:
             return timestamp(text), None
         except ValueError:
-            return math.nan, f"'started_at' is not an ISO 8601 timestamp: {text!r}"
+            return math.nan, said("'started_at' is not an ISO 8601 timestamp", repr(text))
 
     def _evidence(self, value: Any) -> tuple[str | None, str | None]:
         """Each distinct path is checked once: 100,000 records may name the same log."""
@@ -372,6 +394,7 @@ def read_records(root: Path, report: Report, arms: dict[str, Arm],
     check = Validation(root, report, arms, section_arms, arm_files, table)
     columns, errors = check.run()
     for row, message in errors:
-        problems.error(table.files[table.file[row]], int(table.lines[row]), message)
+        problems.error(table.files[table.file[row]], int(table.lines[row]), message,
+                       getattr(message, "kind", None), getattr(message, "value", None))
     check.finish(problems, tuple(table.names))
     return records(table, columns, np.flatnonzero(~check.bad), report), tuple(table.names), table.n
