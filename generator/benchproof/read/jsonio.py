@@ -198,7 +198,10 @@ def read_json_records(text: str, rel: str) -> Result:
     while text[pos] != "]":
         line, counted = line + text.count("\n", counted, pos), pos
         strict = _Strict()
-        value, end = strict.decoder.raw_decode(text, pos)
+        try:
+            value, end = strict.decoder.raw_decode(text, pos)
+        except RecursionError:   # deep enough for json alone, not with the checks' hooks
+            return records, problems + [Problem(rel, line, f"invalid JSON: nested too deeply (more than {DEEP} levels)")]
         found, trouble = _record(value, strict, rel, line, text[pos:end])
         records += found
         problems += trouble
