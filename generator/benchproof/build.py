@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -16,7 +17,7 @@ from benchproof.compute.run import Computed, compute
 from benchproof.pages.arm_pages import arm_site_files
 from benchproof.receipts.buildtime import ENV, build_time
 from benchproof.receipts.bundle import evidence_zip
-from benchproof.receipts.downloads import records_csv, records_jsonl, results_json
+from benchproof.receipts.downloads import csv_pieces, jsonl_pieces, results_json
 from benchproof.receipts.evidence import site_files as evidence_files
 from benchproof.errors import InputError, Problem, printable, strictly
 from benchproof.model.terms import STATUSES
@@ -37,7 +38,7 @@ from benchproof.charts.workload import workload_svg
 from benchproof.receipts.decision_json import weighing_json
 from benchproof.pages.render import asset, render, stylesheet, use_cache
 from benchproof.pages.runs_page import runs_site_files
-from benchproof.site import MARKER, SiteFiles, publish
+from benchproof.site import MARKER, SiteFiles, Stored, publish
 
 Log = Callable[[str], None]
 MARKER_TEXT = "This folder was written by benchproof; a rebuild replaces it whole.\n"
@@ -154,18 +155,21 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log, cache: Cache | N
     free_unused_memory()
     use_cache(cache)
     site = SiteFiles()
-    for name, project in checked.projects.items():
-        prefix = f"{name}/" if name else ""
-        files = report_files(project, checked.audited[name], log, cache, (signatures or {}).get(name)).files
-        site.update({prefix + path: data for path, data in files.items()})
-    if checked.multi:
-        site.add(INDEX, render("site_index.html", reports=index_entries(checked.projects),
-                                      site=SiteInfo("Reports", sum(len(p.records) for p in checked.projects.values())),
-                                      root=""))
-        site.add(asset_path("style.css"), stylesheet())
-        site.add(MARKER, MARKER_TEXT)
-        log(f"index     index.html lists {len(checked.projects)} reports")
-    publish(site, out)
+    with tempfile.TemporaryDirectory(prefix="benchproof-downloads-") as store:
+        for k, (name, project) in enumerate(checked.projects.items()):
+            prefix = f"{name}/" if name else ""
+            mine = Path(store) / str(k)
+            mine.mkdir()
+            files = report_files(project, checked.audited[name], log, cache, (signatures or {}).get(name), mine).files
+            site.update({prefix + path: data for path, data in files.items()})
+        if checked.multi:
+            site.add(INDEX, render("site_index.html", reports=index_entries(checked.projects),
+                                          site=SiteInfo("Reports", sum(len(p.records) for p in checked.projects.values())),
+                                          root=""))
+            site.add(asset_path("style.css"), stylesheet())
+            site.add(MARKER, MARKER_TEXT)
+            log(f"index     index.html lists {len(checked.projects)} reports")
+        publish(site, out)
     log(f"write     {out} ({len(site)} files)")
     return checked
 
@@ -189,8 +193,9 @@ def results_document(project: Project, audited: Audited) -> str:
 
 
 def report_files(project: Project, audited: Audited, log: Log, cache: Cache | None = None,
-                 signature: Signature | None = None) -> SiteFiles:
-    """Every file of one report's site, in memory (``signature``: of its bundle's SHA256SUMS)."""
+                 signature: Signature | None = None, store: Path | None = None) -> SiteFiles:
+    """Every file of one report's site, in memory (``signature``: of its bundle's SHA256SUMS);
+    with ``store`` (a private temporary folder) the downloads and the bundle wait there."""
     when = build_time(project.root, project.inputs)
     results, audit, decided, weighed = audited.results, audited.audit, audited.decision, audited.computed.weighed
     log(f"aggregate {len(results.rows)} summary rows × {len(project.report.metrics)} metrics")
@@ -198,10 +203,11 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     if decided or weighed.crossovers or weighed.references:
         log(f"decision  {weighed_line(decided, weighed)}")
     site = SiteFiles()
-    downloads = {"records.csv": records_csv(project), "records.jsonl": records_jsonl(project),
-                 "results.json": results_text.encode("utf-8")}
+    downloads = {name: Stored(store / name, pieces(project)) if store is not None else b"".join(pieces(project))
+                 for name, pieces in (("records.csv", csv_pieces), ("records.jsonl", jsonl_pieces))}
+    downloads["results.json"] = results_text.encode("utf-8")
     free_unused_memory()
-    bundle, data = evidence_zip(project, downloads, when)
+    bundle, data = evidence_zip(project, downloads, when, store)
     downloads[bundle] = data
     if signature is not None:
         downloads[signature_name(bundle)] = signature.data

@@ -1,5 +1,7 @@
 """The one writer: files are collected in memory, written to a staging folder beside the
-output folder, and swapped in only when the whole site is complete.
+output folder, and swapped in only when the whole site is complete.  A large file (a million
+records' downloads, the evidence bundle) waits in a private temporary folder instead
+(:class:`Stored`), so that it is never held in memory whole.
 
 The swap is one atomic ``renameat2(RENAME_EXCHANGE)`` where the system has it, so at every
 instant the output folder is either the whole previous site or the whole new one.  Where it
@@ -10,9 +12,11 @@ beside the output folder; the next build puts it back before doing anything else
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import os
 import shutil
 from pathlib import Path, PurePosixPath
+from typing import Iterable, Iterator
 
 STAGING_PREFIX = ".benchproof-staging-"
 OLD_PREFIX = ".benchproof-old-"
@@ -21,13 +25,39 @@ _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
 
 
+class Stored:
+    """A file's content written, a piece at a time, to ``path`` in a private temporary folder
+    (it is published by a copy); its size and SHA-256 are counted as it is written."""
+
+    def __init__(self, path: Path, pieces: Iterable[bytes]) -> None:
+        digest, size = hashlib.sha256(), 0
+        with open(path, "xb") as handle:
+            for piece in pieces:
+                handle.write(piece)
+                digest.update(piece)
+                size += len(piece)
+        self.path, self.size, self.sha256 = path, size, digest.hexdigest()
+
+    def __len__(self) -> int:
+        return self.size
+
+    def blocks(self, size: int) -> Iterator[bytes]:
+        """The content again, ``size`` bytes at a time."""
+        with open(self.path, "rb") as handle:
+            while block := handle.read(size):
+                yield block
+
+
+Content = bytes | bytearray | Stored
+
+
 class SiteFiles:
-    """Relative POSIX path → bytes; refuses to write one path twice."""
+    """Relative POSIX path → bytes (or :class:`Stored`); refuses to write one path twice."""
 
     def __init__(self) -> None:
-        self.files: dict[str, bytes] = {}
+        self.files: dict[str, Content] = {}
 
-    def add(self, path: str, content: bytes | str) -> None:
+    def add(self, path: str, content: Content | str) -> None:
         pure = PurePosixPath(path)
         if pure.is_absolute() or ".." in pure.parts:
             raise ValueError(f"site path escapes the output folder: {path}")
@@ -35,7 +65,7 @@ class SiteFiles:
             raise ValueError(f"site path written twice: {path}")
         self.files[path] = content.encode("utf-8") if isinstance(content, str) else content
 
-    def update(self, files: dict[str, bytes | str]) -> None:
+    def update(self, files: dict[str, Content | str]) -> None:
         for path in sorted(files):
             self.add(path, files[path])
 
@@ -76,7 +106,11 @@ def publish(site: SiteFiles, out: Path) -> None:
         for rel in sorted(site.files):
             target = staging / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(site.files[rel])
+            content = site.files[rel]
+            if isinstance(content, Stored):
+                shutil.copyfile(content.path, target)
+            else:
+                target.write_bytes(content)
     except BaseException:  # a write failed (a full disk...) or was interrupted: nothing is left
         shutil.rmtree(staging, ignore_errors=True)
         raise
