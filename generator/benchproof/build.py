@@ -37,6 +37,7 @@ from benchproof.charts.vega import png, runtime, svg
 from benchproof.charts.workload import workload_svg
 from benchproof.receipts.decision_json import weighing_json
 from benchproof.pages.render import asset, render, stylesheet, use_cache
+from benchproof.pages.record_text import forget
 from benchproof.pages.runs_page import runs_site_files
 from benchproof.site import MARKER, SiteFiles, Stored, publish
 
@@ -237,6 +238,7 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     # Further pages: each module returns {site path: content}.
     free_unused_memory()
     runs = runs_site_files(project, info, audit)
+    forget(project)   # the texts of the records' columns the downloads and runs.html shared
     site.update(runs)
     chunks = sum(1 for path in runs if path.startswith("runs-data-"))
     log(f"runs      runs.html: {len(project.records):,} records in runs-data.js"

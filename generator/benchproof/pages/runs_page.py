@@ -55,7 +55,7 @@ from benchproof.pages.report import SiteInfo
 from benchproof.pages.render import asset, render
 from benchproof.read.numbers import NUMBER
 from benchproof.addresses import DATA_PATH, INDEX, NUMBER_PATH, RUNS, SCRIPT_PATH, arm_href, chunk_path, download_path, site_path
-from benchproof.pages.record_text import Labels, Source, Values, csv_cell, joined, raw, sources
+from benchproof.pages.record_text import Labels, Source, Values, csv_cell, joined, sources
 from benchproof.text import SCRIPT_ESCAPES, SCRIPT_UNSAFE, script_json_text
 
 FORMAT = 3   # 2: the audit's columns and notices; 3: records in chunks
@@ -221,20 +221,20 @@ def _numeric(data: Column) -> tuple[bool, bool]:
     return data.data.null_count < len(data), True
 
 
-def _raw(column: str, spec: dict, data: Column, n: int) -> _Column:
+def _raw(column: str, spec: dict, data: Column, n: int, source: Source) -> _Column:
     """A raw field: numeric when every value is a number; dictionary-encoded when it has few
-    distinct values."""
+    distinct values (``source``: its values as records.csv writes them)."""
     held, numeric = _numeric(data)
     spec["numeric"] = held and numeric
     if data.kind == "object":
         values = _cells(data.values())
         return _Column(column, spec, values=Values(lambda a, b: values[a:b], csv_cell))
     if data.kind == "mixed" or data.whole is not None:   # 5 and 5.0 are not one value
-        return _Column(column, spec, values=raw(data, csv_cell))
+        return _Column(column, spec, values=source)
     codes, distinct, missing = data.encoded()   # the distinct values made Python values only when few
     if len(distinct) * 2 <= n:
         return _coded(column, spec, Coded(codes, tuple(distinct.to_pylist() + [None] * missing)))
-    return _Column(column, spec, values=raw(data, csv_cell))
+    return _Column(column, spec, values=source)
 
 
 def _columns(project: Project, audit: Audit | None) -> tuple[list[_Column], dict[str, tuple[list, np.ndarray]],
@@ -264,7 +264,7 @@ def _columns(project: Project, audit: Audit | None) -> tuple[list[_Column], dict
     for metric in metrics:
         out.append(_Column(metric, _spec(project, metric, None), values=text[metric]))
     for column, name in [(f"{m}_reported", m) for m in reported] + [(c, c) for c in extra]:
-        out.append(_raw(column, _spec(project, column, None), records.raw.get(name) or Column.missing(n), n))
+        out.append(_raw(column, _spec(project, column, None), records.raw.get(name) or Column.missing(n), n, text[column]))
     out.append(_Column("started_at", _spec(project, "started_at", None), values=text["started_at"]))
     out.append(_coded("reason", _spec(project, "reason", None), records.reason))
     out.append(_coded("evidence", _spec(project, "evidence", None), records.evidence))
