@@ -16,14 +16,13 @@ import argparse
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
+sys.path.insert(0, str(HERE))
 TARGET = 60.0   # seconds for the import and the build together: "well under a minute"
 
 
@@ -41,19 +40,6 @@ def make_file(path: Path, repetitions: int, commands: int = 2, seed: int = 0) ->
                         "min": min(times), "max": max(times), "times": times, "exit_codes": codes})
     path.write_text(json.dumps({"results": results}, indent=2) + "\n", encoding="utf-8")
     return path
-
-
-def timed(args: list[str], env: dict) -> tuple[float, float, float]:
-    """Wall seconds, CPU seconds (user and system) and peak RSS (GiB) of one process."""
-    start = time.perf_counter()
-    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - start
-    error = process.stderr.read().decode() if process.stderr else ""
-    process.stderr.close()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(args)} failed:\n{error}")
-    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 2**20
 
 
 def main(argv: list[str]) -> int:
@@ -78,10 +64,12 @@ def main(argv: list[str]) -> int:
              ("build again", benchproof + ["build", str(project), "-o", str(site)])]
     print("| step | wall | CPU | peak RSS |")
     print("|---|---|---|---|")
+    from speed import run
+
     found = {}
     for name, command in steps:
-        found[name] = timed(command, env)
-        wall, cpu, peak = found[name]
+        found[name] = run(command, env)
+        wall, peak, cpu = found[name]
         print(f"| {name} | {wall:.1f} s | {cpu:.1f} s | {peak:.2f} GiB |", flush=True)
     total = found["import"][0] + found["build (cold chart cache)"][0]
     print(f"import and build: {total:.1f} s (target: well under {TARGET:.0f} s: "

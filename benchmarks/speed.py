@@ -76,8 +76,8 @@ pacsv.write_csv(ok.group_by(keys).aggregate([(c, "approximate_median") for c in 
 """ % KEYS
 
 
-def run(args: list[str], env: dict | None = None) -> tuple[float, float]:
-    """Wall seconds and peak RSS (GiB) of one process."""
+def run(args: list[str], env: dict | None = None) -> tuple[float, float, float]:
+    """Wall seconds, peak RSS (GiB) and CPU seconds (user and system) of one process."""
     start = time.perf_counter()
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, usage = os.wait4(process.pid, 0)
@@ -86,7 +86,7 @@ def run(args: list[str], env: dict | None = None) -> tuple[float, float]:
     process.stderr.close()
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{' '.join(args)} failed:\n{error}")
-    return seconds, usage.ru_maxrss / 2**20
+    return seconds, usage.ru_maxrss / 2**20, usage.ru_utime + usage.ru_stime
 
 
 def make_project(folder: Path, n: int, jsonl: bool = True) -> None:
