@@ -27,7 +27,8 @@ _RENAME_EXCHANGE = 2
 
 class Stored:
     """A file's content written, a piece at a time, to ``path`` in a private temporary folder
-    (it is published by a copy); its size and SHA-256 are counted as it is written."""
+    (it is published under a second name, or copied); its size and SHA-256 are counted as it
+    is written."""
 
     def __init__(self, path: Path, pieces: Iterable[bytes]) -> None:
         digest, size = hashlib.sha256(), 0
@@ -92,6 +93,15 @@ def recover(out: Path) -> None:
         shutil.rmtree(leftover, ignore_errors=True)
 
 
+def _place(stored: Path, target: Path) -> None:
+    """A stored file at ``target``: a second name for it where both are on one file system (no
+    copy), else a copy."""
+    try:
+        os.link(stored, target)
+    except OSError:
+        shutil.copyfile(stored, target)
+
+
 def publish(site: SiteFiles, out: Path) -> None:
     """Write ``site`` to a staging folder next to ``out``, then swap it in."""
     out = out.absolute()
@@ -108,7 +118,7 @@ def publish(site: SiteFiles, out: Path) -> None:
             target.parent.mkdir(parents=True, exist_ok=True)
             content = site.files[rel]
             if isinstance(content, Stored):
-                shutil.copyfile(content.path, target)
+                _place(content.path, target)
             else:
                 target.write_bytes(content)
     except BaseException:  # a write failed (a full disk...) or was interrupted: nothing is left
