@@ -16,7 +16,7 @@ from benchproof.compute.decision import DecisionOutcome, flagged
 from benchproof.compute.run import Computed, compute
 from benchproof.pages.arm_pages import arm_site_files
 from benchproof.receipts.buildtime import ENV, build_time
-from benchproof.receipts.bundle import evidence_zip
+from benchproof.receipts.bundle import Deflater, evidence_zip
 from benchproof.receipts.downloads import csv_pieces, jsonl_pieces, results_json
 from benchproof.receipts.evidence import site_files as evidence_files
 from benchproof.errors import InputError, Problem, printable, strictly
@@ -204,11 +204,13 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     if decided or weighed.crossovers or weighed.references:
         log(f"decision  {weighed_line(decided, weighed)}")
     site = SiteFiles()
-    downloads = {name: Stored(store / name, pieces(project)) if store is not None else b"".join(pieces(project))
-                 for name, pieces in (("records.csv", csv_pieces), ("records.jsonl", jsonl_pieces))}
+    deflated = {name: Deflater() for name in ("records.csv", "records.jsonl")}   # for the bundle, meanwhile
+    downloads = {name: Stored(store / name, pieces(project), deflated[name]) if store is not None
+                 else b"".join(pieces(project)) for name, pieces in (("records.csv", csv_pieces),
+                                                                     ("records.jsonl", jsonl_pieces))}
     downloads["results.json"] = results_text.encode("utf-8")
     free_unused_memory()
-    bundle, data = evidence_zip(project, downloads, when, store)
+    bundle, data = evidence_zip(project, downloads, when, store, deflated if store is not None else None)
     downloads[bundle] = data
     if signature is not None:
         downloads[signature_name(bundle)] = signature.data

@@ -16,7 +16,7 @@ import hashlib
 import os
 import shutil
 from pathlib import Path, PurePosixPath
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 STAGING_PREFIX = ".benchproof-staging-"
 OLD_PREFIX = ".benchproof-old-"
@@ -30,13 +30,16 @@ class Stored:
     (it is published under a second name, or copied); its size and SHA-256 are counted as it
     is written."""
 
-    def __init__(self, path: Path, pieces: Iterable[bytes]) -> None:
+    def __init__(self, path: Path, pieces: Iterable[bytes], also: Callable[[bytes], None] | None = None) -> None:
+        """``also``: handed each piece too (to compress it on the way)."""
         digest, size = hashlib.sha256(), 0
         with open(path, "xb") as handle:
             for piece in pieces:
                 handle.write(piece)
                 digest.update(piece)
                 size += len(piece)
+                if also is not None:
+                    also(piece)
         self.path, self.size, self.sha256 = path, size, digest.hexdigest()
 
     def __len__(self) -> int:

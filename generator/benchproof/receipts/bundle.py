@@ -103,6 +103,51 @@ def deflate(data: Content) -> tuple[bytes, int]:
     return b"".join(out), crc
 
 
+class Deflater:
+    """:func:`deflate` of content fed a piece at a time as it is made (records.csv while the next
+    chunk of records is written): the same blocks, so the same bytes, compressed side by side
+    with the writing; at most a few blocks wait to be compressed."""
+
+    def __init__(self) -> None:
+        self.buffer = bytearray()
+        self.held: bytes | None = None     # the last full block: the last of all, or not?
+        self.jobs: list[Future] = []
+        self.waiting: deque[Future] = deque()
+        self.crc = 0
+        self.done: tuple[bytes, int] | None = None
+
+    def __call__(self, piece: bytes) -> None:
+        self.crc = zlib.crc32(piece, self.crc)
+        self.buffer += piece
+        while len(self.buffer) >= BLOCK:
+            block = bytes(self.buffer[:BLOCK])
+            del self.buffer[:BLOCK]
+            self._hold(block)
+
+    def _hold(self, block: bytes) -> None:
+        if self.held is not None:
+            self._submit(self.held, False)
+        self.held = block
+
+    def _submit(self, block: bytes, last: bool) -> None:
+        job = _pool().submit(_deflate_block, block, last)
+        self.jobs.append(job)
+        self.waiting.append(job)
+        while len(self.waiting) > 2 * (os.cpu_count() or 1) + 2:
+            self.waiting.popleft().result()
+
+    def result(self) -> tuple[bytes, int]:
+        """The deflated bytes and the CRC-32 of everything fed."""
+        if self.done is None:
+            if self.buffer:
+                self._hold(bytes(self.buffer))
+                self.buffer.clear()
+            self._submit(self.held if self.held is not None else b"", True)
+            self.done = b"".join(job.result() for job in self.jobs), self.crc
+            self.jobs, self.waiting, self.held = [], deque(), None
+        return self.done
+
+
 def _deflate_block(block: bytes, last: bool) -> bytes:
     compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
     return compressor.compress(block) + compressor.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)
@@ -118,21 +163,27 @@ def write_zip(files: dict[str, Content], when: BuildTime) -> bytearray:
     """A zip of ``files`` (archive path → content), entries in the given order, each stamped
     with the build time (a DOS date, and a UT extra field: UTC seconds, unsigned), regular
     files rw-r--r-- made on Unix, deflated (see :func:`deflate`).  The layout is zipfile's."""
+    return _joined(zip_pieces(files, when))
+
+
+def _joined(pieces: Iterable[bytes]) -> bytearray:
     out = bytearray()
-    for piece in zip_pieces(files, when):
+    for piece in pieces:
         out += piece
     return out   # a bytearray: the zip is not copied once more
 
 
-def zip_pieces(files: dict[str, Content], when: BuildTime) -> Iterator[bytes]:
-    """:func:`write_zip`'s bytes, an entry at a time."""
+def zip_pieces(files: dict[str, Content], when: BuildTime,
+               deflated: dict[str, Deflater] | None = None) -> Iterator[bytes]:
+    """:func:`write_zip`'s bytes, an entry at a time (``deflated``: entries already deflated as
+    they were written)."""
     stamp = _stamp(when)
     dos_time, dos_date = _dos_time(stamp)
     extra = struct.pack("<HHBL", 0x5455, 5, 1, stamp)   # UT: mtime in UTC seconds, unsigned
     written = 0
     central = []
     for name in files:   # a file at a time: its blocks side by side, then the next file's
-        data, crc = deflate(files[name])
+        data, crc = deflated[name].result() if deflated and name in deflated else deflate(files[name])
         encoded = name.encode("ascii") if name.isascii() else name.encode("utf-8")
         flags = 0 if name.isascii() else 0x800   # bit 11: the name is UTF-8
         size = len(files[name])
@@ -152,14 +203,16 @@ def zip_pieces(files: dict[str, Content], when: BuildTime) -> Iterator[bytes]:
 
 
 def evidence_zip(project: Project, downloads: dict[str, Content], when: BuildTime,
-                 store: Path | None = None) -> tuple[str, Content]:
+                 store: Path | None = None, deflated: dict[str, Deflater] | None = None) -> tuple[str, Content]:
     """``(file name, zip)`` for the project's evidence bundle: its bytes, or, with ``store`` (a
-    private folder), a :class:`~benchproof.site.Stored` file there."""
+    private folder), a :class:`~benchproof.site.Stored` file there.  ``deflated``: downloads
+    already deflated as they were written, by name."""
     inputs = {path: (project.root / path).read_bytes() for path in project.inputs}
     files = {**inputs, **downloads, "PROVENANCE.json": provenance(project, inputs, when)}
     files["SHA256SUMS"] = sha256sums(files)
     name = bundle_name(project)
     entries = {f"{name}/{path}": files[path] for path in sorted(files)}
+    ready = {f"{name}/{path}": deflater for path, deflater in (deflated or {}).items()}
     if store is None:
-        return f"{name}.zip", write_zip(entries, when)
-    return f"{name}.zip", Stored(store / f"{name}.zip", zip_pieces(entries, when))
+        return f"{name}.zip", write_zip(entries, when) if not ready else _joined(zip_pieces(entries, when, ready))
+    return f"{name}.zip", Stored(store / f"{name}.zip", zip_pieces(entries, when, ready))
