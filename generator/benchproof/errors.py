@@ -87,14 +87,15 @@ SHOWN_VALUES = 3  # values named in it
 
 
 def _ranges(lines: list[int]) -> str:
-    """``2–40, 52, 60–71, …``: the lines as ranges of consecutive numbers, the first few."""
+    """``2–40, 52, 60–71, …``: the lines as ranges of consecutive numbers, the first few (a
+    line number is written as in ``file:line``, without a thousands separator)."""
     runs: list[list[int]] = []
     for line in sorted(set(lines)):
         if runs and line == runs[-1][1] + 1:
             runs[-1][1] = line
         else:
             runs.append([line, line])
-    shown = [thousands(a) if a == b else f"{thousands(a)}–{thousands(b)}" for a, b in runs[:SHOWN_RANGES]]
+    shown = [str(a) if a == b else f"{a}–{b}" for a, b in runs[:SHOWN_RANGES]]
     return ", ".join(shown) + (", …" if len(runs) > SHOWN_RANGES else "")
 
 

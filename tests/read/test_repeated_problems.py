@@ -39,7 +39,7 @@ def test_5160_malformed_timestamps_are_one_message_with_the_count_the_ranges_and
 
     root = _project(tmp_path, {"r.csv": _csv(5200, started_at)})
     assert errors(root) == [
-        "runs/r.csv:2: 'started_at' is not an ISO 8601 timestamp on 5,160 lines (2–21, 62–5,201): "
+        "runs/r.csv:2: 'started_at' is not an ISO 8601 timestamp on 5,160 lines (2–21, 62–5201): "
         "'soon', 'later', '2025-13-01', …"]
 
 
