@@ -10,7 +10,7 @@ A column holds one of three kinds of values:
   (``5`` among ``2.5``), which ``json`` gives as Python integers: ``whole`` marks their rows.
 - ``object``: Python values as JSON gives them (``None`` where a record lacks the field or
   holds ``null``), for what has no column form: true/false, nested values, a JSON text with
-  spaces around it, whole numbers among fractions.
+  spaces around it, an integer past 2**53 among fractions.
 - ``mixed``: columns of the other kinds end to end (:meth:`Column.parts`), what a field becomes
   when files that hold it as text (CSV) and as numbers (JSON, Parquet) are joined; each part
   stays what it is, so a million records are never turned into Python values to be joined.

@@ -4,6 +4,7 @@ codes into the distinct values of each field, the workload point of each record.
 from __future__ import annotations
 
 import numpy as np
+import pyarrow as pa
 
 from benchproof.model.columns import RunTable
 from benchproof.model.config import Report
@@ -50,7 +51,7 @@ def records(table: RunTable, columns: dict, keep: np.ndarray, report: Report) ->
     dims = [(codes[keep], values) for codes, values in columns["dims"]]
     run_ids = columns["run_id"]
     return Records(
-        run_id=[run_ids[i] for i in keep.tolist()],
+        run_id=run_ids if len(keep) == table.n else run_ids.take(pa.array(keep)),
         section=_coded(section_codes[keep], sections, tuple(s.id for s in report.sections)),
         arm=_coded(arm_codes[keep], arms), status=_coded(status_codes[keep], statuses, STATUSES),
         repeat=columns["repeat"][keep],

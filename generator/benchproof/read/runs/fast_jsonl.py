@@ -102,8 +102,9 @@ def _literals(lines, rows: np.ndarray, name: str) -> list[str | None]:
     return literals
 
 
-def _fractions(data, lines, rows: np.ndarray, name: str) -> Column | None:
-    """A column pyarrow read as doubles, as ``json`` would give it (None: leave the file)."""
+def _fractions(data, lines, name: str) -> Column | None:
+    """A column pyarrow read as doubles (``lines``: the line of each row), as ``json`` would
+    give it (None: leave the file)."""
     import pyarrow.compute as pc
 
     values = data.to_numpy(zero_copy_only=False)
@@ -113,7 +114,7 @@ def _fractions(data, lines, rows: np.ndarray, name: str) -> Column | None:
         whole = np.flatnonzero(np.floor(values) == values)
     if not len(whole):
         return Column(NUMBER, data)
-    literals = _literals(lines, rows[whole], name)
+    literals = _literals(lines, whole, name)
     if any(text is None for text in literals):
         return None
     integers: dict[int, str] = {}
@@ -135,7 +136,9 @@ def _fractions(data, lines, rows: np.ndarray, name: str) -> Column | None:
     return Column(OBJECT, python)
 
 
-def _column(data, lines, rows: np.ndarray, name: str) -> Column | None:
+def _column(data, lines, name: str) -> Column | None:
+    """One field's column, as ``json`` would give its values (``lines``: the line of each row);
+    None when pyarrow read it otherwise."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -145,7 +148,7 @@ def _column(data, lines, rows: np.ndarray, name: str) -> Column | None:
     if pa.types.is_int64(kind):
         return Column(NUMBER, data)
     if pa.types.is_float64(kind):
-        return _fractions(data, lines, rows, name)
+        return _fractions(data, lines, name)
     if pa.types.is_string(kind):
         if data.null_count < len(data) and (pc.any(pc.equal(data, "")).as_py() or padded(data)):
             return Column(OBJECT, data.to_pylist())       # kept as written, spaces and all
@@ -173,7 +176,7 @@ def plain_jsonl(text: str, rel: str) -> RunFile | None:
     object_lines = lines.take(rows) if len(rows) < len(lines) else lines
     columns = {}
     for name, chunked in zip(table.column_names, table.columns):
-        column = _column(chunked.combine_chunks(), object_lines, np.arange(len(rows)), name)
+        column = _column(chunked.combine_chunks(), object_lines, name)
         if column is None:
             return None
         columns[name] = column

@@ -284,7 +284,7 @@ class Validation:
             found.append((int(self.table.lines[row]), float(reported[row])))
         return values
 
-    def _run_ids(self, check: int) -> list[str]:
+    def _run_ids(self, check: int):
         """Each record's run id (``<file>:<line>`` where it has none); a repeated one is an
         error at every record after the first, found over the whole column."""
         import pyarrow as pa
@@ -300,11 +300,10 @@ class Validation:
         _, first = np.unique(codes, return_index=True)
         first_row = first[codes] if len(codes) else first
         repeated = np.flatnonzero(first_row != np.arange(len(codes)))
-        out = ids.to_pylist()
         self.fail(repeated.tolist(), check,
-                  lambda row: said("duplicate run_id", f"'{out[row]}' (first at {self.where(int(first_row[row]))})",
-                                   f"duplicate run_id '{out[row]}' (first at {self.where(int(first_row[row]))})"))
-        return out
+                  lambda row: said("duplicate run_id", f"'{ids[row]}' (first at {self.where(int(first_row[row]))})",
+                                   f"duplicate run_id '{ids[row]}' (first at {self.where(int(first_row[row]))})"))
+        return ids
 
     def _started(self, check: int) -> np.ndarray:
         """``started_at`` of every record in seconds (NaN when there is none)."""
