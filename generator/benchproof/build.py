@@ -209,6 +209,9 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
                  else b"".join(pieces(project)) for name, pieces in (("records.csv", csv_pieces),
                                                                      ("records.jsonl", jsonl_pieces))}
     downloads["results.json"] = results_text.encode("utf-8")
+    info = site_info(project, when.iso)
+    runs = runs_site_files(project, info, audit, store)   # while the texts downloads made are at hand
+    forget(project)   # the texts of the records' columns the downloads and runs.html shared
     free_unused_memory()
     bundle, data = evidence_zip(project, downloads, when, store, deflated if store is not None else None)
     downloads[bundle] = data
@@ -217,7 +220,6 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     site.update({download_path(name): content for name, content in downloads.items()})
     log(f"downloads {', '.join(downloads)} ({len(project.inputs)} input files, built as of {when.iso})")
     page = report_page(project, audited.computed, audit, decided)
-    info = site_info(project, when.iso)
     views = chart_views(project, audited.computed, audit.cells, cache)
     charts = charts_page(project, views)
     site.add(INDEX, render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when, signature),
@@ -239,8 +241,6 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     log(f"render    index.html: {listed}")
     # Further pages: each module returns {site path: content}.
     free_unused_memory()
-    runs = runs_site_files(project, info, audit)
-    forget(project)   # the texts of the records' columns the downloads and runs.html shared
     site.update(runs)
     chunks = sum(1 for path in runs if path.startswith("runs-data-"))
     log(f"runs      runs.html: {len(project.records):,} records in runs-data.js"

@@ -40,7 +40,8 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -56,6 +57,7 @@ from benchproof.pages.render import asset, render
 from benchproof.read.numbers import NUMBER
 from benchproof.addresses import DATA_PATH, INDEX, NUMBER_PATH, RUNS, SCRIPT_PATH, arm_href, chunk_path, download_path, site_path
 from benchproof.pages.record_text import Labels, Source, Values, csv_cell, joined, sources
+from benchproof.site import Stored
 from benchproof.text import SCRIPT_ESCAPES, SCRIPT_UNSAFE, script_json_text
 
 FORMAT = 3   # 2: the audit's columns and notices; 3: records in chunks
@@ -350,16 +352,17 @@ def _script_safe(texts):
     return texts
 
 
-def runs_data(project: Project, audit: Audit | None = None) -> tuple[bytes, list[Filter], list[bytes]]:
+def runs_data(project: Project, audit: Audit | None = None) -> tuple[bytes, list[Filter], Iterator[bytes]]:
     """``runs-data.js`` (the description of the columns and the first records, or all), the
-    filters it offers, and the scripts of the other chunks (``runs-data-<k>.js``)."""
+    filters it offers, and the scripts of the other chunks (``runs-data-<k>.js``), each made
+    when it is asked for."""
     report = project.report
     n = len(project.records)
     columns, dictionaries, audit_column, notices = _columns(project, audit)
     filters = _filters(project, dictionaries, audit_column)
     first = n if n <= CHUNK else FIRST_CHUNK
     bounds = [first, *range(first + CHUNK, n, CHUNK), n] if first < n else [n]
-    chunks = [_chunk(columns, a, b, n) for a, b in zip(bounds, bounds[1:])]
+    chunks = (_chunk(columns, a, b, n) for a, b in zip(bounds, bounds[1:]))
     data = {
         "format": FORMAT,
         "title": report.title,
@@ -377,7 +380,7 @@ def runs_data(project: Project, audit: Audit | None = None) -> tuple[bytes, list
         "filters": [{"column": f.column, "label": f.label,
                      "options": [{"value": o.value, "label": o.label, "count": o.count} for o in f.options]}
                     for f in filters],
-        "chunks": [chunk_path(k) for k in range(1, len(chunks) + 1)],
+        "chunks": [chunk_path(k) for k in range(1, len(bounds))],
     }
     # each column's values, written a column at a time, take their placeholder's place
     parts = re.split(r'"\\u0000(\d+)"', f"window.{DATA_GLOBAL} = {script_json_text(data)};\n")
@@ -386,8 +389,10 @@ def runs_data(project: Project, audit: Audit | None = None) -> tuple[bytes, list
     return text, filters, chunks
 
 
-def runs_site_files(project: Project, info: SiteInfo, audit: Audit | None = None) -> dict[str, str | bytes]:
-    """``runs.html``, its data scripts and its page script."""
+def runs_site_files(project: Project, info: SiteInfo, audit: Audit | None = None,
+                    store: Path | None = None) -> dict[str, str | bytes | Stored]:
+    """``runs.html``, its data scripts and its page script (``store``: a private temporary
+    folder where the chunks of a million records wait, one made at a time)."""
     data, filters, chunks = runs_data(project, audit)
     counts = project.records.status_counts()
     page = RunsPage(
@@ -400,5 +405,6 @@ def runs_site_files(project: Project, info: SiteInfo, audit: Audit | None = None
         DATA_PATH: data,
         SCRIPT_PATH: asset("runs.js"),
         NUMBER_PATH: asset("number.js"),
-        **{chunk_path(k): text for k, text in enumerate(chunks, 1)},
+        **{chunk_path(k): text if store is None else Stored(store / f"runs-data-{k}.js", [text])
+           for k, text in enumerate(chunks, 1)},
     }
