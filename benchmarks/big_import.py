@@ -64,11 +64,11 @@ def main(argv: list[str]) -> int:
              ("build again", benchproof + ["build", str(project), "-o", str(site)])]
     print("| step | wall | CPU | peak RSS |")
     print("|---|---|---|---|")
-    from speed import run
+    from speed import measure
 
     found = {}
     for name, command in steps:
-        found[name] = run(command, env)
+        found[name] = measure(command, env)
         wall, peak, cpu = found[name]
         print(f"| {name} | {wall:.1f} s | {cpu:.1f} s | {peak:.2f} GiB |", flush=True)
     total = found["import"][0] + found["build (cold chart cache)"][0]

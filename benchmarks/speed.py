@@ -1,7 +1,8 @@
 """Issues 14 and 27's table, measured on this machine: every row next to its floors, measured in
 the same run, as ratios.  Printed, never asserted.
 
-    python benchmarks/speed.py [--records 100000,1000000] [--repeats 3] [--no-browser] [--no-import] [--keep DIR]
+    python benchmarks/speed.py [--records 100000,1000000] [--requests 10000000] [--repeats 3] [--no-browser]
+                               [--no-import] [--keep DIR]
 
 Rows (each build is a fresh ``python -m benchproof build`` process, its chart cache warm, as in
 an edit-build-look loop; the cold first build is printed too):
@@ -20,6 +21,9 @@ an edit-build-look loop; the cold first build is printed too):
   by arm and status once every record is read (script, then the next frame drawn);
 - records.jsonl at the largest N: its size beside records.csv's, and whether any line holds a
   field records.csv does not have;
+- per-request records (``--requests``, 0 to skip; benchmarks/requests_speed.py): a build of that
+  many in Parquet against a pyarrow + numpy floor of the same grouped percentiles, index.html's
+  size, the same requests as a hive-partitioned dataset, and docs/speed.md's DuckDB query on it;
 - 400,000 repetitions in one hyperfine file (benchmarks/big_import.py): the import and the
   build together, against a minute.
 
@@ -76,7 +80,12 @@ pacsv.write_csv(ok.group_by(keys).aggregate([(c, "approximate_median") for c in 
 """ % KEYS
 
 
-def run(args: list[str], env: dict | None = None) -> tuple[float, float, float]:
+def run(args: list[str], env: dict | None = None) -> tuple[float, float]:
+    """Wall seconds and peak RSS (GiB) of one process."""
+    return measure(args, env)[:2]
+
+
+def measure(args: list[str], env: dict | None = None) -> tuple[float, float, float]:
     """Wall seconds, peak RSS (GiB) and CPU seconds (user and system) of one process."""
     start = time.perf_counter()
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
@@ -200,6 +209,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--records", default="100000,1000000")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--requests", type=int, default=10_000_000, help="request records (0: skip those rows)")
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--no-import", action="store_true", help="skip the 400,000-repetition import")
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it")
@@ -244,6 +254,10 @@ def main(argv: list[str]) -> int:
             f"them back (CSV) with their medians: {median(arrows):.1f} s, {max(a[1] for a in arrows):.2f} GiB",
             f"{ratio:.2f}× (pyarrow: {arrow_ratio:.2f}×)", target,
             ratio <= 2 and (n < 10**6 or memory <= 1.5))
+    if args.requests:
+        from requests_speed import request_rows
+
+        request_rows(work, env, args.requests, args.repeats, run, row, median)
     if site is None:
         return 0
     n = sizes[-1]

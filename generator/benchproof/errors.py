@@ -86,17 +86,35 @@ SHOWN_RANGES = 5  # line ranges named in that line
 SHOWN_VALUES = 3  # values named in it
 
 
-def _ranges(lines: list[int]) -> str:
-    """``2–40, 52, 60–71, …``: the lines as ranges of consecutive numbers, the first few (a
-    line number is written as in ``file:line``, without a thousands separator)."""
+def add_run(runs: list[list[int]], first: int, last: int, most: int | None = None) -> list[list[int]]:
+    """The lines ``first`` to ``last`` (coming after those of ``runs``) added to ``runs``, runs
+    of consecutive line numbers ``[first, last]``; past ``most`` runs the rest is left out (only
+    the first few are ever said)."""
+    if runs and runs[-1][0] <= first <= runs[-1][1] + 1:
+        runs[-1][1] = max(runs[-1][1], last)
+    elif most is None or len(runs) < most:
+        runs.append([first, last])
+    return runs
+
+
+def runs_of(lines: Iterable[int]) -> list[list[int]]:
+    """Line numbers, in order, as runs of consecutive numbers ``[first, last]``."""
     runs: list[list[int]] = []
-    for line in sorted(set(lines)):
-        if runs and line == runs[-1][1] + 1:
-            runs[-1][1] = line
-        else:
-            runs.append([line, line])
+    for line in lines:
+        add_run(runs, line, line)
+    return runs
+
+
+def repeated(message: str, count: int, runs: list[list[int]], values: list[str] = ()) -> str:
+    """The same problem on ``count`` lines of a file, said once: the message, how many lines,
+    their ranges (``runs_of``) and the first values it names: ``... on 5,160 lines (2–21,
+    62–5201): 'soon', 'later', …``.  A line number is written as in ``file:line``, without a
+    thousands separator."""
     shown = [str(a) if a == b else f"{a}–{b}" for a, b in runs[:SHOWN_RANGES]]
-    return ", ".join(shown) + (", …" if len(runs) > SHOWN_RANGES else "")
+    where = f"on {thousands(count)} lines ({', '.join(shown)}{', …' if len(runs) > SHOWN_RANGES else ''})"
+    if not values:
+        return f"{message} {where}"
+    return f"{message} {where}: {', '.join(values[:SHOWN_VALUES])}{', …' if len(values) > SHOWN_VALUES else ''}"
 
 
 def collapse(problems: Iterable[Problem]) -> list[Problem]:
@@ -118,10 +136,10 @@ def collapse(problems: Iterable[Problem]) -> list[Problem]:
         if len(group) <= REPEAT_LIMIT or p.line is None:
             out.append(p)
         elif p is group[0]:
-            where = f"on {thousands(len(group))} lines ({_ranges([q.line or 0 for q in group])})"
+            runs = runs_of(sorted({q.line or 0 for q in group}))
             values = list(dict.fromkeys(q.value for q in group if q.value is not None))
-            shown = ", ".join(values[:SHOWN_VALUES]) + (", …" if len(values) > SHOWN_VALUES else "")
-            message = f"{p.kind} {where}: {shown}" if p.kind and values else f"{p.message} {where}"
+            message = repeated(p.kind, len(group), runs, values) if p.kind and values else \
+                repeated(p.message, len(group), runs)
             out.append(Problem(p.file, p.line, message, p.severity))
     return out
 

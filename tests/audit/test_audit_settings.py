@@ -49,7 +49,7 @@ def test_defaults_without_the_block(tmp_path):
     ("guards:\n  - {check: nice == 0, reason: x, why: y}", "check:", "unknown key 'why' in an audit guard"),
     ("accept:\n  - {rule: nosy, reason: x}", "nosy", "audit.accept: unknown rule 'nosy' (did you mean 'noisy'?); "
      "the rules are few-repetitions, not-separated, noisy, warm-up, derived-differs, guard, degraded-regime, "
-     "workload-differs, order-confounded, outside-reference, claim-fails"),
+     "summary-differs, workload-differs, order-confounded, outside-reference, claim-fails"),
     ("accept:\n  - {rule: noisy}", "rule: noisy", "an audit.accept entry is missing the required key 'reason'"),
     ("accept:\n  - {rule: noisy, reason: '  '}", "rule: noisy", "audit.accept: 'reason' must say why the finding is accepted"),
     ("accept:\n  - {rule: noisy, arm: bb, reason: x}", "arm: bb", "audit.accept: unknown arm 'bb' (did you mean 'b'?)"),

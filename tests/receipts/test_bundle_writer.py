@@ -61,3 +61,22 @@ def test_content_deflated_as_it_is_written_is_the_same_zip(monkeypatch, tmp_path
             zipped = bytes(bundle.write_zip({"r/records.csv": data, **FILES}, WHEN))
             assert bytes(bundle._joined(bundle.zip_pieces(files, WHEN, {"r/records.csv": deflater}))) == zipped
             assert bytes(bundle.write_zip(files, WHEN)) == zipped
+
+
+def test_a_file_its_format_compresses_is_stored_not_deflated_again():
+    files = {"r/requests/a.parquet": b"PAR1" + bytes(range(256)) * 40 + b"PAR1", **FILES}
+    data = bytes(bundle.write_zip(files, WHEN))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:   # what zipfile writes: the Parquet file stored
+        for name, content in files.items():
+            info = zipfile.ZipInfo(name, (2025, 3, 1, 8, 0, 0))
+            info.compress_type = zipfile.ZIP_STORED if name.endswith(".parquet") else zipfile.ZIP_DEFLATED
+            info.create_system = 3
+            info.external_attr = 0o100644 << 16
+            info.extra = bundle.struct.pack("<HHBL", 0x5455, 5, 1, WHEN.epoch)
+            archive.writestr(info, content, compresslevel=bundle.LEVEL)
+    assert data == out.getvalue()
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        assert archive.getinfo("r/requests/a.parquet").compress_type == zipfile.ZIP_STORED
+        assert archive.getinfo("r/a.txt").compress_type == zipfile.ZIP_DEFLATED
+        assert {name: archive.read(name) for name in archive.namelist()} == files and archive.testzip() is None

@@ -14,6 +14,7 @@ from typing import Callable
 from benchproof.audit.compare import degraded_regime, not_separated
 from benchproof.audit.finding import Facts, Finding
 from benchproof.audit.records import derived_differs, guard
+from benchproof.audit.requests import summary_differs
 from benchproof.audit.spread import few_repetitions, noisy, warm_up
 from benchproof.audit.weighing import claim_fails, outside_reference
 from benchproof.audit.workload import order_confounded, workload_differs
@@ -62,6 +63,11 @@ RULES: tuple[Rule, ...] = (
          "The arm is many times worse than the best arm at the same point: that usually measures the "
          "machine (swapping, throttling), not the arm. Compare the rows where every arm is healthy.",
          degraded_regime),
+    Rule("summary-differs", "A tool's summary differs from its requests",
+         "The figure the tool states for a run (its mean, median or p99) is not what that run's own requests give "
+         "(recomputed with numpy's percentiles): the summary covers other requests than the file's records, or "
+         "another rule. Quote the recomputed figure, or find out why.", summary_differs,
+         lambda project: any(m.stated for m in project.report.request_metrics) and project.requests.present),
     Rule("workload-differs", "Not the same workload",
          "A field that must agree between arms (audit.parity) differs: the arms did not run the same "
          "workload, so their figures are not like for like.", workload_differs),

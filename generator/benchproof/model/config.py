@@ -22,6 +22,9 @@ class Metric:
     allow_negative: bool = False
     decimals: int | None = None    # None until the project is read: then report.yaml's, or 0
                                    # for a metric whose every value is a whole number
+    per: Literal["run", "request"] = "run"   # request: a value per request (requests/), not per run
+    stated: tuple[tuple[str, str], ...] = ()   # a request metric: (statistic, run column) where a
+                                               # tool states its own summary of it (mean, median, p99)
 
     @property
     def better_text(self) -> str:
@@ -98,6 +101,15 @@ class Arm:
 
 
 @dataclass(frozen=True)
+class Objective:
+    """One ``slo:`` entry of report.yaml: a request meets it when its ``metric`` is at most ``max``."""
+
+    metric: str
+    max: float
+    where: Where
+
+
+@dataclass(frozen=True)
 class Report:
     title: str
     subtitle: str
@@ -109,6 +121,8 @@ class Report:
     protocol_html: str
     decimals: int = 2
     arm_label: str = "Arm"         # the heading of the arm column
+    request_metrics: tuple[Metric, ...] = ()   # ``per: request``: distributions of requests/ records
+    slo: tuple[Objective, ...] = ()            # service-level objectives: what makes a request good
 
     @cached_property
     def _dimension(self) -> dict[str, Dimension]:

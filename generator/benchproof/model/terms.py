@@ -23,7 +23,7 @@ RESERVED = ("run_id", "section", "arm", "status", "repeat", "reason", "evidence"
 DECISION_STATUSES = ("adopted", "rejected", "undecided")
 # the audit's rule ids, in the order it lists them (audit/registry.RULES: a rule of its own each)
 RULE_IDS = ("few-repetitions", "not-separated", "noisy", "warm-up", "derived-differs", "guard", "degraded-regime",
-            "workload-differs", "order-confounded", "outside-reference", "claim-fails")
+            "summary-differs", "workload-differs", "order-confounded", "outside-reference", "claim-fails")
 
 
 @dataclass(frozen=True)

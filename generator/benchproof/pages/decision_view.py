@@ -128,9 +128,11 @@ def _note(words: Words, outcome: ClaimOutcome) -> str:
     if outcome.state == CANNOT:
         if not outcome.figures:
             return "no figure to check: the section has no workload point"
-        gaps = [(side, f) for f in outcome.figures for side in (f.side, f.vs) if side is not None and side.median is None]
-        side, f = gaps[0]
-        return f"{words.labels[side.arm]} has no median here: {side.status}"
+        gaps = [side for f in outcome.figures for side in (f.side, f.vs) if side is not None and side.median is None]
+        if gaps:
+            return f"{words.labels[gaps[0].arm]} has no median here: {gaps[0].status}"
+        zero = next(f.vs for f in outcome.figures if f.undefined and f.vs is not None)
+        return f"the ratio is undefined: the median of {words.labels[zero.arm]} is 0"
     if outcome.state == FLAGGED:
         return "an audit finding marks a figure it rests on: read it before relying on the claim"
     return ""

@@ -38,6 +38,9 @@ ZIP_EPOCH_MAX = 2**32 - 1  # 2106-02-07T06:28:15Z: the latest its extended times
 ZIP64_LIMIT = 2**32 - 1    # sizes and offsets past this need zip64, which this writer does not write
 LEVEL = 1                  # deflate level: 3-4 times as fast as 6 for 10-20% more bytes (benchmarks/bundle.py)
 BLOCK = 4 << 20            # bytes deflated as one piece, side by side with the others
+# files compressed by their own format: stored as they are (deflating 300 MB of Parquet costs
+# seconds of CPU for a few percent)
+STORED_SUFFIXES = (".parquet", ".zip", ".gz", ".zst", ".bz2", ".xz", ".png", ".jpg", ".jpeg", ".webp")
 
 
 def sha256(data: Content) -> str:
@@ -162,7 +165,8 @@ def _pool() -> ThreadPoolExecutor:
 def write_zip(files: dict[str, Content], when: BuildTime) -> bytearray:
     """A zip of ``files`` (archive path → content), entries in the given order, each stamped
     with the build time (a DOS date, and a UT extra field: UTC seconds, unsigned), regular
-    files rw-r--r-- made on Unix, deflated (see :func:`deflate`).  The layout is zipfile's."""
+    files rw-r--r-- made on Unix, deflated (see :func:`deflate`), or stored as they are when
+    their own format compresses them (:data:`STORED_SUFFIXES`).  The layout is zipfile's."""
     return _joined(zip_pieces(files, when))
 
 
@@ -183,15 +187,21 @@ def zip_pieces(files: dict[str, Content], when: BuildTime,
     written = 0
     central = []
     for name in files:   # a file at a time: its blocks side by side, then the next file's
-        data, crc = deflated[name].result() if deflated and name in deflated else deflate(files[name])
+        content = files[name]
+        method = 0 if name.lower().endswith(STORED_SUFFIXES) else 8
+        if method == 0:   # compressed by its own format: stored as it is
+            data = b"".join(content.blocks(BLOCK)) if isinstance(content, Stored) else bytes(content)
+            crc = zlib.crc32(data)
+        else:
+            data, crc = deflated[name].result() if deflated and name in deflated else deflate(content)
         encoded = name.encode("ascii") if name.isascii() else name.encode("utf-8")
         flags = 0 if name.isascii() else 0x800   # bit 11: the name is UTF-8
         size = len(files[name])
         if max(size, len(data), written) >= ZIP64_LIMIT:
             raise OSError(f"{name} is too large for the evidence zip (4 GiB per file)")
-        header = struct.pack("<4s2B4HL2L2H", b"PK\x03\x04", 20, 0, flags, 8, dos_time, dos_date, crc,
+        header = struct.pack("<4s2B4HL2L2H", b"PK\x03\x04", 20, 0, flags, method, dos_time, dos_date, crc,
                              len(data), size, len(encoded), len(extra)) + encoded + extra
-        central.append(struct.pack("<4s4B4HL2L5H2L", b"PK\x01\x02", 20, 3, 20, 0, flags, 8, dos_time, dos_date,
+        central.append(struct.pack("<4s4B4HL2L5H2L", b"PK\x01\x02", 20, 3, 20, 0, flags, method, dos_time, dos_date,
                                    crc, len(data), size, len(encoded), len(extra), 0, 0, 0,
                                    0o100644 << 16, written) + encoded + extra)
         yield header

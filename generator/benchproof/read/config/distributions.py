@@ -50,6 +50,17 @@ def _table(root: Path, rel: str) -> tuple[list[RawRecord], list[Skipped], tuple[
     return records, skipped, fields, None
 
 
+LARGEST = float(2**53)   # beyond it a double does not hold every whole number
+
+
+def beyond(number: float) -> str | None:
+    """Why a distribution's value is out of reach (None: it is not): its size, past which the
+    sums and axes it is weighed and drawn with would no longer hold in a double."""
+    if abs(number) > LARGEST:
+        return f"beyond {setting(LARGEST)} (2**53), past which a double does not count exactly: {setting(number)}"
+    return None
+
+
 def _number(value: object) -> tuple[float | None, str]:
     """A non-negative number, or None and why not."""
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -60,7 +71,8 @@ def _number(value: object) -> tuple[float | None, str]:
         return None, f"{exc}: {str(value)[:40]!r}"
     if number < 0:
         return None, f"negative: {setting(number)}"
-    return number, ""
+    too_big = beyond(number)
+    return (None, too_big) if too_big else (number, "")
 
 
 def read_lengths(root: Path, rel: str, column: str | None) -> Read:
@@ -112,6 +124,8 @@ def read_reference(root: Path, rel: str, value: Derivation, where: Condition | N
             if number is None:
                 missing = [f for f in value.fields if r.fields.get(f) in (None, "")]
                 raise DeriveError(f"no value of {', '.join(missing)}: the value cannot be computed")
+            if beyond(number):
+                raise DeriveError(f"the value is {beyond(number)}")
         except DeriveError as exc:
             skipped.append(Skipped(r.line, reason(exc)))
             continue

@@ -34,12 +34,11 @@ from benchproof.read.paths import check_path
 from benchproof.read.runs.records_io import read_columns
 from benchproof.read.schema import shown
 from benchproof.read.runs.timestamps import timestamp, timestamps
-from benchproof.text import thousands
 from benchproof.model.records import Records
 from benchproof.read.runs.assemble import records
 
 RUN_SUFFIXES = (".csv", ".jsonl", ".json", ".parquet")
-MAX_REPEAT = 2 ** 53   # repetitions a double counts exactly
+MAX_REPEAT = 2.0 ** 63   # a repeat is kept as a 64-bit integer
 HINT = " (leave it empty for a value that was not measured)"
 
 
@@ -202,7 +201,7 @@ class Validation:
         column = self.column("repeat")
         values, _ = self.numbers("repeat")
         with np.errstate(invalid="ignore"):
-            good = (values >= 1) & (values <= MAX_REPEAT) & (np.floor(values) == values)
+            good = (values >= 1) & (values < MAX_REPEAT) & (np.floor(values) == values)
         bad = np.flatnonzero(~good)
         if len(bad):
             self.fail_rows(bad, column.take(bad).by_value(self._repeat), check)
@@ -219,9 +218,9 @@ class Validation:
         if number < 1 or not number.is_integer():
             return 0, said("'repeat' must be a whole number from 1", repr(text),
                            f"'repeat' must be a whole number from 1, got {text!r}")
-        if number > MAX_REPEAT:
-            return 0, said(f"'repeat' is too large (at most {thousands(MAX_REPEAT)}, which a double holds exactly)",
-                           shown(text))
+        if number >= 2**63:   # kept as a 64-bit integer
+            return 0, said("'repeat' must be a whole number from 1 that a 64-bit integer holds", shown(text),
+                           f"'repeat' must be a whole number from 1 that a 64-bit integer holds, got {shown(text)}")
         return int(number), None
 
     def _dimension(self, dim_id: str, value: Any) -> tuple[DimValue | None, str | None]:
