@@ -17,11 +17,9 @@ import json
 import os
 import random
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 TARGET = 60.0   # seconds for the import and the build together: "well under a minute"
 
@@ -48,11 +46,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--commands", type=int, default=2)
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it")
     args = parser.parse_args(argv)
-    holder = None if args.keep else tempfile.TemporaryDirectory(prefix="benchproof-import-")
-    work = args.keep or Path(holder.name)
-    work.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "BENCHPROOF_CACHE_DIR": str(work / "chart-cache"),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "generator"), os.environ.get("PYTHONPATH")]))}
+    from speed import measure, workspace
+
+    holder, work, env = workspace(args.keep, "benchproof-import-")
     source = make_file(work / "scan.json", args.repetitions, args.commands)
     project, site = work / "project", work / "site"
     print(f"{args.repetitions:,} repetitions of {args.commands} commands in one hyperfine file "
@@ -64,8 +60,6 @@ def main(argv: list[str]) -> int:
              ("build again", benchproof + ["build", str(project), "-o", str(site)])]
     print("| step | wall | CPU | peak RSS |")
     print("|---|---|---|---|")
-    from speed import measure
-
     found = {}
     for name, command in steps:
         found[name] = measure(command, env)

@@ -80,6 +80,17 @@ pacsv.write_csv(ok.group_by(keys).aggregate([(c, "approximate_median") for c in 
 """ % KEYS
 
 
+def workspace(keep: Path | None, prefix: str) -> tuple[tempfile.TemporaryDirectory | None, Path, dict]:
+    """The folder a benchmark works in (``keep``, or a temporary one: its holder, to clean up),
+    and the environment of its processes: a chart cache of its own, this checkout's package."""
+    holder = None if keep else tempfile.TemporaryDirectory(prefix=prefix)
+    work = keep or Path(holder.name)
+    work.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "BENCHPROOF_CACHE_DIR": str(work / "chart-cache"),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "generator"), os.environ.get("PYTHONPATH")]))}
+    return holder, work, env
+
+
 def run(args: list[str], env: dict | None = None) -> tuple[float, float]:
     """Wall seconds and peak RSS (GiB) of one process."""
     return measure(args, env)[:2]
@@ -216,11 +227,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--chromium", default=os.environ.get("BENCHPROOF_CHROMIUM", "/usr/bin/chromium"))
     args = parser.parse_args(argv)
     sizes = [int(n) for n in args.records.split(",") if n]
-    holder = None if args.keep else tempfile.TemporaryDirectory(prefix="benchproof-speed-")
-    work = args.keep or Path(holder.name)
-    work.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "BENCHPROOF_CACHE_DIR": str(work / "chart-cache"),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "generator"), os.environ.get("PYTHONPATH")]))}
+    holder, work, env = workspace(args.keep, "benchproof-speed-")
     cpu = os.cpu_count()
     print(f"machine: {cpu} cores, Python {sys.version.split()[0]}, load average {load()} at the start")
     print("| work | today | floor it is measured against | ratio | target |")
