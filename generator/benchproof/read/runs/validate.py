@@ -14,10 +14,11 @@ its checks are listed in :meth:`Validation.run`.
 
 from __future__ import annotations
 
+import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Iterable
-
-import math
 
 import numpy as np
 
@@ -377,17 +378,20 @@ def read_records(root: Path, report: Report, arms: dict[str, Arm],
     strays(root, "runs", RUN_SUFFIXES, problems, "not a run file: run files end in .csv, .jsonl, .json or .parquet "
            "(in any case); other files belong in evidence/", error=True)
     files = []
-    paths = run_files(root)
-    for k, path in enumerate(paths, 1):
+    paths = []
+    for path in run_files(root):
         rel = path.relative_to(root).as_posix()
         if outside(root, path):
             problems.error(rel, None, "is a link to a file outside the project: copy the file in instead")
-            continue
-        found, trouble = read_columns(path, rel)
-        problems.extend(trouble)
-        if found is not None:
-            files.append(found)
-        progress.update("read", k, len(paths), f"run files read ({sum(f.n for f in files):,} records)")
+        else:
+            paths.append((path, rel))
+    # pyarrow reads, and its regular expressions run, without the interpreter: two files at once
+    with ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1), thread_name_prefix="benchproof-read") as pool:
+        for k, (found, trouble) in enumerate(pool.map(lambda item: read_columns(*item), paths), 1):
+            problems.extend(trouble)
+            if found is not None:
+                files.append(found)
+            progress.update("read", k, len(paths), f"run files read ({sum(f.n for f in files):,} records)")
     table = RunTable.join(files)
     check = Validation(root, report, arms, section_arms, arm_files, table)
     columns, errors = check.run()
