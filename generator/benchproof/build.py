@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from benchproof import progress
-from benchproof.audit.registry import rules_for
 from benchproof.audit.run import Audit, run_audit
 from benchproof.compute.aggregate import Results
 from benchproof.compute.decision import DecisionOutcome, flagged
@@ -88,12 +87,13 @@ def prefixed(problem: Problem, name: str) -> Problem:
 
 
 def audit_line(audit: Audit, project: Project) -> str:
-    n, accepted, ran = len(audit.notices), len(audit.accepted), len(rules_for(project))
+    n, accepted = len(audit.notices), len(audit.accepted)
+    ran = f"{len(audit.ran)} of {len(audit.coverage)} rules ran"
     if not n:
-        return f"{ran} rules, no finding"
+        return f"{ran}, no finding"
     rules = Counter(notice.rule for notice in audit.notices)
     each = ", ".join(f"{count} {rule}" for rule, count in rules.items())
-    return (f"{ran} rules, {n} finding{'s' if n != 1 else ''} ({each})"
+    return (f"{ran}, {n} finding{'s' if n != 1 else ''} ({each})"
             + (f", {accepted} accepted" if accepted else ""))
 
 
@@ -192,7 +192,8 @@ def results_document(project: Project, audited: Audited) -> str:
     """results.json's text."""
     weighing = weighing_json(project, audited.decision, audited.computed.weighed)
     return results_json(project, audited.results, audited.audit.findings,
-                        {**weighing, **distributions_json(audited.computed.distributions)})
+                        {**weighing, **distributions_json(audited.computed.distributions)}, audited.audit.coverage,
+                        audited.computed.comparisons)
 
 
 def report_files(project: Project, audited: Audited, log: Log, cache: Cache | None = None,

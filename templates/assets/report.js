@@ -7,18 +7,25 @@
  * (#view=<key>), so a link opens that chart in 01 Measurements. */
 (function () {
   "use strict";
-  // A marker links to a finding (#finding-…): unfold its places when it is the target.
+  // A marker links to a finding (#finding-…): unfold the audit's details around it, and its
+  // places, when it is the target.
   function openTarget() {
     var id = decodeURIComponent(location.hash.slice(1));
     var target = id && document.getElementById(id);
-    var fold = target && target.querySelector ? target.querySelector("details.places-fold") : null;
+    if (!target || !target.querySelector) { return; }
+    for (var up = target.parentElement; up; up = up.parentElement) {
+      if (up.tagName === "DETAILS") { up.open = true; }
+    }
+    var fold = target.querySelector("details.places-fold");
     if (fold) { fold.open = true; }
+    target.scrollIntoView();
   }
   window.addEventListener("hashchange", openTarget);
   openTarget();
   // On paper nothing can be unfolded: print every metric's source.
   window.addEventListener("beforeprint", function () {
-    Array.prototype.forEach.call(document.querySelectorAll(".metric-list details"), function (d) { d.open = true; });
+    Array.prototype.forEach.call(document.querySelectorAll(".metric-list details, details.audit-details"),
+      function (d) { d.open = true; });
   });
 }());
 (function () {

@@ -60,6 +60,7 @@ class Section:
     baseline: str | None = None
     group_by: Literal["point", "arm"] = "point"   # summary rows: arms side by side at each point,
                                                   # or each arm's points together
+    compare: tuple[tuple[str, str], ...] = ()     # pairs (arm, vs) compared beside the baseline
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,16 @@ class AcceptEntry:
 
 
 @dataclass(frozen=True)
+class ExpectBound:
+    """One ``audit.expect`` entry: the medians of ``metric`` a working measurement can give."""
+
+    metric: str
+    min: float | None
+    max: float | None
+    where: Where
+
+
+@dataclass(frozen=True)
 class AuditSettings:
     """The ``audit:`` block of report.yaml, defaults filled in."""
 
@@ -173,6 +184,8 @@ class AuditSettings:
     regime: float = 5.0
     parity: tuple[str, ...] = ()
     parity_tolerance: float = 0.01
+    spike: float = 0.25              # distribution-spike when one value holds more than this share
+    expect: tuple[ExpectBound, ...] = ()
     guards: tuple[Guard, ...] = ()
     accept: tuple[AcceptEntry, ...] = ()
     where: Where = Where("report.yaml", None)   # the ``audit:`` key, when there is one

@@ -60,6 +60,9 @@ SECTION_FIELDS = {
     "arms": Field("list", required=True, item="str",
                   doc="The ids of the section's arms, in table order (each has arms/<id>.yaml)"),
     "baseline": Field("str", doc="The arm the others are compared with (the ratio column)"),
+    "compare": Field("list", item="strlist",
+                     doc="Comparisons beside the baseline: pairs [arm, vs], e.g. [[new, old]]; each is shown "
+                         "with its ratio (arm ÷ vs) and whether their repetitions are separated"),
     "group_by": Field("str", default="point", choices=("point", "arm"),
                       doc="Summary rows: 'point' puts the arms side by side at each workload point "
                           "(baseline first); 'arm' lists each arm's points together"),
@@ -285,11 +288,39 @@ def _sections(root: Path, doc: dict, problems: Problems) -> list[tuple[Section, 
             problems.error(REL, line_of(item, "group_by"), f"'group_by' of section '{s['id']}' must be "
                            f"'point' or 'arm', got '{group_by}'{did_you_mean(str(group_by), GROUP_BY)}")
             group_by = "point"
-        section = Section(s["id"], s.get("title", s["id"]), notes, tuple(arm_lines), baseline, group_by)
+        pairs = _pairs(item, s, arm_lines, baseline, problems)
+        section = Section(s["id"], s.get("title", s["id"]), notes, tuple(arm_lines), baseline, group_by, pairs)
         sections.append((section, {"arms": arm_lines, "line": line}))
     if not sections and "sections" in doc:
         problems.error(REL, line_of(doc, "sections"), "the report needs at least one section")
     return sections
+
+
+def _pairs(item: Any, s: dict, arm_lines: dict, baseline: str | None, problems: Problems) -> tuple:
+    """A section's ``compare``: pairs ``[arm, vs]`` of two different arms of the section."""
+    pairs: list[tuple[str, str]] = []
+    for i, pair in enumerate(s.get("compare") or []):
+        where = line_of(item["compare"], i) or line_of(item, "compare")
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(a, str) for a in pair)):
+            problems.error(REL, where, f"'compare' of section '{s['id']}': each entry is a pair [arm, vs] of two "
+                                       f"arm ids, got {shown(pair)}")
+            continue
+        unknown = [a for a in pair if a not in arm_lines]
+        for arm in unknown:
+            problems.error(REL, where, f"'compare' of section '{s['id']}' names '{arm}', which is not one of its "
+                                       f"arms{did_you_mean(arm, arm_lines)}")
+        if unknown:
+            continue
+        if pair[0] == pair[1]:
+            problems.error(REL, where, f"'compare' of section '{s['id']}' compares '{pair[0]}' with itself")
+        elif tuple(pair) in pairs:
+            problems.error(REL, where, f"'compare' of section '{s['id']}' lists [{pair[0]}, {pair[1]}] twice")
+        elif pair[1] == baseline:
+            problems.warning(REL, where, f"'compare' of section '{s['id']}': [{pair[0]}, {pair[1]}] is the "
+                                         "comparison with the baseline, which every table already shows")
+        else:
+            pairs.append((pair[0], pair[1]))
+    return tuple(pairs)
 
 
 def _decimals(node: dict, marked: Any, fields: dict, problems: Problems, default: int | None) -> int | None:
