@@ -310,7 +310,6 @@ class _LineDecoder(json.JSONDecoder):
         except ValueError:   # not JSON, or a number of too many digits: the decoder above says where
             return None
         import numpy as np
-
         chars = np.frombuffer(span.encode("ascii"), np.uint8)
         solid = np.flatnonzero(~np.isin(chars, _JSON_SPACE))
         before = np.flatnonzero((chars == ord(",")) | (chars == ord("[")))
@@ -449,4 +448,3 @@ def member_item_lines(text: str, key: str) -> list[int]:
         if text[pos:pos + 1] == ",":
             pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
     return []
-
