@@ -1,6 +1,6 @@
 """Write a large, valid, deterministic report project for performance work.
 
-    python benchmarks/make_big_project.py FOLDER COUNT [--seed N] [--wide]
+    python benchmarks/make_big_project.py FOLDER COUNT [--seed N] [--wide [--jsonl]]
 
 The project has two sections, five arms (one of them unsupported: its records are all
 ``unsupported``), two dimensions, three metrics (one derived from raw fields), a mix of
@@ -9,7 +9,8 @@ The project has two sections, five arms (one of them unsupported: its records ar
 
 ``--wide`` writes the shape of issue 14's measurements instead (:func:`make_wide_project`):
 3 sections × 8 arms × 4 workload points, the same three metrics, generated with numpy (a
-million records in seconds).
+million records in seconds); ``--jsonl`` with it writes half of each section's records as JSON
+Lines.
 """
 
 from __future__ import annotations
@@ -178,10 +179,14 @@ WIDE_COLUMNS = ("run_id", "section", "arm", "status", "repeat", "prompt_tokens",
 
 
 def make_wide_project(folder: Path | str, n_records: int, seed: int = 0, sections: int = 3, arms: int = 8,
-                      points: int = 4) -> Path:
+                      points: int = 4, jsonl: bool = False) -> Path:
     """``sections`` × ``arms`` × ``points`` (one dimension, ``prompt_tokens``), records in a
     rotation (every arm at every point, then again), about 4% failed and 3% excluded with
-    reasons, 3% of the values not measured, a log per arm as evidence.  Deterministic."""
+    reasons, 3% of the values not measured, a log per arm as evidence.  Deterministic.
+
+    A file ``runs/<section>.csv`` per section; with ``jsonl`` the second half of each section's
+    records is in ``runs/<section>.jsonl`` instead (numbers as JSON numbers, ``null`` where not
+    measured), so half of the records are CSV and half JSON Lines."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -239,24 +244,52 @@ def make_wide_project(folder: Path | str, n_records: int, seed: int = 0, section
         "evidence": pa.array(np.array([f"evidence/{a}.log" for a in arm_ids])[arm]),
     }
     lines = pc.binary_join_element_wise(*[columns[c] for c in WIDE_COLUMNS], ",").to_pylist()
+    objects = _json_lines(columns) if jsonl else None
     by_section = np.array(section)
     for k, sid in enumerate(section_ids):
         mine = np.flatnonzero(by_section == k).tolist()
+        half = (len(mine) + 1) // 2 if jsonl else len(mine)
         with open(root / "runs" / f"{sid}.csv", "w", encoding="utf-8", newline="") as handle:
             handle.write(",".join(WIDE_COLUMNS) + "\n")
-            handle.write("\n".join(lines[j] for j in mine) + ("\n" if mine else ""))
+            handle.write("\n".join(lines[j] for j in mine[:half]) + ("\n" if mine[:half] else ""))
+        if objects is not None:
+            with open(root / "runs" / f"{sid}.jsonl", "w", encoding="utf-8", newline="") as handle:
+                handle.write("\n".join(objects[j] for j in mine[half:]) + ("\n" if mine[half:] else ""))
     return root
+
+
+NUMERIC = ("repeat", "prompt_tokens", "output_n", "decode_ms", "ttft_ms", "request_s")
+
+
+def _json_lines(columns: dict) -> list[str]:
+    """The records as JSON objects, one a line, as a tool writes them: numbers as JSON numbers,
+    ``null`` for a value not measured, text quoted (none of the generated texts needs escaping)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    parts = []
+    for k, name in enumerate(WIDE_COLUMNS):
+        values = columns[name]
+        empty = pc.equal(values, "")
+        shown = values if name in NUMERIC else pc.binary_join_element_wise('"', values, '"', "")
+        parts += [("{" if k == 0 else ",") + f'"{name}":', pc.if_else(empty, "null", shown)]
+    return pc.binary_join_element_wise(*parts, "}", "").to_pylist()
 
 
 def main(argv: list[str]) -> int:
     wide = "--wide" in argv
-    argv = [a for a in argv if a != "--wide"]
+    jsonl = "--jsonl" in argv
+    argv = [a for a in argv if a not in ("--wide", "--jsonl")]
     if len(argv) not in (2, 4) or (len(argv) == 4 and argv[2] != "--seed"):
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
     seed = int(argv[3]) if len(argv) == 4 else 0
-    root = (make_wide_project if wide else make_project)(argv[0], int(argv[1]), seed)
-    print(f"wrote {root} ({int(argv[1]):,} records, seed {seed}{', wide' if wide else ''})")
+    if wide:
+        root = make_wide_project(argv[0], int(argv[1]), seed, jsonl=jsonl)
+    else:
+        root = make_project(argv[0], int(argv[1]), seed)
+    print(f"wrote {root} ({int(argv[1]):,} records, seed {seed}{', wide' if wide else ''}"
+          f"{', half of them JSON Lines' if wide and jsonl else ''})")
     return 0
 
 

@@ -21,7 +21,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -127,18 +126,14 @@ def request_rows(work: Path, env: dict, n: int, repeats: int, run, row, median) 
 
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(HERE))
-    from speed import load, median, row, run
+    from speed import load, median, row, run, workspace
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=10_000_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--keep", type=Path)
     args = parser.parse_args(argv)
-    holder = None if args.keep else tempfile.TemporaryDirectory(prefix="benchproof-requests-")
-    work = args.keep or Path(holder.name)
-    work.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "BENCHPROOF_CACHE_DIR": str(work / "chart-cache"),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "generator"), os.environ.get("PYTHONPATH")]))}
+    holder, work, env = workspace(args.keep, "benchproof-requests-")
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load average {load()} at the start")
     print("| work | today | floor it is measured against | ratio | target |")
     print("|---|---|---|---|---|")

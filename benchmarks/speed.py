@@ -1,16 +1,21 @@
-"""Issue 14's table, measured on this machine: every row next to its floor, measured in the
-same run, as a ratio.  Printed, never asserted.
+"""Issues 14 and 27's table, measured on this machine: every row next to its floors, measured in
+the same run, as ratios.  Printed, never asserted.
 
-    python benchmarks/speed.py [--records 100000,1000000] [--requests 10000000] [--repeats 3] [--no-browser] [--keep DIR]
+    python benchmarks/speed.py [--records 100000,1000000] [--requests 10000000] [--repeats 3] [--no-browser]
+                               [--no-import] [--keep DIR]
 
 Rows (each build is a fresh ``python -m benchproof build`` process, its chart cache warm, as in
 an edit-build-look loop; the cold first build is printed too):
 
 - rebuild the bundled example  vs  importing pandas, altair, jinja2, markdown, yaml, vl_convert,
   click (a fresh process);
-- build N records (3 sections × 8 arms × 4 points, benchmarks/make_big_project.py --wide)  vs
-  pandas reading the same run files, computing the medians of every group and writing the
-  records back with them (a fresh process), with the peak memory (RSS) of each;
+- build N records (3 sections × 8 arms × 4 points, half CSV and half JSON Lines:
+  benchmarks/make_big_project.py --wide --jsonl)  vs  two floors, each a fresh process:
+  **pandas** reading the same run files (``read_csv``, ``read_json(lines=True)``), writing them
+  back as CSV and as JSON Lines and writing the median of every numeric column per section, arm
+  and point; **pyarrow** reading them as columns (``pyarrow.csv``, ``pyarrow.json``) and writing
+  them back as CSV with the medians (pyarrow has no JSON writer).  The target is against the
+  pandas floor; the peak memory (RSS) of each is printed;
 - index.html's size at the largest N;
 - runs.html at the largest N in Debian's Chromium: time to the first 100 rows, and to filter
   by arm and status once every record is read (script, then the next frame drawn);
@@ -18,7 +23,9 @@ an edit-build-look loop; the cold first build is printed too):
   field records.csv does not have;
 - per-request records (``--requests``, 0 to skip; benchmarks/requests_speed.py): a build of that
   many in Parquet against a pyarrow + numpy floor of the same grouped percentiles, index.html's
-  size, the same requests as a hive-partitioned dataset, and docs/speed.md's DuckDB query on it.
+  size, the same requests as a hive-partitioned dataset, and docs/speed.md's DuckDB query on it;
+- 400,000 repetitions in one hyperfine file (benchmarks/big_import.py): the import and the
+  build together, against a minute.
 
 The machine may be shared: floors and builds alternate, medians of ``--repeats`` are printed,
 and the load average at the start and the end says how busy it was.
@@ -41,20 +48,56 @@ REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
 IMPORTS = "import pandas, altair, jinja2, markdown, yaml, vl_convert, click"
-FLOOR = """
+KEYS = ["section", "arm", "prompt_tokens"]
+PANDAS = """
 import glob, sys
 import pandas as pd
 root, out = sys.argv[1], sys.argv[2]
-frame = pd.concat([pd.read_csv(f) for f in sorted(glob.glob(root + "/runs/*.csv"))], ignore_index=True)
-keys = ["section", "arm", "prompt_tokens"]
+frames = [pd.read_csv(f) if f.endswith(".csv") else pd.read_json(f, lines=True, convert_dates=False)
+          for f in sorted(glob.glob(root + "/runs/*"))]
+frame = pd.concat(frames, ignore_index=True)
+frame.to_csv(out + "/records.csv", index=False)
+frame.to_json(out + "/records.jsonl", orient="records", lines=True)
+keys = %r
 numbers = [c for c in frame.columns if c not in keys and c != "repeat" and pd.api.types.is_numeric_dtype(frame[c])]
-medians = frame[frame.status == "ok"].groupby(keys)[numbers].median().add_suffix("_median")
-frame.merge(medians, left_on=keys, right_index=True, how="left").to_csv(out, index=False)
-"""
+frame[frame.status == "ok"].groupby(keys)[numbers].median().to_csv(out + "/medians.csv")
+""" % KEYS
+PYARROW = """
+import glob, sys
+import pyarrow as pa, pyarrow.compute as pc, pyarrow.csv as pacsv, pyarrow.json as pajson
+root, out = sys.argv[1], sys.argv[2]
+texts = {"started_at": pa.string()}   # as text, as benchproof reads it (the two readers differ on zones)
+tables = [pacsv.read_csv(f, convert_options=pacsv.ConvertOptions(column_types=texts)) if f.endswith(".csv")
+          else pajson.read_json(f, parse_options=pajson.ParseOptions(explicit_schema=pa.schema(texts)))
+          for f in sorted(glob.glob(root + "/runs/*"))]
+table = pa.concat_tables(tables, promote_options="permissive")
+pacsv.write_csv(table, out + "/records.csv")
+keys = %r
+numbers = [f.name for f in table.schema if f.name not in keys and f.name != "repeat"
+           and (pa.types.is_floating(f.type) or pa.types.is_integer(f.type))]
+ok = table.filter(pc.equal(table["status"], "ok"))
+pacsv.write_csv(ok.group_by(keys).aggregate([(c, "approximate_median") for c in numbers]), out + "/medians.csv")
+""" % KEYS
+
+
+def workspace(keep: Path | None, prefix: str) -> tuple[tempfile.TemporaryDirectory | None, Path, dict]:
+    """The folder a benchmark works in (``keep``, or a temporary one: its holder, to clean up),
+    and the environment of its processes: a chart cache of its own, this checkout's package."""
+    holder = None if keep else tempfile.TemporaryDirectory(prefix=prefix)
+    work = keep or Path(holder.name)
+    work.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "BENCHPROOF_CACHE_DIR": str(work / "chart-cache"),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "generator"), os.environ.get("PYTHONPATH")]))}
+    return holder, work, env
 
 
 def run(args: list[str], env: dict | None = None) -> tuple[float, float]:
     """Wall seconds and peak RSS (GiB) of one process."""
+    return measure(args, env)[:2]
+
+
+def measure(args: list[str], env: dict | None = None) -> tuple[float, float, float]:
+    """Wall seconds, peak RSS (GiB) and CPU seconds (user and system) of one process."""
     start = time.perf_counter()
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, usage = os.wait4(process.pid, 0)
@@ -63,26 +106,31 @@ def run(args: list[str], env: dict | None = None) -> tuple[float, float]:
     process.stderr.close()
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{' '.join(args)} failed:\n{error}")
-    return seconds, usage.ru_maxrss / 2**20
+    return seconds, usage.ru_maxrss / 2**20, usage.ru_utime + usage.ru_stime
 
 
-def make_project(folder: Path, n: int) -> None:
-    """benchmarks/make_big_project.py --wide, in a process of its own: a child's peak RSS as
-    wait4 reports it starts from its parent's, which must stay small."""
-    subprocess.run([sys.executable, str(HERE / "make_big_project.py"), str(folder), str(n), "--wide"],
-                   check=True, stdout=subprocess.DEVNULL)
+def make_project(folder: Path, n: int, jsonl: bool = True) -> None:
+    """benchmarks/make_big_project.py --wide (--jsonl: half of the records as JSON Lines), in a
+    process of its own: a child's peak RSS as wait4 reports it starts from its parent's, which
+    must stay small."""
+    subprocess.run([sys.executable, str(HERE / "make_big_project.py"), str(folder), str(n), "--wide"]
+                   + (["--jsonl"] if jsonl else []), check=True, stdout=subprocess.DEVNULL)
 
 
 def build_args(project: Path, out: Path) -> list[str]:
     return [sys.executable, "-m", "benchproof", "build", str(project), "-o", str(out)]
 
 
-def alternate(floor: list[str], work: list[str], env: dict, repeats: int) -> tuple[list, list]:
-    floors, works = [], []
+def alternate(floor: list[str], work: list[str], env: dict, repeats: int,
+              other: list[str] | None = None) -> tuple[list, list, list]:
+    """``repeats`` runs of the floor, the work (and the ``other`` floor), one after another."""
+    floors, works, others = [], [], []
     for _ in range(repeats):
         floors.append(run(floor, env))
         works.append(run(work, env))
-    return floors, works
+        if other is not None:
+            others.append(run(other, env))
+    return floors, works, others
 
 
 def row(name: str, today: str, floor: str, ratio: str, target: str, met: bool | None) -> None:
@@ -153,21 +201,33 @@ def browser_rows(site: Path, example: Path, chromium: str, n: int) -> None:
             server.server_close()
 
 
+def import_row(work: Path, env: dict, repetitions: int = 400_000) -> None:
+    """The 400,000 repetitions of one hyperfine file, imported and built (benchmarks/big_import.py)."""
+    from big_import import TARGET, make_file
+
+    source = make_file(work / "scan.json", repetitions)
+    project, site = work / "imported", work / "imported-site"
+    benchproof = [sys.executable, "-m", "benchproof"]
+    imported = run(benchproof + ["import", "hyperfine", str(source), "--into", str(project)], env)
+    built = run(benchproof + ["build", str(project), "-o", str(site)], env)
+    total = imported[0] + built[0]
+    row(f"import {repetitions:,} repetitions from one hyperfine file, then build",
+        f"{total:.1f} s (import {imported[0]:.1f} s, {imported[1]:.2f} GiB; build {built[0]:.1f} s, "
+        f"{built[1]:.2f} GiB)", "", "", f"well under {TARGET:.0f} s", total < TARGET)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--records", default="100000,1000000")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--requests", type=int, default=10_000_000, help="request records (0: skip those rows)")
     parser.add_argument("--no-browser", action="store_true")
+    parser.add_argument("--no-import", action="store_true", help="skip the 400,000-repetition import")
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it")
     parser.add_argument("--chromium", default=os.environ.get("BENCHPROOF_CHROMIUM", "/usr/bin/chromium"))
     args = parser.parse_args(argv)
     sizes = [int(n) for n in args.records.split(",") if n]
-    holder = None if args.keep else tempfile.TemporaryDirectory(prefix="benchproof-speed-")
-    work = args.keep or Path(holder.name)
-    work.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "BENCHPROOF_CACHE_DIR": str(work / "chart-cache"),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "generator"), os.environ.get("PYTHONPATH")]))}
+    holder, work, env = workspace(args.keep, "benchproof-speed-")
     cpu = os.cpu_count()
     print(f"machine: {cpu} cores, Python {sys.version.split()[0]}, load average {load()} at the start")
     print("| work | today | floor it is measured against | ratio | target |")
@@ -175,7 +235,7 @@ def main(argv: list[str]) -> int:
 
     example, out = REPO / "data" / "example", work / "example-site"
     cold = run(build_args(example, out), env)[0]
-    floors, builds = alternate([sys.executable, "-c", IMPORTS], build_args(example, out), env, max(5, args.repeats))
+    floors, builds, _ = alternate([sys.executable, "-c", IMPORTS], build_args(example, out), env, max(5, args.repeats))
     ratio = median(builds) / median(floors)
     row("rebuild the bundled example", f"{median(builds):.2f} s (cold cache: {cold:.2f} s)",
         f"importing pandas, altair, jinja2, markdown, yaml, vl_convert, click: {median(floors):.2f} s",
@@ -186,16 +246,21 @@ def main(argv: list[str]) -> int:
         project, site = work / f"project-{n}", work / f"site-{n}"
         make_project(project, n)
         cold = run(build_args(project, site), env)[0]
-        floor = [sys.executable, "-c", FLOOR, str(project), str(work / f"floor-{n}.csv")]
-        floors, builds = alternate(floor, build_args(project, site), env, args.repeats if n < 10**6 else 1)
-        ratio = median(builds) / median(floors)
+        (work / "floor").mkdir(exist_ok=True)
+        floor = [sys.executable, "-c", PANDAS, str(project), str(work / "floor")]
+        arrow = [sys.executable, "-c", PYARROW, str(project), str(work / "floor")]
+        floors, builds, arrows = alternate(floor, build_args(project, site), env, args.repeats if n < 10**6 else 1,
+                                           arrow)
+        ratio, arrow_ratio = median(builds) / median(floors), median(builds) / median(arrows)
         memory = max(b[1] for b in builds)
-        target = "≤ 3×" + (", ≤ 2 GiB" if n >= 10**6 else "")
-        row(f"build {n:,} records (3 sections × 8 arms × 4 points)",
+        target = "≤ 2×" + (", ≤ 1.5 GiB" if n >= 10**6 else "")
+        row(f"build {n:,} records (3 sections × 8 arms × 4 points, half CSV, half JSON Lines)",
             f"{median(builds):.1f} s, peak RSS {memory:.2f} GiB (cold cache: {cold:.1f} s)",
-            f"pandas reads the records and writes them back with their medians: {median(floors):.1f} s, "
-            f"{max(f[1] for f in floors):.2f} GiB", f"{ratio:.2f}×", target,
-            ratio <= 3 and (n < 10**6 or memory <= 2))
+            f"pandas reads the records and writes them back (CSV, JSON Lines) with their medians: "
+            f"{median(floors):.1f} s, {max(f[1] for f in floors):.2f} GiB · pyarrow reads them and writes "
+            f"them back (CSV) with their medians: {median(arrows):.1f} s, {max(a[1] for a in arrows):.2f} GiB",
+            f"{ratio:.2f}× (pyarrow: {arrow_ratio:.2f}×)", target,
+            ratio <= 2 and (n < 10**6 or memory <= 1.5))
     if args.requests:
         from requests_speed import request_rows
 
@@ -217,6 +282,8 @@ def main(argv: list[str]) -> int:
     row(f"records.jsonl at {n:,}", f"{jsonl.stat().st_size / 1e6:.0f} MB (records.csv: {csv_size / 1e6:.0f} MB); "
         f"fields records.csv does not have: {', '.join(sorted(extra)) or 'none'}", "", "",
         "no field repeated that the CSV does not need", not extra)
+    if not args.no_import:
+        import_row(work, env)
     print(f"load average {load()} at the end")
     if holder:
         holder.cleanup()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -14,8 +15,8 @@ from benchproof.compute.decision import DecisionOutcome, flagged
 from benchproof.compute.run import Computed, compute
 from benchproof.pages.arm_pages import arm_site_files
 from benchproof.receipts.buildtime import ENV, build_time
-from benchproof.receipts.bundle import evidence_zip
-from benchproof.receipts.downloads import records_csv, records_jsonl, results_json
+from benchproof.receipts.bundle import Deflater, evidence_zip
+from benchproof.receipts.downloads import csv_pieces, jsonl_pieces, results_json
 from benchproof.receipts.evidence import site_files as evidence_files
 from benchproof.errors import InputError, Problem, printable, strictly
 from benchproof.model.terms import STATUSES
@@ -36,8 +37,9 @@ from benchproof.charts.workload import workload_svg
 from benchproof.receipts.decision_json import weighing_json
 from benchproof.receipts.distributions_json import distributions_json
 from benchproof.pages.render import asset, render, stylesheet
+from benchproof.pages.record_text import forget
 from benchproof.pages.runs_page import runs_site_files
-from benchproof.site import MARKER, SiteFiles, publish
+from benchproof.site import MARKER, SiteFiles, Stored, publish
 
 Log = Callable[[str], None]
 MARKER_TEXT = "This folder was written by benchproof; a rebuild replaces it whole.\n"
@@ -155,18 +157,21 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log, cache: Cache | N
     free_unused_memory()
     cache = cache or Cache.default()
     site = SiteFiles()
-    for name, project in checked.projects.items():
-        prefix = f"{name}/" if name else ""
-        files = report_files(project, checked.audited[name], log, cache, (signatures or {}).get(name)).files
-        site.update({prefix + path: data for path, data in files.items()})
-    if checked.multi:
-        site.add(INDEX, render("site_index.html", reports=index_entries(checked.projects),
-                                      site=SiteInfo("Reports", sum(len(p.records) for p in checked.projects.values())),
-                                      root=""))
-        site.add(asset_path("style.css"), stylesheet())
-        site.add(MARKER, MARKER_TEXT)
-        log(f"index     index.html lists {len(checked.projects)} reports")
-    publish(site, out)
+    with tempfile.TemporaryDirectory(prefix="benchproof-downloads-") as store:
+        for k, (name, project) in enumerate(checked.projects.items()):
+            prefix = f"{name}/" if name else ""
+            mine = Path(store) / str(k)
+            mine.mkdir()
+            files = report_files(project, checked.audited[name], log, cache, (signatures or {}).get(name), mine).files
+            site.update({prefix + path: data for path, data in files.items()})
+        if checked.multi:
+            site.add(INDEX, render("site_index.html", reports=index_entries(checked.projects),
+                                          site=SiteInfo("Reports", sum(len(p.records) for p in checked.projects.values())),
+                                          root=""))
+            site.add(asset_path("style.css"), stylesheet())
+            site.add(MARKER, MARKER_TEXT)
+            log(f"index     index.html lists {len(checked.projects)} reports")
+        publish(site, out)
     log(f"write     {out} ({len(site)} files)")
     return checked
 
@@ -192,8 +197,9 @@ def results_document(project: Project, audited: Audited) -> str:
 
 
 def report_files(project: Project, audited: Audited, log: Log, cache: Cache | None = None,
-                 signature: Signature | None = None) -> SiteFiles:
-    """Every file of one report's site, in memory (``signature``: of its bundle's SHA256SUMS)."""
+                 signature: Signature | None = None, store: Path | None = None) -> SiteFiles:
+    """Every file of one report's site, in memory (``signature``: of its bundle's SHA256SUMS);
+    with ``store`` (a private temporary folder) the downloads and the bundle wait there."""
     when = build_time(project.root, project.inputs)
     results, audit, decided, weighed = audited.results, audited.audit, audited.decision, audited.computed.weighed
     log(f"aggregate {len(results.rows)} summary rows × {len(project.report.metrics)} metrics")
@@ -201,10 +207,16 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     if decided or weighed.crossovers or weighed.references:
         log(f"decision  {weighed_line(decided, weighed)}")
     site = SiteFiles()
-    downloads = {"records.csv": records_csv(project), "records.jsonl": records_jsonl(project),
-                 "results.json": results_text.encode("utf-8")}
+    deflated = {name: Deflater() for name in ("records.csv", "records.jsonl")}   # for the bundle, meanwhile
+    downloads = {name: Stored(store / name, pieces(project), deflated[name]) if store is not None
+                 else b"".join(pieces(project)) for name, pieces in (("records.csv", csv_pieces),
+                                                                     ("records.jsonl", jsonl_pieces))}
+    downloads["results.json"] = results_text.encode("utf-8")
+    info = site_info(project, when.iso)
+    runs = runs_site_files(project, info, audit, store)   # while the texts downloads made are at hand
+    forget(project)   # the texts of the records' columns the downloads and runs.html shared
     free_unused_memory()
-    bundle, data = evidence_zip(project, downloads, when)
+    bundle, data = evidence_zip(project, downloads, when, store, deflated if store is not None else None)
     downloads[bundle] = data
     if signature is not None:
         downloads[signature_name(bundle)] = signature.data
@@ -212,7 +224,6 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     log(f"downloads {', '.join(downloads)} ({len(project.inputs)} input files, built as of {when.iso})")
     views = chart_views(project, audited.computed, audit.cells, cache)
     page = report_page(project, audited.computed, audit, decided, frozenset(v.key for v in views), cache)
-    info = site_info(project, when.iso)
     charts = charts_page(project, views)
     site.add(INDEX, render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when, signature),
                                   site=info, root=""))
@@ -237,7 +248,6 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     log(f"render    index.html: {listed}")
     # Further pages: each module returns {site path: content}.
     free_unused_memory()
-    runs = runs_site_files(project, info, audit)
     site.update(runs)
     chunks = sum(1 for path in runs if path.startswith("runs-data-"))
     log(f"runs      runs.html: {len(project.records):,} records in runs-data.js"

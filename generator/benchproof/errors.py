@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Literal, NoReturn
+
+from benchproof.text import thousands
 
 Severity = Literal["error", "warning"]
 
@@ -23,6 +25,10 @@ class Problem:
     line: int | None
     message: str
     severity: Severity = "error"
+    # The same problem on other records is the same ``kind`` (the message without the value it
+    # names) with another ``value``: many of them are one line (:func:`collapse`).
+    kind: str | None = field(default=None, compare=False)
+    value: str | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
@@ -44,8 +50,9 @@ class Problems:
     def __init__(self) -> None:
         self.items: list[Problem] = []
 
-    def error(self, file: str, line: int | None, message: str) -> None:
-        self.items.append(Problem(file, line, message, "error"))
+    def error(self, file: str, line: int | None, message: str, kind: str | None = None,
+              value: str | None = None) -> None:
+        self.items.append(Problem(file, line, message, "error", kind, value))
 
     def warning(self, file: str, line: int | None, message: str) -> None:
         self.items.append(Problem(file, line, message, "warning"))
@@ -74,30 +81,67 @@ def strictly(problems: Iterable[Problem]) -> list[Problem]:
             for p in problems]
 
 
-REPEAT_LIMIT = 3  # identical problems of one file beyond this are summed up in one line
+REPEAT_LIMIT = 3  # the same problem on more lines of one file than this is one line
+SHOWN_RANGES = 5  # line ranges named in that line
+SHOWN_VALUES = 3  # values named in it
+
+
+def add_run(runs: list[list[int]], first: int, last: int, most: int | None = None) -> list[list[int]]:
+    """The lines ``first`` to ``last`` (coming after those of ``runs``) added to ``runs``, runs
+    of consecutive line numbers ``[first, last]``; past ``most`` runs the rest is left out (only
+    the first few are ever said)."""
+    if runs and runs[-1][0] <= first <= runs[-1][1] + 1:
+        runs[-1][1] = max(runs[-1][1], last)
+    elif most is None or len(runs) < most:
+        runs.append([first, last])
+    return runs
+
+
+def runs_of(lines: Iterable[int]) -> list[list[int]]:
+    """Line numbers, in order, as runs of consecutive numbers ``[first, last]``."""
+    runs: list[list[int]] = []
+    for line in lines:
+        add_run(runs, line, line)
+    return runs
+
+
+def repeated(message: str, count: int, runs: list[list[int]], values: list[str] = ()) -> str:
+    """The same problem on ``count`` lines of a file, said once: the message, how many lines,
+    their ranges (``runs_of``) and the first values it names: ``... on 5,160 lines (2–21,
+    62–5201): 'soon', 'later', …``.  A line number is written as in ``file:line``, without a
+    thousands separator."""
+    shown = [str(a) if a == b else f"{a}–{b}" for a, b in runs[:SHOWN_RANGES]]
+    where = f"on {thousands(count)} lines ({', '.join(shown)}{', …' if len(runs) > SHOWN_RANGES else ''})"
+    if not values:
+        return f"{message} {where}"
+    return f"{message} {where}: {', '.join(values[:SHOWN_VALUES])}{', …' if len(values) > SHOWN_VALUES else ''}"
 
 
 def collapse(problems: Iterable[Problem]) -> list[Problem]:
-    """One line for a problem repeated on many lines of one file (a column missing from
-    every row of a 100,000-row CSV is one message, not 100,000), in first-seen order."""
+    """One line for the same problem on many lines of one file, in first-seen order: the
+    problem, how many lines, their ranges and the first values (a column missing from every row
+    of a 100,000-row CSV, or 5,160 malformed timestamps, is one message, not thousands).  The
+    same problem is the same message, or the same ``kind`` naming another ``value``."""
     items = list(problems)
     groups: dict[tuple, list[Problem]] = {}
+
+    def key(p: Problem) -> tuple:
+        return (p.file, p.severity, p.kind or p.message)
+
     for p in items:
-        groups.setdefault((p.file, p.severity, p.message), []).append(p)
+        groups.setdefault(key(p), []).append(p)
     out = []
     for p in items:
-        group = groups[(p.file, p.severity, p.message)]
-        if len(group) <= REPEAT_LIMIT:
+        group = groups[key(p)]
+        if len(group) <= REPEAT_LIMIT or p.line is None:
             out.append(p)
         elif p is group[0]:
-            last = max(q.line or 0 for q in group)
-            out.append(Problem(p.file, p.line, repeated(p.message, len(group) - 1, last), p.severity))
+            runs = runs_of(sorted({q.line or 0 for q in group}))
+            values = list(dict.fromkeys(q.value for q in group if q.value is not None))
+            message = repeated(p.kind, len(group), runs, values) if p.kind and values else \
+                repeated(p.message, len(group), runs)
+            out.append(Problem(p.file, p.line, message, p.severity))
     return out
-
-
-def repeated(message: str, more: int, last: int) -> str:
-    """A problem's message, said once for all the lines of a file that have it."""
-    return f"{message} (and on {more} more lines of this file, the last at line {last})"
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:

@@ -1,5 +1,7 @@
 """The one writer: files are collected in memory, written to a staging folder beside the
-output folder, and swapped in only when the whole site is complete.
+output folder, and swapped in only when the whole site is complete.  A large file (a million
+records' downloads, the evidence bundle) waits in a private temporary folder instead
+(:class:`Stored`), so that it is never held in memory whole.
 
 The swap is one atomic ``renameat2(RENAME_EXCHANGE)`` where the system has it, so at every
 instant the output folder is either the whole previous site or the whole new one.  Where it
@@ -10,9 +12,11 @@ beside the output folder; the next build puts it back before doing anything else
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import os
 import shutil
 from pathlib import Path, PurePosixPath
+from typing import Callable, Iterable, Iterator
 
 STAGING_PREFIX = ".benchproof-staging-"
 OLD_PREFIX = ".benchproof-old-"
@@ -21,13 +25,43 @@ _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
 
 
+class Stored:
+    """A file's content written, a piece at a time, to ``path`` in a private temporary folder
+    (it is published under a second name, or copied); its size and SHA-256 are counted as it
+    is written."""
+
+    def __init__(self, path: Path, pieces: Iterable[bytes], also: Callable[[bytes], None] | None = None) -> None:
+        """``also``: handed each piece too (to compress it on the way)."""
+        digest, size = hashlib.sha256(), 0
+        with open(path, "xb") as handle:
+            for piece in pieces:
+                handle.write(piece)
+                digest.update(piece)
+                size += len(piece)
+                if also is not None:
+                    also(piece)
+        self.path, self.size, self.sha256 = path, size, digest.hexdigest()
+
+    def __len__(self) -> int:
+        return self.size
+
+    def blocks(self, size: int) -> Iterator[bytes]:
+        """The content again, ``size`` bytes at a time."""
+        with open(self.path, "rb") as handle:
+            while block := handle.read(size):
+                yield block
+
+
+Content = bytes | bytearray | Stored
+
+
 class SiteFiles:
-    """Relative POSIX path → bytes; refuses to write one path twice."""
+    """Relative POSIX path → bytes (or :class:`Stored`); refuses to write one path twice."""
 
     def __init__(self) -> None:
-        self.files: dict[str, bytes] = {}
+        self.files: dict[str, Content] = {}
 
-    def add(self, path: str, content: bytes | str) -> None:
+    def add(self, path: str, content: Content | str) -> None:
         pure = PurePosixPath(path)
         if pure.is_absolute() or ".." in pure.parts:
             raise ValueError(f"site path escapes the output folder: {path}")
@@ -35,7 +69,7 @@ class SiteFiles:
             raise ValueError(f"site path written twice: {path}")
         self.files[path] = content.encode("utf-8") if isinstance(content, str) else content
 
-    def update(self, files: dict[str, bytes | str]) -> None:
+    def update(self, files: dict[str, Content | str]) -> None:
         for path in sorted(files):
             self.add(path, files[path])
 
@@ -93,6 +127,15 @@ def recover(out: Path) -> None:
         shutil.rmtree(leftover, ignore_errors=True)
 
 
+def _place(stored: Path, target: Path) -> None:
+    """A stored file at ``target``: a second name for it where both are on one file system (no
+    copy), else a copy."""
+    try:
+        os.link(stored, target)
+    except OSError:
+        shutil.copyfile(stored, target)
+
+
 def publish(site: SiteFiles, out: Path) -> None:
     """Write ``site`` to a staging folder next to ``out``, then swap it in."""
     out = out.absolute()
@@ -107,7 +150,11 @@ def publish(site: SiteFiles, out: Path) -> None:
         for rel in sorted(site.files):
             target = staging / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(site.files[rel])
+            content = site.files[rel]
+            if isinstance(content, Stored):
+                _place(content.path, target)
+            else:
+                target.write_bytes(content)
     except BaseException:  # a write failed (a full disk...) or was interrupted: nothing is left
         shutil.rmtree(staging, ignore_errors=True)
         raise

@@ -87,3 +87,12 @@ def test_what_a_stronger_claim_needs():
     found = separation([100.0, 101, 102], [120.0, 121, 122], 0.10)
     assert (found.state, found.smallest_p, found.needs, found.interval) == ("separated", pytest.approx(0.1), 4, None)
     assert math.isclose(separation([1.0] * 5, [2.0] * 5, 0.1).smallest_p, 2 / 252)
+
+
+def test_the_smallest_p_of_large_groups_is_what_the_exact_division_gives():
+    # 2 / C(n + m, n) as one exact division, from a few repetitions to tens of thousands a side
+    # (where the division rounds to 0.0): the same float either side of where it stops being worked out
+    for n_a in (1, 2, 3, 50, 300, 550, 555, 560, 600, 1100, 1200):
+        for n_b in (1, 3, 10, 300, 540, 560, 1000, 1200):
+            assert smallest_p(n_a, n_b) == min(1.0, 2 / math.comb(n_a + n_b, n_a)), (n_a, n_b)
+    assert smallest_p(10_000, 12_000) == 0.0

@@ -212,8 +212,7 @@ def test_missing_section_column_when_the_report_has_two_sections(example_copy):
     replace_once(example_copy / "report.yaml", "protocol:", SECOND_SECTION)
     # every record lacks it: one message with the count, not 25
     assert errors(example_copy) == [
-        f"{RUNS}:2: missing required column 'section' (the report has several sections) "
-        "(and on 24 more lines of this file, the last at line 26)"]
+        f"{RUNS}:2: missing required column 'section' (the report has several sections) on 25 lines (2–26)"]
 
 
 def test_an_empty_section_cell_is_missing_too(example_copy):

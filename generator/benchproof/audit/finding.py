@@ -72,8 +72,7 @@ class Facts:
         self.weighed = computed.weighed          # crossovers and references
 
     def ids(self, rows) -> list[str]:
-        run_id = self.records.run_id
-        return [run_id[i] for i in np.asarray(rows, np.int64).tolist()]
+        return self.records.run_ids(rows)
 
     def where(self, rows, fallback: Where | None = None) -> Where:
         """The first of the records in input order (or ``fallback``: a report.yaml key)."""

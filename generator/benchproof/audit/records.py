@@ -59,8 +59,7 @@ def guard(f: Facts, settings: AuditSettings) -> list[Finding]:
         headline = f"records excluded by the guard '{g.check}' ({g.reason})"
         records = f.records
         groups: dict[tuple[str, str], list[int]] = {}
-        for run_id in outcome.excluded:
-            i = records.row_of(run_id)
+        for i in records.rows_of(outcome.excluded).tolist():
             groups.setdefault((records.section.value(i), records.arm.value(i)), []).append(i)
         for section in project.report.sections:
             for arm in section.arms:

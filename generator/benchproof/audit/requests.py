@@ -119,7 +119,7 @@ def summary_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
                 # the marker goes on the tool's figure when it is a metric, else on the recomputed one
                 marked = column if column in f.metrics else _recomputed(metric.id, name, f)
                 what = "inter-token gaps of its successful requests" if found.listed else "successful requests"
-                detail = (f"run {f.records.run_id[row]} states {metric.label} {name} {stated_text} ({column}); its "
+                detail = (f"run {f.records.run_ids([row])[0]} states {metric.label} {name} {stated_text} ({column}); its "
                           f"{len(values):,} {what} give {computed_text}")
                 headline = "a tool's own summary differs from the one recomputed from its requests"
                 out.append(f.finding("summary-differs", section, arm, point, marked,

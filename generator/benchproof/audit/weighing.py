@@ -84,7 +84,7 @@ def outside_reference(f: Facts, settings: AuditSettings) -> list[Finding]:
         brief = f"median {f.number(outcome.median, spec.metric)} vs p25–p75 " \
                 f"{f.span(outcome.percentiles[25], outcome.percentiles[75], spec.metric)}"
         out.append(f.finding("outside-reference", spec.section, spec.arm, spec.point, spec.metric, headline, detail,
-                             brief, [project.records.row_of(r.run_id) for r in outcome.repetitions],
+                             brief, project.records.rows_of([r.run_id for r in outcome.repetitions]).tolist(),
                              (("median", outcome.median), ("p25", outcome.percentiles[25]),
                               ("p75", outcome.percentiles[75]), ("n", outcome.n)),
                              topic=spec.title, where=spec.where))

@@ -69,7 +69,7 @@ class Dots:
             import pyarrow as pa
             import pyarrow.compute as pc
 
-            order = pc.sort_indices(pa.array(self.records.run_id, pa.string())).to_numpy()
+            order = pc.sort_indices(self.records.run_id).to_numpy()
             self._rank = np.empty(len(order), np.int64)
             self._rank[order] = np.arange(len(order))
         return self._rank

@@ -80,8 +80,8 @@ def dot_rows(dots: Dots, rows: np.ndarray, metric: Metric, label: str, off_scale
     records = dots.records
     after = " (off scale)" if off_scale else ""
     return [{"arm": label, "value": value, "shown": f"{fmt.number(value, metric.decimals)} {metric.unit}".strip() + after,
-             "repeat": str(repeat), "status": "ok", "run": records.run_id[row]}
-            for row, value, repeat in zip(rows.tolist(), records.metrics[metric.id][rows].tolist(),
+             "repeat": str(repeat), "status": "ok", "run": run}
+            for run, value, repeat in zip(records.run_ids(rows), records.metrics[metric.id][rows].tolist(),
                                           records.repeat[rows].tolist())]
 
 

@@ -136,7 +136,6 @@ def distributions(project: Project, results: Results, groups: Groups) -> Distrib
     report = project.report
     if not report.request_metrics or not data.present:
         return Distributions()
-    run_id = project.records.run_id
     views, goodput = [], []
     for section in report.sections:
         for point in results.points[section.id]:
@@ -148,9 +147,9 @@ def distributions(project: Project, results: Results, groups: Groups) -> Distrib
                 for arm, runs in runs_of.items():
                     values = found.pooled(runs)
                     pooled[arm] = values
-                    figures = tuple(RunFigures(run_id[r], int(counts[r]), int(data.failed[r]),
+                    figures = tuple(RunFigures(name, int(counts[r]), int(data.failed[r]),
                                                stated_levels(found.of(r)) if len(found.of(r)) else None)
-                                    for r in runs.tolist())
+                                    for name, r in zip(project.records.run_ids(runs), runs.tolist()))
                     drawn, every = curve(values)
                     arms.append(Distribution(
                         section.id, arm, point, metric.id, len(values), int(data.failed[runs].sum()),
@@ -164,7 +163,8 @@ def distributions(project: Project, results: Results, groups: Groups) -> Distrib
                 views.append(DistributionView(section.id, metric.id, point, tuple(arms), log, _histogram(pooled, log)))
             if data.good is not None:
                 for arm, runs in runs_of.items():
-                    each = tuple((run_id[r], int(data.good[r]), int(data.requests[r])) for r in runs.tolist())
+                    each = tuple((name, int(data.good[r]), int(data.requests[r]))
+                                 for name, r in zip(project.records.run_ids(runs), runs.tolist()))
                     goodput.append(GoodputFigure(section.id, arm, point, sum(g for _, g, _ in each),
                                                  sum(n for _, _, n in each), each))
     return Distributions(tuple(views), tuple(goodput))

@@ -42,6 +42,7 @@ STATES = (SEPARATED, WITHIN_NOISE, TOO_FEW, SAME)
 MIN_VALUES = 3        # fewer values on a side: too few to say anything
 RANK_TEST_FROM = ROBUST_FROM   # from this many values a side: interquartile ranges and the rank test
 ALPHA = 0.05
+TINY_BITS = 1100      # 2 / C(n, k) with C past 2**1100 is below half the smallest double: 0.0
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,14 @@ def smallest_p(n_a: int, n_b: int) -> float:
     values: every value of one side below every value of the other, ``2 / C(n_a + n_b, n_a)``."""
     if n_a < 1 or n_b < 1:
         return 1.0
+    if _log2_comb(n_a + n_b, n_a) > TINY_BITS:   # 2 / C rounds to 0.0: no integer of thousands
+        return 0.0                               # of digits (10,000 a side took 14 ms a call)
     return min(1.0, 2 / math.comb(n_a + n_b, n_a))
+
+
+def _log2_comb(n: int, k: int) -> float:
+    """log2 of C(n, k), to a few parts in 10**12: enough to tell C from 2**1100 by a wide margin."""
+    return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(2)
 
 
 def needed(n_a: int, n_b: int) -> int | None:

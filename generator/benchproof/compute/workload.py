@@ -149,9 +149,9 @@ def reference(spec: Reference, project: Project, results: Results, groups: Group
     values = np.sort(np.asarray(spec.values, dtype=float))
     rows, measured = groups.values(spec.section, spec.arm, spec.point, spec.metric)
     below = np.searchsorted(values, measured, side="left")   # values strictly below
-    run_id = project.records.run_id
-    repetitions = tuple(Repetition(run_id[row], value, 100.0 * int(k) / len(values))
-                        for row, value, k in zip(rows.tolist(), measured.tolist(), below.tolist()))
+    run_id = project.records.run_ids(rows)
+    repetitions = tuple(Repetition(name, value, 100.0 * int(k) / len(values))
+                        for name, value, k in zip(run_id, measured.tolist(), below.tolist()))
     now = side(rows_by_group(results), spec.section, spec.arm, spec.point, spec.metric)
     return ReferenceOutcome(spec, len(values), percentiles(values), float(values[0]), float(values[-1]),
                             repetitions, now.median, now.status)

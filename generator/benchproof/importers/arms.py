@@ -97,10 +97,16 @@ def column_values(records: list[dict], fields: tuple[str, ...], rel: str) -> Non
 def put(records: list[dict], fields: tuple[str, ...], values: Callable[[dict], tuple] | None = None) -> list[str]:
     """Write each record's arm value under ``arm``; the values in file order."""
     seen: dict[str, None] = {}
+    named: dict[tuple, str] = {}   # 400,000 repetitions name a few arms: each named once
     for record in records:
         found = values(record) if values else tuple(record.get(f) for f in fields)
-        record[ARM] = name(fields, found)
-        seen.setdefault(record[ARM])
+        try:
+            key = (found, tuple(map(type, found)))   # 1 and 1.0 and True name arms apart
+            arm = named.get(key) or named.setdefault(key, name(fields, found))
+        except TypeError:   # a list or a mapping: named on its own
+            arm = name(fields, found)
+        record[ARM] = arm
+        seen.setdefault(arm)
     return list(seen)
 
 

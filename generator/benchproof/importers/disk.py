@@ -118,9 +118,9 @@ def dump_yaml(doc: Any) -> bytes:
 
 def dump_rows(rows: list[dict], shown: str) -> bytes:
     """One JSON object a line; a value JSON has no word for (NaN, infinity) is an error."""
+    encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode   # json.dumps's, made once
     try:
-        return "".join(json.dumps(row, ensure_ascii=False, allow_nan=False) + "\n"
-                       for row in rows).encode("utf-8")
+        return "".join(encode(row) + "\n" for row in rows).encode("utf-8")
     except ValueError:
         bad = next(k for row in rows for k, v in row.items()
                    if isinstance(v, float) and not math.isfinite(v))

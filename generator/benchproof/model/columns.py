@@ -5,24 +5,33 @@ A column holds one of three kinds of values:
 
 - ``text``: a pyarrow string array.  CSV cells and Parquet text are read this way: stripped,
   and null where the cell is empty ("not measured", never 0).
-- ``number``: a pyarrow integer or floating-point array (Parquet numbers); null where missing.
+- ``number``: a pyarrow integer or floating-point array (Parquet and JSON numbers); null where
+  missing.  A floating-point column read from JSON may hold numbers written as integers
+  (``5`` among ``2.5``), which ``json`` gives as Python integers: ``whole`` marks their rows.
 - ``object``: Python values as JSON gives them (``None`` where a record lacks the field or
-  holds ``null``); also what columns of mixed kinds become when files are joined.
+  holds ``null``), for what has no column form: true/false, nested values, a JSON text with
+  spaces around it, an integer past 2**53 among fractions.
+- ``mixed``: columns of the other kinds end to end (:meth:`Column.parts`), what a field becomes
+  when files that hold it as text (CSV) and as numbers (JSON, Parquet) are joined; each part
+  stays what it is, so a million records are never turned into Python values to be joined.
 
 Checks read a text or number column a distinct value at a time (:meth:`Column.by_value`) or
-all at once with pyarrow compute; an object column is read a value at a time.  Either way the
-same function decides about each value, so a check gives the same result whatever the file type.
+all at once with pyarrow compute, a part at a time (:meth:`Column.parts`); an object column is
+read a value at a time.  Either way the same function decides about each value, so a check
+gives the same result whatever the file type.
 """
 
 from __future__ import annotations
 
+import bisect
+import functools
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 import numpy as np
 import pyarrow as pa
 
-TEXT, NUMBER, OBJECT = "text", "number", "object"
+TEXT, NUMBER, OBJECT, MIXED = "text", "number", "object", "mixed"
 
 
 def text_of(value: Any) -> str | None:
@@ -33,20 +42,39 @@ def text_of(value: Any) -> str | None:
 
 
 def free_unused_memory() -> None:
-    """Give back to the system what pyarrow's allocator keeps of freed arrays (hundreds of
-    megabytes after reading a million records)."""
+    """Give back to the system what pyarrow's allocator keeps of freed arrays, and what the C
+    library's keeps of freed Python objects and buffers (hundreds of megabytes each after
+    reading a million records)."""
     pa.default_memory_pool().release_unused()
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.lru_cache(maxsize=1)
+def _malloc_trim():
+    """glibc's ``malloc_trim``, where there is one (Linux); None elsewhere."""
+    import ctypes
+
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError, TypeError):
+        return None
 
 
 class Column:
-    """One field of a run of records (see the module docstring for the three kinds)."""
+    """One field of a run of records (see the module docstring for the kinds)."""
 
-    __slots__ = ("kind", "data")
+    __slots__ = ("kind", "data", "starts", "whole")
 
-    def __init__(self, kind: str, data: pa.Array | pa.ChunkedArray | list) -> None:
-        if kind != OBJECT and isinstance(data, pa.ChunkedArray):
+    def __init__(self, kind: str, data: pa.Array | pa.ChunkedArray | list, whole: np.ndarray | None = None) -> None:
+        if kind not in (OBJECT, MIXED) and isinstance(data, pa.ChunkedArray):
             data = data.combine_chunks()
         self.kind, self.data = kind, data
+        # a floating-point number column: True where the number was written as an integer
+        self.whole = whole if whole is not None and whole.any() else None
+        # a mixed column: the first row of each part (and the number of rows, last)
+        self.starts = np.cumsum([0] + [len(p) for p in data]) if kind == MIXED else None
 
     @classmethod
     def text(cls, values: Iterable[str | None]) -> Column:
@@ -55,6 +83,8 @@ class Column:
     @classmethod
     def missing(cls, n: int, like: Column | None = None) -> Column:
         """A field no record has: null in the kind of ``like`` (text by default)."""
+        if like is not None and like.kind == MIXED:
+            like = like.data[0]
         if like is not None and like.kind != OBJECT:
             return cls(like.kind, pa.nulls(n, like.data.type))
         if like is not None:
@@ -62,26 +92,64 @@ class Column:
         return cls(TEXT, pa.nulls(n, pa.string()))
 
     def __len__(self) -> int:
-        return len(self.data)
+        return int(self.starts[-1]) if self.kind == MIXED else len(self.data)
+
+    def parts(self) -> list[tuple[int, Column]]:
+        """``(first row, column)`` of each part of one kind: the column itself unless it is mixed."""
+        if self.kind != MIXED:
+            return [(0, self)]
+        return list(zip(self.starts.tolist(), self.data))
+
+    def _part(self, row: int) -> tuple[int, Column]:
+        k = bisect.bisect_right(self.starts, row) - 1
+        return int(self.starts[k]), self.data[k]
 
     def values(self, start: int = 0, stop: int | None = None) -> list:
         """The values (of rows ``start`` to ``stop``) as Python objects (``None`` where missing)."""
-        stop = len(self.data) if stop is None else stop
+        stop = len(self) if stop is None else stop
+        if self.kind == MIXED:
+            out: list = []
+            for first, part in self.parts():
+                a, b = max(start - first, 0), min(stop - first, len(part))
+                if a < b:
+                    out += part.values(a, b)
+            return out
         if self.kind == OBJECT:
             return self.data if (start, stop) == (0, len(self.data)) else self.data[start:stop]
-        return self.data.slice(start, stop - start).to_pylist()
+        values = self.data.slice(start, stop - start).to_pylist()
+        if self.whole is not None:
+            for i in np.flatnonzero(self.whole[start:stop]).tolist():
+                values[i] = int(values[i])
+        return values
 
     def value(self, row: int) -> Any:
-        return self.data[row] if self.kind == OBJECT else self.data[row].as_py()
+        if self.kind == MIXED:
+            first, part = self._part(row)
+            return part.value(row - first)
+        if self.kind == OBJECT:
+            return self.data[row]
+        value = self.data[row].as_py()
+        return int(value) if self.whole is not None and self.whole[row] else value
 
     def take(self, rows: np.ndarray) -> Column:
+        if self.kind == MIXED:
+            rows = np.asarray(rows, np.int64)
+            if len(rows) > 1 and (np.diff(rows) < 0).any():   # not in order: as Python values
+                return Column(OBJECT, [self.value(int(r)) for r in rows.tolist()])
+            cuts = np.searchsorted(rows, self.starts)
+            return Column.concat([part.take(rows[a:b] - first) for (first, part), a, b
+                                  in zip(self.parts(), cuts[:-1].tolist(), cuts[1:].tolist())],
+                                 np.diff(cuts).tolist())
         if self.kind == OBJECT:
             data = self.data
             return Column(OBJECT, [data[i] for i in rows.tolist()])
-        return Column(self.kind, self.data.take(pa.array(rows, pa.int64())))
+        return Column(self.kind, self.data.take(pa.array(rows, pa.int64())),
+                      None if self.whole is None else self.whole[rows])
 
     def present(self) -> np.ndarray:
         """True where the record holds a value (``None`` and a missing cell are not one)."""
+        if self.kind == MIXED:
+            return np.concatenate([part.present() for _, part in self.parts()])
         if self.kind == OBJECT:
             return np.fromiter((v is not None for v in self.data), bool, len(self.data))
         return self.data.is_valid().to_numpy(zero_copy_only=False)
@@ -89,11 +157,24 @@ class Column:
     def by_value(self, decide: Callable[[Any], Any]) -> tuple[np.ndarray, list]:
         """``decide`` applied once per distinct value: ``(codes, results)``, the result for row
         ``i`` being ``results[codes[i]]``.  A text or number column is dictionary-encoded
-        (100,000 records name a handful of arms); an object column is decided row by row."""
+        (100,000 records name a handful of arms); an object column is decided row by row;
+        a mixed one a part at a time."""
+        if self.kind == MIXED:
+            codes, results = [], []
+            for _, part in self.parts():
+                found, decided = part.by_value(decide)
+                codes.append(found + len(results))
+                results += decided
+            return np.concatenate(codes), results
         if self.kind == OBJECT:
             return np.arange(len(self.data)), [decide(v) for v in self.data]
         codes, distinct, missing = self.encoded()
-        return codes, [decide(v) for v in distinct.to_pylist()] + ([decide(None)] if missing else [])
+        values = distinct.to_pylist() + [None] * missing
+        if self.whole is not None:   # 5 and 5.0 are two values, as json gives them
+            pairs, codes = np.unique(codes * 2 + self.whole, return_inverse=True)
+            values = [int(values[p // 2]) if p % 2 else values[p // 2] for p in pairs.tolist()]
+            codes = codes.reshape(-1)
+        return codes, [decide(v) for v in values]
 
     def encoded(self) -> tuple[np.ndarray, pa.Array, bool]:
         """A text or number column dictionary-encoded: ``(codes, distinct values, missing)``,
@@ -107,17 +188,39 @@ class Column:
     @staticmethod
     def concat(parts: list[Column | None], lengths: list[int]) -> Column:
         """The columns of several files end to end; ``None`` where a file lacks the field.
-        Parts of one kind (and one type) stay that kind; mixed parts become object values."""
+        Parts of one kind (and one type) stay that kind; parts of several kinds make a mixed
+        column, each part (nulls where a file lacks the field) kept as it is."""
         present = [p for p in parts if p is not None]
-        kinds = {(p.kind, None if p.kind == OBJECT else p.data.type) for p in present}
-        if len(kinds) == 1 and next(iter(kinds))[0] != OBJECT:
+        if not present:
+            return Column.missing(sum(lengths))
+        kinds = {(p.kind, None if p.kind in (OBJECT, MIXED) else p.data.type) for p in present}
+        if len(kinds) == 1 and next(iter(kinds))[0] not in (OBJECT, MIXED):
             like = present[0]
             arrays = [(p if p is not None else Column.missing(n, like)).data for p, n in zip(parts, lengths)]
-            return Column(like.kind, pa.concat_arrays(arrays) if len(arrays) > 1 else arrays[0])
-        values: list = []
+            whole = None
+            if any(p is not None and p.whole is not None for p in parts):
+                whole = np.concatenate([p.whole if p is not None and p.whole is not None else np.zeros(n, bool)
+                                        for p, n in zip(parts, lengths)])
+            return Column(like.kind, pa.concat_arrays(arrays) if len(arrays) > 1 else arrays[0], whole)
+        if len(kinds) == 1 and next(iter(kinds))[0] == OBJECT and len(present) == len(parts):
+            values: list = []
+            for part in present:
+                values += part.data
+            return Column(OBJECT, values)
+        pieces: list[Column] = []
         for part, n in zip(parts, lengths):
-            values += part.values() if part is not None else [None] * n
-        return Column(OBJECT, values)
+            for _, piece in (part or Column.missing(n, present[0])).parts():
+                if not len(piece):
+                    continue
+                last = pieces[-1] if pieces else None
+                if last is not None and last.kind == piece.kind and (
+                        piece.kind == OBJECT or last.data.type == piece.data.type):
+                    pieces[-1] = Column.concat([last, piece], [len(last), len(piece)])
+                else:
+                    pieces.append(piece)
+        if len(pieces) == 1:
+            return pieces[0]
+        return Column(MIXED, pieces) if pieces else Column.missing(0)
 
 
 @dataclass

@@ -1,8 +1,8 @@
 """The validated run records, kept as columns: what ``Project.records`` is.
 
 A million records are a few arrays here (codes for section, arm, status, workload point and
-source file; floats for the metrics, NaN where not measured; the fields as written, as pyarrow
-arrays), not a million objects.  The stages that read every record (aggregation, the audit,
+source file; floats for the metrics, NaN where not measured; the run ids and the fields as
+written, as pyarrow arrays), not a million objects.  The stages that read every record (aggregation, the audit,
 the charts, the downloads, runs.html) read these columns; the few that show single records
 (the raw table, an arm's records, permalinks) ask for :class:`RunRecord`\\ s,
 which are made from the columns when asked for.  ``Records`` is a sequence of them:
@@ -81,7 +81,7 @@ class Coded:
 class Records(Sequence[RunRecord]):
     """Every validated record, in input order (run files by name, then line)."""
 
-    run_id: list[str]
+    run_id: Any                            # a pyarrow text array
     section: Coded
     arm: Coded
     status: Coded                          # labels: STATUSES
@@ -97,7 +97,6 @@ class Records(Sequence[RunRecord]):
     fields: dict[str, tuple[str, ...]] = field(default_factory=dict)   # run file → its own fields
     reported: dict[str, np.ndarray] = field(default_factory=dict)     # derived metric → the figure the
                                            # record reported beside it (NaN where none), read once
-    _index: dict[str, int] = field(default_factory=dict, repr=False)
 
     # -- a sequence of RunRecord -------------------------------------------------------------
 
@@ -120,7 +119,7 @@ class Records(Sequence[RunRecord]):
         file = self.file.value(i)
         started = self.raw["started_at"].value(i) if "started_at" in self.raw else None
         return RunRecord(
-            run_id=self.run_id[i], arm=self.arm.value(i), section=self.section.value(i),
+            run_id=self.run_id[i].as_py(), arm=self.arm.value(i), section=self.section.value(i),
             status=self.status.value(i), repeat=int(self.repeat[i]), dims=dict(self.point.value(i)),
             metrics={m: (None if np.isnan(v[i]) else float(v[i])) for m, v in self.metrics.items()},
             raw={name: self.raw[name].value(i) for name in self.fields.get(file, self.raw)},
@@ -130,7 +129,7 @@ class Records(Sequence[RunRecord]):
     def take(self, rows: np.ndarray) -> Records:
         """The records at ``rows`` (indices, in the order given)."""
         return Records(
-            [self.run_id[i] for i in rows.tolist()], self.section.take(rows), self.arm.take(rows),
+            self.run_id.take(_indices(rows)), self.section.take(rows), self.arm.take(rows),
             self.status.take(rows), self.repeat[rows], self.point.take(rows),
             {m: v[rows] for m, v in self.metrics.items()}, {n: c.take(rows) for n, c in self.raw.items()},
             self.reason.take(rows), self.evidence.take(rows), self.started[rows], self.file.take(rows),
@@ -138,15 +137,28 @@ class Records(Sequence[RunRecord]):
 
     def with_outcome(self, status: Coded, reason: Coded) -> Records:
         """The same records with other statuses and reasons (the audit's guards)."""
-        return replace(self, status=status, reason=reason, _index={})
+        return replace(self, status=status, reason=reason)
 
     # -- columns as a page or a download needs them ------------------------------------------
 
+    def run_ids(self, rows) -> list[str]:
+        """The run ids of the records at ``rows``, as Python text."""
+        return self.run_id.take(_indices(rows)).to_pylist()
+
     def row_of(self, run_id: str) -> int:
         """The index of the record with this run id (KeyError when there is none)."""
-        if not self._index and len(self):
-            self._index.update((r, i) for i, r in enumerate(self.run_id))
-        return self._index[run_id]
+        return int(self.rows_of([run_id])[0])
+
+    def rows_of(self, run_ids) -> np.ndarray:
+        """The index of the record with each of these run ids (KeyError when one has none),
+        looked up over the whole column at once."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        found = pc.index_in(pa.array(list(run_ids), pa.string()), value_set=self.run_id)
+        if found.null_count:
+            raise KeyError(next(r for r, k in zip(run_ids, found.to_pylist()) if k is None))
+        return found.to_numpy(zero_copy_only=False).astype(np.int64)
 
     def where(self, i: int) -> Where:
         return Where(self.file.value(i), int(self.line[i]))
@@ -201,8 +213,16 @@ class Records(Sequence[RunRecord]):
         return self.status.codes == STATUSES.index("ok")
 
 
+def _indices(rows) -> Any:
+    import pyarrow as pa
+
+    return pa.array(np.asarray(rows, np.int64))
+
+
 def empty_records() -> Records:
+    import pyarrow as pa
+
     none = np.zeros(0, np.int64)
     coded = Coded(none, ())
-    return Records([], coded, coded, Coded(none, STATUSES), none, coded, {}, {}, coded, coded,
+    return Records(pa.array([], pa.string()), coded, coded, Coded(none, STATUSES), none, coded, {}, {}, coded, coded,
                    np.zeros(0), coded, none)

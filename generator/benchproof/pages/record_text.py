@@ -16,6 +16,7 @@ to it (:meth:`Source.carriage`).
 from __future__ import annotations
 
 import json
+import weakref
 from typing import Any, Callable
 
 import numpy as np
@@ -158,20 +159,34 @@ class Labels(Source):
 
 
 class Numbers(Source):
-    """Floats (NaN: not measured) or whole numbers."""
+    """Floats (NaN: not measured) or whole numbers; ``whole``: the floats written as integers
+    in the input (``5``, which json reads as an integer), written so again."""
 
-    def __init__(self, values: np.ndarray):
-        self.values = values
+    def __init__(self, values: np.ndarray, whole: np.ndarray | None = None):
+        self.values, self.whole = values, whole
+        self.made: pa.Array | None = None    # every value's text, made once (downloads and runs.html share it)
 
     def value(self, row):
         value = self.values[row].item()
-        return None if value != value else value
+        if value != value:
+            return None
+        return int(value) if self.whole is not None and self.whole[row] else value
 
     def _texts(self, start, stop) -> pa.Array:
+        if self.made is None:
+            self.made = self._make(0, len(self.values))
+        return self.made.slice(start, stop - start)
+
+    def _make(self, start, stop) -> pa.Array:
         part = self.values[start:stop]
-        if part.dtype.kind == "f":
-            return float_texts(part)
-        return pc.cast(pa.array(part), pa.string()).cast(TEXT)
+        if part.dtype.kind != "f":
+            return pc.cast(pa.array(part), pa.string()).cast(TEXT)
+        texts = float_texts(part)
+        whole = None if self.whole is None else self.whole[start:stop]
+        if whole is not None and whole.any():
+            integers = pc.cast(pa.array(np.where(whole, part, 0).astype(np.int64)), pa.string()).cast(TEXT)
+            texts = pc.if_else(pa.array(whole), integers, texts)
+        return texts
 
     def json(self, start, stop):
         return self._texts(start, stop).fill_null("null")
@@ -183,21 +198,29 @@ class Numbers(Source):
 class Texts(Source):
     """Texts made a chunk at a time, none missing (the run ids, the sources)."""
 
-    def __init__(self, texts: Callable[[int, int], pa.Array | list[str]]):
-        self.texts = texts
+    def __init__(self, texts: Callable[[int, int], pa.Array | list[str]], n: int | None = None):
+        self.texts, self.n = texts, n
+        self.made: dict[str, pa.Array] = {}   # with ``n``: each form of every text, made once
 
     def _array(self, start, stop) -> pa.Array:
         found = self.texts(start, stop)
         return found.cast(TEXT) if isinstance(found, pa.Array) else pa.array(found, TEXT)
 
+    def _form(self, form: Callable[[pa.Array], pa.Array], start: int, stop: int) -> pa.Array:
+        if self.n is None:
+            return form(self._array(start, stop))
+        if form.__name__ not in self.made:
+            self.made[form.__name__] = form(self._array(0, self.n))
+        return self.made[form.__name__].slice(start, stop - start)
+
     def value(self, row):
         return self._array(row, row + 1)[0].as_py()
 
     def json(self, start, stop):
-        return _json_texts(self._array(start, stop))
+        return self._form(_json_texts, start, stop)
 
     def csv(self, start, stop):
-        return _csv_texts(self._array(start, stop))
+        return self._form(_csv_texts, start, stop)
 
     def carriage(self, start, stop):
         return _carriage(self._array(start, stop))
@@ -241,12 +264,39 @@ class Whole(Source):
         return self._texts(start, stop).fill_null("")
 
 
+class Parts(Source):
+    """A mixed column: each part's own source, joined."""
+
+    def __init__(self, column: Column, cell: Callable[[Any], Any]):
+        self.parts = [(first, first + len(part), raw(part, cell)) for first, part in column.parts()]
+
+    def _each(self, start: int, stop: int):
+        for first, last, source in self.parts:
+            a, b = max(start, first), min(stop, last)
+            if a < b:
+                yield source, a - first, b - first
+
+    def value(self, row):
+        return next(source.value(a) for source, a, _ in self._each(row, row + 1))
+
+    def json(self, start, stop):
+        return pa.concat_arrays([s.json(a, b).cast(TEXT) for s, a, b in self._each(start, stop)] or [pa.array([], TEXT)])
+
+    def csv(self, start, stop):
+        return pa.concat_arrays([s.csv(a, b).cast(TEXT) for s, a, b in self._each(start, stop)] or [pa.array([], TEXT)])
+
+    def carriage(self, start, stop):
+        return np.concatenate([s.carriage(a, b) for s, a, b in self._each(start, stop)] or [np.zeros(0, bool)])
+
+
 def raw(column: Column, cell: Callable[[Any], Any]) -> Source:
-    """A field as written: pyarrow text, pyarrow numbers, or Python values."""
+    """A field as written: pyarrow text, pyarrow numbers, Python values, or parts of these."""
+    if column.kind == "mixed":
+        return Parts(column, cell)
     if column.kind == "text":
-        return Texts(lambda a, b: column.data.slice(a, b - a))
+        return Texts(lambda a, b: column.data.slice(a, b - a), len(column))
     if column.kind == "number" and pa.types.is_floating(column.data.type):
-        return Numbers(column.data.to_numpy(zero_copy_only=False))
+        return Numbers(column.data.to_numpy(zero_copy_only=False), column.whole)
     if column.kind == "number":
         return Whole(column.data)
     return Values(column.values, cell)
@@ -279,9 +329,26 @@ def _carriage(texts: pa.Array) -> np.ndarray:
     return pc.match_substring(texts, "\r").fill_null(False).to_numpy(zero_copy_only=False)
 
 
+_MADE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # Records → {cell: sources}
+
+
 def sources(project: Project, cell: Callable[[Any], Any]) -> dict[str, Source]:
     """The source of every column of records.csv, by column name (``cell``: how a value
-    becomes a csv.writer cell, :func:`csv_cell`)."""
+    becomes a csv.writer cell, :func:`csv_cell`): made once per records, so that records.csv,
+    records.jsonl and runs.html write each column of numbers and texts once."""
+    made = _MADE.setdefault(project.records, {})
+    if cell not in made:
+        made[cell] = _sources(project, cell)
+    return made[cell]
+
+
+def forget(project: Project) -> None:
+    """Let go of the texts :func:`sources` made for the project's records (once runs.html and
+    the downloads are written)."""
+    _MADE.pop(project.records, None)
+
+
+def _sources(project: Project, cell: Callable[[Any], Any]) -> dict[str, Source]:
     records = project.records
     dims, metrics, reported, extra = column_groups(project)
     fields = records.raw
@@ -292,7 +359,7 @@ def sources(project: Project, cell: Callable[[Any], Any]) -> dict[str, Source]:
 
     started = fields.get("started_at", none)
     return {
-        "run_id": Texts(lambda a, b: records.run_id[a:b]), "section": Labels(records.section, cell),
+        "run_id": Texts(lambda a, b: records.run_id[a:b], len(records)), "section": Labels(records.section, cell),
         "arm": Labels(records.arm, cell), "status": Labels(records.status, cell), "repeat": Numbers(records.repeat),
         **{d: Labels(dim(d), cell) for d in dims},
         **{m: Numbers(records.metrics[m]) for m in metrics},
@@ -300,5 +367,5 @@ def sources(project: Project, cell: Callable[[Any], Any]) -> dict[str, Source]:
         **{c: raw(fields.get(c, none), cell) for c in extra},
         "started_at": raw(started, cell) if started.kind == "text" else Values(records.started_at, cell),
         "reason": Labels(records.reason, cell), "evidence": Labels(records.evidence, cell),
-        "source": Texts(records.sources),
+        "source": Texts(records.sources, len(records)),
     }

@@ -40,7 +40,8 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -55,7 +56,8 @@ from benchproof.pages.report import SiteInfo
 from benchproof.pages.render import asset, render
 from benchproof.read.numbers import NUMBER
 from benchproof.addresses import DATA_PATH, INDEX, NUMBER_PATH, RUNS, SCRIPT_PATH, arm_href, chunk_path, download_path, site_path
-from benchproof.pages.record_text import Labels, Source, Values, csv_cell, joined, raw, sources
+from benchproof.pages.record_text import Labels, Source, Values, csv_cell, joined, sources
+from benchproof.site import Stored
 from benchproof.text import SCRIPT_ESCAPES, SCRIPT_UNSAFE, script_json_text
 
 FORMAT = 3   # 2: the audit's columns and notices; 3: records in chunks
@@ -205,25 +207,36 @@ def _coded(column: str, spec: dict, coded: Coded, order: list | None = None) -> 
     return _Column(column, spec, values=Labels(Coded(codes, tuple(values)), csv_cell))
 
 
-def _raw(column: str, spec: dict, data: Column, n: int) -> _Column:
-    """A raw field: numeric when every value is a number; dictionary-encoded when it has few
-    distinct values."""
+def _numeric(data: Column) -> tuple[bool, bool]:
+    """Whether the field holds a value, and whether every value it holds is a number."""
+    if data.kind == "mixed":
+        found = [_numeric(part) for _, part in data.parts()]
+        return any(h for h, _ in found), all(numeric for h, numeric in found if h)
     if data.kind == "object":
-        values = _cells(data.values())
-        present = [v for v in values if v is not None]
-        spec["numeric"] = bool(present) and all(map(_is_number, present))
-        return _Column(column, spec, values=Values(lambda a, b: values[a:b], csv_cell))
+        present = [v for v in _cells(data.values()) if v is not None]
+        return bool(present), all(map(_is_number, present))
     if data.kind == "text":
         import pyarrow.compute as pc
 
         number = pc.match_substring_regex(data.data, f"^(?:{NUMBER.pattern})$")
-        spec["numeric"] = data.data.null_count < len(data) and bool(pc.all(number).as_py())
-    else:
-        spec["numeric"] = data.data.null_count < len(data)
+        return data.data.null_count < len(data), bool(pc.all(number).as_py())
+    return data.data.null_count < len(data), True
+
+
+def _raw(column: str, spec: dict, data: Column, n: int, source: Source) -> _Column:
+    """A raw field: numeric when every value is a number; dictionary-encoded when it has few
+    distinct values (``source``: its values as records.csv writes them)."""
+    held, numeric = _numeric(data)
+    spec["numeric"] = held and numeric
+    if data.kind == "object":
+        values = _cells(data.values())
+        return _Column(column, spec, values=Values(lambda a, b: values[a:b], csv_cell))
+    if data.kind == "mixed" or data.whole is not None:   # 5 and 5.0 are not one value
+        return _Column(column, spec, values=source)
     codes, distinct, missing = data.encoded()   # the distinct values made Python values only when few
     if len(distinct) * 2 <= n:
         return _coded(column, spec, Coded(codes, tuple(distinct.to_pylist() + [None] * missing)))
-    return _Column(column, spec, values=raw(data, csv_cell))
+    return _Column(column, spec, values=source)
 
 
 def _columns(project: Project, audit: Audit | None) -> tuple[list[_Column], dict[str, tuple[list, np.ndarray]],
@@ -253,7 +266,7 @@ def _columns(project: Project, audit: Audit | None) -> tuple[list[_Column], dict
     for metric in metrics:
         out.append(_Column(metric, _spec(project, metric, None), values=text[metric]))
     for column, name in [(f"{m}_reported", m) for m in reported] + [(c, c) for c in extra]:
-        out.append(_raw(column, _spec(project, column, None), records.raw.get(name) or Column.missing(n), n))
+        out.append(_raw(column, _spec(project, column, None), records.raw.get(name) or Column.missing(n), n, text[column]))
     out.append(_Column("started_at", _spec(project, "started_at", None), values=text["started_at"]))
     out.append(_coded("reason", _spec(project, "reason", None), records.reason))
     out.append(_coded("evidence", _spec(project, "evidence", None), records.evidence))
@@ -340,16 +353,17 @@ def _script_safe(texts):
     return texts
 
 
-def runs_data(project: Project, audit: Audit | None = None) -> tuple[bytes, list[Filter], list[bytes]]:
+def runs_data(project: Project, audit: Audit | None = None) -> tuple[bytes, list[Filter], Iterator[bytes]]:
     """``runs-data.js`` (the description of the columns and the first records, or all), the
-    filters it offers, and the scripts of the other chunks (``runs-data-<k>.js``)."""
+    filters it offers, and the scripts of the other chunks (``runs-data-<k>.js``), each made
+    when it is asked for."""
     report = project.report
     n = len(project.records)
     columns, dictionaries, audit_column, notices = _columns(project, audit)
     filters = _filters(project, dictionaries, audit_column)
     first = n if n <= CHUNK else FIRST_CHUNK
     bounds = [first, *range(first + CHUNK, n, CHUNK), n] if first < n else [n]
-    chunks = [_chunk(columns, a, b, n) for a, b in zip(bounds, bounds[1:])]
+    chunks = (_chunk(columns, a, b, n) for a, b in zip(bounds, bounds[1:]))
     data = {
         "format": FORMAT,
         "title": report.title,
@@ -367,7 +381,7 @@ def runs_data(project: Project, audit: Audit | None = None) -> tuple[bytes, list
         "filters": [{"column": f.column, "label": f.label,
                      "options": [{"value": o.value, "label": o.label, "count": o.count} for o in f.options]}
                     for f in filters],
-        "chunks": [chunk_path(k) for k in range(1, len(chunks) + 1)],
+        "chunks": [chunk_path(k) for k in range(1, len(bounds))],
     }
     # each column's values, written a column at a time, take their placeholder's place
     parts = re.split(r'"\\u0000(\d+)"', f"window.{DATA_GLOBAL} = {script_json_text(data)};\n")
@@ -376,8 +390,10 @@ def runs_data(project: Project, audit: Audit | None = None) -> tuple[bytes, list
     return text, filters, chunks
 
 
-def runs_site_files(project: Project, info: SiteInfo, audit: Audit | None = None) -> dict[str, str | bytes]:
-    """``runs.html``, its data scripts and its page script."""
+def runs_site_files(project: Project, info: SiteInfo, audit: Audit | None = None,
+                    store: Path | None = None) -> dict[str, str | bytes | Stored]:
+    """``runs.html``, its data scripts and its page script (``store``: a private temporary
+    folder where the chunks of a million records wait, one made at a time)."""
     data, filters, chunks = runs_data(project, audit)
     counts = project.records.status_counts()
     page = RunsPage(
@@ -390,5 +406,6 @@ def runs_site_files(project: Project, info: SiteInfo, audit: Audit | None = None
         DATA_PATH: data,
         SCRIPT_PATH: asset("runs.js"),
         NUMBER_PATH: asset("number.js"),
-        **{chunk_path(k): text for k, text in enumerate(chunks, 1)},
+        **{chunk_path(k): text if store is None else Stored(store / f"runs-data-{k}.js", [text])
+           for k, text in enumerate(chunks, 1)},
     }

@@ -80,6 +80,13 @@ def parse_column(column: Column) -> tuple[np.ndarray, dict[int, str]]:
     import pyarrow.compute as pc
 
     failed: dict[int, str] = {}
+    if column.kind == "mixed":
+        parts = []
+        for first, part in column.parts():
+            values, bad = parse_column(part)
+            parts.append(values)
+            failed.update((first + row, why) for row, why in bad.items())
+        return np.concatenate(parts), failed
     if column.kind == "object":
         values = np.full(len(column), np.nan)
         for row, value in enumerate(column.data):

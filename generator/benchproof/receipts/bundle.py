@@ -21,13 +21,17 @@ import os
 import re
 import struct
 import zlib
+from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timezone
 from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Iterator
 
 from benchproof import __version__
 from benchproof.receipts.buildtime import BuildTime
 from benchproof.model.project import Project
+from benchproof.site import Content, Stored
 
 ZIP_EPOCH_MIN = 315532800  # 1980-01-01T00:00:00Z: the earliest time a zip entry can hold
 ZIP_EPOCH_MAX = 2**32 - 1  # 2106-02-07T06:28:15Z: the latest its extended timestamp holds
@@ -39,8 +43,8 @@ BLOCK = 4 << 20            # bytes deflated as one piece, side by side with the 
 STORED_SUFFIXES = (".parquet", ".zip", ".gz", ".zst", ".bz2", ".xz", ".png", ".jpg", ".jpeg", ".webp")
 
 
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+def sha256(data: Content) -> str:
+    return data.sha256 if isinstance(data, Stored) else hashlib.sha256(data).hexdigest()
 
 
 def bundle_name(project: Project) -> str:
@@ -76,13 +80,75 @@ def _dos_time(stamp: int) -> tuple[int, int]:
     return (hour << 11) | (minute << 5) | (second // 2), ((year - 1980) << 9) | (month << 5) | day
 
 
-def deflate(data: bytes) -> list[Future]:
-    """Raw deflate of ``data`` at :data:`LEVEL`, as zipfile writes it, in blocks of :data:`BLOCK`
-    compressed side by side (each block starts afresh; the blocks end byte-aligned, so joined
-    they are one stream): the blocks' futures, in order.  The bytes depend on the data only,
-    not on how many threads ran."""
-    starts = range(0, len(data), BLOCK) if data else [0]
-    return [_pool().submit(_deflate_block, data[i:i + BLOCK], i + BLOCK >= len(data)) for i in starts]
+def deflate(data: Content) -> tuple[bytes, int]:
+    """Raw deflate of ``data`` at :data:`LEVEL`, as zipfile writes it, and its CRC-32.  The data
+    is compressed in blocks of :data:`BLOCK` side by side (each block starts afresh; the blocks
+    end byte-aligned, so joined they are one stream), a few more blocks read than are being
+    compressed: the bytes depend on the data only, not on how many threads ran, and a stored
+    file is never read whole."""
+    if isinstance(data, Stored):
+        blocks: Iterable = data.blocks(BLOCK)
+    else:
+        view = memoryview(data)
+        blocks = (view[i:i + BLOCK] for i in range(0, len(data), BLOCK))
+    pending: deque[Future] = deque()
+    out, crc, seen = [], 0, 0
+    window = 2 * (os.cpu_count() or 1) + 2
+    for block in blocks:
+        seen += len(block)
+        crc = zlib.crc32(block, crc)
+        pending.append(_pool().submit(_deflate_block, block, seen >= len(data)))
+        while len(pending) > window:
+            out.append(pending.popleft().result())
+    if not seen:
+        pending.append(_pool().submit(_deflate_block, b"", True))
+    out += [job.result() for job in pending]
+    return b"".join(out), crc
+
+
+class Deflater:
+    """:func:`deflate` of content fed a piece at a time as it is made (records.csv while the next
+    chunk of records is written): the same blocks, so the same bytes, compressed side by side
+    with the writing; at most a few blocks wait to be compressed."""
+
+    def __init__(self) -> None:
+        self.buffer = bytearray()
+        self.held: bytes | None = None     # the last full block: the last of all, or not?
+        self.jobs: list[Future] = []
+        self.waiting: deque[Future] = deque()
+        self.crc = 0
+        self.done: tuple[bytes, int] | None = None
+
+    def __call__(self, piece: bytes) -> None:
+        self.crc = zlib.crc32(piece, self.crc)
+        self.buffer += piece
+        while len(self.buffer) >= BLOCK:
+            block = bytes(self.buffer[:BLOCK])
+            del self.buffer[:BLOCK]
+            self._hold(block)
+
+    def _hold(self, block: bytes) -> None:
+        if self.held is not None:
+            self._submit(self.held, False)
+        self.held = block
+
+    def _submit(self, block: bytes, last: bool) -> None:
+        job = _pool().submit(_deflate_block, block, last)
+        self.jobs.append(job)
+        self.waiting.append(job)
+        while len(self.waiting) > 2 * (os.cpu_count() or 1) + 2:
+            self.waiting.popleft().result()
+
+    def result(self) -> tuple[bytes, int]:
+        """The deflated bytes and the CRC-32 of everything fed."""
+        if self.done is None:
+            if self.buffer:
+                self._hold(bytes(self.buffer))
+                self.buffer.clear()
+            self._submit(self.held if self.held is not None else b"", True)
+            self.done = b"".join(job.result() for job in self.jobs), self.crc
+            self.jobs, self.waiting, self.held = [], deque(), None
+        return self.done
 
 
 def _deflate_block(block: bytes, last: bool) -> bytes:
@@ -96,46 +162,67 @@ def _pool() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1), thread_name_prefix="benchproof-zip")
 
 
-def write_zip(files: dict[str, bytes], when: BuildTime) -> bytes:
+def write_zip(files: dict[str, Content], when: BuildTime) -> bytearray:
     """A zip of ``files`` (archive path → content), entries in the given order, each stamped
     with the build time (a DOS date, and a UT extra field: UTC seconds, unsigned), regular
-    files rw-r--r-- made on Unix, deflated (see :func:`deflate`).  The layout is zipfile's."""
-    stamp = _stamp(when)
-    dos_time, dos_date = _dos_time(stamp)
-    extra = struct.pack("<HHBL", 0x5455, 5, 1, stamp)   # UT: mtime in UTC seconds, unsigned
-    names = list(files)
-    stored = [name.lower().endswith(STORED_SUFFIXES) for name in names]
-    blocks = [None if keep else deflate(files[name]) for name, keep in zip(names, stored)]
-    crcs = [_pool().submit(zlib.crc32, files[name]) for name in names]
+    files rw-r--r-- made on Unix, deflated (see :func:`deflate`), or stored as they are when
+    their own format compresses them (:data:`STORED_SUFFIXES`).  The layout is zipfile's."""
+    return _joined(zip_pieces(files, when))
+
+
+def _joined(pieces: Iterable[bytes]) -> bytearray:
     out = bytearray()
-    central = []
-    for name, parts, crc_job in zip(names, blocks, crcs):
-        data = files[name] if parts is None else b"".join(part.result() for part in parts)
-        crc, method = crc_job.result(), 0 if parts is None else 8
-        encoded = name.encode("ascii") if name.isascii() else name.encode("utf-8")
-        flags = 0 if name.isascii() else 0x800   # bit 11: the name is UTF-8
-        size = len(files[name])
-        if max(size, len(data), len(out)) >= ZIP64_LIMIT:
-            raise OSError(f"{name} is too large for the evidence zip (4 GiB per file)")
-        offset = len(out)
-        out += struct.pack("<4s2B4HL2L2H", b"PK\x03\x04", 20, 0, flags, method, dos_time, dos_date, crc,
-                           len(data), size, len(encoded), len(extra))
-        out += encoded + extra
-        out += data
-        central.append(struct.pack("<4s4B4HL2L5H2L", b"PK\x01\x02", 20, 3, 20, 0, flags, method, dos_time, dos_date,
-                                   crc, len(data), size, len(encoded), len(extra), 0, 0, 0,
-                                   0o100644 << 16, offset) + encoded + extra)
-    start = len(out)
-    for entry in central:
-        out += entry
-    out += struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, len(central), len(central), len(out) - start, start, 0)
+    for piece in pieces:
+        out += piece
     return out   # a bytearray: the zip is not copied once more
 
 
-def evidence_zip(project: Project, downloads: dict[str, bytes], when: BuildTime) -> tuple[str, bytes]:
-    """``(file name, zip bytes)`` for the project's evidence bundle."""
+def zip_pieces(files: dict[str, Content], when: BuildTime,
+               deflated: dict[str, Deflater] | None = None) -> Iterator[bytes]:
+    """:func:`write_zip`'s bytes, an entry at a time (``deflated``: entries already deflated as
+    they were written)."""
+    stamp = _stamp(when)
+    dos_time, dos_date = _dos_time(stamp)
+    extra = struct.pack("<HHBL", 0x5455, 5, 1, stamp)   # UT: mtime in UTC seconds, unsigned
+    written = 0
+    central = []
+    for name in files:   # a file at a time: its blocks side by side, then the next file's
+        content = files[name]
+        method = 0 if name.lower().endswith(STORED_SUFFIXES) else 8
+        if method == 0:   # compressed by its own format: stored as it is
+            data = b"".join(content.blocks(BLOCK)) if isinstance(content, Stored) else bytes(content)
+            crc = zlib.crc32(data)
+        else:
+            data, crc = deflated[name].result() if deflated and name in deflated else deflate(content)
+        encoded = name.encode("ascii") if name.isascii() else name.encode("utf-8")
+        flags = 0 if name.isascii() else 0x800   # bit 11: the name is UTF-8
+        size = len(files[name])
+        if max(size, len(data), written) >= ZIP64_LIMIT:
+            raise OSError(f"{name} is too large for the evidence zip (4 GiB per file)")
+        header = struct.pack("<4s2B4HL2L2H", b"PK\x03\x04", 20, 0, flags, method, dos_time, dos_date, crc,
+                             len(data), size, len(encoded), len(extra)) + encoded + extra
+        central.append(struct.pack("<4s4B4HL2L5H2L", b"PK\x01\x02", 20, 3, 20, 0, flags, method, dos_time, dos_date,
+                                   crc, len(data), size, len(encoded), len(extra), 0, 0, 0,
+                                   0o100644 << 16, written) + encoded + extra)
+        yield header
+        yield data
+        written += len(header) + len(data)
+    directory = b"".join(central)
+    yield directory + struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, len(central), len(central), len(directory),
+                                  written, 0)
+
+
+def evidence_zip(project: Project, downloads: dict[str, Content], when: BuildTime,
+                 store: Path | None = None, deflated: dict[str, Deflater] | None = None) -> tuple[str, Content]:
+    """``(file name, zip)`` for the project's evidence bundle: its bytes, or, with ``store`` (a
+    private folder), a :class:`~benchproof.site.Stored` file there.  ``deflated``: downloads
+    already deflated as they were written, by name."""
     inputs = {path: (project.root / path).read_bytes() for path in project.inputs}
     files = {**inputs, **downloads, "PROVENANCE.json": provenance(project, inputs, when)}
     files["SHA256SUMS"] = sha256sums(files)
     name = bundle_name(project)
-    return f"{name}.zip", write_zip({f"{name}/{path}": files[path] for path in sorted(files)}, when)
+    entries = {f"{name}/{path}": files[path] for path in sorted(files)}
+    ready = {f"{name}/{path}": deflater for path, deflater in (deflated or {}).items()}
+    if store is None:
+        return f"{name}.zip", write_zip(entries, when) if not ready else _joined(zip_pieces(entries, when, ready))
+    return f"{name}.zip", Stored(store / f"{name}.zip", zip_pieces(entries, when, ready))

@@ -11,7 +11,7 @@ import csv
 import io
 import json
 import math
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -36,10 +36,15 @@ def _bounds(n: int) -> list[tuple[int, int]]:
     return [(start, min(start + CHUNK, n)) for start in range(0, n, CHUNK)]
 
 
-def records_csv(project: Project) -> bytes:
-    """Every record, one line each, in :func:`record_columns` order, written a column at a
-    time (:mod:`benchproof.pages.record_text`); a row holding a carriage return is written
-    by the csv module, every field quoted."""
+def records_csv(project: Project) -> bytearray:
+    """records.csv's bytes (:func:`csv_pieces`, joined)."""
+    return _joined(csv_pieces(project))
+
+
+def csv_pieces(project: Project) -> Iterator[bytes]:
+    """records.csv a chunk of records at a time: every record, one line each, in
+    :func:`record_columns` order, written a column at a time (:mod:`benchproof.pages.record_text`);
+    a row holding a carriage return is written by the csv module, every field quoted."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -49,7 +54,7 @@ def records_csv(project: Project) -> bytes:
     found = sources(project, csv_cell)
     header = io.StringIO()
     _write_rows(header, [csv_cell(c) for c in columns])
-    out = bytearray(header.getvalue().encode("utf-8"))
+    yield header.getvalue().encode("utf-8")
     for start, stop in _bounds(len(project.records)):
         lines = pc.binary_join_element_wise(*[found[c].csv(start, stop) for c in columns], lit(","))
         carriage = np.zeros(stop - start, bool)
@@ -62,8 +67,14 @@ def records_csv(project: Project) -> bytes:
                 _write_rows(row, [csv_cell(found[c].value(start + k)) for c in columns])
                 rows[k] = row.getvalue()[:-1]
             lines = pa.array(rows, TEXT)
-        out += joined(lines, "\n") + b"\n"
+        yield joined(lines, "\n") + b"\n"
         progress.update("downloads", stop, len(project.records), "records in records.csv")
+
+
+def _joined(pieces: Iterator[bytes]) -> bytearray:
+    out = bytearray()
+    for piece in pieces:
+        out += piece
     return out   # a bytearray: a million records are not copied once more
 
 
@@ -83,9 +94,15 @@ def _write_rows(buffer: io.StringIO, cells: list[Any]) -> None:
     csv.writer(buffer, lineterminator="\n", quoting=quoting).writerow(cells)
 
 
-def records_jsonl(project: Project) -> bytes:
-    """Every record as one JSON object a line: the same columns as records.csv, raw values,
-    written compactly (no space after ``,`` and ``:``), a column at a time."""
+def records_jsonl(project: Project) -> bytearray:
+    """records.jsonl's bytes (:func:`jsonl_pieces`, joined)."""
+    return _joined(jsonl_pieces(project))
+
+
+def jsonl_pieces(project: Project) -> Iterator[bytes]:
+    """records.jsonl a chunk of records at a time: every record as one JSON object a line, the
+    same columns as records.csv, raw values, written compactly (no space after ``,`` and ``:``),
+    a column at a time."""
     import pyarrow.compute as pc
 
     from benchproof.pages.record_text import joined, lit, sources
@@ -93,12 +110,10 @@ def records_jsonl(project: Project) -> bytes:
     columns = record_columns(project)
     found = sources(project, csv_cell)
     keys = [lit(("{" if i == 0 else ",") + json.dumps(c, ensure_ascii=False) + ":") for i, c in enumerate(columns)]
-    out = bytearray()
     for start, stop in _bounds(len(project.records)):
         pieces = [piece for key, c in zip(keys, columns) for piece in (key, found[c].json(start, stop))]
-        out += joined(pc.binary_join_element_wise(*pieces, lit("}\n"), lit("")))
+        yield joined(pc.binary_join_element_wise(*pieces, lit("}\n"), lit("")))
         progress.update("downloads", stop, len(project.records), "records in records.jsonl")
-    return out   # a bytearray: a million records are not copied once more
 
 
 def to_json(data: Any) -> str:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchproof.errors import did_you_mean, printable
+from benchproof.errors import REPEAT_LIMIT, SHOWN_RANGES, add_run, did_you_mean, printable, repeated
 from benchproof.model.columns import NUMBER, OBJECT, TEXT, Column
 from benchproof.model.config import Metric
 from benchproof.read.numbers import blank, parse_column, parse_number
@@ -42,37 +42,39 @@ class Values:
 
 class Messages:
     """Every problem found in the request files, grouped by file and message (ten million rows
-    with the same mistake are one message: where it is first, how often, where it is last)."""
+    with the same mistake are one message: how often, the first ranges of lines it is on)."""
 
     def __init__(self) -> None:
-        self.groups: dict[tuple[str, str], list] = {}   # (file, message) → [count, first line, last line]
+        self.groups: dict[tuple[str, str], list] = {}   # (file, message) → [count, runs of lines, lines]
 
     def note(self, rel: str, message: str, lines: np.ndarray) -> None:
         if not len(lines):
             return
-        found = self.groups.setdefault((rel, message), [0, int(lines.min()), int(lines.max()), []])
+        found = self.groups.setdefault((rel, message), [0, [], []])
+        ordered = np.unique(lines)
         found[0] += len(lines)
-        found[1], found[2] = min(found[1], int(lines.min())), max(found[2], int(lines.max()))
-        found[3] = sorted(set(found[3]) | set(np.sort(lines)[:3].tolist()))[:3]
+        breaks = np.flatnonzero(np.diff(ordered) > 1)   # the batch's runs of lines: the first few are said
+        for a, b in zip(ordered[np.r_[0, breaks + 1]][:SHOWN_RANGES + 1].tolist(),
+                        ordered[np.r_[breaks, len(ordered) - 1]][:SHOWN_RANGES + 1].tolist()):
+            add_run(found[1], a, b, SHOWN_RANGES + 1)
+        found[2] = sorted(set(found[2]) | set(ordered[:REPEAT_LIMIT].tolist()))[:REPEAT_LIMIT]
 
     def problems(self):
         """``(file, line, message)`` in file and line order: one line per row up to three rows,
         else one line for all of them (as :func:`benchproof.errors.collapse` says it)."""
-        from benchproof.errors import repeated
-
         out = []
-        for (rel, message), (count, first, last, lines) in self.groups.items():
+        for (rel, message), (count, runs, lines) in self.groups.items():
             if count <= len(lines):
                 out += [(rel, line, message) for line in lines]
             else:
-                out.append((rel, first, repeated(message, count - 1, last)))
+                out.append((rel, runs[0][0], repeated(message, count, runs)))
         return sorted(out, key=lambda p: (p[0], p[1]))
 
 
 class BatchCheck:
     """The checks of one batch; a row that fails one is left out (``bad``)."""
 
-    def __init__(self, batch: Batch, run_ids, known: list[str], messages: Messages):
+    def __init__(self, batch: Batch, run_ids, known, messages: Messages):
         self.batch, self.run_ids, self.known, self.messages = batch, run_ids, known, messages
         self.n = len(batch.lines)
         self.bad = np.zeros(self.n, bool)
@@ -106,10 +108,11 @@ class BatchCheck:
         unknown = np.flatnonzero((found < 0) & ~blank)
         if len(unknown):
             which = codes[unknown] if codes is not None else unknown
+            known = self.known.to_pylist() if not isinstance(self.known, list) else self.known
             for k in np.unique(which).tolist():
                 value = names[k]
                 self.fail(unknown[which == k], f"unknown run_id '{printable(value)}': no run record has it"
-                                               f"{did_you_mean(value, self.known)}")
+                                               f"{did_you_mean(value, known)}")
         return found
 
     # -- error ------------------------------------------------------------------------------

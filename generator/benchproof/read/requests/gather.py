@@ -17,11 +17,13 @@ from benchproof.read.requests.sources import Batch
 
 
 class Gather:
-    def __init__(self, metrics: tuple[Metric, ...], slo: tuple[Objective, ...], run_ids: list[str]):
+    def __init__(self, metrics: tuple[Metric, ...], slo: tuple[Objective, ...], run_ids):
+        """``run_ids``: the run records' ids, a pyarrow text array (or a list of texts)."""
         import pyarrow as pa
 
         self.metrics, self.slo = metrics, slo
-        self.run_ids, self.known = pa.array(run_ids, pa.string()), run_ids
+        self.run_ids = run_ids if isinstance(run_ids, pa.Array) else pa.array(run_ids, pa.string())
+        self.known = self.run_ids
         n = len(run_ids)
         self.requests = np.zeros(n, np.int64)
         self.failed = np.zeros(n, np.int64)

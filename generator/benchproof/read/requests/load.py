@@ -80,4 +80,4 @@ def with_per_run(report: Report, records: Records, data: RequestData) -> tuple[R
                               f"objective of slo: ({rules})", decimals=1))
         with np.errstate(invalid="ignore", divide="ignore"):
             columns[GOODPUT] = np.where(data.requests > 0, 100.0 * data.good / np.maximum(data.requests, 1), np.nan)
-    return replace(report, metrics=tuple(metrics)), replace(records, metrics=columns, _index={})
+    return replace(report, metrics=tuple(metrics)), replace(records, metrics=columns)

@@ -70,7 +70,7 @@ def apply_guards(records: Records, guards: tuple[Guard, ...],
             broken.setdefault(row, []).append(
                 broken_text(guard, {name: _value(records, name, row) for name in guard.fields}))
         outcomes.append(GuardOutcome(guard, int(checked.sum()), int(ok.sum()),
-                                     tuple(records.run_id[row] for row in excluded)))
+                                     tuple(records.run_ids(excluded))))
     if not broken:
         return records, tuple(outcomes)
     status = records.status.codes.copy()

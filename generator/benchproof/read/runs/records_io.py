@@ -11,8 +11,10 @@ and JSON numbers beyond a double (``1e400`` would read as infinity, ``1e-400`` a
 (:class:`~benchproof.model.columns.RunFile`), what a build reads: a plain CSV file (no quotes,
 no padded cells, every row complete) is parsed by pyarrow (:mod:`benchproof.read.runs.fast_csv`),
 anything else by the csv module below, so a problem is always reported by the same code, at the
-same line.  ``.parquet`` files are read by :mod:`benchproof.read.runs.parquet`, JSON and JSON
-Lines by :mod:`benchproof.read.jsonio`.  :func:`read_runs` gives the same records one by one.
+same line; a plain JSON Lines file (one flat object a line, see
+:mod:`benchproof.read.runs.fast_jsonl`) by pyarrow too, anything else by the exact readers of
+:mod:`benchproof.read.jsonio` (JSON Lines a line at a time, JSON).  ``.parquet`` files are read
+by :mod:`benchproof.read.runs.parquet`.  :func:`read_runs` gives the same records one by one.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import numpy as np
 from benchproof.errors import Problem
 from benchproof.model.columns import Column, RunFile
 from benchproof.read.runs.fast_csv import plain_csv
+from benchproof.read.runs.fast_jsonl import plain_jsonl
 from benchproof.read.jsonio import RawRecord, Result, read_json_records, read_jsonl_records
 from benchproof.read.yamlio import read_text
 
@@ -66,6 +69,10 @@ def read_columns(path: pathlib.Path, rel: str) -> tuple[RunFile | None, list[Pro
         if fast is not None:
             return fast, []
         return _read_csv(text, rel)
+    if reader is read_jsonl_records:
+        fast = plain_jsonl(text, rel)
+        if fast is not None:
+            return fast, []
     records, problems = reader(text, rel)
     return RunFile.from_dicts(rel, [r.fields for r in records], [r.line for r in records]), problems
 

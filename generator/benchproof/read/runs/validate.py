@@ -14,10 +14,11 @@ its checks are listed in :meth:`Validation.run`.
 
 from __future__ import annotations
 
+import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Iterable
-
-import math
 
 import numpy as np
 
@@ -34,10 +35,27 @@ from benchproof.read.paths import check_path
 from benchproof.read.runs.records_io import read_columns
 from benchproof.read.schema import shown
 from benchproof.read.runs.timestamps import timestamp, timestamps
-from benchproof.model.records import Coded, Records
+from benchproof.model.records import Records
+from benchproof.read.runs.assemble import records
 
 RUN_SUFFIXES = (".csv", ".jsonl", ".json", ".parquet")
+MAX_REPEAT = 2.0 ** 63   # a repeat is kept as a 64-bit integer
 HINT = " (leave it empty for a value that was not measured)"
+
+
+class Said(str):
+    """A message that names a value: ``kind`` is the message without it, so that the same
+    problem on many records can be said once (:func:`benchproof.errors.collapse`)."""
+
+    kind: str
+    value: str
+
+
+def said(kind: str, value: str, message: str | None = None) -> Said:
+    """``message`` (default ``kind: value``) as a :class:`Said`."""
+    out = Said(message if message is not None else f"{kind}: {value}")
+    out.kind, out.value = kind, value
+    return out
 
 
 def run_files(root: Path) -> list[Path]:
@@ -91,6 +109,16 @@ class Validation:
                 self.errors.append((row, check, messages[codes[row]]))
                 self.bad[row] = True
 
+    def fail_rows(self, rows: np.ndarray, decided: tuple[np.ndarray, list], check: int) -> None:
+        """Fail ``rows`` whose result (``decided``: :meth:`Column.by_value` of the column taken
+        at ``rows``) has a message: ``(value, message or None)`` pairs."""
+        codes, results = decided
+        failing = [i for i, (_, why) in enumerate(results) if why]
+        if failing:
+            for k in np.flatnonzero(np.isin(codes, failing)).tolist():
+                self.errors.append((int(rows[k]), check, results[codes[k]][1]))
+                self.bad[rows[k]] = True
+
     def where(self, row: int) -> str:
         return f"{self.table.files[self.table.file[row]]}:{self.table.lines[row]}"
 
@@ -105,10 +133,10 @@ class Validation:
         section_codes, sections = self.column("section").by_value(self._section)
         self.fail_where(section_codes, [why for _, why in sections], 2)
         self._arms(arm_codes, arms, section_codes, sections)
-        self.fail_where(status_codes, [f"status '{s}' is not one of {', '.join(STATUSES)}{did_you_mean(s, STATUSES)}"
+        self.fail_where(status_codes, [said(f"status is not one of {', '.join(STATUSES)}", f"'{s}'",
+                                            f"status '{s}' is not one of {', '.join(STATUSES)}{did_you_mean(s, STATUSES)}")
                                        if s and s not in STATUSES else None for s in statuses], 4)
-        repeat_codes, repeats = self.column("repeat").by_value(self._repeat)
-        self.fail_where(repeat_codes, [why for _, why in repeats], 5)
+        repeats = self._repeats(5)
         check = 6
         dims = []
         for dim in self.report.dimensions:
@@ -132,7 +160,7 @@ class Validation:
         self.fail_where(evidence_codes, [why for _, why in evidence], check + 3)
         columns = {
             "run_id": run_ids, "arm": (arm_codes, arms), "status": (status_codes, statuses),
-            "section": (section_codes, [s for s, _ in sections]), "repeat": (repeat_codes, [r for r, _ in repeats]),
+            "section": (section_codes, [s for s, _ in sections]), "repeat": repeats,
             "dims": dims, "metrics": metrics, "reported": self.reported, "reason": (reason_codes, reasons),
             "started": started, "evidence": (evidence_codes, [p for p, _ in evidence]),
         }
@@ -150,7 +178,7 @@ class Validation:
                 return ids[0], None
             return None, "missing required column 'section' (the report has several sections)"
         if text not in ids:
-            return None, f"unknown section '{text}'{did_you_mean(text, ids)}"
+            return None, said("unknown section", f"'{text}'", f"unknown section '{text}'{did_you_mean(text, ids)}")
         return text, None
 
     def _arms(self, arm_codes: np.ndarray, arms: list, section_codes: np.ndarray, sections: list) -> None:
@@ -161,12 +189,24 @@ class Validation:
         for pair in pairs.tolist():
             arm, section = arms[pair // (len(sections) + 1)], sections[pair % (len(sections) + 1)][0]
             if arm and arm not in self.arms and arm not in self.unreadable_arms:
-                messages.append(f"unknown arm '{arm}'{did_you_mean(arm, known)}")
+                messages.append(said("unknown arm", f"'{arm}'", f"unknown arm '{arm}'{did_you_mean(arm, known)}"))
             elif arm and section is not None and arm not in self.section_arms[section]:
                 messages.append(f"arm '{arm}' is not listed in section '{section}' of report.yaml")
             else:
                 messages.append(None)
         self.fail_where(inverse.reshape(-1), messages, 3)
+
+    def _repeats(self, check: int) -> np.ndarray:
+        """Every record's repetition, over the whole column: a number from 1 (numbers read as
+        :func:`parse_column` reads them); a message only for the values that are not one."""
+        column = self.column("repeat")
+        values, _ = self.numbers("repeat")
+        with np.errstate(invalid="ignore"):
+            good = (values >= 1) & (values < MAX_REPEAT) & (np.floor(values) == values)
+        bad = np.flatnonzero(~good)
+        if len(bad):
+            self.fail_rows(bad, column.take(bad).by_value(self._repeat), check)
+        return np.where(good, values, 0).astype(np.int64)
 
     def _repeat(self, value: Any) -> tuple[int, str | None]:
         text = text_of(value)
@@ -177,20 +217,23 @@ class Validation:
         except ValueError:
             number = -1.0
         if number < 1 or not number.is_integer():
-            return 0, f"'repeat' must be a whole number from 1, got {text!r}"
+            return 0, said("'repeat' must be a whole number from 1", repr(text),
+                           f"'repeat' must be a whole number from 1, got {text!r}")
         if number >= 2**63:   # kept as a 64-bit integer
-            return 0, f"'repeat' must be a whole number from 1 that a 64-bit integer holds, got {shown(text)}"
+            return 0, said("'repeat' must be a whole number from 1 that a 64-bit integer holds", shown(text),
+                           f"'repeat' must be a whole number from 1 that a 64-bit integer holds, got {shown(text)}")
         return int(number), None
 
     def _dimension(self, dim_id: str, value: Any) -> tuple[DimValue | None, str | None]:
         if value is None or text_of(value) == "":
             return None, f"missing value for dimension '{dim_id}'"
         if isinstance(value, (dict, list, bool)):
-            return None, f"dimension '{dim_id}' must be a number or a text, got {value!r}"
+            return None, said(f"dimension '{dim_id}' must be a number or a text", repr(value),
+                              f"dimension '{dim_id}' must be a number or a text, got {value!r}")
         try:
             dim = _dim_value(value)
         except ValueError as exc:
-            return None, f"dimension '{dim_id}' {exc}: {shown(value)}"
+            return None, said(f"dimension '{dim_id}' {exc}", shown(value))
         why = text_problem(str(dim), MAX_VALUE)
         return (None, f"dimension '{dim_id}' {why}") if why else (dim, None)
 
@@ -204,14 +247,16 @@ class Validation:
         reported_column = self.column(metric.id)
         values, failed = self.numbers(metric.id)
         values = values.copy()
-        self.fail(sorted(failed), check, lambda row: f"'{metric.id}' {failed[row]}: "
-                                                     f"{shown(text_of(reported_column.value(row)))}{HINT}")
+        self.fail(sorted(failed), check, lambda row: said(
+            f"'{metric.id}' {failed[row]}{HINT}", shown(text_of(reported_column.value(row))),
+            f"'{metric.id}' {failed[row]}: {shown(text_of(reported_column.value(row)))}{HINT}"))
         if metric.id in self.derivations:
             reported = self.reported[metric.id] = values
             values = self._derived(metric, reported, failed, status_ok, check)
         negative = np.flatnonzero(values < 0) if not metric.allow_negative else []
-        self.fail(list(negative), check, lambda row: f"'{metric.id}' is negative ({values[row]:g}); set "
-                                                     "allow_negative: true on the metric if that is meaningful")
+        self.fail(list(negative), check, lambda row: said(
+            f"'{metric.id}' is negative; set allow_negative: true on the metric if that is meaningful", f"{values[row]:g}",
+            f"'{metric.id}' is negative ({values[row]:g}); set allow_negative: true on the metric if that is meaningful"))
         values[negative] = np.nan
         return values
 
@@ -239,29 +284,34 @@ class Validation:
             found.append((int(self.table.lines[row]), float(reported[row])))
         return values
 
-    def _run_ids(self, check: int) -> list[str]:
-        column = self.column("run_id")
-        texts = column.values() if column.kind == "text" else [text_of(v) for v in column.values()]
-        files, lines = self.table.files, self.table.lines
-        ids = [text or f"{files[f]}:{line}" for text, f, line in zip(texts, self.table.file.tolist(), lines.tolist())]
-        import pandas as pd
+    def _run_ids(self, check: int):
+        """Each record's run id (``<file>:<line>`` where it has none); a repeated one is an
+        error at every record after the first, found over the whole column."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
 
-        repeated = np.flatnonzero(pd.Series(ids, dtype=object).duplicated().to_numpy())
-        if len(repeated):
-            names = {ids[row] for row in repeated.tolist()}
-            first: dict[str, int] = {}
-            for row, run_id in enumerate(ids):
-                if run_id in names and run_id not in first:
-                    first[run_id] = row
-            self.fail(repeated.tolist(), check,
-                      lambda row: f"duplicate run_id '{ids[row]}' (first at {self.where(first[ids[row]])})")
+        table = self.table
+        texts = pa.concat_arrays([_id_texts(part) for _, part in self.column("run_id").parts()]
+                                 or [pa.array([], pa.string())])
+        files = pa.array(table.files or [""], pa.string()).take(pa.array(table.file))
+        default = pc.binary_join_element_wise(files, pc.cast(pa.array(table.lines), pa.string()), ":")
+        ids = pc.if_else(texts.is_valid(), texts, default)
+        codes = ids.dictionary_encode().indices.to_numpy()
+        _, first = np.unique(codes, return_index=True)
+        first_row = first[codes] if len(codes) else first
+        repeated = np.flatnonzero(first_row != np.arange(len(codes)))
+        self.fail(repeated.tolist(), check,
+                  lambda row: said("duplicate run_id", f"'{ids[row]}' (first at {self.where(int(first_row[row]))})",
+                                   f"duplicate run_id '{ids[row]}' (first at {self.where(int(first_row[row]))})"))
         return ids
 
     def _started(self, check: int) -> np.ndarray:
         """``started_at`` of every record in seconds (NaN when there is none)."""
         column = self.column("started_at")
-        times, settled = timestamps(column.data) if column.kind == "text" else (np.full(len(column), np.nan),
-                                                                                np.zeros(len(column), bool))
+        times, settled = np.full(len(column), np.nan), np.zeros(len(column), bool)
+        for first, part in column.parts():
+            if part.kind == "text":
+                times[first:first + len(part)], settled[first:first + len(part)] = timestamps(part.data)
         rest = np.flatnonzero(~settled)
         if len(rest):
             codes, found = column.take(rest).by_value(self._started_at)
@@ -279,7 +329,7 @@ class Validation:
         try:
             return timestamp(text), None
         except ValueError:
-            return math.nan, f"'started_at' is not an ISO 8601 timestamp: {text!r}"
+            return math.nan, said("'started_at' is not an ISO 8601 timestamp", repr(text))
 
     def _evidence(self, value: Any) -> tuple[str | None, str | None]:
         """Each distinct path is checked once: 100,000 records may name the same log."""
@@ -306,58 +356,15 @@ class Validation:
                                                 f"and {', '.join(missing)} {verb} not measured")
 
 
-def _coded(codes: np.ndarray, values: list, labels: tuple | None = None) -> Coded:
-    """Per-distinct-value results → a :class:`Coded` column over ``labels`` (default: the
-    distinct results in order of first use)."""
-    if labels is None:
-        labels = tuple(dict.fromkeys(values))
-    index = {label: i for i, label in enumerate(labels)}
-    lookup = np.array([index.get(v, -1) for v in values], np.int64) if values else np.zeros(0, np.int64)
-    return Coded(lookup[codes] if len(codes) else np.zeros(0, np.int64), labels)
+def _id_texts(part: Column):
+    """A part of the run_id column as text (null where there is none), as :func:`text_of` writes it."""
+    import pyarrow as pa
 
-
-def _points(dims: list, report: Report, n: int) -> Coded:
-    """Each record's workload point: the (dimension, value) pairs, as one code per record.
-    Values that are equal (512 and 512.0) are one point, shown as first met."""
-    if not dims:
-        return Coded(np.zeros(n, np.int64), ((),))
-    key = np.zeros(n, np.int64)
-    for codes, values in dims:   # combined, and renumbered after each dimension: never overflows
-        key = np.unique(key * (len(values) + 1) + codes, return_inverse=True)[1].reshape(-1)
-    uniques, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")
-    labels: dict[tuple, int] = {}
-    relabel = np.zeros(len(uniques), np.int64)
-    for u in order.tolist():
-        row = first[u]
-        point = tuple((dim.id, values[codes[row]]) for dim, (codes, values) in zip(report.dimensions, dims))
-        relabel[u] = labels.setdefault(point, len(labels))
-    return Coded(relabel[inverse.reshape(-1)], tuple(labels))
-
-
-def _records(table: RunTable, columns: dict, keep: np.ndarray, report: Report) -> Records:
-    take = table.file[keep]
-    arm_codes, arms = columns["arm"]
-    section_codes, sections = columns["section"]
-    status_codes, statuses = columns["status"]
-    repeat_codes, repeats = columns["repeat"]
-    reason_codes, reasons = columns["reason"]
-    evidence_codes, evidence = columns["evidence"]
-    dims = [(codes[keep], values) for codes, values in columns["dims"]]
-    run_ids = columns["run_id"]
-    return Records(
-        run_id=[run_ids[i] for i in keep.tolist()],
-        section=_coded(section_codes[keep], sections, tuple(s.id for s in report.sections)),
-        arm=_coded(arm_codes[keep], arms), status=_coded(status_codes[keep], statuses, STATUSES),
-        repeat=np.array(repeats, np.int64)[repeat_codes[keep]] if len(keep) else np.zeros(0, np.int64),
-        point=_points(dims, report, len(keep)),
-        metrics={m: values[keep] for m, values in columns["metrics"].items()},
-        reported={m: values[keep] for m, values in columns["reported"].items()},
-        raw=dict(table.columns) if len(keep) == table.n else {n: c.take(keep) for n, c in table.columns.items()},
-        reason=_coded(reason_codes[keep], reasons), evidence=_coded(evidence_codes[keep], evidence),
-        started=columns["started"][keep],
-        file=Coded(take.astype(np.int64), tuple(table.files)), line=table.lines[keep],
-        fields={rel: tuple(names) for rel, names in zip(table.files, table.file_names)})
+    if part.kind == "text":
+        return part.data.cast(pa.string())
+    if part.kind == "number" and pa.types.is_integer(part.data.type):
+        return part.data.cast(pa.string())
+    return pa.array([text_of(v) or None for v in part.values()], pa.string())
 
 
 def read_records(root: Path, report: Report, arms: dict[str, Arm],
@@ -371,21 +378,25 @@ def read_records(root: Path, report: Report, arms: dict[str, Arm],
     strays(root, "runs", RUN_SUFFIXES, problems, "not a run file: run files end in .csv, .jsonl, .json or .parquet "
            "(in any case); other files belong in evidence/", error=True)
     files = []
-    paths = run_files(root)
-    for k, path in enumerate(paths, 1):
+    paths = []
+    for path in run_files(root):
         rel = path.relative_to(root).as_posix()
         if outside(root, path):
             problems.error(rel, None, "is a link to a file outside the project: copy the file in instead")
-            continue
-        found, trouble = read_columns(path, rel)
-        problems.extend(trouble)
-        if found is not None:
-            files.append(found)
-        progress.update("read", k, len(paths), f"run files read ({sum(f.n for f in files):,} records)")
+        else:
+            paths.append((path, rel))
+    # pyarrow reads, and its regular expressions run, without the interpreter: two files at once
+    with ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1), thread_name_prefix="benchproof-read") as pool:
+        for k, (found, trouble) in enumerate(pool.map(lambda item: read_columns(*item), paths), 1):
+            problems.extend(trouble)
+            if found is not None:
+                files.append(found)
+            progress.update("read", k, len(paths), f"run files read ({sum(f.n for f in files):,} records)")
     table = RunTable.join(files)
     check = Validation(root, report, arms, section_arms, arm_files, table)
     columns, errors = check.run()
     for row, message in errors:
-        problems.error(table.files[table.file[row]], int(table.lines[row]), message)
+        problems.error(table.files[table.file[row]], int(table.lines[row]), message,
+                       getattr(message, "kind", None), getattr(message, "value", None))
     check.finish(problems, tuple(table.names))
-    return _records(table, columns, np.flatnonzero(~check.bad), report), tuple(table.names), table.n
+    return records(table, columns, np.flatnonzero(~check.bad), report), tuple(table.names), table.n
