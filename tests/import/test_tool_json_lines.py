@@ -1,4 +1,4 @@
-"""A tool's JSON file read with the line of every value (read/jsonio.load_json): a long array of
+"""A tool's JSON file read with the line of every value (read/tooljson.load_json): a long array of
 numbers (hyperfine's 400,000 ``times``) is read by json's own decoder, its items' lines counted
 by numpy; the values and every line are the same as when each item is read on its own."""
 
@@ -10,8 +10,8 @@ from unittest import mock
 
 from hypothesis import given, settings, strategies as st
 
-from benchproof.read import jsonio
-from benchproof.read.jsonio import load_json
+from benchproof.read import tooljson
+from benchproof.read.tooljson import load_json
 
 
 def _shape(value):
@@ -24,12 +24,12 @@ def _shape(value):
 
 
 def _one_at_a_time(text: str):
-    original = jsonio._LineDecoder._numbers
-    jsonio._LineDecoder._numbers = lambda self, text, start: None
+    original = tooljson._LineDecoder._numbers
+    tooljson._LineDecoder._numbers = lambda self, text, start: None
     try:
         return load_json(text, "t.json")
     finally:
-        jsonio._LineDecoder._numbers = original
+        tooljson._LineDecoder._numbers = original
 
 
 NUMBERS = st.lists(st.integers(-10**30, 10**30) | st.floats(allow_nan=False, allow_infinity=False),
@@ -44,7 +44,7 @@ def test_an_array_of_numbers_gives_the_same_values_and_lines_read_at_once(times,
             + separator.join(json.dumps(t) for t in times) + '\n   ],\n   "exit_codes": ['
             + other.join(json.dumps(c) for c in codes) + "],\n"
             + '   "mixed": [1, 2.5, null, [3], "x"]\n  }\n ]\n}\n')
-    with mock.patch.object(jsonio, "AT_ONCE", 0):   # every array of numbers, however short
+    with mock.patch.object(tooljson, "AT_ONCE", 0):   # every array of numbers, however short
         fast = load_json(text, "t.json")
     assert _shape(fast) == _shape(_one_at_a_time(text))
     assert fast["results"][0]["times"] == times

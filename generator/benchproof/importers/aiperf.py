@@ -28,8 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from benchproof.errors import ImportFormatError, Problem, fail
-from benchproof.read.jsonio import json_document
-from benchproof.read.tooljson import tool_lines
+from benchproof.read.tooljson import json_document, tool_lines
 from benchproof.importers.base import Imported, Importer, register
 from benchproof.importers.common import finite, read_file
 from benchproof.importers.common import skipped as skip

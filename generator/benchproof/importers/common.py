@@ -1,6 +1,6 @@
 """Helpers the importers share: reading a tool's file keeping lines, numbers, repeats.
 
-JSON documents are read with :func:`benchproof.read.jsonio.load_json`, whose objects and arrays
+JSON documents are read with :func:`benchproof.read.tooljson.load_json`, whose objects and arrays
 are the :class:`~benchproof.read.yamlio.MarkedMap` / :class:`~benchproof.read.yamlio.MarkedSeq` of
 the YAML reader, so an importer can say ``file:line`` for any value (``schema.line_of``).  Every
 problem that stops an import is raised as :class:`~benchproof.errors.ImportFormatError` through
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from benchproof.errors import ImportFormatError, Problem, fail
-from benchproof.read.jsonio import load_json
+from benchproof.read.tooljson import load_json
 from benchproof.read.schema import line_of
 from benchproof.read.yamlio import read_text
 

@@ -60,7 +60,7 @@ from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.importers.serving.stub import arm_stub, same_or_joined
 from benchproof.importers.serving.values import iso_from_epoch, plain_number
 from benchproof.importers.serving.fields import order_record
-from benchproof.read.jsonio import json_document, member_item_lines
+from benchproof.read.tooljson import json_document, member_item_lines
 from benchproof.importers.guidellm_requests import bench_requests, request_metrics
 
 NAME = "guidellm"

@@ -31,8 +31,7 @@ from benchproof.importers.base import DimensionDef, Imported, Importer, MetricDe
 from benchproof.errors import ImportFormatError, fail
 from benchproof.importers.common import (aggregate_fields, finite, line_of, number_repeats, origin, read_file, shorten,
                                          skipped, split_constant, warning)
-from benchproof.read.jsonio import json_document, load_json
-from benchproof.read.tooljson import tool_lines
+from benchproof.read.tooljson import json_document, load_json, tool_lines
 from benchproof.read.yamlio import MarkedMap
 
 NAME = "llama-bench"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from benchproof.errors import fail
 from benchproof.importers.common import read_file
-from benchproof.read.jsonio import json_values
+from benchproof.read.tooljson import json_values
 
 
 def has_keys(text: str, *keys: str) -> bool:
