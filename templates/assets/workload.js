@@ -3,17 +3,17 @@
  * Python: the browser only draws. Nothing is fetched from the network. */
 (function () {
   "use strict";
-  var holder = document.getElementById("workload-charts");
+  const holder = document.getElementById("workload-charts");
   if (!holder || typeof window.vegaEmbed !== "function") { return; }
-  var specs = {};
+  const specs = {};
   JSON.parse(holder.textContent).charts.forEach(function (chart) { specs[chart.key] = chart.spec; });
 
   Array.prototype.forEach.call(document.querySelectorAll("figure[data-workload-chart]"), function (figure) {
-    var spec = specs[figure.getAttribute("data-workload-chart")];
-    var canvas = figure.querySelector(".chart-canvas");
+    const spec = specs[figure.getAttribute("data-workload-chart")];
+    const canvas = figure.querySelector(".chart-canvas");
     if (!spec || !canvas) { return; }
     figure.setAttribute("data-state", "loading");
-    var target = document.createElement("div");
+    const target = document.createElement("div");
     window.vegaEmbed(target, spec, { actions: false, renderer: "svg", mode: "vega-lite" })
       .then(function () {
         canvas.textContent = "";
