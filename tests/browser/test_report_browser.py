@@ -170,3 +170,12 @@ def test_hostile_labels_and_notes_stay_text(visit, tmp_path):
     for (name, page_name), count in counts.items():
         if name == "hostile":
             assert count == counts[("clean", page_name)], (page_name, counts)
+
+
+@pytest.mark.parametrize("fragment", ["#%E0", "#view=%E0%A4"])
+def test_a_malformed_address_is_no_error(visit, example_site, fragment):
+    """A fragment that is not valid percent-encoding opens the page as it is (report.js reads it
+    as written), without a script error."""
+    v = visit((example_site / "index.html").as_uri() + fragment)
+    ready(v.page)
+    assert v.errors == []
