@@ -13,6 +13,9 @@ DERIVED = """\
       - {id: tok_s, label: Tok/s, unit: tok/s, better: higher, source: engine timer, derive: "n / ms * 1000"}
       - {id: wall_s, label: Wall, unit: s, better: lower, source: wall clock}
 """
+TWO_DERIVED = DERIVED + """\
+      - {id: dec_s, label: Decode, unit: tok/s, better: higher, source: engine timer, derive: "d / dms * 1000"}
+"""
 
 
 def reported(*values, n=1000, ms=10000, status="ok") -> tuple[dict, ...]:
@@ -37,6 +40,12 @@ DIFFERS = [
     derived("reported +13%: far outside", reported(113.0, 113.0, 100.0), [("a", P, "tok_s")],
             records=[("a-512-r1", "a-512-r2")], figures={"differing": 2, "of": 3, "low": 0.13, "high": 0.13}),
     derived("one repetition, reported off", reported(101.0), [("a", P, "tok_s")], figures={"of": 1}),
+    derived("the worst repetition is the example", reported(100.6, 113.0, 100.0), [("a", P, "tok_s")],
+            message="differs by +0.6% to +13.0% from the one derived from n, ms in 2 of 3 repetitions (e.g. "
+                    "a-512-r2: reported 113.00, derived 100.00 tok/s)"),
+    Case("two derived metrics: the second off, the first not", tuple(
+        rec("a", r, 100.0, n=1000, ms=10000, dec_s=v, d=100, dms=10000) for r, v in enumerate((10.0, 12.0, 10.0), 1)),
+         [("a", P, "dec_s")], metrics=TWO_DERIVED),
     derived("a repetition without a reported figure is not compared", reported(None, 100.0, 100.0)),
     derived("a failed record's reported figure is not compared",
             (*reported(100.0, 100.0), rec("a", 3, 150.0, n=1000, ms=10000, status="failed"))),
@@ -92,14 +101,26 @@ GUARDS = [
          statuses={"a-512-r1": (EXCLUDED, "guard: slow clock (clock = 899.9, max_clock = 1000)")}),
     Case("a record breaking two guards: both reasons, one finding per guard",
          (rec("a", 1, 100.0, nice=5, cached_n=8), rec("a", 2, 100.0, nice=0, cached_n=0)),
-         [("a", None, None), ("a", None, None)], arms=("a",),
+         [("a", None, None), ("a", None, None)], arms=("a",), topics=("nice == 0", "cached_n == 0"),
          audit=NICE + '  - {check: "cached_n == 0", reason: cache hit}\n',
          statuses={"a-512-r1": (EXCLUDED, "guard: process ran niced (nice = 5); guard: cache hit (cached_n = 8)")}),
     Case("one finding per arm, each with its own count",
          niced(5, 5, 0) + niced(0, 5, 0, arm="b"), [("a", None, None), ("b", None, None)],
          records=[("a-512-r1", "a-512-r2"), ("b-512-r2",)], audit=NICE),
+    Case("only the second arm listed has an excluded record", niced(0, 0, 0) + niced(0, 5, 0, arm="b"),
+         [("b", None, None)], records=[("b-512-r2",)], audit=NICE),
     Case("every repetition excluded: the group is empty, the finding stays",
          niced(1, 2), [("a", None, None)], arms=("a",), audit=NICE),
+    Case("a guard on a metric: a record without that metric is not checked",
+         (rec("a", 1, 200.0), rec("a", 2, 100.0), rec("a", 3)), [("a", None, None)], arms=("a",),
+         records=[("a-512-r2",)], audit='guards:\n  - {check: "tok_s >= 150", reason: too slow}\n',
+         statuses={"a-512-r2": (EXCLUDED, "guard: too slow (tok_s = 100.0)"), "a-512-r3": ("ok", None)}),
+    Case("a guard on a derived metric the run files do not report: its derived value",
+         (rec("a", 1, n=1000, ms=10000), rec("a", 2, n=2000, ms=10000), rec("a", 3, ms=10000)), [("a", None, None)],
+         records=[("a-512-r1",)], arms=("a",), metrics=DERIVED,
+         audit='guards:\n  - {check: "tok_s >= 150", reason: too slow}\n',
+         statuses={"a-512-r1": (EXCLUDED, "guard: too slow (tok_s = 100.0)"), "a-512-r2": ("ok", None),
+                   "a-512-r3": ("ok", None)}),
     Case("a guard reads a derived metric's derived value, not the reported one",
          (rec("a", 1, 200.0, n=1000, ms=10000),), [("a", None, None)], arms=("a",), metrics=DERIVED,
          audit='guards:\n  - {check: "tok_s >= 150", reason: too slow}\n',

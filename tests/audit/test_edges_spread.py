@@ -64,7 +64,9 @@ def slow_first(first: float, others=(100.0, 100.0), **fields) -> tuple[dict, ...
 
 WARM = [
     Case("15.1% worse than the median of the others: just outside", slow_first(84.9), [("a", P, "tok_s")],
-         records=[("a-512-r1",)], arms=("a",), figures={"worse_by": 0.151}),
+         records=[("a-512-r1",)], arms=("a",), figures={"worse_by": 0.151, "first": 84.9, "median_of_others": 100.0},
+         message="the first repetition (a-512-r1) is 15.1% worse (lower) than the median of the other 2: "
+                 "84.90 vs 100.00 tok/s (limit 15%)"),
     Case("exactly 15% worse: at the limit, not beyond it", slow_first(85.0), arms=("a",)),
     Case("14.9% worse: just inside", slow_first(85.1), arms=("a",)),
     Case("warmup 0.2: 19% worse is inside", slow_first(81.0), arms=("a",), audit="warmup: 0.2"),
@@ -117,6 +119,12 @@ WARM = [
          (rec("a", 1, 60.0, at="10:00"), rec("a", 2, 100.0, at="10:01"), rec("a", 3, status="failed", at="10:02")),
          arms=("a",)),
     Case("others with a median of 0: nothing to measure against", slow_first(0.0, (0.0, 0.0)), arms=("a",)),
+    Case("the first metric too few to judge, the second warm: the second is named",
+         (rec("a", 1, 100.0, wall_s=1.3, at="10:00"), rec("a", 2, 100.0, wall_s=1.0, at="10:01"),
+          rec("a", 3, wall_s=1.0, at="10:02")), [("a", P, "wall_s")], arms=("a",)),
+    Case("the first metric fine, the second warm: the second is named",
+         (rec("a", 1, 100.0, wall_s=1.3, at="10:00"), rec("a", 2, 100.0, wall_s=1.0, at="10:01"),
+          rec("a", 3, 100.0, wall_s=1.0, at="10:02")), [("a", P, "wall_s")], arms=("a",)),
     Case("per arm and point: only the slow one is named",
          (*slow_first(60.0), *group("b", [60.0, 100.0, 100.0], size=4096)),
          [("a", P, "tok_s"), ("b", {"size": 4096}, "tok_s")]),

@@ -63,6 +63,10 @@ DIFFERS = [
            [("b", {"size": 4096}, None)], baseline="a"),
     parity("text values: any difference", ran("a", "9f2c", "9f2c") + ran("b", "9f2c", "77ab"), [("b", P, None)],
            baseline="a", figures={"value": ("77ab", "9f2c"), "reference": ("9f2c",)}),
+    parity("a number against text: they differ", ran("a", 128, 128) + ran("b", "n/a", "n/a"), [("b", P, None)],
+           baseline="a", figures={"value": ("n/a",), "reference": 128.0}),
+    parity("text against a number: they differ", ran("a", "n/a", "n/a") + ran("b", 128, 128), [("b", P, None)],
+           baseline="a"),
     parity("text values: the same text", ran("a", "9f2c", "9f2c") + ran("b", "9f2c", "9f2c"), baseline="a"),
     parity("two dimensions: compared at each point",
            [rec(arm, r, 100.0, depth=d, out_n=n, run_id=f"{arm}{d}-{r}") for arm, d, n in

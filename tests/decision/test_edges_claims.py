@@ -67,6 +67,10 @@ CLAIMS = [
     claim("== ± : the low end is inside", "== 0.75 ± 0.25", "holds", [(512, 0.5, True)]),
     claim("== +- : the high end is inside", "== 0.25 +- 0.25", "holds", [(512, 0.5, True)]),
     claim("== +/- : just outside fails", "== 0.75 +/- 0.2", "fails", [(512, 0.5, False)]),
+    claim("== ± : above the high end fails", "== 0.25 ± 0.2", "fails", [(512, 0.5, False)]),
+    claim("≤ is <=: at the bound holds", "≤ 0.5", "holds", [(512, 0.5, True)]),
+    claim("between a number and itself", "between 0.5 and 0.5", "holds", [(512, 0.5, True)]),
+    claim("== ± 0: exactly", "== 0.5 ± 0", "holds", [(512, 0.5, True)]),
     claim("negative and exponent numbers", ">= -1e3", "holds", [(512, 0.5, True)]),
     claim("the ratio is arm ÷ vs, not vs ÷ arm", "< 1", "holds", [(512, 0.5, True)]),
     claim("the ratio, the other way round", "< 1", "fails", [(512, 2.0, False)], arm="inc", vs="cand"),
@@ -171,6 +175,8 @@ def decide(case: Claim, root):
 def test_a_claim_at_its_edges(case, tmp_path):
     decided, audit = decide(case, tmp_path / "p")
     (outcome,) = decided.claims
+    assert outcome.claim.text == case.name if case.claim.startswith('{text: "' + case.name) else outcome.claim.text == "x"
+    assert outcome.claim.expect.text == case.claim.split('expect: "')[1].split('"')[0]
     shown = [(dict(f.point)["size"], f.value, f.meets) for f in outcome.figures]
     assert len(shown) == len(case.figures) and all(
         (size, meets) == (s, m) and (value == v if v is None else value == pytest.approx(v))
@@ -188,6 +194,7 @@ class Bar:
     median: float | None = 300.0   # inc's prefill median at 512
     rows: list[dict] | None = field(default=None)
     arm: str = "inc"
+    flags: tuple[str, ...] = ()    # the audit's markers on the bar's figure
 
 
 BARS = [
@@ -200,7 +207,10 @@ BARS = [
     Bar("min equal to max, at the median", "min: 300, max: 300", True),
     Bar("an arm with no median there: no figure", "min: 1", None, None, arm="gone"),
     Bar("an arm whose attempts all failed there: no figure", "min: 1", None, None, rows=failed_at("inc", 512)),
-    Bar("one repetition: its value is the median", "min: 300, max: 300", True, rows=one_repetition("inc")),
+    Bar("one repetition: its value is the median, marked few-repetitions", "min: 300, max: 300", True,
+        rows=one_repetition("inc"), flags=("few-repetitions",)),
+    Bar("a marker at another point or on another arm is not the bar's", "min: 300", True,
+        rows=[r for r in records(BASE) if not (r["size"] == 4096 and r["repeat"] != 2) and not (r["arm"] == "cand" and r["repeat"] != 2)]),
 ]
 
 
@@ -209,5 +219,9 @@ def test_the_rerun_bar_at_its_edges(case, tmp_path):
     blocks = (f"decision:\n  question: \"Edge?\"\n  rerun_bar:\n    - {{metric: prefill, arm: {case.arm}, "
               f"at: {{size: 512}}, {case.bar}}}\n")
     project = load_project(write(tmp_path / "p", blocks, rows=case.rows))
-    (bar,) = compute(project).decision.bars
+    computed = compute(project)
+    audit = run_audit(project, computed)
+    (bar,) = flagged(computed.decision, audit.cells, audit.sections).bars
     assert (bar.side.median, bar.inside) == (case.median, case.inside)
+    assert (bar.bar.arm, dict(bar.bar.point), bar.bar.metric) == (case.arm, {"size": 512}, "prefill")
+    assert tuple(f.rule for f in bar.side.flags) == case.flags

@@ -30,7 +30,7 @@ class Row:
     mean: tuple[float, float] | None
     total: tuple[float, float] | None
     rates: dict | None = None                  # arm → (prefill, decode) medians at 512
-    extra: str = ""                            # more keys of the crossover entry
+    cache_hit: dict | None = None               # arm → share of prefill a cache hit skips
     arms: str = "[cand, inc]"
 
 
@@ -51,9 +51,11 @@ ROWS = [
         (4 + 112 / 3 / 16, 5 + 112 / 3 / 32), (19.0, 18.5), arms="[inc, cand]"),
     Row("a cache hit moves the crossover to 0: no crossover, the other arm faster at every length > 0",
         (16, 32, 64), None, (0.0, 1.0), (6.0, 5.0), (4 + 112 / 3 / 16, 4 + 112 / 3 / 32), (19.0, 15.5),
-        extra="\n    cache_hit: {inc: 0.2}"),
+        cache_hit={"inc": 0.2}),
     Row("a cache hit on the first arm: its prefill time shrinks", (16, 32, 64), 64.0, (2 / 3, 0.0), (5.0, 6.0),
-        (3 + 112 / 3 / 16, 5 + 112 / 3 / 32), (16.0, 18.5), extra="\n    cache_hit: {cand: 0.25}"),
+        (3 + 112 / 3 / 16, 5 + 112 / 3 / 32), (16.0, 18.5), cache_hit={"cand": 0.25}),
+    Row("a crossover under one token is still a crossover", (0, 1, 64), 0.5, (1 / 3, 2 / 3), (4.0625, 4.046875),
+        (4 + 65 / 48, 4.015625 + 65 / 96), (16.0625, 14.078125), cache_hit={"inc": 0.196875}),
     Row("lines that cross below 0: one arm faster everywhere", (16, 32, 64), None, (1.0, 0.0), (5.0, 7.0),
         (4 + 112 / 3 / 32, 5 + 112 / 3 / 16), (15.5, 22.0), rates={"cand": (400.0, 32.0), "inc": (320.0, 16.0)}),
     Row("parallel lines: no crossover", (16, 64), None, (1.0, 0.0), (4 + 40 / 32, 5 + 40 / 32),
@@ -67,7 +69,9 @@ ROWS = [
 
 def crossover(row: Row, root):
     block = (f"crossover:\n  - title: Edge\n    arms: {row.arms}\n    at: {{size: 512}}\n    prefill: prefill\n"
-             f"    decode: decode\n    prompt_tokens: 1600\n    output_lengths: evidence/lengths.txt{row.extra}\n")
+             f"    decode: decode\n    prompt_tokens: 1600\n    output_lengths: evidence/lengths.txt\n")
+    if row.cache_hit:
+        block += "    cache_hit: {" + ", ".join(f"{arm}: {hit}" for arm, hit in row.cache_hit.items()) + "}\n"
     rates = row.rates or RATES
     rows = records({arm: {512: rate} for arm, rate in rates.items()})
     rows += [{"run_id": f"{arm}-512-failed", "arm": arm, "status": "failed", "repeat": 1, "size": 512,
@@ -81,6 +85,16 @@ def crossover(row: Row, root):
 @pytest.mark.parametrize("row", table(ROWS))
 def test_the_crossover_at_its_edges(row, tmp_path):
     outcome = crossover(row, tmp_path / "p")
+    assert outcome.spec.title == "Edge" and [line.arm for line in outcome.lines] == row.arms[1:-1].split(", ")
+    rates = row.rates or RATES
+    for line in outcome.lines:
+        if line.arm in rates:
+            hit = (row.cache_hit or {}).get(line.arm, 0.0)
+            assert (line.prefill.median, line.decode.median, line.cache_hit) == (*rates[line.arm], hit)
+            assert (line.fixed, line.per_token) == pytest.approx(((1 - hit) * 1600 / rates[line.arm][0],
+                                                                   1 / rates[line.arm][1]))
+        else:
+            assert (line.fixed, line.per_token, line.prefill.status) == (None, None, "failed 1/1")
     assert outcome.crossover == (None if row.crossover is None else pytest.approx(row.crossover))
     by_arm = {"share": outcome.share_faster, "p50": outcome.p50_time, "mean": outcome.mean_time,
               "total": outcome.total_time}

@@ -43,6 +43,7 @@ class Row:
     outside: bool
     values: tuple[float, ...] = VALUES
     percentiles: tuple[float, ...] = (130.0, 175.0, 250.0, 325.0, 370.0)
+    status: str = "ok"                        # the compared group's status in words
 
 
 ROWS = [
@@ -62,9 +63,10 @@ ROWS = [
         (("inc-ok-1", 0.0), ("inc-ok-2", 25.0), ("inc-ok-3", 50.0)), False),
     Row("failed and excluded records are not placed and not in the median",
         group(250.0, 260.0, 270.0) + group(1.0, status="failed") + group(2.0, 3.0, status="excluded"),
-        (("inc-ok-1", 50.0), ("inc-ok-2", 50.0), ("inc-ok-3", 50.0)), False),
+        (("inc-ok-1", 50.0), ("inc-ok-2", 50.0), ("inc-ok-3", 50.0)), False, status="failed 1/6, excluded 2/6"),
     Row("one repetition", group(90.0), (("inc-ok-1", 0.0),), True),
-    Row("no successful repetition: nothing placed, no median, not outside", group(1.0, status="failed"), (), False),
+    Row("no successful repetition: nothing placed, no median, not outside", group(1.0, status="failed"), (), False,
+        status="failed 1/1"),
     Row("one reference value: every percentile is it", group(100.0, 100.0, 100.0),
         tuple((f"inc-ok-{k}", 0.0) for k in (1, 2, 3)), False, (100.0,), (100.0,) * 5),
     Row("ties in the reference: a repetition equal to the tied values is above none of them",
@@ -83,6 +85,8 @@ def test_the_reference_at_its_edges(row, tmp_path):
     assert [outcome.percentiles[q] for q in (10, 25, 50, 75, 90)] == pytest.approx(list(row.percentiles))
     assert [(r.run_id, r.percentile) for r in outcome.repetitions] == [(i, pytest.approx(p)) for i, p in row.placed]
     assert outcome.outside is row.outside
+    assert (outcome.status, outcome.spec.title) == (row.status, "Edge")
+    assert (outcome.minimum, outcome.maximum) == (min(row.values), max(row.values))
     found = [f for f in run_audit(project, computed).findings if f.rule == "outside-reference"]
     assert [(f.arm, dict(f.point), f.metric) for f in found] == ([("inc", {"size": 512}, "prefill")] if row.outside else [])
     if found:

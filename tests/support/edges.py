@@ -13,6 +13,7 @@ groups.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,6 +69,8 @@ class Case:
     report: str | None = None               # a whole report.yaml instead of the one made of the above
     figures: dict = field(default_factory=dict)   # figures the (only) finding must carry, by name
     statuses: dict = field(default_factory=dict)  # run id → (status, reason) after reading (guards)
+    message: str = ""                       # words the first finding's message holds
+    topics: tuple[str, ...] | None = None   # each finding's topic (guards: the guard's check)
 
 
 def table(cases: list[Case]) -> list:
@@ -81,8 +84,11 @@ def findings(rule: str, case: Case, root: Path) -> tuple[list[Finding], Project]
     """The findings of ``rule`` on the row's project, written under ``root``, and the project."""
     write(root, list(case.rows), arms=case.arms, baseline=case.baseline, audit=case.audit, metrics=case.metrics,
           report=case.report)
-    project = load_project(root)
-    return [f for f in run_audit(project, compute(project)).findings if f.rule == rule], project
+    with warnings.catch_warnings():   # a rule that warns (numpy dividing by zero) says it on stderr: an error here
+        warnings.simplefilter("error")
+        project = load_project(root)
+        found = [f for f in run_audit(project, compute(project)).findings if f.rule == rule]
+    return found, project
 
 
 def check(rule: str, case: Case, root: Path) -> list[Finding]:
@@ -91,6 +97,11 @@ def check(rule: str, case: Case, root: Path) -> list[Finding]:
     found, project = findings(rule, case, root)
     assert [(f.arm, dict(f.point) if f.point else None, f.metric) for f in found] == list(case.found), \
         [f.message for f in found]
+    sections = {s.id for s in project.report.sections}
+    assert all(f.section in sections and (f.arm is None or f.arm in case.arms) for f in found)
+    for f in found:   # every finding is put into words: a headline, its figures in words, a brief
+        assert all(isinstance(words, str) and words for words in (f.headline, f.detail, f.brief, f.message)), f
+        assert f.message.endswith(": " + f.detail) and str(f.where).startswith(("runs/", "report.yaml"))
     if case.records is not None:
         assert [f.records for f in found] == list(case.records)
     if case.figures:
@@ -98,6 +109,10 @@ def check(rule: str, case: Case, root: Path) -> list[Finding]:
         figures = dict(only.figures)
         for name, value in case.figures.items():
             assert figures[name] == pytest.approx(value), (name, figures)
+    if case.message:
+        assert case.message in found[0].message, found[0].message
+    if case.topics is not None:
+        assert tuple(f.topic for f in found) == case.topics
     if case.statuses:
         read = {r.run_id: (r.status, r.reason) for r in project.records}
         assert {k: read[k] for k in case.statuses} == case.statuses

@@ -67,7 +67,7 @@ def warm_up(f: Facts, settings: AuditSettings) -> list[Finding]:
             # the earliest (then lowest repeat, then first in the input) comes first
             order = np.lexsort((np.arange(len(rows)), repeats, times) if not np.isnan(times).any()
                                else (np.arange(len(rows)), repeats))
-            first, value = f.ids(rows[order[:1]])[0], float(values[order[0]])
+            first, value = f.ids([rows[order[0]]])[0], float(values[order[0]])
             others = middle(values[order[1:]])
             better = f.metrics[metric].better
             gap = worse_by(value, others, better)
