@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from benchproof.errors import InputError
+from benchproof.read.project import load_project
+from support.audit import write
 from support.edges import Case, check, rec, table
 
 P = {"size": 512}
@@ -73,11 +76,11 @@ def niced(*nices, status="ok", arm="a") -> tuple[dict, ...]:
 
 GUARDS = [
     Case("a successful record that breaks the guard is excluded, with the value", niced(0, 5, 0),
-         [("a", None, None)], records=[("a-512-r2",)], audit=NICE, figures={"excluded": 1},
+         [("a", None, None)], records=[("a-512-r2",)], audit=NICE, figures={"excluded": 1}, counts=((3, 3),),
          statuses={"a-512-r2": (EXCLUDED, "guard: process ran niced (nice = 5)"), "a-512-r1": ("ok", None)}),
     Case("a record that meets the guard is kept", niced(0, 0, 0), audit=NICE),
     Case("a failed record that breaks it keeps its status and reason", niced(0, 0, 0) + (
-        rec("a", 4, status="failed", nice=5),), audit=NICE,
+        rec("a", 4, status="failed", nice=5),), audit=NICE, counts=((3, 3),),
          statuses={"a-512-r4": ("failed", "edge case: it failed")}),
     Case("an unsupported record that breaks it is untouched",
          (rec("a", 1, status="unsupported", nice=5),), audit=NICE, arms=("a",),
@@ -87,7 +90,10 @@ GUARDS = [
     Case("an excluded record that breaks it keeps its own reason", niced(0, 0, 0) + (
         rec("a", 4, 1.0, status="excluded", nice=5),), audit=NICE,
          statuses={"a-512-r4": ("excluded", "edge case: left out")}),
-    Case("a record without the field is not checked", niced(0, "", 0), audit=NICE,
+    Case("a failed record whose value is not a number is not read", niced(0, 0, 0) + (
+        rec("a", 4, status="failed", nice="high"),), audit=NICE, counts=((3, 3),),
+         statuses={"a-512-r4": ("failed", "edge case: it failed")}),
+    Case("a record without the field is not checked", niced(0, "", 0), audit=NICE, counts=((2, 3),),
          statuses={"a-512-r2": ("ok", None)}),
     Case("an ok record's own reason comes after the guard's",
          (rec("a", 1, 100.0, nice=3, reason="second try"),), [("a", None, None)], audit=NICE,
@@ -131,3 +137,25 @@ GUARDS = [
 @pytest.mark.parametrize("case", table(GUARDS))
 def test_guard_at_its_edges(case, tmp_path):
     check("guard", case, tmp_path)
+
+
+# a successful record whose field a guard cannot compare is an error at its line; past three
+# such records, one message for them all
+GUARD_ERRORS = [
+    ("a text value", niced(0, "high", 0),
+     ["runs/r.csv:3: audit guard 'nice == 0' (report.yaml:10): field 'nice' is not a number: 'high'"]),
+    ("three of them: one message each", niced("x", "y", "z"),
+     [f"runs/r.csv:{k}: audit guard 'nice == 0' (report.yaml:10): field 'nice' is not a number: '{v}'"
+      for k, v in ((2, "x"), (3, "y"), (4, "z"))]),
+    ("four of them: one message for all", niced("w", "x", "y", "z"),
+     ["runs/r.csv:2: audit guard 'nice == 0' (report.yaml:10): field 'nice' is not a number: 'w' "
+      "(and on 3 more records)"]),
+]
+
+
+@pytest.mark.parametrize("name, rows, problems", [pytest.param(*row, id=row[0]) for row in GUARD_ERRORS])
+def test_a_value_a_guard_cannot_compare_at_its_edges(tmp_path, name, rows, problems):
+    write(tmp_path, list(rows), arms=("a",), audit=NICE)
+    with pytest.raises(InputError) as caught:
+        load_project(tmp_path)
+    assert [str(p) for p in caught.value.problems] == problems

@@ -25,7 +25,14 @@ def parity(name, rows, found=(), **fields) -> Case:
 
 DIFFERS = [
     parity("1.1% apart: just outside the 1% tolerance", ran("a", 100, 100, 100) + ran("b", 101.1, 101.1, 101.1),
-           [("b", P, None)], baseline="a", figures={"value": 101.1, "reference": 100.0}),
+           [("b", P, None)], baseline="a", records=[("b-512-r1", "b-512-r2", "b-512-r3")],
+           figures={"value": 101.1, "reference": 100.0, "field": "out_n", "reference_arm": "a"}),
+    parity("two fields: the first on one arm only, the second apart",
+           [dict(r, in_n=10) for r in ran("a", 100, 100)] + [dict(r, in_n=20) for r in ran("b", None, None)],
+           [("b", P, None)], baseline="a", audit="parity: [out_n, in_n]", figures={"field": "in_n"}),
+    parity("the records named are the arm's successful ones with the field",
+           ran("a", 128, 128) + ran("b", 64, None, 64) + [rec("b", 9, status="failed", out_n=64)], [("b", P, None)],
+           baseline="a", records=[("b-512-r1", "b-512-r3")]),
     parity("exactly 1% apart: at the tolerance", ran("a", 100, 100, 100) + ran("b", 101, 101, 101), baseline="a"),
     parity("0.9% apart: inside", ran("a", 100, 100, 100) + ran("b", 99.1, 99.1, 99.1), baseline="a"),
     parity("relative to the reference arm's value: 1% of 100 is inside, 1% of 99 is not",
@@ -132,12 +139,23 @@ def test_order_confounded_at_its_edges(case, tmp_path):
     check("order-confounded", case, tmp_path)
 
 
-def test_order_confounded_is_per_section(tmp_path):
-    """Two sections: the one that ran in blocks is named, the rotated one is not."""
+BLOCKS = at("a", "10:00", "10:01") + at("b", "10:02", "10:03")
+SECTIONS = [   # (what the first section holds, what the second holds, the sections named)
+    ("blocks, then a rotation", BLOCKS, at("a", "11:00", "11:02") + at("b", "11:01", "11:03"), ["one"]),
+    ("a rotation, then blocks", at("a", "11:00", "11:02") + at("b", "11:01", "11:03"), BLOCKS, ["two"]),
+    ("no times, then blocks", [rec(arm, r, 100.0) for arm in "ab" for r in (1, 2)], BLOCKS, ["two"]),
+    ("one arm, then blocks", at("a", "11:00", "11:02"), BLOCKS, ["two"]),
+    ("blocks in both", BLOCKS, at("a", "11:00", "11:01") + at("b", "11:02", "11:03"), ["one", "two"]),
+]
+
+
+@pytest.mark.parametrize("name, one, two, named", [pytest.param(*row, id=row[0]) for row in SECTIONS])
+def test_order_confounded_is_per_section(tmp_path, name, one, two, named):
     report = ("title: T\nmetrics:\n  - {id: tok_s, label: Tok/s, unit: tok/s, better: higher, source: s}\n"
               "dimensions: [{id: size, label: Size}]\nsections:\n"
               "  - {id: one, title: One, arms: [a, b]}\n  - {id: two, title: Two, arms: [a, b]}\n")
-    rows = [dict(r, section="one", run_id="1" + r["run_id"]) for r in at("a", "10:00", "10:01") + at("b", "10:02", "10:03")]
-    rows += [dict(r, section="two", run_id="2" + r["run_id"]) for r in at("a", "11:00", "11:02") + at("b", "11:01", "11:03")]
-    found = check("order-confounded", Case("two sections", tuple(rows), SECTION, report=report), tmp_path)
-    assert found[0].section == "one"
+    rows = [dict(r, section="one", run_id="1" + r["run_id"]) for r in one]
+    rows += [dict(r, section="two", run_id="2" + r["run_id"]) for r in two]
+    found = check("order-confounded", Case(name, tuple(rows), SECTION * len(named), report=report), tmp_path)
+    assert [f.section for f in found] == named
+    assert {arm for arm, _ in found[0].figures} == {"a", "b"}   # each arm's span of start times

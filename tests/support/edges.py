@@ -71,6 +71,7 @@ class Case:
     statuses: dict = field(default_factory=dict)  # run id → (status, reason) after reading (guards)
     message: str = ""                       # words the first finding's message holds
     topics: tuple[str, ...] | None = None   # each finding's topic (guards: the guard's check)
+    counts: tuple[tuple[int, int], ...] | None = None   # each guard's (checked, successful) records
 
 
 def table(cases: list[Case]) -> list:
@@ -108,11 +109,16 @@ def check(rule: str, case: Case, root: Path) -> list[Finding]:
         (only,) = found
         figures = dict(only.figures)
         for name, value in case.figures.items():
-            assert figures[name] == pytest.approx(value), (name, figures)
+            if isinstance(value, (int, float)):
+                assert figures[name] == pytest.approx(value), (name, figures)
+            else:
+                assert figures[name] == value, (name, figures)
     if case.message:
         assert case.message in found[0].message, found[0].message
     if case.topics is not None:
         assert tuple(f.topic for f in found) == case.topics
+    if case.counts is not None:
+        assert tuple((g.checked, g.considered) for g in project.guards) == case.counts
     if case.statuses:
         read = {r.run_id: (r.status, r.reason) for r in project.records}
         assert {k: read[k] for k in case.statuses} == case.statuses

@@ -59,7 +59,9 @@ def workload_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
                 reference = section.baseline if section.baseline in have else have[0]
                 role = "the baseline" if reference == section.baseline else "the first arm listed"
                 for arm in have:
-                    gap = None if arm == reference else _apart(value[arm], value[reference], settings.parity_tolerance)
+                    if arm == reference:
+                        continue
+                    gap = _apart(value[arm], value[reference], settings.parity_tolerance)
                     if gap is None:
                         continue
                     mine, theirs = _shown(value[arm], f.report.decimals), _shown(value[reference], f.report.decimals)

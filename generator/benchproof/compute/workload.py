@@ -93,7 +93,12 @@ class ReferenceOutcome:
     @property
     def outside(self) -> bool:
         """The group's median lies outside the reference's p25–p75."""
-        return self.median is not None and not self.percentiles[25] <= self.median <= self.percentiles[75]
+        return outside_middle(self.median, self.percentiles)
+
+
+def outside_middle(median: float | None, percentiles: dict[int, float]) -> bool:
+    """A median outside p25–p75 (both ends inside); no median is not outside."""
+    return median is not None and not percentiles[25] <= median <= percentiles[75]
 
 
 @dataclass(frozen=True)
