@@ -17,6 +17,7 @@ import ast
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -226,4 +227,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    if hasattr(signal, "SIGPIPE"):   # `--list | head`: stop quietly when the reader has enough
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     sys.exit(main(sys.argv[1:]))
