@@ -71,7 +71,7 @@ const cmp = (a, b) => Math.sign(runs.naturalCompare(runs.naturalKey(a), runs.nat
 test("natural order, each way round", () => {
   const pairs = [["ab", "b", -1], ["b", "ab", 1], ["r9", "r5", 1], ["r5", "r9", -1], ["r100", "r20", 1], ["r20", "r100", -1],
     ["x7", "x007", 1], ["x007", "x7", -1], ["x", "X1", -1], ["X1", "x", 1], ["r2", "R2", 1], ["R2", "r2", -1],
-    ["_x", "ax", -1], ["ax", "_x", 1], ["a10b", "a10c", -1], ["10", "9", 1]];
+    ["_x", "ax", -1], ["ax", "_x", 1], ["a10b", "a10c", -1], ["10", "9", 1], ["a1bb", "a1c", -1], ["a1c", "a1bb", 1]];
   for (const [a, b, want] of pairs) { assert.equal(cmp(a, b), want, `${a} against ${b}`); }
 });
 
@@ -114,6 +114,9 @@ test("sorting: ascending, descending, missing last both ways, ties in file order
   assert.deepEqual(same(runs.sortIndices([0, 1, 2], [NaN, NaN, 5], 1)), [2, 0, 1]);
   assert.deepEqual(same(runs.sortIndices([0, 1, 2, 3, 4], [7, 7, 7, 7, 7], 1)), [0, 1, 2, 3, 4]);
   assert.deepEqual(same(runs.sortIndices([0, 1, 2, 3, 4], [7, 7, 7, 7, 7], -1)), [0, 1, 2, 3, 4]);
+  assert.deepEqual(same(runs.sortIndices([4, 1, 0], [7, 7, 7, 7, 7], 1)), [0, 1, 4]);      // ties: file order
+  assert.deepEqual(same(runs.sortIndices([1, 0], [NaN, 5], 1)), [1, 0]);
+  assert.deepEqual(same(runs.sortIndices([1, 0], [NaN, 5], -1)), [1, 0]);
 });
 
 test("a heading sorts, then reverses, then goes back to file order", () => {
