@@ -1,7 +1,7 @@
 """Issue 14's table, measured on this machine: every row next to its floor, measured in the
 same run, as a ratio.  Printed, never asserted.
 
-    python benchmarks/speed.py [--records 100000,1000000] [--repeats 3] [--no-browser] [--keep DIR]
+    python benchmarks/speed.py [--records 100000,1000000] [--requests 10000000] [--repeats 3] [--no-browser] [--keep DIR]
 
 Rows (each build is a fresh ``python -m benchproof build`` process, its chart cache warm, as in
 an edit-build-look loop; the cold first build is printed too):
@@ -15,7 +15,10 @@ an edit-build-look loop; the cold first build is printed too):
 - runs.html at the largest N in Debian's Chromium: time to the first 100 rows, and to filter
   by arm and status once every record is read (script, then the next frame drawn);
 - records.jsonl at the largest N: its size beside records.csv's, and whether any line holds a
-  field records.csv does not have.
+  field records.csv does not have;
+- per-request records (``--requests``, 0 to skip; benchmarks/requests_speed.py): a build of that
+  many in Parquet against a pyarrow + numpy floor of the same grouped percentiles, index.html's
+  size, the same requests as a hive-partitioned dataset, and docs/speed.md's DuckDB query on it.
 
 The machine may be shared: floors and builds alternate, medians of ``--repeats`` are printed,
 and the load average at the start and the end says how busy it was.
@@ -154,6 +157,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--records", default="100000,1000000")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--requests", type=int, default=10_000_000, help="request records (0: skip those rows)")
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it")
     parser.add_argument("--chromium", default=os.environ.get("BENCHPROOF_CHROMIUM", "/usr/bin/chromium"))
@@ -192,6 +196,10 @@ def main(argv: list[str]) -> int:
             f"pandas reads the records and writes them back with their medians: {median(floors):.1f} s, "
             f"{max(f[1] for f in floors):.2f} GiB", f"{ratio:.2f}×", target,
             ratio <= 3 and (n < 10**6 or memory <= 2))
+    if args.requests:
+        from requests_speed import request_rows
+
+        request_rows(work, env, args.requests, args.repeats, run, row, median)
     if site is None:
         return 0
     n = sizes[-1]

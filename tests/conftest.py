@@ -15,9 +15,14 @@ from support.common import EXAMPLE, REJECTED, build, copy_example
 
 # The chart cache of every build the tests run (in this process and in the ones they start)
 # lives in a temporary folder, never in the user's cache folder.
+# Its key (what authenticates every entry) lives in another temporary folder, never in the
+# user's configuration folder.
 CHART_CACHE = tempfile.mkdtemp(prefix="benchproof-test-cache-")
+CACHE_KEY_FOLDER = tempfile.mkdtemp(prefix="benchproof-test-cache-key-")
 os.environ["BENCHPROOF_CACHE_DIR"] = CHART_CACHE
+os.environ["BENCHPROOF_CACHE_KEY"] = os.path.join(CACHE_KEY_FOLDER, "cache-key")
 atexit.register(shutil.rmtree, CHART_CACHE, ignore_errors=True)
+atexit.register(shutil.rmtree, CACHE_KEY_FOLDER, ignore_errors=True)
 
 
 @pytest.fixture

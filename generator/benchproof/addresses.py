@@ -53,9 +53,11 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:DIGEST]
 
 
-def view_key(section: str, metric: str, point: Point, across: str | None = None) -> str:
-    """``main--prefill_tok_s--n_prompt-512``; a sweep: ``main--prefill_tok_s--across-n_depth--n_prompt-512``."""
-    parts = [section, metric] + ([f"across-{across}"] if across else []) + [f"{k}-{v}" for k, v in point]
+def view_key(section: str, metric: str, point: Point, across: str | None = None, kind: str | None = None) -> str:
+    """``main--prefill_tok_s--n_prompt-512``; a sweep: ``main--prefill_tok_s--across-n_depth--n_prompt-512``;
+    a per-request distribution (``kind`` ``ecdf`` or ``histogram``): ``ecdf--main--ttft_ms--request_rate-4``."""
+    parts = ([kind] if kind else []) + [section, metric] + ([f"across-{across}"] if across else []) + \
+        [f"{k}-{v}" for k, v in point]
     text = "--".join(map(str, parts))
     key = slug(text)
     if key == text.replace(" ", "-") and len(key) <= KEY_LIMIT:

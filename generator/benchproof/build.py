@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from benchproof import progress
-from benchproof.audit.registry import rules_for
 from benchproof.audit.run import Audit, run_audit
 from benchproof.compute.aggregate import Results
 from benchproof.compute.decision import DecisionOutcome, flagged
@@ -32,10 +31,11 @@ from benchproof.charts.widgets import charts_page
 from benchproof.addresses import INDEX, asset_path, download_path, png_path, svg_path
 from benchproof.cache import Cache
 from benchproof.charts.specs import chart_views
-from benchproof.charts.vega import png, runtime, svg
+from benchproof.charts.vega import png, runtime, spec_svg, svg
 from benchproof.charts.workload import workload_svg
 from benchproof.receipts.decision_json import weighing_json
-from benchproof.pages.render import asset, render, stylesheet, use_cache
+from benchproof.receipts.distributions_json import distributions_json
+from benchproof.pages.render import asset, render, stylesheet
 from benchproof.pages.runs_page import runs_site_files
 from benchproof.site import MARKER, SiteFiles, publish
 
@@ -85,12 +85,13 @@ def prefixed(problem: Problem, name: str) -> Problem:
 
 
 def audit_line(audit: Audit, project: Project) -> str:
-    n, accepted, ran = len(audit.notices), len(audit.accepted), len(rules_for(project))
+    n, accepted = len(audit.notices), len(audit.accepted)
+    ran = f"{len(audit.ran)} of {len(audit.coverage)} rules ran"
     if not n:
-        return f"{ran} rules, no finding"
+        return f"{ran}, no finding"
     rules = Counter(notice.rule for notice in audit.notices)
     each = ", ".join(f"{count} {rule}" for rule, count in rules.items())
-    return (f"{ran} rules, {n} finding{'s' if n != 1 else ''} ({each})"
+    return (f"{ran}, {n} finding{'s' if n != 1 else ''} ({each})"
             + (f", {accepted} accepted" if accepted else ""))
 
 
@@ -152,7 +153,7 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log, cache: Cache | N
     signature of its bundle's SHA256SUMS, published beside the bundle (``benchproof sign``)."""
     checked = check(project_dir, strict, log)
     free_unused_memory()
-    use_cache(cache)
+    cache = cache or Cache.default()
     site = SiteFiles()
     for name, project in checked.projects.items():
         prefix = f"{name}/" if name else ""
@@ -185,7 +186,9 @@ def weighed_line(decided, weighed) -> str:
 def results_document(project: Project, audited: Audited) -> str:
     """results.json's text."""
     weighing = weighing_json(project, audited.decision, audited.computed.weighed)
-    return results_json(project, audited.results, audited.audit.findings, weighing)
+    return results_json(project, audited.results, audited.audit.findings,
+                        {**weighing, **distributions_json(audited.computed.distributions)}, audited.audit.coverage,
+                        audited.computed.comparisons)
 
 
 def report_files(project: Project, audited: Audited, log: Log, cache: Cache | None = None,
@@ -207,9 +210,9 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
         downloads[signature_name(bundle)] = signature.data
     site.update({download_path(name): content for name, content in downloads.items()})
     log(f"downloads {', '.join(downloads)} ({len(project.inputs)} input files, built as of {when.iso})")
-    page = report_page(project, audited.computed, audit, decided)
-    info = site_info(project, when.iso)
     views = chart_views(project, audited.computed, audit.cells, cache)
+    page = report_page(project, audited.computed, audit, decided, frozenset(v.key for v in views), cache)
+    info = site_info(project, when.iso)
     charts = charts_page(project, views)
     site.add(INDEX, render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when, signature),
                                   site=info, root=""))
@@ -223,6 +226,10 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     log(f"charts    {len(views)} views, static SVG and PNG of each")
     if page.workload:
         site.update({svg_path(c): workload_svg(c) for c in page.workload.charts})
+    if page.distributions:
+        site.update({svg_path(c): spec_svg(c.spec, c.title, c.description, cache) for c in page.distributions.charts})
+        log(f"requests  {project.requests.count:,} request records: {len(page.distributions.charts)} distribution charts")
+    if page.workload or page.distributions:
         site.add(asset_path("workload.js"), asset("workload.js"))
     site.add(MARKER, MARKER_TEXT)
     listed = f"all {page.n_records:,} records in its raw table" if page.raw.inline else \

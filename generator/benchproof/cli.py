@@ -47,9 +47,11 @@ def _report_problems(problems, strict: bool) -> None:
 
 
 def _check_output(project: Path, out: Path) -> None:
-    if out.is_symlink():  # replacing a link would change what it points to, or the link
-        raise click.UsageError(f"the output folder '{out}' is a link: give the folder itself "
-                               f"('{out.resolve()}') or a new name; benchproof never replaces a link")
+    from benchproof.site import link_problem
+
+    why = link_problem(out)   # replacing a link would change what it points to, or the link
+    if why is not None:
+        raise click.UsageError(why)
     p, o = project.resolve(), out.resolve()
     if o == p or p in o.parents or o in p.parents:
         raise click.UsageError(f"the output folder '{out}' and the project '{project}' must not contain each other")
@@ -176,6 +178,11 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
             raise click.BadParameter(f"'{value}' may use only letters, digits, '-', '_' and '.'",
                                      param_hint=option)
     root = Path(project)
+    from benchproof.site import link_problem
+
+    why = link_problem(root, "the project folder")
+    if why is not None:
+        raise click.UsageError(why)
     try:
         if remove is not None:
             if dry_run:
@@ -248,13 +255,18 @@ def init(folder: str) -> None:
     It builds as it is: a report with one section, two arms, three repetitions of each, a
     narrative and a protocol skeleton. Replace the example words and numbers with yours.
     """
-    from benchproof.starter import NotEmpty, create
+    from benchproof.starter import LinkRefused, NotEmpty, create
 
     try:
         written = create(Path(folder))
+    except LinkRefused as exc:
+        raise click.UsageError(str(exc)) from None
     except NotEmpty as exc:
         raise click.UsageError(f"{exc}: benchproof init writes only into a new or empty folder, "
                                "e.g. benchproof init my-report") from None
+    except OSError as exc:
+        _say(f"error: cannot write the project into {folder}: {exc.strerror or exc}")
+        sys.exit(1)
     shown = [rel for rel in written if not rel.startswith(".")]
     click.echo(f"created {folder}: {', '.join(shown)}")
     click.echo("  (and .benchproof/schema/, the schemas your editor uses to complete and check the YAML keys)")
@@ -272,12 +284,28 @@ def schema(folder: str) -> None:
     ('# yaml-language-server: $schema=...'): run it in a project to refresh that copy.
     """
     from benchproof.read.json_schema import schema_texts
+    from benchproof.site import link_problem, write_file
 
     out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
-    for name, text in schema_texts().items():
-        (out / name).write_text(text, encoding="utf-8")
-        click.echo(f"wrote {out / name}")
+    why = link_problem(out, "the folder")
+    if why is None and out.exists() and not out.is_dir():
+        why = f"'{out}' exists and is not a folder"
+    files = {out / name: text.encode("utf-8") for name, text in schema_texts().items()}
+    for path in files if why is None else ():
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            why = (f"'{path}' is a link: benchproof never writes through a link; delete it and run "
+                   "this again" if path.is_symlink() else f"'{path}' exists and is not a file")
+            break
+    if why is not None:
+        raise click.UsageError(why)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for path, data in files.items():
+            write_file(path, data)
+            click.echo(f"wrote {path}")
+    except OSError as exc:
+        _say(f"error: cannot write the schemas into {out}: {exc.strerror or exc}")
+        sys.exit(1)
 
 
 def _register() -> None:

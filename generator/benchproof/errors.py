@@ -91,9 +91,13 @@ def collapse(problems: Iterable[Problem]) -> list[Problem]:
             out.append(p)
         elif p is group[0]:
             last = max(q.line or 0 for q in group)
-            out.append(Problem(p.file, p.line, f"{p.message} (and on {len(group) - 1} more lines of this "
-                                               f"file, the last at line {last})", p.severity))
+            out.append(Problem(p.file, p.line, repeated(p.message, len(group) - 1, last), p.severity))
     return out
+
+
+def repeated(message: str, more: int, last: int) -> str:
+    """A problem's message, said once for all the lines of a file that have it."""
+    return f"{message} (and on {more} more lines of this file, the last at line {last})"
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:

@@ -43,6 +43,34 @@ class SiteFiles:
         return len(self.files)
 
 
+def link_problem(folder: Path, what: str = "the output folder") -> str | None:
+    """Why benchproof may not write into ``folder`` (None: it may): it is a link (replacing or
+    writing through one would change what it points to), or a step of the path above it is a
+    link to nothing.  A link above it that leads to a folder is the user's choice of where."""
+    if folder.is_symlink():
+        target = os.readlink(folder)
+        return (f"{what} '{folder}' is a link (to '{target}'): give the folder itself or a new name; "
+                "benchproof never writes through a link")
+    for step in folder.absolute().parents:
+        if step.is_symlink() and not step.exists():
+            return f"'{step}', on the way to {what} '{folder}', is a link to nothing (to '{os.readlink(step)}')"
+    return None
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """Write ``path`` as a new file, renamed into place: never through a link that is there (the
+    rename replaces the link itself; callers refuse a link first, to say so)."""
+    temporary = path.with_name(f".{path.name}.{os.urandom(6).hex()}.tmp")
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
 def _exchange(a: Path, b: Path) -> bool:
     """Swap two folders atomically; False where the system cannot."""
     try:
@@ -55,8 +83,11 @@ def _exchange(a: Path, b: Path) -> bool:
 def recover(out: Path) -> None:
     """Undo what a killed build left: put a displaced site back, remove staging folders."""
     parent = out.parent
-    olds = sorted(parent.glob(f"{OLD_PREFIX}{out.name}-*"))
-    if olds and not out.exists():
+    found = sorted(parent.glob(f"{OLD_PREFIX}{out.name}-*")) + sorted(parent.glob(f"{STAGING_PREFIX}{out.name}-*"))
+    for link in [p for p in found if p.is_symlink()]:   # not ours: removed, never followed
+        link.unlink(missing_ok=True)
+    olds = sorted(p for p in parent.glob(f"{OLD_PREFIX}{out.name}-*") if p.is_dir() and not p.is_symlink())
+    if olds and not out.exists() and not out.is_symlink():
         os.rename(olds.pop(), out)
     for leftover in olds + sorted(parent.glob(f"{STAGING_PREFIX}{out.name}-*")):
         shutil.rmtree(leftover, ignore_errors=True)
@@ -70,7 +101,7 @@ def publish(site: SiteFiles, out: Path) -> None:
     recover(out)
     if out.is_symlink():
         raise OSError(f"the output folder '{out}' is a link: benchproof never replaces a link")
-    staging = parent / f"{STAGING_PREFIX}{out.name}-{os.getpid()}"
+    staging = parent / f"{STAGING_PREFIX}{out.name}-{os.getpid()}-{os.urandom(4).hex()}"
     staging.mkdir()
     try:
         for rel in sorted(site.files):
@@ -85,7 +116,7 @@ def publish(site: SiteFiles, out: Path) -> None:
     elif _exchange(staging, out):
         shutil.rmtree(staging)  # it now holds the previous site
     else:
-        old = parent / f"{OLD_PREFIX}{out.name}-{os.getpid()}"
+        old = parent / f"{OLD_PREFIX}{out.name}-{os.getpid()}-{os.urandom(4).hex()}"
         os.rename(out, old)
         os.rename(staging, out)
         shutil.rmtree(old, ignore_errors=True)

@@ -67,6 +67,16 @@ def times(value: float | None, decimals: int = 2) -> str:
     return "" if value is None else f"{number(value, decimals)}×"
 
 
+def significant(value: float | None, digits: int = 2) -> str:
+    """A small quantity to ``digits`` significant digits by :func:`number`, trailing zeros
+    dropped: ``0.1``, ``0.029``, ``0.057`` (a p-value, a share)."""
+    if value is None or not math.isfinite(value) or value == 0:
+        return number(value, 0)
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    text = number(value, decimals)
+    return text.rstrip("0").rstrip(".") if "." in text and "e" not in text else text
+
+
 def thousands(n: int) -> str:
     """A count: ``100,000`` (:func:`number` at no decimals)."""
     return number(n, 0)

@@ -75,21 +75,28 @@
   findings(root);
   charts(root);
 
-  // A marker links to a finding (#finding-…): unfold its places when it is the target.
+  // A marker links to a finding (#finding-…): unfold the audit's details around it, and its
+  // places, when it is the target.
   function findings(window) {
     const document = window.document;
     const location = window.location;
     function openTarget() {
       const id = decoded(location.hash.slice(1));
       const target = id && document.getElementById(id);
-      const fold = target && target.querySelector ? target.querySelector("details.places-fold") : null;
+      if (!target || !target.querySelector) { return; }
+      for (let up = target.parentElement; up; up = up.parentElement) {
+        if (up.tagName === "DETAILS") { up.open = true; }
+      }
+      const fold = target.querySelector("details.places-fold");
       if (fold) { fold.open = true; }
+      target.scrollIntoView();
     }
     window.addEventListener("hashchange", openTarget);
     openTarget();
     // On paper nothing can be unfolded: print every metric's source.
     window.addEventListener("beforeprint", function () {
-      Array.prototype.forEach.call(document.querySelectorAll(".metric-list details"), function (d) { d.open = true; });
+      Array.prototype.forEach.call(document.querySelectorAll(".metric-list details, details.audit-details"),
+        function (d) { d.open = true; });
     });
   }
 

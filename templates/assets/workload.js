@@ -1,12 +1,16 @@
-/* benchproof report: draws the charts of "Weighed by your workload" (crossover, reference) in
- * place of their static SVG. Every spec is embedded in #workload-charts, numbers computed in
- * Python: the browser only draws. Nothing is fetched from the network. */
+/* benchproof report: draws the charts of "Weighed by your workload" (crossover, reference) and
+ * of "Per-request distributions" (ECDF) in place of their static SVG. Every spec is embedded in
+ * #workload-charts and #distribution-charts, numbers computed in Python: the browser only draws.
+ * Nothing is fetched from the network. */
 (function () {
   "use strict";
-  const holder = document.getElementById("workload-charts");
-  if (!holder || typeof window.vegaEmbed !== "function") { return; }
+  if (typeof window.vegaEmbed !== "function") { return; }
   const specs = {};
-  JSON.parse(holder.textContent).charts.forEach(function (chart) { specs[chart.key] = chart.spec; });
+  ["workload-charts", "distribution-charts"].forEach(function (id) {
+    const holder = document.getElementById(id);
+    if (!holder) { return; }
+    JSON.parse(holder.textContent).charts.forEach(function (chart) { specs[chart.key] = chart.spec; });
+  });
 
   Array.prototype.forEach.call(document.querySelectorAll("figure[data-workload-chart]"), function (figure) {
     const spec = specs[figure.getAttribute("data-workload-chart")];

@@ -1,5 +1,7 @@
 """Property: random clean data (tight spreads, arms well apart, interleaved times, the same
-workload, honest reported rates, guards that hold) raises no finding at all."""
+workload, honest reported rates, guards that hold) raises no finding at all, at small n (3 to 6
+repetitions: ranges) and at large n (11 to 80: quartiles and a rank test, where one stalled
+round in a group is a true result, not a finding)."""
 
 from __future__ import annotations
 
@@ -23,10 +25,11 @@ guards:
 
 
 @st.composite
-def clean_reports(draw):
+def clean_reports(draw, least: int = 3, most: int = 6, stalls: bool = False):
     n_arms = draw(st.integers(2, 4))
     sizes = draw(st.lists(st.sampled_from([128, 512, 4096, 32768]), min_size=1, max_size=3, unique=True))
-    reps = draw(st.integers(3, 6))
+    reps = draw(st.integers(least, most))
+    stalled = draw(st.integers(2, reps)) if stalls and draw(st.booleans()) else None   # one round (not the first)
     jitter = st.floats(-0.02, 0.02, allow_nan=False)     # each repetition within ±2% of its arm's level
     levels = {f"arm{i}": 100 * 1.3 ** i for i in range(n_arms)}   # 30% apart: separated, never 5× apart
     baseline = draw(st.sampled_from([None, *levels]))
@@ -36,6 +39,7 @@ def clean_reports(draw):
         for arm in order:
             for size in sizes:
                 value = levels[arm] * (1 + sizes.index(size) / 10) * (1 + draw(jitter))
+                value = value / 50 if r == stalled else value                           # a stalled round
                 ms = 10_000.0
                 rows.append({"arm": arm, "status": "ok", "repeat": r, "size": size, "n": value * 10, "ms": ms,
                              "tok_s": value * 10 / ms * 1000, "wall_s": 1000 / value, "output_n": 128,
@@ -47,6 +51,16 @@ def clean_reports(draw):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(clean_reports())
 def test_clean_data_raises_no_finding(report):
+    check_clean(report)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(clean_reports(least=11, most=80, stalls=True))
+def test_clean_data_of_many_rounds_raises_no_finding_even_with_a_stalled_round(report):
+    check_clean(report)
+
+
+def check_clean(report):
     arms, baseline, rows = report
     with tempfile.TemporaryDirectory() as folder:
         root = write(Path(folder), rows, arms=arms, baseline=baseline, audit=AUDIT, metrics=METRICS)

@@ -13,7 +13,7 @@ from benchproof.errors import InputError
 from benchproof.read.project import load_project
 from support.common import page, text
 
-NOISY = {"a": [100.0, 101.0, 102.0], "b": [150.0, 151.0, 180.0]}   # b is noisy at 512
+NOISY = {"a": [100.0, 101.0, 102.0], "b": [140.0, 151.0, 167.0]}   # b is noisy at 512 (no single stray)
 
 
 def problems(root) -> list[str]:
@@ -48,8 +48,9 @@ def test_defaults_without_the_block(tmp_path):
     ("guards:\n  - {check: nice == 0}", "check:", "an audit guard is missing the required key 'reason'"),
     ("guards:\n  - {check: nice == 0, reason: x, why: y}", "check:", "unknown key 'why' in an audit guard"),
     ("accept:\n  - {rule: nosy, reason: x}", "nosy", "audit.accept: unknown rule 'nosy' (did you mean 'noisy'?); "
-     "the rules are few-repetitions, not-separated, noisy, warm-up, derived-differs, guard, degraded-regime, "
-     "workload-differs, order-confounded, outside-reference, claim-fails"),
+     "the rules are few-repetitions, missing-value, not-separated, outlier, noisy, warm-up, derived-differs, guard, "
+     "implausible, degraded-regime, summary-differs, workload-differs, order-confounded, no-common-point, baseline-role, "
+     "outside-reference, distribution-spike, claim-fails, verdict-contradicted"),
     ("accept:\n  - {rule: noisy}", "rule: noisy", "an audit.accept entry is missing the required key 'reason'"),
     ("accept:\n  - {rule: noisy, reason: '  '}", "rule: noisy", "audit.accept: 'reason' must say why the finding is accepted"),
     ("accept:\n  - {rule: noisy, arm: bb, reason: x}", "arm: bb", "audit.accept: unknown arm 'bb' (did you mean 'b'?)"),
@@ -57,6 +58,13 @@ def test_defaults_without_the_block(tmp_path):
     ("accept:\n  - {rule: noisy, section: mian, reason: x}", "section: mian", "audit.accept: unknown section 'mian' (did you mean 'main'?)"),
     ("accept:\n  - rule: noisy\n    point: {sise: 512}\n    reason: x", "sise", "audit.accept: 'sise' in point is not a dimension (did you mean 'size'?)"),
     ("accept:\n  - {rule: noisy, reason: x, arms: b}", "arms: b", "unknown key 'arms' in an audit.accept entry (did you mean 'arm'?)"),
+    ("spike: 1.5", "spike", "audit: 'spike' is a share from 0 to 1, got 1.5"),
+    ("spike: 0", "spike", "audit: 'spike' must be more than 0 (a share of the distribution, e.g. 0.25 for 25%), got 0"),
+    ("expect:\n  tok: {max: 5}", "tok:", "audit.expect: unknown metric 'tok' (did you mean 'tok_s'?)"),
+    ("expect:\n  tok_s: {}", "tok_s:", "audit.expect of 'tok_s' needs a min, a max or both, e.g. {max: 5000}"),
+    ("expect:\n  tok_s: {min: 9, max: 5}", "tok_s:", "audit.expect of 'tok_s': min 9 is above max 5"),
+    ("expect:\n  tok_s: {max: '5e3'}", "tok_s:", "'max' in audit.expect of 'tok_s' must be a number, got '5e3'"),
+    ("expect:\n  tok_s: {maximum: 5}", "tok_s:", "unknown key 'maximum' in audit.expect of 'tok_s' (did you mean 'max'?)"),
     ("parity: [outptu_n]", "parity", "audit: parity field 'outptu_n' is not a column of any run file (did you mean 'output_n'?)"),
     ("parity: [size]", "parity", "audit: parity field 'size' is a dimension; parity names raw fields that must agree "
      "between arms (e.g. prompt_n)"),
@@ -126,8 +134,8 @@ def test_check_prints_each_unaccepted_finding_as_file_line_warning_rule(tmp_path
     result = invoke("check", root)
     assert result.exit_code == 0
     assert "runs/r.csv:3: warning: [noisy] Arm B: repetitions spread over more than 10% of the median, at 2 places: " \
-           "Tok/s · Size 512 (150.00–180.00 tok/s, 19.9% of the median 151.00); Wall · Size 512 (5.56–6.67 s, " \
-           "16.8% of the median 6.62)" in result.output.splitlines()
+           "Tok/s · Size 512 (140.00–167.00 tok/s, 17.9% of the median 151.00); Wall · Size 512 (5.99–7.14 s, " \
+           "17.4% of the median 6.62)" in result.output.splitlines()
     assert result.output.splitlines()[-1] == "0 errors, 1 warning"
 
 

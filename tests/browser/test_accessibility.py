@@ -110,6 +110,11 @@ def test_the_audit_record_links_are_folded_out_of_the_tab_order_until_opened(bro
     folds = page.locator("#before-you-quote details.finding-records")
     assert folds.count() > 0
     assert page.locator("#before-you-quote details.finding-records:not([open]) a").first.is_visible() is False
+    details = page.locator("#audit-details")          # every finding sits folded under the summary by cause
+    assert details.evaluate("d => d.open") is False and folds.first.is_visible() is False
+    details.locator("summary").first.focus()
+    page.keyboard.press("Enter")
+    assert details.evaluate("d => d.open")
     fold = folds.first
     fold.locator("summary").focus()
     page.keyboard.press("Enter")                     # opened by keyboard: its first record is the next stop

@@ -80,8 +80,8 @@ def test_a_view_link_opens_that_chart_and_the_address_follows_the_reader(visit, 
 def test_each_audit_finding_links_to_its_chart(report):
     page = report.page
     link = page.locator("#before-you-quote a.view-link").first
-    if not link.is_visible():
-        link.locator("xpath=ancestor::details").first.evaluate("d => d.open = true")
+    if not link.is_visible():   # the audit's details, and the places under them, are folded
+        link.evaluate("e => { for (let d = e.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }")
     key = link.get_attribute("href").removeprefix("#view=")
     link.click()
     page.wait_for_function(f"document.querySelector('{MEASURE}').dataset.view === '{key}'")

@@ -236,7 +236,8 @@ def test_added_and_removed_figures(example_site, tmp_path):
     project = rerun(tmp_path / "new", slower=None)
     arm = project / "arms/v100-expxa0982-oldprep.yaml"
     report = project / "report.yaml"
-    report.write_text(report.read_text().replace("      - v100-expxa0982-oldprep\n", ""))
+    report.write_text(report.read_text().replace("      - v100-expxa0982-oldprep\n", "")
+                      .replace("      - [v100-expxa0982-parallel, v100-expxa0982-oldprep]\n", ""))
     arm.unlink()
     runs = project / "runs/nov3-tuning.csv"
     runs.write_text("\n".join(l for l in runs.read_text().split("\n") if ",v100-expxa0982-oldprep," not in l))

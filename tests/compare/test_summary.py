@@ -41,6 +41,10 @@ def test_a_site_summary_has_the_table_with_ratios_states_and_markers(example_sit
     assert few[3].endswith("n=2") and few[5] == "too-few" and "✓ few-repetitions" in few[6]
     unsupported = [r for r in found if r[3] == "-- unsupported"]
     assert len(unsupported) == 6 and all(r[5] == "--" for r in unsupported)
+    # the section's result in words above its table: the comparison it is about, within noise
+    assert ("V100 · expXa0982 · parallel preparation against V100 · expXa0982 · old-preparation ablation (and 3 more "
+            "arms in the table): **Prefill t/s** 7% better at Input tokens 512, 6% better at Input tokens 4096, "
+            "within noise;") in result.stdout
 
 
 def test_the_findings_and_the_caveats_are_kept(example_site):

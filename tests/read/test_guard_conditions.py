@@ -55,6 +55,9 @@ def test_a_value_that_is_no_number_is_an_error():
     ("x is 0", "check: the comparison 'is' is not allowed"),
     ("x not in y", "check: the comparison 'not in' is not allowed"),
     ("host == 'prod'", "check: strings are not allowed"),
+    ("ts >= 'yesterday'", "check: strings are not allowed, except an ISO 8601 time to compare a field with"),
+    ("ts + 60 >= '2025-06-02'", "check: a time is compared with a field, e.g."),
+    ("ts >= '2025-06-02' and ts > 5", "check: 'ts' is compared with a time elsewhere: compare it with times only"),
     ("abs(x) < 1", "check: function calls are not allowed ('abs(x)')"),
     ("x.real > 0", "check: attributes are not allowed"),
     ("x < 1 if y else z", "check: 'if'/'else' is not allowed"),
@@ -67,6 +70,20 @@ def test_forbidden_conditions(expr, message):
     with pytest.raises(DeriveError) as info:
         parse_condition(expr)
     assert str(info.value).startswith(message), str(info.value)
+
+
+def test_a_time_cut_off_compares_a_field_read_as_an_iso_8601_time():
+    after = parse_condition("ts >= '2025-06-02T12:00:00Z' and tokens > 100")
+    assert after.fields == ("ts", "tokens")
+    assert after.evaluate({"ts": "2025-06-02T12:00:01Z", "tokens": "200"}) is True
+    assert after.evaluate({"ts": "2025-06-02T11:59:59Z", "tokens": "200"}) is False
+    assert after.evaluate({"ts": "2025-06-02T14:00:00+02:00", "tokens": "200"}) is True    # the same instant
+    assert after.evaluate({"ts": "", "tokens": "200"}) is None                             # not measured
+    between = parse_condition("'2025-06-01' <= ts < '2025-07-01'")                         # no zone: UTC
+    assert [between.evaluate({"ts": t}) for t in ("2025-05-31T23:59:59", "2025-06-15", "2025-07-01")] == \
+        [False, True, False]
+    with pytest.raises(DeriveError, match=r"^field 'ts' is not an ISO 8601 time: 'noon'$"):
+        after.evaluate({"ts": "noon", "tokens": "1"})
 
 
 @pytest.mark.parametrize("expr", ["x < 1", "x > 0 and y > 0", "not (x == 0)"])

@@ -42,3 +42,22 @@ def test_blocks_deflated_side_by_side_read_back_whatever_the_threads(monkeypatch
     assert bytes(bundle.write_zip(big, WHEN)) == one
     with zipfile.ZipFile(io.BytesIO(one)) as archive:
         assert archive.read("r/big.bin") == big["r/big.bin"] and archive.testzip() is None
+
+
+def test_a_file_its_format_compresses_is_stored_not_deflated_again():
+    files = {"r/requests/a.parquet": b"PAR1" + bytes(range(256)) * 40 + b"PAR1", **FILES}
+    data = bytes(bundle.write_zip(files, WHEN))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:   # what zipfile writes: the Parquet file stored
+        for name, content in files.items():
+            info = zipfile.ZipInfo(name, (2025, 3, 1, 8, 0, 0))
+            info.compress_type = zipfile.ZIP_STORED if name.endswith(".parquet") else zipfile.ZIP_DEFLATED
+            info.create_system = 3
+            info.external_attr = 0o100644 << 16
+            info.extra = bundle.struct.pack("<HHBL", 0x5455, 5, 1, WHEN.epoch)
+            archive.writestr(info, content, compresslevel=bundle.LEVEL)
+    assert data == out.getvalue()
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        assert archive.getinfo("r/requests/a.parquet").compress_type == zipfile.ZIP_STORED
+        assert archive.getinfo("r/a.txt").compress_type == zipfile.ZIP_DEFLATED
+        assert {name: archive.read(name) for name in archive.namelist()} == files and archive.testzip() is None

@@ -67,7 +67,7 @@ def test_na_where_no_arm_measured_the_metric_and_not_measured_where_another_did(
     failed = next(r for r in rows if r[0] == "Vulkan" and r[1:4] == ["512", "0", "16384"])
     assert failed[4:] == ["3 failed", "-- failed 3/3", "n/a"]
     itl = [r for r in summary_rows(serving) if r[0] == "Engine B · tp4 pp2" and r[1:3] == ["sharegpt", "1"]][0]
-    assert itl[10] == "-- not measured"        # Engine A has an ITL there
+    assert itl[10] == "-- not measured ⚠ missing-value"        # Engine A has an ITL there: the audit says so
     cell = serving.select_one('tr[data-arm="engine-b"][data-point^="dataset=sharegpt · request_rate=1 "] td.missing')
     assert cell.select_one(".status").get_text() == "not measured" and "na" not in cell["class"]
 

@@ -133,11 +133,11 @@ def test_single_repetition_shows_the_value_alone(tmp_path):
         c,unsupported,1,1,,
         """)
     rows = summary_rows(soup)
-    # (each figure of one repetition also carries the audit's few-repetitions marker; wall_s
-    # holds only whole numbers, so it shows no decimals)
-    assert rows[0][3:] == ["10.50 n=1 ⚠ few-repetitions", "2 n=1 ⚠ few-repetitions"]
-    # a successful run that did not measure wall time: not measured, never 0
-    assert rows[1][3:] == ["9.00 n=1 ⚠ few-repetitions", "-- not measured"]
+    # (a row of one repetition carries the audit's few-repetitions marker once, beside its count;
+    # wall_s holds only whole numbers, so it shows no decimals)
+    assert rows[0][2:] == ["1 ok ⚠ few-repetitions", "10.50 n=1", "2 n=1"]
+    # a successful run that did not measure wall time: not measured, never 0 (and the audit says so)
+    assert rows[1][2:] == ["1 ok ⚠ few-repetitions", "9.00 n=1", "-- not measured ⚠ missing-value"]
     assert rows[2][3:] == ["-- unsupported", "-- unsupported"]
 
 

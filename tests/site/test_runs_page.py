@@ -132,3 +132,28 @@ def test_hostile_text_is_escaped_in_the_data_script_and_the_page(tmp_path):
     assert page(tmp_path / "site/runs.html").select_one('select[data-column="arm"] option[value="0"]').get_text() \
         == f"{HOSTILE} (2)"
     assert rows[2]["wall_s"] is None and rows[3]["tok_s"] is None
+
+
+def test_each_record_is_flagged_by_the_findings_that_mark_it_and_no_other(tmp_path):
+    """runs.html's audit column and its links follow the findings that put markers on figures
+    (a comparison within noise marks no record; a guard's records are guard-excluded)."""
+    import json
+
+    from support.audit import invoke
+    from support.traps import make
+
+    built = invoke("build", make(tmp_path / "project", planted=True), "-o", tmp_path / "site")
+    assert built.exit_code == 0, built.output
+    data = runs_data(tmp_path / "site")
+    findings = json.loads((tmp_path / "site/downloads/results.json").read_text(encoding="utf-8"))["findings"]
+    named = {}
+    for f in findings:
+        if f["rule"] != "not-separated":
+            for r in f["records"]:
+                named.setdefault(r, set()).add(f["rule"])
+    for row in records(data):
+        rules = {data["notices"][int(k)]["rule"] for k in (row["_findings"] or "").split()}
+        assert rules == named.get(row["run_id"], set()), row["run_id"]
+        state = "guard-excluded" if "guard" in rules else "flagged" if rules else None
+        assert row["_audit"] == state, row["run_id"]
+    assert {n["rule"] for n in data["notices"]} == {f["rule"] for f in findings} - {"not-separated"}

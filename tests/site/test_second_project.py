@@ -17,6 +17,7 @@ from collections import Counter
 
 import pytest
 from benchproof.compute.ratio import ratio_direction
+from benchproof.compute.separation import separation
 
 from support.second_project import (BATCHES, BUNDLE, CROWDED, CROWDED_OK, DECIMALS, LABELS, METRICS, PROTOCOL, SECTIONS,
                                     TITLE)
@@ -55,11 +56,20 @@ def expected_cell(second, section: str, arm: str, batch: int, metric: str) -> st
     cell = number(median) if len(values) == 1 else f"{number(median)} ({number(min(values))}–{number(max(values))})"
     if len(values) < 3:
         cell += f" n={len(values)}"
+    if len(values) >= 11:   # from eleven repetitions: the quartiles and p5–p95 (linear, as numpy's default)
+        q1, _, q3 = statistics.quantiles(values, n=4, method="inclusive")
+        twentieths = statistics.quantiles(values, n=20, method="inclusive")
+        cell += f" IQR {number(q1)}–{number(q3)} · p5–p95 {number(twentieths[0])}–{number(twentieths[-1])}"
+        beyond = sum(1 for v in values if v < q1 - 1.5 * (q3 - q1) or v > q3 + 1.5 * (q3 - q1))
+        cell += f" · {beyond} outlier{'s' if beyond != 1 else ''} (Tukey)" if beyond else ""
     base = second.ok_values(section, SECTIONS[section][2], batch, metric)
     ratio = median / statistics.median(base)
     shown = f"{ratio:.2f}×"
     words = "" if arm == SECTIONS[section][2] else ratio_direction(ratio, BETTER[metric])
     words = words.removeprefix(shown + " ")   # "3.05× · better", not "3.05× 3.05× better"
+    if words:   # the separation's state (compute/separation, checked against scipy in tests/audit/)
+        state = separation(base, values, 0.10).state
+        words += {"within-noise": ", within noise", "too-few": ", too few repetitions to tell"}.get(state, "")
     return f"{cell} {shown}" + (f" {words}" if words else "")
 
 

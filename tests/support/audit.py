@@ -22,10 +22,12 @@ METRICS = """\
 """
 
 
-def report_yaml(arms=("a", "b"), baseline: str | None = None, audit: str = "", metrics: str = METRICS) -> str:
+def report_yaml(arms=("a", "b"), baseline: str | None = None, audit: str = "", metrics: str = METRICS,
+                compare: str = "") -> str:
     base = f", baseline: {baseline}" if baseline else ""
+    pairs = f", compare: {compare}" if compare else ""
     text = (f"title: Audit test\nmetrics:\n{metrics}dimensions: [{{id: size, label: Size}}]\n"
-            f"sections:\n  - {{id: main, title: Main, arms: [{', '.join(arms)}]{base}}}\n")
+            f"sections:\n  - {{id: main, title: Main, arms: [{', '.join(arms)}]{base}{pairs}}}\n")
     if audit:
         text += "audit:\n" + textwrap.indent(textwrap.dedent(audit).strip("\n"), "  ") + "\n"
     return text
@@ -59,12 +61,15 @@ def interleaved(arms: dict[str, list[float]], size=512, start_minute=0, **common
 
 
 def write(root: Path, rows: list[dict], *, arms=("a", "b"), baseline: str | None = None, audit: str = "",
-          metrics: str = METRICS, report: str | None = None) -> Path:
+          metrics: str = METRICS, report: str | None = None, roles: dict[str, str] | None = None,
+          compare: str = "") -> Path:
+    """A project of ``rows`` (``roles``: arm → its role; ``compare``: the section's pairs, as YAML)."""
     root.mkdir(parents=True, exist_ok=True)
-    (root / "report.yaml").write_text(report or report_yaml(arms, baseline, audit, metrics), encoding="utf-8")
+    (root / "report.yaml").write_text(report or report_yaml(arms, baseline, audit, metrics, compare), encoding="utf-8")
     (root / "arms").mkdir(exist_ok=True)
     for arm in arms:
-        (root / "arms" / f"{arm}.yaml").write_text(f"label: Arm {arm.upper()}\n", encoding="utf-8")
+        role = f"role: {roles[arm]}\n" if roles and arm in roles else ""
+        (root / "arms" / f"{arm}.yaml").write_text(f"label: Arm {arm.upper()}\n{role}", encoding="utf-8")
     (root / "runs").mkdir(exist_ok=True)
     (root / "runs" / "r.csv").write_text(rows_csv(rows), encoding="utf-8")
     return root

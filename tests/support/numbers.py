@@ -73,7 +73,8 @@ def _cell(value) -> str:
 
 def numbers_project(root: Path) -> Path:
     """Two arms (``base``, the baseline, and ``other``) with the same repetitions at every point:
-    each decimals-2 case a figure of its own, the audit's ``not-separated`` about each."""
+    each decimals-2 case a figure of its own, compared as "the same", and the audit's
+    ``implausible`` about each (every median is below ``audit.expect``'s minimum)."""
     rows = ["arm,status,repeat,case,value,whole"]
     for p in points():
         for arm in ("base", "other"):
@@ -91,6 +92,8 @@ def numbers_project(root: Path) -> Path:
           - {id: case, label: Case}
         sections:
           - {id: main, title: Main, arms: [base, other], baseline: base}
+        audit:
+          expect: {value: {min: 1.0e+299}}
         """
     arm = "label: {label}\nrole: {role}\nengine: {{name: e, version: '1'}}\nsubject: {{}}\n"
     return write_project(root, report, {"base": arm.format(label="Base", role="incumbent"),

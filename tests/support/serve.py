@@ -30,9 +30,13 @@ class Served:
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         self.lines: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
-        serving = self.wait_line(r"serving at (http://127\.0\.0\.1:(\d+)/)", START_TIMEOUT)
-        self.url, self.port = serving.group(1), int(serving.group(2))
-        self.site = Path(self.wait_line(r"building .* into (.*) \(a temporary folder", 1).group(1))
+        try:
+            serving = self.wait_line(r"serving at (http://127\.0\.0\.1:(\d+)/)", START_TIMEOUT)
+            self.url, self.port = serving.group(1), int(serving.group(2))
+            self.site = Path(self.wait_line(r"building .* into (.*) \(a temporary folder", 1).group(1))
+        except BaseException:   # it never started: stop it, or it would outlive the test
+            self.close()
+            raise
 
     def _read(self) -> None:
         for line in self.process.stdout:

@@ -80,6 +80,19 @@ def test_a_changed_download_fails_naming_it(site):
     assert found["files"]["ok"] is True      # the bundle itself is intact
 
 
+def test_a_results_json_that_claims_a_check_ran_which_could_not_fails_the_audit_check(site):
+    results = site / "downloads/results.json"
+    doc = json.loads(results.read_text(encoding="utf-8"))
+    guard = next(c for c in doc["audit_coverage"] if c["rule"] == "guard")
+    assert guard == {"rule": "guard", "ran": False, "reason": "no audit.guards"}
+    guard.update(ran=True, reason=None)                 # "every check ran"
+    results.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    found = checks(verify(site, "--json"))
+    assert found["audit"]["ok"] is False
+    assert found["audit"]["detail"] == ("what was checked differs: guard: published ran, from the records could not run "
+                                        "(no audit.guards)")
+
+
 def test_a_changed_page_fails_naming_the_file_and_its_first_differing_line(site):
     index = site / "index.html"
     lines = index.read_text(encoding="utf-8").split("\n")
@@ -311,12 +324,12 @@ def test_a_changed_decision_figure_names_the_claim_the_finding_and_the_bar(rejec
     header = lines[0].split(",")
     row = next(i for i, line in enumerate(lines) if line.startswith("eval-incumbent-r1,"))
     cells = lines[row].split(",")
-    cells[header.index("decode_ms")] = "15000.000"          # one decode twice as fast as it was
+    cells[header.index("decode_ms")] = "15000.000"          # one decode far faster than the others: a stray
     lines[row] = ",".join(cells)
     run.write_text("\n".join(lines))
     resum(bundle)
     found = checks(verify(bundle, "--json"))
-    assert "given by the records, not published: [noisy] Incumbent server" in found["audit"]["detail"]
+    assert "given by the records, not published: [outlier] Incumbent server" in found["audit"]["detail"]
     assert "worded otherwise: [claim-fails] published '…" in found["audit"]["detail"]
     assert "finds 0.68×" in found["audit"]["detail"] and "finds 0.67×" in found["audit"]["detail"]
     assert found["claims"]["detail"].startswith("claim “The candidate's decode is within 10% of the incumbent's”: "

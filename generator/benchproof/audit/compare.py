@@ -1,80 +1,158 @@
-"""Rules that read an arm against the other arms at the same point: is its difference from
-the baseline established, and is it in the same regime as the best arm at all?"""
+"""Rules that read arms against each other: is a comparison's difference within the noise, and
+does the ratio between two arms, read across the points, depart at some of them from what it
+is where both look healthy (a degraded regime: swapping, throttling)?"""
 
 from __future__ import annotations
 
-from benchproof.audit.finding import Facts, Finding
+import math
+from itertools import combinations
+
+from benchproof.audit.finding import Facts, Finding, limit, percent
+from benchproof.audit.strays import overlap_stray
+from benchproof.audit.workload import workload_differs
+from benchproof.compute.comparisons import BASELINE, Comparison
+from benchproof.compute.separation import WITHIN_NOISE, stronger_claim
+from benchproof.compute.spread import bounds
 from benchproof.model.config import AuditSettings
+
+REGIME_POINTS = 3     # points two arms must share before a ratio can depart "at some of them"
+
+
+def _vs(f: Facts, c: Comparison) -> str:
+    return f"{f.labels[c.vs]}{' (the baseline)' if c.kind == BASELINE else ''}"
+
+
+def why_within(f: Facts, c: Comparison) -> str:
+    """Why a comparison is within noise, with the figures."""
+    sep = c.separation
+    a = f.values(c.section, c.vs, c.point, c.metric)[1]
+    b = f.values(c.section, c.arm, c.point, c.metric)[1]
+    if sep.overlap:
+        if sep.method == "ranges":
+            return f"{f.span(*bounds(b), c.metric)} overlaps {f.span(*bounds(a), c.metric)}"
+        return (f"the interquartile ranges ({f.span(*bounds(b), c.metric)} and {f.span(*bounds(a), c.metric)}) "
+                "overlap, or a rank test cannot tell the two apart at α = 0.05")
+    what = "ranges" if sep.method == "ranges" else "interquartile ranges"
+    return (f"the {what} are apart, but the medians differ by {percent(sep.gap)}, not more than the noise "
+            f"threshold of {limit(sep.noise)}")
 
 
 def not_separated(f: Facts, settings: AuditSettings) -> list[Finding]:
-    """The section has a baseline and this arm's min–max range overlaps the baseline's."""
-    project, results = f.project, f.results
+    """A comparison (an arm against its baseline, or a ``compare`` pair) that is within noise;
+    not when one lone stray alone makes it so (``outlier`` names it).  It concerns the
+    comparison, not either figure: the ratio's words say it, and no marker is put on a cell."""
     out = []
-    for section in project.report.sections:
-        if not section.baseline:
+    for c in f.comparisons:
+        if c.state != WITHIN_NOISE:
             continue
-        rows = results.section_rows(section.id)
-        base = {row.point: row for row in rows if row.arm == section.baseline}
-        base_label = f.labels[section.baseline]
-        headline = f"the range overlaps the baseline's ({base_label}): difference not established"
-        for row in rows:
-            if row.arm == section.baseline or row.point not in base:
-                continue
-            for metric, s in row.stats.items():
-                b = base[row.point].stats[metric]
-                if s.median is None or b.median is None or s.max < b.min or b.max < s.min:
-                    continue
-                detail = (f"{f.span(s.min, s.max, metric)} overlaps {f.span(b.min, b.max, metric)} of the "
-                          f"baseline ({base_label}): the difference of the medians, {f.number(s.median)} vs "
-                          f"{f.number(b.median)}, is not established")
-                records = f.values(section.id, row.arm, row.point, metric)[0]
-                brief = f"{f.number(s.min)}–{f.number(s.max)} vs {f.span(b.min, b.max, metric)}"
-                out.append(f.finding("not-separated", section.id, row.arm, row.point, metric, headline, detail,
-                                     brief, records, (("min", s.min), ("max", s.max), ("baseline_min", b.min),
-                                               ("baseline_max", b.max))))
+        base = f.values(c.section, c.vs, c.point, c.metric)[1]
+        rows, values = f.values(c.section, c.arm, c.point, c.metric)
+        if overlap_stray(base, values, settings.noise) is not None:
+            continue
+        sep = c.separation
+        said = (f"the same median as {_vs(f, c)}" if c.direction == "same" else
+                f"{c.direction} than {_vs(f, c)}" if c.direction else f"against {_vs(f, c)}")
+        parts = [f"{said}, within noise: {why_within(f, c)}"]
+        if sep.interval is not None:
+            parts.append(f"the 95% bootstrap interval of the ratio is {f.times(sep.interval[0])}–"
+                         f"{f.times(sep.interval[1])}")
+        needs = stronger_claim(sep.n_b, sep.n_a)
+        if needs:
+            parts.append(needs)
+        headline = f"the difference from {_vs(f, c)} is within noise"
+        brief = f"{f.times(c.ratio)}, {c.words}" if c.ratio is not None else c.words
+        records = list(rows) + list(f.values(c.section, c.vs, c.point, c.metric)[0])
+        out.append(f.finding("not-separated", c.section, c.arm, c.point, c.metric, headline, "; ".join(parts), brief,
+                             records, (("ratio", c.ratio), ("vs", c.vs), ("gap", sep.gap),
+                                       ("interval", sep.interval)), topic=c.vs))
     return out
+
+
+def _worse(a: float, b: float, better: str) -> float | None:
+    """log(how many times worse ``a`` is than ``b``): positive when ``a`` is worse; None when a
+    ratio means nothing (a value of 0 or below)."""
+    if a <= 0 or b <= 0:
+        return None
+    return math.log(b / a) if better == "higher" else math.log(a / b)
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    k = len(ordered)
+    return ordered[k // 2] if k % 2 else (ordered[k // 2 - 1] + ordered[k // 2]) / 2
+
+
+def _moved(values: dict, point, healthy: list, better: str) -> float | None:
+    """log(how many times worse an arm's median is at ``point`` than its own median over the
+    healthy points)."""
+    usual = _median([values[h] for h in healthy])
+    return _worse(values[point], usual, better)
+
+
+def departures(worse: dict, regime: float) -> tuple[list, list]:
+    """The points where a ratio departs by ``regime`` times or more from its value at the
+    others, and the others (where both look healthy: neither ``regime`` times worse), when
+    there are more of those; else nothing."""
+    far = math.log(regime)
+    typical = _median(list(worse.values()))
+    away = [p for p, w in worse.items() if abs(w - typical) >= far]
+    healthy = [p for p in worse if p not in away]
+    if not away or len(healthy) < 2 or len(away) >= len(healthy):
+        return [], []
+    typical = _median([worse[p] for p in healthy])
+    if any(abs(worse[p]) >= far for p in healthy):
+        return [], []
+    return [p for p in away if abs(worse[p] - typical) >= far], healthy
 
 
 def degraded_regime(f: Facts, settings: AuditSettings) -> list[Finding]:
-    """The arm's median is at least ``regime`` times worse than the best arm's at that point."""
-    project, results = f.project, f.results
-    headline = (f"at least {settings.regime:g}× worse than the best arm: a degraded regime (swapping, "
-                "throttling?); read the rows where both are healthy")
-    out = []
-    for section in project.report.sections:
-        rows = results.section_rows(section.id)
-        for point in results.points[section.id]:
-            here = [row for row in rows if row.point == point]
-            for metric in project.report.metrics:
-                medians = {row.arm: row.stats[metric.id].median for row in here
-                           if row.stats[metric.id].median is not None}
-                if len(medians) < 2:
+    """Read across the columns: for two arms sharing at least :data:`REGIME_POINTS` points, the
+    ratio of their medians at some points departs by ``regime`` times or more from its value at
+    the others, where both look healthy.  The arm named is the one worse there — relatively,
+    outright, and against its own figures at the healthy points, by ``regime`` times or more:
+    the one that collapsed, never the better one, and never a healthy arm beside one that
+    suddenly looks far better (a timer that fires on the first streamed chunk: ``implausible``).
+    A point where either arm ran another workload (``workload-differs``) is not a regime.  A
+    single large ratio is a result, not a regime."""
+    other_work = {(x.section, x.arm, x.point) for x in workload_differs(f, settings)} if settings.parity else set()
+    headline = (f"the ratio to another arm departs {settings.regime:g}× or more from the points where both look "
+                "healthy: a degraded regime (swapping, throttling?); read the healthy points")
+    found: dict[tuple, Finding] = {}
+    for section in f.report.sections:
+        rows = {(r.arm, r.point): r for r in f.results.section_rows(section.id)}
+        for metric in f.report.metrics:
+            for a, b in combinations(section.arms, 2):
+                medians = {p: (rows[(a, p)].stats[metric.id].median, rows[(b, p)].stats[metric.id].median)
+                           for p in f.results.points[section.id] if (a, p) in rows and (b, p) in rows}
+                worse = {p: w for p, (x, y) in medians.items() if x is not None and y is not None
+                         and (w := _worse(x, y, metric.better)) is not None
+                         and (section.id, a, p) not in other_work and (section.id, b, p) not in other_work}
+                if len(worse) < REGIME_POINTS:
                     continue
-                pick = max if metric.better == "higher" else min
-                best_arm = pick(medians, key=medians.__getitem__)
-                best = medians[best_arm]
-                for arm, value in medians.items():
-                    factor = _times_worse(value, best, metric.better)
-                    if arm == best_arm or factor is None or factor < settings.regime:
+                away, healthy = departures(worse, settings.regime)
+                for p in away:
+                    arm, other = (a, b) if worse[p] > 0 else (b, a)
+                    key = (section.id, arm, p, metric.id)
+                    mine = {q: medians[q][0 if arm == a else 1] for q in worse}
+                    moved = _moved(mine, p, healthy, metric.better)
+                    if key in found or moved is None or moved < math.log(settings.regime):
                         continue
-                    shown = "infinitely" if factor == float("inf") else f"{factor:.1f}×"
-                    detail = (f"median {f.number(value, metric.id)} is {shown} worse than "
-                              f"{f.number(best, metric.id)} of {f.labels[best_arm]} (limit {settings.regime:g}×)")
-                    records = f.values(section.id, arm, point, metric.id)[0]
-                    brief = f"{f.number(value, metric.id)}, {shown} worse than {f.labels[best_arm]}"
-                    out.append(f.finding("degraded-regime", section.id, arm, point, metric.id, headline, detail,
-                                         brief, records, (("median", value), ("best", best), ("best_arm", best_arm),
-                                                   ("times_worse", factor))))
-    return out
-
-
-def _times_worse(value: float, best: float, better: str) -> float | None:
-    """How many times worse ``value`` is than ``best`` (None when a ratio means nothing)."""
-    if better == "higher":
-        if best <= 0:
-            return None
-        return float("inf") if value <= 0 else best / value
-    if best <= 0 or value < 0:
-        return None
-    return value / best
+                    factor = math.exp(abs(worse[p]))
+                    k, j = (0, 1) if arm == a else (1, 0)
+                    value, beside = medians[p][k], medians[p][j]
+                    usual = sorted(medians[h][k] / medians[h][j] for h in healthy)
+                    span = f.times(usual[0]) if f.times(usual[0]) == f.times(usual[-1]) else \
+                        f"{f.times(usual[0])}–{f.times(usual[-1])}"
+                    detail = (f"{f.number(value, metric.id)} is {f.times(factor)} worse than {f.labels[other]}'s "
+                              f"{f.number(beside, metric.id)} here ({f.times(value / beside)}), while at "
+                              f"{', '.join(f.point_text(h) for h in healthy)}, where both look healthy, the ratio "
+                              f"is {span} (a departure of {settings.regime:g}× or more): this point measures the "
+                              "machine (swapping, throttling?), not the arm; quote the healthy points")
+                    brief = f"{f.number(value, metric.id)}, {f.times(factor)} worse than {f.labels[other]} (elsewhere {span})"
+                    records = f.values(section.id, arm, p, metric.id)[0]
+                    found[key] = f.finding("degraded-regime", section.id, arm, p, metric.id, headline, detail, brief,
+                                           records, (("median", value), ("other", other), ("times_worse", factor),
+                                                     ("healthy", tuple(healthy))))
+    place = {(r.section, r.arm, r.point): k for k, r in enumerate(f.results.rows)}
+    metrics = list(f.metrics)
+    return [found[k] for k in sorted(found, key=lambda k: (place[k[:3]], metrics.index(k[3])))]

@@ -67,6 +67,8 @@ class Facts:
         self.sections = {s.id: s for s in self.report.sections}
         self.ok = computed.groups.ok             # the successful records of a group
         self.values = computed.groups.values     # ... with a value of a metric, and those values
+        self.comparisons = computed.comparisons  # each arm against its baseline, each pair
+        self.weighed = computed.weighed          # crossovers and references
 
     def ids(self, rows) -> list[str]:
         run_id = self.records.run_id
@@ -93,6 +95,13 @@ class Facts:
         """``12.30 ms`` (:func:`benchproof.text.number` at the report's decimals; the metric's
         unit when it is given)."""
         return fmt.measured(value, self.report.decimals, self.metrics[metric].unit if metric else "")
+
+    def times(self, value: float | None) -> str:
+        """``1.13×`` (a ratio or a factor, :func:`benchproof.text.times`)."""
+        return fmt.times(value)
+
+    def seconds(self, value: float) -> str:
+        return fmt.measured(value, self.report.decimals, "s")
 
     def span(self, low: float, high: float, metric: str) -> str:
         return fmt.span(low, high, self.report.decimals, self.metrics[metric].unit)

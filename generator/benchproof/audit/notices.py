@@ -6,11 +6,12 @@ and records link to (``#finding-…``)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from benchproof.audit.finding import Finding
+from benchproof.audit.registry import rule
 from benchproof.model.terms import Point, Where
 from benchproof.compute.aggregate import Results
 from benchproof.errors import Problem
@@ -26,6 +27,7 @@ class Flag:
     rule: str
     anchor: str
     accepted: bool
+    whole: bool = False      # from a finding about every metric at its point (shown once, on the row)
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,11 @@ class Notice:
         """The records' indices in ``Project.records``, sorted."""
         parts = [np.asarray(f.rows, np.int64) for f in self.findings if f.rows is not None]
         return np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
+
+    @property
+    def marks(self) -> bool:
+        """Whether its findings put markers on figures and records (not a comparison's state)."""
+        return rule(self.rule).marks
 
     @property
     def flag(self) -> Flag:
@@ -115,8 +122,8 @@ def cell_flags(notices: list[Notice], project: Project, results: Results) -> dic
     rows = {(row.section, row.arm, row.point): row for row in results.rows}
     out: dict[tuple, list[Flag]] = {}
     for notice in notices:
-        flag = notice.flag
         for f in notice.findings:
+            flag = replace(notice.flag, whole=f.metric is None)
             if f.arm is None:
                 continue
             places: set[Point] = {f.point} if f.point is not None else \

@@ -1,83 +1,163 @@
-"""Rules about one group's own repetitions: are there enough, do they agree, was the first
-one a cold start?  (A group is one section × arm × workload point; each metric separately.)"""
+"""Rules about one group's own repetitions: are there enough, do they agree, is one of them a
+stray, was the first one a cold start?  (A group is one section × arm × workload point; each
+metric separately.)  One cause, one finding: a slow first repetition is ``warm-up``; another
+lone stray that alone makes the group noisy is ``outlier``; ``noisy`` is a spread no single
+repetition explains (:mod:`benchproof.audit.strays`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from benchproof import text as fmt
 from benchproof.audit.finding import Facts, Finding, limit, middle, percent, worse_by
+from benchproof.audit.strays import noise_stray, overlap_stray
+from benchproof.compute.separation import WITHIN_NOISE
+from benchproof.compute.spread import DIXON_Q90, method, robust, stat_bounds, stat_relative
 from benchproof.model.config import AuditSettings
 
 
 def few_repetitions(f: Facts, settings: AuditSettings) -> list[Finding]:
-    """0 < n_ok < min_repetitions.  One finding for the whole group (metric None) when every
-    measured metric rests on the same number of repetitions (the usual case), else one per metric."""
-    results = f.results
+    """0 < successful records < min_repetitions, for the group as a whole (metric None).  A metric
+    measured on fewer of them than the group has is ``missing-value``'s, not this rule's."""
     least = settings.min_repetitions
     headline = f"fewer than {least} successful repetitions"
     out = []
-    for row in results.rows:
-        counts = {m: s.n_ok for m, s in row.stats.items()}
-        few = {m: n for m, n in counts.items() if 0 < n < least}
-        if not few:
+    for row in f.results.rows:
+        records = f.ok(row.section, row.arm, row.point)
+        n = len(records)
+        if not 0 < n < least:
             continue
-        whole = len({n for n in counts.values() if n}) == 1   # every measured metric rests on the same n
-        for metric, n in ({None: next(iter(few.values()))} if whole else few).items():
-            records = f.ok(row.section, row.arm, row.point) if metric is None else \
-                f.values(row.section, row.arm, row.point, metric)[0]
-            detail = f"{n} successful repetition{'s' if n != 1 else ''}, fewer than {least}"
-            out.append(f.finding("few-repetitions", row.section, row.arm, row.point, metric, headline,
-                                 detail, f"n = {n}", records, (("n_ok", n), ("min_repetitions", least))))
+        detail = f"{n} successful repetition{'s' if n != 1 else ''}, fewer than {least}"
+        out.append(f.finding("few-repetitions", row.section, row.arm, row.point, None, headline,
+                             detail, f"n = {n}", records, (("n_ok", n), ("min_repetitions", least))))
     return out
 
 
 def noisy(f: Facts, settings: AuditSettings) -> list[Finding]:
-    """n_ok ≥ 2 and (max − min) / median > noise."""
-    results = f.results
+    """The spread exceeds ``noise`` × the median: (max − min) up to ten repetitions, the
+    interquartile range from eleven; not when one lone stray alone makes it so (``outlier``)."""
     headline = f"repetitions spread over more than {limit(settings.noise)} of the median"
     out = []
-    for row in results.rows:
+    for row in f.results.rows:
         for metric, s in row.stats.items():
-            if s.n_ok < 2 or s.median is None or s.median == 0:
+            spread = stat_relative(s)        # the figure's own min–max or quartiles (compute.spread)
+            if spread is None or spread <= settings.noise:
                 continue
-            spread = (s.max - s.min) / abs(s.median)
-            if spread <= settings.noise:
+            rows, values = f.values(row.section, row.arm, row.point, metric)
+            if noise_stray(values, settings.noise) is not None:
                 continue
-            detail = (f"{f.span(s.min, s.max, metric)} around a median of {f.number(s.median)}: the range "
-                      f"is {percent(spread)} of the median (limit {limit(settings.noise)})")
-            records = f.values(row.section, row.arm, row.point, metric)[0]
-            brief = f"{f.span(s.min, s.max, metric)}, {percent(spread)} of the median {f.number(s.median)}"
-            out.append(f.finding("noisy", row.section, row.arm, row.point, metric, headline, detail, brief, records,
-                                 (("median", s.median), ("min", s.min), ("max", s.max), ("spread", spread))))
+            low, high = stat_bounds(s)
+            what = "the interquartile range" if robust(len(values)) else "the range"
+            shown = f"IQR {f.span(low, high, metric)}" if robust(len(values)) else f.span(low, high, metric)
+            detail = (f"{shown} around a median of {f.number(s.median)}: {what} is {percent(spread)} of the "
+                      f"median (limit {limit(settings.noise)})")
+            brief = f"{shown}, {percent(spread)} of the median {f.number(s.median)}"
+            out.append(f.finding("noisy", row.section, row.arm, row.point, metric, headline, detail, brief, rows,
+                                 (("median", s.median), ("low", low), ("high", high), ("spread", spread),
+                                  ("method", method(len(values))))))
     return out
+
+
+def first_slow(f: Facts, section: str, arm: str, point, metric: str, settings: AuditSettings):
+    """(the indexes of the first repetitions in the group's values, their value — the first
+    one's, or from eleven repetitions the median of the first tenth, at least three — the median
+    of the others, how much worse) when the group starts with a warm-up, else None.  One round
+    of thousands never decides it."""
+    rows, values = f.values(section, arm, point, metric)
+    if len(rows) < 3:
+        return None
+    times, repeats = f.records.started[rows], f.records.repeat[rows]
+    # the earliest (then lowest repeat, then first in the input) comes first
+    order = np.lexsort((np.arange(len(rows)), repeats, times) if not np.isnan(times).any()
+                       else (np.arange(len(rows)), repeats))
+    k = max(3, len(rows) // 10) if robust(len(rows)) else 1   # a median one stalled round cannot move
+    first = np.sort(order[:k])
+    value = middle(values[first])
+    others = middle(np.delete(values, first))
+    gap = worse_by(value, others, f.metrics[metric].better)
+    if gap is None or gap <= settings.warmup:
+        return None
+    return first, value, others, gap
 
 
 def warm_up(f: Facts, settings: AuditSettings) -> list[Finding]:
     """n_ok ≥ 3 and the first repetition (earliest ``started_at`` when every one has it, else
-    the lowest ``repeat``) is worse than the median of the others by more than ``warmup``."""
-    results = f.results
-    headline = f"the first repetition is more than {limit(settings.warmup)} worse than the others (warm-up?)"
+    the lowest ``repeat``) is worse than the median of the others by more than ``warmup``; from
+    eleven repetitions, the median of the first tenth of them (at least three) against the rest."""
+    headline = f"the first repetitions are more than {limit(settings.warmup)} worse than the others (warm-up?)"
     out = []
-    for row in results.rows:
-        for metric, s in row.stats.items():
-            rows, values = f.values(row.section, row.arm, row.point, metric)
-            if len(rows) < 3:
+    for row in f.results.rows:
+        for metric in row.stats:
+            found = first_slow(f, row.section, row.arm, row.point, metric, settings)
+            if found is None:
                 continue
-            times, repeats = f.records.started[rows], f.records.repeat[rows]
-            # the earliest (then lowest repeat, then first in the input) comes first
-            order = np.lexsort((np.arange(len(rows)), repeats, times) if not np.isnan(times).any()
-                               else (np.arange(len(rows)), repeats))
-            first, value = f.ids([rows[order[0]]])[0], float(values[order[0]])
-            others = middle(values[order[1:]])
-            better = f.metrics[metric].better
-            gap = worse_by(value, others, better)
-            if gap is None or gap <= settings.warmup:
-                continue
-            direction = "lower" if better == "higher" else "higher"
-            detail = (f"the first repetition ({first}) is {percent(gap)} worse ({direction}) than the "
-                      f"median of the other {len(rows) - 1}: {f.number(value)} vs {f.number(others, metric)} "
+            first, value, others, gap = found
+            rows = f.values(row.section, row.arm, row.point, metric)[0]
+            direction = "lower" if f.metrics[metric].better == "higher" else "higher"
+            if len(first) == 1:
+                which = f"the first repetition ({f.ids(rows[first])[0]}) is"
+            else:
+                which = f"the first {len(first)} repetitions (a tenth, from {f.ids(rows[first[:1]])[0]}) are, as a median,"
+            detail = (f"{which} {percent(gap)} worse ({direction}) than the median of the other "
+                      f"{len(rows) - len(first)}: {f.number(value)} vs {f.number(others, metric)} "
                       f"(limit {limit(settings.warmup)}): warm-up?")
             brief = f"{f.number(value)} vs {f.number(others, metric)}, {percent(gap)} worse"
             out.append(f.finding("warm-up", row.section, row.arm, row.point, metric, headline, detail, brief,
-                                 rows[order[:1]], (("first", value), ("median_of_others", others), ("worse_by", gap))))
+                                 rows[first], (("first", value), ("median_of_others", others), ("worse_by", gap))))
     return out
+
+
+def outlier(f: Facts, settings: AuditSettings) -> list[Finding]:
+    """One repetition of 3 to 10 that Dixon's Q test sets apart and that alone makes its group
+    noisy, or its range overlap the one it is compared with (the comparison would be separated
+    without it).  One finding per group, metric and repetition, naming it; the noise and the
+    overlap it causes are not findings of their own.  A slow first repetition is ``warm-up``."""
+    causes: dict[tuple, list[str]] = {}
+    for row in f.results.rows:
+        for metric in row.stats:
+            values = f.values(row.section, row.arm, row.point, metric)[1]
+            stray = noise_stray(values, settings.noise)
+            if stray is not None:
+                spread = f"its spread would be {percent(stray.without)} of the median instead of " \
+                         f"{percent(stray.spread)} (noisy over {limit(settings.noise)})"
+                causes.setdefault((row.section, row.arm, row.point, metric, stray.index), []).append(spread)
+    for c in f.comparisons:
+        if c.state != WITHIN_NOISE:
+            continue
+        base = f.values(c.section, c.vs, c.point, c.metric)[1]
+        found = overlap_stray(base, f.values(c.section, c.arm, c.point, c.metric)[1], settings.noise)
+        if found is None:
+            continue
+        side, stray = found
+        owner, other = (c.arm, c.vs) if side == "arm" else (c.vs, c.arm)
+        words = (f"the comparison of {f.labels[c.arm]} with {f.labels[c.vs]} ({c.direction}, within noise) "
+                 "would be separated")
+        causes.setdefault((c.section, owner, c.point, c.metric, stray.index), []).append(words)
+    place = {(r.section, r.arm, r.point): k for k, r in enumerate(f.results.rows)}
+    metrics = list(f.metrics)
+    out = []
+    for (section, arm, point, metric, i), said in sorted(
+            causes.items(), key=lambda item: (place[item[0][:3]], metrics.index(item[0][3]), item[0][4])):
+        warm = first_slow(f, section, arm, point, metric, settings)
+        if warm is not None and i in warm[0]:
+            continue                                     # the warm-up finding names it
+        rows, values = f.values(section, arm, point, metric)
+        record = f.ids(rows[i:i + 1])[0]
+        rest = np.delete(values, i)
+        q = _dixon_q(values, i)
+        repeat = int(f.records.repeat[rows[i]])
+        headline = f"repetition #{repeat} ({record}) stands apart and alone changes what the figures say"
+        detail = (f"repetition #{repeat} ({record}), {f.number(float(values[i]), metric)}, stands apart from the "
+                  f"other {len(rest)} ({f.span(float(rest.min()), float(rest.max()), metric)}; Dixon's Q "
+                  f"{fmt.number(q, 2)} ≥ {DIXON_Q90[len(values)]}): without it " + "; and ".join(dict.fromkeys(said)))
+        brief = f"{f.number(float(values[i]), metric)} vs {f.span(float(rest.min()), float(rest.max()), metric)}"
+        out.append(f.finding("outlier", section, arm, point, metric, headline, detail, brief, rows[i:i + 1],
+                             (("value", float(values[i])), ("others_min", float(rest.min())),
+                              ("others_max", float(rest.max())), ("dixon_q", q)), topic=record))
+    return out
+
+
+def _dixon_q(values: np.ndarray, i: int) -> float:
+    others = np.delete(values, i)
+    nearest = float(np.min(np.abs(others - values[i])))
+    return nearest / float(values.max() - values.min())

@@ -1,14 +1,21 @@
 """Rules about what the report says beyond its own figures: a claim of the decision that the
-figures contradict, and a benchmark whose repetitions sit outside the middle of a reference
-distribution of real measurements.  Both run only when report.yaml has the block they read
-(``decision.claims``, ``reference``); their findings point at that block's line."""
+figures contradict, a decision whose status its own crossover or claims contradict, a
+benchmark whose repetitions sit outside the middle of a reference distribution of real
+measurements, and a weighing distribution with a large share on one value.  They run only when
+report.yaml has the block they read (``decision``, ``crossover``, ``reference``); their
+findings point at that block's line."""
 
 from __future__ import annotations
 
-from benchproof.audit.finding import Facts, Finding, percent
+import numpy as np
+
+from benchproof import text as fmt
+from benchproof.audit.finding import Facts, Finding, limit, percent
 from benchproof.compute.decision import ClaimFigure
 from benchproof.compute.workload import ReferenceOutcome
 from benchproof.model.config import AuditSettings
+
+SPIKE_FROM = 20       # values a distribution needs before one value's share means anything
 
 
 def claim_text(f: Facts, figure: ClaimFigure) -> str:
@@ -80,5 +87,89 @@ def outside_reference(f: Facts, settings: AuditSettings) -> list[Finding]:
                              brief, [project.records.row_of(r.run_id) for r in outcome.repetitions],
                              (("median", outcome.median), ("p25", outcome.percentiles[25]),
                               ("p75", outcome.percentiles[75]), ("n", outcome.n)),
+                             topic=spec.title, where=spec.where))
+    return out
+
+
+def _candidate(f: Facts, arms: tuple[str, str]) -> tuple[str, str]:
+    """(the arm a decision would adopt, the other) of a crossover: the one whose role is
+    ``candidate`` when exactly one is, else the first listed."""
+    roles = [f.project.arms[a].role == "candidate" for a in arms]
+    return (arms[1], arms[0]) if roles == [False, True] else (arms[0], arms[1])
+
+
+def verdict_contradicted(f: Facts, settings: AuditSettings) -> list[Finding]:
+    """A decision marked ``adopted`` while one of its crossovers finds the candidate slower in
+    total (``rejected``: faster in total), or marked ``adopted`` while one of its claims fails
+    (under ``rejected`` a failing claim can be the reason for it).  ``undecided`` never."""
+    decision = f.project.weighing.decision
+    if decision is None or decision.status not in ("adopted", "rejected"):
+        return []
+    headline = f"the decision is marked {decision.status}, and its own figures say otherwise"
+    out = []
+    for c in f.weighed.crossovers:
+        if c.total_time is None:
+            continue
+        cand, other = _candidate(f, c.spec.arms)
+        mine, theirs = c.total_time[cand], c.total_time[other]
+        slower = mine > theirs
+        if mine == theirs or slower != (decision.status == "adopted"):
+            continue
+        word = "slower" if slower else "faster"
+        share = c.share_faster[cand] if c.share_faster else None
+        on = f" (though faster on {percent(share)} of requests)" if slower and share else ""
+        detail = (f"the decision is {decision.status}, while its crossover “{c.spec.title}” finds "
+                  f"{f.labels[cand]} {word} in total over the {c.lengths.n:,} requests{on}: "
+                  f"{f.seconds(mine)} against {f.seconds(theirs)} for {f.labels[other]}")
+        out.append(f.finding("verdict-contradicted", c.spec.section, None, None, None, headline, detail,
+                             f"{f.labels[cand]} {word} in total ({c.spec.title})", [],
+                             (("status", decision.status), ("total", mine), ("other_total", theirs)),
+                             topic=f"crossover: {c.spec.title}", where=decision.where))
+    if decision.status == "adopted" and f.decision is not None:
+        for claim in f.decision.claims:
+            if claim.state != "fails":
+                continue
+            detail = (f"the decision is adopted, while the claim “{claim.claim.text}” it rests on fails: "
+                      + "; ".join(claim_text(f, figure) for figure in claim.failing)
+                      + f", expected {claim.claim.expect.text}")
+            out.append(f.finding("verdict-contradicted", claim.claim.section, None, None, None, headline, detail,
+                                 f"the claim “{claim.claim.text}” fails", [], (("status", decision.status),),
+                                 topic=f"claim: {claim.claim.text}", where=decision.where))
+    return out
+
+
+def _spike(values: tuple[float, ...]) -> tuple[float, int] | None:
+    """The most frequent value and how many times it occurs."""
+    found, counts = np.unique(np.asarray(values, float), return_counts=True)
+    if not len(found):
+        return None
+    k = int(np.argmax(counts))
+    return float(found[k]), int(counts[k])
+
+
+def distribution_spike(f: Facts, settings: AuditSettings) -> list[Finding]:
+    """One value holds more than ``spike`` of a crossover's output lengths or of a reference's
+    selected values (from :data:`SPIKE_FROM` values): a cap (``max_tokens``) or the benchmark's
+    own traffic in a log, rather than the workload."""
+    headline = f"one value holds more than {limit(settings.spike)} of a distribution"
+    out = []
+    spread = [(c.spec, c.spec.lengths, "output lengths", c.spec.file) for c in f.weighed.crossovers] + \
+             [(r.spec, r.spec.values, "values", r.spec.file) for r in f.weighed.references]
+    for spec, values, what, file in spread:
+        found = _spike(values)
+        if found is None or len(values) < SPIKE_FROM:
+            continue
+        value, count = found
+        share = count / len(values)
+        if share <= settings.spike:
+            continue
+        shown = fmt.number(value, 0 if float(value).is_integer() else f.report.decimals)
+        detail = (f"{count:,} of the {len(values):,} {what} of “{spec.title}” ({file}) are {shown}: "
+                  f"{percent(share)} on one value (limit {limit(settings.spike)}); a cap such as max_tokens, or "
+                  "the benchmark's own traffic in the log, rather than the workload? Select the lines with "
+                  "'where' (a time cut-off, a field) before weighing by it")
+        out.append(f.finding("distribution-spike", spec.section, None, None, None, headline, detail,
+                             f"{percent(share)} at {shown} ({spec.title})", [],
+                             (("value", value), ("count", count), ("n", len(values)), ("share", share)),
                              topic=spec.title, where=spec.where))
     return out

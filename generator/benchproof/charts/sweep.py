@@ -212,7 +212,8 @@ def _on_axis(values: list[tuple[object, Point]]) -> tuple[list[tuple[float, Poin
     texts = []
     for value, point in sorted(values, key=lambda item: (magnitude(item[0]) is None, magnitude(item[0]) or 0.0,
                                                          not numeric(item[0]), str(item[0]))):
-        x = value if numeric(value) else magnitude(value)
+        # a whole number past 64 bits is no JSON number to Vega: its place is the double it stands for
+        x = value if numeric(value) and abs(value) < 2**63 else magnitude(value)
         if x is None or x in placed:
             texts.append(str(value))
         else:

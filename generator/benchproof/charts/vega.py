@@ -18,12 +18,16 @@ def _static_spec(view: ChartView) -> dict:
 def svg(view: ChartView, cache: Cache | None = None) -> str:
     """The static SVG of a view: an image (``role="img"``) named by its title and described by
     the view in words.  Kept in the chart cache (``cache``; the default one when not given)."""
+    return spec_svg(_static_spec(view), view.title, view.figures.description if view.figures else "", cache)
+
+
+def spec_svg(spec: dict, title: str, description: str, cache: Cache | None = None) -> str:
+    """The static SVG of any spec (:func:`labelled` with ``title`` and ``description``), kept in
+    the chart cache like a view's."""
     import vl_convert as vlc
 
-    spec = _static_spec(view)
     return (cache or Cache.default()).get(
-        "svg", _renderer(), spec, lambda: labelled(vlc.vegalite_to_svg(spec, vl_version=VL_VERSION), view.title,
-                                                   view.figures.description if view.figures else ""))
+        "svg", _renderer(), spec, lambda: labelled(vlc.vegalite_to_svg(spec, vl_version=VL_VERSION), title, description))
 
 
 def labelled(svg_text: str, title: str, description: str) -> str:

@@ -45,8 +45,8 @@ class WorkloadChart:
 
 def nice_step(span: float, bins: int = BINS) -> float:
     """A round bin width (1, 2, 2.5 or 5 times a power of ten) giving about ``bins`` bins."""
-    raw = span / bins if span > 0 else 1.0
-    power = 10 ** math.floor(math.log10(raw))
+    raw = span / bins if 0 < span < math.inf else 1.0
+    power = 10.0 ** math.floor(math.log10(raw))   # a float: an int past 2**63 is no JSON number to Vega
     return next((n * power for n in NICE if n * power >= raw), 10 * power)
 
 

@@ -71,7 +71,7 @@ def read_values(data: bytes, doc: dict, where: str) -> dict[Key, np.ndarray]:
             continue
         try:
             record = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        except (ValueError, RecursionError) as exc:   # not JSON, not UTF-8, too deep, too many digits
             raise Unreadable(f"{where}:{number}: not a JSON line ({exc})") from None
         if not isinstance(record, dict):
             raise Unreadable(f"{where}:{number}: not a JSON object")

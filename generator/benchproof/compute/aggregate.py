@@ -36,6 +36,12 @@ class Stat:
     ratio: float | None
     status: str
     ratio_direction: str | None = None   # "13% better", "4.17× worse", "baseline" (compute.ratio)
+    quantiles: dict[int, float] | None = None   # p5, p25, p75, p95 from eleven repetitions (compute.spread)
+    outliers: int | None = None          # repetitions beyond Tukey's fences (from eleven repetitions)
+
+    @property
+    def iqr(self) -> tuple[float, float] | None:
+        return (self.quantiles[25], self.quantiles[75]) if self.quantiles else None
 
 
 @dataclass(frozen=True)
@@ -104,7 +110,7 @@ def _valued(project: Project, key: np.ndarray) -> set[tuple]:
             for section, _, point in map(records.group_of, np.unique(key[~np.isnan(values)]).tolist())}
 
 
-def _ratio(median: float | None, base: float | None) -> float | None:
+def ratio_of(median: float | None, base: float | None) -> float | None:
     """``median / base``; ``None`` without both, or when a double cannot hold the ratio (it
     would overflow to infinity or underflow to 0)."""
     if median is None or not base:
@@ -119,6 +125,8 @@ def aggregate(project: Project, groups: Groups) -> Results:
     key = project.records.group_keys()
     medians = {(*group, metric): stat for metric in project.records.metrics
                for group, stat in groups.stats(metric).items()}
+    spreads = {(*group, metric): found for metric in project.records.metrics
+               for group, found in groups.robust(metric).items()}
     counts = _counts(project, key)
     points: dict[str, set] = {s.id: set() for s in project.report.sections}
     ran: set[tuple] = set()      # (section, point) where some arm has a successful record
@@ -144,13 +152,14 @@ def aggregate(project: Project, groups: Groups) -> Results:
                     base = None
                     if section.baseline:
                         base = medians.get((section.id, section.baseline, point, metric.id))
-                    ratio = _ratio(med, base[1] if base else None)
+                    ratio = ratio_of(med, base[1] if base else None)
                     status = label
                     if n == 0 and (section.id, point, metric.id) not in valued and (section.id, point) in ran:
                         status = NOT_APPLICABLE
                     elif n == 0 and c.get("ok"):
                         status = NOT_MEASURED
                     words = ratio_direction(ratio, metric.better, arm_id == section.baseline)
-                    stats[metric.id] = Stat(n, sum(c.values()), med, lo, hi, ratio, status, words)
+                    spread, outliers = spreads.get((section.id, arm_id, point, metric.id), (None, None))
+                    stats[metric.id] = Stat(n, sum(c.values()), med, lo, hi, ratio, status, words, spread, outliers)
                 rows.append(Row(section.id, arm_id, point, c, label, stats))
     return Results(tuple(rows), ordered)

@@ -4,7 +4,7 @@ A claim is evaluated on the median of its arm, or on the ratio of its arm's medi
 ``vs`` arm's, at each point it names (by default every point where both have a median): it
 **holds** when the expectation is met at every one, **fails** when it is not met at one,
 and **cannot be checked** when a side has no median there (an unsupported arm, a point where
-every attempt failed): :func:`decision_outcome`, in the compute stage (the ``claim-fails``
+every attempt failed) or the ratio is undefined (the ``vs`` arm's median is 0): :func:`decision_outcome`, in the compute stage (the ``claim-fails``
 rule reads it).  A claim that holds on figures an open audit finding touches **holds on
 flagged figures**: :func:`flagged` needs the audit's markers for that, so it runs after the
 audit, on the same outcome.
@@ -46,6 +46,7 @@ class ClaimFigure:
     vs: Side | None
     value: float | None        # the ratio (with vs) or the median; None when a side has none
     meets: bool | None         # None: cannot be checked here
+    undefined: bool = False    # the ratio is undefined: the vs arm's median is 0
 
 
 @dataclass(frozen=True)
@@ -89,10 +90,11 @@ def _figure(claim: DecisionClaim, rows: Mapping[tuple, Row], point: Point) -> Cl
     mine = side(rows, claim.section, claim.arm, point, claim.metric)
     vs = side(rows, claim.section, claim.vs, point, claim.metric) if claim.vs else None
     value = mine.median
+    undefined = vs is not None and vs.median == 0
     if vs is not None:
-        value = None if value is None or not vs.median else value / vs.median
+        value = None if value is None or vs.median is None or undefined else value / vs.median
     meets = None if value is None else claim.expect.meets(value)
-    return ClaimFigure(claim.section, point, claim.metric, mine, vs, value, meets)
+    return ClaimFigure(claim.section, point, claim.metric, mine, vs, value, meets, undefined)
 
 
 def evaluate(claim: DecisionClaim, results: Results) -> ClaimOutcome:
@@ -101,8 +103,8 @@ def evaluate(claim: DecisionClaim, results: Results) -> ClaimOutcome:
     if claim.points:
         figures = [_figure(claim, rows, p) for p in claim.points]
     else:
-        every = [_figure(claim, rows, p) for p in results.points[claim.section]]
-        figures = [f for f in every if f.value is not None] or every
+        every = [_figure(claim, rows, p) for p in results.points.get(claim.section, ())]
+        figures = [f for f in every if f.value is not None or f.undefined] or every
     if any(f.meets is False for f in figures):
         state = FAILS
     elif not figures or any(f.meets is None for f in figures):

@@ -14,6 +14,7 @@ from functools import cached_property
 
 import numpy as np
 
+from benchproof.compute.spread import ROBUST_FROM, quantiles, tukey_outliers
 from benchproof.model.records import Records
 from benchproof.model.terms import Point
 
@@ -72,6 +73,22 @@ class Groups:
                       for a, k in zip(first.tolist(), n.tolist())]
         return {self.keys[g]: (k, m, lo, hi) for g, k, m, lo, hi in
                 zip(have.tolist(), n.tolist(), middle, low.tolist(), high.tolist())}
+
+
+    def robust(self, metric: str) -> dict[tuple[str, str, Point], tuple[dict[int, float], int]]:
+        """(section, arm, point) → (p5, p25, p75, p95 by percent; how many values lie beyond
+        Tukey's fences) of the groups with at least :data:`~benchproof.compute.spread.ROBUST_FROM`
+        values of ``metric`` (:mod:`benchproof.compute.spread`)."""
+        values = self.records.metrics[metric]
+        out = {}
+        for key, start, size in zip(self.keys, self.starts.tolist(), self.sizes.tolist()):
+            if size < ROBUST_FROM:
+                continue
+            mine = values[self.order[start:start + size]]
+            mine = mine[~np.isnan(mine)]
+            if len(mine) >= ROBUST_FROM:
+                out[key] = (quantiles(mine), int(np.count_nonzero(tukey_outliers(mine))))
+        return out
 
 
 LOOP_FROM = 32   # values per group from which a selection per group beats one sort of them all

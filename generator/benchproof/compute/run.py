@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from benchproof.compute.aggregate import Results, aggregate
+from benchproof.compute.comparisons import Comparisons, compare
 from benchproof.compute.decision import DecisionOutcome, decision_outcome
+from benchproof.compute.distributions import Distributions, distributions
 from benchproof.compute.groups import Groups
 from benchproof.compute.workload import Weighed, weigh
 from benchproof.model.project import Project
@@ -21,9 +23,12 @@ class Computed:
     groups: Groups                       # the successful records of each group
     decision: DecisionOutcome | None     # the claims and the re-run bar (the audit's markers: compute.decision.flagged)
     weighed: Weighed                     # crossovers and references
+    comparisons: Comparisons             # each arm against its baseline, each pair a section names
+    distributions: Distributions = Distributions()   # per-request distributions and goodput
 
 
 def compute(project: Project) -> Computed:
     groups = Groups(project.records)
     results = aggregate(project, groups)
-    return Computed(results, groups, decision_outcome(project, results), weigh(project, results, groups))
+    return Computed(results, groups, decision_outcome(project, results), weigh(project, results, groups),
+                    compare(project, results, groups), distributions(project, results, groups))

@@ -14,6 +14,13 @@ The rule the audit and ``benchproof compare`` share (AUDIT.md, ``not-separated``
 The gap is relative to the first side's median (the baseline, or the old report).  The rank
 test is the normal approximation with the correction for ties and for continuity (scipy's
 ``mannwhitneyu(method="asymptotic")``); only its verdict is used, never shown as a p-value.
+
+Beside the state, what a stronger claim would need: below eleven a side the ranges decide, and
+an exact rank test of n against m values cannot give a two-sided p below ``2 / C(n + m, n)``
+(:func:`smallest_p`: 0.1 for 3 against 3, 0.029 for 4 against 4), so no arrangement of 3
+against 3 repetitions reaches α = 0.05; :func:`needed` says how many a side could.  From
+:data:`~benchproof.compute.bootstrap.BOOTSTRAP_FROM` values a side, the bootstrap interval of
+the ratio of the medians (:mod:`benchproof.compute.bootstrap`).
 """
 
 from __future__ import annotations
@@ -24,10 +31,14 @@ from typing import Sequence
 
 import numpy as np
 
+from benchproof import text as fmt
+from benchproof.compute.bootstrap import ratio_interval
+from benchproof.compute.spread import ROBUST_FROM
+
 SEPARATED, WITHIN_NOISE, TOO_FEW, SAME = "separated", "within-noise", "too-few", "same"
 STATES = (SEPARATED, WITHIN_NOISE, TOO_FEW, SAME)
 MIN_VALUES = 3        # fewer values on a side: too few to say anything
-RANK_TEST_FROM = 11   # from this many values a side: interquartile ranges and the rank test
+RANK_TEST_FROM = ROBUST_FROM   # from this many values a side: interquartile ranges and the rank test
 ALPHA = 0.05
 
 
@@ -42,6 +53,17 @@ class Separation:
     noise: float
     method: str                   # "ranges" or "interquartile ranges and rank test" (what "overlap" meant)
     overlap: bool | None          # None when too few or the same
+    interval: tuple[float, float] | None = None   # 95% bootstrap interval of median_b / median_a (n ≥ 5 a side)
+
+    @property
+    def smallest_p(self) -> float:
+        """The smallest two-sided p an exact rank test of these counts can give."""
+        return smallest_p(self.n_a, self.n_b)
+
+    @property
+    def needs(self) -> int | None:
+        """Repetitions a side with which a rank test could reach α (None: these counts can)."""
+        return needed(self.n_a, self.n_b)
 
     @property
     def separated(self) -> bool:
@@ -75,6 +97,25 @@ def rank_test_p(a: np.ndarray, b: np.ndarray) -> float:
     return min(1.0, math.erfc(max(z, 0.0) / math.sqrt(2.0)))
 
 
+def smallest_p(n_a: int, n_b: int) -> float:
+    """The smallest two-sided p of an exact Mann–Whitney test of ``n_a`` against ``n_b``
+    values: every value of one side below every value of the other, ``2 / C(n_a + n_b, n_a)``."""
+    if n_a < 1 or n_b < 1:
+        return 1.0
+    return min(1.0, 2 / math.comb(n_a + n_b, n_a))
+
+
+def needed(n_a: int, n_b: int) -> int | None:
+    """The repetitions a side (each side raised to at least that many) with which an exact
+    rank test could reach p < α; None when ``n_a`` against ``n_b`` already can."""
+    if smallest_p(n_a, n_b) < ALPHA:
+        return None
+    k = max(1, min(n_a, n_b))
+    while smallest_p(max(n_a, k), max(n_b, k)) >= ALPHA:
+        k += 1
+    return k
+
+
 def separation(a: Sequence[float], b: Sequence[float], noise: float) -> Separation:
     """How the repetitions ``b`` stand against ``a`` (see the module's rule)."""
     x, y = np.asarray(a, float), np.asarray(b, float)
@@ -93,4 +134,16 @@ def separation(a: Sequence[float], b: Sequence[float], noise: float) -> Separati
     else:
         overlap = not (x.max() < y.min() or y.max() < x.min())
     state = SEPARATED if not overlap and gap > noise else WITHIN_NOISE
-    return Separation(state, len(x), len(y), med_a, med_b, gap, noise, method, overlap)
+    return Separation(state, len(x), len(y), med_a, med_b, gap, noise, method, overlap, ratio_interval(x, y))
+
+
+def stronger_claim(n_a: int, n_b: int) -> str:
+    """What a claim stronger than "within noise" would need, in words ('' when the counts are
+    not what limits it): ``with 3 vs 3 repetitions an exact rank test cannot give p below 0.1;
+    4 a side could reach 0.029``."""
+    k = needed(n_a, n_b)
+    if k is None or min(n_a, n_b) < 1:
+        return ""
+    reach = smallest_p(max(n_a, k), max(n_b, k))
+    return (f"with {n_a} vs {n_b} repetitions an exact rank test cannot give p below "
+            f"{fmt.significant(smallest_p(n_a, n_b))}; {k} a side could reach {fmt.significant(reach)}")

@@ -29,6 +29,8 @@ class MetricDef:
     # True: a new report keeps ``unit`` whatever the figures (every serving latency is in ms,
     # E2E included); False: a time gets the unit its figures read best in (a 12 ms run: ms).
     fixed_unit: bool = False
+    per: str = "run"        # "request": a value per request record (Imported.requests), not per run
+    stated: dict[str, str] | None = None   # a request metric: statistic → the run metric stating it
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,10 @@ class Imported:
     # The tool's parameters (a hyperfine -L scan, pytest parametrize arguments): each name as
     # the tool gives it → the record column that holds its values.
     parameters: dict[str, str] = field(default_factory=dict)
+    # Per-request records (serving tools): each names its run by ``record``, the index of its
+    # record in ``records``; ``request_metrics`` are their metrics (per: request).
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    request_metrics: list[MetricDef] = field(default_factory=list)
 
 
 # (path, rel, arm_from) → records; raises ImportFormatError.  ``arm_from``: the fields asked

@@ -12,7 +12,9 @@ import hashlib
 import json
 import math
 import os
+import secrets
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,12 +24,70 @@ from typing import Any
 import yaml
 
 from benchproof.editor import editor_support
-from benchproof.errors import InputError, Problem
+from benchproof.errors import InputError, Problem, printable
 from benchproof.read.project import load_project
+
+
+class UsageProblem(Exception):
+    """The command line asks for something the project cannot take (exit 2)."""
 
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def path_problem(rel: object, folder: bool = False) -> str | None:
+    """Why ``rel`` is not a project-relative path benchproof may write or delete (None: it is):
+    a text, relative, in ``/`` steps, without ``..``, ``.`` or empty steps (``.`` alone is the
+    project itself, for a ``folder``), without a backslash or a control character."""
+    if not isinstance(rel, str) or not rel:
+        return "is not a path (a text such as runs/x.jsonl)"
+    shown = printable(rel)
+    if rel == "." and folder:
+        return None
+    if rel.startswith("/") or (len(rel) > 1 and rel[1] == ":"):
+        return f"'{shown}' must be a path relative to the project folder"
+    parts = rel.split("/")
+    if ".." in parts:
+        return f"'{shown}' leads outside the project ('..' is not allowed)"
+    if "\\" in rel or any(ord(c) < 32 or ord(c) == 127 for c in rel) or "" in parts or "." in parts:
+        return f"'{shown}' is not a plain path (no backslash, control character, '.' or empty step)"
+    return None
+
+
+def link_problem(root: Path, rel: str, folder: bool = False) -> str | None:
+    """Why ``root/rel`` may not be written or deleted where it is (None: it may): a step of it
+    is a link (never followed, whether it leads in or out of the project), or what is there is
+    not a regular file (a folder, for ``folder``)."""
+    path = root
+    parts = [] if rel == "." else rel.split("/")
+    for i, part in enumerate(parts):
+        path = path / part
+        try:
+            st = os.lstat(path)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return f"'{printable(rel)}' cannot be looked at: {exc.strerror or exc}"
+        if stat.S_ISLNK(st.st_mode):
+            step = "/".join(parts[: i + 1])
+            return (f"'{printable(rel)}' is a link" if step == rel else
+                    f"'{printable(rel)}' goes through '{printable(step)}', a link") + \
+                ": benchproof never writes or deletes through a link"
+        last = i == len(parts) - 1
+        if not last and not stat.S_ISDIR(st.st_mode):
+            return f"'{printable(rel)}' goes through '{printable('/'.join(parts[: i + 1]))}', which is not a folder"
+        if last and not (stat.S_ISDIR(st.st_mode) if folder else stat.S_ISREG(st.st_mode)):
+            return f"'{printable(rel)}' is not a {'folder' if folder else 'regular file'}"
+    return None
+
+
+def safe(root: Path, rel: str, folder: bool = False) -> Path:
+    """``root/rel``, or :class:`UsageProblem` when it may not be written or deleted there."""
+    why = path_problem(rel, folder) or link_problem(root, rel, folder)
+    if why is not None:
+        raise UsageProblem(f"refusing to touch {root / rel}: {why}")
+    return root if rel == "." else root / rel
 
 
 def plain(value: Any) -> Any:
@@ -87,16 +147,24 @@ class Files:
         self.before.setdefault(path, path.read_bytes() if path.exists() else None)
 
     def write(self, rel: str, data: bytes) -> None:
+        """Write ``rel`` as a new file renamed into place; never through a link, onto one, or
+        into a folder reached through one (:class:`UsageProblem`)."""
         data = editor_support(self, rel, data)  # a YAML file's modeline and the schema it names
-        path = self.root / rel
+        path = safe(self.root, rel)
         self.folder(path.parent)
         self._remember(path)
-        temporary = path.with_name(f".{path.name}.benchproof-tmp")
-        temporary.write_bytes(data)
-        temporary.replace(path)
+        temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.benchproof-tmp")
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            temporary.replace(path)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
 
     def delete(self, rel: str) -> None:
-        path = self.root / rel
+        path = safe(self.root, rel)
         if path.is_file():
             self._remember(path)
             path.unlink()
@@ -105,7 +173,7 @@ class Files:
         """Remove the ``folders`` (project-relative, ``.`` the project) that are now empty,
         the deepest first."""
         for rel in sorted(folders, key=lambda f: (-len(Path(f).parts), f)):
-            path = self.root if rel == "." else self.root / rel
+            path = safe(self.root, rel, folder=True)
             try:
                 path.rmdir()
             except OSError:

@@ -61,6 +61,7 @@ from benchproof.importers.serving.stub import arm_stub, same_or_joined
 from benchproof.importers.serving.values import iso_from_epoch, plain_number
 from benchproof.importers.serving.fields import order_record
 from benchproof.read.jsonio import json_document, member_item_lines
+from benchproof.importers.guidellm_requests import bench_requests, request_metrics
 
 NAME = "guidellm"
 WHAT = "GuideLLM benchmarks report"
@@ -277,12 +278,15 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     present: set[str] = set()
     records: list[dict] = []
     benches: list[dict] = []
+    requests: list[dict] = []
+    warnings: list[Problem] = []
     for index, (bench, line) in enumerate(zip(doc["benchmarks"], lines)):
         why = _problem(bench)
         if why:
             skipped.append(skip(rel, line, f"benchmarks[{index}] {why}"))
             continue
         benches.append(bench)
+        requests += bench_requests(bench, len(records), _totals(bench) or {}, rel, line, index, warnings)
         records.append(_record(bench, index, path, rel, line, skipped, present))
     if not records:
         raise _no_benchmark(skipped, rel)
@@ -301,7 +305,8 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     metrics = [replace(d, source=d.source.replace("{variant}", variant))
                for d in (s.definition() for s in SPECS if s.id in present)]
     return Imported(format=NAME, records=records, metrics=metrics, dimensions=dims,
-                    arm=_arm(doc, benches), skipped=skipped, arm_from=fields, arms=found)
+                    arm=_arm(doc, benches), skipped=skipped, arm_from=fields, arms=found, warnings=warnings,
+                    requests=requests, request_metrics=request_metrics(SPECS, present, requests))
 
 
 def _backend(doc: dict, bench: dict, worker_key: str, key: str) -> str | None:

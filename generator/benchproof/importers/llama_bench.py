@@ -74,7 +74,7 @@ def detect(path: Path, text: str) -> bool:
 def _shown(key: str, value):
     """How a configuration value is shown: ``flash_attn`` as on/off/auto (a bool in older
     builds, -1/0/1 in newer ones), the model as its file name."""
-    if key == "flash_attn" and not isinstance(value, str):
+    if key == "flash_attn" and isinstance(value, (bool, int, float)):
         return {1: "on", 0: "off", -1: "auto"}.get(value, value)  # True == 1, False == 0
     if key == "model_filename" and isinstance(value, str):
         return PurePath(value.replace("\\", "/")).name
@@ -97,7 +97,7 @@ def _objects(text: str, rel: str) -> tuple[list[MarkedMap], list]:
         return [(item, line_of(doc, i)) for i, item in enumerate(doc)], []
     try:
         whole = json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):   # not one document (or one of too many digits): line by line
         whole = None
     if isinstance(whole, dict) and "n_prompt" not in whole:
         fail(rel, 1, "not llama-bench output: one JSON object without n_prompt (llama-bench writes "
@@ -115,6 +115,11 @@ def _objects(text: str, rel: str) -> tuple[list[MarkedMap], list]:
         except json.JSONDecodeError as exc:
             ending = " (the line is cut off)" if exc.pos >= len(source.rstrip()) else ""
             fail(rel, number, f"invalid JSON{ending}: {exc.msg}")
+        except RecursionError:
+            fail(rel, number, "invalid JSON: nested too deeply")
+        except ValueError:   # an integer of more digits than Python converts
+            fail(rel, number, "a number on this line has more digits than a measurement can have "
+                              "(a corrupt or hostile file?)")
         found.append((value, number))
     return found, lost
 

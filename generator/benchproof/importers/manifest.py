@@ -16,9 +16,9 @@ from typing import Any
 from benchproof.editor import SCHEMA_DIR
 from benchproof.errors import InputError, Problem
 from benchproof.importers.disk import dump_yaml, plain, sha256
+from benchproof.importers.manifest_check import MANIFEST, checked
 from benchproof.read.yamlio import load_yaml
 
-MANIFEST = "imports.yaml"
 HEADER = (b"# Written by `benchproof import`: what each import wrote, so that\n"
           b"# `benchproof import --remove FILE --into PROJECT` can take one back. Keep it with the project.\n")
 
@@ -61,23 +61,28 @@ class Entry:
 
 
 def read(root: Path) -> list[Entry]:
+    """The entries of the project's log; :class:`InputError` with every problem at its
+    ``imports.yaml:line`` when it is not a log benchproof could have written (a path out of the
+    project, through a link, of the wrong kind; a key or value of the wrong kind)."""
     path = root / MANIFEST
-    if not path.is_file():
+    if path.is_symlink():
+        raise InputError([Problem(MANIFEST, None, "is a link: benchproof never reads or writes its log "
+                                                  "through a link; put the file itself there")])
+    if not path.exists():
         return []
+    if not path.is_file():
+        raise InputError([Problem(MANIFEST, None, "is not a regular file")])
     doc, problems = load_yaml(path, MANIFEST)
     errors = [p for p in problems if p.severity == "error"]
     if errors:
         raise InputError(errors)
-    items = plain(doc or {}).get("imports") if isinstance(doc, dict) else None
+    items, problems = checked(root, doc)
+    if problems:
+        raise InputError(problems)
     entries = []
-    for i, item in enumerate(items if isinstance(items, list) else []):
-        try:
-            added = Added(**item.pop("added", {}))
-            entries.append(Entry(**item, added=added))
-        except (TypeError, AttributeError):
-            raise InputError([Problem(MANIFEST, None, f"imports[{i}] is not an entry benchproof "
-                                                      "wrote: restore the file, or delete it (an "
-                                                      "import it does not list cannot be removed)")])
+    for item in plain(items):
+        added = Added(**item.pop("added", None) or {})
+        entries.append(Entry(**{"report_before": None, **item}, added=added))
     return entries
 
 
@@ -88,20 +93,22 @@ def dump(entries: list[Entry]) -> bytes | None:
     return HEADER + dump_yaml({"imports": [e.to_yaml() for e in entries]})
 
 
-def recorded(root: Path, entries: list[Entry], files: list[tuple[str, str, str, bytes, str, list[str]]],
-             section: str, created: list[str], folders: list[str], before: str | None, after: bytes,
+def recorded(root: Path, entries: list[Entry], files: list[tuple[str, str, str, bytes, str, list[str], str | None]],
+             section: str, written: dict[str, bool], folders: list[str], before: str | None, after: bytes,
              added: Added) -> bytes | None:
     """The log with one entry per imported file — ``(runs file, format, file as named, its
-    bytes, evidence copy, arm ids)`` — each owning the files of ``created`` that are its own
-    (the first file the folders made); an import done again in its place replaces its entry."""
+    bytes, evidence copy, arm ids, its request records or None)`` — each owning, with their SHA-256 as written, the files of
+    ``written`` (project-relative path → whether the import made it) that are its own: its runs
+    file, request records and evidence copy (made or replaced), the arm files it made, and the schema copies the
+    first file made; an import done again in its place replaces its entry."""
     ours = {runs for runs, *_ in files}
     old = {e.runs: e for e in entries if e.runs in ours}
     kept = [e for e in entries if e.runs not in ours]
-    for runs, fmt, shown, data, evidence, arm_ids in files:
-        mine = {runs, evidence, *(f"arms/{i}.yaml" for i in arm_ids)}
-        wrote = {rel: sha256((root / rel).read_bytes()) for rel in created
-                 if rel in mine or rel.startswith(SCHEMA_DIR + "/")}  # the editor's schema copies too
-        created = [rel for rel in created if rel not in wrote]
+    for runs, fmt, shown, data, evidence, arm_ids, requests in files:
+        mine = {runs, evidence, *(f"arms/{i}.yaml" for i in arm_ids), *([requests] if requests else [])}
+        wrote = {rel: sha256((root / rel).read_bytes()) for rel, made in written.items()
+                 if rel in mine or (made and rel.startswith(SCHEMA_DIR + "/"))}  # the editor's schema copies too
+        written = {rel: made for rel, made in written.items() if rel not in wrote}
         entry = Entry(runs=runs, format=fmt, file=shown, sha256=sha256(data), evidence=evidence,
                       section=section, arms=arm_ids, wrote=wrote, folders=folders,
                       batch=[r for r, *_ in files], report_before=before, report_after=sha256(after),

@@ -19,11 +19,13 @@ from pathlib import Path
 from benchproof.editor import SCHEMA_DIR
 from benchproof.errors import InputError, Problem
 from benchproof.importers import manifest, report_yaml, roundtrip
-from benchproof.importers.disk import Files, build_errors, plain, sha256
+from benchproof.importers.disk import Files, build_errors, plain, safe, sha256
 from benchproof.importers.writer import UsageProblem
 from benchproof.read.runs.records_io import read_runs
 from benchproof.read.config.report import REL
 from benchproof.read.runs.validate import run_files
+from benchproof.read.inputs import folder_files
+from benchproof.read.requests.sources import FILE_SUFFIXES, FOLDER
 from benchproof.read.yamlio import load_yaml
 
 NO_RUNS = "runs"  # where `check` says a project has no run records: so it was before its first import
@@ -59,6 +61,10 @@ def find(entries: list[manifest.Entry], which: str, shown_root: str) -> manifest
     return matches[0]
 
 
+def request_files(root: Path) -> list[Path]:
+    return folder_files(root, FOLDER, FILE_SUFFIXES)
+
+
 def _remaining(root: Path, sections: list[str]) -> tuple[dict[str, set[str]], set[str], set[str]]:
     """What the runs files left use: arms by section, all arms, all columns."""
     by_section: dict[str, set[str]] = {}
@@ -72,16 +78,20 @@ def _remaining(root: Path, sections: list[str]) -> tuple[dict[str, set[str]], se
             by_section.setdefault(str(section), set()).add(arm)
             every.add(arm)
             columns.update(k for k, v in raw.fields.items() if v not in (None, ""))
+    for path in request_files(root):   # a request metric stays while request records have it
+        columns.update(k for raw in read_runs(path, path.relative_to(root).as_posix())[0]
+                       for k, v in raw.fields.items() if v not in (None, "", []))
     return by_section, every, columns
 
 
-def _report(root: Path, entry: manifest.Entry, disk: Files, last: bool) -> tuple[bool, set[str]]:
-    """Put report.yaml back; whether byte for byte, and the arms its sections list after."""
+def _report(root: Path, entry: manifest.Entry, disk: Files, last: bool, runs_gone: bool) -> tuple[bool, set[str]]:
+    """Put report.yaml back; whether byte for byte, and the arms its sections list after.
+    (Not byte for byte when the runs file stays: its records still need what was added.)"""
     path = root / REL
     if not path.is_file():
         return False, set()
     current = path.read_bytes()
-    exact = entry.exact and len(entry.batch) == 1 and sha256(current) == entry.report_after
+    exact = entry.exact and len(entry.batch) == 1 and sha256(current) == entry.report_after and runs_gone
     if exact:
         if entry.report_before is None:
             disk.delete(REL)
@@ -107,12 +117,12 @@ def _report(root: Path, entry: manifest.Entry, disk: Files, last: bool) -> tuple
 
 
 def _files(root: Path, entry: manifest.Entry, rest: list[manifest.Entry], listed: set[str],
-           disk: Files, notes: list[Problem]) -> None:
+           disk: Files, notes: list[Problem], runs_gone: bool) -> None:
     """The evidence copy and arm files the import wrote: deleted, or handed on to an import
-    that still uses them."""
+    that still uses them (the evidence copy stays with a runs file that stays)."""
     _, used, _ = _remaining(root, [])
     for rel, digest in entry.wrote.items():
-        if rel == entry.runs or not (root / rel).is_file():
+        if rel == entry.runs or not safe(root, rel).is_file() or (rel == entry.evidence and not runs_gone):
             continue
         arm = Path(rel).stem if rel.startswith("arms/") else None
         if rel.startswith(SCHEMA_DIR + "/"):  # the schema copies serve every import left
@@ -123,11 +133,29 @@ def _files(root: Path, entry: manifest.Entry, rest: list[manifest.Entry], listed
             heir.wrote[rel] = digest
         elif arm is not None and (arm in used or arm in listed):
             continue
-        elif sha256((root / rel).read_bytes()) != digest:
+        elif sha256(safe(root, rel).read_bytes()) != digest:
             notes.append(Problem(rel, None, "kept: edited since the import; no section lists it now, "
                                             "so delete it if it is no longer needed", "warning"))
         else:
             disk.delete(rel)
+
+
+def _runs(root: Path, entry: manifest.Entry, disk: Files, notes: list[Problem]) -> bool:
+    """Delete the runs file when it is as the import wrote it (its digest in the log); else keep
+    it, and say so.  Whether it is gone."""
+    path = safe(root, entry.runs)
+    if not path.is_file():
+        return True
+    digest = entry.wrote.get(entry.runs)
+    if digest is not None and sha256(path.read_bytes()) == digest:
+        disk.delete(entry.runs)
+        return True
+    why = ("it changed since the import" if digest is not None else
+           "the log holds no digest of what the import wrote there (an import with --replace by an "
+           "earlier benchproof), so it may not be the import's own")
+    notes.append(Problem(entry.runs, None, f"kept: {why}; its records stay in the report: delete it "
+                                           "and run the removal again if they should go", "warning"))
+    return False
 
 
 def remove_import(root: Path, which: str, shown_root: str | None = None) -> Removed:
@@ -136,7 +164,7 @@ def remove_import(root: Path, which: str, shown_root: str | None = None) -> Remo
     Raises :class:`UsageProblem` (no such import) or :class:`InputError` (nothing changed).
     """
     shown_root = shown_root or str(root)
-    if not (root / manifest.MANIFEST).is_file():
+    if not (root / manifest.MANIFEST).exists() and not (root / manifest.MANIFEST).is_symlink():
         raise UsageProblem(f"{shown_root} has no {manifest.MANIFEST}: no import into it was recorded "
                            "(imports made before benchproof kept that log cannot be taken back; "
                            "delete their runs file by hand)")
@@ -151,9 +179,9 @@ def remove_import(root: Path, which: str, shown_root: str | None = None) -> Remo
     disk = Files(root)
     notes: list[Problem] = []
     try:
-        disk.delete(entry.runs)
-        exact, listed = _report(root, entry, disk, not rest)
-        _files(root, entry, rest, listed, disk, notes)
+        gone = _runs(root, entry, disk, notes)
+        exact, listed = _report(root, entry, disk, not rest, gone)
+        _files(root, entry, rest, listed, disk, notes, gone)
         if not rest:
             disk.delete(manifest.MANIFEST)
         disk.prune(entry.folders)
@@ -168,8 +196,8 @@ def remove_import(root: Path, which: str, shown_root: str | None = None) -> Remo
     new = [p for p in after if (p.file, p.message) not in before and p.file != NO_RUNS]
     if new:
         disk.undo()
-        raise InputError([Problem(shown_root, None, "taking this import back would leave the "
-                                                    "project unable to build, so nothing was changed:"),
+        raise InputError([*notes, Problem(shown_root, None, "taking this import back would leave the "
+                                                            "project unable to build, so nothing was changed:"),
                           *new])
     deleted = sorted(p.relative_to(root).as_posix() for p, data in disk.before.items()
                      if data is not None and not p.exists())

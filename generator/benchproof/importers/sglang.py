@@ -62,6 +62,7 @@ from benchproof.importers.serving.result import ArmFields, serving_import
 from benchproof.importers.serving.stub import arm_stub, client_backend, same_or_joined
 from benchproof.importers.serving.fields import finish_record
 from benchproof.importers.serving.reading import has_keys, missing_keys
+from benchproof.importers.serving.requests import array_requests, definitions, present_metrics, stated_of
 
 NAME = "sglang-serving"
 WHAT = "SGLang bench_serving result"
@@ -127,6 +128,10 @@ def _lines(text: str, rel: str) -> tuple[list[tuple[int, dict]], list[Problem]]:
         except RecursionError:
             skipped.append(skip(rel, number, "not a JSON line: nested too deeply"))
             continue
+        except ValueError:   # an integer of more digits than Python converts
+            skipped.append(skip(rel, number, "not a JSON line: a number of more digits than a "
+                                             "measurement can have"))
+            continue
         if not isinstance(value, dict):
             skipped.append(skip(rel, number, f"not an {WHAT}: a JSON "
                                              f"{type(value).__name__}, not an object"))
@@ -164,8 +169,10 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     dim_ids = [d.id for d in dims]
 
     records: list[dict] = []
+    requests: list[dict] = []
     present: set[str] = set()
     for line, obj in objects:
+        requests += array_requests(obj, len(records), rel, line, skipped)
         record: dict[str, Any] = {
             "dataset": obj.get("dataset_name") or NOT_RECORDED,
             "request_rate": rate_value(obj.get("request_rate")),
@@ -180,7 +187,22 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
 
     how = ArmFields(arm_from, ("model_id", "backend"), {"model": "model_id"},
                     lambda indices: _stub([plain[i] for i in indices]))
-    return serving_import(NAME, records, specs, present, dims, how, skipped, rel)
+    return serving_import(NAME, records, specs, present, dims, how, skipped, rel, requests,
+                          _request_metrics(specs, present, requests))
+
+
+def _request_metrics(specs: list[MetricSpec], present: set[str], requests: list[dict]) -> list:
+    """``--output-details`` lines: ttft, tpot, itl and e2el per request.  SGLang's stated TTFT and
+    ITL summaries are of the same arrays; its TPOT and E2E latency are of each request's latency
+    up to the final [DONE] read, which the line does not keep, so they are not checked against
+    the requests (whose E2E latency is TTFT + the sum of the ITLs)."""
+    from dataclasses import replace
+
+    stated = stated_of(specs, present, ("ttft", "itl"))
+    meanings = {"ttft_ms": "SGLang ttfts (s, ×1000)", "itl_ms": "SGLang itls (s, ×1000; non-empty chunks)",
+                "tpot_ms": "from SGLang itls and output_lens",
+                "e2el_ms": "TTFT + the sum of the ITLs (SGLang's own latency, up to [DONE], is not in the line)"}
+    return [replace(m, stated=stated.get(m.id)) for m in definitions("SGLang", present_metrics(requests), meanings)]
 
 
 def _stub(plain: list[dict]) -> dict:

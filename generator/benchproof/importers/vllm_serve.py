@@ -56,6 +56,7 @@ from benchproof.importers.serving.result import ArmFields, serving_import
 from benchproof.importers.serving.stub import arm_stub, client_backend, same_or_joined
 from benchproof.importers.serving.fields import finish_record
 from benchproof.importers.serving.reading import has_keys, json_results
+from benchproof.importers.serving.requests import array_requests, definitions, present_metrics, stated_of
 
 NAME = "vllm-serve"
 WHAT = "vLLM serve result"
@@ -130,9 +131,11 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     dim_ids = [d.id for d in dims]
 
     records: list[dict] = []
+    requests: list[dict] = []
     skipped: list[Problem] = []
     present: set[str] = set()
     for line, obj in objects:
+        requests += array_requests(obj, len(records), rel, line, skipped)
         record: dict[str, Any] = {}
         consumed: set[str] = set()
         for dim_id, keys in dim_keys.items():
@@ -155,7 +158,20 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
 
     how = ArmFields(arm_from, ("label", "model_id", "backend"), {"model": "model_id"},
                     lambda indices: _stub([plain[i] for i in indices]))
-    return serving_import(NAME, records, specs, present, dims, how, skipped, rel)
+    return serving_import(NAME, records, specs, present, dims, how, skipped, rel, requests,
+                          _request_metrics(specs, present, requests))
+
+
+def _request_metrics(specs: list[MetricSpec], present: set[str], requests: list[dict]) -> list:
+    """``--save-detailed`` files: ttft, tpot, itl and e2el per request, each with the summaries
+    vLLM states of it (vLLM computes them from the same arrays: TPOT as (latency − TTFT) /
+    (output tokens − 1), equal to the sum of the ITLs over it)."""
+    from dataclasses import replace
+
+    stated = stated_of(specs, present, ("ttft", "tpot", "itl", "e2el"))
+    meanings = {"ttft_ms": "vLLM ttfts (s, ×1000)", "itl_ms": "vLLM itls (s, ×1000; per chunk, not per token)",
+                "tpot_ms": "from vLLM itls and output_lens", "e2el_ms": "vLLM latencies, else ttft + the sum of itls"}
+    return [replace(m, stated=stated.get(m.id)) for m in definitions("vLLM", present_metrics(requests), meanings)]
 
 
 def _stub(plain: list[dict]) -> dict:

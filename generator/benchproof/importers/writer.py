@@ -35,7 +35,8 @@ from typing import Any
 from benchproof.errors import InputError, Problem
 from benchproof.importers import arms, manifest, report_yaml, roundtrip, sources, units
 from benchproof.importers.base import Imported
-from benchproof.importers.disk import Files, build_errors, dump_rows, dump_yaml, plain
+from benchproof.importers.disk import Files, UsageProblem, build_errors, dump_rows, dump_yaml, plain
+from benchproof.importers.request_writer import request_definitions, request_rows, requests_name
 from benchproof.read.runs.records_io import read_runs
 from benchproof.read.config.report import REL
 from benchproof.read.runs.validate import run_files
@@ -44,10 +45,6 @@ from benchproof.read.yamlio import load_yaml
 
 FIRST_COLUMNS = ("run_id", "arm", "section")
 IMPORTS = sources.IMPORTS
-
-
-class UsageProblem(Exception):
-    """The command line asks for something the project cannot take (exit 2)."""
 
 
 @dataclass
@@ -302,11 +299,15 @@ class _Plan:
             rows.append(row)
         return rows
 
+    def request_metrics(self) -> list[dict]:
+        return request_definitions([f.imported for f in self.files], self._list("metrics"), self.targets,
+                                   self.problems)
+
     def report(self, baseline: str | None) -> tuple[dict, manifest.Added, list[str]]:
         doc = dict(self.doc) if self.doc is not None else {
             "title": self.root.resolve().name or "Benchmark report",
             "subtitle": f"Imported from {self.files[0].imported.format} output"}
-        metrics = [t.definition for t in self.targets.values() if t.definition]
+        metrics = [t.definition for t in self.targets.values() if t.definition] + self.request_metrics()
         more = {t.id: t.more_source for t in self.targets.values() if t.more_source}
         dims = [{"id": d.id, "label": d.label} for f in self.files for d in f.imported.dimensions]
         first_stub = next(iter(self.stubs().values()), {})
@@ -315,10 +316,11 @@ class _Plan:
 
     def log(self, disk: Files, before: str | None, after: bytes, added: manifest.Added) -> bytes | None:
         """The import log with this import's entries: what it wrote, report.yaml before."""
-        created = [p.relative_to(self.root).as_posix() for p, data in disk.before.items() if data is None]
+        written = {p.relative_to(self.root).as_posix(): data is None for p, data in disk.before.items()}
         files = [(f.runs_rel, f.imported.format, f.shown, f.path.read_bytes(), f.evidence_rel,
-                  list(dict.fromkeys(f.arm_ids.values()))) for f in self.files]
-        return manifest.recorded(self.root, self.entries, files, self.section, created, disk.made_rel(),
+                  list(dict.fromkeys(f.arm_ids.values())), requests_name(f.runs_rel) if f.imported.requests else None)
+                 for f in self.files]
+        return manifest.recorded(self.root, self.entries, files, self.section, written, disk.made_rel(),
                                  before, after, added)
 
     def stubs(self) -> dict[str, dict]:
@@ -368,6 +370,7 @@ def write_import(root: Path, prefix: str | None, section: str | None, files: lis
     if not plan.problems:
         plan.check_dimensions()
     plan.plan_metrics()
+    plan.request_metrics()
     if not plan.problems:
         plan.check_mixing()
     if plan.problems:
@@ -378,7 +381,10 @@ def write_import(root: Path, prefix: str | None, section: str | None, files: lis
     try:
         copied: set[str] = set()
         for f in files:
-            disk.write(f.runs_rel, dump_rows(plan.rows(f), f.shown))
+            runs = plan.rows(f)
+            disk.write(f.runs_rel, dump_rows(runs, f.shown))
+            if f.imported.requests:
+                disk.write(requests_name(f.runs_rel), dump_rows(request_rows(f.imported.requests, runs), f.shown))
             if f.evidence_new and f.evidence_rel not in copied:
                 disk.write(f.evidence_rel, f.path.read_bytes())
                 copied.add(f.evidence_rel)

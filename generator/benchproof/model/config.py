@@ -22,6 +22,9 @@ class Metric:
     allow_negative: bool = False
     decimals: int | None = None    # None until the project is read: then report.yaml's, or 0
                                    # for a metric whose every value is a whole number
+    per: Literal["run", "request"] = "run"   # request: a value per request (requests/), not per run
+    stated: tuple[tuple[str, str], ...] = ()   # a request metric: (statistic, run column) where a
+                                               # tool states its own summary of it (mean, median, p99)
 
     @property
     def better_text(self) -> str:
@@ -57,6 +60,7 @@ class Section:
     baseline: str | None = None
     group_by: Literal["point", "arm"] = "point"   # summary rows: arms side by side at each point,
                                                   # or each arm's points together
+    compare: tuple[tuple[str, str], ...] = ()     # pairs (arm, vs) compared beside the baseline
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,15 @@ class Arm:
 
 
 @dataclass(frozen=True)
+class Objective:
+    """One ``slo:`` entry of report.yaml: a request meets it when its ``metric`` is at most ``max``."""
+
+    metric: str
+    max: float
+    where: Where
+
+
+@dataclass(frozen=True)
 class Report:
     title: str
     subtitle: str
@@ -109,6 +122,8 @@ class Report:
     protocol_html: str
     decimals: int = 2
     arm_label: str = "Arm"         # the heading of the arm column
+    request_metrics: tuple[Metric, ...] = ()   # ``per: request``: distributions of requests/ records
+    slo: tuple[Objective, ...] = ()            # service-level objectives: what makes a request good
 
     @cached_property
     def _dimension(self) -> dict[str, Dimension]:
@@ -150,6 +165,16 @@ class AcceptEntry:
 
 
 @dataclass(frozen=True)
+class ExpectBound:
+    """One ``audit.expect`` entry: the medians of ``metric`` a working measurement can give."""
+
+    metric: str
+    min: float | None
+    max: float | None
+    where: Where
+
+
+@dataclass(frozen=True)
 class AuditSettings:
     """The ``audit:`` block of report.yaml, defaults filled in."""
 
@@ -159,6 +184,8 @@ class AuditSettings:
     regime: float = 5.0
     parity: tuple[str, ...] = ()
     parity_tolerance: float = 0.01
+    spike: float = 0.25              # distribution-spike when one value holds more than this share
+    expect: tuple[ExpectBound, ...] = ()
     guards: tuple[Guard, ...] = ()
     accept: tuple[AcceptEntry, ...] = ()
     where: Where = Where("report.yaml", None)   # the ``audit:`` key, when there is one

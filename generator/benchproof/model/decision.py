@@ -90,9 +90,11 @@ class Crossover:
     cache_hit: tuple[tuple[str, float], ...]   # (arm, share of prefill skipped)
     file: str                           # the distribution's project path
     column: str | None
-    lengths: tuple[float, ...]          # every value read, in file order
+    lengths: tuple[float, ...]          # every value read (selected by ``select``), in file order
     skipped: tuple[Skipped, ...]
     where: Where
+    select: str | None = None           # the ``where`` condition on the file's lines
+    filtered_out: int = 0               # lines ``where`` left out
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from benchproof.model.config import Arm, AuditSettings, GuardOutcome, Report
 from benchproof.model.decision import Weighing
+from benchproof.model.requests import RequestData
 from benchproof.model.terms import RESERVED
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ class Project:
     audit: AuditSettings = AuditSettings()
     guards: tuple[GuardOutcome, ...] = ()
     weighing: Weighing = field(default_factory=lambda: Weighing())
+    requests: RequestData = field(default_factory=RequestData)   # requests/, reduced to each run's values
 
 
 def column_groups(project: Project) -> tuple[list[str], list[str], list[str], list[str]]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from benchproof.audit.finding import Finding
 from benchproof.audit.notices import Notice
-from benchproof.audit.registry import RULES, rules_for
+from benchproof.audit.registry import RULES
 from benchproof.audit.run import Audit
 from benchproof.charts.view import bar_view
 from benchproof.compute.aggregate import Results
@@ -64,6 +64,18 @@ class RuleView:
 
 
 @dataclass(frozen=True)
+class CauseView:
+    """One line of the audit's summary by cause: ``Noisy repetitions: 5 figures of 2 arms``."""
+
+    rule: str
+    title: str
+    count: str                     # "5 figures of 2 arms", "9 comparisons", "1 section"
+    anchor: str                    # the rule's list in the folded details
+    accepted: bool                 # every finding of it is accepted by the author
+    marks: bool                    # its findings carry markers (else: said beside the ratio, or in its block)
+
+
+@dataclass(frozen=True)
 class GuardView:
     check: str
     reason: str
@@ -83,6 +95,10 @@ class AuditBlock:
     headline: str                  # for the header's counts: "⚠ 8 audit findings" / "✓ no audit finding"
     guards: tuple[GuardView, ...]
     checked: tuple[str, ...]       # every rule id the audit ran
+    causes: tuple[CauseView, ...] = ()          # the summary by cause, in rule order
+    not_run: tuple[tuple[str, str], ...] = ()   # (rule, why it could not run)
+    partly: tuple[tuple[str, str], ...] = ()    # (rule, where it did not run)
+    folded: bool = False           # the notices sit in a <details> (the report page: after the first numbers)
 
 
 def _records(project: Project, finding: Finding) -> tuple[tuple[RecordLink, ...], int]:
@@ -141,12 +157,39 @@ def notice_view(notice: Notice, project: Project, views=_no_view) -> NoticeView:
         section=titles[notice.section] if len(titles) > 1 else "", folded=len(places) > OPEN_PLACES, view=view)
 
 
-def _summary(notices: list[Notice], arm: str | None, project: Project) -> str:
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'s' if n != 1 else ''}"
+
+
+def _count(notices: list[Notice]) -> str:
+    """How much a cause concerns: ``5 figures of 2 arms``, ``9 comparisons``, ``1 section``."""
+    findings = [f for n in notices for f in n.findings]
+    if notices[0].rule == "not-separated":
+        return _plural(len(findings), "comparison")
+    arms = {(n.section, n.arm) for n in notices if n.arm}
+    if not arms:
+        return _plural(len(notices), "finding")
+    figures = {(f.section, f.arm, f.point, f.metric) for f in findings}
+    return f"{_plural(len(figures), 'figure' if all(f.point for f in findings) else 'place')} of {_plural(len(arms), 'arm')}"
+
+
+def causes(notices: list[Notice]) -> tuple[CauseView, ...]:
+    """The audit by cause, one line a rule, in rule order (accepted causes apart)."""
+    out = []
+    for accepted in (False, True):
+        for rule in RULES:
+            mine = [n for n in notices if n.rule == rule.id and (n.accepted is not None) == accepted]
+            if mine:
+                out.append(CauseView(rule.id, rule.title, _count(mine), f"audit-{rule.id}", accepted, rule.marks))
+    return tuple(out)
+
+
+def _summary(notices: list[Notice], arm: str | None, audit: Audit) -> str:
     if not notices:
-        whose = "this arm's figures" if arm else "every figure"
-        ran = rules_for(project)
-        return (f"The audit found nothing to flag: {len(ran)} checks ran on {whose} "
-                f"({', '.join(r.id for r in ran)}).")
+        whose = "this arm's figures" if arm else "the figures"
+        ran = audit.ran
+        return (f"The audit found nothing to flag: {len(ran)} of {len(audit.coverage)} checks ran on {whose} "
+                f"({', '.join(ran)}).")
     opened = [n for n in notices if n.accepted is None]
     arms = {n.arm for n in opened if n.arm}
     parts = []
@@ -159,11 +202,12 @@ def _summary(notices: list[Notice], arm: str | None, project: Project) -> str:
                      "with the reason")
     where = "on this page and " if arm else ""
     return ("The audit raised " + " and ".join(parts) + f". Flagged figures carry a ⚠ marker {where}in the "
-            "report's tables and charts that leads to the finding; read it before you quote the figure.")
+            "report's tables and charts that leads to the finding; read it before you quote the figure. A difference "
+            "within noise is said beside its ratio.")
 
 
 def audit_block(audit: Audit, project: Project, arm: str | None = None,
-                results: Results | None = None) -> AuditBlock:
+                results: Results | None = None, folded: bool = False) -> AuditBlock:
     """The block of the report page, or (``arm``) only the notices about one arm and the
     section-wide ones of the sections it is in; with ``results``, each finding links to the
     chart it is about."""
@@ -184,5 +228,7 @@ def audit_block(audit: Audit, project: Project, arm: str | None = None,
     else:
         headline = f"⚠ {n_open} audit finding{'s' if n_open != 1 else ''}" if n_open else "✓ no open audit finding"
         headline += f" ({n_accepted} accepted)" if n_accepted else ""
-    return AuditBlock(tuple(rules), n_open, n_accepted, _summary(wanted, arm, project), headline, guards,
-                      tuple(r.id for r in rules_for(project)))
+    return AuditBlock(tuple(rules), n_open, n_accepted, _summary(wanted, arm, audit), headline, guards,
+                      audit.ran, causes(wanted),
+                      tuple((c.rule, c.reason) for c in audit.coverage if not c.ran),
+                      tuple((c.rule, c.reason) for c in audit.coverage if c.ran and c.reason), folded)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from benchproof.audit.run import Audit
 from benchproof.addresses import slug
 from benchproof.model.terms import Point
+from benchproof.compute.comparisons import STATE_WORDS as STATE_WORDS_OF_STATE
 from benchproof.compute.decision import CANNOT, FAILS, FLAGGED, HOLDS, ClaimFigure, ClaimOutcome, DecisionOutcome, Side
 from benchproof.model.project import Project
 from benchproof import text as fmt
@@ -71,7 +72,8 @@ class FigureView:
     parts: tuple[FigurePart, ...]   # the median, or the two medians of a ratio (without their unit)
     unit: str           # the unit after the parts of a ratio
     meets: bool | None
-    mark: str           # ✓ ✗ ? for this point
+    mark: str           # ✓ ✗ ? for this point; ⚠ where it holds on a figure an open finding marks
+    words: str = ""     # a ratio's comparison in words: "6% better, within noise"
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,7 @@ class ClaimView:
     figures: tuple[FigureView, ...]
     note: str           # why it cannot be checked, or that its figures are flagged
     finding_href: str   # the claim-fails finding (fails only)
+    flags: tuple = ()   # the audit's markers on every figure it rests on, each once (one marker a claim)
 
 
 @dataclass(frozen=True)
@@ -115,34 +118,44 @@ def figure_part(words: Words, section: str, point: Point, metric: str, side: Sid
     return FigurePart(text, words.labels[side.arm], "#" + figure_anchor(section, side.arm, point, metric), side.flags)
 
 
-def _figure(words: Words, f: ClaimFigure) -> FigureView:
+def _figure(words: Words, f: ClaimFigure, comparisons=None) -> FigureView:
     ratio = f.vs is not None
     parts = [figure_part(words, f.section, f.point, f.metric, one, unit=not ratio) for one in (f.side, f.vs) if one]
     value = (fmt.MISSING if f.value is None else fmt.ratio(f.value)) if ratio else words.number(f.value, f.metric)
-    mark = {True: "✓", False: "✗", None: "?"}[f.meets]
+    flagged = any(not flag.accepted for one in (f.side, f.vs) if one for flag in one.flags)
+    mark = "⚠" if f.meets and flagged else {True: "✓", False: "✗", None: "?"}[f.meets]
+    said = ""
+    if ratio and comparisons is not None:
+        found = next((c for c in comparisons if (c.section, c.arm, c.vs, c.point, c.metric)
+                      in ((f.section, f.side.arm, f.vs.arm, f.point, f.metric),
+                          (f.section, f.vs.arm, f.side.arm, f.point, f.metric))), None)
+        said = STATE_WORDS_OF_STATE[found.state] if found is not None else ""
     return FigureView(words.place(f.point, f.metric), value, tuple(parts), words.metrics[f.metric].unit if ratio else "",
-                      f.meets, mark)
+                      f.meets, mark, said)
 
 
 def _note(words: Words, outcome: ClaimOutcome) -> str:
     if outcome.state == CANNOT:
         if not outcome.figures:
             return "no figure to check: the section has no workload point"
-        gaps = [(side, f) for f in outcome.figures for side in (f.side, f.vs) if side is not None and side.median is None]
-        side, f = gaps[0]
-        return f"{words.labels[side.arm]} has no median here: {side.status}"
+        gaps = [side for f in outcome.figures for side in (f.side, f.vs) if side is not None and side.median is None]
+        if gaps:
+            return f"{words.labels[gaps[0].arm]} has no median here: {gaps[0].status}"
+        zero = next(f.vs for f in outcome.figures if f.undefined and f.vs is not None)
+        return f"the ratio is undefined: the median of {words.labels[zero.arm]} is 0"
     if outcome.state == FLAGGED:
         return "an audit finding marks a figure it rests on: read it before relying on the claim"
     return ""
 
 
-def claim_view(words: Words, audit: Audit, outcome: ClaimOutcome, index: int) -> ClaimView:
+def claim_view(words: Words, audit: Audit, outcome: ClaimOutcome, index: int, comparisons=None) -> ClaimView:
     symbol, state_text = STATE_WORDS[outcome.state]
     claim = outcome.claim
     anchor = notice_anchor(audit, "claim-fails", claim.section, claim.text) if outcome.state == FAILS else ""
+    flags = tuple(dict.fromkeys(flag for f in outcome.figures for one in (f.side, f.vs) if one for flag in one.flags))
     return ClaimView(f"claim-{index}", claim.text, outcome.state, symbol, state_text, claim.expect.text,
-                     tuple(_figure(words, f) for f in outcome.figures), _note(words, outcome),
-                     f"#{anchor}" if anchor else "")
+                     tuple(_figure(words, f, comparisons) for f in outcome.figures), _note(words, outcome),
+                     f"#{anchor}" if anchor else "", flags)
 
 
 def _bar_text(words: Words, low: float | None, high: float | None, metric: str) -> str:
@@ -161,12 +174,14 @@ def _summary(claims: tuple[ClaimView, ...]) -> str:
     return f"{len(claims)} claim{'s' if len(claims) != 1 else ''} checked against the figures: {', '.join(parts)}."
 
 
-def decision_view(project: Project, outcome: DecisionOutcome | None, audit: Audit) -> DecisionView | None:
+def decision_view(project: Project, outcome: DecisionOutcome | None, audit: Audit,
+                  comparisons=None) -> DecisionView | None:
+    """``comparisons``: the compute stage's (a ratio claim's figure then says "within noise")."""
     decision = project.weighing.decision
     if decision is None or outcome is None:
         return None
     words = Words(project)
-    claims = tuple(claim_view(words, audit, c, i) for i, c in enumerate(outcome.claims, 1))
+    claims = tuple(claim_view(words, audit, c, i, comparisons) for i, c in enumerate(outcome.claims, 1))
     bars = []
     for b in outcome.bars:
         bar = b.bar

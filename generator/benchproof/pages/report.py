@@ -19,8 +19,11 @@ from benchproof.pages.audit_view import AuditBlock, audit_block
 from benchproof.addresses import evidence_href
 from benchproof.pages.configuration import what_ran
 from benchproof.pages.decision_view import DecisionView, decision_view
+from benchproof.pages.headlines import Headline, headlines
 from benchproof.pages.summary import Cell, SectionView, section_view
 from benchproof.pages.workload_view import WorkloadView, workload_view
+from benchproof.cache import Cache
+from benchproof.pages.distributions_view import DistributionsPage, distributions_page
 from benchproof.model.terms import STATUSES
 from benchproof.model.config import Metric, Report
 from benchproof.model.project import Project, column_groups
@@ -83,7 +86,10 @@ class ReportPage:
     audit: AuditBlock | None = None   # "Before you quote these numbers"
     decision: DecisionView | None = None   # the Decision block (report.yaml decision)
     workload: WorkloadView | None = None   # "Weighed by your workload" (crossover, reference)
+    distributions: DistributionsPage | None = None   # "Per-request distributions" (requests/)
     arm_label: str = "Arm"            # the heading of the arm column (report.yaml arm_label)
+    headlines: tuple[Headline, ...] = ()   # each section's main result in words, at the top
+    noise: str = "10%"                # audit.noise, the threshold a difference must exceed
 
     @property
     def fold_metrics(self) -> bool:
@@ -159,11 +165,13 @@ def raw_table(project: Project) -> RawTable:
     return RawTable(tuple(headers), tuple(rows))
 
 
-def report_page(project: Project, computed: Computed, audit: Audit, decided: DecisionOutcome | None) -> ReportPage:
-    """``decided``: the decision's outcome with the audit's markers (compute.decision.flagged)."""
+def report_page(project: Project, computed: Computed, audit: Audit, decided: DecisionOutcome | None,
+                view_keys: frozenset[str] = frozenset(), cache: Cache | None = None) -> ReportPage:
+    """``decided``: the decision's outcome with the audit's markers (compute.decision.flagged);
+    ``view_keys``: the chart views drawn (what a section may link to)."""
     report = project.report
     results = computed.results
-    sections = [section_view(project, results, audit, s) for s in report.sections]
+    sections = [section_view(project, results, audit, s, computed.comparisons) for s in report.sections]
     return ReportPage(
         title=report.title, subtitle=report.subtitle, topics=report.topics,
         subject=tuple((str(k), fmt.raw_value(v)) for k, v in report.subject.items()),
@@ -174,7 +182,9 @@ def report_page(project: Project, computed: Computed, audit: Audit, decided: Dec
         metrics=report.metrics, dimension_labels=tuple(d.label for d in report.dimensions),
         sections=tuple(sections), raw=raw_table(project), protocol_html=report.protocol_html,
         warnings=tuple(str(w) for w in project.warnings),
-        ran=what_ran(project), audit=audit_block(audit, project, results=results),
-        decision=decision_view(project, decided, audit), workload=workload_view(project, computed, audit),
-        arm_label=report.arm_label,
+        ran=what_ran(project), audit=audit_block(audit, project, results=results, folded=True),
+        decision=decision_view(project, decided, audit, computed.comparisons), workload=workload_view(project, computed, audit),
+        arm_label=report.arm_label, headlines=headlines(project, computed),
+        noise=f"{fmt.setting(project.audit.noise * 100)}%",
+        distributions=distributions_page(project, computed, audit, set(view_keys), cache),
     )

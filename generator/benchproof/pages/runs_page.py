@@ -276,7 +276,7 @@ def _columns(project: Project, audit: Audit | None) -> tuple[list[_Column], dict
         out.append(_Column(names[0], _spec(project, names[0], "audit"), *dictionaries[names[0]]))
         texts = tuple(" ".join(map(str, combo)) if combo else None for combo in combos)
         out.append(_coded(names[1], _spec(project, names[1], "findings"), Coded(codes, texts)))
-        notices = [{"anchor": x.anchor, "rule": x.rule, "accepted": x.accepted is not None} for x in audit.notices]
+        notices = [{"anchor": x.anchor, "rule": x.rule, "accepted": x.accepted is not None} for x in audit.records.notices]
     for column in out:
         role = column.spec["role"]
         if role in ("metric", "repeat"):
@@ -287,8 +287,9 @@ def _columns(project: Project, audit: Audit | None) -> tuple[list[_Column], dict
 
 
 def _state(audit: Audit, combo: tuple[int, ...]) -> str | None:
-    """A record's audit state from the notices that name it."""
-    flags = [audit.notices[k] for k in combo]
+    """A record's audit state from the notices that name it (indexes into the notices that mark
+    records: ``audit.records.notices``)."""
+    flags = [audit.records.notices[k] for k in combo]
     if any(n.rule == "guard" for n in flags):
         return "guard-excluded"
     if any(n.accepted is None for n in flags):

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from benchproof.audit.run import Audit
 from benchproof.charts.view import bar_view
 from benchproof.addresses import view_href
-from benchproof.compute.aggregate import NOT_APPLICABLE, NOT_MEASURED, Results, Row
+from benchproof.compute.aggregate import NOT_APPLICABLE, NOT_MEASURED, Results, Row, Stat
+from benchproof.compute.comparisons import STATE_WORDS, Comparison, Comparisons
+from benchproof.compute.separation import SAME, SEPARATED, stronger_claim
 from benchproof.model.terms import STATUSES, Point
 from benchproof.model.project import Project
 from benchproof.model.config import Section
@@ -38,6 +40,30 @@ class Cell:
     direction: str = ""  # the ratio in words beside it: 13% better, (4.17×) worse
     na: bool = False     # no record of the section has a value of the metric at this point
     anchor: str = ""     # the id of a summary figure, which the Decision block links to
+    tone: str = ""       # better / worse / same: the direction's colour class
+    separation: str = "" # the comparison with the baseline: "within noise", "too few repetitions to tell"
+    spread: str = ""     # from eleven repetitions: "IQR 2.95–3.00 · p5–p95 2.90–3.10 · 12 outliers"
+
+
+@dataclass(frozen=True)
+class PairRow:
+    """One comparison a section names (``compare``) at one point and metric."""
+
+    point: str
+    metric: str
+    arm: str             # the arm's median (min–max)
+    vs: str
+    ratio: str           # 1.07×
+    words: str           # 7% better, within noise
+    tone: str
+    interval: str        # the 95% bootstrap interval of the ratio ('' below five a side)
+
+
+@dataclass(frozen=True)
+class PairView:
+    arm: str
+    vs: str
+    rows: tuple[PairRow, ...]
 
 
 @dataclass(frozen=True)
@@ -51,6 +77,7 @@ class SummaryRow:
     cells: tuple[Cell, ...]
     point_key: str = ""  # ``n_prompt=512 · n_gen=0``: the whole point, for scripts and tests
     baseline: bool = False
+    flags: tuple = ()    # markers of findings about every metric at this point (few repetitions, a guard)
 
 
 @dataclass(frozen=True)
@@ -74,6 +101,8 @@ class SectionView:
     point_headers: tuple[tuple[str, str], ...] = ()   # (heading, its title attribute)
     fixed: str = ""      # the dimensions with one value in the whole section, when not shown
     chart: bool = True   # the section draws its own chart (not in a one-section report)
+    pairs: tuple[PairView, ...] = ()   # the comparisons beside the baseline (``compare``)
+    stronger: str = ""   # what a stronger claim than "within noise" would need, when the counts limit it
 
     @property
     def rows(self) -> tuple[SummaryRow, ...]:
@@ -95,20 +124,76 @@ def runs_text(counts: dict[str, int], label: str) -> str:
     return " · ".join(f"{counts[s]} {s}" for s in STATUSES if counts.get(s))
 
 
-def _cells(project: Project, row: Row, audit: Audit) -> tuple[Cell, ...]:
+def tone(words: str | None) -> str:
+    """``better``, ``worse`` or ``same``: the colour class of a ratio's words."""
+    last = (words or "").split(",")[0].split(" ")[-1]
+    return last if last in ("better", "worse", "same") else ""
+
+
+def spread_text(stat: Stat, decimals: int) -> str:
+    """``IQR 2.95–3.00 · p5–p95 2.90–3.10 · 12 outliers``: a figure's spread from eleven
+    repetitions (compute.spread), '' below."""
+    if not stat.quantiles:
+        return ""
+    q = stat.quantiles
+    parts = [f"IQR {fmt.span(q[25], q[75], decimals)}", f"p5–p95 {fmt.span(q[5], q[95], decimals)}"]
+    if stat.outliers:
+        parts.append(f"{fmt.thousands(stat.outliers)} outlier{'s' if stat.outliers != 1 else ''} (Tukey)")
+    return " · ".join(parts)
+
+
+def _cells(project: Project, row: Row, audit: Audit, comparisons: Comparisons | None) -> tuple[Cell, ...]:
     cells = []
     for metric in project.report.metrics:
         stat = row.stats[metric.id]
         missing = stat.median is None
         na = missing and stat.status == NOT_APPLICABLE
+        compared = comparisons.baseline(row.section, row.arm, row.point, metric.id) if comparisons else None
+        state = STATE_WORDS[compared.state] if compared is not None and compared.state != SEPARATED else ""
+        direction = fmt.direction(stat.ratio, stat.ratio_direction)
+        if compared is not None and compared.state == SAME:
+            direction, state = STATE_WORDS[SAME], ""
         cells.append(Cell(
             text=fmt.summary(stat, metric.decimals), numeric=True, missing=missing,
-            note=fmt.small_n(stat), ratio=fmt.ratio(stat.ratio), direction=fmt.direction(stat.ratio, stat.ratio_direction),
+            note=fmt.small_n(stat), ratio=fmt.ratio(stat.ratio), direction=direction,
             status=stat.status if missing else "", na=na,
-            flags=audit.cells.get((row.section, row.arm, row.point, metric.id), ()),
+            flags=tuple(f for f in audit.cells.get((row.section, row.arm, row.point, metric.id), ()) if not f.whole),
             anchor=figure_anchor(row.section, row.arm, row.point, metric.id),
+            tone=tone(stat.ratio_direction if direction != STATE_WORDS[SAME] else "same"), separation=state,
+            spread=spread_text(stat, metric.decimals),
         ))
     return tuple(cells)
+
+
+def _pairs(project: Project, results: Results, comparisons: Comparisons, section: Section,
+           compact: bool, shown: list[str], labels: dict[str, str]) -> tuple[PairView, ...]:
+    rows = {(r.arm, r.point): r for r in results.section_rows(section.id)}
+    metrics = {m.id: m for m in project.report.metrics}
+    out = []
+    for arm, vs in section.compare:
+        mine = [c for c in comparisons.pairs(section.id) if (c.arm, c.vs) == (arm, vs)]
+        pair_rows = []
+        for c in mine:
+            m = metrics[c.metric]
+            interval = c.separation.interval
+            pair_rows.append(PairRow(
+                _point_label(c.point, shown, compact, labels) if c.point else "", m.label,
+                fmt.summary(rows[(arm, c.point)].stats[c.metric], m.decimals),
+                fmt.summary(rows[(vs, c.point)].stats[c.metric], m.decimals), fmt.ratio(c.ratio), c.words,
+                "same" if c.state == SAME else tone(c.direction),
+                f"{fmt.times(interval[0])}–{fmt.times(interval[1])}" if interval else ""))
+        out.append(PairView(project.arms[arm].label, project.arms[vs].label, tuple(pair_rows)))
+    return tuple(out)
+
+
+def _stronger(comparisons: Comparisons | None, section: Section) -> str:
+    """What a stronger claim would need where the section's counts of repetitions limit it
+    (``with 3 vs 3 repetitions an exact rank test cannot give p below 0.1; …``); '' otherwise."""
+    if comparisons is None:
+        return ""
+    said = dict.fromkeys(stronger_claim(c.separation.n_b, c.separation.n_a) for c in comparisons
+                         if c.section == section.id)
+    return "; ".join(s for s in said if s)
 
 
 def _shown_dims(project: Project, points: tuple[Point, ...]) -> tuple[list[str], list[str]]:
@@ -136,7 +221,8 @@ def _point_label(point: Point, shown: list[str], compact: bool, labels: dict[str
     return " · ".join(f"{labels[d]} {values[d]}" for d in shown)
 
 
-def section_view(project: Project, results: Results, audit: Audit, section: Section) -> SectionView:
+def section_view(project: Project, results: Results, audit: Audit, section: Section,
+                 comparisons: Comparisons | None = None) -> SectionView:
     report = project.report
     labels = {d.id: d.label for d in report.dimensions}
     points = results.points[section.id]
@@ -158,9 +244,11 @@ def section_view(project: Project, results: Results, audit: Audit, section: Sect
     def summary_row(arm_id: str, point: Point) -> SummaryRow:
         row = rows[(arm_id, point)]
         arm = project.arms[arm_id]
+        whole = tuple(dict.fromkeys(f for m in report.metrics for f in audit.cells.get((section.id, arm_id, point, m.id), ())
+                                    if f.whole))
         return SummaryRow(arm.id, arm.label, _point_cells(point, shown, compact), runs_text(row.counts, row.status),
-                          row.status, bool(row.counts.get("ok")), _cells(project, row, audit),
-                          fmt.point(point, with_names=True) if point else "", arm_id == section.baseline)
+                          row.status, bool(row.counts.get("ok")), _cells(project, row, audit, comparisons),
+                          fmt.point(point, with_names=True) if point else "", arm_id == section.baseline, whole)
 
     if section.group_by == "arm":
         groups = tuple(SummaryGroup(tuple(summary_row(a, p) for p in points)) for a in arms)
@@ -170,6 +258,7 @@ def section_view(project: Project, results: Results, audit: Audit, section: Sect
                                     _point_label(p, shown, compact, labels))
                        for p in points)
     baseline = project.arms[section.baseline].label if section.baseline else None
+    pairs = _pairs(project, results, comparisons, section, compact, shown, labels) if comparisons else ()
     return SectionView(section.id, section.title, section.notes_html, baseline, groups,
                        audit.sections.get(section.id, ()), section.group_by, headers, fixed_text,
-                       chart=len(report.sections) > 1)
+                       chart=len(report.sections) > 1, pairs=pairs, stronger=_stronger(comparisons, section))

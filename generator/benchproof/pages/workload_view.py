@@ -54,6 +54,7 @@ class CrossoverView:
     skipped: tuple[str, ...]
     more_skipped: int
     chart: ChartFigure | None
+    spike_href: str = ""   # the distribution-spike finding about its distribution ('' when none)
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,7 @@ class ReferenceView:
     percentiles: tuple[tuple[str, str], ...]
     repetitions: tuple[RepetitionView, ...]
     chart: ChartFigure
+    spike_href: str = ""   # the distribution-spike finding about its distribution ('' when none)
 
 
 @dataclass(frozen=True)
@@ -168,12 +170,17 @@ def crossover_view(words: Words, audit: Audit, c: CrossoverOutcome, chart: Workl
               (("p25", p[25]), ("p50", p[50]), ("p75", p[75]), ("p90", p[90]), ("mean", mean), ("max", c.lengths.max))}
     distribution = (f"n = {fmt.thousands(n)} · " + " · ".join(f"{name} {value}" for name, value in tokens.items())
                     + " output tokens")
+    if spec.select:
+        distribution += (f" (the lines where {spec.select}: {fmt.thousands(n)} selected, "
+                         f"{fmt.thousands(spec.filtered_out)} filtered out)")
     formula = (f"time per request = (1 − cache hit) × {fmt.number(spec.prompt_tokens, 0)} prompt tokens ÷ prefill rate "
                f"+ output tokens ÷ decode rate; medians at {words.place(spec.point)}")
     skipped, more = _skipped(spec.file, spec.skipped)
     arms = tuple(ArmColumn(words.labels[x.arm], arm_href(x.arm)) for x in (a, b))
+    spike = notice_anchor(audit, "distribution-spike", spec.section, spec.title)
     return CrossoverView(f"crossover-{index}", spec.title, headline, detail, arms, medians, rows, formula,
-                         distribution, spec.file, href(spec.file), skipped, more, _figure(words, chart))
+                         distribution, spec.file, href(spec.file), skipped, more, _figure(words, chart),
+                         f"#{spike}" if spike else "")
 
 
 def reference_view(facts: Facts, words: Words, audit: Audit, r: ReferenceOutcome,
@@ -201,7 +208,8 @@ def reference_view(facts: Facts, words: Words, audit: Audit, r: ReferenceOutcome
         (("n", fmt.thousands(r.n)), *((f"p{q}", shown[q]) for q in sorted(shown))),
         tuple(RepetitionView(rep.run_id, href(RUNS, f"run-{rep.run_id}"), words.number(rep.value, spec.metric),
                              f"{fmt.number(rep.percentile, 1)}%") for rep in r.repetitions),
-        _figure(words, chart))
+        _figure(words, chart), f"#{spike}" if (spike := notice_anchor(audit, "distribution-spike", spec.section,
+                                                                       spec.title)) else "")
 
 
 def workload_view(project: Project, computed: Computed, audit: Audit) -> WorkloadView | None:

@@ -88,7 +88,7 @@ def read_provenance(data: bytes | None, latest: int) -> tuple[Provenance | None,
         return None, f"the bundle has no {PROVENANCE}"
     try:
         doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (ValueError, RecursionError) as exc:   # not UTF-8, not JSON, too deep, too many digits
         return None, f"{PROVENANCE} is not JSON ({exc})"
     if not isinstance(doc, dict):
         return None, f"{PROVENANCE} is not a JSON object"

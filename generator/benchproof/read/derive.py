@@ -11,6 +11,11 @@ arithmetic bit for bit.  A field not measured (missing, None, blank) gives None,
 in ``0 <= x < 5``) and ``and`` / ``or`` / ``not`` joining comparisons; a condition is true or
 false, never a number, and a number is never a condition (``nice`` alone is refused: write
 ``nice == 0``).  :meth:`Condition.evaluate` gives None when a field is not measured.
+
+A condition may also compare a field with an ISO 8601 time written as a text
+(``ts >= '2025-06-02T12:00:00Z'``, a time cut-off): such a field is read as a time (seconds
+since 1970, a time without a zone being UTC, as ``started_at``), only in comparisons with
+times; a text that is not an ISO 8601 time is refused.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping
 
 from benchproof.read.numbers import parse_number
+from benchproof.read.timecuts import TimeCutError, time_text as _time_text, times as _times
 
 MAX_LENGTH = 500
 MAX_EXPONENT = 8
@@ -78,6 +84,8 @@ def _forbidden(node: ast.AST, condition: bool = False) -> str | None:
             return None if allowed is True else allowed
     if isinstance(node, ast.Constant):
         value = node.value
+        if condition and isinstance(value, str):
+            return None                      # a time, checked by _times
         if value is None or isinstance(value, bool):
             return f"'{value}' is not allowed"
         if type(value) not in (int, float):
@@ -187,14 +195,34 @@ class Derivation:
     _text: str = field(init=False, repr=False, compare=False)
     _tree: ast.expr = field(init=False, repr=False, compare=False)
 
+    _timed: tuple[str, ...] = field(init=False, repr=False, compare=False)   # fields read as ISO 8601 times
+    _literals: dict = field(init=False, repr=False, compare=False)           # a time text → its seconds
+
     CONDITION = False  # a number (Derivation) or true/false (Condition)
 
     def __post_init__(self) -> None:
         text, tree, fields = _check(self.expr, self.CONDITION)
         if tuple(self.fields) != fields:
             raise ValueError(f"fields {self.fields!r} do not match the expression's {fields!r}")
+        try:
+            timed, literals = _times(self.expr) if self.CONDITION else ((), ())
+        except TimeCutError as exc:
+            raise DeriveError(str(exc)) from None
         object.__setattr__(self, "_text", text)
         object.__setattr__(self, "_tree", tree)
+        object.__setattr__(self, "_timed", timed)
+        object.__setattr__(self, "_literals", dict(literals))
+
+    def _value(self, name: str, value: object) -> float | None:
+        """A field's value as a number, or for a field compared with times, as seconds."""
+        if name not in self._timed:
+            return _number(name, value)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        seconds = _time_text(str(value))
+        if seconds is None or math.isnan(seconds):
+            raise DeriveError(f"field {name!r} is not an ISO 8601 time: {_quote(str(value))}")
+        return seconds
 
     def evaluate(self, values: Mapping[str, object]) -> float | None:
         """The expression's value for one record, or None if a field was not measured.
@@ -202,7 +230,7 @@ class Derivation:
         A bad value raises :class:`DeriveError` even when another field is missing, as do
         division by zero and results that overflow or are not real numbers.
         """
-        nums = {name: _number(name, values.get(name)) for name in self.fields}
+        nums = {name: self._value(name, values.get(name)) for name in self.fields}
         if any(v is None for v in nums.values()):
             return None
         try:
@@ -222,6 +250,8 @@ class Derivation:
         import numpy as np
 
         columns = {name: np.asarray(numbers[name], float) for name in self.fields}
+        if self._timed:   # times are read from the text, record by record
+            bad = range(len(next(iter(columns.values()))))
         missing = np.zeros(len(next(iter(columns.values()))), bool)
         for values in columns.values():
             missing |= np.isnan(values)
@@ -250,7 +280,8 @@ class Derivation:
 
         n = len(next(iter(env.values())))
         if isinstance(node, ast.Constant):
-            return np.full(n, float(node.value)), np.zeros(n, bool)
+            value = self._literals[node.value] if isinstance(node.value, str) else float(node.value)
+            return np.full(n, value), np.zeros(n, bool)
         if isinstance(node, ast.Name):
             return env[node.id], np.zeros(n, bool)
         if isinstance(node, (ast.Compare, ast.BoolOp)):
@@ -283,7 +314,7 @@ class Derivation:
 
     def _eval(self, node: ast.expr, env: Mapping[str, float]) -> Any:
         if isinstance(node, ast.Constant):
-            return float(node.value)
+            return self._literals[node.value] if isinstance(node.value, str) else float(node.value)
         if isinstance(node, ast.Name):
             return env[node.id]
         if isinstance(node, ast.Compare):  # chained like Python: a < b < c is a < b and b < c

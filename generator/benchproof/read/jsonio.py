@@ -100,11 +100,32 @@ class _Strict:
 
 
 def _out_of_range(value: object) -> _OutOfRange | None:
-    if isinstance(value, _OutOfRange):
-        return value
-    if isinstance(value, list):
-        return next((bad for bad in map(_out_of_range, value) if bad is not None), None)
+    """The first number a double cannot hold in ``value`` or the arrays inside it (an object's
+    own were checked when it was made).  A loop, not recursion: an array may nest deeply."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _OutOfRange):
+            return item
+        if isinstance(item, list):
+            stack.extend(reversed(item))
     return None
+
+
+def _has_surrogate(value: object) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            if any(_SURROGATE.search(key) for key in item):
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _surrogate(value: object) -> str | None:
@@ -115,10 +136,10 @@ def _surrogate(value: object) -> str | None:
         for key, item in value.items():
             if _SURROGATE.search(key):
                 return f"the key '{printable(key)}'"
-            if _surrogate(item) is not None:
+            if _has_surrogate(item):
                 return f"'{printable(key)}'"
     if isinstance(value, list):
-        return next((where for where in map(_surrogate, value) if where is not None), None)
+        return "a text" if _has_surrogate(value) else None
     return None
 
 
@@ -131,10 +152,25 @@ def _json_type(value: object) -> str:
     return names.get(type(value), type(value).__name__)
 
 
+def _too_deep(value: object) -> bool:
+    """Whether ``value`` nests arrays and objects :data:`DEEP` levels deep (a loop: no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth >= DEEP:
+                return True
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
 def _record(value: object, strict: _Strict, rel: str, line: int, source: str) -> Result:
     """``value`` (decoded from ``source``) as a record, or the problems that keep it from being one."""
     if not isinstance(value, dict):
         return [], [Problem(rel, line, f"expected a JSON object, got {_json_type(value)}")]
+    if source.count("[") + source.count("{") >= DEEP and _too_deep(value):
+        # what the pages and downloads do with a record must not depend on how deep Python can go
+        return [], [Problem(rel, line, f"invalid JSON: nested too deeply (more than {DEEP} levels)")]
     where = _surrogate(value) if _SURROGATE_ESCAPE.search(source) else None
     if where is not None:
         strict.issues.append(f"{where} holds a lone surrogate escape (half of a UTF-16 pair, such as "
@@ -157,7 +193,7 @@ def read_jsonl_records(text: str, rel: str) -> Result:
             problems.append(Problem(rel, line, f"invalid JSON: {exc.msg}"))
             continue
         except RecursionError:
-            problems.append(Problem(rel, line, "invalid JSON: nested too deeply"))
+            problems.append(Problem(rel, line, f"invalid JSON: nested too deeply (more than {DEEP} levels)"))
             continue
         found, trouble = _record(value, strict, rel, line, source)
         records += found
@@ -198,7 +234,11 @@ def read_json_records(text: str, rel: str) -> Result:
     while text[pos] != "]":
         line, counted = line + text.count("\n", counted, pos), pos
         strict = _Strict()
-        value, end = strict.decoder.raw_decode(text, pos)
+        try:
+            value, end = strict.decoder.raw_decode(text, pos)
+        except RecursionError:   # the first pass's decoder had more room
+            return records, [*problems, Problem(rel, line, f"invalid JSON: nested too deeply (more than "
+                                                           f"{DEEP} levels)")]
         found, trouble = _record(value, strict, rel, line, text[pos:end])
         records += found
         problems += trouble
@@ -208,13 +248,42 @@ def read_json_records(text: str, rel: str) -> Result:
     return records, problems
 
 
+# --- a tool's file: numbers ---------------------------------------------------------------
+
+class _LongNumber(ValueError):
+    """A whole number with more digits than Python converts (4,300): raised where it is read."""
+
+    def __init__(self, digits: str) -> None:
+        super().__init__(digits[:20])
+        self.digits = digits
+
+
+def _tool_int(digits: str) -> int:
+    try:
+        return int(digits)
+    except ValueError:
+        raise _LongNumber(digits) from None
+
+
+def _long_number(rel: str, text: str, exc: _LongNumber) -> ImportFormatError:
+    """The error for a number of too many digits, at the line where it stands."""
+    found = re.search(rf"(?<![0-9.]){exc.digits}(?![0-9])", text)
+    line = text.count("\n", 0, found.start()) + 1 if found else None
+    return error(rel, line, f"the number {exc.digits[:20]}… has {len(exc.digits):,} digits, more than a "
+                            "measurement can have (a corrupt or hostile file?)")
+
+
+def _tool_decoder() -> json.JSONDecoder:
+    return json.JSONDecoder(parse_int=_tool_int)
+
+
 # --- a tool's file, marked ---------------------------------------------------------------
 
 class _LineDecoder(json.JSONDecoder):
     """The standard decoder, with objects and arrays that remember the line of each item."""
 
     def __init__(self, text: str) -> None:
-        super().__init__()
+        super().__init__(parse_int=_tool_int)
         self._newlines = [i for i, c in enumerate(text) if c == "\n"]
         self.parse_object = self._object  # type: ignore[assignment]
         self.parse_array = self._array  # type: ignore[assignment]
@@ -251,6 +320,8 @@ def load_json(text: str, rel: str) -> Any:
     """One JSON document whose containers know their lines; a bad or cut-off file is an error."""
     try:
         return _LineDecoder(text).decode(text)
+    except _LongNumber as exc:
+        raise _long_number(rel, text, exc) from None
     except json.JSONDecodeError as exc:
         message = exc.msg.removesuffix(" starting at")  # "Unterminated string starting at"
         if exc.pos >= len(text.rstrip()) or message == "Unterminated string":
@@ -275,7 +346,7 @@ def _json_error(rel: str, exc: json.JSONDecodeError) -> ImportFormatError:
 
 def _array_items(text: str, pos: int) -> list[tuple[int, Any]]:
     """(line in ``text``, value) of each element of the (already valid) JSON array at ``pos``."""
-    decoder = json.JSONDecoder()
+    decoder = _tool_decoder()
     items: list[tuple[int, Any]] = []
     pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
     line, counted = 1, 0
@@ -296,12 +367,14 @@ def json_values(text: str, rel: str) -> list[tuple[int, Any]]:
     JSON Lines) and a top-level array, whose elements are listed one by one.
     Raises :class:`ImportFormatError` at the line of the first JSON error.
     """
-    decoder = json.JSONDecoder()
+    decoder = _tool_decoder()
     values: list[tuple[int, Any]] = []
     pos = _WS.match(text).end()  # type: ignore[union-attr]
     while pos < len(text):
         try:
             value, end = decoder.raw_decode(text, pos)
+        except _LongNumber as exc:
+            raise _long_number(rel, text, exc) from None
         except json.JSONDecodeError as exc:
             raise _json_error(rel, exc) from None
         except RecursionError:
@@ -317,7 +390,9 @@ def json_values(text: str, rel: str) -> list[tuple[int, Any]]:
 def json_document(text: str, rel: str) -> Any:
     """One JSON document (``json.loads``), errors as ``file:line``."""
     try:
-        return json.loads(text)
+        return _tool_decoder().decode(text)
+    except _LongNumber as exc:
+        raise _long_number(rel, text, exc) from None
     except json.JSONDecodeError as exc:
         raise _json_error(rel, exc) from None
     except RecursionError:

@@ -20,6 +20,8 @@ from benchproof.read.config.report import REL, read_report, with_decimals, with_
 from benchproof.read.runs.validate import RUN_SUFFIXES, read_records
 from benchproof.read.schema import line_of
 from benchproof.read.config.weighing import read_weighing
+from benchproof.read.config.requests import check_names, check_stated
+from benchproof.read.requests.load import read_requests
 from benchproof.read.yamlio import load_yaml
 
 def _read_files(root: Path, doc: dict, arms: list[Path]) -> list[str]:
@@ -82,6 +84,9 @@ def load_project(root: Path, strict: bool = False) -> Project:
             problems.warning(f"arms/{arm_id}.yaml", 1, f"arm '{arm_id}' is not listed in any section")
     records, columns, count = read_records(root, report, arms, section_arms, problems, arm_names)
     report = with_order(report, records, doc, problems)
+    check_names(report, doc, problems)
+    check_stated(report, columns, doc, problems)
+    report, records, requests = read_requests(root, report, records, problems)
     if not count and not any(p.file.startswith("runs/") and p.file.lower().endswith(RUN_SUFFIXES)
                              for p in problems.errors):
         problems.error("runs", None, "no run records found: add runs/*.csv, runs/*.jsonl or runs/*.json")
@@ -93,14 +98,14 @@ def load_project(root: Path, strict: bool = False) -> Project:
     weighing = read_weighing(root, doc, report, records if runs_read else None, problems)
     evidence = named_evidence(arms.values(), records.evidence.labels, weighing.files)
     publish_clashes(evidence, problems)
-    inputs = collect(root, _read_files(root, doc, files) + evidence, problems)
+    inputs = collect(root, _read_files(root, doc, files) + list(requests.files) + evidence, problems)
     if strict:
         problems.items = strictly(problems.items)
     if problems.errors:
         raise InputError(collapse(sorted(problems.items, key=_order)))
     return Project(root=root, report=with_decimals(report, records), arms=arms, records=records,
                    raw_columns=columns, warnings=tuple(collapse(sorted(problems.warnings, key=_order))),
-                   inputs=inputs, audit=settings, guards=guards, weighing=weighing)
+                   inputs=inputs, audit=settings, guards=guards, weighing=weighing, requests=requests)
 
 
 def _order(p: Problem) -> tuple:

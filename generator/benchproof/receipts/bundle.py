@@ -34,6 +34,9 @@ ZIP_EPOCH_MAX = 2**32 - 1  # 2106-02-07T06:28:15Z: the latest its extended times
 ZIP64_LIMIT = 2**32 - 1    # sizes and offsets past this need zip64, which this writer does not write
 LEVEL = 1                  # deflate level: 3-4 times as fast as 6 for 10-20% more bytes (benchmarks/bundle.py)
 BLOCK = 4 << 20            # bytes deflated as one piece, side by side with the others
+# files compressed by their own format: stored as they are (deflating 300 MB of Parquet costs
+# seconds of CPU for a few percent)
+STORED_SUFFIXES = (".parquet", ".zip", ".gz", ".zst", ".bz2", ".xz", ".png", ".jpg", ".jpeg", ".webp")
 
 
 def sha256(data: bytes) -> str:
@@ -101,23 +104,25 @@ def write_zip(files: dict[str, bytes], when: BuildTime) -> bytes:
     dos_time, dos_date = _dos_time(stamp)
     extra = struct.pack("<HHBL", 0x5455, 5, 1, stamp)   # UT: mtime in UTC seconds, unsigned
     names = list(files)
-    blocks = [deflate(files[name]) for name in names]
+    stored = [name.lower().endswith(STORED_SUFFIXES) for name in names]
+    blocks = [None if keep else deflate(files[name]) for name, keep in zip(names, stored)]
     crcs = [_pool().submit(zlib.crc32, files[name]) for name in names]
     out = bytearray()
     central = []
     for name, parts, crc_job in zip(names, blocks, crcs):
-        data, crc = b"".join(part.result() for part in parts), crc_job.result()
+        data = files[name] if parts is None else b"".join(part.result() for part in parts)
+        crc, method = crc_job.result(), 0 if parts is None else 8
         encoded = name.encode("ascii") if name.isascii() else name.encode("utf-8")
         flags = 0 if name.isascii() else 0x800   # bit 11: the name is UTF-8
         size = len(files[name])
         if max(size, len(data), len(out)) >= ZIP64_LIMIT:
             raise OSError(f"{name} is too large for the evidence zip (4 GiB per file)")
         offset = len(out)
-        out += struct.pack("<4s2B4HL2L2H", b"PK\x03\x04", 20, 0, flags, 8, dos_time, dos_date, crc,
+        out += struct.pack("<4s2B4HL2L2H", b"PK\x03\x04", 20, 0, flags, method, dos_time, dos_date, crc,
                            len(data), size, len(encoded), len(extra))
         out += encoded + extra
         out += data
-        central.append(struct.pack("<4s4B4HL2L5H2L", b"PK\x01\x02", 20, 3, 20, 0, flags, 8, dos_time, dos_date,
+        central.append(struct.pack("<4s4B4HL2L5H2L", b"PK\x01\x02", 20, 3, 20, 0, flags, method, dos_time, dos_date,
                                    crc, len(data), size, len(encoded), len(extra), 0, 0, 0,
                                    0o100644 << 16, offset) + encoded + extra)
     start = len(out)

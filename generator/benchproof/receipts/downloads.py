@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from typing import Any
 
 import numpy as np
@@ -127,20 +128,74 @@ def _compact_lists(data: dict, lists: list[list]) -> str:
                   to_json(data))
 
 
-def results_json(project: Project, results: Results, findings=(), weighing: dict[str, Any] | None = None) -> str:
-    """``weighing``: the decision, crossovers and references (:mod:`benchproof.receipts.decision_json`)."""
+def _touching(project: Project, results: Results, findings) -> dict[tuple, dict[str | None, list[int]]]:
+    """(section, arm, point) → metric → the indexes (in ``findings``) of the findings that touch
+    that figure (metric None: the row as a whole).  A finding about a whole section touches each
+    of its rows; one without a point, the points of its records; one without a metric, every
+    metric of the row."""
+    points = project.records.point
+    metrics = [m.id for m in project.report.metrics]
+    rows = {(r.section, r.arm, r.point) for r in results.rows}
+    out: dict[tuple, dict[str | None, list[int]]] = {}
+    for i, f in enumerate(findings):
+        if f.arm is None:
+            keys = [k for k in rows if k[0] == f.section]
+        elif f.point is not None:
+            keys = [(f.section, f.arm, f.point)]
+        else:
+            used = np.unique(points.codes[np.asarray(f.rows, np.int64)]).tolist() if f.rows is not None else []
+            keys = [(f.section, f.arm, points.labels[code]) for code in used]
+        for key in keys:
+            if key not in rows:
+                continue
+            mine = out.setdefault(key, {})
+            mine.setdefault(None, []).append(i)
+            for metric in ([f.metric] if f.metric else metrics):
+                mine.setdefault(metric, []).append(i)
+    return out
+
+
+def comparisons_json(comparisons) -> list[dict[str, Any]]:
+    """Each comparison (``benchproof.compute.comparisons``): an arm against its baseline, or a
+    pair a section names, at one point and metric."""
+    out = []
+    for c in comparisons or ():
+        sep = c.separation
+        gap = sep.gap if sep.gap is not None and math.isfinite(sep.gap) else None   # a vs median of 0: no gap
+        out.append({"section": c.section, "arm": c.arm, "vs": c.vs, "kind": c.kind, "point": dict(c.point),
+                    "metric": c.metric, "ratio": c.ratio, "words": c.words, "state": sep.state,
+                    "n": [sep.n_b, sep.n_a], "method": sep.method, "gap": gap,
+                    "interval": list(sep.interval) if sep.interval else None,
+                    "smallest_p": sep.smallest_p, "needs_per_side": sep.needs})
+    return out
+
+
+def results_json(project: Project, results: Results, findings=(), weighing: dict[str, Any] | None = None,
+                 coverage=(), comparisons=None) -> str:
+    """``weighing``: the decision, crossovers and references (:mod:`benchproof.receipts.decision_json`);
+    ``coverage``: whether each audit rule could run (``benchproof.audit.run.Covered``);
+    ``comparisons``: every comparison made (``benchproof.compute.comparisons.Comparisons``)."""
     report = project.report
     metrics = [{"id": m.id, "label": m.label, "unit": m.unit, "better": m.better, "decimals": m.decimals,
                 "source": m.source, "derive": m.derive, "derive_fields": list(m.derive_fields)}
                for m in report.metrics]
-    rows = [{
-        "section": row.section, "arm": row.arm, "point": dict(row.point),
-        "counts": row.counts, "status": row.status,
-        "metrics": {mid: {"n_ok": s.n_ok, "n_total": s.n_total, "median": s.median, "min": s.min,
-                          "max": s.max, "ratio": s.ratio, "ratio_direction": s.ratio_direction,
-                          "status": s.status}
-                    for mid, s in row.stats.items()},
-    } for row in results.rows]
+    touching = _touching(project, results, findings)
+    baseline = {(c.section, c.arm, c.point, c.metric): c.state for c in comparisons or () if c.kind == "baseline"}
+    rows = []
+    for row in results.rows:
+        touched = touching.get((row.section, row.arm, row.point), {})
+        rows.append({
+            "section": row.section, "arm": row.arm, "point": dict(row.point),
+            "counts": row.counts, "status": row.status,
+            "metrics": {mid: {"n_ok": s.n_ok, "n_total": s.n_total, "median": s.median, "min": s.min,
+                              "max": s.max, "ratio": s.ratio, "ratio_direction": s.ratio_direction,
+                              "separation": baseline.get((row.section, row.arm, row.point, mid)),
+                              "status": s.status,
+                              "quantiles": {f"p{q}": v for q, v in s.quantiles.items()} if s.quantiles else None,
+                              "outliers": s.outliers, "findings": touched.get(mid, [])}
+                        for mid, s in row.stats.items()},
+            "findings": touched.get(None, []),
+        })
     lists: list[list] = []
     found, guards = findings_json(findings), guards_json(project)
     for item, key in [(f, "records") for f in found] + [(g, "excluded") for g in guards]:
@@ -152,6 +207,7 @@ def results_json(project: Project, results: Results, findings=(), weighing: dict
         "baselines": {s.id: s.baseline for s in report.sections},
         "metrics": metrics, "dimensions": [d.id for d in report.dimensions],
         "records": len(project.records), "rows": rows,
-        "findings": found, "guards": guards,
+        "findings": found, "audit_coverage": [{"rule": c.rule, "ran": c.ran, "reason": c.reason} for c in coverage],
+        "guards": guards, "comparisons": comparisons_json(comparisons),
         **(weighing or {"decision": None, "crossover": [], "reference": []}),
     }, lists)

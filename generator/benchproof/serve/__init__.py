@@ -21,7 +21,7 @@ from typing import Callable
 
 from benchproof import text as fmt
 from benchproof.serve.server import HOST, SiteServer, Status, counted, listen
-from benchproof.serve.watch import Watcher
+from benchproof.serve.watch import MAX_ENTRIES, Watcher
 
 Log = Callable[[str], None]
 
@@ -88,6 +88,9 @@ def serve(project: Path, port: int, say: Log, cache: bool = True) -> None:
         url = f"http://{HOST}:{server.server_address[1]}/"
         say(f"building {project} into {site} (a temporary folder, removed on exit)")
         watcher = Watcher(project)
+        if not watcher.complete:
+            say(f"note: {project} holds more than {MAX_ENTRIES:,} files and folders: only the first "
+                f"{MAX_ENTRIES:,} are watched for changes (links to folders are never walked into)")
         server.status = rebuild(project, site, server.status, say, time.monotonic(), cache)
         thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True)
         thread.start()

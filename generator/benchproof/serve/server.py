@@ -80,30 +80,78 @@ def addressed_here(host: str | None, port: int) -> bool:
     return host is not None and host.lower() in (f"{HOST}:{port}", f"localhost:{port}")
 
 
+MAX_NAME = 255      # bytes in one step of a path, as file systems allow
+
+
+def request_path(target: str) -> str | None:
+    """The path a request names, decoded (``/a%20b.html`` → ``/a b.html``); None when it is not
+    one a file of the site could have: not UTF-8 (``%ed%a0%80`` is half of a UTF-16 pair, ``%ff``
+    no text at all), a NUL or another control character, not starting with ``/``."""
+    try:
+        raw = urlsplit(target).path
+        path = unquote(raw, errors="strict")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not path.startswith("/") or any(ord(c) < 32 or ord(c) == 127 for c in path):
+        return None
+    return path
+
+
+def site_file(site: Path, path: str) -> Path | None:
+    """The file of ``site`` that ``path`` names (``index.html`` for a folder), or None: a step
+    that is ``..``, longer than a file name can be, or that cannot be looked up."""
+    parts = [part for part in path.split("/") if part not in ("", ".")]
+    if ".." in parts or any(len(part.encode("utf-8")) > MAX_NAME for part in parts):
+        return None
+    target = site.joinpath(*parts)
+    try:
+        if path.endswith("/") or target.is_dir():
+            target = target / "index.html"
+    except (OSError, ValueError):
+        return None
+    return target
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
     """Serves the site folder; answers only to 127.0.0.1 and localhost on its own port."""
 
     server: "SiteServer"
 
     def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
-        self._answer(head=False)
+        self._safely(head=False)
 
     def do_HEAD(self) -> None:  # noqa: N802
-        self._answer(head=True)
+        self._safely(head=True)
+
+    def _safely(self, head: bool) -> None:
+        """Every request gets an answer; a request this code did not foresee gets 500, and the
+        server goes on serving."""
+        try:
+            self._answer(head)
+        except (BrokenPipeError, ConnectionResetError):   # the browser went away
+            return
+        except Exception:  # noqa: BLE001 - a bug: answer it, keep serving
+            try:
+                self._send(500, b"benchproof serve could not answer this request (a bug, please report it)\n",
+                           "text/plain; charset=utf-8", head)
+            except OSError:
+                pass
 
     def _answer(self, head: bool) -> None:
         if not addressed_here(self.headers.get("Host"), self.server.server_address[1]):
             return self._send(403, b"benchproof serve answers only to 127.0.0.1 and localhost\n",
                               "text/plain; charset=utf-8", head)
-        path = unquote(urlsplit(self.path).path)
+        path = request_path(self.path)
+        if path is None:
+            return self._send(400, b"bad request: not a path of this site\n", "text/plain; charset=utf-8", head)
         status = self.server.status
         if path == PREFIX + "status":
             return self._send(200, status.as_json(), "application/json", head)
         if path == PREFIX + "reload.js":
             return self._send(200, RELOAD_JS, "text/javascript; charset=utf-8", head)
-        target = Path(self.translate_path(self.path))
-        if target.is_dir() or path.endswith("/"):
-            target = target / "index.html"
+        target = site_file(Path(self.directory), path)
+        if target is None:
+            return self._send(404, b"not found\n", "text/plain; charset=utf-8", head)
         if not status.built and target.suffix == ".html":
             return self._send(200, inject(EMPTY_PAGE, status), "text/html; charset=utf-8", head)
         try:

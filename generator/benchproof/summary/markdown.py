@@ -9,14 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from benchproof.compare.markdown import escape, table
-from benchproof.compute.separation import SEPARATED, TOO_FEW, separation
+from benchproof.compute.separation import SAME, SEPARATED, TOO_FEW
 from benchproof import text as fmt
 
 CAVEATS = ("Figures are medians of the successful repetitions, with their min–max; n is shown below three "
            "repetitions; `--` means not measured, never zero; failed and unsupported arms stay listed. "
            "vs baseline: better or worse only where the arm's and the baseline's repetitions are separated "
            "(ranges apart — beyond ten a side, interquartile ranges and a rank test — and medians more than "
-           "the noise threshold apart); within-noise otherwise; too-few below three repetitions a side. "
+           "the noise threshold apart); within-noise otherwise; too-few below three repetitions a side; same "
+           "when every value of both is the same. "
            "The figures are descriptive: they say what was measured, not what will be.")
 
 
@@ -30,19 +31,20 @@ class Receipts:
     note: str                 # Markdown
 
 
-def state(values_base, values, better: str, noise: float, is_baseline: bool, median, status: str) -> str:
-    """The figure against its section's baseline, in words."""
+def state(compared, better: str, is_baseline: bool, median) -> str:
+    """The figure against its section's baseline (``compared``: the compute stage's comparison,
+    benchproof.compute.comparisons.Comparison, or None), in words."""
     if is_baseline:
         return "baseline"
     if median is None:
         return fmt.MISSING
-    if values_base is None:
+    if compared is None:
         return ""
-    found = separation(values_base, values, noise)
+    found = compared.separation
     if found.state == SEPARATED:
         higher = found.median_b > found.median_a
         return "better" if higher == (better == "higher") else "worse"
-    return "too-few" if found.state == TOO_FEW else "within-noise"
+    return {TOO_FEW: "too-few", SAME: "same"}.get(found.state, "within-noise")
 
 
 def _decision(view) -> list[str]:
@@ -67,10 +69,19 @@ def _decision(view) -> list[str]:
 
 
 def _flags(flags) -> str:
-    return ", ".join(f"{'✓' if f.accepted else '⚠'} {escape(f.rule)}" for f in dict.fromkeys(flags))
+    return ", ".join(f"{'✓' if accepted else '⚠'} {escape(rule)}"
+                     for rule, accepted in dict.fromkeys((f.rule, f.accepted) for f in flags))
 
 
-def _section(project, results, audit, values, section, noise: float) -> list[str]:
+def _headline(h) -> list[str]:
+    """The section's main result in words (benchproof.pages.headlines.Headline), above its table."""
+    if h is None:
+        return []
+    parts = "; ".join(f"**{escape(label)}** {escape(words)}" for label, words in h.parts)
+    return [f"{escape(h.subject)}{': ' + parts if parts else ''}.", ""]
+
+
+def _section(project, results, audit, comparisons, section, said=None) -> list[str]:
     labels = {a.id: a.label for a in project.arms.values()}
     dims = {d.id: d.label for d in project.report.dimensions}
 
@@ -90,7 +101,6 @@ def _section(project, results, audit, values, section, noise: float) -> list[str
             stat = row.stats[metric.id]
             if stat.median is None and stat.status == "n/a":
                 continue
-            base = values(section.id, section.baseline, row.point, metric.id) if section.baseline else None
             words = fmt.direction(stat.ratio, stat.ratio_direction)
             ratio = "" if stat.ratio is None or row.arm == section.baseline else f"{fmt.ratio(stat.ratio)} {words}".strip()
             figure = fmt.summary(stat, metric.decimals) if stat.median is not None else f"{fmt.MISSING} {stat.status}"
@@ -99,9 +109,9 @@ def _section(project, results, audit, values, section, noise: float) -> list[str
             rows.append([escape(labels[row.arm])] + ([escape(point_text(row.point))] if many_dims else []) + [
                 escape(f"{metric.label} ({metric.unit})" if metric.unit else metric.label),
                 escape(f"{figure} {small}".strip()), escape(ratio),
-                escape(state(base, values(section.id, row.arm, row.point, metric.id), metric.better, noise,
-                             row.arm == section.baseline, stat.median, stat.status)), _flags(flags)])
-    return [heading, ""] + table(headers, rows, {len(headers) - 4}) + [""]
+                escape(state(comparisons.baseline(section.id, row.arm, row.point, metric.id), metric.better,
+                             row.arm == section.baseline, stat.median)), _flags(flags)])
+    return [heading, ""] + _headline(said) + table(headers, rows, {len(headers) - 4}) + [""]
 
 
 def _findings(audit) -> list[str]:
@@ -114,7 +124,9 @@ def _findings(audit) -> list[str]:
     return lines + [""]
 
 
-def render(project, results, audit, decision, values, receipts: Receipts, generator: str) -> str:
+def render(project, results, audit, decision, comparisons, receipts: Receipts, generator: str,
+           headlines: dict | None = None) -> str:
+    """``headlines``: section id → its main result in words (benchproof.pages.headlines)."""
     report = project.report
     noise = project.audit.noise
     lines = [f"## {escape(report.title)}", ""]
@@ -122,7 +134,7 @@ def render(project, results, audit, decision, values, receipts: Receipts, genera
         lines += [escape(report.subtitle), ""]
     lines += _decision(decision)
     for section in report.sections:
-        lines += _section(project, results, audit, values, section, noise)
+        lines += _section(project, results, audit, comparisons, section, (headlines or {}).get(section.id))
     lines += _findings(audit)
     if receipts.href:
         lines.append(f"**Receipts:** [{escape(receipts.name)}]({receipts.href}) (SHA-256 `{receipts.sha256}`) — "

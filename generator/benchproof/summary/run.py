@@ -25,6 +25,7 @@ class NoSummary(Exception):
 def _markdown(folder: Path, receipts: Receipts) -> str:
     from benchproof.build import SeveralReports, check_report
     from benchproof.pages.decision_view import decision_view
+    from benchproof.pages.headlines import headlines
 
     try:
         project, audited = check_report(folder)
@@ -32,11 +33,11 @@ def _markdown(folder: Path, receipts: Receipts) -> str:
         raise NoSummary(f"the report does not build: {errors_text(exc.problems)}") from None
     except SeveralReports:
         raise NoSummary("it holds several reports: summarise one report folder at a time") from None
-    view = decision_view(project, audited.decision, audited.audit)
-    groups = audited.computed.groups
-    return render(project, audited.results, audited.audit, view,
-                  lambda section, arm, point, metric: groups.values(section, arm, point, metric)[1],
-                  receipts, f"benchproof {__version__}")
+    comparisons = audited.computed.comparisons
+    view = decision_view(project, audited.decision, audited.audit, comparisons)
+    said = {h.section: h for h in headlines(project, audited.computed)}
+    return render(project, audited.results, audited.audit, view, comparisons, receipts, f"benchproof {__version__}",
+                  said)
 
 
 def summary(path: Path, url: str | None = None) -> str:

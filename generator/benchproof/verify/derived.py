@@ -87,12 +87,31 @@ def audit_check(published: dict, derived: dict) -> Check:
                if ours[k].get("message") != theirs[k].get("message")
                else f"[{ours[k].get('rule')}] {_short(ours[k].get('message'), 100)}: its records or its acceptance differ"
                for k in ours if k in theirs and ours[k] != theirs[k]]
+    covered = _coverage(published, derived)
     parts = ([f"published, not given by the records: {_some(gone)}"] if gone else []) + \
             ([f"given by the records, not published: {_some(new)}"] if new else []) + \
-            ([f"worded otherwise: {_some(changed)}"] if changed else [])
+            ([f"worded otherwise: {_some(changed)}"] if changed else []) + \
+            ([f"what was checked differs: {_some(covered)}"] if covered else [])
     if parts:
         return Check("audit", False, "; ".join(parts))
     return Check("audit", True, f"the {len(ours)} findings of results.json follow from the records")
+
+
+def _coverage(published: dict, derived: dict) -> list[str]:
+    """The rules whose ``audit_coverage`` entry (ran, and why not) differs."""
+    def entries(doc: dict) -> dict:
+        return {c.get("rule"): (c.get("ran"), c.get("reason")) for c in doc.get("audit_coverage") or []
+                if isinstance(c, dict)}
+    ours, theirs = entries(published), entries(derived)
+    return [f"{printable(str(rule))}: published {_ran(ours.get(rule))}, from the records {_ran(theirs.get(rule))}"
+            for rule in dict.fromkeys([*ours, *theirs]) if ours.get(rule) != theirs.get(rule)]
+
+
+def _ran(entry) -> str:
+    if entry is None:
+        return "not listed"
+    ran, why = entry
+    return ("ran" if ran else "could not run") + (f" ({_short(why, 80)})" if why else "")
 
 
 def _listed(doc: dict, key: str) -> list:

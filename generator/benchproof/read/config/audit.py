@@ -12,10 +12,10 @@ from typing import Any
 
 from benchproof.errors import Problems, did_you_mean
 from benchproof.model.terms import RESERVED, RULE_IDS, Where
-from benchproof.model.config import AcceptEntry, AuditSettings, Guard, Report
+from benchproof.model.config import AcceptEntry, AuditSettings, ExpectBound, Guard, Report
 from benchproof.read.derive import DeriveError, parse_condition
 from benchproof.read.config.report import REL
-from benchproof.read.config.audit_fields import ACCEPT_FIELDS, AUDIT_FIELDS, GUARD_FIELDS
+from benchproof.read.config.audit_fields import ACCEPT_FIELDS, AUDIT_FIELDS, BOUND_FIELDS, GUARD_FIELDS
 from benchproof.read.schema import check_map, line_of, shown
 from benchproof.read.config.targets import read_point
 
@@ -26,6 +26,7 @@ LIMITS = {
     "warmup": (0, True, "a fraction, e.g. 0.15 for 15%"),
     "regime": (1, False, "a factor, e.g. 5 for five times worse"),
     "parity_tolerance": (0, True, "a fraction, e.g. 0.01 for 1%"),
+    "spike": (0, False, "a share of the distribution, e.g. 0.25 for 25%"),
 }
 
 
@@ -46,6 +47,9 @@ def read_audit(doc: dict, report: Report, problems: Problems) -> AuditSettings:
             problems.error(REL, line_of(node, key), f"audit: '{key}' must be {bound} ({meaning}), got {shown(value)}")
             continue
         values[key] = float(value) if key != "min_repetitions" else value
+    if values.get("spike", 0) > 1:
+        problems.error(REL, line_of(node, "spike"), f"audit: 'spike' is a share from 0 to 1, got {shown(values['spike'])}")
+        del values["spike"]
     if "parity" in block:
         parity = [block["parity"]] if isinstance(block["parity"], str) else list(block["parity"])
         values["parity"] = tuple(dict.fromkeys(parity))
@@ -53,7 +57,32 @@ def read_audit(doc: dict, report: Report, problems: Problems) -> AuditSettings:
                                for i, item in enumerate(block.get("guards") or [])) if g)
     accept = tuple(a for a in (_accept(item, line_of(node["accept"], i), report, problems)
                                for i, item in enumerate(block.get("accept") or [])) if a)
-    return AuditSettings(**values, guards=guards, accept=accept, where=where)
+    expect = _expect(node, block.get("expect") or {}, report, problems)
+    return AuditSettings(**values, expect=expect, guards=guards, accept=accept, where=where)
+
+
+def _expect(node: dict, block: dict, report: Report, problems: Problems) -> tuple[ExpectBound, ...]:
+    """``expect: {metric: {min, max}}``: each key a metric, each with a min, a max or both."""
+    metrics = [m.id for m in report.metrics]
+    out = []
+    for metric, item in block.items():
+        line = line_of(block, metric) or line_of(node, "expect")
+        if metric not in metrics:
+            problems.error(REL, line, f"audit.expect: unknown metric '{metric}'{did_you_mean(str(metric), metrics)}")
+            continue
+        before = len(problems.errors)
+        bound = check_map(item, REL, f"audit.expect of '{metric}'", BOUND_FIELDS, problems, line)
+        if bound is None or len(problems.errors) > before:
+            continue
+        if "min" not in bound and "max" not in bound:
+            problems.error(REL, line, f"audit.expect of '{metric}' needs a min, a max or both, e.g. {{max: 5000}}")
+            continue
+        if "min" in bound and "max" in bound and bound["min"] > bound["max"]:
+            problems.error(REL, line, f"audit.expect of '{metric}': min {shown(bound['min'])} is above max "
+                                      f"{shown(bound['max'])}")
+            continue
+        out.append(ExpectBound(metric, bound.get("min"), bound.get("max"), Where(REL, line)))
+    return tuple(out)
 
 
 def _guard(item: Any, line: int | None, problems: Problems) -> Guard | None:

@@ -20,6 +20,10 @@ ACCEPT_FIELDS = {
     "metric": Field("str", doc="Only findings of this metric"),
     "reason": Field("str", required=True, doc="Why the finding does not change what the report says"),
 }
+BOUND_FIELDS = {
+    "min": Field("number", doc="The lowest median a working measurement can give"),
+    "max": Field("number", doc="The highest median a working measurement can give"),
+}
 AUDIT_FIELDS = {
     "min_repetitions": Field("int", default=D.min_repetitions,
                              doc="few-repetitions below this many successful repetitions"),
@@ -27,10 +31,16 @@ AUDIT_FIELDS = {
     "warmup": Field("number", default=D.warmup,
                     doc="warm-up when the first repetition is worse than the median of the others by more than this fraction"),
     "regime": Field("number", default=D.regime,
-                    doc="degraded-regime when an arm is this many times worse than the best arm at the same point"),
+                    doc="degraded-regime when the ratio between two arms at some points departs this many times "
+                        "from its value at the points where both look healthy"),
     "parity": Field("strlist", doc="Raw fields that must agree between arms at the same point"),
     "parity_tolerance": Field("number", default=D.parity_tolerance,
                               doc="workload-differs when a parity field differs by more than this fraction"),
+    "spike": Field("number", default=D.spike,
+                   doc="distribution-spike when one value holds more than this share of a crossover's or a "
+                       "reference's distribution"),
+    "expect": Field("map", doc="Plausible medians per metric, e.g. {prefill_tok_s: {min: 1, max: 5000}}: "
+                               "implausible outside them"),
     "guards": Field("list", fields=GUARD_FIELDS,
                     doc="Per-record conditions; a record that breaks one is excluded, its values kept"),
     "accept": Field("list", fields=ACCEPT_FIELDS,

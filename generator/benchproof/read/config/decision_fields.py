@@ -52,6 +52,8 @@ CROSSOVER_FIELDS = {
                             doc="The distribution to weigh by: a file in evidence/ with one number a line, "
                                 "or a CSV or JSONL file with column"),
     "column": Field("str", doc="The column (CSV) or field (JSONL) of output_lengths that holds the lengths"),
+    "where": Field("str", doc="Which lines of output_lengths to use (a CSV or JSONL file): a condition over their "
+                              "fields, e.g. ts >= '2025-06-02T00:00:00Z' (a time cut-off) or prompt_tokens >= 20000"),
 }
 COMPARE_FIELDS = {
     "metric": Field("str", required=True, doc="The metric of the group placed in the distribution"),
@@ -65,7 +67,8 @@ REFERENCE_FIELDS = {
     "value": Field("str", required=True, doc="The value of a line: an expression over its fields, "
                                              "e.g. new_prefill_tokens / ttft_ms * 1000"),
     "where": Field("str", doc="Which lines to use: a condition over their fields, "
-                              "e.g. prompt_tokens >= 20000 and prompt_tokens < 32000"),
+                              "e.g. prompt_tokens >= 20000 and prompt_tokens < 32000, or a time cut-off "
+                              "ts >= '2025-06-02T00:00:00Z'"),
     "compare": Field("map", required=True, fields=COMPARE_FIELDS,
                      doc="The benchmark group whose repetitions are placed in the distribution"),
 }

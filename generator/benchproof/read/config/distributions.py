@@ -50,6 +50,17 @@ def _table(root: Path, rel: str) -> tuple[list[RawRecord], list[Skipped], tuple[
     return records, skipped, fields, None
 
 
+LARGEST = float(2**53)   # beyond it a double does not hold every whole number
+
+
+def beyond(number: float) -> str | None:
+    """Why a distribution's value is out of reach (None: it is not): its size, past which the
+    sums and axes it is weighed and drawn with would no longer hold in a double."""
+    if abs(number) > LARGEST:
+        return f"beyond {setting(LARGEST)} (2**53), past which a double does not count exactly: {setting(number)}"
+    return None
+
+
 def _number(value: object) -> tuple[float | None, str]:
     """A non-negative number, or None and why not."""
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -60,11 +71,13 @@ def _number(value: object) -> tuple[float | None, str]:
         return None, f"{exc}: {str(value)[:40]!r}"
     if number < 0:
         return None, f"negative: {setting(number)}"
-    return number, ""
+    too_big = beyond(number)
+    return (None, too_big) if too_big else (number, "")
 
 
-def read_lengths(root: Path, rel: str, column: str | None) -> Read:
-    """Output lengths: one non-negative number a line (``column`` of a table)."""
+def read_lengths(root: Path, rel: str, column: str | None, where: Condition | None = None) -> Read:
+    """Output lengths: one non-negative number a line (``column`` of a table, of the lines
+    ``where`` selects)."""
     found: list[float] = []
     skipped: list[Skipped] = []
     if column is None:
@@ -80,10 +93,30 @@ def read_lengths(root: Path, rel: str, column: str | None) -> Read:
     records, skipped, fields, whole = _table(root, rel)
     if whole is not None:
         return Read((), 0, (), (), whole)
+    filtered = 0
     for r in sorted(records, key=lambda r: r.line):
+        try:
+            chosen = _selected(where, r)
+        except DeriveError as exc:
+            skipped.append(Skipped(r.line, reason(exc)))
+            continue
+        if not chosen:
+            filtered += 1
+            continue
         value, why = _number(r.fields.get(column))
         found.append(value) if value is not None else skipped.append(Skipped(r.line, f"{column}: {why}"))
-    return Read(tuple(found), 0, tuple(sorted(skipped, key=lambda s: s.line)), fields)
+    return Read(tuple(found), filtered, tuple(sorted(skipped, key=lambda s: s.line)), fields)
+
+
+def _selected(where: Condition | None, r: RawRecord) -> bool:
+    """Whether ``where`` selects a line; :class:`DeriveError` when its fields cannot tell."""
+    if where is None:
+        return True
+    chosen = where.evaluate(r.fields)
+    if chosen is None:
+        missing = [f for f in where.fields if r.fields.get(f) in (None, "")]
+        raise DeriveError(f"no value of {', '.join(missing)}: cannot tell whether it is selected")
+    return bool(chosen)
 
 
 def reason(exc: DeriveError) -> str:
@@ -101,17 +134,15 @@ def read_reference(root: Path, rel: str, value: Derivation, where: Condition | N
     filtered = 0
     for r in records:
         try:
-            chosen = True if where is None else where.evaluate(r.fields)
-            if chosen is None:
-                missing = [f for f in where.fields if r.fields.get(f) in (None, "")]
-                raise DeriveError(f"no value of {', '.join(missing)}: cannot tell whether it is selected")
-            if not chosen:
+            if not _selected(where, r):
                 filtered += 1
                 continue
             number = value.evaluate(r.fields)
             if number is None:
                 missing = [f for f in value.fields if r.fields.get(f) in (None, "")]
                 raise DeriveError(f"no value of {', '.join(missing)}: the value cannot be computed")
+            if beyond(number):
+                raise DeriveError(f"the value is {beyond(number)}")
         except DeriveError as exc:
             skipped.append(Skipped(r.line, reason(exc)))
             continue

@@ -16,6 +16,7 @@ from benchproof.read.markdown import render_markdown
 from benchproof.read.paths import project_file
 from benchproof.read.config.audit_fields import AUDIT_FIELDS
 from benchproof.read.config.decision_fields import CROSSOVER_FIELDS, DECISION_FIELDS, REFERENCE_FIELDS
+from benchproof.read.config.requests import PER, PER_FIELD, SLO_FIELD, STATED_FIELD, read_slo, stated_of
 from benchproof.read.limits import MAX_ID, MAX_LABEL, too_long
 
 if TYPE_CHECKING:
@@ -40,6 +41,8 @@ METRIC_FIELDS = {
     "allow_negative": Field("bool", default=False, doc="Accept negative values (an error otherwise)"),
     "decimals": Field("int", bounds=(0, 6), doc="Decimals shown for this metric (default: the report's "
                                                 "decimals, or none when every value is a whole number)"),
+    "per": PER_FIELD,
+    "stated": STATED_FIELD,
 }
 DIMENSION_FIELDS = {
     "id": Field("str", required=True, pattern=ID_RE.pattern, doc="The record column that holds the workload value"),
@@ -57,6 +60,9 @@ SECTION_FIELDS = {
     "arms": Field("list", required=True, item="str",
                   doc="The ids of the section's arms, in table order (each has arms/<id>.yaml)"),
     "baseline": Field("str", doc="The arm the others are compared with (the ratio column)"),
+    "compare": Field("list", item="strlist",
+                     doc="Comparisons beside the baseline: pairs [arm, vs], e.g. [[new, old]]; each is shown "
+                         "with its ratio (arm ÷ vs) and whether their repetitions are separated"),
     "group_by": Field("str", default="point", choices=("point", "arm"),
                       doc="Summary rows: 'point' puts the arms side by side at each workload point "
                           "(baseline first); 'arm' lists each arm's points together"),
@@ -83,6 +89,7 @@ REPORT_FIELDS = {
                        doc="Where one arm stops being faster, weighed by a distribution of output lengths"),
     "reference": Field("list", fields=REFERENCE_FIELDS,
                        doc="A distribution of your own measurements the benchmark's repetitions are placed in"),
+    "slo": SLO_FIELD,
 }
 FILE_TABLES[REL] = (REL, REPORT_FIELDS)
 BETTER = METRIC_FIELDS["better"].choices
@@ -172,8 +179,14 @@ def _metrics(doc: dict, problems: Problems) -> list[Metric]:
             problems.error(REL, line_of(item, "better"),
                            f"'better' must be 'higher' or 'lower', got '{better}'"
                            f"{did_you_mean(better, BETTER)}")
+        per = m.get("per", "run")
+        if per not in PER:
+            problems.error(REL, line_of(item, "per"), f"'per' must be 'run' or 'request', got '{per}'"
+                                                      f"{did_you_mean(str(per), PER)}")
+            per = "run"
+        stated = stated_of(m, item, problems)
         fields: tuple[str, ...] = ()
-        if m.get("derive"):
+        if m.get("derive") and per == "run":
             try:
                 fields = parse(m["derive"]).fields
             except DeriveError as exc:
@@ -184,7 +197,7 @@ def _metrics(doc: dict, problems: Problems) -> list[Metric]:
             better=better if better in BETTER else "higher",
             source=m.get("source", ""), derive=m.get("derive"), derive_fields=fields,
             allow_negative=bool(m.get("allow_negative", False)),
-            decimals=_decimals(m, item, METRIC_FIELDS, problems, None),
+            decimals=_decimals(m, item, METRIC_FIELDS, problems, None), per=per, stated=stated,
         ))
     return metrics
 
@@ -275,11 +288,39 @@ def _sections(root: Path, doc: dict, problems: Problems) -> list[tuple[Section, 
             problems.error(REL, line_of(item, "group_by"), f"'group_by' of section '{s['id']}' must be "
                            f"'point' or 'arm', got '{group_by}'{did_you_mean(str(group_by), GROUP_BY)}")
             group_by = "point"
-        section = Section(s["id"], s.get("title", s["id"]), notes, tuple(arm_lines), baseline, group_by)
+        pairs = _pairs(item, s, arm_lines, baseline, problems)
+        section = Section(s["id"], s.get("title", s["id"]), notes, tuple(arm_lines), baseline, group_by, pairs)
         sections.append((section, {"arms": arm_lines, "line": line}))
     if not sections and "sections" in doc:
         problems.error(REL, line_of(doc, "sections"), "the report needs at least one section")
     return sections
+
+
+def _pairs(item: Any, s: dict, arm_lines: dict, baseline: str | None, problems: Problems) -> tuple:
+    """A section's ``compare``: pairs ``[arm, vs]`` of two different arms of the section."""
+    pairs: list[tuple[str, str]] = []
+    for i, pair in enumerate(s.get("compare") or []):
+        where = line_of(item["compare"], i) or line_of(item, "compare")
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(a, str) for a in pair)):
+            problems.error(REL, where, f"'compare' of section '{s['id']}': each entry is a pair [arm, vs] of two "
+                                       f"arm ids, got {shown(pair)}")
+            continue
+        unknown = [a for a in pair if a not in arm_lines]
+        for arm in unknown:
+            problems.error(REL, where, f"'compare' of section '{s['id']}' names '{arm}', which is not one of its "
+                                       f"arms{did_you_mean(arm, arm_lines)}")
+        if unknown:
+            continue
+        if pair[0] == pair[1]:
+            problems.error(REL, where, f"'compare' of section '{s['id']}' compares '{pair[0]}' with itself")
+        elif tuple(pair) in pairs:
+            problems.error(REL, where, f"'compare' of section '{s['id']}' lists [{pair[0]}, {pair[1]}] twice")
+        elif pair[1] == baseline:
+            problems.warning(REL, where, f"'compare' of section '{s['id']}': [{pair[0]}, {pair[1]}] is the "
+                                         "comparison with the baseline, which every table already shows")
+        else:
+            pairs.append((pair[0], pair[1]))
+    return tuple(pairs)
 
 
 def _decimals(node: dict, marked: Any, fields: dict, problems: Problems, default: int | None) -> int | None:
@@ -306,7 +347,9 @@ def with_decimals(report: Report, records: Records) -> Report:
             whole = values is not None and values.size > 0 and bool(np.all(values == np.floor(values)))
             decimals = 0 if whole else report.decimals
         metrics.append(replace(metric, decimals=decimals))
-    return replace(report, metrics=tuple(metrics))
+    per_request = tuple(replace(m, decimals=report.decimals if m.decimals is None else m.decimals)
+                        for m in report.request_metrics)
+    return replace(report, metrics=tuple(metrics), request_metrics=per_request)
 
 
 def read_report(root: Path, doc: Any, problems: Problems) -> tuple[Report | None, list]:
@@ -321,12 +364,15 @@ def read_report(root: Path, doc: Any, problems: Problems) -> tuple[Report | None
     sections = _sections(root, top, problems)
     decimals = _decimals(top, doc, REPORT_FIELDS, problems, REPORT_FIELDS["decimals"].default)
     topics = top.get("topics") or ()
+    per_request = tuple(m for m in metrics if m.per == "request")
     report = Report(
         title=top.get("title", ""), subtitle=top.get("subtitle", ""),
         topics=(topics,) if isinstance(topics, str) else tuple(topics),
-        subject=dict(top.get("subject") or {}), metrics=tuple(metrics), dimensions=tuple(dims),
+        subject=dict(top.get("subject") or {}), metrics=tuple(m for m in metrics if m.per == "run"),
+        dimensions=tuple(dims),
         sections=tuple(s for s, _ in sections),
         protocol_html=read_notes(root, top.get("protocol"), line_of(doc, "protocol"), problems),
         decimals=decimals, arm_label=top.get("arm_label") or REPORT_FIELDS["arm_label"].default,
+        request_metrics=per_request, slo=read_slo(top, doc, per_request, problems),
     )
     return report, [info for _, info in sections]

@@ -114,25 +114,36 @@ def _crossover(root: Path, item: Any, line: int | None, targets: Targets, proble
     cache = _cache_hit(item, c["cache_hit"], [a for a in arms if a], what, problems) if "cache_hit" in c else ()
     points = targets.points_at(item, c, section, what, problems, single=True)
     path = _lengths_file(root, item, c, problems)
+    where = _expression(item, c, "where", what, problems) if "where" in c else None
+    if where is not None and path and c.get("column") is None:
+        problems.error(REL, line_of(item, "where"), f"{what}: 'where' selects lines of a CSV or JSONL file by their "
+                                                    "fields; give output_lengths as one, with 'column'")
     if len(problems.errors) > before or None in (section, points, *arms, *metrics.values()) or not path:
         return None
     title, column = c.get("title") or f"{arms[0]} vs {arms[1]}", c.get("column")
-    read = read_lengths(root, path, column)
+    read = read_lengths(root, path, column, where)
     if column is not None and read.problem is None and column not in read.fields:
         problems.error(REL, line_of(item, "column"),
                        f"{what}: {path} has no column '{column}'{did_you_mean(column, read.fields)}")
         return None
+    missing = [f for f in (where.fields if where else ()) if read.problem is None and read.fields and f not in read.fields]
+    for name in dict.fromkeys(missing):
+        problems.error(REL, line_of(item, "where"), f"{what}: 'where' uses '{name}', which no line of {path} has"
+                                                    f"{did_you_mean(name, read.fields)}")
+    if missing:
+        return None
     _skipped(path, read, f"crossover '{title}'", problems)
     if read.problem is None and not read.values:
         n = len(read.skipped)
-        problems.error(REL, line_of(item, "output_lengths"), f"{what}: {path} gives no output length: "
-                                                             f"{n} line{'s' if n != 1 else ''} skipped"
-                                                             f"{_first_skipped(path, read.skipped)}")
+        out = f", {read.filtered_out} filtered out by 'where'" if where is not None else ""
+        problems.error(REL, line_of(item, "where" if where is not None else "output_lengths"),
+                       f"{what}: {path} gives no output length: {n} line{'s' if n != 1 else ''} skipped{out}"
+                       f"{_first_skipped(path, read.skipped)}")
     if len(problems.errors) > before:
         return None
     return Crossover(title, section, (arms[0], arms[1]), points[0], metrics["prefill"], metrics["decode"],
                      float(c["prompt_tokens"]), cache, path, column, read.values, read.skipped,
-                     Where(REL, line_of(item) or line))
+                     Where(REL, line_of(item) or line), where.expr.strip() if where else None, read.filtered_out)
 
 
 def _expression(item: Any, r: dict, key: str, what: str, problems: Problems):

@@ -12,6 +12,7 @@ error, named with the column.
 
 from __future__ import annotations
 
+import math
 import pathlib
 
 import numpy as np
@@ -21,7 +22,72 @@ from benchproof.model.columns import NUMBER, OBJECT, TEXT, Column, RunFile
 from benchproof.read.runs.fast_csv import padded
 
 
-def _column(data, name: str, rel: str) -> tuple[Column | None, Problem | None]:
+_PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
+# 0001-01-02 and 9999-12-31 (seconds from 1970): a time ISO 8601 writes with four digits of year,
+# a day from either end so that a time zone cannot push it over
+_FIRST, _LAST = -62135596800 + 86400, 253402214400
+
+
+def _beyond_the_years(data, kind, name: str, rel: str) -> tuple[object, list[Problem]]:
+    """``data`` with the times and dates that are not in the years 1 to 9999 made null, and a
+    problem at each of their rows (a Parquet writer can store 10**12 s, or 2**31 - 1 days)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_timestamp(kind):
+        low, high = _FIRST * _PER_SECOND[kind.unit], _LAST * _PER_SECOND[kind.unit]
+    elif pa.types.is_date32(kind):
+        low, high = _FIRST // 86400, _LAST // 86400
+    else:   # date64: milliseconds
+        low, high = _FIRST * 1000, _LAST * 1000
+    raw = data.cast(pa.int64() if not pa.types.is_date32(kind) else pa.int32())
+    numbers = raw.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
+    bad = (numbers < max(low, -2**63)) | (numbers > min(high, 2**63 - 1))
+    bad &= ~raw.is_null().to_numpy(zero_copy_only=False)
+    if not bad.any():
+        return data, []
+    problems = [Problem(rel, row + 1, f"'{printable(name)}' holds a {kind} value beyond the years 1 to 9999, "
+                                      "which no date written as ISO 8601 text can hold")
+                for row in np.flatnonzero(bad).tolist()]
+    return pc.if_else(pa.array(bad), pa.scalar(None, kind), data), problems
+
+
+def _json_like(kind) -> bool:
+    """Whether every value inside the nested type ``kind`` is a JSON value as it is read: a
+    number, a text, true/false or null, in lists, maps and structs (a loop over the type tree)."""
+    import pyarrow as pa
+
+    stack = [kind]
+    while stack:
+        item = stack.pop()
+        if pa.types.is_struct(item):
+            stack.extend(item.field(i).type for i in range(item.num_fields))
+        elif pa.types.is_map(item):
+            stack.extend((item.key_type, item.item_type))
+        elif pa.types.is_list(item) or pa.types.is_large_list(item) or pa.types.is_fixed_size_list(item):
+            stack.append(item.value_type)
+        elif not (pa.types.is_null(item) or pa.types.is_boolean(item) or pa.types.is_integer(item)
+                  or pa.types.is_floating(item) or pa.types.is_string(item) or pa.types.is_large_string(item)):
+            return False
+    return True
+
+
+def _finite_inside(value: object) -> bool:
+    """Whether no float inside ``value`` (lists, dicts, map pairs) is NaN or infinite."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return False
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return True
+
+
+def _column(data, name: str, rel: str) -> tuple[Column | None, Problem | None, list[Problem]]:
+    """The column, or a problem with the whole of it; and the problems of single rows."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -29,24 +95,37 @@ def _column(data, name: str, rel: str) -> tuple[Column | None, Problem | None]:
     if pa.types.is_dictionary(kind):
         data, kind = data.cast(kind.value_type), kind.value_type
     if pa.types.is_null(kind):
-        return Column.missing(len(data)), None
+        return Column.missing(len(data)), None, []
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
         text = data.cast(pa.string())
         if padded(text):
-            return Column.text(None if v is None or not v.strip() else v.strip() for v in text.to_pylist()), None
-        return Column(TEXT, pc.if_else(pc.equal(text, ""), pa.scalar(None, pa.string()), text)), None
+            return Column.text(None if v is None or not v.strip() else v.strip() for v in text.to_pylist()), None, []
+        return Column(TEXT, pc.if_else(pc.equal(text, ""), pa.scalar(None, pa.string()), text)), None, []
     if pa.types.is_integer(kind):
-        return Column(NUMBER, data.cast(pa.int64())), None
+        if kind == pa.uint64() and pc.max(data).as_py() is not None and pc.max(data).as_py() >= 2**63:
+            return Column(OBJECT, data.to_pylist()), None, []   # beyond int64: kept exact, as JSON keeps them
+        return Column(NUMBER, data.cast(pa.int64())), None, []
     if pa.types.is_floating(kind) or pa.types.is_decimal(kind):
         numbers = data.cast(pa.float64())
         # NaN is how pandas writes a missing float: not measured
-        return Column(NUMBER, pc.if_else(pc.is_nan(numbers), pa.scalar(None, pa.float64()), numbers)), None
+        return Column(NUMBER, pc.if_else(pc.is_nan(numbers), pa.scalar(None, pa.float64()), numbers)), None, []
     if pa.types.is_timestamp(kind) or pa.types.is_date(kind):
-        return Column.text(None if v is None else v.isoformat() for v in data.to_pylist()), None
-    if pa.types.is_boolean(kind) or pa.types.is_nested(kind):
-        return Column(OBJECT, data.to_pylist()), None
+        data, problems = _beyond_the_years(data, kind, name, rel)
+        return Column.text(None if v is None else v.isoformat() for v in data.to_pylist()), None, problems
+    if pa.types.is_boolean(kind) or (pa.types.is_nested(kind) and _json_like(kind)):
+        values = data.to_pylist()
+        rows = [row for row, value in enumerate(values) if not _finite_inside(value)] if pa.types.is_nested(kind) else []
+        for row in rows:
+            values[row] = None
+        return Column(OBJECT, values), None, [
+            Problem(rel, row + 1, f"'{printable(name)}' holds NaN or an infinity inside it, which JSON has no "
+                                  "word for: write null for a value that was not measured") for row in rows]
+    if pa.types.is_nested(kind):
+        return None, Problem(rel, None, f"column '{printable(name)}' holds {kind} values: inside a list, map or "
+                                        "struct only numbers, text, true/false and null have a JSON form: store "
+                                        "the others (times, dates, decimals, bytes) as text or numbers"), []
     return None, Problem(rel, None, f"column '{printable(name)}' holds {kind} values, which have no "
-                                    "text or number form: store them as text or numbers")
+                                    "text or number form: store them as text or numbers"), []
 
 
 def read_parquet(path: pathlib.Path, rel: str) -> tuple[RunFile | None, list[Problem]]:
@@ -65,8 +144,10 @@ def read_parquet(path: pathlib.Path, rel: str) -> tuple[RunFile | None, list[Pro
     if problems:
         return None, problems
     columns: dict[str, Column] = {}
+    rows: list[Problem] = []
     for name, data in zip(names, table.columns):
-        column, problem = _column(data.combine_chunks(), name, rel)
+        column, problem, trouble = _column(data.combine_chunks(), name, rel)
+        rows += trouble
         if problem is not None:
             problems.append(problem)
         else:
@@ -74,7 +155,8 @@ def read_parquet(path: pathlib.Path, rel: str) -> tuple[RunFile | None, list[Pro
     if problems:
         return None, problems
     found = RunFile(rel, list(names), columns, np.arange(1, table.num_rows + 1, dtype=np.int64))
-    return _finite(found)
+    found, more = _finite(found)
+    return found, sorted(rows + more, key=lambda p: p.line or 0)
 
 
 def _finite(found: RunFile) -> tuple[RunFile, list[Problem]]:

@@ -178,6 +178,8 @@ class Validation:
             number = -1.0
         if number < 1 or not number.is_integer():
             return 0, f"'repeat' must be a whole number from 1, got {text!r}"
+        if number >= 2**63:   # kept as a 64-bit integer
+            return 0, f"'repeat' must be a whole number from 1 that a 64-bit integer holds, got {shown(text)}"
         return int(number), None
 
     def _dimension(self, dim_id: str, value: Any) -> tuple[DimValue | None, str | None]:

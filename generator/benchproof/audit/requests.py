@@ -1,0 +1,91 @@
+"""Rules about per-request records: a tool's own summary of a run (its mean, median or p99 of
+TTFT, TPOT, ITL…, named by a request metric's ``stated``) against the same figure recomputed
+from that run's requests (``summary-differs``)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import numpy as np
+
+from benchproof.audit.finding import Facts, Finding
+from benchproof.model.config import AuditSettings
+from benchproof.model.percentiles import PER_RUN, stat
+from benchproof.read.numbers import parse_number
+
+FLOAT_NOISE = 1e-9     # relative: two computations of one figure in doubles agree this closely
+
+
+def written_decimals(value: float) -> int:
+    """The decimals of ``value`` as a tool wrote it (the shortest text that reads back as it):
+    ``12.35`` → 2, ``1030`` (or ``1030.0``) → 0, ``1.5e-05`` → 6."""
+    if float(value).is_integer():
+        return 0
+    exponent = Decimal(repr(float(value))).as_tuple().exponent
+    return -exponent if isinstance(exponent, int) and exponent < 0 else 0
+
+
+def beyond_rounding(stated: float, recomputed: float) -> bool:
+    """Whether ``stated`` differs from ``recomputed`` by more than its own rounding: half a unit
+    of the last decimal it was written with, and more than doubles' arithmetic noise."""
+    gap = abs(stated - recomputed)
+    half_unit = 0.5 * 10.0 ** -written_decimals(stated)
+    return gap > half_unit and gap > FLOAT_NOISE * max(abs(stated), abs(recomputed))
+
+
+def _stated_values(f: Facts, column: str) -> np.ndarray:
+    """The stated figure of each run record (NaN where it has none or it is not a number)."""
+    records = f.records
+    if column in records.metrics:
+        return records.metrics[column]
+    data = records.raw.get(column)
+    out = np.full(len(records), np.nan)
+    if data is None:
+        return out
+    for i, value in enumerate(data.values()):
+        try:
+            out[i] = parse_number(value) if value is not None else np.nan
+        except ValueError:
+            pass
+    return out
+
+
+def _recomputed(metric: str, name: str, f: Facts) -> str | None:
+    """The run-level figure of the request metric nearest the statistic (its p50 for a
+    median, else its p99)."""
+    found = [f"{metric}_{p}" for p in PER_RUN if f"{metric}_{p}" in f.metrics]
+    return next((m for m in found if m.endswith("_p50") == (name in ("median", "p50"))), found[0] if found else None)
+
+
+def summary_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
+    """Each successful run whose stated summary of a request metric differs, beyond rounding,
+    from the one its own requests give: both figures, at that run."""
+    data = f.project.requests
+    out: list[Finding] = []
+    ok = np.flatnonzero(f.records.ok())
+    for metric in f.report.request_metrics:
+        found = data.metrics.get(metric.id)
+        if found is None:
+            continue
+        counts = found.counts()
+        for name, column in metric.stated:
+            given = _stated_values(f, column)
+            for row in ok[(counts[ok] > 0) & ~np.isnan(given[ok])].tolist():
+                values = found.of(row)
+                recomputed = stat(values, name)
+                if not beyond_rounding(float(given[row]), recomputed):
+                    continue
+                section, arm, point = f.records.group_of(int(f.records.group_keys(np.array([row]))[0]))
+                unit = f" {metric.unit}" if metric.unit else ""
+                stated_text, computed_text = f.number(float(given[row])) + unit, f.number(recomputed) + unit
+                # the marker goes on the tool's figure when it is a metric, else on the recomputed one
+                marked = column if column in f.metrics else _recomputed(metric.id, name, f)
+                what = "inter-token gaps of its successful requests" if found.listed else "successful requests"
+                detail = (f"run {f.records.run_id[row]} states {metric.label} {name} {stated_text} ({column}); its "
+                          f"{len(values):,} {what} give {computed_text}")
+                headline = "a tool's own summary differs from the one recomputed from its requests"
+                out.append(f.finding("summary-differs", section, arm, point, marked,
+                                     headline, detail, f"{name} {stated_text} vs {computed_text}", [row],
+                                     (("stated", float(given[row])), ("recomputed", recomputed),
+                                      ("requests", len(values)))))
+    return out

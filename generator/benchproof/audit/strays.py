@@ -1,0 +1,64 @@
+"""One cause, one finding: when a single repetition is why a group looks noisy, or why its range
+overlaps another group's, the audit names that repetition (``outlier``) and does not report the
+noise (``noisy``) or the overlap (``not-separated``) it causes as findings of their own.  The
+decisions those three rules share are made here, once.
+
+A *lone stray* is the lowest or highest of 3 to 10 repetitions that Dixon's Q test sets apart
+(:func:`benchproof.compute.spread.dixon_stray`).  It *alone makes its group noisy* when the
+group's spread exceeds ``noise`` and, without it, would not; it *alone makes a comparison
+overlap* when the comparison is within noise and, without it, the two ranges would be apart and
+their medians more than ``noise`` apart.  From eleven repetitions on, spread and overlap are
+read on the quartiles, which one repetition cannot move: there is never a lone stray.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from benchproof.compute.spread import dixon_stray, relative
+
+
+@dataclass(frozen=True)
+class Stray:
+    index: int                 # in the group's values (and rows)
+    value: float
+    spread: float | None       # the group's relative spread with it
+    without: float | None      # ... and without it
+
+
+def noise_stray(values: np.ndarray, noise: float) -> Stray | None:
+    """The lone stray that alone makes ``values`` noisy, if there is one."""
+    spread = relative(values)
+    if spread is None or spread <= noise:
+        return None
+    i = dixon_stray(values)
+    if i is None:
+        return None
+    without = relative(np.delete(values, i))
+    if without is None or without > noise:
+        return None
+    return Stray(i, float(values[i]), spread, without)
+
+
+def _apart(a: np.ndarray, b: np.ndarray, noise: float) -> bool:
+    """Ranges that do not overlap, and medians more than ``noise`` apart (relative to ``a``'s)."""
+    if not (a.max() < b.min() or b.max() < a.min()):
+        return False
+    base, other = float(np.median(a)), float(np.median(b))
+    return base != 0 and abs(other - base) / abs(base) > noise
+
+
+def overlap_stray(base: np.ndarray, values: np.ndarray, noise: float) -> tuple[str, Stray] | None:
+    """The lone stray (of the compared arm's values first, then of the base's) without which a
+    comparison within noise would be separated: ``("arm" | "vs", stray)``."""
+    for side, mine, other in (("arm", values, base), ("vs", base, values)):
+        i = dixon_stray(mine)
+        if i is None:
+            continue
+        rest = np.delete(mine, i)
+        a, b = (other, rest) if side == "arm" else (rest, other)
+        if _apart(a, b, noise):
+            return side, Stray(i, float(mine[i]), relative(mine), relative(rest))
+    return None

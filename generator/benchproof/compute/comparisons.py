@@ -1,0 +1,113 @@
+"""Every comparison a report makes, judged once: each arm against its section's baseline, and
+each pair a section names in ``compare: [[arm, vs]]``, at every point and metric where both
+have a median.
+
+A comparison is the ratio of the medians (arm ÷ vs), its words in the metric's direction
+(``13% better``) and how the two groups of repetitions stand
+(:func:`benchproof.compute.separation.separation`, at the report's ``audit.noise``):
+separated, within noise, too few repetitions to tell, or the same.  That state belongs to the
+ratio's words ("13% better, within noise"), never to either figure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from benchproof.compute.aggregate import Results, ratio_of
+from benchproof.compute.groups import Groups
+from benchproof.compute.ratio import ratio_direction
+from benchproof.compute.separation import SAME, SEPARATED, TOO_FEW, WITHIN_NOISE, Separation, separation
+from benchproof.model.project import Project
+from benchproof.model.terms import Point
+
+BASELINE, PAIR = "baseline", "pair"
+STATE_WORDS = {SEPARATED: "", WITHIN_NOISE: "within noise", TOO_FEW: "too few repetitions to tell", SAME: "the same"}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    section: str
+    arm: str
+    vs: str
+    point: Point
+    metric: str
+    kind: str                       # BASELINE or PAIR
+    ratio: float | None             # median of arm ÷ median of vs
+    direction: str | None           # the ratio in words: "13% better", "4.17× worse"
+    separation: Separation
+
+    @property
+    def state(self) -> str:
+        return self.separation.state
+
+    @property
+    def words(self) -> str:
+        """``13% better, within noise``; ``the same`` for equal values; ``13% better`` alone
+        when the repetitions are separated."""
+        if self.state == SAME:
+            return STATE_WORDS[SAME]
+        qualifier = STATE_WORDS[self.state]
+        direction = "the same median" if self.direction == "same" else self.direction or ""
+        return ", ".join(w for w in (direction, qualifier) if w)
+
+    @property
+    def key(self) -> tuple:
+        return (self.section, self.arm, self.vs, self.point, self.metric)
+
+
+@dataclass(frozen=True)
+class Comparisons:
+    items: tuple[Comparison, ...]
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def of(self, kind: str) -> tuple[Comparison, ...]:
+        return tuple(c for c in self.items if c.kind == kind)
+
+    def baseline(self, section: str, arm: str, point: Point, metric: str) -> Comparison | None:
+        """The comparison of a figure with its section's baseline, if there is one."""
+        return self._baseline.get((section, arm, point, metric))
+
+    def pairs(self, section: str) -> tuple[Comparison, ...]:
+        return tuple(c for c in self.items if c.kind == PAIR and c.section == section)
+
+    @cached_property
+    def _baseline(self) -> dict:
+        return {(c.section, c.arm, c.point, c.metric): c for c in self.items if c.kind == BASELINE}
+
+
+def _compare(project: Project, results: Results, groups: Groups, section, arm: str, vs: str, kind: str):
+    noise = project.audit.noise
+    better = {m.id: m.better for m in project.report.metrics}
+    rows = {(r.arm, r.point): r for r in results.section_rows(section.id)}
+    for point in results.points[section.id]:
+        mine, theirs = rows.get((arm, point)), rows.get((vs, point))
+        if mine is None or theirs is None:
+            continue
+        for metric in project.report.metrics:
+            a, b = theirs.stats[metric.id], mine.stats[metric.id]
+            if a.median is None or b.median is None:
+                continue
+            ratio = ratio_of(b.median, a.median)
+            found = separation(groups.values(section.id, vs, point, metric.id)[1],
+                               groups.values(section.id, arm, point, metric.id)[1], noise)
+            yield Comparison(section.id, arm, vs, point, metric.id, kind, ratio,
+                             ratio_direction(ratio, better[metric.id]), found)
+
+
+def compare(project: Project, results: Results, groups: Groups) -> Comparisons:
+    """Each section's arms against its baseline (in table order), then its pairs."""
+    out: list[Comparison] = []
+    for section in project.report.sections:
+        if section.baseline:
+            for arm in section.arms:
+                if arm != section.baseline:
+                    out += _compare(project, results, groups, section, arm, section.baseline, BASELINE)
+        for arm, vs in section.compare:
+            out += _compare(project, results, groups, section, arm, vs, PAIR)
+    return Comparisons(tuple(out))

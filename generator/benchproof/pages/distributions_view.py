@@ -1,0 +1,139 @@
+"""The section "Per-request distributions" (``partials/_distributions.html``): per request
+metric and point, each arm's distribution in a table (n, failed requests, p50 … p99.9, each
+run's p99) and an ECDF chart (a static SVG that ``assets/workload.js`` replaces with the
+interactive one), its histogram beside it; then goodput under the report's ``slo:``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from benchproof import text as fmt
+from benchproof.addresses import arm_href, svg_path, view_href, view_key
+from benchproof.audit.run import Audit
+from benchproof.cache import Cache
+from benchproof.charts import style
+from benchproof.charts.ecdf import DistributionChart, ecdf_chart, histogram_chart
+from benchproof.compute.distributions import CURVE_LIMIT, DistributionView
+from benchproof.compute.run import Computed
+from benchproof.model.percentiles import LEVELS
+from benchproof.model.project import Project
+from benchproof.read.config.requests import GOODPUT
+from benchproof.text import script_json
+
+
+@dataclass(frozen=True)
+class Figure:
+    key: str
+    svg: str
+    alt: str
+
+
+@dataclass(frozen=True)
+class ArmRow:
+    label: str
+    href: str
+    n: str
+    failed: str
+    cells: tuple[str, ...]          # p50 … p99.9, '--' without a value
+    runs: str                       # each run's p99: "r1 412.30 ms · r2 398.10 ms"
+    flags: tuple = ()               # markers of the audit's findings on this arm's runs (summary-differs)
+
+
+@dataclass(frozen=True)
+class Article:
+    anchor: str
+    metric: str
+    where: str
+    rows: tuple[ArmRow, ...]
+    ecdf: Figure
+    histogram: Figure | None
+    note: str
+
+
+@dataclass(frozen=True)
+class GoodputRow:
+    label: str
+    href: str
+    where: str
+    share: str
+    counts: str
+    runs: str
+
+
+@dataclass(frozen=True)
+class DistributionsPage:
+    sections: tuple[tuple[str, tuple[Article, ...]], ...]     # (section title, its articles)
+    levels: tuple[str, ...]
+    objectives: str
+    goodput: tuple[GoodputRow, ...]
+    goodput_chart: str              # '#view=…' of the goodput sweep, '' when there is none
+    charts: tuple[DistributionChart, ...]
+    payload: Markup                 # the ECDF specs, for assets/workload.js
+
+
+def _note(view: DistributionView, listed: bool) -> str:
+    thinned = not all(d.every_value for d in view.arms if d.n)
+    parts = [f"n counts the successful requests' values{' (each inter-token gap of a request is one)' if listed else ''}; "
+             "failed requests are counted apart and are in no percentile"]
+    parts.append(f"each curve is drawn from at most {CURVE_LIMIT} points (the percentile function read off at fixed "
+                 "levels); the percentiles in the table are exact" if thinned else "each curve goes through every request")
+    if view.log:
+        parts.append("the x axis is logarithmic: the values span more than ten times")
+    return "; ".join(parts) + "."
+
+
+def distributions_page(project: Project, computed: Computed, audit: Audit, sweep_keys: set[str],
+                       cache: Cache | None = None) -> DistributionsPage | None:
+    """``sweep_keys``: the keys of the chart views drawn (the goodput sweep is linked when there is
+    one); ``cache``: the chart cache (the charts' skeletons)."""
+    found = computed.distributions
+    if not found.views and not found.goodput:
+        return None
+    report = project.report
+    metrics = {m.id: m for m in report.request_metrics}
+    dims = {d.id: d.label for d in report.dimensions}
+    charts: list[DistributionChart] = []
+    marks: dict[tuple, list] = {}
+    for notice in audit.notices:
+        if notice.rule == "summary-differs":
+            for f in notice.findings:
+                marks.setdefault((f.section, f.arm, f.point), []).append(notice.flag)
+    sections = []
+    for section in report.sections:
+        labels = style.labels(project, section.arms)
+        articles = []
+        for view in (v for v in found.views if v.section == section.id):
+            metric = metrics[view.metric]
+            ecdf = ecdf_chart(view, metric, labels, dims, report.arm_label, cache)
+            histogram = histogram_chart(view, metric, labels, dims, report.arm_label, cache)
+            charts += [ecdf] + ([histogram] if histogram else [])
+            where = " · ".join(f"{dims[k]} {v}" for k, v in view.point) or "all runs"
+            rows = []
+            for d in view.arms:
+                shown = {name: fmt.measured(d.percentiles[name], metric.decimals, metric.unit) if d.percentiles
+                         else fmt.MISSING for name, _ in LEVELS}
+                runs = " · ".join(f"{r.run_id} {fmt.measured(r.percentiles['p99'], metric.decimals, metric.unit)}"
+                                  for r in d.runs if r.percentiles) or fmt.MISSING
+                flags = tuple(dict.fromkeys(marks.get((d.section, d.arm, d.point), ())))
+                rows.append(ArmRow(labels[d.arm], arm_href(d.arm), fmt.thousands(d.n), fmt.thousands(d.n_failed),
+                                   tuple(shown[name] for name, _ in LEVELS), runs, flags))
+            anchor = view_key(view.section, metric.id, view.point, kind="distribution")
+            articles.append(Article(anchor, metric.label, where, tuple(rows), Figure(ecdf.key, svg_path(ecdf), ecdf.title),
+                                    Figure(histogram.key, svg_path(histogram), histogram.title) if histogram else None,
+                                    _note(view, project.requests.metrics[metric.id].listed)))
+        if articles:
+            sections.append((section.title, tuple(articles)))
+    goodput = []
+    for g in found.goodput:
+        runs = " · ".join(f"{run} {fmt.percent(good / n if n else None, 1)}" for run, good, n in g.runs) or fmt.MISSING
+        goodput.append(GoodputRow(style.labels(project, (g.arm,))[g.arm], arm_href(g.arm),
+                                  " · ".join(f"{dims[k]} {v}" for k, v in g.point) or "all runs",
+                                  fmt.percent(g.share, 1), f"{fmt.thousands(g.n_good)} of {fmt.thousands(g.n)}", runs))
+    objectives = " and ".join(f"{metrics[o.metric].label} ≤ {fmt.measured(o.max, metrics[o.metric].decimals, metrics[o.metric].unit)}"
+                              for o in report.slo)
+    sweep = next((key for key in sorted(sweep_keys) if f"--{GOODPUT}--across-" in key), "")
+    payload = script_json({"charts": [{"key": c.key, "spec": c.spec} for c in charts if c.key.startswith("ecdf--")]})
+    return DistributionsPage(tuple(sections), tuple(name for name, _ in LEVELS), objectives, tuple(goodput),
+                             view_href(sweep) if sweep else "", tuple(charts), payload)

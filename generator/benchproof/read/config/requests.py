@@ -1,0 +1,116 @@
+"""The per-request keys of report.yaml: a metric's ``per`` and ``stated``, and ``slo:``.
+
+A metric declared ``per: request`` is read from the request records (``requests/``), not
+from the run records: its distribution is drawn, and each run gets its own percentiles
+(:data:`~benchproof.model.percentiles.PER_RUN`) as run-level figures named ``<id>_p50``,
+``<id>_p99``; ``slo:`` adds ``goodput``, each run's share of requests that succeeded and met
+every objective.  ``stated`` names the run-record columns where a tool states its own summary
+of the metric (``{mean: ttft_mean_ms, p99: ttft_p99_ms}``), which the audit checks against the
+requests (``summary-differs``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from benchproof.errors import Problems, did_you_mean
+from benchproof.text import setting
+from benchproof.model.config import Metric, Objective, Report
+from benchproof.model.percentiles import PER_RUN, is_stat
+from benchproof.model.terms import Where
+from benchproof.read.schema import Field, check_map, line_of, shown
+
+REL = "report.yaml"
+PER = ("run", "request")
+GOODPUT = "goodput"     # the run-level figure of the share of good requests, when slo: is set
+PER_FIELD = Field("str", default="run", choices=PER,
+                  doc="run: a value per run record (runs/); request: a value per request record "
+                      "(requests/), drawn as a distribution, each run's p50 and p99 as run-level figures")
+STATED_FIELD = Field("map", doc="For a request metric: the run-record columns where the tool states its own "
+                                "summary of it, by statistic (mean, median, pNN), e.g. "
+                                "{mean: ttft_mean_ms, p99: ttft_p99_ms}; checked against the requests "
+                                "(audit rule summary-differs)")
+SLO_FIELDS = {
+    "metric": Field("str", required=True, doc="A request metric (per: request)"),
+    "max": Field("number", required=True, doc="The most a request may take, in the metric's unit"),
+}
+SLO_FIELD = Field("list", fields=SLO_FIELDS,
+                  doc="Service-level objectives, e.g. [{metric: ttft_ms, max: 200}]: a request is good when it "
+                      "succeeded and met every one (goodput)")
+
+
+def stated_of(m: dict, item: Any, problems: Problems) -> tuple[tuple[str, str], ...]:
+    """A metric's ``stated`` mapping, checked: statistic → run-record column."""
+    mapping = m.get("stated") or {}
+    if mapping and m.get("per", "run") != "request":
+        problems.error(REL, line_of(item, "stated"), f"metric '{m['id']}': 'stated' names a tool's summary of a "
+                                                     "request metric; add per: request, or remove it")
+        return ()
+    pairs = []
+    for stat, column in mapping.items():
+        if not is_stat(str(stat)):
+            problems.error(REL, line_of(mapping, stat), f"metric '{m['id']}': 'stated' lists {shown(stat)}: a "
+                                                        "statistic is mean, median or pNN (p50, p99, p99.9)")
+        elif not isinstance(column, str) or not column:
+            problems.error(REL, line_of(mapping, stat), f"metric '{m['id']}': 'stated' {stat} must name a run-record "
+                                                        f"column, got {shown(column)}")
+        else:
+            pairs.append((str(stat), column))
+    if m.get("per") == "request" and m.get("derive"):
+        problems.error(REL, line_of(item, "derive"), f"metric '{m['id']}': a request metric is read from the "
+                                                     "request records; 'derive' is for run metrics")
+    return tuple(pairs)
+
+
+def per_run_ids(metric: Metric) -> list[str]:
+    """The run-level figures a request metric gives each run: ``ttft_ms_p50``, ``ttft_ms_p99``."""
+    return [f"{metric.id}_{name}" for name in PER_RUN]
+
+
+def read_slo(top: dict, doc: Any, request_metrics: tuple[Metric, ...], problems: Problems) -> tuple[Objective, ...]:
+    """``slo:``: each objective names a request metric, once, with a non-negative ``max``."""
+    found: list[Objective] = []
+    ids = [m.id for m in request_metrics]
+    items = top.get("slo") or []
+    for i, item in enumerate(items):
+        line = line_of(items, i) or line_of(doc, "slo")
+        entry = check_map(item, REL, "an slo entry", SLO_FIELDS, problems, line)
+        if not entry or "metric" not in entry or "max" not in entry:
+            continue
+        metric = entry["metric"]
+        if metric not in ids:
+            problems.error(REL, line_of(item, "metric"), f"slo: '{metric}' is not a request metric (per: request)"
+                                                         + (did_you_mean(metric, ids) if ids else
+                                                            ": the report declares none"))
+        elif metric in {o.metric for o in found}:
+            problems.error(REL, line, f"slo: '{metric}' has two objectives; keep one")
+        elif entry["max"] < 0:
+            problems.error(REL, line_of(item, "max"), f"slo: the max of '{metric}' is negative ({setting(entry['max'])})")
+        else:
+            found.append(Objective(metric, float(entry["max"]), Where(REL, line)))
+    return tuple(found)
+
+
+def check_names(report: Report, doc: Any, problems: Problems) -> None:
+    """The run-level figures made from the requests must not take an id the report uses."""
+    if not report.request_metrics:
+        return
+    taken = {m.id for m in report.metrics} | {d.id for d in report.dimensions}
+    made = [*(i for m in report.request_metrics for i in per_run_ids(m)), *([GOODPUT] if report.slo else [])]
+    for name in made:
+        if name in taken:
+            problems.error(REL, line_of(doc, "metrics"), f"metric or dimension id '{name}' is taken by the run-level "
+                                                         "figure benchproof makes from the requests: rename it")
+
+
+def check_stated(report: Report, columns: tuple[str, ...], doc: Any, problems: Problems) -> None:
+    """A ``stated`` column must be a column of some run file (or a run metric)."""
+    known = set(columns) | {m.id for m in report.metrics}
+    lines = {item.get("id"): item for item in (doc.get("metrics") or []) if isinstance(item, dict)}
+    for metric in report.request_metrics:
+        for stat, column in metric.stated:
+            if column not in known:
+                item = lines.get(metric.id, {})
+                problems.error(REL, line_of(item.get("stated"), stat) or line_of(item),
+                               f"metric '{metric.id}': 'stated' {stat} names '{column}', which is not a column of "
+                               f"any run file{did_you_mean(column, known)}")

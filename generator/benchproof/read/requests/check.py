@@ -1,0 +1,249 @@
+"""One batch of request records checked, column by column: which run each row belongs to,
+whether it failed, each request metric's values, and a message for every row that is wrong.
+
+The rules are the run records' (:mod:`benchproof.read.numbers`: what a number looks like;
+``file:line`` of the row): a row with a problem is left out, everything else is kept.
+
+* ``run_id`` (required) names a run record; an unknown one is an error at the row (with a
+  "did you mean").
+* ``error``: a row whose error is not empty (text other than blanks, or any other value but
+  ``false``) is a failed request: counted, never in a latency.
+* A request metric holds a number, nothing (not measured), or — in JSON Lines and Parquet —
+  a list of numbers (a request's inter-token latencies: each is a value of the distribution).
+  Negative values are errors unless the metric allows them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from benchproof.errors import did_you_mean, printable
+from benchproof.model.columns import NUMBER, OBJECT, TEXT, Column
+from benchproof.model.config import Metric
+from benchproof.read.numbers import blank, parse_column, parse_number
+from benchproof.read.requests.sources import Batch, kind_of
+from benchproof.read.schema import shown
+
+RUN_ID, ERROR = "run_id", "error"
+HINT = " (leave it empty for a value that was not measured)"
+
+
+@dataclass
+class Values:
+    """A metric's values in a batch: ``values[k]`` belongs to row ``rows[k]`` (one value per row,
+    or several for a row holding a list); ``listed``: whether the column held lists."""
+
+    values: np.ndarray
+    rows: np.ndarray
+    listed: bool = False
+
+
+class Messages:
+    """Every problem found in the request files, grouped by file and message (ten million rows
+    with the same mistake are one message: where it is first, how often, where it is last)."""
+
+    def __init__(self) -> None:
+        self.groups: dict[tuple[str, str], list] = {}   # (file, message) → [count, first line, last line]
+
+    def note(self, rel: str, message: str, lines: np.ndarray) -> None:
+        if not len(lines):
+            return
+        found = self.groups.setdefault((rel, message), [0, int(lines.min()), int(lines.max()), []])
+        found[0] += len(lines)
+        found[1], found[2] = min(found[1], int(lines.min())), max(found[2], int(lines.max()))
+        found[3] = sorted(set(found[3]) | set(np.sort(lines)[:3].tolist()))[:3]
+
+    def problems(self):
+        """``(file, line, message)`` in file and line order: one line per row up to three rows,
+        else one line for all of them (as :func:`benchproof.errors.collapse` says it)."""
+        from benchproof.errors import repeated
+
+        out = []
+        for (rel, message), (count, first, last, lines) in self.groups.items():
+            if count <= len(lines):
+                out += [(rel, line, message) for line in lines]
+            else:
+                out.append((rel, first, repeated(message, count - 1, last)))
+        return sorted(out, key=lambda p: (p[0], p[1]))
+
+
+class BatchCheck:
+    """The checks of one batch; a row that fails one is left out (``bad``)."""
+
+    def __init__(self, batch: Batch, run_ids, known: list[str], messages: Messages):
+        self.batch, self.run_ids, self.known, self.messages = batch, run_ids, known, messages
+        self.n = len(batch.lines)
+        self.bad = np.zeros(self.n, bool)
+
+    def fail(self, rows, message: str) -> None:
+        rows = np.asarray(rows, np.int64)
+        if len(rows):
+            self.bad[rows] = True
+            self.messages.note(self.batch.rel, message, self.batch.lines[rows])
+
+    # -- run_id ------------------------------------------------------------------------------
+
+    def runs(self) -> np.ndarray:
+        """Each row's run (its row in the run records), -1 where the row has none.  A dictionary
+        column (how Parquet writers store a run id repeated on every row) is decided per value."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        data = self.batch.columns.get(RUN_ID)
+        if data is None:
+            self.fail(np.arange(self.n), "missing required column 'run_id' (the run record each request belongs to)")
+            return np.full(self.n, -1, np.int64)
+        values, codes = _distinct(data)
+        text = pc.utf8_trim_whitespace(_text_array(values))
+        found = pc.index_in(text, value_set=self.run_ids).fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+        blank = ~text.is_valid().to_numpy(zero_copy_only=False) | pc.equal(text, "").fill_null(True).to_numpy(
+            zero_copy_only=False)
+        names = text.to_pylist() if (blank | (found < 0)).any() else []
+        if codes is not None:
+            found, blank = np.append(found, -1)[codes], np.append(blank, True)[codes]
+        self.fail(np.flatnonzero(blank), "missing required column 'run_id' (the run record each request belongs to)")
+        unknown = np.flatnonzero((found < 0) & ~blank)
+        if len(unknown):
+            which = codes[unknown] if codes is not None else unknown
+            for k in np.unique(which).tolist():
+                value = names[k]
+                self.fail(unknown[which == k], f"unknown run_id '{printable(value)}': no run record has it"
+                                               f"{did_you_mean(value, self.known)}")
+        return found
+
+    # -- error ------------------------------------------------------------------------------
+
+    def failed(self) -> np.ndarray:
+        import pyarrow.compute as pc
+
+        data = self.batch.columns.get(ERROR)
+        if data is None:
+            return np.zeros(self.n, bool)
+        kind = kind_of(data)
+        if kind == OBJECT and isinstance(data, Column):
+            return np.fromiter((not blank(v) and v is not False and v != {} and v != [] for v in data.data), bool, self.n)
+        if kind == "null":
+            return np.zeros(self.n, bool)
+        values, codes = _distinct(data)
+        if kind == TEXT:
+            text = pc.utf8_trim_whitespace(_text_array(values))
+            failed = pc.not_equal(text, "").fill_null(False).to_numpy(zero_copy_only=False)
+        else:
+            failed = np.fromiter((not blank(v) and v is not False for v in _arrow(values).to_pylist()), bool, len(values))
+        return failed if codes is None else np.append(failed, False)[codes]
+
+    # -- a request metric -------------------------------------------------------------------
+
+    def values(self, metric: Metric) -> Values:
+        data = self.batch.columns.get(metric.id)
+        if data is None:
+            return Values(np.zeros(0), np.zeros(0, np.int64))
+        kind = kind_of(data)
+        if kind == "list":
+            found = self._listed(metric, _arrow(data))
+        elif kind == OBJECT:
+            found = self._objects(metric, data)
+        elif kind in (TEXT, NUMBER):
+            column = data if isinstance(data, Column) else Column(kind, _plain(data))
+            numbers, reasons = parse_column(column)
+            for row, why in reasons.items():
+                self.fail([row], f"'{metric.id}' {why}: {shown(column.value(row))}{HINT}")
+            rows = np.flatnonzero(~np.isnan(numbers))
+            found = Values(numbers[rows], rows)
+        elif kind == "null":
+            return Values(np.zeros(0), np.zeros(0, np.int64))
+        else:
+            self.fail(np.arange(self.n), f"'{metric.id}' holds {_arrow(data).type} values, not numbers")
+            return Values(np.zeros(0), np.zeros(0, np.int64))
+        negative = found.values < 0
+        if not metric.allow_negative and negative.any():
+            self.fail(np.unique(found.rows[negative]), f"'{metric.id}' is negative; set allow_negative: true on the "
+                                                       "metric if that is meaningful")
+        return found
+
+    def _listed(self, metric: Metric, data) -> Values:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        flat = pc.list_flatten(data)
+        parents = pc.list_parent_indices(data).to_numpy(zero_copy_only=False).astype(np.int64)
+        if kind_of(flat) != NUMBER:
+            self.fail(np.arange(self.n), f"'{metric.id}' holds lists of {flat.type}, not numbers")
+            return Values(np.zeros(0), np.zeros(0, np.int64))
+        numbers = flat.cast(pa.float64(), safe=False).to_numpy(zero_copy_only=False)
+        holes = ~np.isfinite(numbers) | ~flat.is_valid().to_numpy(zero_copy_only=False)
+        self.fail(np.unique(parents[holes]), f"'{metric.id}' holds a value that is not a finite number among its "
+                                             "list; leave the whole value empty when it was not measured")
+        return Values(numbers[~holes], parents[~holes], True)
+
+    def _objects(self, metric: Metric, column: Column) -> Values:
+        values, rows, listed = [], [], False
+        for row, value in enumerate(column.data):
+            if blank(value):
+                continue
+            items = value if isinstance(value, list) else [value]
+            listed |= isinstance(value, list)
+            try:
+                numbers = [parse_number(v) for v in items]
+            except ValueError as exc:
+                what = "holds a value that" if isinstance(value, list) else ""
+                self.fail([row], f"'{metric.id}' {what + ' ' if what else ''}{exc}: {shown(value)}{HINT}")
+                continue
+            values += numbers
+            rows += [row] * len(numbers)
+        return Values(np.asarray(values, float), np.asarray(rows, np.int64), listed)
+
+
+def _distinct(data):
+    """``(values, codes)``: a dictionary column's distinct values and each row's code (a null's
+    code is ``len(values)``); any other column as it is, ``codes`` None."""
+    import pyarrow as pa
+
+    if isinstance(data, pa.ChunkedArray):
+        data = data.combine_chunks()
+    if isinstance(data, pa.DictionaryArray):
+        indices = data.indices
+        codes = indices.fill_null(len(data.dictionary)).to_numpy(zero_copy_only=False).astype(np.int64)
+        return data.dictionary, codes
+    return data, None
+
+
+def _arrow(data):
+    """A Parquet column as a plain pyarrow array (dictionaries decoded)."""
+    import pyarrow as pa
+
+    if isinstance(data, pa.ChunkedArray):
+        data = data.combine_chunks()
+    if pa.types.is_dictionary(data.type):
+        data = data.cast(data.type.value_type)
+    return data
+
+
+def _plain(data):
+    """A Parquet text or number column as a Column's data (numbers as they are, text as text)."""
+    import pyarrow as pa
+
+    import pyarrow.compute as pc
+
+    data = _arrow(data)
+    if pa.types.is_large_string(data.type):
+        data = data.cast(pa.string())
+    if pa.types.is_floating(data.type):   # NaN is how pandas writes a missing float: not measured
+        data = pc.if_else(pc.is_nan(data), pa.scalar(None, data.type), data)
+    return data
+
+
+def _text_array(data):
+    """A run_id or error column as pyarrow text (numbers written as text, JSON values as their text)."""
+    import pyarrow as pa
+
+    if isinstance(data, Column):
+        if data.kind == OBJECT:
+            return pa.array([None if v is None else v if isinstance(v, str) else str(v) for v in data.data], pa.string())
+        data = data.data
+    data = _arrow(data)
+    if pa.types.is_string(data.type):
+        return data
+    return data.cast(pa.string())
