@@ -133,3 +133,107 @@ WARM = [
 @pytest.mark.parametrize("case", table(WARM))
 def test_warm_up_at_its_edges(case, tmp_path):
     check("warm-up", case, tmp_path)
+
+
+def tenth(first: list[float], n: int) -> tuple[dict, ...]:
+    """``n`` repetitions one minute apart: ``first`` are the earliest, the rest take 100."""
+    return tuple(group("a", [*first, *[100.0] * (n - len(first))], first_minute=0))
+
+
+WARM_TENTH = [
+    Case("ten repetitions: the first alone is judged", tenth([60.0], 10), [("a", P, "tok_s")],
+         records=[("a-512-r1",)], arms=("a",)),
+    Case("eleven: one stalled first round is no warm-up (the median of the first three is 100)",
+         tenth([10.0], 11), arms=("a",)),
+    Case("thirty: the first three (a tenth, at least three) as a median, 40% worse",
+         tenth([50.0, 60.0, 100.0], 30), [("a", P, "tok_s")], records=[("a-512-r1", "a-512-r2", "a-512-r3")],
+         arms=("a",), figures={"worse_by": 0.4},
+         message="the first 3 repetitions (a tenth, from a-512-r1) are, as a median, 40.0% worse"),
+    Case("forty: the first four, median 90, 10% worse: inside", tenth([80.0, 80.0, 100.0, 100.0], 40), arms=("a",)),
+    Case("forty: the first four, median 80, 20% worse: named, all four",
+         tenth([80.0, 80.0, 80.0, 100.0], 40), [("a", P, "tok_s")],
+         records=[("a-512-r1", "a-512-r2", "a-512-r3", "a-512-r4")], arms=("a",)),
+]
+
+
+@pytest.mark.parametrize("case", table(WARM_TENTH))
+def test_warm_up_from_eleven_repetitions(case, tmp_path):
+    check("warm-up", case, tmp_path)
+
+
+def values(*tok_s: float, arm="a") -> tuple[dict, ...]:
+    """One arm's successful repetitions at 512, without times (the lowest repeat is first)."""
+    return tuple(group(arm, list(tok_s)))
+
+
+ELEVEN_CALM = values(*[100.0 + k for k in range(10)], 500.0)        # IQR 102.5–107.5: 4.8% of 105
+ELEVEN_WIDE = values(*[80.0 + 5 * k for k in range(11)])             # IQR 92.5–117.5: 23.8% of 105
+
+NOISY = [
+    Case("a range of 10.1% of the median: just outside", values(95.0, 100.0, 105.1), [("a", P, "tok_s")],
+         arms=("a",), records=[("a-512-r1", "a-512-r2", "a-512-r3")],
+         figures={"spread": 0.101, "median": 100.0, "low": 95.0, "high": 105.1}),
+    Case("a range of exactly 10%: at the limit, not beyond it", values(95.0, 100.0, 105.0), arms=("a",)),
+    Case("a range of 9.9%: just inside", values(95.0, 100.0, 104.9), arms=("a",)),
+    Case("noise 0.2: 15% is inside", values(92.0, 100.0, 107.0), arms=("a",), audit="noise: 0.2"),
+    Case("noise 0.05: 6% is outside", values(97.0, 100.0, 103.0), [("a", P, "tok_s")], arms=("a",),
+         audit="noise: 0.05"),
+    Case("two repetitions are enough to be noisy", values(100.0, 111.0), [("a", P, "tok_s")], arms=("a",),
+         figures={"median": 105.5, "spread": 11 / 105.5}),
+    Case("one repetition has no spread", values(100.0), arms=("a",)),
+    Case("a lone stray that alone makes it noisy is outlier's, not noisy's", values(100.0, 100.5, 101.0, 130.0),
+         arms=("a",)),
+    Case("a stray that leaves the rest noisy: noisy", values(80.0, 90.0, 100.0, 101.0, 150.0), [("a", P, "tok_s")],
+         arms=("a",)),
+    Case("two strays, one at each end: no lone stray, noisy", values(70.0, 100.0, 100.5, 101.0, 130.0),
+         [("a", P, "tok_s")], arms=("a",)),
+    Case("failed and excluded far values are not in the spread",
+         (*values(100.0, 101.0, 102.0), rec("a", 4, 200.0, status="excluded"), rec("a", 5, status="failed")),
+         arms=("a",)),
+    Case("a median of 0: the share means nothing, skipped", values(0.0, 0.0, 1.0), arms=("a",)),
+    Case("eleven: one far value does not move the interquartile range", ELEVEN_CALM, arms=("a",)),
+    Case("eleven: an interquartile range of 23.8% of the median is noisy", ELEVEN_WIDE, [("a", P, "tok_s")],
+         arms=("a",), figures={"low": 92.5, "high": 117.5, "spread": 25 / 105},
+         message="IQR 92.50–117.50 tok/s around a median of 105.00: the interquartile range is 23.8%"),
+    Case("lower is better reads the same, each metric on its own: wall_s named",
+         tuple(rec("a", r, 100.0, wall_s=w) for r, w in ((1, 1.0), (2, 1.2), (3, 1.1))), [("a", P, "wall_s")],
+         arms=("a",)),
+    Case("per arm and point: only the noisy group is named",
+         (*values(100.0, 101.0, 102.0), *group("a", [80.0, 100.0, 120.0], size=4096), *values(80.0, 100.0, 120.0, arm="b")),
+         [("a", {"size": 4096}, "tok_s"), ("b", P, "tok_s")]),
+]
+
+
+@pytest.mark.parametrize("case", table(NOISY))
+def test_noisy_at_its_edges(case, tmp_path):
+    check("noisy", case, tmp_path)
+
+
+OUTLIER = [
+    Case("a lone stray that alone makes its group noisy is named", values(100.0, 100.5, 101.0, 130.0),
+         [("a", P, "tok_s")], records=[("a-512-r4",)], arms=("a",),
+         figures={"value": 130.0, "others_min": 100.0, "others_max": 101.0, "dixon_q": 29 / 30},
+         message="repetition #4 (a-512-r4), 130.00 tok/s, stands apart from the other 3"),
+    Case("three values, Dixon's Q 0.9412, at the 90% bound of 0.941: a stray", values(100.0, 101.0, 117.0),
+         [("a", P, "tok_s")], records=[("a-512-r3",)], arms=("a",)),
+    Case("three values, Q 0.935, under the bound: no stray (noisy instead)", values(100.0, 101.1, 117.0), arms=("a",)),
+    Case("a stray that leaves the rest noisy is no outlier", values(80.0, 90.0, 100.0, 101.0, 150.0), arms=("a",)),
+    Case("a stray in a group that is not noisy changes nothing", values(100.0, 100.1, 100.2, 103.0), arms=("a",)),
+    Case("a slow first repetition is warm-up's, not outlier's",
+         tuple(group("a", [60.0, 100.0, 100.5, 101.0], first_minute=0)), arms=("a",)),
+    Case("a fast first repetition that stands apart is an outlier",
+         tuple(group("a", [140.0, 100.0, 100.5, 101.0], first_minute=0)), [("a", P, "tok_s")],
+         records=[("a-512-r1",)], arms=("a",)),
+    Case("eleven repetitions: never an outlier, the quartiles decide", ELEVEN_CALM, arms=("a",)),
+    Case("two repetitions: no test", values(100.0, 130.0), arms=("a",)),
+    Case("an excluded far record is no stray", (*values(100.0, 100.5, 101.0), rec("a", 4, 130.0, status="excluded")),
+         arms=("a",)),
+    Case("lower is better: a slow stray of wall_s",
+         tuple(rec("a", r, 100.0, wall_s=w) for r, w in ((1, 1.0), (2, 1.005), (3, 1.01), (4, 1.3))),
+         [("a", P, "wall_s")], records=[("a-512-r4",)], arms=("a",)),
+]
+
+
+@pytest.mark.parametrize("case", table(OUTLIER))
+def test_outlier_at_its_edges(case, tmp_path):
+    check("outlier", case, tmp_path)

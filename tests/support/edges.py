@@ -72,6 +72,8 @@ class Case:
     message: str = ""                       # words the first finding's message holds
     topics: tuple[str, ...] | None = None   # each finding's topic (guards: the guard's check)
     counts: tuple[tuple[int, int], ...] | None = None   # each guard's (checked, successful) records
+    roles: dict | None = None               # arm → its role (incumbent, candidate, reference)
+    compare: str = ""                       # the section's compare pairs (YAML)
 
 
 def table(cases: list[Case]) -> list:
@@ -84,7 +86,7 @@ def table(cases: list[Case]) -> list:
 def findings(rule: str, case: Case, root: Path) -> tuple[list[Finding], Project]:
     """The findings of ``rule`` on the row's project, written under ``root``, and the project."""
     write(root, list(case.rows), arms=case.arms, baseline=case.baseline, audit=case.audit, metrics=case.metrics,
-          report=case.report)
+          report=case.report, roles=case.roles, compare=case.compare)
     with warnings.catch_warnings():   # a rule that warns (numpy dividing by zero) says it on stderr: an error here
         warnings.simplefilter("error")
         project = load_project(root)
