@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from support.audit import report_yaml
 from support.edges import Case, check, group, rec, table
 
 SECTION = (None, None, None)      # a finding about the whole section
@@ -42,6 +43,10 @@ def test_baseline_role_at_its_edges(case, tmp_path):
     check("baseline-role", case, tmp_path)
 
 
+TWO_SECTIONS = report_yaml(("a", "b", "c", "d")).replace(
+    "  - {id: main, title: Main, arms: [a, b, c, d]}\n",
+    "  - {id: main, title: Main, arms: [a, b]}\n  - {id: other, title: Other, arms: [c, d]}\n")
+
 NO_COMMON_POINT = [
     Case("two arms at different points", (*measured("a"), *measured("b", size=4096)), [SECTION],
          figures={"arms": ("a", "b")}, message="2 arms share no workload point with another: Arm A at Size 512; "
@@ -58,6 +63,10 @@ NO_COMMON_POINT = [
     Case("an unsupported arm is not an arm without a common point",
          (*measured("a"), rec("b", 1, size=4096, status="unsupported"))),
     Case("a single arm: nothing", measured("a"), arms=("a",)),
+    Case("two sections: one finding, for the section whose arms miss each other, not the one with one arm measured",
+         tuple(dict(r, section="main" if r["arm"] in "ab" else "other") for r in
+               (*measured("a"), *measured("b", size=4096), *measured("c"), rec("d", 1, status="failed"))), [SECTION],
+         arms=("a", "b", "c", "d"), report=TWO_SECTIONS, message="Arm A at Size 512; Arm B at Size 4096"),
     Case("an excluded record makes no point", (*measured("a"), rec("b", 1, 100.0, status="excluded"),
                                                *measured("b", size=4096)), [SECTION]),
 ]
