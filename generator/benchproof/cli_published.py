@@ -109,7 +109,7 @@ def _failing(comparison, reasons: tuple[str, ...]) -> list[str]:
               help="Exit 1 when a figure got worse, failed anew or was removed, a re-run bar row is not met, "
                    "or a finding appeared (repeat the option for several).")
 @click.option("--noise", type=click.FloatRange(0, None), metavar="FRACTION",
-              help="The noise threshold of better and worse (default: OLD's audit.noise, 0.10 when it has none).")
+              help="The noise threshold of better and worse (default: OLD's audit.noise_threshold, 0.03 when it has none).")
 def compare(old: str, new: str, form: str, out: str | None, fail_on: tuple[str, ...], noise: float | None) -> None:
     """Judge a re-run (NEW) against a report (OLD): each a site, a bundle, a results.json or a project.
 

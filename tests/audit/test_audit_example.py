@@ -119,17 +119,19 @@ def test_the_section_compares_parallel_preparation_with_its_ablation(example):
     pairs = [c for c in data["comparisons"] if c["kind"] == "pair"]
     assert {(c["arm"], c["vs"]) for c in pairs} == {(PARALLEL, OLDPREP)} and len(pairs) == 6
     prefill = {c["point"]["prompt_target"]: c for c in pairs if c["metric"] == "prefill_tok_s"}
-    # 203.97 (199.39–207.86) against 190.34 (189.57–197.83): ranges apart, 7% apart, under the 10% threshold
-    assert (prefill[512]["words"], prefill[512]["state"], prefill[512]["n"]) == ("7% better, within noise",
-                                                                                 "within-noise", [3, 3])
+    # 203.97 (199.39–207.86) against 190.34 (189.57–197.83): ranges apart, 7% apart, over the 3% threshold
+    assert (prefill[512]["words"], prefill[512]["state"], prefill[512]["n"]) == ("7% better", "separated", [3, 3])
+    # at 4096 the parallel arm's stray second repetition (175.58) overlaps the ablation's range
+    assert (prefill[4096]["words"], prefill[4096]["state"]) == ("6% better, within noise", "within-noise")
     assert prefill[512]["smallest_p"] == 0.1 and prefill[512]["needs_per_side"] == 4
     table = soup.select_one('table.pairs[data-section="nov3-tuning"]')
     first = [text(td) for td in table.select("tbody tr")[0].select("th, td")]
     assert first == ["Input tokens 512", "Prefill t/s", "203.97 (199.39–207.86)", "190.34 (189.57–197.83)", "1.07×",
-                     "7% better, within noise", "--"]
+                     "7% better", "--"]
     line = text(soup.select_one("#results-in-words li"))
     assert "V100 · expXa0982 · parallel preparation against V100 · expXa0982 · old-preparation ablation" in line
-    assert "Prefill t/s 7% better at Input tokens 512, 6% better at Input tokens 4096, within noise" in line
+    assert "Prefill t/s 7% better at Input tokens 512, 6% better at Input tokens 4096 (within noise);" in line
+    assert "Decode t/s within noise: 2% worse at Input tokens 512, 7% better at Input tokens 4096;" in line
 
 
 def test_each_arm_page_shows_the_findings_about_that_arm(example_site):

@@ -230,6 +230,28 @@ def test_order_confounded_fires_when_arms_ran_in_blocks(tmp_path):
     assert rules_found(write(tmp_path / "c", interleaved(CLEAN))) == []
 
 
+def test_one_run_an_arm_is_no_order_to_confound(tmp_path):
+    """Two single runs (two serving benchmarks imported one after the other) cannot be interleaved:
+    few-repetitions names that cause, order-confounded does not fire, and the coverage says why."""
+    one_each = [rep(arm, 1, tok_s=v, started_at=f"2025-01-01T1{h}:00:00Z") for h, (arm, v) in enumerate((("a", 100.0), ("b", 120.0)))]
+    root = write(tmp_path / "p", one_each)
+    assert only(root, "order-confounded") == []
+    covered = {c.rule: c for c in audit_of(root).coverage}
+    assert (covered["order-confounded"].ran, covered["order-confounded"].reason) == (
+        False, "every arm has one successful record: one run an arm has no order to interleave")
+    two_of_a = one_each + [rep("a", 2, tok_s=101.0, started_at="2025-01-01T10:30:00Z")]
+    assert only(write(tmp_path / "q", two_of_a), "order-confounded") == [("order-confounded", None, None, None)]
+    # a report whose other section ran in blocks: that section is named, the one of single runs is not
+    report = ("title: T\nmetrics:\n  - {id: tok_s, label: Tok/s, unit: tok/s, better: higher, source: s}\n"
+              "dimensions: [{id: size, label: Size}]\nsections:\n"
+              "  - {id: single, title: Single, arms: [a, b]}\n  - {id: blocks, title: Blocks, arms: [a, b]}\n")
+    rows = [dict(r, section="single") for r in one_each]
+    rows += [dict(rep(arm, r, tok_s=v + r, started_at=f"2025-01-02T1{h}:0{r}:00Z"), section="blocks")
+             for h, (arm, v) in enumerate((("a", 100.0), ("b", 120.0))) for r in (1, 2)]
+    found = [f for f in audit_of(write(tmp_path / "r", rows, report=report)).findings if f.rule == "order-confounded"]
+    assert [f.section for f in found] == ["blocks"]
+
+
 def test_order_is_not_judged_without_every_time(tmp_path):
     blocks = [rep(arm, r, tok_s=v, started_at=f"2025-01-01T1{h}:0{r}:00Z")
               for h, (arm, values) in enumerate(CLEAN.items()) for r, v in enumerate(values, 1)]

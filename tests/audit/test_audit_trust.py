@@ -336,7 +336,7 @@ def test_a_reference_baseline_beside_an_incumbent_is_baseline_role(tmp_path):
 # --- a three-arm section with pairs -----------------------------------------------------------------
 
 def test_a_three_arm_section_names_its_pairs_with_ratio_and_state(tmp_path):
-    rows = interleaved({"a": [100.0, 101.0, 102.0], "b": [150.0, 151.0, 152.0], "c": [155.0, 160.0, 165.0]})
+    rows = interleaved({"a": [100.0, 101.0, 102.0], "b": [150.0, 151.0, 152.0], "c": [151.5, 160.0, 165.0]})
     root = write(tmp_path / "p", rows, arms=("a", "b", "c"), baseline="a", compare="[[c, b], [b, c]]")
     found = rules_found(root)
     # c against b: 6% better, ranges overlap: within noise, a finding on the comparison, no marker

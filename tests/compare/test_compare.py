@@ -69,7 +69,7 @@ def test_a_newly_failing_arm_reads_new_failure_and_the_others_keep_their_states(
     assert by_arm["v100-expxa0982-overdrive"] == {"still-failing"}  # unsupported then and now: still listed
     failing = next(f for f in judged["figures"] if f["arm"] == FAILING)
     assert failing["new"] is None and failing["new_status"] == "failed 3/3" and failing["ratio"] is None
-    assert judged["counts"]["new-failure"] == 6 and judged["noise"] == 0.1
+    assert judged["counts"]["new-failure"] == 6 and judged["noise"] == 0.03
 
 
 def test_the_json_carries_every_figure_with_its_keys(judged):
@@ -95,7 +95,7 @@ def test_the_terminal_table_names_each_state_and_counts_them(example_site, slowe
     assert "30 figures: 6 worse, 6 new-failure, 6 within-noise, 6 too-few, 6 still-failing" in result.stdout
     line = next(l for l in result.stdout.splitlines() if l.startswith(SLOW) and "prefill_tok_s" in l and "=512" in l)
     assert "worse" in line and "20% worse" in line and "203.97 (199.39–207.86)" in line and "163.18" in line
-    assert "noise threshold: 10% (the default audit.noise of site" in result.stdout
+    assert "noise threshold: 3% (the default audit.noise_threshold of site" in result.stdout
 
 
 def test_markdown_is_a_table_for_a_pull_request(example_site, slower, tmp_path):
@@ -180,7 +180,7 @@ def test_a_results_json_alone_is_judged_from_its_ranges_and_says_so(example_site
     shutil.copy(example_site / "downloads/results.json", alone)
     result = compare(alone, slower, "--format", "json")
     doc = json.loads(result.stdout)
-    assert doc["ranges_only"] is True and doc["noise_from"].startswith("the default, 0.1")
+    assert doc["ranges_only"] is True and doc["noise_from"].startswith("the default, 0.03")
     assert {f["state"] for f in doc["figures"] if f["arm"] == SLOW} == {"worse"}
     assert "judged from the min–max ranges only" in compare(alone, slower).stdout
 
@@ -188,14 +188,14 @@ def test_a_results_json_alone_is_judged_from_its_ranges_and_says_so(example_site
 def test_the_old_report_s_own_noise_threshold_is_used(example_site, tmp_path):
     project = rerun(tmp_path / "old", slower=None)
     report = project / "report.yaml"
-    report.write_text(report.read_text().replace("\naudit:\n", "\naudit:\n  noise: 0.30\n", 1))
+    report.write_text(report.read_text().replace("\naudit:\n", "\naudit:\n  noise_threshold: 0.30\n", 1))
     slower = rerun(tmp_path / "new", slower=SLOW)
     doc = json.loads(compare(project, slower, "--format", "json").stdout)
-    assert doc["noise"] == 0.3 and doc["noise_from"] == f"audit.noise of project {project}"
+    assert doc["noise"] == 0.3 and doc["noise_from"] == f"audit.noise_threshold of project {project}"
     assert "worse" not in {f["state"] for f in doc["figures"]}       # 20% is within a 30% threshold
     assert build(project, tmp_path / "site").exit_code == 0       # the same threshold, read from the site's bundle
     doc = json.loads(compare(tmp_path / "site", slower, "--format", "json").stdout)
-    assert doc["noise"] == 0.3 and doc["noise_from"] == f"audit.noise of site {tmp_path / 'site'}"
+    assert doc["noise"] == 0.3 and doc["noise_from"] == f"audit.noise_threshold of site {tmp_path / 'site'}"
     doc = json.loads(compare(project, slower, "--format", "json", "--noise", "0.05").stdout)
     assert doc["noise_from"] == "--noise" and doc["counts"]["worse"] == 6
 

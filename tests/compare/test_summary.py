@@ -41,10 +41,10 @@ def test_a_site_summary_has_the_table_with_ratios_states_and_markers(example_sit
     assert few[3].endswith("n=2") and few[5] == "too-few" and "✓ few-repetitions" in few[6]
     unsupported = [r for r in found if r[3] == "-- unsupported"]
     assert len(unsupported) == 6 and all(r[5] == "--" for r in unsupported)
-    # the section's result in words above its table: the comparison it is about, within noise
+    # the section's result in words above its table: the comparison it is about, within noise at 4096
     assert ("V100 · expXa0982 · parallel preparation against V100 · expXa0982 · old-preparation ablation (and 3 more "
-            "arms in the table): **Prefill t/s** 7% better at Input tokens 512, 6% better at Input tokens 4096, "
-            "within noise;") in result.stdout
+            "arms in the table): **Prefill t/s** 7% better at Input tokens 512, 6% better at Input tokens 4096 "
+            "(within noise);") in result.stdout
 
 
 def test_the_findings_and_the_caveats_are_kept(example_site):
@@ -53,7 +53,7 @@ def test_the_findings_and_the_caveats_are_kept(example_site):
     assert "- `noisy` V100 · PXA4 · tuning control: repetitions spread over more than 10% of the median" in text
     assert "accepted: By design" in text
     assert "`--` means not measured, never zero; failed and unsupported arms stay listed" in text
-    assert "Noise threshold: 10% (audit.noise)" in text
+    assert "Noise threshold: 3% (audit.noise_threshold)" in text
 
 
 def test_the_receipts_link_is_the_site_s_bundle_with_its_checksum(example_site):

@@ -8,10 +8,12 @@ from __future__ import annotations
 import random
 import statistics
 
+import numpy as np
 import pytest
 
 from benchproof.compute import groups as grouping
 from benchproof.compute.groups import Groups
+from benchproof.model.percentiles import median, middle_of_two
 from benchproof.compute.run import compute
 from benchproof.read.project import load_project
 from support.common import SMALL_ARMS, SMALL_REPORT, write_project
@@ -47,8 +49,8 @@ def test_every_median_min_and_max_is_statistics_on_the_group(tmp_path, monkeypat
 
 
 def test_two_middle_values_whose_sum_overflows_have_their_halves_added():
-    assert grouping._median(grouping.np.array([1.5e308, 1.7e308])) == 1.6e308
-    assert grouping._middle(-1.7e308, -1.5e308) == -1.6e308
+    assert median(np.array([1.5e308, 1.7e308])) == 1.6e308
+    assert middle_of_two(-1.7e308, -1.5e308) == -1.6e308
 
 
 def test_the_audit_the_references_and_the_charts_read_the_one_grouping(tmp_path):

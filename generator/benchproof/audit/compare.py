@@ -14,6 +14,7 @@ from benchproof.compute.comparisons import BASELINE, Comparison
 from benchproof.compute.separation import WITHIN_NOISE, stronger_claim
 from benchproof.compute.spread import bounds
 from benchproof.model.config import AuditSettings
+from benchproof.model.percentiles import median
 
 REGIME_POINTS = 3     # points two arms must share before a ratio can depart "at some of them"
 
@@ -34,7 +35,7 @@ def why_within(f: Facts, c: Comparison) -> str:
                 "overlap, or a rank test cannot tell the two apart at α = 0.05")
     what = "ranges" if sep.method == "ranges" else "interquartile ranges"
     return (f"the {what} are apart, but the medians differ by {percent(sep.gap)}, not more than the noise "
-            f"threshold of {limit(sep.noise)}")
+            f"threshold of {limit(sep.noise)} (audit.noise_threshold)")
 
 
 def not_separated(f: Facts, settings: AuditSettings) -> list[Finding]:
@@ -47,7 +48,7 @@ def not_separated(f: Facts, settings: AuditSettings) -> list[Finding]:
             continue
         base = f.values(c.section, c.vs, c.point, c.metric)[1]
         rows, values = f.values(c.section, c.arm, c.point, c.metric)
-        if overlap_stray(base, values, settings.noise) is not None:
+        if overlap_stray(base, values, settings.noise_threshold) is not None:
             continue
         sep = c.separation
         said = (f"the same median as {_vs(f, c)}" if c.direction == "same" else
@@ -76,16 +77,11 @@ def _worse(a: float, b: float, better: str) -> float | None:
     return math.log(b / a) if better == "higher" else math.log(a / b)
 
 
-def _median(values: list[float]) -> float:
-    ordered = sorted(values)
-    k = len(ordered)
-    return ordered[k // 2] if k % 2 else (ordered[k // 2 - 1] + ordered[k // 2]) / 2
-
 
 def _moved(values: dict, point, healthy: list, better: str) -> float | None:
     """log(how many times worse an arm's median is at ``point`` than its own median over the
     healthy points)."""
-    usual = _median([values[h] for h in healthy])
+    usual = median([values[h] for h in healthy])
     return _worse(values[point], usual, better)
 
 
@@ -94,12 +90,12 @@ def departures(worse: dict, regime: float) -> tuple[list, list]:
     others, and the others (where both look healthy: neither ``regime`` times worse), when
     there are more of those; else nothing."""
     far = math.log(regime)
-    typical = _median(list(worse.values()))
+    typical = median(list(worse.values()))
     away = [p for p, w in worse.items() if abs(w - typical) >= far]
     healthy = [p for p in worse if p not in away]
     if not away or len(healthy) < 2 or len(away) >= len(healthy):
         return [], []
-    typical = _median([worse[p] for p in healthy])
+    typical = median([worse[p] for p in healthy])
     if any(abs(worse[p]) >= far for p in healthy):
         return [], []
     return [p for p in away if abs(worse[p] - typical) >= far], healthy

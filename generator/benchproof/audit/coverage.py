@@ -84,13 +84,19 @@ def parity(f: Facts, settings: AuditSettings) -> Coverage:
 
 def order(f: Facts, settings: AuditSettings) -> Coverage:
     records = f.records
-    judged, lacking = [], []
+    judged, lacking, single = [], [], []
     for section in f.report.sections:
         ok = np.flatnonzero(records.ok() & (records.section.codes == records.section.code_of(section.id)))
-        if len(np.unique(records.arm.codes[ok])) < 2:
+        arms = len(np.unique(records.arm.codes[ok]))
+        if arms < 2:
+            continue
+        if len(ok) == arms:
+            single.append(section.title)
             continue
         (lacking if np.isnan(records.started[ok]).any() else judged).append(section.title)
     if not judged and not lacking:
+        if single:
+            return False, "every arm has one successful record: one run an arm has no order to interleave"
         return False, "no section has two arms with successful records"
     if not judged:
         return False, "no started_at on every successful record"

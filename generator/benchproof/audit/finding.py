@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from benchproof import text as fmt
+from benchproof.model.percentiles import median
 from benchproof.model.terms import Point, Where
 from benchproof.compute.run import Computed
 from benchproof.model.config import Metric
@@ -131,7 +132,7 @@ def limit(fraction: float) -> str:
 
 def middle(values) -> float:
     """The median (the mean of the two middle values of an even count, as statistics.median)."""
-    return float(np.median(np.asarray(values, float)))
+    return median(np.asarray(values, float))
 
 
 def worse_by(value: float, reference: float, better: str) -> float | None:

@@ -125,7 +125,7 @@ def outlier(f: Facts, settings: AuditSettings) -> list[Finding]:
         if c.state != WITHIN_NOISE:
             continue
         base = f.values(c.section, c.vs, c.point, c.metric)[1]
-        found = overlap_stray(base, f.values(c.section, c.arm, c.point, c.metric)[1], settings.noise)
+        found = overlap_stray(base, f.values(c.section, c.arm, c.point, c.metric)[1], settings.noise_threshold)
         if found is None:
             continue
         side, stray = found

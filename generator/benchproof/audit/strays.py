@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from benchproof.compute.spread import dixon_stray, relative
+from benchproof.model.percentiles import median
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ def _apart(a: np.ndarray, b: np.ndarray, noise: float) -> bool:
     """Ranges that do not overlap, and medians more than ``noise`` apart (relative to ``a``'s)."""
     if not (a.max() < b.min() or b.max() < a.min()):
         return False
-    base, other = float(np.median(a)), float(np.median(b))
+    base, other = median(a), median(b)
     return base != 0 and abs(other - base) / abs(base) > noise
 
 

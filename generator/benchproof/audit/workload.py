@@ -88,7 +88,9 @@ def _shown(value, decimals: int) -> str:
 
 def order_confounded(f: Facts, settings: AuditSettings) -> list[Finding]:
     """A section with at least two arms whose successful records all have ``started_at``, and
-    whose arms ran in blocks: no arm's time span overlaps another's."""
+    whose arms ran in blocks: no arm's time span overlaps another's.  Not when every arm has a
+    single successful record: one run an arm has no order to interleave (``few-repetitions``
+    names that cause)."""
     project = f.project
     headline = "the arms ran one after another: time and arm cannot be told apart"
     out = []
@@ -103,7 +105,7 @@ def order_confounded(f: Facts, settings: AuditSettings) -> list[Finding]:
         for code in dict.fromkeys(arms.tolist()):   # arms in the order their first record comes
             mine = times[arms == code]
             spans[records.arm.labels[code]] = (float(mine.min()), float(mine.max()))
-        if len(spans) < 2:
+        if len(spans) < 2 or len(ok) == len(spans):    # fewer than two arms, or one record an arm
             continue
         ordered = sorted(spans.items(), key=lambda item: item[1])
         if any(later[0] <= earlier[1] for (_, earlier), (_, later) in zip(ordered, ordered[1:])):

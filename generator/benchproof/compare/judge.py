@@ -186,7 +186,7 @@ def _findings(old: Snapshot, new: Snapshot) -> tuple[list[dict], list[dict]]:
 
 
 def judge(old: Snapshot, new: Snapshot, noise: float | None = None) -> Comparison:
-    """``noise``: the threshold of a separation (default: the old report's ``audit.noise``)."""
+    """``noise``: the threshold of a separation (default: the old report's ``audit.noise_threshold``)."""
     chosen = old.noise if noise is None else noise
     source = old.noise_from if noise is None else "--noise"
     out = Comparison(old, new, chosen, source, ranges_only=old.values is None or new.values is None)

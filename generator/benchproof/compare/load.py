@@ -1,7 +1,7 @@
 """One side of a comparison: a site, a bundle (zip or folder), a results.json or a project,
 read as a :class:`Snapshot` — the published results.json, every successful repetition behind
 each figure (records.jsonl; a project's records as the build would write them), and the noise
-threshold of the report's own ``audit.noise``.
+threshold of the report's own ``audit.noise_threshold``.
 
 Everything read is input: a results.json that is not one, a records.jsonl line that is not
 JSON, or records whose medians are not the ones results.json states, is a :class:`Unreadable`
@@ -20,12 +20,13 @@ import numpy as np
 
 from benchproof.addresses import DOWNLOADS, download_path
 from benchproof.errors import InputError, errors_text, printable
+from benchproof.model.percentiles import median as median_of
 from benchproof.model.config import AuditSettings
 from benchproof.published.locate import BUNDLE, MULTI, PROJECT, RESULTS, SITE, ZIP, NotPublished, locate
 from benchproof.published.results import ResultsProblem, parse_results
 from benchproof.text import setting
 
-DEFAULT_NOISE = AuditSettings().noise
+DEFAULT_NOISE = AuditSettings().noise_threshold
 MAX_MEMBER = 4 << 30
 Key = tuple   # (section, arm, point: ((dimension, value), ...), metric)
 
@@ -87,7 +88,7 @@ def read_values(data: bytes, doc: dict, where: str) -> dict[Key, np.ndarray]:
         mine = values.get(key, np.zeros(0))
         median = stat.get("median")
         if len(mine) != (stat.get("n_ok") or 0) or (median is not None and len(mine) and
-                                                   not math.isclose(float(np.median(mine)), median, rel_tol=1e-9)):
+                                                   not math.isclose(median_of(np.asarray(mine, float)), median, rel_tol=1e-9)):
             section, arm, point, metric = key
             raise Unreadable(f"{where}: the records of {section} · {arm} · {metric} at "
                              f"{', '.join(f'{k}={v}' for k, v in point) or 'the only point'} do not give the "
@@ -96,7 +97,7 @@ def read_values(data: bytes, doc: dict, where: str) -> dict[Key, np.ndarray]:
 
 
 def _noise_of(report_yaml: bytes | None, label: str) -> tuple[float, str]:
-    """``audit.noise`` of a report.yaml (the default when it has none)."""
+    """``audit.noise_threshold`` of a report.yaml (the default when it has none)."""
     if report_yaml is None:
         return DEFAULT_NOISE, f"the default, {setting(DEFAULT_NOISE)}: {label} ships no report.yaml"
     from benchproof.read.yamlio import load_yaml_text
@@ -108,10 +109,10 @@ def _noise_of(report_yaml: bytes | None, label: str) -> tuple[float, str]:
     if doc is None:
         return DEFAULT_NOISE, f"the default, {setting(DEFAULT_NOISE)}: the report.yaml of {label} cannot be read"
     audit = doc.get("audit") if isinstance(doc, dict) else None
-    noise = audit.get("noise") if isinstance(audit, dict) else None
+    noise = audit.get("noise_threshold") if isinstance(audit, dict) else None
     if isinstance(noise, (int, float)) and not isinstance(noise, bool) and 0 <= noise < math.inf:
-        return float(noise), f"audit.noise of {label}"
-    return DEFAULT_NOISE, f"the default audit.noise of {label}"
+        return float(noise), f"audit.noise_threshold of {label}"
+    return DEFAULT_NOISE, f"the default audit.noise_threshold of {label}"
 
 
 def _member(archive: zipfile.ZipFile, top: str, name: str) -> bytes | None:
@@ -166,7 +167,7 @@ def _project(path: Path) -> Snapshot:
     doc = json.loads(results_document(project, audited))
     values = read_values(bytes(records_jsonl(project)), doc, "records")
     label = f"project {printable(str(path))}"
-    return Snapshot(label, doc, values, project.audit.noise, f"audit.noise of {label}")
+    return Snapshot(label, doc, values, project.audit.noise_threshold, f"audit.noise_threshold of {label}")
 
 
 def load(path: Path) -> Snapshot:

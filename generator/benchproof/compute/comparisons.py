@@ -4,7 +4,7 @@ have a median.
 
 A comparison is the ratio of the medians (arm ÷ vs), its words in the metric's direction
 (``13% better``) and how the two groups of repetitions stand
-(:func:`benchproof.compute.separation.separation`, at the report's ``audit.noise``):
+(:func:`benchproof.compute.separation.separation`, at the report's ``audit.noise_threshold``):
 separated, within noise, too few repetitions to tell, or the same.  That state belongs to the
 ratio's words ("13% better, within noise"), never to either figure.
 """
@@ -82,7 +82,7 @@ class Comparisons:
 
 
 def _compare(project: Project, results: Results, groups: Groups, section, arm: str, vs: str, kind: str):
-    noise = project.audit.noise
+    noise = project.audit.noise_threshold
     better = {m.id: m.better for m in project.report.metrics}
     rows = {(r.arm, r.point): r for r in results.section_rows(section.id)}
     for point in results.points[section.id]:

@@ -9,12 +9,12 @@ read off each group's sorted values, with no further grouping (:meth:`Groups.sta
 
 from __future__ import annotations
 
-import math
 from functools import cached_property
 
 import numpy as np
 
 from benchproof.compute.spread import ROBUST_FROM, quantiles, tukey_outliers
+from benchproof.model.percentiles import median, middle_of_two
 from benchproof.model.records import Records
 from benchproof.model.terms import Point
 
@@ -66,10 +66,10 @@ class Groups:
         first = np.concatenate(([0], np.cumsum(n)[:-1]))
         low, high = np.minimum.reduceat(values, first), np.maximum.reduceat(values, first)
         if len(values) >= LOOP_FROM * len(have):   # large groups: a selection in each
-            middle = [_median(values[a:a + k]) for a, k in zip(first.tolist(), n.tolist())]
+            middle = [median(values[a:a + k]) for a, k in zip(first.tolist(), n.tolist())]
         else:                                      # many small ones: one sort of all
             ordered = values[np.lexsort((values, group))]
-            middle = [_middle(ordered[a + (k - 1) // 2], ordered[a + k // 2])
+            middle = [middle_of_two(ordered[a + (k - 1) // 2], ordered[a + k // 2])
                       for a, k in zip(first.tolist(), n.tolist())]
         return {self.keys[g]: (k, m, lo, hi) for g, k, m, lo, hi in
                 zip(have.tolist(), n.tolist(), middle, low.tolist(), high.tolist())}
@@ -92,21 +92,3 @@ class Groups:
 
 
 LOOP_FROM = 32   # values per group from which a selection per group beats one sort of them all
-
-
-def _middle(below: float, above: float) -> float:
-    """The mean of the two middle values; their halves added when their sum overflows
-    (1.5e308 and 1.7e308)."""
-    below, above = float(below), float(above)   # Python floats: an overflow is inf, no warning
-    if below == above:
-        return below
-    mean = (below + above) / 2
-    return float(mean) if math.isfinite(mean) else below / 2 + above / 2
-
-
-def _median(values: np.ndarray) -> float:
-    k = len(values)
-    if k % 2:
-        return float(np.partition(values, k // 2)[k // 2])
-    part = np.partition(values, (k // 2 - 1, k // 2))
-    return _middle(float(part[k // 2 - 1]), float(part[k // 2]))

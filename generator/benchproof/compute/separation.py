@@ -5,7 +5,7 @@ The rule the audit and ``benchproof compare`` share (AUDIT.md, ``not-separated``
 - **too-few** when a side has fewer than :data:`MIN_VALUES` values;
 - **same** when every value of both sides is the same number;
 - **separated** when the groups do not overlap and the relative gap between their medians
-  exceeds ``noise`` (the report's ``audit.noise``).  "Do not overlap" means: the min–max
+  exceeds ``noise`` (the report's ``audit.noise_threshold``).  "Do not overlap" means: the min–max
   ranges do not overlap; beyond :data:`RANK_TEST_FROM` values a side (where one stray
   repetition should not decide), the interquartile ranges do not overlap **and** a
   Mann–Whitney rank test rejects "the same distribution" at :data:`ALPHA`;
@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
+
+from benchproof.model.percentiles import median
 
 from benchproof import text as fmt
 from benchproof.compute.bootstrap import ratio_interval
@@ -121,8 +123,8 @@ def separation(a: Sequence[float], b: Sequence[float], noise: float) -> Separati
     x, y = np.asarray(a, float), np.asarray(b, float)
     large = len(x) >= RANK_TEST_FROM and len(y) >= RANK_TEST_FROM
     method = "interquartile ranges and rank test" if large else "ranges"
-    med_a = float(np.median(x)) if len(x) else None
-    med_b = float(np.median(y)) if len(y) else None
+    med_a = median(x) if len(x) else None
+    med_b = median(y) if len(y) else None
     if len(x) < MIN_VALUES or len(y) < MIN_VALUES:
         return Separation(TOO_FEW, len(x), len(y), med_a, med_b, None, noise, method, None)
     gap = _gap(med_a, med_b)

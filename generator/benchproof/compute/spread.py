@@ -20,6 +20,8 @@ from typing import Sequence
 
 import numpy as np
 
+from benchproof.model.percentiles import median
+
 ROBUST_FROM = 11          # from this many values a group: IQR, p5–p95 and Tukey's fences
 TUKEY_K = 1.5             # Tukey's (inner) fences: k × IQR beyond the quartiles
 QUANTILES = (5, 25, 75, 95)
@@ -58,11 +60,11 @@ def relative(values: Sequence[float] | np.ndarray) -> float | None:
     x = np.asarray(values, float)
     if len(x) < 2:
         return None
-    median = float(np.median(x))
-    if median == 0:
+    middle = median(x)
+    if middle == 0:
         return None
     low, high = bounds(x)
-    return (high - low) / abs(median)
+    return (high - low) / abs(middle)
 
 
 def stat_bounds(stat) -> tuple[float, float] | None:

@@ -179,7 +179,8 @@ class AuditSettings:
     """The ``audit:`` block of report.yaml, defaults filled in."""
 
     min_repetitions: int = 3
-    noise: float = 0.10
+    noise: float = 0.10              # noisy: a group's spread beyond this fraction of its median
+    noise_threshold: float = 0.03    # a difference of medians at most this fraction of the compared one's is within noise
     warmup: float = 0.15
     regime: float = 5.0
     parity: tuple[str, ...] = ()

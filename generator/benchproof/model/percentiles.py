@@ -1,5 +1,7 @@
-"""The one percentile rule of per-request distributions: linear interpolation between order
-statistics, numpy's default (``np.percentile(x, q)``), so anyone can recompute a figure.
+"""The one median of every figure (:func:`median`: the mean of the two middle values of an even
+count, as ``statistics.median``, with no overflow where their sum would overflow), and the one
+percentile rule of per-request distributions: linear interpolation between order statistics,
+numpy's default (``np.percentile(x, q)``), so anyone can recompute a figure.
 
 The levels a distribution states (p50, p90, p95, p99, p99.9), what a tool's stated summary may
 name (``mean``, ``median``, ``pNN``), and the figure itself, computed from values already sorted
@@ -81,3 +83,21 @@ def stat(ordered: np.ndarray, name: str) -> float:
     if name == "mean":
         return float(np.mean(ordered))
     return quantile(ordered, level(name))
+
+
+def middle_of_two(below: float, above: float) -> float:
+    """The mean of the two middle values; their halves added when their sum overflows
+    (1.5e308 and 1.7e308)."""
+    below, above = float(below), float(above)   # Python floats: an overflow is inf, no warning
+    if below == above:
+        return below
+    mean = (below + above) / 2
+    return float(mean) if math.isfinite(mean) else below / 2 + above / 2
+
+
+def median(values: np.ndarray) -> float:
+    k = len(values)
+    if k % 2:
+        return float(np.partition(values, k // 2)[k // 2])
+    part = np.partition(values, (k // 2 - 1, k // 2))
+    return middle_of_two(float(part[k // 2 - 1]), float(part[k // 2]))

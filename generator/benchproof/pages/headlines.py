@@ -3,9 +3,10 @@ header and the decision, before the audit): what a reader would say after readin
 
 The main comparison of a section is the first pair it names in ``compare``; without one, its
 first arm against the baseline; without a baseline, which arm has the best median of each
-metric; with one arm, its figures.  The words are the comparison's own (``7% better, within
-noise``, :mod:`benchproof.compute.comparisons`), point by point up to three points, else the
-span of the ratios across the points.
+metric; with one arm, its figures.  The words are the comparison's own (``7% better``, ``within
+noise``, :mod:`benchproof.compute.comparisons`), point by point up to three points (the state
+first when every point shares it, else after each point that has one), else the span of the
+ratios across the points.
 """
 
 from __future__ import annotations
@@ -49,16 +50,18 @@ def _goodness(c: Comparison, better: str) -> float:
 
 
 def _compared(words: _Words, found: list[Comparison], better: str) -> str:
-    """``7% better at 512, 6% better at 4096, within noise`` or ``3–12% better across 6 points (within
-    noise at 4)``."""
+    """``within noise: 7% better at 512, 6% better at 4096``, ``7% better at 512, 6% better at 4096
+    (within noise)`` or ``from 3% better at 512 to 12% better at 4096 across 6 points (4 of them not
+    separated)``."""
     states = {c.state for c in found}
     if len(found) <= LISTED:
+        items = [f"{STATE_WORDS[SAME] if c.state == SAME else c.direction or 'no ratio'}{words.at(c.point)}"
+                 for c in found]
         if len(states) == 1:
-            items = [f"{STATE_WORDS[SAME] if c.state == SAME else c.direction or 'no ratio'}{words.at(c.point)}"
-                     for c in found]
             qualifier = STATE_WORDS[found[0].state] if found[0].state not in (SEPARATED, SAME) else ""
-            return ", ".join(items) + (f", {qualifier}" if qualifier else "")
-        return ", ".join(f"{c.words or 'no ratio'}{words.at(c.point)}" for c in found)
+            return (f"{qualifier}: " if qualifier else "") + ", ".join(items)
+        return ", ".join(item + (f" ({STATE_WORDS[c.state]})" if c.state not in (SEPARATED, SAME) else "")
+                         for item, c in zip(items, found))
     ordered = sorted(found, key=lambda c: _goodness(c, better))
     low, high = ordered[0], ordered[-1]
     span = f"from {low.words or 'no ratio'}{words.at(low.point)} to {high.words or 'no ratio'}{words.at(high.point)}"

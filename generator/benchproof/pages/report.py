@@ -89,7 +89,7 @@ class ReportPage:
     distributions: DistributionsPage | None = None   # "Per-request distributions" (requests/)
     arm_label: str = "Arm"            # the heading of the arm column (report.yaml arm_label)
     headlines: tuple[Headline, ...] = ()   # each section's main result in words, at the top
-    noise: str = "10%"                # audit.noise, the threshold a difference must exceed
+    noise: str = "3%"                 # audit.noise_threshold, the difference of medians that is more than noise
 
     @property
     def fold_metrics(self) -> bool:
@@ -185,6 +185,6 @@ def report_page(project: Project, computed: Computed, audit: Audit, decided: Dec
         ran=what_ran(project), audit=audit_block(audit, project, results=results, folded=True),
         decision=decision_view(project, decided, audit, computed.comparisons), workload=workload_view(project, computed, audit),
         arm_label=report.arm_label, headlines=headlines(project, computed),
-        noise=f"{fmt.setting(project.audit.noise * 100)}%",
+        noise=f"{fmt.setting(project.audit.noise_threshold * 100)}%",
         distributions=distributions_page(project, computed, audit, set(view_keys), cache),
     )

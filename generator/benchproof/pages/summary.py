@@ -16,7 +16,7 @@ from benchproof.audit.run import Audit
 from benchproof.charts.view import bar_view
 from benchproof.addresses import view_href
 from benchproof.compute.aggregate import NOT_APPLICABLE, NOT_MEASURED, Results, Row, Stat
-from benchproof.compute.comparisons import STATE_WORDS, Comparison, Comparisons
+from benchproof.compute.comparisons import STATE_WORDS, Comparisons
 from benchproof.compute.separation import SAME, SEPARATED, stronger_claim
 from benchproof.model.terms import STATUSES, Point
 from benchproof.model.project import Project

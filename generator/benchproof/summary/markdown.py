@@ -128,7 +128,7 @@ def render(project, results, audit, decision, comparisons, receipts: Receipts, g
            headlines: dict | None = None) -> str:
     """``headlines``: section id → its main result in words (benchproof.pages.headlines)."""
     report = project.report
-    noise = project.audit.noise
+    noise = project.audit.noise_threshold
     lines = [f"## {escape(report.title)}", ""]
     if report.subtitle:
         lines += [escape(report.subtitle), ""]
@@ -141,6 +141,6 @@ def render(project, results, audit, decision, comparisons, receipts: Receipts, g
                      f"{receipts.note}")
     else:
         lines.append(f"**Receipts:** {receipts.note}")
-    lines += ["", f"_{CAVEATS} Noise threshold: {fmt.setting(noise * 100)}% (audit.noise). "
+    lines += ["", f"_{CAVEATS} Noise threshold: {fmt.setting(noise * 100)}% (audit.noise_threshold). "
                   f"Summarised by {escape(generator)}._", ""]
     return "\n".join(lines)

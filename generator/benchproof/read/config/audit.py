@@ -23,6 +23,7 @@ from benchproof.read.config.targets import read_point
 LIMITS = {
     "min_repetitions": (1, True, "a count of repetitions"),
     "noise": (0, True, "a fraction of the median, e.g. 0.10 for 10%"),
+    "noise_threshold": (0, True, "a fraction of the compared median, e.g. 0.03 for 3%"),
     "warmup": (0, True, "a fraction, e.g. 0.15 for 15%"),
     "regime": (1, False, "a factor, e.g. 5 for five times worse"),
     "parity_tolerance": (0, True, "a fraction, e.g. 0.01 for 1%"),

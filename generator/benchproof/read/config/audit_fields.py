@@ -28,6 +28,9 @@ AUDIT_FIELDS = {
     "min_repetitions": Field("int", default=D.min_repetitions,
                              doc="few-repetitions below this many successful repetitions"),
     "noise": Field("number", default=D.noise, doc="noisy when (max - min) / median exceeds this fraction"),
+    "noise_threshold": Field("number", default=D.noise_threshold,
+                             doc="two arms are separated only when their medians differ by more than this fraction "
+                                 "(and their repetitions do not overlap); a smaller difference is within noise"),
     "warmup": Field("number", default=D.warmup,
                     doc="warm-up when the first repetition is worse than the median of the others by more than this fraction"),
     "regime": Field("number", default=D.regime,

@@ -88,7 +88,6 @@ class BatchCheck:
     def runs(self) -> np.ndarray:
         """Each row's run (its row in the run records), -1 where the row has none.  A dictionary
         column (how Parquet writers store a run id repeated on every row) is decided per value."""
-        import pyarrow as pa
         import pyarrow.compute as pc
 
         data = self.batch.columns.get(RUN_ID)
