@@ -119,7 +119,12 @@ ORDER = [
     Case("an excluded record in between does not interleave",
          at("a", "10:00", "10:01") + at("b", "10:03", "10:04") + [rec("b", 9, 1.0, status="excluded", at="10:00:30")],
          SECTION),
-    Case("one repetition an arm, one after the other", at("a", "10:00") + at("b", "10:01"), SECTION),
+    Case("one repetition an arm, one after the other: no order to interleave, no finding",
+         at("a", "10:00") + at("b", "10:01")),
+    Case("one repetition an arm, with failed attempts between: still one successful record an arm",
+         at("a", "10:00") + [rec("a", 2, status="failed", at="10:02")] + at("b", "10:01")),
+    Case("one arm with one repetition, the other with two, in blocks: fires",
+         at("a", "10:00") + at("b", "10:01", "10:02"), SECTION),
     Case("time zones: 10:30+01:00 is 09:30 UTC, before every start of a",
          at("a", "2025-01-01T10:00:00Z", "2025-01-01T10:20:00Z")
          + at("b", "2025-01-01T10:10:00+01:00", "2025-01-01T10:30:00+01:00"), SECTION),
