@@ -16,6 +16,24 @@ def measured(*arms: str, size=512) -> tuple[dict, ...]:
     return tuple(r for arm in arms for r in group(arm, [100.0, 101.0, 102.0], size=size))
 
 
+def two_sections(main=("a", "b"), other=("c", "d"), main_base: str | None = None, other_base: str | None = None) -> str:
+    """A report of two sections, ``main`` and ``other``, of these arms (and baselines)."""
+    def section(name, arms, base):
+        return f"  - {{id: {name}, title: {name.title()}, arms: [{', '.join(arms)}]{f', baseline: {base}' if base else ''}}}\n"
+    whole = report_yaml(("a", "b", "c", "d"))
+    return whole.replace("  - {id: main, title: Main, arms: [a, b, c, d]}\n",
+                         section("main", main, main_base) + section("other", other, other_base))
+
+
+def placed(*rows: dict) -> tuple[dict, ...]:
+    """The records with their section: a and b in main, c and d in other."""
+    return tuple(dict(r, section="main" if r["arm"] in "ab" else "other") for r in rows)
+
+
+TWO_SECTIONS = two_sections()
+ROLES = {"a": "reference", "b": "incumbent", "c": "reference", "d": "incumbent"}
+FOUR = ("a", "b", "c", "d")
+
 BASELINE_ROLE = [
     Case("a reference baseline beside an incumbent", measured("a", "b"), [SECTION], baseline="a",
          roles={"a": "reference", "b": "incumbent"}, figures={"baseline": "a", "incumbent": "b"},
@@ -32,6 +50,12 @@ BASELINE_ROLE = [
     Case("two incumbents: the first listed is named", measured("a", "b", "c"), [SECTION], arms=("a", "c", "b"),
          baseline="a", roles={"a": "reference", "b": "incumbent", "c": "incumbent"},
          figures={"incumbent": "c"}),
+    Case("two sections, the first without a baseline, the second a reference beside an incumbent",
+         placed(*measured(*FOUR)), [SECTION], arms=FOUR, report=two_sections(other_base="c"), roles=ROLES,
+         message="the baseline, Arm C, has role reference while Arm D is the incumbent"),
+    Case("two sections, the first's reference baseline without an incumbent, the second with one",
+         placed(*measured(*FOUR)), [SECTION], arms=FOUR, report=two_sections(main_base="a", other_base="c"),
+         roles={**ROLES, "b": "candidate"}, message="the baseline, Arm C, has role reference"),
     Case("an incumbent that failed everywhere still is the incumbent",
          (*measured("a"), rec("b", 1, status="failed")), [SECTION], baseline="a",
          roles={"a": "reference", "b": "incumbent"}, records=[("a-512-r1", "a-512-r2", "a-512-r3")]),
@@ -42,10 +66,6 @@ BASELINE_ROLE = [
 def test_baseline_role_at_its_edges(case, tmp_path):
     check("baseline-role", case, tmp_path)
 
-
-TWO_SECTIONS = report_yaml(("a", "b", "c", "d")).replace(
-    "  - {id: main, title: Main, arms: [a, b, c, d]}\n",
-    "  - {id: main, title: Main, arms: [a, b]}\n  - {id: other, title: Other, arms: [c, d]}\n")
 
 NO_COMMON_POINT = [
     Case("two arms at different points", (*measured("a"), *measured("b", size=4096)), [SECTION],
@@ -64,9 +84,14 @@ NO_COMMON_POINT = [
          (*measured("a"), rec("b", 1, size=4096, status="unsupported"))),
     Case("a single arm: nothing", measured("a"), arms=("a",)),
     Case("two sections: one finding, for the section whose arms miss each other, not the one with one arm measured",
-         tuple(dict(r, section="main" if r["arm"] in "ab" else "other") for r in
-               (*measured("a"), *measured("b", size=4096), *measured("c"), rec("d", 1, status="failed"))), [SECTION],
-         arms=("a", "b", "c", "d"), report=TWO_SECTIONS, message="Arm A at Size 512; Arm B at Size 4096"),
+         placed(*measured("a"), *measured("b", size=4096), *measured("c"), rec("d", 1, status="failed")), [SECTION],
+         arms=FOUR, report=TWO_SECTIONS, message="Arm A at Size 512; Arm B at Size 4096"),
+    Case("two sections, the first with a single arm measured, the second apart: the second named",
+         placed(*measured("a"), rec("b", 1, status="failed"), *measured("c"), *measured("d", size=4096)), [SECTION],
+         arms=FOUR, report=TWO_SECTIONS, message="Arm C at Size 512; Arm D at Size 4096"),
+    Case("two sections, the first with a common point, the second apart: the second named",
+         placed(*measured("a", "b"), *measured("c"), *measured("d", size=4096)), [SECTION],
+         arms=FOUR, report=TWO_SECTIONS, message="Arm C at Size 512; Arm D at Size 4096"),
     Case("an excluded record makes no point", (*measured("a"), rec("b", 1, 100.0, status="excluded"),
                                                *measured("b", size=4096)), [SECTION]),
 ]
