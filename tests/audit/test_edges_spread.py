@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from benchproof.compute.spread import method
 from support.edges import Case, check, dims_report, group, rec, table
 
 P = {"size": 512}
@@ -22,6 +23,8 @@ FEW = [
     Case("an empty group (every attempt failed) is not few, it is failed",
          tuple(rec("a", r, status="failed") for r in (1, 2)), arms=("a",)),
     Case("an unsupported arm has no group", (rec("a", 1, status="unsupported"),), arms=("a",)),
+    Case("every attempt of one arm failed, beside an arm that ran: not few, failed",
+         (*group("a", [100.0, 101.0, 102.0]), *(rec("b", r, status="failed") for r in (1, 2)))),
     Case("a failed attempt does not count: 2 ok + 1 failed",
          (*group("a", [100.0, 101.0]), rec("a", 3, status="failed")), [("a", P, None)],
          records=[("a-512-r1", "a-512-r2")], arms=("a",), figures={"n_ok": 2}),
@@ -172,7 +175,10 @@ ELEVEN_WIDE = values(*[80.0 + 5 * k for k in range(11)])             # IQR 92.5�
 NOISY = [
     Case("a range of 10.1% of the median: just outside", values(95.0, 100.0, 105.1), [("a", P, "tok_s")],
          arms=("a",), records=[("a-512-r1", "a-512-r2", "a-512-r3")],
-         figures={"spread": 0.101, "median": 100.0, "low": 95.0, "high": 105.1}),
+         figures={"spread": 0.101, "median": 100.0, "low": 95.0, "high": 105.1, "method": method(3)}),
+    Case("a first group whose noise is a lone stray's, then a noisy one: the second named",
+         (*values(100.0, 100.5, 101.0, 130.0), *group("a", [80.0, 100.0, 120.0], size=4096)),
+         [("a", {"size": 4096}, "tok_s")], arms=("a",)),
     Case("a range of exactly 10%: at the limit, not beyond it", values(95.0, 100.0, 105.0), arms=("a",)),
     Case("a range of 9.9%: just inside", values(95.0, 100.0, 104.9), arms=("a",)),
     Case("noise 0.2: 15% is inside", values(92.0, 100.0, 107.0), arms=("a",), audit="noise: 0.2"),
@@ -193,7 +199,7 @@ NOISY = [
     Case("a median of 0: the share means nothing, skipped", values(0.0, 0.0, 1.0), arms=("a",)),
     Case("eleven: one far value does not move the interquartile range", ELEVEN_CALM, arms=("a",)),
     Case("eleven: an interquartile range of 23.8% of the median is noisy", ELEVEN_WIDE, [("a", P, "tok_s")],
-         arms=("a",), figures={"low": 92.5, "high": 117.5, "spread": 25 / 105},
+         arms=("a",), figures={"low": 92.5, "high": 117.5, "spread": 25 / 105, "method": method(11)},
          message="IQR 92.50–117.50 tok/s around a median of 105.00: the interquartile range is 23.8%"),
     Case("lower is better reads the same, each metric on its own: wall_s named",
          tuple(rec("a", r, 100.0, wall_s=w) for r, w in ((1, 1.0), (2, 1.2), (3, 1.1))), [("a", P, "wall_s")],
@@ -212,8 +218,26 @@ def test_noisy_at_its_edges(case, tmp_path):
 OUTLIER = [
     Case("a lone stray that alone makes its group noisy is named", values(100.0, 100.5, 101.0, 130.0),
          [("a", P, "tok_s")], records=[("a-512-r4",)], arms=("a",),
-         figures={"value": 130.0, "others_min": 100.0, "others_max": 101.0, "dixon_q": 29 / 30},
-         message="repetition #4 (a-512-r4), 130.00 tok/s, stands apart from the other 3"),
+         figures={"value": 130.0, "others_min": 100.0, "others_max": 101.0, "dixon_q": 29 / 30}, topics=("a-512-r4",),
+         message="repetition #4 (a-512-r4), 130.00 tok/s, stands apart from the other 3 (100.00–101.00 tok/s; Dixon's "
+                 "Q 0.97 ≥ 0.765): without it its spread would be 1.0% of the median instead of 29.8% (noisy over 10%)"),
+    Case("without it the spread is exactly 10%: not noisy then, so it alone made it noisy", values(95.0, 100.0, 105.0, 150.0),
+         [("a", P, "tok_s")], records=[("a-512-r4",)], arms=("a",)),
+    Case("a stray in a group at exactly 10%: not noisy, no outlier", values(100.0, 100.0, 100.0, 110.0), arms=("a",)),
+    Case("a slow first repetition in one group, a stray in another: the other named",
+         (*group("a", [60.0, 100.0, 100.5, 101.0], first_minute=0), *group("a", [100.0, 100.5, 101.0, 130.0], size=4096)),
+         [("a", {"size": 4096}, "tok_s")], arms=("a",)),
+    Case("two arms with strays, the second listed first: named in the section's order",
+         (*values(100.0, 100.5, 101.0, 130.0), *values(100.0, 100.5, 101.0, 130.0, arm="b")),
+         [("b", P, "tok_s"), ("a", P, "tok_s")], arms=("b", "a")),
+    Case("a separated comparison, then one a stray makes overlap: the second named",
+         (*values(100.0, 100.5, 101.0), *values(120.0, 121.0, 122.0, arm="b"),
+          *group("a", [100.0, 100.5, 101.0], size=4096), *group("b", [104.0, 104.1, 100.8], size=4096)),
+         [("b", {"size": 4096}, "tok_s")], records=[("b-4096-r3",)], baseline="a"),
+    Case("a comparison within noise without a stray, then one a stray makes overlap: the second named",
+         (*values(100.0, 101.0, 102.0), *values(101.5, 103.0, 104.0, arm="b"),
+          *group("a", [100.0, 100.5, 101.0], size=4096), *group("b", [104.0, 104.1, 100.8], size=4096)),
+         [("b", {"size": 4096}, "tok_s")], baseline="a"),
     Case("three values, Dixon's Q 0.9412, at the 90% bound of 0.941: a stray", values(100.0, 101.0, 117.0),
          [("a", P, "tok_s")], records=[("a-512-r3",)], arms=("a",)),
     Case("three values, Q 0.935, under the bound: no stray (noisy instead)", values(100.0, 101.1, 117.0), arms=("a",)),
@@ -236,7 +260,9 @@ OUTLIER = [
          (*values(100.0, 100.1, 104.1), *values(104.0, 104.1, 104.2, arm="b")), [("a", P, "tok_s")],
          records=[("a-512-r3",)], baseline="a"),
     Case("a stray without which the medians are still within the threshold: no outlier (not-separated)",
-         (*values(100.0, 100.5, 101.0), *values(102.0, 102.1, 100.8, arm="b")), baseline="a"),
+         (*values(100.0, 100.5, 101.0), *values(102.5, 102.6, 100.8, arm="b")), baseline="a"),
+    Case("a stray without which the medians are exactly 3% apart: no outlier (not-separated)",
+         (*values(99.0, 100.0, 101.0), *values(103.0, 103.0, 100.8, arm="b")), baseline="a"),
     Case("lower is better: a slow stray of wall_s",
          tuple(rec("a", r, 100.0, wall_s=w) for r, w in ((1, 1.0), (2, 1.005), (3, 1.01), (4, 1.3))),
          [("a", P, "wall_s")], records=[("a-512-r4",)], arms=("a",)),
