@@ -51,6 +51,8 @@ NOT_SEPARATED = [
          two([100.0, 100.5, 101.0], [102.5, 102.6, 100.8]), [("b", P, "tok_s")], **AB),
     Case("a stray without which the medians are exactly 3% apart: named here",
          two([99.0, 100.0, 101.0], [103.0, 103.0, 100.8]), [("b", P, "tok_s")], **AB),
+    Case("a baseline median of 0, a stray without which the ranges are apart: no ratio to weigh, named here",
+         two([0.0, 0.0, 0.0], [1.0, 1.01, 0.0]), [("b", P, "tok_s")], **AB),
     Case("a first comparison a stray explains, then one within noise: the second named",
          (*two([100.0, 100.5, 101.0], [120.0, 120.5, 100.8]), *group("a", [100.0, 101.0, 102.0], size=4096),
           *group("b", [101.5, 103.0, 104.0], size=4096)), [("b", {"size": 4096}, "tok_s")], **AB),
