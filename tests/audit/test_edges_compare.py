@@ -43,6 +43,8 @@ NOT_SEPARATED = [
     Case("every value the same on both sides: the same, no finding", two([100.0] * 3, [100.0] * 3), **AB),
     Case("a lone stray that alone makes it overlap is outlier's", two([100.0, 100.5, 101.0], [120.0, 120.5, 100.8]),
          **AB),
+    Case("a stray without which the medians are 4.5% apart (over noise_threshold, under noise): outlier's",
+         two([100.0, 100.5, 101.0], [105.0, 105.1, 100.8]), **AB),
     Case("a stray without which the ranges would only touch: still within noise, named here",
          two([100.0, 100.5, 101.0], [101.0, 106.0, 107.0, 60.0]), [("b", P, "tok_s")], **AB),
     Case("the same below: the rest's highest equal to the baseline's lowest",

@@ -150,6 +150,7 @@ SECTIONS = [   # (what the first section holds, what the second holds, the secti
     ("a rotation, then blocks", at("a", "11:00", "11:02") + at("b", "11:01", "11:03"), BLOCKS, ["two"]),
     ("no times, then blocks", [rec(arm, r, 100.0) for arm in "ab" for r in (1, 2)], BLOCKS, ["two"]),
     ("one arm, then blocks", at("a", "11:00", "11:02"), BLOCKS, ["two"]),
+    ("one record an arm, one after the other, then blocks", at("a", "09:00") + at("b", "09:01"), BLOCKS, ["two"]),
     ("blocks in both", BLOCKS, at("a", "11:00", "11:01") + at("b", "11:02", "11:03"), ["one", "two"]),
 ]
 
