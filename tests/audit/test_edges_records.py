@@ -49,6 +49,8 @@ DIFFERS = [
     Case("two derived metrics: the second off, the first not", tuple(
         rec("a", r, 100.0, n=1000, ms=10000, dec_s=v, d=100, dms=10000) for r, v in enumerate((10.0, 12.0, 10.0), 1)),
          [("a", P, "dec_s")], metrics=TWO_DERIVED),
+    derived("a measured metric beside the derived one is not compared (wall_s has no derive)",
+            tuple(dict(r, wall_s=2.0) for r in reported(100.0, 100.0, 100.0))),
     derived("a repetition without a reported figure is not compared", reported(None, 100.0, 100.0)),
     derived("a failed record's reported figure is not compared",
             (*reported(100.0, 100.0), rec("a", 3, 150.0, n=1000, ms=10000, status="failed"))),
