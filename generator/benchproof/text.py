@@ -62,6 +62,12 @@ def percent(fraction: float | None, decimals: int = 1) -> str:
     return MISSING if fraction is None else f"{number(fraction * 100, decimals)}%"
 
 
+def signed_percent(fraction: float | None, decimals: int = 1) -> str:
+    """``+1.2%`` / ``-0.6%``: a change, its sign always written (``0.0%`` has none)."""
+    text = percent(fraction, decimals)
+    return f"+{text}" if fraction is not None and text[0].isdigit() and text.strip("0.%") else text
+
+
 def times(value: float | None, decimals: int = 2) -> str:
     """``4.17×``: a ratio or a factor by :func:`number`; '' when there is none."""
     return "" if value is None else f"{number(value, decimals)}×"

@@ -86,3 +86,12 @@ def test_the_state_is_symmetric_in_overlap_and_never_separated_when_ranges_overl
     assert found.overlap == mirrored.overlap
     if min(len(a), len(b)) <= 10 and not (max(a) < min(b) or max(b) < min(a)):
         assert found.state in ("within-noise", "same")
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")   # the resampled ratio overflowed, with a warning only
+def test_the_bootstrap_interval_of_values_at_a_double_s_edge_is_finite_or_none():
+    from benchproof.compute.bootstrap import ratio_interval
+
+    assert ratio_interval([1e-300] * 5, [1e300] * 5) is None            # the ratio itself is past a double
+    low, high = ratio_interval([1.5e308, 1.7e308] * 3, [1.5e308, 1.7e308] * 3)
+    assert 0.8 < low <= 1 <= high < 1.2                                  # medians of 1.5e308 and 1.7e308 are finite

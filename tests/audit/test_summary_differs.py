@@ -73,3 +73,29 @@ def test_the_rule_runs_only_with_stated_summaries(tmp_path):
     data = strict_json((tmp_path / "site" / "downloads" / "results.json").read_text(encoding="utf-8"))
     assert result.exit_code == 0 and "summary-differs" not in json.dumps(data["findings"])
     assert "9 rules" in result.output   # the 10th, summary-differs, had nothing to read
+
+
+COUNTED = {"a1": "4", "a2": "200", "b1": "2"}   # a2's summary covers 200 requests; its records hold 3
+
+
+def test_a_stated_count_of_other_requests_is_one_finding_and_its_figures_are_not_compared(tmp_path):
+    stated = {"a1": f"{p99('a1') * 0.5:.2f}", "a2": f"{p99('a2') * 0.5:.2f}", "b1": f"{p99('b1'):.2f}"}
+    runs = "run_id,arm,status,repeat,rate,req_s,ttft_p99_ms,done,reason\n" + "".join(
+        f"{r},{r[0]},ok,{r[1]},1,9,{stated[r]},{COUNTED[r]},\n" for r in TTFT)
+    report = REQUEST_REPORT.replace("  - {id: req_s,", "  - {id: ttft_p99_ms, label: TTFT p99 (tool), unit: ms, "
+                                                      "better: lower, source: the tool}\n  - {id: req_s,")
+    report = report.replace("source: client, per: request}",
+                            "source: client, per: request, stated: {count: done, p99: ttft_p99_ms}}", 1)
+    lines = "".join(json.dumps({"run_id": r, "ttft_ms": v}) + "\n" for r, values in TTFT.items() for v in values)
+    root = request_project(tmp_path / "p", report, runs, {"requests/r.jsonl": lines})
+    result = build(root, tmp_path / "site")
+    assert result.exit_code == 0, result.output
+    data = strict_json((tmp_path / "site" / "downloads" / "results.json").read_text(encoding="utf-8"))
+    found = sorted((f["records"][0], f["message"]) for f in data["findings"] if f["rule"] == "summary-differs")
+    # a1 holds all 4 requests its summary covers: its p99, half of theirs, is compared and differs;
+    # a2's summary covers 200 and its records hold 3: that is said, and its p99 is not compared
+    assert [r for r, _ in found] == ["a1", "a2"]
+    assert "run a1 states TTFT p99" in found[0][1]
+    assert ("run a2 states that its summary covers 200 successful requests (done); its request records hold 3: "
+            "the distribution and the figures recomputed from it are of those 3") in found[1][1]
+    assert "states TTFT p99" not in found[1][1]

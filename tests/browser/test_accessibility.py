@@ -87,6 +87,48 @@ def test_the_skip_link_reaches_the_first_chart_selector_within_15_tab_presses(br
     ctx.close()
 
 
+@pytest.mark.parametrize("name", ["example", "rejected-engine"])
+def test_plain_tab_reaches_the_first_chart_selector_within_15_presses(browser, sites, name):
+    """Without the skip links: Tab after Tab from the top of the page, past the header, the
+    decision, the results in words, the audit's summary and the first summary table."""
+    ctx, page = _open(browser, (sites[name] / "index.html").as_uri())
+    _settled(page)
+    stops = []
+    while len(stops) < 15:
+        stops.append(_tab(page))
+        if stops[-1]["tag"] == "SELECT":
+            break
+    assert stops[-1]["tag"] == "SELECT" and stops[-1]["chart"], \
+        f"no chart selector after {len(stops)} Tab presses: {[(s['tag'], s['text'][:40]) for s in stops]}"
+    texts = [s["text"] for s in stops]
+    # what the first screen offers is still on the way: the header's audit count, each
+    # section's result in words, the fold of every finding, the summary table's region
+    assert any("audit finding" in t for t in texts) and "Every finding, with its figures and records" in texts
+    sections = page.locator("#results-in-words li > a").all_text_contents()
+    assert sections and all(title in texts for title in sections)
+    assert any(s["tag"] == "DIV" and s["text"].startswith(("Engine", "Prompt tokens")) for s in stops)
+    # a link taken out of the Tab order on the way still leads somewhere a stop of its own reaches
+    unreached = page.evaluate("""() => {
+        const select = document.querySelector('.chart-controls select');
+        const before = [...document.querySelectorAll('main a[tabindex="-1"]')]
+            .filter(a => a.compareDocumentPosition(select) & Node.DOCUMENT_POSITION_FOLLOWING);
+        const views = JSON.parse(document.getElementById('chart-views').textContent).views.map(v => v.key);
+        const stop = href => [...document.querySelectorAll('a[href]')].some(a => a.getAttribute('href') === href && a.tabIndex >= 0);
+        return before.filter(a => {
+            const href = a.getAttribute('href');
+            if (href.startsWith('#view=')) return !views.includes(href.slice(6));        // a view of the chart's selectors
+            if (!href.startsWith('#')) return !stop(href);                               // an arm page: "03 What actually ran" links it
+            const target = document.getElementById(href.slice(1));
+            if (!target) return true;
+            if (target.closest('#audit-details')) return false;                         // a finding: in the audit's fold
+            if (target.closest('.table-scroll[tabindex="0"]')) return false;            // a figure: in its table's region
+            return !stop(href);                                                          // a section: its line in words
+        }).map(a => a.getAttribute('href')); }""")
+    assert unreached == []
+    assert page.locator('main a[tabindex="-1"]').count() >= 10         # the table's links are still links
+    ctx.close()
+
+
 def test_every_tab_stop_of_the_report_is_visible_when_focused(browser, sites):
     """Every control is reached by Tab, in view and ringed when it has the focus (one
     screen's worth of the first stops and a walk through every stop up to the charts)."""

@@ -52,12 +52,26 @@ def test_the_shared_vllm_samples_give_their_30_requests_and_the_summary_that_cov
                and d["point"]["request_rate"] == "inf"]
     assert (none["n"], none["percentiles"], none["runs"]) == (0, None, [])   # tp8 did not run at inf: listed, empty
     assert item["percentiles"]["p99"] == pytest.approx(np.percentile(ttft, 99), rel=1e-12) and item["n"] == 30
+    # vLLM's summaries cover its 200 completed requests; the file keeps 30: one cause, said once a
+    # request metric (on its recomputed p99), and the 9 summaries are not compared with those 30
     found = [f for f in data["findings"] if f["rule"] == "summary-differs" and f["arm"] == "tp8"]
-    p99 = next(f for f in found if f["metric"] == "ttft_p99_ms")
-    stated = f"{source['p99_ttft_ms']:,.2f} ms"
-    recomputed = f"{np.percentile(ttft, 99):,.2f} ms"
-    assert f"states TTFT p99 {stated} (ttft_p99_ms); its 30 successful requests give {recomputed}" in p99["message"]
-    assert len(found) == 9   # mean, median, p99 of TTFT, TPOT and ITL: all of 200 requests, the file keeps 30
+    assert sorted(f["metric"] for f in found) == ["itl_ms_p99", "tpot_ms_p99", "ttft_ms_p99"]
+    assert all("run tp8-llm-k8s_01_tp8_pp1_qps_04_first30req:1 states that its summary covers 200 successful "
+               "requests (completed); its request records hold 30" in f["message"] for f in found)
+    assert source["completed"] == 200
+
+
+def test_a_stated_figure_that_differs_from_all_the_requests_is_named_with_both_figures(tmp_path):
+    rng = np.random.default_rng(5)
+    obj, truth = vllm_result(rng, 4, n=40, failed={3})
+    obj["p99_ttft_ms"] = round(float(np.percentile(truth.ttft, 99)) * 1.2, 2)   # 20% over what its requests give
+    (tmp_path / "r.json").write_text(json.dumps(obj), encoding="utf-8")
+    import_files(tmp_path / "p", "vllm-serve", "x", tmp_path / "r.json")
+    data = results(tmp_path / "p", tmp_path / "site")
+    (found,) = [f for f in data["findings"] if f["rule"] == "summary-differs"]
+    stated, recomputed = f"{obj['p99_ttft_ms']:,.2f} ms", f"{np.percentile(truth.ttft, 99):,.2f} ms"
+    assert f"states TTFT p99 {stated} (ttft_p99_ms); its 39 successful requests give {recomputed}" in found["message"]
+    assert found["metric"] == "ttft_p99_ms"
 
 
 def test_a_current_vllm_file_with_failed_requests_and_latencies(tmp_path):
@@ -100,6 +114,12 @@ def test_the_genuine_sglang_and_guidellm_samples(tmp_path):
     (written,) = rows(tmp_path / "g" / "requests" / "g-guidellm-tests_benchmarks_stripped_v0.3.jsonl")
     assert written["ttft_ms"] == 21.281957626342773 and written["tpot_ms"] == 5.258346167136365
     assert written["e2el_ms"] == 0.6891846656799316 * 1000
+    # its summary covers the 46: said once a checked metric, and the one request is not compared with it
+    data = results(tmp_path / "g", tmp_path / "site")
+    found = [f for f in data["findings"] if f["rule"] == "summary-differs"]
+    assert sorted(f["metric"] for f in found) == ["e2el_ms_p99", "tpot_ms_p99", "ttft_ms_p99"]
+    assert all("states that its summary covers 46 successful requests (requests_successful); its request "
+               "records hold 1" in f["message"] for f in found)
 
 
 def test_the_genuine_aiperf_export_and_its_summary_agree(tmp_path):

@@ -25,7 +25,7 @@ import pytest
 from click.testing import CliRunner
 
 from benchproof.cli import main
-from benchproof.text import number
+from benchproof.text import number, signed_percent
 from support.common import REPO, page, text
 from support.importing import cell
 from support.numbers import cases, points
@@ -128,15 +128,14 @@ def test_the_rule_in_the_docs_is_the_rule_of_the_code():
 # Numeric format specs: a precision, a float or percent type, or grouping with a precision.
 NUMERIC_SPEC = re.compile(r"\.\d|\.\{\}|[eEfFgGn%]$")
 # Where a number is data, not text: a converted value written into a run file, GuideLLM's own
-# label of a rate, the serve status JSON, an ECDF's drawn points.  And what other issues rewrite: the audit's rules
-# (issue 21 writes their messages with text.number) and the record validation (issue 27).
+# label of a rate, the serve status JSON, an ECDF's drawn points.  And what issue 27 rewrites: the record
+# validation.
 ALLOWED = {
     "importers/writer.py": "a converted value written into a run file, to 12 significant digits",
     "importers/guidellm.py": "GuideLLM's own label of a rate (constant@2.00), an arm's name",
     "serve/server.py": "the status the page polls (JSON), not text",
     "charts/ecdf.py": "an ECDF curve's drawn points, data in the chart's spec at 8 significant digits",
-    "audit/compare.py": "issue 21", "audit/records.py": "issue 21", "audit/weighing.py": "issue 21",
-    "audit/workload.py": "issue 21", "read/runs/validate.py": "issue 27",
+    "read/runs/validate.py": "issue 27",
 }
 
 
@@ -302,3 +301,10 @@ def test_the_downloads_keep_every_value_as_recorded(numbers_site):
         assert recorded == [p.figure] * 6
         assert {r["value"] for r in csv_rows if r["case"] == str(p.case)} == {"" if p.figure is None else repr(p.figure)}
     assert {"1e-310", "5e-324", "-0.0", "0.000123456", "1234567.891"} <= {r["value"] for r in csv_rows}
+
+
+def test_a_change_is_written_with_its_sign_by_the_one_rule():
+    """derived-differs writes ``+1.2%`` / ``-0.6%``; a change too small for one decimal keeps two
+    significant digits, as every number does (``+0.004%``, never ``+0.0%``)."""
+    assert [signed_percent(v) for v in (0.0123, -0.0061, 0.0, 0.00004, None)] == \
+        ["+1.2%", "-0.6%", "0.0%", "+0.004%", "--"]

@@ -19,6 +19,11 @@ import pytest
 SCAN = ("-L", "comp", "gzip -1,gzip -6", "-L", "size", "4K,64K,512K",
         "head -c {size} /dev/urandom | {comp} > /dev/null")
 
+# one -L parameter, two command templates (the scan as a user writes it to compare two levels
+# across sizes); hyperfine records the six expanded commands, not the templates
+TEMPLATES = ("-L", "size", "4K,64K,1M", "head -c {size} /dev/urandom | gzip -1 > /dev/null",
+             "head -c {size} /dev/urandom | gzip -6 > /dev/null")
+
 CODECS = '''\
     import json
     import pickle

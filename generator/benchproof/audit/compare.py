@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from itertools import combinations
 
+from benchproof import text as fmt
 from benchproof.audit.finding import Facts, Finding, limit, percent
 from benchproof.audit.strays import overlap_stray
 from benchproof.audit.workload import workload_differs
@@ -111,7 +112,7 @@ def degraded_regime(f: Facts, settings: AuditSettings) -> list[Finding]:
     A point where either arm ran another workload (``workload-differs``) is not a regime.  A
     single large ratio is a result, not a regime."""
     other_work = {(x.section, x.arm, x.point) for x in workload_differs(f, settings)} if settings.parity else set()
-    headline = (f"the ratio to another arm departs {settings.regime:g}× or more from the points where both look "
+    headline = (f"the ratio to another arm departs {fmt.setting(settings.regime)}× or more from the points where both look "
                 "healthy: a degraded regime (swapping, throttling?); read the healthy points")
     found: dict[tuple, Finding] = {}
     for section in f.report.sections:
@@ -142,7 +143,7 @@ def degraded_regime(f: Facts, settings: AuditSettings) -> list[Finding]:
                     detail = (f"{f.number(value, metric.id)} is {f.times(factor)} worse than {f.labels[other]}'s "
                               f"{f.number(beside, metric.id)} here ({f.times(value / beside)}), while at "
                               f"{', '.join(f.point_text(h) for h in healthy)}, where both look healthy, the ratio "
-                              f"is {span} (a departure of {settings.regime:g}× or more): this point measures the "
+                              f"is {span} (a departure of {fmt.setting(settings.regime)}× or more): this point measures the "
                               "machine (swapping, throttling?), not the arm; quote the healthy points")
                     brief = f"{f.number(value, metric.id)}, {f.times(factor)} worse than {f.labels[other]} (elsewhere {span})"
                     records = f.values(section.id, arm, p, metric.id)[0]

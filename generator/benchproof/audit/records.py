@@ -7,6 +7,7 @@ from collections import Counter
 
 import numpy as np
 
+from benchproof import text as fmt
 from benchproof.audit.finding import Facts, Finding, percent
 from benchproof.model.config import AuditSettings
 
@@ -32,7 +33,7 @@ def derived_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
             if not len(differs):
                 continue
             low, high = float(change[differs].min()), float(change[differs].max())
-            low_text, high_text = f"{low * 100:+.1f}%", f"{high * 100:+.1f}%"
+            low_text, high_text = fmt.signed_percent(low), fmt.signed_percent(high)
             by = low_text if low_text == high_text else f"{low_text} to {high_text}"
             worst = differs[np.argmax(np.abs(change[differs]))]
             fields = ", ".join(m.derive_fields)

@@ -8,9 +8,10 @@ from decimal import Decimal
 
 import numpy as np
 
+from benchproof import text as fmt
 from benchproof.audit.finding import Facts, Finding
 from benchproof.model.config import AuditSettings
-from benchproof.model.percentiles import PER_RUN, stat
+from benchproof.model.percentiles import COUNT, PER_RUN, stat
 from benchproof.read.numbers import parse_number
 
 FLOAT_NOISE = 1e-9     # relative: two computations of one figure in doubles agree this closely
@@ -57,9 +58,36 @@ def _recomputed(metric: str, name: str, f: Facts) -> str | None:
     return next((m for m in found if m.endswith("_p50") == (name in ("median", "p50"))), found[0] if found else None)
 
 
+def _other_requests(f: Facts, metric, column: str, rows: list[int]) -> tuple[list[Finding], set[int]]:
+    """The runs whose stated count of successful requests (``stated: {count: …}``) is not the
+    number the request records hold: one finding each, and those runs (their summary covers
+    other requests than the file's, so its figures are not compared with the file's)."""
+    data = f.project.requests
+    given = _stated_values(f, column)
+    held = data.requests - data.failed
+    out, skip = [], set()
+    for row in rows:
+        stated = given[row]
+        if np.isnan(stated) or stated == held[row]:
+            continue
+        skip.add(row)
+        section, arm, point = f.records.group_of(int(f.records.group_keys(np.array([row]))[0]))
+        have, covers = int(held[row]), fmt.thousands(stated) if float(stated).is_integer() else f.number(float(stated))
+        detail = (f"run {f.records.run_id[row]} states that its summary covers {covers} successful requests "
+                  f"({column}); its request records hold {have:,}: the distribution and the figures recomputed "
+                  f"from it are of those {have:,}, and the tool's summary is not compared with them")
+        out.append(f.finding("summary-differs", section, arm, point, _recomputed(metric.id, "p99", f),
+                             "the request records are not the requests the tool's summary covers", detail,
+                             f"{have:,} requests held, {covers} summarised", [row],
+                             (("stated", float(stated)), ("requests", have)), topic="count"))
+    return out, skip
+
+
 def summary_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
     """Each successful run whose stated summary of a request metric differs, beyond rounding,
-    from the one its own requests give: both figures, at that run."""
+    from the one its own requests give: both figures, at that run.  A run whose stated count
+    of requests is not the number its request records hold is one finding of its own instead
+    (a file cut to its first requests keeps the summary of them all)."""
     data = f.project.requests
     out: list[Finding] = []
     ok = np.flatnonzero(f.records.ok())
@@ -68,9 +96,19 @@ def summary_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
         if found is None:   # no request file at all: then no metric has values (continue or break alike)
             continue  # pragma: no mutate
         counts = found.counts()
+        with_requests = ok[data.requests[ok] > 0].tolist()
+        skip: set[int] = set()
         for name, column in metric.stated:
+            if name == COUNT:
+                other, skip = _other_requests(f, metric, column, with_requests)
+                out += other
+        for name, column in metric.stated:
+            if name == COUNT:
+                continue
             given = _stated_values(f, column)
             for row in ok[(counts[ok] > 0) & ~np.isnan(given[ok])].tolist():
+                if row in skip:
+                    continue
                 values = found.of(row)
                 recomputed = stat(values, name)
                 if not beyond_rounding(float(given[row]), recomputed):

@@ -22,7 +22,7 @@ def claim_text(f: Facts, figure: ClaimFigure) -> str:
     """``0.68× (21.10 vs 31.00 tok/s of Incumbent)`` or ``21.10 tok/s``: a claim's figure."""
     if figure.vs is None:
         return f.number(figure.value, figure.metric)
-    return (f"{figure.value:.2f}× ({f.number(figure.side.median)} vs {f.number(figure.vs.median, figure.metric)} "
+    return (f"{f.times(figure.value)} ({f.number(figure.side.median)} vs {f.number(figure.vs.median, figure.metric)} "
             f"of {f.labels[figure.vs.arm]})")
 
 
@@ -52,7 +52,7 @@ def reference_words(f: Facts, outcome: ReferenceOutcome) -> str:
     reps = [r.value for r in outcome.repetitions]
     middle = (f"the reference's p25–p75 is {f.span(p[25], p[75], spec.metric)}, "
               f"median {f.number(p[50], spec.metric)}")
-    title, n, k = spec.title, f"{outcome.n:,}", len(reps)
+    title, n, k = spec.title, fmt.thousands(outcome.n), len(reps)
     better = f.metrics[spec.metric].better
     below = all(v < outcome.minimum for v in reps)
     above = all(v > outcome.maximum for v in reps)
@@ -120,7 +120,7 @@ def verdict_contradicted(f: Facts, settings: AuditSettings) -> list[Finding]:
         share = c.share_faster[cand]   # computed with the totals
         on = f" (though faster on {percent(share)} of requests)" if slower and share else ""
         detail = (f"the decision is {decision.status}, while its crossover “{c.spec.title}” finds "
-                  f"{f.labels[cand]} {word} in total over the {c.lengths.n:,} requests{on}: "
+                  f"{f.labels[cand]} {word} in total over the {fmt.thousands(c.lengths.n)} requests{on}: "
                   f"{f.seconds(mine)} against {f.seconds(theirs)} for {f.labels[other]}")
         out.append(f.finding("verdict-contradicted", c.spec.section, None, None, None, headline, detail,
                              f"{f.labels[cand]} {word} in total ({c.spec.title})", [],
@@ -165,7 +165,7 @@ def distribution_spike(f: Facts, settings: AuditSettings) -> list[Finding]:
         if share <= settings.spike:
             continue
         shown = fmt.number(value, 0 if float(value).is_integer() else f.report.decimals)
-        detail = (f"{count:,} of the {len(values):,} {what} of “{spec.title}” ({file}) are {shown}: "
+        detail = (f"{fmt.thousands(count)} of the {fmt.thousands(len(values))} {what} of “{spec.title}” ({file}) are {shown}: "
                   f"{percent(share)} on one value (limit {limit(settings.spike)}); a cap such as max_tokens, or "
                   "the benchmark's own traffic in the log, rather than the workload? Select the lines with "
                   "'where' (a time cut-off, a field) before weighing by it")

@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 
 import numpy as np
 
+from benchproof import text as fmt
 from benchproof.audit.finding import Facts, Finding, limit, middle, percent
 from benchproof.model.config import AuditSettings
 from benchproof.read.numbers import parse_column
@@ -81,7 +82,7 @@ def workload_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
 def _shown(value, decimals: int) -> str:
     """507.0 → ``507``; text values quoted, several joined by ``/``."""
     if isinstance(value, float):
-        text = f"{value:,.{decimals}f}"
+        text = fmt.number(value, decimals)
         return text.rstrip("0").rstrip(".") if "." in text else text
     return " / ".join(repr(v) for v in value)
 

@@ -27,7 +27,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from benchproof.errors import Problem, fail
+from benchproof.errors import ImportFormatError, Problem, fail
+from benchproof.read.jsonio import json_document
+from benchproof.read.tooljson import tool_lines
 from benchproof.importers.base import Imported, Importer, register
 from benchproof.importers.common import finite, read_file
 from benchproof.importers.common import skipped as skip
@@ -111,8 +113,8 @@ def _summary(path: Path) -> dict:
     if not beside.is_file():
         return {}
     try:
-        doc = json.loads(beside.read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError):
+        doc = json_document(beside.read_text(encoding="utf-8-sig"), SUMMARY)
+    except (OSError, ValueError, ImportFormatError):
         return {}
     return doc if isinstance(doc, dict) else {}
 
@@ -149,13 +151,10 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     skipped: list[Problem] = []
     rows: list[dict] = []
     other_phase = 0
-    for number, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except (ValueError, RecursionError):
-            skipped.append(skip(rel, number, "not a JSON line"))
+    for line in tool_lines(text):
+        number, obj = line.number, line.value
+        if line.problem:
+            skipped.append(skip(rel, number, f"not a JSON line: {line.problem.removeprefix('invalid JSON: ')}"))
             continue
         if not isinstance(obj, dict) or "metrics" not in obj or "metadata" not in obj:
             skipped.append(skip(rel, number, f"not an {WHAT} line: no 'metadata' and 'metrics'"))

@@ -52,7 +52,7 @@ def bench_requests(bench: dict, record: int, totals: dict, rel: str, line: int |
 
 
 def request_metrics(specs: list[MetricSpec], present: set[str], rows: list[dict]) -> list[MetricDef]:
-    stated = stated_of(specs, present, ("ttft", "tpot", "e2el"))
+    stated = stated_of(specs, present, ("ttft", "tpot", "e2el"), count="requests_successful")
     meanings = {"ttft_ms": "GuideLLM time_to_first_token_ms", "tpot_ms": "GuideLLM inter_token_latency_ms of each "
                 "request (excludes the first token, as vLLM's TPOT)", "e2el_ms": "GuideLLM request_latency (s, ×1000)"}
     return [replace(m, stated=stated.get(m.id)) for m in definitions("GuideLLM", present_metrics(rows), meanings)]

@@ -7,13 +7,24 @@ Arms: each command hyperfine benchmarked is an arm by default (``--arm-from comm
 hyperfine itself compares them; ``--arm-from NAME`` makes each value of a ``-L``/``-P``
 parameter an arm instead, ``none`` keeps the whole file one arm.  What still tells the runs
 of one arm apart becomes a dimension: each parameter that varies within an arm, then the
-command string when the parameters do not tell the arm's commands apart.
+command template (below) when there are several, then the command string when the parameters
+do not tell the arm's commands apart.
+
+Command templates: a scan of several commands (``hyperfine -L size 4K,1M 'gzip … {size}'
+'zstd … {size}'``) is recorded as expanded commands and their parameters.  Each command's
+template is recovered by putting ``{name}`` back where a parameter's value stands as a whole
+token (:func:`template_of`); when the templates are consistent (every template with every
+combination of the parameters) and there are several, the template is a field of its own
+(``template``), and ``--arm-from command`` makes one arm per template (named by the words
+that set it apart, ``gzip -1``; its command is the template), the parameters its dimensions.
+Otherwise (one template, or none recovered consistently) nothing changes.
 ``user`` and ``system`` are hyperfine's *means* over the runs of a command: they are kept
 once, in the arm's stub (``settings.user_mean_s`` / ``system_mean_s``), not on every run.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from benchproof.importers import arms
@@ -28,7 +39,8 @@ WALL = MetricDef(
     source="hyperfine times[]: wall-clock seconds of one run of the command, less hyperfine's "
            "estimate of the shell's start-up time (warmup and prepare runs are not timed)")
 COMMAND = DimensionDef("command", "Command")
-_TAKEN = {*RESERVED_COLUMNS, IMPORTED_FROM, "command", "wall_s", "exit_code", "memory_bytes"}
+TEMPLATE = DimensionDef("template", "Command template")
+_TAKEN = {*RESERVED_COLUMNS, IMPORTED_FROM, "command", "template", "wall_s", "exit_code", "memory_bytes"}
 
 
 def detect(path: Path, text: str) -> bool:
@@ -67,44 +79,111 @@ def _status(code) -> tuple[str, str | None]:
     return "failed", f"exit code {code}"
 
 
+def template_of(command: str, values: dict[str, str]) -> str | None:
+    """``command`` with each parameter's value (``values``: name → value) put back as ``{name}``
+    where it stands as a whole token: a value that begins or ends with a letter, digit or ``_``
+    is not continued by one there, nor (a number) by a decimal point and a digit.  So ``1``
+    is found in ``gzip -1`` and ``-j 1``, not in ``1M``, ``v1``, ``0.1`` or ``1.5``; ``4K`` in
+    ``head -c 4K``.  ``None`` when two parameters have the same value (which one stands where
+    cannot be told)."""
+    given = [v for v in values.values() if v != ""]
+    found = {v: k for k, v in values.items() if v != ""}
+    if len(found) < len(given):
+        return None
+    if not found:
+        return command
+    pattern = "|".join(_token(v) for v in sorted(found, key=len, reverse=True))
+    return re.sub(pattern, lambda m: "{" + found[m.group(0)] + "}", command)
+
+
+def _token(value: str) -> str:
+    before = (r"(?<!\w)" + (r"(?<!\d\.)" if value[0].isdigit() else "")) if re.match(r"\w", value) else ""
+    after = (r"(?!\w)" + (r"(?!\.\d)" if value[-1].isdigit() else "")) if re.search(r"\w$", value) else ""
+    return before + re.escape(value) + after
+
+
+def _templates(entries: list, raw: dict[str, str]) -> list[str] | None:
+    """Each command's template, when there are several and they are consistent: each expands
+    back to its command, and every template was run with every combination of the parameters.
+    ``None`` otherwise (no parameters, one template, or a value that also stands elsewhere in
+    a command as a token): the commands are then taken as they are."""
+    if not raw:
+        return None
+    found = []
+    for result, _, params in entries:
+        values = {name: params[column] for name, column in raw.items()}
+        template = template_of(result["command"], values)
+        expanded = template
+        for name, value in values.items():
+            expanded = expanded.replace("{" + name + "}", value) if expanded is not None else None
+        if expanded != result["command"]:
+            return None
+        found.append(template)
+    combos = {tuple(params[c] for c in raw.values()) for _, _, params in entries}
+    pairs = {(t, tuple(params[c] for c in raw.values())) for t, (_, _, params) in zip(found, entries)}
+    kinds = set(found)
+    return found if len(kinds) > 1 and len(pairs) == len(kinds) * len(combos) else None
+
+
+def _names(templates: list[str]) -> dict[str, str]:
+    """Each template's name as an arm: the words in which it differs from the others
+    (``gzip -1``, ``zstd -3``), widened by the words beside them until each has a letter;
+    the template itself when that does not tell them apart.  The arm's command keeps it whole."""
+    kinds = list(dict.fromkeys(templates))
+    words = [t.split() for t in kinds]
+    start = end = 0
+    while all(len(w) > start for w in words) and len({w[start] for w in words}) == 1:
+        start += 1
+    while all(len(w) - end > start for w in words) and len({w[-1 - end] for w in words}) == 1:
+        end += 1
+    names = [" ".join(w[start:len(w) - end]) for w in words]
+    while not all(re.search("[A-Za-z]", n) for n in names) and (start or end):
+        start, end = (start - 1, end) if start else (start, end - 1)
+        names = [" ".join(w[start:len(w) - end]) for w in words]
+    return dict(zip(kinds, names)) if all(names) and len(set(names)) == len(kinds) else {t: t for t in kinds}
+
+
 def _fields(wanted: tuple[str, ...] | None, names: list[str], raw: dict[str, str], rel: str,
-            entries: list) -> tuple[str, ...]:
+            rows: list[dict]) -> tuple[str, ...]:
     """The columns the arms come from: ``command`` by default (each command hyperfine compared
-    is an arm, as in its own summary), or the parameters and/or ``command`` asked for."""
-    if wanted is None:
-        return (COMMAND.id,)
+    is an arm, as in its own summary; each command template when there are several), or the
+    parameters, ``template`` and/or ``command`` asked for."""
+    own = [COMMAND.id, *([TEMPLATE.id] if TEMPLATE.id in rows[0] else [])]
+    if wanted is None or wanted == (COMMAND.id,):
+        return (own[-1],)
     fields = tuple(raw.get(f, f) for f in wanted)
     for asked, field in zip(wanted, fields):
-        if field != COMMAND.id and field not in names:
-            differ = [COMMAND.id] if len({r["command"] for r, _, _ in entries}) > 1 else []
-            differ += [k for k in names if len({p[k] for _, _, p in entries}) > 1]
-            raise arms.unknown(rel, asked, NAME, [COMMAND.id, *raw], differ)
+        if field not in own and field not in names:
+            differ = [k for k in [*own, *names] if len({row[k] for row in rows}) > 1]
+            raise arms.unknown(rel, asked, NAME, [*own, *raw], differ)
     return fields
 
 
-def _dimensions(entries: list, names: list[str], fields: tuple[str, ...]) -> list[DimensionDef]:
+def _dimensions(rows: list[dict], names: list[str], fields: tuple[str, ...]) -> list[DimensionDef]:
     """What still tells the runs of one arm apart: each parameter that varies within an arm,
-    then ``command`` when those do not tell an arm's commands apart."""
-    def arm_of(entry) -> tuple:
-        result, _, params = entry
-        return tuple(result["command"] if f == COMMAND.id else params[f] for f in fields)
-
+    the command template when several are run, then ``command`` when those do not tell an
+    arm's commands apart."""
     groups: dict[tuple, list] = {}
-    for entry in entries:
-        groups.setdefault(arm_of(entry), []).append(entry)
-    dims = [k for k in names if k not in fields
-            and any(len({params[k] for _, _, params in group}) > 1 for group in groups.values())]
-    if COMMAND.id not in fields and any(
-            len({tuple(params[k] for k in dims) for _, _, params in group}) < len(group)
-            for group in groups.values()):
-        return [*(DimensionDef(k, f"Parameter {k}") for k in dims), COMMAND]
-    return [DimensionDef(k, f"Parameter {k}") for k in dims]
+    for row in rows:
+        groups.setdefault(tuple(row[f] for f in fields), []).append(row)
+
+    def varies(key: str) -> bool:
+        return any(len({row[key] for row in group}) > 1 for group in groups.values())
+
+    dims = [DimensionDef(k, f"Parameter {k}") for k in names if k not in fields and varies(k)]
+    if TEMPLATE.id in rows[0] and not {TEMPLATE.id, COMMAND.id} & set(fields) and varies(TEMPLATE.id):
+        dims.append(TEMPLATE)
+    if COMMAND.id not in fields and any(len({tuple(row[d.id] for d in dims) for row in group}) < len(group)
+                                        for group in groups.values()):
+        dims.append(COMMAND)
+    return dims
 
 
-def _stub(entries: list) -> dict:
-    """What the file tells about the commands of one arm: each command line, the number of
-    runs, the parameters they share, and hyperfine's mean user and system CPU seconds per run
-    (aggregates of the runs, so kept here once rather than on every record)."""
+def _stub(entries: list, template: str | None = None) -> dict:
+    """What the file tells about the commands of one arm: each command line (its ``template``
+    for an arm of one template), the number of runs, the parameters they share, and hyperfine's
+    mean user and system CPU seconds per run (aggregates of the runs, so kept here once rather
+    than on every record)."""
     commands = list(dict.fromkeys(result["command"] for result, _, _ in entries))
     settings: dict = {}
     runs = {len(result["times"]) for result, _, _ in entries}
@@ -118,7 +197,7 @@ def _stub(entries: list) -> dict:
         means = {result["command"]: finite(result.get(key)) for result, _, _ in entries}
         if any(v is not None for v in means.values()):
             settings[f"{key}_mean_s"] = means[commands[0]] if len(commands) == 1 else means
-    return {"settings": settings, "command": commands[0] if len(commands) == 1 else commands,
+    return {"settings": settings, "command": template or (commands[0] if len(commands) == 1 else commands),
             "notes": "hyperfine records no version, host or build of what it ran: add them under "
                      "engine, hardware and settings. user_mean_s and system_mean_s are hyperfine's "
                      "means of the user and system CPU seconds of one run."}
@@ -146,8 +225,11 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         if missing:
             fail(rel, line, f"command '{shorten(result['command'])}' has no value for parameter "
                             f"'{missing[0]}', which other commands have")
-    fields = _fields(arm_from, names, raw_names, rel, entries)
-    dims = _dimensions(entries, names, fields)
+    templates = _templates(entries, raw_names)
+    rows = [{COMMAND.id: result["command"], **({TEMPLATE.id: templates[i]} if templates else {}), **params}
+            for i, (result, _, params) in enumerate(entries)]
+    fields = _fields(arm_from, names, raw_names, rel, rows)
+    dims = _dimensions(rows, names, fields)
 
     records: list[dict] = []
     units: list[int] = []
@@ -170,7 +252,8 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
                 continue
             zeros += seconds == 0
             status, reason = _status(codes[i]) if codes is not None else ("ok", None)
-            record = {"status": status, "repeat": None, **params, "command": command,
+            record = {"status": status, "repeat": None, **params,
+                      **({TEMPLATE.id: templates[index]} if templates else {}), "command": command,
                       "wall_s": seconds}
             if reason:
                 record["reason"] = reason
@@ -188,8 +271,10 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
                 "kept as measured"))
     found: dict[str, dict] = {}
     if fields:
-        arms.put(records, fields)
-        found = arms.stubs(records, units, lambda indices: _stub([entries[i] for i in indices]))
+        named = _names(templates) if fields == (TEMPLATE.id,) else {}
+        arms.put(records, fields, (lambda r: (named[r[TEMPLATE.id]],)) if named else None)
+        found = arms.stubs(records, units, lambda indices: _stub(
+            [entries[i] for i in indices], templates[indices[0]] if fields == (TEMPLATE.id,) else None))
     number_repeats(records, [d.id for d in dims] + [arms.ARM])
     return Imported(NAME, records, [WALL], dims, _stub(entries), problems_skipped, warnings,
                     fields, found, parameters=raw_names)

@@ -31,7 +31,8 @@ from benchproof.importers.base import DimensionDef, Imported, Importer, MetricDe
 from benchproof.errors import ImportFormatError, fail
 from benchproof.importers.common import (aggregate_fields, finite, line_of, number_repeats, origin, read_file, shorten,
                                          skipped, split_constant, warning)
-from benchproof.read.jsonio import load_json
+from benchproof.read.jsonio import json_document, load_json
+from benchproof.read.tooljson import tool_lines
 from benchproof.read.yamlio import MarkedMap
 
 NAME = "llama-bench"
@@ -96,31 +97,22 @@ def _objects(text: str, rel: str) -> tuple[list[MarkedMap], list]:
             fail(rel, 1, "not llama-bench output: expected a JSON array of tests")
         return [(item, line_of(doc, i)) for i, item in enumerate(doc)], []
     try:
-        whole = json.loads(text)
-    except (ValueError, RecursionError):   # not one document (or one of too many digits): line by line
+        whole = json_document(text, rel)
+    except ImportFormatError:   # not one document (or one of too many digits): line by line
         whole = None
     if isinstance(whole, dict) and "n_prompt" not in whole:
         fail(rel, 1, "not llama-bench output: one JSON object without n_prompt (llama-bench writes "
                      "an array of tests with -o json, one test a line with -o jsonl)")
     found, lost = [], []
-    for number, source in enumerate(text.split("\n"), 1):
-        if not source.strip():
-            continue
-        if not source.lstrip().startswith("{"):
-            lost.append(skipped(rel, number, f"not JSON (stderr mixed into the output?): "
-                                             f"{shorten(source)!r}"))
-            continue
-        try:
-            value = json.loads(source, object_pairs_hook=lambda pairs: MarkedMap(pairs, line=number))
-        except json.JSONDecodeError as exc:
-            ending = " (the line is cut off)" if exc.pos >= len(source.rstrip()) else ""
-            fail(rel, number, f"invalid JSON{ending}: {exc.msg}")
-        except RecursionError:
-            fail(rel, number, "invalid JSON: nested too deeply")
-        except ValueError:   # an integer of more digits than Python converts
-            fail(rel, number, "a number on this line has more digits than a measurement can have "
-                              "(a corrupt or hostile file?)")
-        found.append((value, number))
+    for line in tool_lines(text, marked=True):
+        if not line.source.lstrip().startswith("{"):
+            lost.append(skipped(rel, line.number, f"not JSON (stderr mixed into the output?): "
+                                                  f"{shorten(line.source)!r}"))
+        elif line.problem:
+            fail(rel, line.number, line.problem.replace("invalid JSON", "invalid JSON (the line is cut off)", 1)
+                 if line.cut_off else line.problem)
+        else:
+            found.append((line.value, line.number))
     return found, lost
 
 

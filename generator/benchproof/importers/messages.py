@@ -69,8 +69,9 @@ def imported(done: Written, project: str, dry: bool) -> list[Line]:
             each = "benchmark" if found.arm_from == ("name",) else ", ".join(found.arm_from)
             shown, into = shlex.quote(f.shown), shlex.quote(project)
             back = "" if dry else f" (after taking this one back: benchproof import --remove {shown} --into {into})"
-            lines.append((f"  hint: {f.shown} is {what}, imported as one arm per {each}; {why}: benchproof "
-                          f"import {found.format} {shown} --arm-from {arm_from}{arm} --into {into}{back}", False))
+            command = "" if arm_from is None else (f": benchproof import {found.format} {shown} --arm-from "
+                                                   f"{arm_from}{arm} --into {into}{back}")
+            lines.append((f"  hint: {f.shown} is {what}, imported as one arm per {each}; {why}{command}", False))
         where = root / f.evidence_rel
         lines.append((f"  {_verb(dry, 'copy', 'copied')} {f.shown} to {where}" if f.evidence_new
                       else f"  {f.shown} is already in {where}", False))

@@ -13,6 +13,9 @@ ids, and the hint for a scan imported without a choice.
 * :func:`hint`: a file whose commands or benchmarks vary in two or more parameters (or in one
   numeric parameter) and was imported with each command or benchmark an arm is a scan the
   user probably wants drawn as lines: one hint names the parameters and the command that does.
+  A scan of several command templates (hyperfine) is imported with each template an arm and
+  the parameters as dimensions, which draws it already: its hint names the templates and the
+  lines, and needs no command.
 
 Every problem is an :class:`~benchproof.errors.ImportFormatError` naming the file.
 """
@@ -30,6 +33,9 @@ from benchproof.read.config.report import id_problem   # the one rule of what an
 
 # dimensions an importer adds only so that records of different things are not pooled
 FALLBACK = ("command", "config", "benchmark")
+# the field that tells the variants of a scan apart when the importer made them the arms
+# (hyperfine's command template, when a file has several)
+VARIANTS = "template"
 _ID_CHARS = "letters, digits, '-', '_' and '.'"
 
 
@@ -117,16 +123,25 @@ def _renamed(imported: Imported, dims: list[DimensionDef], column: str, new: str
     return [DimensionDef(new, d.label) if d.id == column else d for d in dims]
 
 
-def hint(imported: Imported, single: str) -> tuple[str, str, str] | None:
+def hint(imported: Imported, single: str) -> tuple[str, str, str | None] | None:
     """For a file imported with its commands or benchmarks as the arms: ``(what the scan is,
     what --arm-from draws instead, that --arm-from)`` when its parameters make a scan, else ``None``.
     ``single``: the ``--arm-from`` value that draws a scan of one numeric parameter as one line
-    per what remains (``none`` for hyperfine, ``func`` for pytest-benchmark)."""
+    per what remains (``none`` for hyperfine, ``func`` for pytest-benchmark).  Arms made of the
+    scan's variants (:data:`VARIANTS`) draw it already: ``(what the scan is, how it is drawn,
+    None)``."""
     values = {name: list(dict.fromkeys(plain_value(r.get(column)) for r in imported.records))
               for name, column in imported.parameters.items()}
     varying = {name: v for name, v in values.items() if len(v) > 1}
     numeric = [name for name, v in varying.items() if all(magnitude(x) is not None for x in v)]
     said = " and ".join(f"{name} ({len(v)} values)" for name, v in varying.items())
+    if imported.arm_from == (VARIANTS,) and VARIANTS not in imported.parameters.values():
+        if not varying:
+            return None
+        kinds = len({r.get(VARIANTS) for r in imported.records})
+        drawn = (f"one line per template across {numeric[0]}" if numeric
+                 else f"the templates side by side at each {' and '.join(varying)}")
+        return f"a scan of {kinds} command templates over {said}", drawn, None
     if len(varying) >= 2:
         arm = next((n for n in varying if n not in numeric), min(varying, key=lambda n: len(varying[n])))
         rest = [n for n in varying if n != arm]

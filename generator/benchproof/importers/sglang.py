@@ -30,11 +30,11 @@ result line is an error.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from benchproof.errors import ImportFormatError, Problem
+from benchproof.read.tooljson import tool_lines
 from benchproof.importers.base import (
     DimensionDef,
     Imported,
@@ -114,23 +114,13 @@ def _specs(objects: list[dict]) -> list[MetricSpec]:
 def _lines(text: str, rel: str) -> tuple[list[tuple[int, dict]], list[Problem]]:
     objects: list[tuple[int, dict]] = []
     skipped: list[Problem] = []
-    for number, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            shown = line.strip()
+    for read in tool_lines(text):
+        number, value = read.number, read.value
+        if read.problem:
+            shown = read.source.strip()
             shown = shown if len(shown) <= 60 else shown[:57] + "..."
-            skipped.append(skip(rel, number, f"not a JSON line: {exc.msg} "
-                                             f"(column {exc.colno}): {shown!r}"))
-            continue
-        except RecursionError:
-            skipped.append(skip(rel, number, "not a JSON line: nested too deeply"))
-            continue
-        except ValueError:   # an integer of more digits than Python converts
-            skipped.append(skip(rel, number, "not a JSON line: a number of more digits than a "
-                                             "measurement can have"))
+            skipped.append(skip(rel, number, f"not a JSON line: {read.problem.removeprefix('invalid JSON: ')}: "
+                                             f"{shown!r}"))
             continue
         if not isinstance(value, dict):
             skipped.append(skip(rel, number, f"not an {WHAT}: a JSON "
@@ -198,7 +188,7 @@ def _request_metrics(specs: list[MetricSpec], present: set[str], requests: list[
     the requests (whose E2E latency is TTFT + the sum of the ITLs)."""
     from dataclasses import replace
 
-    stated = stated_of(specs, present, ("ttft", "itl"))
+    stated = stated_of(specs, present, ("ttft", "itl"), count="completed")
     meanings = {"ttft_ms": "SGLang ttfts (s, ×1000)", "itl_ms": "SGLang itls (s, ×1000; non-empty chunks)",
                 "tpot_ms": "from SGLang itls and output_lens",
                 "e2el_ms": "TTFT + the sum of the ITLs (SGLang's own latency, up to [DONE], is not in the line)"}

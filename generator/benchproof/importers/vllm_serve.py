@@ -168,7 +168,7 @@ def _request_metrics(specs: list[MetricSpec], present: set[str], requests: list[
     (output tokens − 1), equal to the sum of the ITLs over it)."""
     from dataclasses import replace
 
-    stated = stated_of(specs, present, ("ttft", "tpot", "itl", "e2el"))
+    stated = stated_of(specs, present, ("ttft", "tpot", "itl", "e2el"), count="completed")
     meanings = {"ttft_ms": "vLLM ttfts (s, ×1000)", "itl_ms": "vLLM itls (s, ×1000; per chunk, not per token)",
                 "tpot_ms": "from vLLM itls and output_lens", "e2el_ms": "vLLM latencies, else ttft + the sum of itls"}
     return [replace(m, stated=stated.get(m.id)) for m in definitions("vLLM", present_metrics(requests), meanings)]

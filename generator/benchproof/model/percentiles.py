@@ -20,6 +20,7 @@ LEVELS: tuple[tuple[str, float], ...] = (("p50", 50.0), ("p90", 90.0), ("p95", 9
                                          ("p99.9", 99.9))
 PER_RUN = ("p50", "p99")          # the percentiles each run also gets as a run-level figure (a bar)
 TICKS = ("p50", "p90", "p99")     # the percentiles marked on an ECDF curve
+COUNT = "count"                    # in a metric's stated: the successful requests a tool's summary covers
 STAT = re.compile(r"^(?:mean|median|p(\d{1,2}(?:\.\d+)?|100))$")
 
 

@@ -14,6 +14,7 @@ text, side by side.
   top-level value (one object, several appended, JSON Lines, or an array's elements) with the
   line it starts on; :func:`json_document` one document; :func:`member_item_lines` the lines
   of the elements of one array.
+- **A tool's JSON Lines, line by line**: :mod:`benchproof.read.tooljson`.
 
 The importers' readers raise :class:`~benchproof.errors.ImportFormatError` at the line of the
 first JSON error.
@@ -418,3 +419,4 @@ def member_item_lines(text: str, key: str) -> list[int]:
         if text[pos:pos + 1] == ",":
             pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
     return []
+

@@ -24,6 +24,7 @@ from benchproof.importers.base import MetricDef
 from benchproof.importers.common import finite
 from benchproof.importers.common import skipped as skip
 from benchproof.importers.serving.metrics import MetricSpec
+from benchproof.model.percentiles import COUNT
 
 MS = 1000.0
 FAMILY_OF = {"ttft_ms": "ttft", "tpot_ms": "tpot", "itl_ms": "itl", "e2el_ms": "e2el"}
@@ -45,10 +46,13 @@ def definitions(tool: str, present: set[str], meanings: dict[str, str]) -> list[
             for metric in FAMILY_OF if metric in present]
 
 
-def stated_of(specs: Iterable[MetricSpec], present: set[str], families: Iterable[str]) -> dict[str, dict[str, str]]:
+def stated_of(specs: Iterable[MetricSpec], present: set[str], families: Iterable[str],
+              count: str | None = None) -> dict[str, dict[str, str]]:
     """Request metric → {statistic: run metric id} for the tool's summaries the file has
     (``ttft_p99_ms`` states the p99 of ``ttft_ms``), for the ``families`` whose summary is made
-    the way the requests are (not, e.g., SGLang's TPOT, which counts the final [DONE] read)."""
+    the way the requests are (not, e.g., SGLang's TPOT, which counts the final [DONE] read).
+    ``count``: the run column that counts the successful requests those summaries cover
+    (``completed``), stated first as ``count``."""
     out: dict[str, dict[str, str]] = {}
     for spec in specs:
         if spec.id not in present:
@@ -58,7 +62,7 @@ def stated_of(specs: Iterable[MetricSpec], present: set[str], families: Iterable
             if family in families and spec.id.startswith(head) and spec.id.endswith("_ms"):
                 stat = spec.id[len(head):-3].replace("_", ".")
                 if stat in ("mean", "median") or (stat.startswith("p") and stat[1:].replace(".", "").isdigit()):
-                    out.setdefault(metric, {})[stat] = spec.id
+                    out.setdefault(metric, {**({COUNT: count} if count else {})})[stat] = spec.id
     return out
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from benchproof.errors import Problems, did_you_mean
 from benchproof.text import setting
 from benchproof.model.config import Metric, Objective, Report
-from benchproof.model.percentiles import PER_RUN, is_stat
+from benchproof.model.percentiles import COUNT, PER_RUN, is_stat
 from benchproof.model.terms import Where
 from benchproof.read.schema import Field, check_map, line_of, shown
 
@@ -27,9 +27,9 @@ PER_FIELD = Field("str", default="run", choices=PER,
                   doc="run: a value per run record (runs/); request: a value per request record "
                       "(requests/), drawn as a distribution, each run's p50 and p99 as run-level figures")
 STATED_FIELD = Field("map", doc="For a request metric: the run-record columns where the tool states its own "
-                                "summary of it, by statistic (mean, median, pNN), e.g. "
-                                "{mean: ttft_mean_ms, p99: ttft_p99_ms}; checked against the requests "
-                                "(audit rule summary-differs)")
+                                "summary of it, by statistic (mean, median, pNN; count: how many successful "
+                                "requests the summary covers), e.g. {count: completed, mean: ttft_mean_ms, "
+                                "p99: ttft_p99_ms}; checked against the requests (audit rule summary-differs)")
 SLO_FIELDS = {
     "metric": Field("str", required=True, doc="A request metric (per: request)"),
     "max": Field("number", required=True, doc="The most a request may take, in the metric's unit"),
@@ -48,9 +48,10 @@ def stated_of(m: dict, item: Any, problems: Problems) -> tuple[tuple[str, str], 
         return ()
     pairs = []
     for stat, column in mapping.items():
-        if not is_stat(str(stat)):
+        if not is_stat(str(stat)) and stat != COUNT:
             problems.error(REL, line_of(mapping, stat), f"metric '{m['id']}': 'stated' lists {shown(stat)}: a "
-                                                        "statistic is mean, median or pNN (p50, p99, p99.9)")
+                                                        "statistic is mean, median or pNN (p50, p99, p99.9), or "
+                                                        "count (the successful requests the summary covers)")
         elif not isinstance(column, str) or not column:
             problems.error(REL, line_of(mapping, stat), f"metric '{m['id']}': 'stated' {stat} must name a run-record "
                                                         f"column, got {shown(column)}")
