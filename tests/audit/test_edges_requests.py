@@ -22,7 +22,7 @@ TTFT = {"a1": [100.0, 120.0, 130.0, 180.0], "a2": [90.0, 95.0, 300.0], "a4": [50
         "b2": [50.0]}
 RUNS = {"a1": ("a", "ok"), "a2": ("a", "ok"), "a3": ("a", "ok"), "a4": ("a", "ok"), "b1": ("b", "ok"),
         "b2": ("b", "failed")}
-STATS = ("mean", "median", "p99")
+STATS = ("count", "mean", "median", "p99")
 P = {"rate": 1}
 
 
@@ -34,6 +34,8 @@ class Row:
     figures: tuple[float, float, int] | None = None   # (stated, recomputed, requests) of the first finding
     message: str = ""
     metrics: bool = False                       # the stated columns are metrics of the report too
+    count: tuple[float, int] | None = None      # (stated, requests held) of the first finding, about the count
+    counted: bool = True                        # the metric's stated mapping names a count
 
 
 ROWS = [
@@ -60,15 +62,31 @@ ROWS = [
         {"a1": {"mean": "132.5"}, "a2": {"mean": "1"}}, (("a", "ttft_ms_p99", ("a2",)),)),
     Row("both arms off: a finding each, in the section's order", {"b1": {"mean": "1"}, "a2": {"mean": "1"}},
         (("a", "ttft_ms_p99", ("a2",)), ("b", "ttft_ms_p99", ("b1",)))),
+    Row("a stated count equal to the requests held: the figures are compared", {"a1": {"count": "4", "mean": "132.6"}},
+        (("a", "ttft_ms_p99", ("a1",)),), (132.6, 132.5, 4)),
+    Row("a stated count of 200 for 4 requests held: one finding of the count, the figures not compared",
+        {"a1": {"count": "200", "mean": "1"}}, (("a", "ttft_ms_p99", ("a1",)),), count=(200.0, 4),
+        message="run a1 states that its summary covers 200 successful requests (ttft_count); its request records "
+                "hold 4"),
+    Row("a run of one request stating 2", {"a4": {"count": "2"}}, (("a", "ttft_ms_p99", ("a4",)),), count=(2.0, 1)),
+    Row("a count off on one run, a mean off on the next: the count's finding, then the mean's",
+        {"a1": {"count": "200", "mean": "1"}, "a2": {"mean": "1"}},
+        (("a", "ttft_ms_p99", ("a1",)), ("a", "ttft_ms_p99", ("a2",)))),
+    Row("no stated count: the figures compared", {"a1": {"mean": "132.6"}}, (("a", "ttft_ms_p99", ("a1",)),),
+        counted=False),
+    Row("a count on two runs, the first right, the second off", {"a1": {"count": "4"}, "a2": {"count": "9"}},
+        (("a", "ttft_ms_p99", ("a2",)),)),
+    Row("a run without requests of its own, or a failed run, stating a count: not compared",
+        {"a3": {"count": "5"}, "b2": {"count": "7"}}),
 ]
 
 
-def project(root, stated: dict, metrics: bool = False):
+def project(root, stated: dict, metrics: bool = False, counted: bool = True):
     columns = [f"ttft_{s}" for s in STATS]
     runs = f"run_id,arm,status,repeat,rate,req_s,{','.join(columns)},reason\n" + "".join(
         f"{run},{arm},{status},{k},1,9,{','.join(stated.get(run, {}).get(s, '') for s in STATS)},"
         f"{'crashed' if status == 'failed' else ''}\n" for k, (run, (arm, status)) in enumerate(RUNS.items(), 1))
-    said = ", ".join(f"{s}: ttft_{s}" for s in STATS)
+    said = ", ".join(f"{s}: ttft_{s}" for s in STATS if counted or s != "count")
     report = REQUEST_REPORT.replace("source: client, per: request}", f"source: client, per: request, stated: {{{said}}}}}", 1)
     if metrics:
         report = report.replace("  - {id: req_s,", "".join(
@@ -82,13 +100,15 @@ def project(root, stated: dict, metrics: bool = False):
 def test_summary_differs_at_its_edges(row, tmp_path):
     with warnings.catch_warnings():   # a mean of no requests would warn on stderr: an error here
         warnings.simplefilter("error")
-        loaded = load_project(project(tmp_path / "p", row.stated, row.metrics))
+        loaded = load_project(project(tmp_path / "p", row.stated, row.metrics, row.counted))
         found = [f for f in run_audit(loaded, compute(loaded)).findings if f.rule == "summary-differs"]
     assert [(f.arm, f.metric, f.records) for f in found] == list(row.found), [f.message for f in found]
     for f in found:
         assert f.section == "main" and dict(f.point) == P
         assert all(isinstance(words, str) and words for words in (f.headline, f.detail, f.brief))
         assert f.message.endswith(": " + f.detail)
+    if row.count:
+        assert dict(found[0].figures) == dict(zip(("stated", "requests"), row.count)) and found[0].topic == "count"
     if row.figures:
         assert dict(found[0].figures) == pytest.approx(dict(zip(("stated", "recomputed", "requests"), row.figures)))
     if row.message:

@@ -101,7 +101,7 @@ def summary_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
         for name, column in metric.stated:
             if name == COUNT:
                 other, skip = _other_requests(f, metric, column, with_requests)
-                out += other
+                out.extend(other)
         for name, column in metric.stated:
             if name == COUNT:
                 continue
