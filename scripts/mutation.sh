@@ -1,8 +1,10 @@
 #!/usr/bin/env sh
 # Mutation testing with mutmut: change the targeted modules (the aggregates, the downloads,
-# the chart data and the receipts; see [tool.mutmut] in pyproject.toml) one small edit at a
-# time and run the tests that cover each edit.  A mutant that no test notices "survived".
-# Slow (one to two hours on 2 cores), so it is not part of CI; a second run resumes.
+# the chart data and the receipts, the audit's rules, accept, the guards, the claims, the
+# crossover and reference arithmetic, serve's request checks, the formula rule; see
+# [tool.mutmut] in pyproject.toml) one small edit at a time and run the tests that cover each
+# edit.  A mutant that no test notices "survived".  Slow (hours on 2 cores), so it is not part
+# of CI (.ci/run runs the quick gate, scripts/mutation_gate.py); a second run resumes.
 #
 #   sh scripts/mutation.sh                 run, then print killed/survived/total per module
 #   sh scripts/mutation.sh run 'benchproof.compute.aggregate*'    only one module's mutants

@@ -5,19 +5,19 @@
 (function () {
   "use strict";
   if (typeof window.vegaEmbed !== "function") { return; }
-  var specs = {};
+  const specs = {};
   ["workload-charts", "distribution-charts"].forEach(function (id) {
-    var holder = document.getElementById(id);
+    const holder = document.getElementById(id);
     if (!holder) { return; }
     JSON.parse(holder.textContent).charts.forEach(function (chart) { specs[chart.key] = chart.spec; });
   });
 
   Array.prototype.forEach.call(document.querySelectorAll("figure[data-workload-chart]"), function (figure) {
-    var spec = specs[figure.getAttribute("data-workload-chart")];
-    var canvas = figure.querySelector(".chart-canvas");
+    const spec = specs[figure.getAttribute("data-workload-chart")];
+    const canvas = figure.querySelector(".chart-canvas");
     if (!spec || !canvas) { return; }
     figure.setAttribute("data-state", "loading");
-    var target = document.createElement("div");
+    const target = document.createElement("div");
     window.vegaEmbed(target, spec, { actions: false, renderer: "svg", mode: "vega-lite" })
       .then(function () {
         canvas.textContent = "";

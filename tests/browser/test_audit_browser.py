@@ -9,6 +9,7 @@ import re
 import pytest
 
 from support.audit import invoke
+from support.browser_runs import all_read
 from support.traps import make
 
 CONTROL_512 = 'table.summary tr[data-arm="v100-pxa4-control"]'
@@ -70,7 +71,7 @@ def traps_site(tmp_path_factory):
 def test_runs_page_filters_guard_excluded_and_flagged_records(visit, traps_site):
     v = visit((traps_site / "runs.html").as_uri() + "#audit=guard-excluded")
     page = v.page
-    page.wait_for_selector("#runs-table tbody tr")
+    all_read(page)
     select = 'select[data-column="_audit"]'
     assert page.locator(select).evaluate("s => s.options[s.selectedIndex].text") == "guard-excluded (1)"
     rows = page.locator("#runs-table tbody tr")

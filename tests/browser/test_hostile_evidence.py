@@ -4,6 +4,7 @@ sees its source and no script runs (the site publishes such files as text)."""
 from __future__ import annotations
 
 from hostile.attack import ACTIVE, active_evidence_project, build
+from support.browser_runs import all_read
 
 
 def test_opening_published_evidence_in_a_browser_shows_its_source_and_runs_nothing(tmp_path, browser):
@@ -16,7 +17,7 @@ def test_opening_published_evidence_in_a_browser_shows_its_source_and_runs_nothi
     assert len(set(links)) == len(ACTIVE)
     runs_page = browser.new_page()   # runs.html draws its links in the browser
     runs_page.goto((site / "runs.html").as_uri())
-    runs_page.wait_for_selector("tbody a[href*='evidence/']")
+    all_read(runs_page)
     drawn = runs_page.eval_on_selector_all("tbody a[href*='evidence/']", "els => els.map(e => e.href)")
     assert drawn and set(drawn) <= set(links)
     runs_page.close()

@@ -12,7 +12,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from support.browser_runs import ROWS, all_read, choose, count_line, row_ids
+from support.browser_runs import ROWS, all_read, choose, count_line, row_ids, target_shown
 from support.common import REPO, build
 from support.runs import HOSTILE, hostile_project
 
@@ -46,7 +46,9 @@ def clean(v, host: str | None = None) -> None:
 
 @pytest.fixture
 def runs(visit, example_site):
-    return visit((example_site / "runs.html").as_uri())
+    v = visit((example_site / "runs.html").as_uri())
+    all_read(v.page)
+    return v
 
 
 def test_first_view_lists_every_record(runs):
@@ -69,6 +71,7 @@ def test_filter_by_status_failed_shows_exactly_the_failed_record(runs):
     assert page.locator(f"{ROWS} .badge").inner_text() == "failed"
     assert urlparse(page.url).fragment == "status=failed"
     page.reload()                                    # the view is in the address: it survives
+    all_read(page)
     assert row_ids(page) == ["run-nov3-v100-pxa4-control-4096-r4"]
     assert page.eval_on_selector('select[data-column="status"]', "s => s.options[s.selectedIndex].text") == "failed (1)"
     page.click("#runs-clear")
@@ -106,19 +109,23 @@ def test_permalink_highlights_the_record_and_clears_filters_that_hide_it(visit, 
     target = "nov3-v100-expxa0982-parallel-4096-r3"
     v = visit((example_site / "runs.html").as_uri() + f"#run-{target}")
     page = v.page
+    target_shown(page, target)
     assert page.locator(".is-target").count() == 1
     assert page.get_attribute(".is-target", "id") == f"run-{target}"
     assert in_view(page, f"run-{target}")
     choose(page, "status", "failed")                 # the target is filtered out ...
     assert page.locator(".is-target").count() == 0
     page.evaluate("location.hash = '#run-nov3-v100-pxa4-control-512-r1'")   # ... a permalink brings all back
-    page.wait_for_selector('[id="run-nov3-v100-pxa4-control-512-r1"].is-target')
+    target_shown(page, "nov3-v100-pxa4-control-512-r1")
+    assert page.locator('[id="run-nov3-v100-pxa4-control-512-r1"].is-target').count() == 1
     assert page.input_value('select[data-column="status"]') == ""
     assert count_line(page) == "Showing 1–25 of all 25 records"
     page.click('[id="run-nov3-v100-pxa4-control-4096-r4"] a.permalink')     # run ids are permalinks
+    target_shown(page, "nov3-v100-pxa4-control-4096-r4")
     assert page.get_attribute(".is-target", "id") == "run-nov3-v100-pxa4-control-4096-r4"
     page.evaluate("location.hash = '#run-no-such-run'")
-    page.wait_for_function("document.getElementById('runs-count').textContent.startsWith('No record has')")
+    target_shown(page, "")
+    assert count_line(page).startswith("No record has the run id “no-such-run”.")
     clean(v)
 
 
@@ -127,11 +134,11 @@ def test_hostile_labels_and_values_are_shown_as_text(visit, tmp_path):
     assert build(project, tmp_path / "site").exit_code == 0
     v = visit((tmp_path / "site/runs.html").as_uri())
     page = v.page
+    all_read(page)
     assert page.locator(f"{ROWS} td.col-arm").first.inner_text() == HOSTILE
     assert page.locator('#runs-table th[data-column="tok_s"] .label').inner_text() == HOSTILE
     assert page.locator("td.col-raw", has_text="<img src=x onerror=alert(2)>").count() == 1
     assert page.locator("#runs-table img, #runs-table script, #runs-table b").count() == 0
-    page.wait_for_timeout(100)
     clean(v)
 
 
@@ -248,7 +255,8 @@ def test_big_permalink_opens_a_late_page(visit, big, big_url):
     target = big.rows[position]["run_id"]
     v = visit(big_url + f"#run-{target}")
     page = v.page
-    all_read(page)   # the page turns to the record when its chunk arrives
+    all_read(page)
+    target_shown(page, target)   # the page turns to the record when its chunk arrives
     first = position // 100 * 100 + 1
     assert count_line(page) == f"Showing {first:,}–{min(first + 99, BIG):,} of all 100,000 records"
     assert page.get_attribute(".is-target", "id") == f"run-{target}"

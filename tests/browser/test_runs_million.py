@@ -19,7 +19,7 @@ import pytest
 
 from benchproof.pages.runs_page import CHUNK, FIRST_CHUNK
 from support.common import REPO
-from support.browser_runs import ROWS, choose, count_line, row_ids
+from support.browser_runs import ROWS, all_read, choose, count_line, read_up_to, row_ids
 
 MILLION = 1_000_000
 
@@ -79,12 +79,11 @@ def test_the_first_rows_show_before_the_other_records_arrive(browser, serve, mil
         assert row_ids(page) == [f"run-{r}" for r in million.table["run_id"][:100].to_pylist()]
         assert "reading the others" in count_line(page)
         before_last = f"among the first {max(range(FIRST_CHUNK, MILLION, CHUNK)):,} read"   # every chunk but the last
-        page.wait_for_function(f"document.getElementById('runs-count').textContent.indexOf({before_last!r}) > 0",
-                               timeout=120000)
+        read_up_to(page, max(range(FIRST_CHUNK, MILLION, CHUNK)))   # every chunk but the last
+        assert before_last in count_line(page)
         assert len(held) == 1
         held.pop().continue_()
-        page.wait_for_function("document.getElementById('runs-count').textContent.indexOf('reading') < 0",
-                               timeout=120000)
+        all_read(page)
         assert count_line(page) == "Showing 1–100 of all 1,000,000 records"
         # no chunk was asked for before the first rows' frame (from a disk they would run first)
         shown, asked, n = page.evaluate(r"""() => {
@@ -103,8 +102,7 @@ def test_the_first_rows_show_before_the_other_records_arrive(browser, serve, mil
 def test_filters_count_every_record_once_all_are_read(visit, serve, million):
     v = visit(serve(million.site) + "runs.html")
     page = v.page
-    page.wait_for_function("document.getElementById('runs-count').textContent.indexOf('reading') < 0",
-                           timeout=120000)
+    all_read(page)
     arm = pc.equal(million.table["arm"], "arm-03")
     failed = pc.and_(arm, pc.equal(million.table["status"], "failed"))
     expected = [f"run-{r}" for r in million.table.filter(failed)["run_id"].to_pylist()]

@@ -47,7 +47,10 @@ def test_a_two_parameter_scan_gives_one_arm_per_value_and_a_dimension_of_the_oth
 
 def test_the_scan_is_a_sweep_in_value_order_and_no_regime_finding(scan):
     where, _, soup = scan
-    svg = (where / "site" / "charts" / "main--wall_ms--across-size.svg").read_text(encoding="utf-8")
+    # the unit is the one the fastest run reads well in: ms, or µs on a quiet machine (wall_us)
+    (metric,) = [m["id"] for m in yaml.safe_load((where / "proj" / "report.yaml").read_text())["metrics"]]
+    assert metric in ("wall_us", "wall_ms", "wall_s")
+    svg = (where / "site" / "charts" / f"main--{metric}--across-size.svg").read_text(encoding="utf-8")
     assert re.findall(r"<text[^>]*>(4K|64K|512K)</text>", svg) == ["4K", "64K", "512K"]
     assert "Wall time across Parameter size" in svg
     views = json.loads(soup.select_one("#chart-views").string)["views"]
@@ -56,7 +59,12 @@ def test_the_scan_is_a_sweep_in_value_order_and_no_regime_finding(scan):
     assert sorted({r["arm"] for r in lines}) == ["gzip -1", "gzip -6"]       # one line per compressor
     assert [r["x"] for r in lines if r["arm"] == "gzip -1"] == [4096, 65536, 524288]
     results = json.loads((where / "site" / "downloads" / "results.json").read_text())
-    assert not [f for f in results["findings"] if f["rule"] == "degraded-regime"]   # sizes are not compared
+    # sizes are not compared: a regime finding may only come from the two compressors at the same
+    # size (the times are real, measured in the test: on a loaded machine one can be 5× the other)
+    medians = {(r["arm"], r["point"]["size"]): r["metrics"][metric]["median"] for r in results["rows"]}
+    for finding in (f for f in results["findings"] if f["rule"] == "degraded-regime"):
+        size, other = finding["point"]["size"], {"gzip-1": "gzip-6", "gzip-6": "gzip-1"}[finding["arm"]]
+        assert medians[(finding["arm"], size)] >= 5 * medians[(other, size)], finding
 
 
 def test_a_scan_imported_without_a_choice_prints_one_hint(tmp_path):

@@ -41,12 +41,10 @@ def apply_accept(findings: list[Finding], entries: tuple[AcceptEntry, ...]) -> t
     used = [False] * len(entries)
     out = []
     for finding in findings:
-        reason = None
-        for i, entry in enumerate(entries):
-            if matches(entry, finding):
-                used[i] = True
-                reason = reason or entry.reason
-        out.append(replace(finding, accepted=reason) if reason else finding)
+        hits = [i for i, entry in enumerate(entries) if matches(entry, finding)]
+        for i in hits:
+            used[i] = True
+        out.append(replace(finding, accepted=entries[hits[0]].reason) if hits else finding)
     problems = [Problem(e.where.file, e.where.line, f"audit.accept: the entry for {describe(e)} matches no finding",
                         "warning") for e, hit in zip(entries, used) if not hit]
     return out, problems

@@ -27,8 +27,8 @@ def derived_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
             rows, derived = f.values(row.section, row.arm, row.point, m.id)
             given = reported[m.id][rows]
             compared = ~np.isnan(given) & (derived != 0)
-            with np.errstate(all="ignore"):
-                change = np.where(compared, (given - derived) / np.abs(derived), 0.0)
+            with np.errstate(all="ignore"):   # a derived 0 (not compared) divides by zero
+                change = (given - derived) / np.abs(derived)
             differs = np.flatnonzero(compared & (np.abs(change) > REPORTED_TOLERANCE))
             if not len(differs):
                 continue

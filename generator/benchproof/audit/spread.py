@@ -128,11 +128,11 @@ def outlier(f: Facts, settings: AuditSettings) -> list[Finding]:
         found = overlap_stray(base, f.values(c.section, c.arm, c.point, c.metric)[1], settings.noise_threshold)
         if found is None:
             continue
-        side, stray = found
-        owner, other = (c.arm, c.vs) if side == "arm" else (c.vs, c.arm)
+        on_arm, index = found
+        owner = c.arm if on_arm else c.vs
         words = (f"the comparison of {f.labels[c.arm]} with {f.labels[c.vs]} ({c.direction}, within noise) "
                  "would be separated")
-        causes.setdefault((c.section, owner, c.point, c.metric, stray.index), []).append(words)
+        causes.setdefault((c.section, owner, c.point, c.metric, index), []).append(words)
     place = {(r.section, r.arm, r.point): k for k, r in enumerate(f.results.rows)}
     metrics = list(f.metrics)
     out = []
@@ -142,7 +142,8 @@ def outlier(f: Facts, settings: AuditSettings) -> list[Finding]:
         if warm is not None and i in warm[0]:
             continue                                     # the warm-up finding names it
         rows, values = f.values(section, arm, point, metric)
-        record = f.ids(rows[i:i + 1])[0]
+        mine = rows[i:i + 1]
+        record = f.ids(mine)[0]
         rest = np.delete(values, i)
         q = _dixon_q(values, i)
         repeat = int(f.records.repeat[rows[i]])
@@ -151,7 +152,7 @@ def outlier(f: Facts, settings: AuditSettings) -> list[Finding]:
                   f"other {len(rest)} ({f.span(float(rest.min()), float(rest.max()), metric)}; Dixon's Q "
                   f"{fmt.number(q, 2)} ≥ {DIXON_Q90[len(values)]}): without it " + "; and ".join(dict.fromkeys(said)))
         brief = f"{f.number(float(values[i]), metric)} vs {f.span(float(rest.min()), float(rest.max()), metric)}"
-        out.append(f.finding("outlier", section, arm, point, metric, headline, detail, brief, rows[i:i + 1],
+        out.append(f.finding("outlier", section, arm, point, metric, headline, detail, brief, mine,
                              (("value", float(values[i])), ("others_min", float(rest.min())),
                               ("others_max", float(rest.max())), ("dixon_q", q)), topic=record))
     return out

@@ -24,7 +24,6 @@ from benchproof.model.percentiles import median
 @dataclass(frozen=True)
 class Stray:
     index: int                 # in the group's values (and rows)
-    value: float
     spread: float | None       # the group's relative spread with it
     without: float | None      # ... and without it
 
@@ -40,7 +39,7 @@ def noise_stray(values: np.ndarray, noise: float) -> Stray | None:
     without = relative(np.delete(values, i))
     if without is None or without > noise:
         return None
-    return Stray(i, float(values[i]), spread, without)
+    return Stray(i, spread, without)
 
 
 def _apart(a: np.ndarray, b: np.ndarray, noise: float) -> bool:
@@ -51,15 +50,13 @@ def _apart(a: np.ndarray, b: np.ndarray, noise: float) -> bool:
     return base != 0 and abs(other - base) / abs(base) > noise
 
 
-def overlap_stray(base: np.ndarray, values: np.ndarray, noise: float) -> tuple[str, Stray] | None:
+def overlap_stray(base: np.ndarray, values: np.ndarray, noise: float) -> tuple[bool, int] | None:
     """The lone stray (of the compared arm's values first, then of the base's) without which a
-    comparison within noise would be separated: ``("arm" | "vs", stray)``."""
-    for side, mine, other in (("arm", values, base), ("vs", base, values)):
-        i = dixon_stray(mine)
-        if i is None:
-            continue
-        rest = np.delete(mine, i)
-        a, b = (other, rest) if side == "arm" else (rest, other)
-        if _apart(a, b, noise):
-            return side, Stray(i, float(mine[i]), relative(mine), relative(rest))
+    comparison within noise would be separated: (whether it is the compared arm's, its index)."""
+    i = dixon_stray(values)
+    if i is not None and _apart(base, np.delete(values, i), noise):
+        return True, i
+    i = dixon_stray(base)
+    if i is not None and _apart(np.delete(base, i), values, noise):
+        return False, i
     return None

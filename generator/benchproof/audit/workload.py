@@ -3,6 +3,7 @@ which they ran be told apart from the arms themselves?"""
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timezone
 
 import numpy as np
@@ -30,10 +31,10 @@ def _apart(value, reference, tolerance: float) -> float | None:
     """How far apart two group values are (relative), or None when they agree."""
     if isinstance(value, float) and isinstance(reference, float):
         if reference == 0:
-            return None if value == 0 else float("inf")
+            return None if value == 0 else math.inf
         gap = abs(value - reference) / abs(reference)
         return gap if gap > tolerance else None
-    return None if value == reference else float("inf")
+    return None if value == reference else math.inf
 
 
 def workload_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
@@ -47,9 +48,7 @@ def workload_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
     out = []
     for section in project.report.sections:
         for point in results.points[section.id]:
-            for name in settings.parity:
-                if name not in f.records.raw:
-                    continue
+            for name in settings.parity:   # a column of the run files: read/ refuses any other
                 column = f.records.raw[name]
                 if name not in numbers:
                     numbers[name], present[name] = parse_column(column), column.present()
@@ -61,11 +60,13 @@ def workload_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
                 reference = section.baseline if section.baseline in have else have[0]
                 role = "the baseline" if reference == section.baseline else "the first arm listed"
                 for arm in have:
-                    gap = None if arm == reference else _apart(value[arm], value[reference], settings.parity_tolerance)
+                    if arm == reference:
+                        continue
+                    gap = _apart(value[arm], value[reference], settings.parity_tolerance)
                     if gap is None:
                         continue
                     mine, theirs = _shown(value[arm], f.report.decimals), _shown(value[reference], f.report.decimals)
-                    far = "" if gap == float("inf") else f", {percent(gap)} apart"
+                    far = "" if gap == math.inf else f", {percent(gap)} apart"
                     detail = (f"{name} is {mine} here and {theirs} for {f.labels[reference]} ({role}){far} "
                               f"(tolerance {limit(settings.parity_tolerance)})")
                     rows = f.ok(section.id, arm, point)

@@ -103,7 +103,7 @@ def evaluate(claim: DecisionClaim, results: Results) -> ClaimOutcome:
     if claim.points:
         figures = [_figure(claim, rows, p) for p in claim.points]
     else:
-        every = [_figure(claim, rows, p) for p in results.points.get(claim.section, ())]
+        every = [_figure(claim, rows, p) for p in results.points[claim.section]]
         figures = [f for f in every if f.value is not None or f.undefined] or every
     if any(f.meets is False for f in figures):
         state = FAILS

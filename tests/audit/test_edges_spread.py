@@ -1,0 +1,277 @@
+"""Edge tables of the rules of audit/spread.py that read one group's own repetitions:
+few-repetitions and warm-up (docs/audit.md, "At the edges")."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchproof.compute.spread import method
+from support.edges import Case, check, dims_report, group, rec, table
+
+P = {"size": 512}
+
+FEW = [
+    Case("one repetition", (rec("a", 1, 100.0),), [("a", P, None)], records=[("a-512-r1",)],
+         arms=("a",), figures={"n_ok": 1}),
+    Case("two repetitions, just under the default 3", tuple(group("a", [100.0, 101.0])), [("a", P, None)],
+         arms=("a",), figures={"n_ok": 2}),
+    Case("three repetitions, at the default", tuple(group("a", [100.0, 101.0, 102.0])), arms=("a",)),
+    Case("min_repetitions 1: one repetition is enough", (rec("a", 1, 100.0),), arms=("a",),
+         audit="min_repetitions: 1"),
+    Case("min_repetitions 4: three are too few", tuple(group("a", [100.0, 101.0, 102.0])), [("a", P, None)],
+         arms=("a",), audit="min_repetitions: 4", figures={"n_ok": 3, "min_repetitions": 4}),
+    Case("an empty group (every attempt failed) is not few, it is failed",
+         tuple(rec("a", r, status="failed") for r in (1, 2)), arms=("a",)),
+    Case("an unsupported arm has no group", (rec("a", 1, status="unsupported"),), arms=("a",)),
+    Case("every attempt of one arm failed, beside an arm that ran: not few, failed",
+         (*group("a", [100.0, 101.0, 102.0]), *(rec("b", r, status="failed") for r in (1, 2)))),
+    Case("a failed attempt does not count: 2 ok + 1 failed",
+         (*group("a", [100.0, 101.0]), rec("a", 3, status="failed")), [("a", P, None)],
+         records=[("a-512-r1", "a-512-r2")], arms=("a",), figures={"n_ok": 2}),
+    Case("an excluded record does not count: 2 ok + 1 excluded",
+         (*group("a", [100.0, 101.0]), rec("a", 3, 99.0, status="excluded")), [("a", P, None)], arms=("a",)),
+    Case("an interrupted record does not count",
+         (*group("a", [100.0, 101.0]), rec("a", 3, status="interrupted")), [("a", P, None)], arms=("a",)),
+    Case("a failed attempt beside three successes changes nothing",
+         (*group("a", [100.0, 101.0, 102.0]), rec("a", 4, status="failed")), arms=("a",)),
+    Case("only the point with too few is named",
+         (*group("a", [100.0, 101.0, 102.0]), *group("a", [90.0, 91.0], size=4096)), [("a", {"size": 4096}, None)],
+         arms=("a",)),
+    Case("each arm on its own: the one with two is named",
+         (*group("a", [100.0, 101.0, 102.0]), *group("b", [150.0, 151.0])), [("b", P, None)]),
+    Case("a metric measured on fewer repetitions than the others: missing-value's, not this rule's",
+         (rec("a", 1, 100.0, wall_s=1.0), rec("a", 2, 101.0, wall_s=1.1), rec("a", 3, 102.0)), [], arms=("a",)),
+    Case("every measured metric on the same two: one finding for the point",
+         (rec("a", 1, 100.0, wall_s=1.0), rec("a", 2, 101.0, wall_s=1.1)), [("a", P, None)], arms=("a",)),
+    Case("two metrics under the minimum, on different counts: one finding for the point's two records",
+         (rec("a", 1, 100.0, wall_s=1.0), rec("a", 2, 101.0)), [("a", P, None)],
+         records=[("a-512-r1", "a-512-r2")], arms=("a",)),
+    Case("two dimensions: only the point with too few is named",
+         (*[rec("a", r, 100.0 + r, depth=0, run_id=f"d0-{r}") for r in (1, 2, 3)],
+          *[rec("a", r, 90.0 + r, depth=8, run_id=f"d8-{r}") for r in (1, 2)]),
+         [("a", {"size": 512, "depth": 8}, None)], records=[("d8-1", "d8-2")], arms=("a",),
+         report=dims_report(("a",))),
+]
+
+
+@pytest.mark.parametrize("case", table(FEW))
+def test_few_repetitions_at_its_edges(case, tmp_path):
+    check("few-repetitions", case, tmp_path)
+
+
+def slow_first(first: float, others=(100.0, 100.0), **fields) -> tuple[dict, ...]:
+    """Repeat 1 (the earliest) takes ``first``, repeats 2 and 3 take ``others``."""
+    return tuple(group("a", [first, *others], first_minute=0, **fields))
+
+
+WARM = [
+    Case("15.1% worse than the median of the others: just outside", slow_first(84.9), [("a", P, "tok_s")],
+         records=[("a-512-r1",)], arms=("a",), figures={"worse_by": 0.151, "first": 84.9, "median_of_others": 100.0},
+         message="the first repetition (a-512-r1) is 15.1% worse (lower) than the median of the other 2: "
+                 "84.90 vs 100.00 tok/s (limit 15%)"),
+    Case("exactly 15% worse: at the limit, not beyond it", slow_first(85.0), arms=("a",)),
+    Case("14.9% worse: just inside", slow_first(85.1), arms=("a",)),
+    Case("warmup 0.2: 19% worse is inside", slow_first(81.0), arms=("a",), audit="warmup: 0.2"),
+    Case("warmup 0.1: 11% worse is outside", slow_first(89.0), [("a", P, "tok_s")], arms=("a",),
+         audit="warmup: 0.1"),
+    Case("a first repetition better than the rest never fires", slow_first(150.0), arms=("a",)),
+    Case("lower is better: a first run 16% slower fires",
+         tuple(rec("a", r, wall_s=v, at=f"10:0{r}") for r, v in ((1, 1.16), (2, 1.0), (3, 1.0))),
+         [("a", P, "wall_s")], arms=("a",)),
+    Case("lower is better: a first run 16% faster does not",
+         tuple(rec("a", r, wall_s=v, at=f"10:0{r}") for r, v in ((1, 0.84), (2, 1.0), (3, 1.0))), arms=("a",)),
+    Case("two repetitions: no first to judge, however slow", tuple(group("a", [10.0, 100.0], first_minute=0)),
+         arms=("a",)),
+    Case("four repetitions: the median of the other three",
+         tuple(group("a", [84.0, 90.0, 110.0, 120.0], first_minute=0)), [("a", P, "tok_s")], arms=("a",),
+         figures={"median_of_others": 110.0, "worse_by": 26 / 110}),
+    Case("five repetitions: the median of the other four is the mean of their middle two",
+         tuple(group("a", [80.0, 120.0, 90.0, 110.0, 100.0], first_minute=0)), [("a", P, "tok_s")], arms=("a",),
+         figures={"median_of_others": 105.0, "worse_by": 25 / 105}),
+    Case("first by started_at, not by repeat: repeat 3 ran first and was slow",
+         (rec("a", 1, 100.0, at="10:01"), rec("a", 2, 100.0, at="10:02"), rec("a", 3, 60.0, at="10:00")),
+         [("a", P, "tok_s")], records=[("a-512-r3",)], arms=("a",)),
+    Case("first by started_at, not by repeat: repeat 1 ran last, its slowness is not warm-up",
+         (rec("a", 1, 60.0, at="10:02"), rec("a", 2, 100.0, at="10:00"), rec("a", 3, 100.0, at="10:01")),
+         arms=("a",)),
+    Case("first by started_at across time zones: 10:30+01:00 is before 10:00Z",
+         (rec("a", 1, 100.0, at="2025-01-01T10:00:00Z"), rec("a", 2, 100.0, at="2025-01-01T10:05:00Z"),
+          rec("a", 3, 60.0, at="2025-01-01T10:30:00+01:00")), [("a", P, "tok_s")], records=[("a-512-r3",)],
+         arms=("a",)),
+    Case("not by file order: the earliest record is the last line",
+         (rec("a", 2, 100.0, at="10:01"), rec("a", 3, 100.0, at="10:02"), rec("a", 1, 60.0, at="10:00")),
+         [("a", P, "tok_s")], records=[("a-512-r1",)], arms=("a",)),
+    Case("a record without started_at: the lowest repeat is first",
+         (rec("a", 1, 60.0, at="10:02"), rec("a", 2, 100.0), rec("a", 3, 100.0, at="10:00")),
+         [("a", P, "tok_s")], records=[("a-512-r1",)], arms=("a",)),
+    Case("without times, the lowest repeat, not the first line",
+         (rec("a", 2, 100.0), rec("a", 3, 100.0), rec("a", 1, 60.0)), [("a", P, "tok_s")],
+         records=[("a-512-r1",)], arms=("a",)),
+    Case("the same started_at: the lower repeat is first",
+         (rec("a", 2, 60.0, at="10:00"), rec("a", 1, 100.0, at="10:00"), rec("a", 3, 100.0, at="10:01")),
+         arms=("a",)),
+    Case("a slow failed first attempt is not a repetition",
+         (rec("a", 1, 10.0, status="failed", at="10:00", run_id="a-attempt"), *group("a", [100.0, 100.0, 100.0], first_minute=1)),
+         arms=("a",)),
+    Case("a slow excluded first record is not a repetition: the first ok one is judged",
+         (rec("a", 1, 10.0, status="excluded", at="10:00"), rec("a", 2, 80.0, at="10:01"),
+          rec("a", 3, 100.0, at="10:02"), rec("a", 4, 100.0, at="10:03")),
+         [("a", P, "tok_s")], records=[("a-512-r2",)], arms=("a",)),
+    Case("two ok and one failed: too few to judge",
+         (rec("a", 1, 60.0, at="10:00"), rec("a", 2, 100.0, at="10:01"), rec("a", 3, status="failed", at="10:02")),
+         arms=("a",)),
+    Case("others with a median of 0: nothing to measure against", slow_first(0.0, (0.0, 0.0)), arms=("a",)),
+    Case("the first metric too few to judge, the second warm: the second is named",
+         (rec("a", 1, 100.0, wall_s=1.3, at="10:00"), rec("a", 2, 100.0, wall_s=1.0, at="10:01"),
+          rec("a", 3, wall_s=1.0, at="10:02")), [("a", P, "wall_s")], arms=("a",)),
+    Case("the first metric fine, the second warm: the second is named",
+         (rec("a", 1, 100.0, wall_s=1.3, at="10:00"), rec("a", 2, 100.0, wall_s=1.0, at="10:01"),
+          rec("a", 3, 100.0, wall_s=1.0, at="10:02")), [("a", P, "wall_s")], arms=("a",)),
+    Case("per arm and point: only the slow one is named",
+         (*slow_first(60.0), *group("b", [60.0, 100.0, 100.0], size=4096)),
+         [("a", P, "tok_s"), ("b", {"size": 4096}, "tok_s")]),
+]
+
+
+@pytest.mark.parametrize("case", table(WARM))
+def test_warm_up_at_its_edges(case, tmp_path):
+    check("warm-up", case, tmp_path)
+
+
+def tenth(first: list[float], n: int) -> tuple[dict, ...]:
+    """``n`` repetitions one minute apart: ``first`` are the earliest, the rest take 100."""
+    return tuple(group("a", [*first, *[100.0] * (n - len(first))], first_minute=0))
+
+
+WARM_TENTH = [
+    Case("ten repetitions: the first alone is judged", tenth([60.0], 10), [("a", P, "tok_s")],
+         records=[("a-512-r1",)], arms=("a",)),
+    Case("eleven: one stalled first round is no warm-up (the median of the first three is 100)",
+         tenth([10.0], 11), arms=("a",)),
+    Case("thirty: the first three (a tenth, at least three) as a median, 40% worse",
+         tenth([50.0, 60.0, 100.0], 30), [("a", P, "tok_s")], records=[("a-512-r1", "a-512-r2", "a-512-r3")],
+         arms=("a",), figures={"worse_by": 0.4},
+         message="the first 3 repetitions (a tenth, from a-512-r1) are, as a median, 40.0% worse"),
+    Case("forty: the first four, median 90, 10% worse: inside", tenth([80.0, 80.0, 100.0, 100.0], 40), arms=("a",)),
+    Case("forty: the first four, median 80, 20% worse: named, all four",
+         tenth([80.0, 80.0, 80.0, 100.0], 40), [("a", P, "tok_s")],
+         records=[("a-512-r1", "a-512-r2", "a-512-r3", "a-512-r4")], arms=("a",)),
+]
+
+
+@pytest.mark.parametrize("case", table(WARM_TENTH))
+def test_warm_up_from_eleven_repetitions(case, tmp_path):
+    check("warm-up", case, tmp_path)
+
+
+def values(*tok_s: float, arm="a") -> tuple[dict, ...]:
+    """One arm's successful repetitions at 512, without times (the lowest repeat is first)."""
+    return tuple(group(arm, list(tok_s)))
+
+
+ELEVEN_CALM = values(*[100.0 + k for k in range(10)], 500.0)        # IQR 102.5–107.5: 4.8% of 105
+ELEVEN_WIDE = values(*[80.0 + 5 * k for k in range(11)])             # IQR 92.5–117.5: 23.8% of 105
+
+NOISY = [
+    Case("a range of 10.1% of the median: just outside", values(95.0, 100.0, 105.1), [("a", P, "tok_s")],
+         arms=("a",), records=[("a-512-r1", "a-512-r2", "a-512-r3")],
+         figures={"spread": 0.101, "median": 100.0, "low": 95.0, "high": 105.1, "method": method(3)}),
+    Case("a first metric whose noise is a lone stray's, then a noisy one: the second named",
+         tuple(rec("a", r, v, wall_s=w) for r, v, w in ((1, 100.0, 1.0), (2, 100.5, 1.2), (3, 101.0, 1.1), (4, 130.0, 1.05))),
+         [("a", P, "wall_s")], arms=("a",)),
+    Case("a first group whose noise is a lone stray's, then a noisy one: the second named",
+         (*values(100.0, 100.5, 101.0, 130.0), *group("a", [80.0, 100.0, 120.0], size=4096)),
+         [("a", {"size": 4096}, "tok_s")], arms=("a",)),
+    Case("a range of exactly 10%: at the limit, not beyond it", values(95.0, 100.0, 105.0), arms=("a",)),
+    Case("a range of 9.9%: just inside", values(95.0, 100.0, 104.9), arms=("a",)),
+    Case("noise 0.2: 15% is inside", values(92.0, 100.0, 107.0), arms=("a",), audit="noise: 0.2"),
+    Case("noise 0.05: 6% is outside", values(97.0, 100.0, 103.0), [("a", P, "tok_s")], arms=("a",),
+         audit="noise: 0.05"),
+    Case("two repetitions are enough to be noisy", values(100.0, 111.0), [("a", P, "tok_s")], arms=("a",),
+         figures={"median": 105.5, "spread": 11 / 105.5}),
+    Case("one repetition has no spread", values(100.0), arms=("a",)),
+    Case("a lone stray that alone makes it noisy is outlier's, not noisy's", values(100.0, 100.5, 101.0, 130.0),
+         arms=("a",)),
+    Case("a stray that leaves the rest noisy: noisy", values(80.0, 90.0, 100.0, 101.0, 150.0), [("a", P, "tok_s")],
+         arms=("a",)),
+    Case("two strays, one at each end: no lone stray, noisy", values(70.0, 100.0, 100.5, 101.0, 130.0),
+         [("a", P, "tok_s")], arms=("a",)),
+    Case("failed and excluded far values are not in the spread",
+         (*values(100.0, 101.0, 102.0), rec("a", 4, 200.0, status="excluded"), rec("a", 5, status="failed")),
+         arms=("a",)),
+    Case("a median of 0: the share means nothing, skipped", values(0.0, 0.0, 1.0), arms=("a",)),
+    Case("eleven: one far value does not move the interquartile range", ELEVEN_CALM, arms=("a",)),
+    Case("eleven: an interquartile range of 23.8% of the median is noisy", ELEVEN_WIDE, [("a", P, "tok_s")],
+         arms=("a",), figures={"low": 92.5, "high": 117.5, "spread": 25 / 105, "method": method(11)},
+         message="IQR 92.50–117.50 tok/s around a median of 105.00: the interquartile range is 23.8%"),
+    Case("lower is better reads the same, each metric on its own: wall_s named",
+         tuple(rec("a", r, 100.0, wall_s=w) for r, w in ((1, 1.0), (2, 1.2), (3, 1.1))), [("a", P, "wall_s")],
+         arms=("a",)),
+    Case("per arm and point: only the noisy group is named",
+         (*values(100.0, 101.0, 102.0), *group("a", [80.0, 100.0, 120.0], size=4096), *values(80.0, 100.0, 120.0, arm="b")),
+         [("a", {"size": 4096}, "tok_s"), ("b", P, "tok_s")]),
+]
+
+
+@pytest.mark.parametrize("case", table(NOISY))
+def test_noisy_at_its_edges(case, tmp_path):
+    check("noisy", case, tmp_path)
+
+
+OUTLIER = [
+    Case("a lone stray that alone makes its group noisy is named", values(100.0, 100.5, 101.0, 130.0),
+         [("a", P, "tok_s")], records=[("a-512-r4",)], arms=("a",),
+         figures={"value": 130.0, "others_min": 100.0, "others_max": 101.0, "dixon_q": 29 / 30}, topics=("a-512-r4",),
+         message="repetition #4 (a-512-r4), 130.00 tok/s, stands apart from the other 3 (100.00–101.00 tok/s; Dixon's "
+                 "Q 0.97 ≥ 0.765): without it its spread would be 1.0% of the median instead of 29.8% (noisy over 10%)"),
+    Case("without it the spread is exactly 10%: not noisy then, so it alone made it noisy", values(95.0, 100.0, 105.0, 150.0),
+         [("a", P, "tok_s")], records=[("a-512-r4",)], arms=("a",)),
+    Case("a stray in a group at exactly 10%: not noisy, no outlier", values(100.0, 100.0, 100.0, 110.0), arms=("a",)),
+    Case("a slow first repetition in one group, a stray in another: the other named",
+         (*group("a", [60.0, 100.0, 100.5, 101.0], first_minute=0), *group("a", [100.0, 100.5, 101.0, 130.0], size=4096)),
+         [("a", {"size": 4096}, "tok_s")], arms=("a",)),
+    Case("two arms with strays, the second listed first: named in the section's order",
+         (*values(100.0, 100.5, 101.0, 130.0), *values(100.0, 100.5, 101.0, 130.0, arm="b")),
+         [("b", P, "tok_s"), ("a", P, "tok_s")], arms=("b", "a")),
+    Case("a separated comparison, then one a stray makes overlap: the second named",
+         (*values(100.0, 100.5, 101.0), *values(120.0, 121.0, 122.0, arm="b"),
+          *group("a", [100.0, 100.5, 101.0], size=4096), *group("b", [104.0, 104.1, 100.8], size=4096)),
+         [("b", {"size": 4096}, "tok_s")], records=[("b-4096-r3",)], baseline="a"),
+    Case("a comparison within noise without a stray, then one a stray makes overlap: the second named",
+         (*values(100.0, 101.0, 102.0), *values(101.5, 103.0, 104.0, arm="b"),
+          *group("a", [100.0, 100.5, 101.0], size=4096), *group("b", [104.0, 104.1, 100.8], size=4096)),
+         [("b", {"size": 4096}, "tok_s")], baseline="a"),
+    Case("three values, Dixon's Q 0.9412, at the 90% bound of 0.941: a stray", values(100.0, 101.0, 117.0),
+         [("a", P, "tok_s")], records=[("a-512-r3",)], arms=("a",)),
+    Case("three values, Q 0.935, under the bound: no stray (noisy instead)", values(100.0, 101.1, 117.0), arms=("a",)),
+    Case("a stray that leaves the rest noisy is no outlier", values(80.0, 90.0, 100.0, 101.0, 150.0), arms=("a",)),
+    Case("a stray in a group that is not noisy changes nothing", values(100.0, 100.1, 100.2, 103.0), arms=("a",)),
+    Case("a slow first repetition is warm-up's, not outlier's",
+         tuple(group("a", [60.0, 100.0, 100.5, 101.0], first_minute=0)), arms=("a",)),
+    Case("a fast first repetition that stands apart is an outlier",
+         tuple(group("a", [140.0, 100.0, 100.5, 101.0], first_minute=0)), [("a", P, "tok_s")],
+         records=[("a-512-r1",)], arms=("a",)),
+    Case("eleven repetitions: never an outlier, the quartiles decide", ELEVEN_CALM, arms=("a",)),
+    Case("two repetitions: no test", values(100.0, 130.0), arms=("a",)),
+    Case("an excluded far record is no stray", (*values(100.0, 100.5, 101.0), rec("a", 4, 130.0, status="excluded")),
+         arms=("a",)),
+    Case("a stray alone making a comparison overlap: the compared arm's repetition named",
+         (*values(100.0, 100.5, 101.0), *values(104.0, 104.1, 100.8, arm="b")), [("b", P, "tok_s")],
+         records=[("b-512-r3",)], baseline="a",
+         message="without it the comparison of Arm B with Arm A (3% better, within noise) would be separated"),
+    Case("a stray of the baseline alone making a comparison overlap: the baseline's repetition named",
+         (*values(100.0, 100.1, 104.1), *values(104.0, 104.1, 104.2, arm="b")), [("a", P, "tok_s")],
+         records=[("a-512-r3",)], baseline="a"),
+    Case("a stray without which the medians are still within the threshold: no outlier (not-separated)",
+         (*values(100.0, 100.5, 101.0), *values(102.5, 102.6, 100.8, arm="b")), baseline="a"),
+    Case("a stray without which the medians are exactly 3% apart: no outlier (not-separated)",
+         (*values(99.0, 100.0, 101.0), *values(103.0, 103.0, 100.8, arm="b")), baseline="a"),
+    Case("lower is better: a slow stray of wall_s",
+         tuple(rec("a", r, 100.0, wall_s=w) for r, w in ((1, 1.0), (2, 1.005), (3, 1.01), (4, 1.3))),
+         [("a", P, "wall_s")], records=[("a-512-r4",)], arms=("a",)),
+]
+
+
+@pytest.mark.parametrize("case", table(OUTLIER))
+def test_outlier_at_its_edges(case, tmp_path):
+    check("outlier", case, tmp_path)
