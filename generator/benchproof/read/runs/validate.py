@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from benchproof import progress
+from benchproof import text as fmt
 from benchproof.errors import Problems, did_you_mean
 from benchproof.model.terms import STATUSES, DimValue
 from benchproof.model.config import Arm, Report
@@ -255,8 +256,8 @@ class Validation:
             values = self._derived(metric, reported, failed, status_ok, check)
         negative = np.flatnonzero(values < 0) if not metric.allow_negative else []
         self.fail(list(negative), check, lambda row: said(
-            f"'{metric.id}' is negative; set allow_negative: true on the metric if that is meaningful", f"{values[row]:g}",
-            f"'{metric.id}' is negative ({values[row]:g}); set allow_negative: true on the metric if that is meaningful"))
+            f"'{metric.id}' is negative; set allow_negative: true on the metric if that is meaningful", fmt.setting(values[row]),
+            f"'{metric.id}' is negative ({fmt.setting(values[row])}); set allow_negative: true on the metric if that is meaningful"))
         values[negative] = np.nan
         return values
 
@@ -348,7 +349,7 @@ class Validation:
             fields = ", ".join(self.derivations[metric].fields)
             verb = "was" if len(missing) == 1 else "were"
             if len(found) == 1:
-                what = f"{found[0][1]:g} is not used"
+                what = f"{fmt.setting(found[0][1])} is not used"
             else:
                 lines = ", ".join(str(line) for line, _ in found[:5]) + (", …" if len(found) > 5 else "")
                 what = f"is not used on {len(found)} records (lines {lines})"
@@ -391,7 +392,7 @@ def read_records(root: Path, report: Report, arms: dict[str, Arm],
             problems.extend(trouble)
             if found is not None:
                 files.append(found)
-            progress.update("read", k, len(paths), f"run files read ({sum(f.n for f in files):,} records)")
+            progress.update("read", k, len(paths), f"run files read ({fmt.thousands(sum(f.n for f in files))} records)")
     table = RunTable.join(files)
     check = Validation(root, report, arms, section_arms, arm_files, table)
     columns, errors = check.run()
