@@ -94,7 +94,7 @@ def departures(worse: dict, regime: float) -> tuple[list, list]:
     typical = median(list(worse.values()))
     away = [p for p, w in worse.items() if abs(w - typical) >= far]
     healthy = [p for p in worse if p not in away]
-    if not away or len(healthy) < 2 or len(away) >= len(healthy):
+    if len(healthy) < 2 or len(away) >= len(healthy):   # (no point away: nothing below either)
         return [], []
     typical = median([worse[p] for p in healthy])
     if any(abs(worse[p]) >= far for p in healthy):
@@ -111,7 +111,7 @@ def degraded_regime(f: Facts, settings: AuditSettings) -> list[Finding]:
     suddenly looks far better (a timer that fires on the first streamed chunk: ``implausible``).
     A point where either arm ran another workload (``workload-differs``) is not a regime.  A
     single large ratio is a result, not a regime."""
-    other_work = {(x.section, x.arm, x.point) for x in workload_differs(f, settings)} if settings.parity else set()
+    other_work = {(x.section, x.arm, x.point) for x in workload_differs(f, settings)}   # none without parity
     headline = (f"the ratio to another arm departs {fmt.setting(settings.regime)}× or more from the points where both look "
                 "healthy: a degraded regime (swapping, throttling?); read the healthy points")
     found: dict[tuple, Finding] = {}
@@ -120,7 +120,7 @@ def degraded_regime(f: Facts, settings: AuditSettings) -> list[Finding]:
         for metric in f.report.metrics:
             for a, b in combinations(section.arms, 2):
                 medians = {p: (rows[(a, p)].stats[metric.id].median, rows[(b, p)].stats[metric.id].median)
-                           for p in f.results.points[section.id] if (a, p) in rows and (b, p) in rows}
+                           for p in f.results.points[section.id]}   # every arm has a row at every point
                 worse = {p: w for p, (x, y) in medians.items() if x is not None and y is not None
                          and (w := _worse(x, y, metric.better)) is not None
                          and (section.id, a, p) not in other_work and (section.id, b, p) not in other_work}
@@ -128,7 +128,7 @@ def degraded_regime(f: Facts, settings: AuditSettings) -> list[Finding]:
                     continue
                 away, healthy = departures(worse, settings.regime)
                 for p in away:
-                    arm, other = (a, b) if worse[p] > 0 else (b, a)
+                    arm, other = (a, b) if worse[p] > 0 else (b, a)  # pragma: no mutate (a ratio of 1 is never away: >= 0 is the same)
                     key = (section.id, arm, p, metric.id)
                     mine = {q: medians[q][0 if arm == a else 1] for q in worse}
                     moved = _moved(mine, p, healthy, metric.better)
