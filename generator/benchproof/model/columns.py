@@ -31,6 +31,8 @@ from typing import Any, Callable, Iterable
 import numpy as np
 import pyarrow as pa
 
+from benchproof.model import arrow  # noqa: F401  (pyarrow asks nothing of pandas)
+
 TEXT, NUMBER, OBJECT, MIXED = "text", "number", "object", "mixed"
 
 
