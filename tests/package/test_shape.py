@@ -10,7 +10,7 @@ import ast
 import re
 from pathlib import Path
 
-from support.common import REPO
+from support.common import REPO, package_modules
 
 PACKAGE = REPO / "generator" / "benchproof"
 MAX_LINES = 450
@@ -39,7 +39,7 @@ def modules() -> dict[str, Path]:
     """``compute.aggregate`` → its file; a package is its ``__init__`` (``compute``; the
     package itself is ``""``)."""
     found = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in package_modules():
         parts = path.relative_to(PACKAGE).with_suffix("").parts
         found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     return found

@@ -26,7 +26,7 @@ from click.testing import CliRunner
 
 from benchproof.cli import main
 from benchproof.text import number, signed_percent
-from support.common import REPO, page, text
+from support.common import REPO, package_modules, page, text
 from support.importing import cell
 from support.numbers import cases, points
 
@@ -158,7 +158,7 @@ def formatted_numbers(path: Path) -> list[str]:
 
 
 def test_no_module_writes_a_number_with_its_own_format():
-    modules = sorted(PACKAGE.rglob("*.py"))
+    modules = package_modules()
     assert len(modules) > 100
     found = {p.relative_to(PACKAGE).as_posix(): formatted_numbers(p) for p in modules}
     assert formatted_numbers(PACKAGE / "text.py")   # the check finds them where they belong

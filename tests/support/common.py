@@ -19,6 +19,14 @@ EXAMPLE = REPO / "data" / "example"
 REJECTED = REPO / "data" / "rejected-engine"   # the second example: a decision weighed by a workload
 
 
+def package_modules() -> list[Path]:
+    """The package's own modules, in path order: not the templates its install compiled into
+    ``pages/compiled`` (:mod:`benchproof.pages.ahead`), which are generated, not written."""
+    package = REPO / "generator" / "benchproof"
+    compiled = package / "pages" / "compiled"
+    return [p for p in sorted(package.rglob("*.py")) if compiled not in p.parents]
+
+
 def copy_example(dest: Path) -> Path:
     target = dest / "project"
     shutil.copytree(EXAMPLE, target)

@@ -1,33 +1,28 @@
 """The Jinja2 environment: autoescape on, undefined names are errors, formatting in filters, the
 site's paths in ``link`` (:data:`benchproof.addresses.LINKS`).
 
-Templates are compiled by the process that renders them (once each; ``serve`` keeps them):
-no compiled template is ever read from a cache folder, since that would be code run from a
-place others may write (:mod:`benchproof.cache`)."""
+Templates run from the modules the install compiled into the package (:mod:`.ahead`) when
+they match the templates' source, and are otherwise compiled by the process that renders them
+(once each; ``serve`` keeps them).  No compiled template is ever read from a cache folder,
+since that would be code run from a place others may write (:mod:`benchproof.cache`)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 import jinja2
 
 from benchproof import text
 from benchproof.addresses import LINKS
+from benchproof.pages import ahead
 from benchproof.resources import templates_dir
 
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir())),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    env.filters["point"] = text.point
-    env.filters["thousands"] = text.thousands
+    loader = ahead.Loader(templates_dir(), Path(ahead.__file__).parent / ahead.FOLDER)
+    env = ahead.environment(loader, {"point": text.point, "thousands": text.thousands})
     env.globals["link"] = LINKS   # the site's paths: {{ root }}{{ link.runs }}
     return env
 
