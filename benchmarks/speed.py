@@ -5,7 +5,8 @@ the same run, as ratios.  Printed, never asserted.
                                [--no-import] [--keep DIR]
 
 Rows (each build is a fresh ``python -m benchproof build`` process, its chart cache warm, as in
-an edit-build-look loop; the cold first build is printed too):
+an edit-build-look loop; the cold first build is printed too).  The package measured is this
+checkout's wheel, unpacked and byte-compiled as ``pip install`` leaves it (:func:`installed`):
 
 - rebuild the bundled example  vs  importing pandas, altair, jinja2, markdown, yaml, vl_convert,
   click (a fresh process);
@@ -34,13 +35,16 @@ and the load average at the start and the end says how busy it was.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import statistics
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -82,13 +86,30 @@ pacsv.write_csv(ok.group_by(keys).aggregate([(c, "approximate_median") for c in 
 
 def workspace(keep: Path | None, prefix: str) -> tuple[tempfile.TemporaryDirectory | None, Path, dict]:
     """The folder a benchmark works in (``keep``, or a temporary one: its holder, to clean up),
-    and the environment of its processes: a chart cache of its own, this checkout's package."""
+    and the environment of its processes: a chart cache of its own, this checkout's package as
+    a user installs it (:func:`installed`)."""
     holder = None if keep else tempfile.TemporaryDirectory(prefix=prefix)
     work = keep or Path(holder.name)
     work.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "BENCHPROOF_CACHE_DIR": str(work / "chart-cache"),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "generator"), os.environ.get("PYTHONPATH")]))}
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(installed(work)), os.environ.get("PYTHONPATH")]))}
     return holder, work, env
+
+
+def installed(work: Path) -> Path:
+    """This checkout's wheel unpacked into ``work/lib`` and byte-compiled, as ``pip install``
+    leaves a package: its templates compiled by the wheel's build hook, every module's bytecode
+    written (so a build does not compile benchproof's source each time, even where
+    PYTHONDONTWRITEBYTECODE is set, which the floors' libraries never pay either)."""
+    lib, dist = work / "lib", work / "dist"
+    shutil.rmtree(lib, ignore_errors=True)
+    shutil.rmtree(dist, ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "-o", str(dist), str(REPO)],
+                   check=True, stdout=subprocess.DEVNULL)
+    (wheel,) = dist.glob("benchproof-*.whl")
+    zipfile.ZipFile(wheel).extractall(lib)
+    compileall.compile_dir(lib, quiet=1)
+    return lib
 
 
 def run(args: list[str], env: dict | None = None) -> tuple[float, float]:
