@@ -104,8 +104,10 @@ def installed(work: Path) -> Path:
     lib, dist = work / "lib", work / "dist"
     shutil.rmtree(lib, ignore_errors=True)
     shutil.rmtree(dist, ignore_errors=True)
-    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "-o", str(dist), str(REPO)],
-                   check=True, stdout=subprocess.DEVNULL)
+    done = subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "-o", str(dist), str(REPO)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"building the wheel failed:\n{done.stdout}{done.stderr}")
     (wheel,) = dist.glob("benchproof-*.whl")
     zipfile.ZipFile(wheel).extractall(lib)
     compileall.compile_dir(lib, quiet=1)
