@@ -12,7 +12,7 @@ import pytest
 from benchproof.charts.specs import chart_views
 from benchproof.compute.run import compute
 from benchproof.read.project import load_project
-from support.common import page, text
+from support.common import dot_labels, page, text
 
 PREFILL_SWEEP = "main--prefill_tok_s--across-n_depth--n_prompt-512--n_gen-0"
 DECODE_AT_0 = "main--decode_tok_s--n_prompt-0--n_gen-128--n_depth-0"
@@ -61,6 +61,9 @@ def test_the_sweep_draws_a_line_per_arm_with_a_break_not_a_zero_where_one_failed
 def test_the_static_svg_of_a_sweep_is_written(depth_site):
     svg = (depth_site / "charts" / f"{PREFILL_SWEEP}.svg").read_text(encoding="utf-8")
     assert "✕" in svg and "Prefill t/s across Context depth" in svg and "Vulkan" in svg
+    dots = dot_labels(svg)   # what a tooltip says, and a screen reader reads, about each dot
+    assert len(dots) == 3 * 3 * 5 - 3
+    assert {dot["Status"] for dot in dots} == {"ok"} and all(dot["Run"] and dot["At"] for dot in dots)
 
 
 def test_a_repetition_far_beyond_the_bars_sits_at_the_edge_and_is_counted(depth_views):

@@ -21,7 +21,7 @@ from benchproof.compute.separation import separation
 
 from support.second_project import (BATCHES, BUNDLE, CROWDED, CROWDED_OK, DECIMALS, LABELS, METRICS, PROTOCOL, SECTIONS,
                                     TITLE)
-from support.common import assert_size, page, strict_json, summary_rows, text
+from support.common import assert_size, dot_labels, page, strict_json, summary_rows, text
 
 STATUS_ORDER = ("ok", "failed", "interrupted", "unsupported", "excluded")
 UNITS = {"tok_s": "tok/s", "lat_ms": "ms"}
@@ -220,7 +220,7 @@ def test_chart_bars_are_medians_of_ok_records_and_dots_are_ok_repetitions(second
             assert {d["run"] for d in dots} <= ok_runs
             for dot in dots:
                 record = by_run[dot["run"]]
-                assert dot["status"] == "ok"
+                assert "status" not in dot   # always ok: said once by the layer (its tooltip: the SVG test below)
                 assert dot["repeat"] == str(record.fields["repeat"])
                 assert dot["value"] == pytest.approx(record.value(metric), rel=1e-12)
                 assert dot["shown"] == f"{number(record.value(metric))} {UNITS[metric]}"
@@ -229,13 +229,6 @@ def test_chart_bars_are_medians_of_ok_records_and_dots_are_ok_repetitions(second
         total = sum(len(second.ok_values(section, a, batch, metric)) for a in SECTIONS[section][1])
         subtitle = " · ".join(view["spec"]["title"]["subtitle"])   # [the point, the legend line]
         assert (f"showing {shown} of {total} repetitions" in subtitle) == crowded, subtitle
-
-
-def _dot_labels(svg: str) -> list[dict[str, str]]:
-    """The tooltip fields of every dot in a static SVG (Vega writes them as aria-labels)."""
-    group = re.search(r'<g class="mark-symbol role-mark dots_marks"[^>]*>(.*?)</g>', svg, re.S)
-    labels = re.findall(r'<path aria-label="([^"]*)"', group.group(1)) if group else []
-    return [dict(part.split(": ", 1) for part in html.unescape(label).split("; ")) for label in labels]
 
 
 def test_every_chart_view_has_its_own_static_svg_and_png(second, second_site, soup, views):
@@ -251,7 +244,7 @@ def test_every_chart_view_has_its_own_static_svg_and_png(second, second_site, so
         png = (second_site / "charts" / f"{view['key']}.png").read_bytes()       # for slides: twice the SVG's width
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
         assert int.from_bytes(png[16:20], "big") == 2 * int(re.search(r'<svg[^>]* width="(\d+)"', svg).group(1))
-        dots = _dot_labels(svg)
+        dots = dot_labels(svg)
         assert len(dots) == len(view["spec"]["datasets"]["dots"]) > 0
         for dot in dots:       # what a tooltip says, and a screen reader reads, about each dot
             record = by_run[dot["Run"]]

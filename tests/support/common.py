@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import html
 import json
+import re
 import shutil
 import textwrap
 from pathlib import Path
@@ -49,6 +51,13 @@ def write_project(root: Path, report: str, arms: dict[str, str], runs: dict[str,
 def build(project: Path, out: Path, *args: str):
     """Run ``benchproof build`` in-process; return the click result."""
     return CliRunner().invoke(main, ["build", str(project), "-o", str(out), *args])
+
+
+def dot_labels(svg: str) -> list[dict[str, str]]:
+    """The tooltip fields of every dot in a static SVG (Vega writes them as aria-labels)."""
+    group = re.search(r'<g class="mark-symbol role-mark dots_marks"[^>]*>(.*?)</g>', svg, re.S)
+    labels = re.findall(r'<path aria-label="([^"]*)"', group.group(1)) if group else []
+    return [dict(part.split(": ", 1) for part in html.unescape(label).split("; ")) for label in labels]
 
 
 def strict_json(text: str):

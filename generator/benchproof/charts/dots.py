@@ -23,7 +23,7 @@ from benchproof.model.magnitude import magnitude
 from benchproof.model.project import Project
 
 DOT_CAP = 200          # dots per arm and view before a deterministic sample is drawn
-PAGE_DOTS = 8_000      # dots on the report page, all views together (index.html ≤ 2 MB at 1M records)
+PAGE_DOTS = 6_000      # dots on the report page, all views together (index.html ≤ 2 MB at 1M records)
 MIN_DOTS = 10          # dots per arm and view, however many views there are
 
 

@@ -22,7 +22,7 @@ from benchproof.cache import Cache
 from benchproof.charts import style
 from benchproof.charts.dots import DOT_CAP, Dots  # noqa: F401  (DOT_CAP: the charts' cap, asked for here)
 from benchproof.charts.words import bar_figures
-from benchproof.charts.view import (LABEL_LIMIT, WIDTH, ChartView, cached_skeleton, dot_rows, figure_fields,
+from benchproof.charts.view import (DOT_STATUS, LABEL_LIMIT, WIDTH, ChartView, cached_skeleton, dot_rows, figure_fields,
                                     flag_fields, metric_key, repetitions)
 from benchproof.compute.aggregate import Results
 from benchproof.compute.run import Computed
@@ -64,11 +64,11 @@ def _make_skeleton(metric: Metric, order: list[str], arm_label: str) -> dict:
                    alt.Tooltip("run:N", title="Run")]
     dot_chart = alt.Chart(alt.NamedData("dots")).mark_circle(
         color=style.DOT_COLOR, size=46, opacity=0.85, stroke="white", strokeWidth=0.8).properties(name="dots").encode(
-        x=alt.X("value:Q", axis=x_axis, scale=x_scale), y=y, tooltip=dot_tooltip)
+        x=alt.X("value:Q", axis=x_axis, scale=x_scale), y=y, tooltip=dot_tooltip).transform_calculate(status=DOT_STATUS)
     # a repetition beyond the axis: at the edge (pixel 0 or the full width), a distinct mark
     off_chart = alt.Chart(alt.NamedData("offscale")).mark_point(
         shape="triangle-right", filled=True, size=90, color=style.OFF_SCALE_COLOR, opacity=0.95).properties(
-        name="offscale").encode(x=alt.XValue("width"), y=y, tooltip=dot_tooltip)
+        name="offscale").encode(x=alt.XValue("width"), y=y, tooltip=dot_tooltip).transform_calculate(status=DOT_STATUS)
     missing_chart = alt.Chart(alt.NamedData("missing")).mark_text(
         align="left", dx=4, color=style.MISSING_COLOR, fontSize=12).properties(name="missing").encode(
         x=alt.datum(0), y=y, text="text:N", href=alt.Href("href:N"))

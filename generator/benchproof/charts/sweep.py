@@ -26,7 +26,7 @@ from benchproof.cache import Cache
 from benchproof.addresses import view_key
 from benchproof.charts.dots import Dots
 from benchproof.charts.words import sweep_figures
-from benchproof.charts.view import (LABEL_LIMIT, WIDTH, ChartView, cached_skeleton, dot_rows, figure_fields,
+from benchproof.charts.view import (DOT_STATUS, LABEL_LIMIT, WIDTH, ChartView, cached_skeleton, dot_rows, figure_fields,
                                     flag_fields, metric_key, repetitions)
 from benchproof.compute.aggregate import NOT_APPLICABLE, Results
 from benchproof.model.magnitude import magnitude, suffixed
@@ -93,7 +93,8 @@ def _make_skeleton(metric: Metric, dim_label: str, order: tuple[str, ...], x_val
     dots = alt.Chart(alt.NamedData("dots")).mark_circle(size=22, opacity=0.45).properties(name="dots").encode(
         x=x, y=alt.Y("value:Q", scale=y_scale, axis=y_axis), color=quiet,
         tooltip=[tip("arm:N", title=arm_label), tip("at:N", title="At"), tip("repeat:N", title="Repetition"),
-                 tip("shown:N", title="Value"), tip("status:N", title="Status"), tip("run:N", title="Run")])
+                 tip("shown:N", title="Value"), tip("status:N", title="Status"), tip("run:N", title="Run")]
+    ).transform_calculate(status=DOT_STATUS)
     medians = alt.Chart(alt.NamedData("medians")).mark_point(filled=True, size=70, opacity=1).properties(
         name="medians").encode(
         x=x, y=alt.Y("median:Q", scale=y_scale, axis=y_axis), color=color, shape=shape, href=alt.Href("href:N"),
