@@ -21,7 +21,7 @@ class CustomBuildHook(BuildHookInterface):
         ahead = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(ahead)   # only jinja2 and the standard library: see build-system.requires
         if version == "editable":
-            ahead.write(root / "templates", root / "generator/benchproof/pages" / ahead.FOLDER)
+            ahead.write(root / "templates", ahead.COMPILED)   # loaded from the checkout: its package folder
             return
         self._out = tempfile.TemporaryDirectory(prefix="benchproof-compiled-")
         ahead.write(root / "templates", Path(self._out.name))

@@ -88,7 +88,7 @@ def test_the_site_is_the_same_byte_for_byte_with_or_without_the_compiled_templat
     sites = {}
     for label, folder in (("ahead", compiled), ("from source", tmp_path / "none")):
         render.environment.cache_clear()
-        monkeypatch.setattr(ahead, "FOLDER", str(folder))   # an absolute path: the folder the loader reads
+        monkeypatch.setattr(ahead, "COMPILED", folder)
         env = render.environment()
         assert _ran_ahead(env.get_template("report.html"), compiled) == (label == "ahead")
         result = build(project, tmp_path / label)
@@ -100,8 +100,9 @@ def test_the_site_is_the_same_byte_for_byte_with_or_without_the_compiled_templat
 
 def test_the_wheel_and_the_editable_install_both_compile_the_templates(tmp_path):
     source = tmp_path / "source"
+    source.mkdir()
     for name in ("pyproject.toml", "hatch_build.py", "README.md"):
-        shutil.copy2(REPO / name, source / name if source.exists() else _mkdir(source) / name)
+        shutil.copy2(REPO / name, source / name)
     for folder in ("generator", "templates", "data/example"):
         shutil.copytree(REPO / folder, source / folder,
                         ignore=shutil.ignore_patterns("__pycache__", ahead.FOLDER))
@@ -115,8 +116,3 @@ def test_the_wheel_and_the_editable_install_both_compile_the_templates(tmp_path)
     assert sorted(n.rsplit("/", 1)[1] for n in listed if n.startswith(f"benchproof/pages/{ahead.FOLDER}/")) == names
     assert sorted(p.name for p in (source / "generator/benchproof/pages" / ahead.FOLDER).glob("*.py")) == names
     assert not any(f"pages/{ahead.FOLDER}/" in n for n in zipfile.ZipFile(source / "editable" / editable).namelist())
-
-
-def _mkdir(folder: Path) -> Path:
-    folder.mkdir(parents=True)
-    return folder

@@ -24,9 +24,10 @@ REJECTED = REPO / "data" / "rejected-engine"   # the second example: a decision 
 def package_modules() -> list[Path]:
     """The package's own modules, in path order: not the templates its install compiled into
     ``pages/compiled`` (:mod:`benchproof.pages.ahead`), which are generated, not written."""
+    from benchproof.pages.ahead import COMPILED
+
     package = REPO / "generator" / "benchproof"
-    compiled = package / "pages" / "compiled"
-    return [p for p in sorted(package.rglob("*.py")) if compiled not in p.parents]
+    return [p for p in sorted(package.rglob("*.py")) if COMPILED not in p.parents]
 
 
 def copy_example(dest: Path) -> Path:

@@ -34,7 +34,8 @@ OPTIONS: dict[str, Any] = {
     "keep_trailing_newline": True,
 }
 FILTERS = ("point", "thousands")   # the renderer's filters (the compiler checks their names)
-FOLDER = "compiled"                # beside this module
+FOLDER = "compiled"                # beside this module: benchproof/pages/compiled in the wheel
+COMPILED = Path(__file__).resolve().parent / FOLDER   # read by the renderer, written by an editable install
 SUFFIX = ".html"
 
 
@@ -57,18 +58,16 @@ def header(source: str) -> str:
     return f"# compiled ahead by jinja2 {jinja2.__version__}\n# source sha256 {digest}\n"
 
 
-def write(templates: Path, out: Path) -> list[str]:
-    """Compile every template under ``templates`` into ``out`` (emptied first); the names written."""
+def write(templates: Path, out: Path) -> None:
+    """Compile every template under ``templates`` into ``out`` (emptied first)."""
     env = environment(jinja2.FileSystemLoader(str(templates)), {name: _unused for name in FILTERS})
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*.py"):
         old.unlink()
-    names = sorted(env.list_templates(filter_func=lambda name: name.endswith(SUFFIX)))
-    for name in names:
+    for name in sorted(env.list_templates(filter_func=lambda name: name.endswith(SUFFIX))):
         source, filename, _ = env.loader.get_source(env, name)
         code = env.compile(source, name, filename, raw=True)
         (out / module_name(name)).write_text(header(source) + code, encoding="utf-8")
-    return names
 
 
 def _unused(*_: object) -> object:   # a filter that only needs to exist while compiling

@@ -9,7 +9,6 @@ since that would be code run from a place others may write (:mod:`benchproof.cac
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 import jinja2
 
@@ -21,7 +20,7 @@ from benchproof.resources import templates_dir
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    loader = ahead.Loader(templates_dir(), Path(ahead.__file__).parent / ahead.FOLDER)
+    loader = ahead.Loader(templates_dir(), ahead.COMPILED)
     env = ahead.environment(loader, {"point": text.point, "thousands": text.thousands})
     env.globals["link"] = LINKS   # the site's paths: {{ root }}{{ link.runs }}
     return env
