@@ -45,8 +45,12 @@ class Imported:
     ``status`` (ok/failed/...), ``repeat`` (1-based), every dimension id, metric ids
     (numbers, or None when not measured — never 0 for missing), raw fields (kept as
     given, with the original unit in the name, e.g. ``ttft_ms_original``), optional
-    ``reason``, ``started_at`` and ``run_id``; the ``section`` column is filled by the
-    import command.
+    ``reason``, ``started_at`` (and ``ended_at``: ISO 8601 text, ``+00:00`` when the tool's
+    time is UTC or epoch) and ``run_id``; the ``section`` column is filled by the import
+    command.  A value the file does not hold is ``None`` (a metric: not measured) or, for a
+    dimension, ``"not recorded"`` (``serving.values.NOT_RECORDED``): never a default that
+    reads like a measurement (``unlimited``, ``0``, ``1``, ``inf``).  Request rows carry
+    ``started_at`` where the tool records when each request started.
 
     When the arms come from the file (``arm_from`` names the fields), each record's ``arm``
     holds its arm's value as a reader sees it (``ROCm``, ``sleep 0.01``; the writer makes
@@ -71,6 +75,13 @@ class Imported:
     # record in ``records``; ``request_metrics`` are their metrics (per: request).
     requests: list[dict[str, Any]] = field(default_factory=list)
     request_metrics: list[MetricDef] = field(default_factory=list)
+    # The version of the tool that wrote the file, as the file states it (``0.13.0``, a
+    # llama.cpp build ``6865 (1c1409e1)``), ``None`` where the file does not say.
+    tool_version: str | None = None
+    # Other files of the same run that the import read (AIPerf's profile_export_aiperf.json
+    # beside its profile_export.jsonl): each is kept as evidence beside the file's own copy,
+    # with its digest, and re-read by ``verify``.  Paths as found, in the order read.
+    companions: list[Path] = field(default_factory=list)
 
 
 # (path, rel, arm_from) → records; raises ImportFormatError.  ``arm_from``: the fields asked
