@@ -132,9 +132,10 @@ def check(project: str | None, strict: bool) -> None:
               "comes from (e.g. the command). Default: the section's baseline is kept; with none, its "
               "first arm.")
 @click.option("--section", metavar="ID", help="The report section (default: the report's only one; 'main' in a new report).")
-@click.option("--replace", is_flag=True, help="Overwrite the runs file of an earlier import of the same file.")
-@click.option("--dry-run", is_flag=True, help="Print what would be written (files, arms, records, "
-              "report.yaml changes) and write nothing.")
+@click.option("--replace", is_flag=True, help="Import FILE again in the place of the earlier import with the same "
+              "content, else of the same path (a file with neither is imported as a new run).")
+@click.option("--dry-run", is_flag=True, help="Print what would be written (files, arms, the first records "
+              "of each file, report.yaml changes) and write nothing.")
 @click.option("--remove", "remove", metavar="FILE", help="Take back the import of FILE (the tool's "
               "file, its evidence copy or its runs file): its runs file, evidence copy, arms "
               "nothing else uses and its report.yaml additions.")
@@ -148,7 +149,9 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
     'auto'. The arms come from the file when it holds a comparison (each hyperfine command,
     each benchmark of a pytest-benchmark group, each llama-bench backend...; see
     --arm-from), else from --arm. Each FILE becomes runs/[ID-]<file name>.jsonl and is kept
-    as evidence/imports/FORMAT/<file name>; arms/<arm>.yaml is written as a stub when
+    as evidence/imports/FORMAT/<file name> (a name taken by another file's content: with
+    the first digits of its SHA-256 added, so several runs' files of one name are several
+    runs, numbered by when they started); arms/<arm>.yaml is written as a stub when
     missing, and report.yaml is created or given the metrics, dimensions, section entry and
     baseline the records need. Every skipped line or value is listed with file:line;
     imports.yaml records what was written, for --remove.
@@ -205,7 +208,10 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
                 parameters.choose(found, name, arm_fields.requested(dimension_from) or (),
                                   parameters.renames(dimensions))
                 hint = parameters.hint(found, chosen.single_scan) if arm_from is None else None
-                read.append(FileImport(name, path, found, hint=hint))
+                options = {"arm": arm, "arm_from": arm_from, "dimension_from": dimension_from,
+                           "dimensions": list(dimensions) or None}
+                read.append(FileImport(name, path, found, hint=hint,
+                                       options={k: v for k, v in options.items() if v is not None}))
             except ImportFormatError as exc:
                 problems += exc.problems
         if problems:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import statistics
@@ -11,7 +12,7 @@ import pytest
 import yaml
 
 from benchproof.read.project import load_project
-from support.importing import (FIXTURES, SCALE, assert_receipt, build_page, compared, copy_in, figure, ratio_text,
+from support.importing import (another_run, FIXTURES, SCALE, assert_receipt, build_page, compared, copy_in, figure, ratio_text,
                                records, run_import, table)
 from support.common import EXAMPLE, build
 from support.cli import run as run_cli
@@ -94,8 +95,9 @@ def test_reimport_is_refused_unless_replace(tmp_path):
     log = (tmp_path / "my-report" / "imports.yaml").read_bytes()
     again = quick_start(tmp_path)
     assert again.exit_code == 1
-    assert ("results.json: already imported: my-report/runs/results.jsonl exists; use --replace to "
-            "import it again in its place") in again.output
+    assert ("results.json: already imported: results.json in my-report/runs/results.jsonl (SHA-256 "
+            "dc61ed123b83…); one run imported twice would count as two. --replace imports it again in its "
+            "place") in again.output
     assert runs.read_bytes() == first
     replaced = run_import(tmp_path, "hyperfine", "results.json", "--into", "my-report", "--replace")
     assert replaced.exit_code == 0, replaced.output
@@ -143,11 +145,15 @@ def test_second_arm_is_added_and_what_was_there_is_kept(tmp_path):
     report = yaml.safe_load(report_path.read_text())
     report.update(title="My runs", topics=["shell"], decimals=3)
     report_path.write_text("# edited by hand\n" + yaml.safe_dump(report, sort_keys=False))
+    another_run(tmp_path / "results.json", tmp_path / "results.json")
+    digest = hashlib.sha256((tmp_path / "results.json").read_bytes()).hexdigest()
     result = run_import(tmp_path, "hyperfine", "results.json", "--arm", "b", "--into", "my-report")
     assert result.exit_code == 0, result.output
     assert ("added to my-report/report.yaml: arms b-python3-c-pass, b-python3-s-c-pass in section main"
             in result.output)
-    assert "  results.json is already in my-report/evidence/imports/hyperfine/results.json" in result.output
+    # another run's file of the same name: kept apart, in a folder named by its content
+    assert f"  copied results.json to my-report/evidence/imports/hyperfine/{digest[:12]}/results.json" \
+        in result.output
     after = yaml.safe_load(report_path.read_text())
     assert (after["title"], after["topics"], after["decimals"]) == ("My runs", ["shell"], 3)
     assert list(after) == list(report)  # the keys keep their order (the comment does not survive)
@@ -178,6 +184,7 @@ def test_baseline_names_an_arm_by_the_value_it_comes_from(tmp_path):
     assert more.exit_code == 0, more.output
     assert yaml.safe_load((tmp_path / "rep" / "report.yaml").read_text())["sections"][0]["baseline"] == \
         "python3-s-c-pass"
+    another_run(tmp_path / "results.json", tmp_path / "results.json")
     other = run_import(tmp_path, "hyperfine", "results.json", "--arm", "x", "--into", "rep", "--baseline", "sleep-0.020")
     assert other.exit_code == 0, other.output
     assert "baseline sleep-0.020 of section main" in other.output
@@ -242,9 +249,11 @@ def test_an_import_that_would_break_the_project_is_rolled_back(tmp_path):
 def test_several_sections_need_section(tmp_path):
     copy_in(tmp_path, "hyperfine", RESULTS)
     for section in ("one", "two"):
+        another_run(tmp_path / RESULTS, tmp_path / RESULTS)
         result = run_import(tmp_path, "hyperfine", RESULTS, "--arm", section, "--arm-from", "none",
                             "--section", section, "--into", "report")
         assert result.exit_code == 0, result.output
+    another_run(tmp_path / RESULTS, tmp_path / RESULTS)
     result = run_import(tmp_path, "hyperfine", RESULTS, "--arm", "three", "--into", "report")
     assert result.exit_code == 2
     assert "report.yaml has several sections (one, two): name one with --section" in result.output
@@ -264,8 +273,10 @@ def test_several_files_one_runs_file_each(tmp_path):
     shutil.copy(tmp_path / RESULTS, tmp_path / "b" / RESULTS)
     clash = run_import(tmp_path, "hyperfine", RESULTS, f"b/{RESULTS}", "--arm", "a", "--into", "report")
     assert clash.exit_code == 1
-    assert (f"b/{RESULTS}: {RESULTS} and b/{RESULTS} would both be written to "
-            "runs/a-generated_one_failed_run.jsonl: rename one") in clash.output
+    digest = hashlib.sha256((tmp_path / RESULTS).read_bytes()).hexdigest()
+    assert (f"b/{RESULTS}: {RESULTS} and b/{RESULTS} are the same file (SHA-256 {digest[:12]}…): one run "
+            "imported twice would count as two") in clash.output
+    assert not (tmp_path / "report").exists()
     # a file whose records lack a dimension of the other is refused, whole, before writing
     mixed = run_import(tmp_path, "hyperfine", *names, "--arm", "a", "--into", "report")
     assert mixed.exit_code == 1
@@ -273,7 +284,7 @@ def test_several_files_one_runs_file_each(tmp_path):
             "not have; a report's sections share its dimensions, so --section NEW cannot hold them "
             "either: import them into another report folder") in mixed.output
     assert not (tmp_path / "report").exists()
-    shutil.copy(tmp_path / RESULTS, tmp_path / "again.json")
+    another_run(tmp_path / RESULTS, tmp_path / "again.json")
     both = run_import(tmp_path, "hyperfine", RESULTS, "again.json", "--arm", "a", "--into", "report")
     assert both.exit_code == 0, both.output
     assert [line.split(" → ")[1] for line in both.output.splitlines() if " → " in line] == [

@@ -4,6 +4,7 @@ across formats."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 
@@ -27,20 +28,27 @@ def test_every_record_names_the_copy_of_the_file_it_came_from(tmp_path):
     assert {r["evidence"] for r in rows} == {f"evidence/imports/hyperfine/{TWO}"}
 
 
-def test_another_file_of_the_same_name_is_refused_the_same_one_is_fine(tmp_path):
+def test_another_file_of_the_same_name_is_kept_apart_and_the_same_file_is_refused(tmp_path):
     shutil.copy(FIXTURES / "hyperfine" / TWO, tmp_path / "r.json")
     assert run_import(tmp_path, "hyperfine", "r.json", "--into", "rep").exit_code == 0
     (tmp_path / "later").mkdir()
     shutil.copy(FIXTURES / "hyperfine" / SCAN, tmp_path / "later" / "r.json")
+    digest = hashlib.sha256((tmp_path / "later" / "r.json").read_bytes()).hexdigest()
+    later = run_import(tmp_path, "hyperfine", "later/r.json", "--arm", "later", "--into", "rep")
+    assert later.exit_code == 0, later.output
+    # the name is taken by other content: the copy goes to a folder named by its own digest
+    kept = tmp_path / "rep" / "evidence" / "imports" / "hyperfine" / digest[:12] / "r.json"
+    assert kept.read_bytes() == (tmp_path / "later" / "r.json").read_bytes()
+    assert (tmp_path / "rep" / "evidence" / "imports" / "hyperfine" / "r.json").read_bytes() == \
+        (tmp_path / "r.json").read_bytes()
+    assert {r["evidence"] for r in records(tmp_path / "rep" / "runs" / "later-r.jsonl")} == \
+        {f"evidence/imports/hyperfine/{digest[:12]}/r.json"}
     before = tree(tmp_path / "rep")
-    clash = run_import(tmp_path, "hyperfine", "later/r.json", "--arm", "later", "--into", "rep")
-    assert clash.exit_code == 1
-    assert ("later/r.json: rep/evidence/imports/hyperfine/r.json already holds another file of this name "
-            "(the file behind runs/r.jsonl): rename r.json before importing it") in clash.output
-    assert tree(tmp_path / "rep") == before
     same = run_import(tmp_path, "hyperfine", "r.json", "--arm", "again", "--into", "rep")
-    assert same.exit_code == 0, same.output
-    assert "  r.json is already in rep/evidence/imports/hyperfine/r.json" in same.output.splitlines()
+    assert same.exit_code == 1
+    assert ("r.json: already imported: r.json in rep/runs/r.jsonl (SHA-256 "
+            f"{hashlib.sha256((tmp_path / 'r.json').read_bytes()).hexdigest()[:12]}…)") in same.output
+    assert tree(tmp_path / "rep") == before
 
 
 def test_replace_with_a_new_version_of_the_file_replaces_its_copy(tmp_path):

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 import yaml
 
 from benchproof.read.project import load_project
-from support.importing import build_page, compared, copy_in, records, run_import, tree
+from support.importing import another_run, build_page, compared, copy_in, records, run_import, tree
 
 TOOL = "hyperfine"
 TWO = "generated_two_commands.json"       # 'python3 -c pass' 'python3 -S -c pass'
@@ -49,8 +50,16 @@ def test_dry_run_writes_nothing_and_says_what_it_would(tmp_path):
     assert ("would add to rep/report.yaml: arms b-python3-c-pass, b-python3-s-c-pass in section main"
             in dry.output.splitlines())
     assert f"hyperfine {TWO}: 20 records, 0 skipped → runs/b-generated_two_commands.jsonl" in dry.output
+    # the records it would write, the first few of each file, so a wrong arm or label shows first
+    shown = dry.output.splitlines()
+    at = shown.index("  first records of runs/b-generated_two_commands.jsonl:")
+    first = json.loads(shown[at + 1].strip())
+    assert (first["run_id"], first["arm"], first["repeat"]) == ("b-generated_two_commands:1", "b-python3-c-pass", 1)
+    assert len([line for line in shown[at + 1:at + 4] if line.startswith("    {")]) == 3
+    assert shown[at + 4] == "    … and 17 more records"
     refused = run_import(tmp_path, TOOL, SCAN, "--into", "rep", "--dry-run")  # the same file again
-    assert refused.exit_code == 1 and "already imported: rep/runs/generated_parameter_scan.jsonl" in refused.output
+    assert refused.exit_code == 1
+    assert f"already imported: {SCAN} in rep/runs/generated_parameter_scan.jsonl" in refused.output
     assert tree(tmp_path) == before
 
 
@@ -129,6 +138,7 @@ def test_remove_names_what_it_cannot_find_or_tell_apart(tmp_path):
     assert none.exit_code == 2
     assert "rep has no imports.yaml: no import into it was recorded" in " ".join(none.output.split())
     imported(tmp_path, TWO)
+    another_run(tmp_path / TWO, tmp_path / TWO)
     imported(tmp_path, TWO, "--arm", "b")
     unknown = run_import(tmp_path, "--remove", "other.json", "--into", "rep")
     assert unknown.exit_code == 2
@@ -155,6 +165,7 @@ def test_each_format_dry_run_then_import_then_remove_leaves_the_project_as_it_wa
     assert first.exit_code == 0, first.output
     report = tmp_path / "rep" / "report.yaml"
     report.write_text("# kept by hand\n" + report.read_text())
+    another_run(tmp_path / name, tmp_path / name)   # the tool run again
     before = tree(tmp_path)
     dry = run_import(tmp_path, tool, name, "--into", "rep", "--dry-run")
     assert dry.exit_code == 0, dry.output

@@ -29,6 +29,15 @@ def copy_in(where: Path, tool: str, *names: str) -> list[str]:
     return list(names)
 
 
+def another_run(source: Path, target: Path) -> Path:
+    """``target``: the tool's file of another run with the same figures (its bytes differ by a
+    final line end): an import tells files by their content, and the same bytes twice are one
+    run imported twice, which is refused."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(source.read_bytes() + b"\n")
+    return target
+
+
 def run_import(where: Path, *args: str):
     """``benchproof import ARGS`` run from ``where`` (so messages name the files as given)."""
     with contextlib.chdir(where):

@@ -13,10 +13,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchproof import __version__
 from benchproof.editor import SCHEMA_DIR
 from benchproof.errors import InputError, Problem
 from benchproof.importers.disk import dump_yaml, plain, sha256
 from benchproof.importers.manifest_check import MANIFEST, checked
+from benchproof.importers.request_writer import requests_name
 from benchproof.read.yamlio import load_yaml
 
 HEADER = (b"# Written by `benchproof import`: what each import wrote, so that\n"
@@ -53,10 +55,23 @@ class Entry:
     report_after: str                            # report.yaml's sha256 after
     exact: bool = True                           # report_before is the whole truth
     added: Added = field(default_factory=Added)
+    # What re-deriving its records needs (``verify``): written since issue 32; an entry
+    # without ``benchproof`` is from before, and its records are asserted, not derived.
+    benchproof: str | None = None                # the version that imported it
+    tool_version: str | None = None              # as the tool's file states it
+    companions: list[str] = field(default_factory=list)        # evidence copies of the other files read
+    requests: str | None = None                  # its request records, if any
+    options: dict[str, Any] = field(default_factory=dict)      # arm, arm_from, dimension_from, dimensions
+    arm_ids: dict[str, str] = field(default_factory=dict)      # arm value as the file says it ('' one arm) → id
+    targets: dict[str, list] = field(default_factory=dict)     # metric → [its id in the report, factor]
+    offsets: list[dict] = field(default_factory=list)          # [{arm, point, by}]: repeats moved on
 
     def to_yaml(self) -> dict:
         data = asdict(self)
         data["added"] = {k: v for k, v in data["added"].items() if v not in (False, None, [], {})}
+        for key in ("tool_version", "companions", "requests", "options", "arm_ids", "targets", "offsets"):
+            if data[key] in (None, [], {}):
+                del data[key]
         return data
 
 
@@ -93,29 +108,39 @@ def dump(entries: list[Entry]) -> bytes | None:
     return HEADER + dump_yaml({"imports": [e.to_yaml() for e in entries]})
 
 
-def recorded(root: Path, entries: list[Entry], files: list[tuple[str, str, str, bytes, str, list[str], str | None]],
-             section: str, written: dict[str, bool], folders: list[str], before: str | None, after: bytes,
-             added: Added) -> bytes | None:
-    """The log with one entry per imported file — ``(runs file, format, file as named, its
-    bytes, evidence copy, arm ids, its request records or None)`` — each owning, with their SHA-256 as written, the files of
-    ``written`` (project-relative path → whether the import made it) that are its own: its runs
-    file, request records and evidence copy (made or replaced), the arm files it made, and the schema copies the
-    first file made; an import done again in its place replaces its entry."""
-    ours = {runs for runs, *_ in files}
+def recorded(root: Path, entries: list[Entry], files: list[Any], section: str, written: dict[str, bool],
+             folders: list[str], before: str | None, after: bytes, added: Added,
+             targets: dict[str, tuple[str, float]]) -> bytes | None:
+    """The log with one entry per imported file (``files``: the writer's FileImports) — each
+    owning, with their SHA-256 as written, the files of ``written`` (project-relative path →
+    whether the import made it) that are its own: its runs file, request records and evidence
+    copies (made or replaced), the arm files it made, and the schema copies the first file
+    made — and what re-deriving its records needs; an import done again in its place replaces
+    its entry."""
+    ours = {f.runs_rel for f in files}
     old = {e.runs: e for e in entries if e.runs in ours}
     kept = [e for e in entries if e.runs not in ours]
-    for runs, fmt, shown, data, evidence, arm_ids, requests in files:
-        mine = {runs, evidence, *(f"arms/{i}.yaml" for i in arm_ids), *([requests] if requests else [])}
+    for f in files:
+        arm_ids = list(dict.fromkeys(f.arm_ids.values()))
+        requests = requests_name(f.runs_rel) if f.imported.requests else None
+        companions = [rel for rel, _ in f.companions]
+        mine = {f.runs_rel, f.evidence_rel, *companions, *(f"arms/{i}.yaml" for i in arm_ids),
+                *([requests] if requests else [])}
         wrote = {rel: sha256((root / rel).read_bytes()) for rel, made in written.items()
                  if rel in mine or (made and rel.startswith(SCHEMA_DIR + "/"))}  # the editor's schema copies too
         written = {rel: made for rel, made in written.items() if rel not in wrote}
-        entry = Entry(runs=runs, format=fmt, file=shown, sha256=sha256(data), evidence=evidence,
+        used = {m.id for m in f.imported.metrics}
+        entry = Entry(runs=f.runs_rel, format=f.imported.format, file=f.shown, sha256=f.sha, evidence=f.evidence_rel,
                       section=section, arms=arm_ids, wrote=wrote, folders=folders,
-                      batch=[r for r, *_ in files], report_before=before, report_after=sha256(after),
-                      added=added)
+                      batch=[g.runs_rel for g in files], report_before=before, report_after=sha256(after),
+                      added=added, benchproof=__version__, tool_version=f.imported.tool_version,
+                      companions=companions, requests=requests, options=dict(f.options),
+                      arm_ids=dict(f.arm_ids),
+                      targets={k: [t[0], t[1]] for k, t in targets.items() if k in used and (t[0] != k or t[1] != 1.0)},
+                      offsets=[{"arm": arm, "point": point, "by": by} for (arm, point), by in f.offsets.items()])
         folders = []
-        if runs in old:
-            entry = _replaced(old[runs], entry, sha256(before.encode()) if before is not None else None)
+        if f.runs_rel in old:
+            entry = _replaced(old[f.runs_rel], entry, sha256(before.encode()) if before is not None else None)
         kept.append(entry)
     return dump(kept)
 

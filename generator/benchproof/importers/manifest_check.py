@@ -84,7 +84,8 @@ def _shown(value: Any) -> str:
 
 
 _ENTRY_KEYS = ("runs", "format", "file", "sha256", "evidence", "section", "arms", "wrote", "folders", "batch",
-               "report_before", "report_after", "exact", "added")
+               "report_before", "report_after", "exact", "added",
+               "benchproof", "tool_version", "companions", "requests", "options", "arm_ids", "targets", "offsets")
 _ADDED_KEYS = ("created", "section", "arms", "metrics", "dimensions", "baseline", "subject", "sources")
 
 
@@ -132,7 +133,39 @@ def _entry(check: _Check, item: Any, i: int, line: int | None) -> bool:
             check.digest(digest, ln, f"{where}: the digest of '{printable(str(path))}'")
     if "added" in item:
         _added(check, item["added"], where, at("added"))
+    _derivation(check, item, where)
     return len(check.problems) == before
+
+
+def _derivation(check: _Check, item: dict, where: str) -> None:
+    """The keys ``verify`` re-derives the records with (issue 32's log)."""
+    at = lambda key: line_of(item, key)   # noqa: E731
+    for key in ("benchproof", "tool_version"):
+        if key in item:
+            check.text(item[key], at(key), f"{where}: '{key}'", optional=True)
+    if "companions" in item:
+        check.paths(item["companions"], at("companions"), f"{where}: 'companions'",
+                    lambda value, ln: check.path(value, ln, f"{where}: a companion copy", ("evidence/",)))
+    if item.get("requests") is not None:
+        check.path(item["requests"], at("requests"), f"{where}: its request records", ("requests/",))
+    options = item.get("options", {})
+    if not (isinstance(options, dict) and all(isinstance(k, str) and (v is None or isinstance(v, str) or (
+            isinstance(v, list) and all(isinstance(x, str) for x in v))) for k, v in options.items())):
+        check.fail(at("options"), f"{where}: 'options' must be a mapping of option names to texts, got {_shown(options)}")
+    arm_ids = item.get("arm_ids", {})
+    if not (isinstance(arm_ids, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in arm_ids.items())):
+        check.fail(at("arm_ids"), f"{where}: 'arm_ids' must be a mapping of texts to arm ids, got {_shown(arm_ids)}")
+    targets = item.get("targets", {})
+    if not (isinstance(targets, dict) and all(
+            isinstance(k, str) and isinstance(v, list) and len(v) == 2 and isinstance(v[0], str)
+            and isinstance(v[1], (int, float)) and not isinstance(v[1], bool) for k, v in targets.items())):
+        check.fail(at("targets"), f"{where}: 'targets' must map metric ids to [id, factor], got {_shown(targets)}")
+    offsets = item.get("offsets", [])
+    if not (isinstance(offsets, list) and all(
+            isinstance(o, dict) and set(o) == {"arm", "point", "by"} and isinstance(o["arm"], str)
+            and isinstance(o["point"], str) and isinstance(o["by"], int) and not isinstance(o["by"], bool)
+            for o in offsets)):
+        check.fail(at("offsets"), f"{where}: 'offsets' must be a list of {{arm, point, by}}, got {_shown(offsets)}")
 
 
 def _added(check: _Check, added: Any, where: str, line: int | None) -> None:

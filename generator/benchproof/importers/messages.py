@@ -8,10 +8,12 @@ problems and notes to standard error, as for every benchproof command.
 from __future__ import annotations
 
 import difflib
+import json
 import shlex
 from collections import Counter
 from pathlib import Path
 
+from benchproof.errors import printable
 from benchproof.importers import arms
 from benchproof.importers.remove import Removed
 from benchproof.importers.writer import Written
@@ -26,6 +28,21 @@ def counts(records: list[dict]) -> str:
     notes = [f"{n} {s}" for s, n in statuses.items()] + ([f"{aggregates} aggregate"] if aggregates else [])
     word = "record" if len(records) == 1 else "records"
     return f"{len(records)} {word}" + (f" ({', '.join(notes)})" if notes else "")
+
+
+PREVIEW = 3   # records of each file a dry run prints
+
+
+def preview(rows: list[dict], runs_rel: str) -> list[Line]:
+    """The first records a file would write, as written (so a wrong arm or label shows)."""
+    if not rows:
+        return []
+    shown = [(f"  first records of {runs_rel}:", False)]
+    shown += [("    " + printable(json.dumps(row, ensure_ascii=False)), False) for row in rows[:PREVIEW]]
+    if len(rows) > PREVIEW:
+        more = len(rows) - PREVIEW
+        shown.append((f"    … and {more} more record{'s' if more != 1 else ''}", False))
+    return shown
 
 
 def _files(paths: list[str]) -> str:
@@ -75,6 +92,13 @@ def imported(done: Written, project: str, dry: bool) -> list[Line]:
         where = root / f.evidence_rel
         lines.append((f"  {_verb(dry, 'copy', 'copied')} {f.shown} to {where}" if f.evidence_new
                       else f"  {f.shown} is already in {where}", False))
+        for rel, _ in f.companions:
+            lines.append((f"  {_verb(dry, 'keep', 'kept')} {Path(rel).name}, read beside it, as {root / rel}", False))
+        if f.replaces is not None:
+            lines.append((f"  {_verb(dry, 'replace', 'replaced')} the import of {f.replaces.file} "
+                          f"(SHA-256 {f.replaces.sha256[:12]}…) in {f.runs_rel}", False))
+        if dry:
+            lines += preview(f.rows, f.runs_rel)
     lines += [(str(note), True) for note in done.notes]
     if done.report_created:
         lines.append((f"{_verb(dry, 'create', 'created')} {root / 'report.yaml'}", False))

@@ -3,11 +3,14 @@ report.yaml and the import log.
 
 * ``runs/[<prefix>-]<file stem>.jsonl``: one JSON object a line, columns ``run_id``, ``arm``,
   ``section``, then the importer's, then ``evidence``, in a fixed order (the same input
-  gives the same bytes).  An existing runs file is refused unless ``replace``: importing
-  twice never duplicates records silently.
-* ``evidence/imports/<format>/<file name>``: the tool's file itself, byte for byte, named in
-  every record's ``evidence`` (so it reaches the site, the bundle and PROVENANCE.json).  A
-  file of that name with other content there is an error; the same content is fine.
+  gives the same bytes).  A file is known by its content (:mod:`placing`): another run's
+  file of the same name gets a name of its own, the same content twice is refused, and
+  ``replace`` takes the place of exactly the import of that content (or path).
+* ``evidence/imports/<format>/[<digest>/]<file name>``: the tool's file itself, byte for byte,
+  named in every record's ``evidence`` (so it reaches the site, the bundle and
+  PROVENANCE.json), and beside it the other files of the run the importer read.
+* Repeats: several files of one arm and point are numbered on in the order their runs
+  started (:mod:`rows`).
 * Arms: the values of the fields the importer split the file by (``Imported.arms``) become
   readable ids (:func:`arms.slug`), with ``--arm`` as their prefix; a file that is one arm
   takes ``--arm`` as its id.  ``arms/<id>.yaml`` is written as a stub when missing.
@@ -27,13 +30,13 @@ like ``benchproof check`` does, and an import that would make it fail is rolled 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from benchproof.errors import InputError, Problem
-from benchproof.importers import arms, manifest, report_yaml, roundtrip, sources, units
+from benchproof.importers import arms, manifest, placing, report_yaml, roundtrip, sources, units
+from benchproof.importers import rows as rows_of
 from benchproof.importers.base import Imported
 from benchproof.importers.disk import Files, UsageProblem, build_errors, dump_rows, dump_yaml, plain
 from benchproof.importers.request_writer import request_definitions, request_rows, requests_name
@@ -43,7 +46,7 @@ from benchproof.read.runs.validate import run_files
 from benchproof.read.schema import line_of
 from benchproof.read.yamlio import load_yaml
 
-FIRST_COLUMNS = ("run_id", "arm", "section")
+FIRST_COLUMNS = rows_of.FIRST_COLUMNS
 IMPORTS = sources.IMPORTS
 
 
@@ -52,11 +55,18 @@ class FileImport:
     shown: str            # the file as named on the command line
     path: Path
     imported: Imported
-    runs_rel: str = ""    # filled by the writer: runs/[<prefix>-]<stem>.jsonl
-    evidence_rel: str = ""                                  # evidence/imports/<format>/<name>
+    runs_rel: str = ""    # filled by the writer: runs/[<prefix>-]<stem>[-<digest>].jsonl
+    evidence_rel: str = ""                                  # evidence/imports/<format>/[<digest>/]<name>
     evidence_new: bool = False                              # the copy is made by this import
     arm_ids: dict[str, str] = field(default_factory=dict)   # arm value ('' for one arm) → id
     hint: tuple[str, str, str] | None = None                # a scan imported unsplit: parameters.hint
+    options: dict[str, Any] = field(default_factory=dict)   # the command's options that shaped the records
+    data: bytes = b""                                       # the file's bytes, read once
+    sha: str = ""                                           # their SHA-256: the file's identity
+    companions: list[tuple[str, bytes]] = field(default_factory=list)  # (evidence copy, bytes) of files read beside it
+    replaces: Any = None                                    # the manifest.Entry an import with --replace takes the place of
+    rows: list[dict] = field(default_factory=list)          # the run records written
+    offsets: rows_of.Offsets = field(default_factory=dict)  # how far its repeats were moved
 
 
 @dataclass
@@ -71,14 +81,6 @@ class Written:
     baseline_default: bool = False                          # chosen for want of --baseline
     notes: list[Problem] = field(default_factory=list)     # conversions, problems left as they were
     report: tuple[bytes | None, bytes | None] = (None, None)  # report.yaml before and after
-
-
-def stem_of(path: Path) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", path.stem).strip("_") or "file"
-
-
-def runs_name(prefix: str | None, path: Path) -> str:
-    return f"runs/{prefix}-{stem_of(path)}.jsonl" if prefix else f"runs/{stem_of(path)}.jsonl"
 
 
 class _Plan:
@@ -192,42 +194,10 @@ class _Plan:
                            f"would be: {', '.join(known)}")
 
     # --- checks -------------------------------------------------------------------------
-    def check_runs_files(self) -> None:
-        taken: dict[str, str] = {}
-        for f in self.files:
-            f.runs_rel = runs_name(self.prefix, f.path)
-            if f.runs_rel in taken:
-                self.problems.append(Problem(f.shown, None, f"{taken[f.runs_rel]} and {f.shown} would "
-                                                            f"both be written to {f.runs_rel}: rename one"))
-            taken[f.runs_rel] = f.shown
-            if (self.root / f.runs_rel).exists() and not self.replace:
-                self.problems.append(Problem(
-                    f.shown, None, f"already imported: {self.shown / f.runs_rel} exists; use --replace "
-                                   "to import it again in its place, or --arm PREFIX to keep both"))
-
-    def check_evidence(self) -> None:
-        """The tool's file goes to evidence/imports/<format>/<name>: another file of that
-        name there (or in this import) is an error; the same bytes are fine."""
-        copies: dict[str, tuple[str, bytes]] = {}
-        ours = {f.runs_rel for f in self.files}
-        for f in self.files:
-            f.evidence_rel = f"{IMPORTS}/{f.imported.format}/{f.path.name}"
-            data = f.path.read_bytes()
-            if f.evidence_rel in copies and copies[f.evidence_rel][1] != data:
-                self.problems.append(Problem(f.shown, None, f"{copies[f.evidence_rel][0]} and {f.shown} "
-                                     f"differ but would both be kept as {f.evidence_rel}: rename one"))
-            copies.setdefault(f.evidence_rel, (f.shown, data))
-            there = self.root / f.evidence_rel
-            f.evidence_new = not there.is_file() or there.read_bytes() != data
-            if not there.is_file() or not f.evidence_new:
-                continue
-            users = [e.runs for e in self.entries if e.evidence == f.evidence_rel]
-            others = [runs for runs in users if runs not in ours]
-            if not (self.replace and users and not others):  # only what --replace replaces uses it
-                whose = f" (the file behind {', '.join(others)})" if others else ""
-                self.problems.append(Problem(
-                    f.shown, None, f"{self.shown / f.evidence_rel} already holds another file of this "
-                                   f"name{whose}: rename {f.path.name} before importing it"))
+    def place(self) -> None:
+        """Each file's runs file and evidence copy, by its content (:mod:`placing`)."""
+        self.problems += placing.place(self.root, self.shown, self.prefix, self.files, self.entries,
+                                       self.replace, self.notes)
 
     def check_mixing(self) -> None:
         """One section, one tool; nothing of another source joined unasked (:mod:`sources`)."""
@@ -280,24 +250,25 @@ class _Plan:
 
     # --- what gets written --------------------------------------------------------------
     def rows(self, f: FileImport) -> list[dict]:
-        stem = Path(f.runs_rel).stem
-        rows = []
-        for index, record in enumerate(f.imported.records, 1):
-            own = record.get("run_id")
-            row = {"run_id": f"{stem}:{own if own not in (None, '') else index}",
-                   "arm": f.arm_ids[record.get(arms.ARM) or ""], "section": self.section}
-            for key, value in record.items():
-                if key in FIRST_COLUMNS:
-                    continue
-                target = self.targets.get(key)
-                if target is None or target.factor == 1.0 or value is None:
-                    row[target.id if target else key] = value
-                else:
-                    row[target.id] = float(f"{value * target.factor:.12g}")
-                    row[f"{key}_original"] = value
-            row["evidence"] = f.evidence_rel
-            rows.append(row)
-        return rows
+        return rows_of.run_rows(f.imported, Path(f.runs_rel).stem, f.arm_ids, self.section, self.unit_targets(),
+                                f.evidence_rel, f.offsets)
+
+    def unit_targets(self) -> dict[str, tuple[str, float]]:
+        return {key: (t.id, t.factor) for key, t in self.targets.items()}
+
+    def number_repeats(self) -> None:
+        """Repeats numbered on across the files of one arm and point, in the order the runs
+        started, after those the project holds (:func:`rows.number_on`)."""
+        held: dict[tuple[str, str], int] = {}
+        dims = list(dict.fromkeys(d.id for f in self.files for d in f.imported.dimensions))
+        for _, raw in self.others():
+            if not self._in_section(raw) or not isinstance(raw.fields.get("repeat"), int):
+                continue
+            key = (str(raw.fields.get("arm")), rows_of.point_key(raw.fields, dims))
+            held[key] = max(held.get(key, 0), raw.fields["repeat"])
+        plain_rows = [(self.rows(f), [d.id for d in f.imported.dimensions]) for f in self.files]
+        for f, offsets in zip(self.files, rows_of.number_on(plain_rows, held)):
+            f.offsets = offsets
 
     def request_metrics(self) -> list[dict]:
         return request_definitions([f.imported for f in self.files], self._list("metrics"), self.targets,
@@ -317,11 +288,8 @@ class _Plan:
     def log(self, disk: Files, before: str | None, after: bytes, added: manifest.Added) -> bytes | None:
         """The import log with this import's entries: what it wrote, report.yaml before."""
         written = {p.relative_to(self.root).as_posix(): data is None for p, data in disk.before.items()}
-        files = [(f.runs_rel, f.imported.format, f.shown, f.path.read_bytes(), f.evidence_rel,
-                  list(dict.fromkeys(f.arm_ids.values())), requests_name(f.runs_rel) if f.imported.requests else None)
-                 for f in self.files]
-        return manifest.recorded(self.root, self.entries, files, self.section, written, disk.made_rel(),
-                                 before, after, added)
+        return manifest.recorded(self.root, self.entries, self.files, self.section, written, disk.made_rel(),
+                                 before, after, added, self.unit_targets())
 
     def stubs(self) -> dict[str, dict]:
         """Each arm's file: what the files tell about it, the first file first."""
@@ -365,8 +333,7 @@ def write_import(root: Path, prefix: str | None, section: str | None, files: lis
     plan = _Plan(root, prefix, section, files, replace, baseline, Path(shown_root or root))
     plan.assign_arms()
     chosen = plan.resolve_baseline()
-    plan.check_runs_files()
-    plan.check_evidence()
+    plan.place()
     if not plan.problems:
         plan.check_dimensions()
     plan.plan_metrics()
@@ -375,19 +342,22 @@ def write_import(root: Path, prefix: str | None, section: str | None, files: lis
         plan.check_mixing()
     if plan.problems:
         raise InputError(plan.problems)
+    plan.number_repeats()
     before = {(p.file, p.message) for p in build_errors(root)} if not plan.created else set()
     before_text = (root / REL).read_bytes().decode("utf-8") if not plan.created else None
     disk = Files(root)
     try:
         copied: set[str] = set()
         for f in files:
-            runs = plan.rows(f)
+            f.rows = runs = plan.rows(f)
             disk.write(f.runs_rel, dump_rows(runs, f.shown))
             if f.imported.requests:
                 disk.write(requests_name(f.runs_rel), dump_rows(request_rows(f.imported.requests, runs), f.shown))
-            if f.evidence_new and f.evidence_rel not in copied:
-                disk.write(f.evidence_rel, f.path.read_bytes())
-                copied.add(f.evidence_rel)
+            for rel, data in [(f.evidence_rel, f.data), *f.companions]:
+                there = root / rel
+                if rel not in copied and not (there.is_file() and there.read_bytes() == data):
+                    disk.write(rel, data)
+                copied.add(rel)
         written = [i for i in plan.arms if not (root / f"arms/{i}.yaml").exists()]
         stubs = plan.stubs()
         for arm_id in written:
