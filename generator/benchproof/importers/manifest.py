@@ -3,8 +3,10 @@
 One entry per imported file, in the order of the imports: the tool's format, the file's name
 and sha256, the runs file and the evidence copy, the arms its records belong to, the files and
 folders it created, the report.yaml text just before it and the sha256 just after, and what
-it added to report.yaml.  The project's build never reads this file (it is not in the
-evidence bundle); it is the import command's own log.
+it added to report.yaml, and what re-deriving its records needs.  It is the import command's
+own log, and an input of the build (:mod:`benchproof.read.custody`): it goes into the evidence
+bundle, so it never holds an absolute path (a file named by one is logged by its name), and
+``verify`` re-imports every kept tool file it lists.
 """
 
 from __future__ import annotations
@@ -130,7 +132,7 @@ def recorded(root: Path, entries: list[Entry], files: list[Any], section: str, w
                  if rel in mine or (made and rel.startswith(SCHEMA_DIR + "/"))}  # the editor's schema copies too
         written = {rel: made for rel, made in written.items() if rel not in wrote}
         used = {m.id for m in f.imported.metrics}
-        entry = Entry(runs=f.runs_rel, format=f.imported.format, file=f.shown, sha256=f.sha, evidence=f.evidence_rel,
+        entry = Entry(runs=f.runs_rel, format=f.imported.format, file=logged_name(f.shown), sha256=f.sha, evidence=f.evidence_rel,
                       section=section, arms=arm_ids, wrote=wrote, folders=folders,
                       batch=[g.runs_rel for g in files], report_before=before, report_after=sha256(after),
                       added=added, benchproof=__version__, tool_version=f.imported.tool_version,
@@ -143,6 +145,15 @@ def recorded(root: Path, entries: list[Entry], files: list[Any], section: str, w
             entry = _replaced(old[f.runs_rel], entry, sha256(before.encode()) if before is not None else None)
         kept.append(entry)
     return dump(kept)
+
+
+def logged_name(shown: str) -> str:
+    """The file as named on the command line, or its name alone where the path would say where
+    it lay on this machine (absolute, or up out of the folder the command ran in)."""
+    path = Path(shown)
+    if path.is_absolute() or ".." in path.parts or shown.startswith("~"):
+        return path.name
+    return path.as_posix()
 
 
 def _replaced(old: Entry, new: Entry, before_sha: str | None) -> Entry:

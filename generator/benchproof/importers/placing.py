@@ -62,12 +62,13 @@ def place(root: Path, shown_root: Path, prefix: str | None, files: list[Any], en
         seen[f.sha] = f.shown
         old = by_sha.get(f.sha)
         if old is not None and not replace:
-            same = "" if old.file == f.shown else f" has the content of {old.file}, which is"
+            same = "" if old.file == manifest.logged_name(f.shown) else f" has the content of {old.file}, which is"
             problems.append(Problem(f.shown, None, f"already imported: {f.shown}{same} in {shown_root / old.runs} "
                                                    f"(SHA-256 {f.sha[:12]}…); one run imported twice would count "
                                                    "as two. --replace imports it again in its place"))
             continue
-        target = (old or next((e for e in entries if e.file == f.shown), None)) if replace else None
+        target = (old or next((e for e in entries if e.file == manifest.logged_name(f.shown)), None)) \
+            if replace else None
         if target is not None and target.runs in runs_taken:
             problems.append(Problem(f.shown, None, f"--replace: another file of this import takes the place of "
                                                    f"{target.runs} already"))

@@ -28,6 +28,9 @@ class Project:
     guards: tuple[GuardOutcome, ...] = ()
     weighing: Weighing = field(default_factory=lambda: Weighing())
     requests: RequestData = field(default_factory=RequestData)   # requests/, reduced to each run's values
+    # runs file → the kept tool file its records derive from (read.custody.Source); a runs file
+    # not in it holds asserted records (written by hand, or imported before the log said how)
+    custody: dict = field(default_factory=dict)
 
 
 def column_groups(project: Project) -> tuple[list[str], list[str], list[str], list[str]]:

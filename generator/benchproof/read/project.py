@@ -14,6 +14,7 @@ from benchproof.model.config import Arm
 from benchproof.model.project import Project
 from benchproof.read.config.audit import check_parity, read_audit
 from benchproof.read.runs.guards import apply_guards
+from benchproof.read.custody import LOG, read_custody
 from benchproof.read.inputs import collect, folder_files, outside
 from benchproof.read.paths import check_path, named_evidence, publish_clashes
 from benchproof.read.config.report import REL, read_report, with_decimals, with_order
@@ -98,14 +99,17 @@ def load_project(root: Path, strict: bool = False) -> Project:
     weighing = read_weighing(root, doc, report, records if runs_read else None, problems)
     evidence = named_evidence(arms.values(), records.evidence.labels, weighing.files)
     publish_clashes(evidence, problems)
-    inputs = collect(root, _read_files(root, doc, files) + list(requests.files) + evidence, problems)
+    custody, logged = read_custody(root, problems)
+    inputs = collect(root, _read_files(root, doc, files) + list(requests.files) + evidence + ([LOG] if logged else []),
+                     problems)
     if strict:
         problems.items = strictly(problems.items)
     if problems.errors:
         raise InputError(collapse(sorted(problems.items, key=_order)))
     return Project(root=root, report=with_decimals(report, records), arms=arms, records=records,
                    raw_columns=columns, warnings=tuple(collapse(sorted(problems.warnings, key=_order))),
-                   inputs=inputs, audit=settings, guards=guards, weighing=weighing, requests=requests)
+                   inputs=inputs, audit=settings, guards=guards, weighing=weighing, requests=requests,
+                   custody=custody)
 
 
 def _order(p: Problem) -> tuple:

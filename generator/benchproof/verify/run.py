@@ -29,6 +29,7 @@ from benchproof.receipts.buildtime import LATEST, BuildTime
 from benchproof.receipts.signature import NotASignature, Signature, read_signature, signature_name
 from benchproof.verify import ssh
 from benchproof.verify.checks import VERIFIED, Check, verdict
+from benchproof.verify.custody import custody_checks
 from benchproof.verify.derived import derived_checks
 from benchproof.verify.page import check_downloads
 from benchproof.verify.rebuild import as_recorded, compare, rebuild, tree
@@ -227,6 +228,11 @@ def verify(path: Path, allowed: Path | None = None, identity: str | None = None,
             if located.kind in (SITE, MULTI):
                 site = located.path / report.name
                 out.checks.append(check_downloads(site, f"{report.name}/" if report.name else ""))
+        for report in reports:
+            if report.unpacked is not None:
+                checks, notes = custody_checks(report.unpacked.root, report.label)
+                out.checks += checks
+                out.notes += notes
         rebuilt = None
         if all(r.provenance is not None for r in reports):
             rebuilt = _rebuild_check(located, reports, work, out)
