@@ -17,6 +17,7 @@ LAUNCH_STATUSES = ("launched", "failed", "unsupported")
 ROLES = ("incumbent", "candidate", "control", "ablation", "reference")
 
 DimValue = int | float | str
+NOT_RECORDED = "not recorded"   # a workload value the tool's file does not state (never a default)
 Point = tuple[tuple[str, DimValue], ...]   # a workload point: (dimension id, value) pairs, in report order
 # record columns with a meaning of their own; every other column is a raw field
 RESERVED = ("run_id", "section", "arm", "status", "repeat", "reason", "evidence", "started_at")

@@ -15,6 +15,7 @@ import numpy as np
 from benchproof.audit.run import Audit
 from benchproof import text as fmt
 from benchproof.pages.audit_view import AuditBlock, audit_block
+from benchproof.pages.custody_view import Custody, custody
 from benchproof.pages.configuration import (ENGINE_KEYS, ClaimView, Evidence, LaunchView, arm_anchors, claim_view,
                                             evidence, flatten, launch_view, plain)
 from benchproof.addresses import ARM_ROOT, RUNS, arm_path, href
@@ -91,6 +92,7 @@ class ArmPage:
     runs_href: str                             # runs.html filtered to this arm
     status_counts: tuple[tuple[str, int], ...]
     evidence: tuple[EvidenceFile, ...]
+    custody: Custody                           # which of its records derive from a kept tool file
     report_anchor: str                         # the arm's column in index.html#what-actually-ran
     audit: AuditBlock | None = None            # the report's findings about this arm
 
@@ -176,6 +178,7 @@ def arm_page(project: Project, arm: Arm, audit: Audit) -> ArmPage:
         n_records=len(rows), runs_href=href(RUNS, f"arm={arm.id}"),
         status_counts=tuple((s, counts[s]) for s in STATUSES if counts.get(s)),
         evidence=_evidence_files(project, arm, rows),
+        custody=custody(project, rows),
         report_anchor=sections[0].config_anchor if sections else "",
         audit=audit_block(audit, project, arm.id),
     )

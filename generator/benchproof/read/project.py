@@ -15,6 +15,7 @@ from benchproof.model.project import Project
 from benchproof.read.config.audit import check_parity, read_audit
 from benchproof.read.runs.guards import apply_guards
 from benchproof.read.custody import LOG, read_custody
+from benchproof.read.unrecorded import without_unrecorded
 from benchproof.read.inputs import collect, folder_files, outside
 from benchproof.read.paths import check_path, named_evidence, publish_clashes
 from benchproof.read.config.report import REL, read_report, with_decimals, with_order
@@ -84,6 +85,7 @@ def load_project(root: Path, strict: bool = False) -> Project:
         if arm_id not in listed:
             problems.warning(f"arms/{arm_id}.yaml", 1, f"arm '{arm_id}' is not listed in any section")
     records, columns, count = read_records(root, report, arms, section_arms, problems, arm_names)
+    report, records = without_unrecorded(report, records)
     report = with_order(report, records, doc, problems)
     check_names(report, doc, problems)
     check_stated(report, columns, doc, problems)

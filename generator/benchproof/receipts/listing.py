@@ -12,6 +12,7 @@ from benchproof.addresses import download_path, evidence_href
 from benchproof.receipts.evidence import referenced
 from benchproof.receipts.signature import SIGNATURE_SUFFIX, Signature
 from benchproof.model.project import Project
+from benchproof.pages.custody_view import Custody, custody
 
 DESCRIPTIONS = {
     "records.csv": "every record, failed and excluded ones included: original and derived values, run id, source file:line",
@@ -38,6 +39,7 @@ class Receipts:
     built_source: str
     inputs: int
     evidence: tuple[tuple[str, str, str], ...]   # (path, href, size)
+    custody: Custody                             # which records derive from a kept tool file
 
 
 def size_text(n: int) -> str:
@@ -63,4 +65,5 @@ def receipts(project: Project, downloads: dict[str, bytes], when: BuildTime,
         built=when.iso, built_source=when.source, inputs=len(project.inputs),
         evidence=tuple((path, evidence_href(path), size_text((project.root / path).stat().st_size))
                        for path in referenced(project)),
+        custody=custody(project),
     )

@@ -10,11 +10,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from benchproof.importers.base import DimensionDef
+from benchproof.model import terms
 from benchproof.importers.common import finite, is_number
 
 INF = "inf"              # dimension value of an unlimited request rate
 UNLIMITED = "unlimited"  # dimension value of an unset concurrency limit
-NOT_RECORDED = "not recorded"  # dimension value a record of the file does not state
+NOT_RECORDED = terms.NOT_RECORDED  # dimension value a record of the file does not state
 
 
 def is_infinite_rate(value: Any) -> bool:
