@@ -342,3 +342,10 @@ def test_a_stated_p99_edited_in_the_summary_is_a_summary_differs_finding(tmp_pat
     import_files(tmp_path / "p", "aiperf", "fast", path)
     found = [f for f in results(tmp_path / "p", tmp_path / "site")["findings"] if f["rule"] == "summary-differs"]
     assert len(found) == 1 and "TTFT p99" in found[0]["message"] and "ttft_p99_ms" in found[0]["message"]
+
+
+@pytest.mark.parametrize("path", sorted(AIPERF13.rglob(JSONL)), ids=lambda p: p.parent.parent.name + "/" + p.parent.name)
+def test_auto_picks_aiperf_for_each_013_export(path):
+    from benchproof.importers import detect
+
+    assert detect(path, path.name).name == "aiperf"
