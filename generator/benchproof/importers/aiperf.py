@@ -1,5 +1,6 @@
 """AIPerf per-request exports: ``profile_export.jsonl`` (ai-dynamo/aiperf; one JSON line per
-request: ``metadata``, ``metrics`` as ``{name: {value, unit}}``, ``error``).
+request: ``metadata``, ``metrics`` as ``{name: {value, unit}}``, ``error``), and the summary
+AIPerf writes beside it, ``profile_export_aiperf.json``.
 
 The file is one run: one run record, and a request record per line.
 
@@ -7,60 +8,87 @@ The file is one run: one run record, and a request record per line.
   ``itl_ms`` (its ``inter_chunk_latency`` list: each gap between chunks), ``tpot_ms`` (the sum
   of those gaps ÷ (``output_sequence_length`` − 1), as vLLM defines TPOT; AIPerf's own
   per-request ``inter_token_latency`` is the same figure), ``e2el_ms`` (``request_latency``),
-  each converted to ms by the unit the file gives.  A line whose ``error`` is not null is a
-  failed request (``code type: message``).  Lines of another benchmark phase than profiling
-  (warm-up) are skipped and counted.
+  each converted to ms by the unit the file gives; ``started_at`` / ``ended_at`` from
+  ``metadata.request_start_ns`` / ``request_end_ns`` (``time.time_ns()``: UTC).  A line whose
+  ``error`` is not null is a failed request (``code type: message``).  Lines of another
+  benchmark phase than profiling (warm-up) are skipped and counted.
 * **The run**: ``ok`` while some request succeeded, else ``failed``; raw columns ``requests``,
   ``completed`` and ``failed``.
-* **The summary beside it**: when ``profile_export_aiperf.json`` sits in the same folder (AIPerf
-  writes both), its ``input_config.loadgen`` gives the dimensions ``request_rate`` and
-  ``max_concurrency``, its throughputs are the run's metrics, and its mean, p50 and p99 of TTFT,
-  inter-token latency, inter-chunk latency and request latency become the run's
-  ``ttft_mean_ms``…; they are what AIPerf states, checked against the requests
-  (``summary-differs``).  Without it, both dimensions are ``not recorded``.
-* **Arm**: the file is one arm, named with ``--arm``; the summary's model names its subject.
+* **The summary beside it** (read when present; unreadable, or of a layout not known, is an
+  error).  Two layouts: AIPerf 0.13 (``schema_version`` up to 1.4) writes each metric at the top
+  level as ``{unit, avg, p50, p90, p95, p99, …}`` and its load in ``input_config.phases``;
+  earlier releases wrote the metrics under ``records`` and the load in
+  ``input_config.loadgen``.  The profiling phase's ``concurrency`` and ``rate`` (``loadgen``:
+  ``concurrency``, ``request_rate``) are the dimensions ``max_concurrency`` and
+  ``request_rate`` — ``not recorded`` when the file does not state them; its throughputs are
+  the run's ``request_throughput``, ``output_throughput``, ``total_token_throughput``; its
+  mean, p50, p90, p95, p99 of TTFT, inter-token latency, inter-chunk latency and request
+  latency are the run's ``ttft_mean_ms``…: what AIPerf states, checked against the requests
+  (``summary-differs``); its ``start_time`` / ``end_time`` (local time, no zone) are the run's
+  ``started_at`` / ``ended_at``.  Without a summary the run's times are its first request's
+  start and its last request's end (UTC), and both dimensions are ``not recorded``.
+* **Arm**: the file is one arm, named with ``--arm``; the summary's model names its subject, its
+  command line, endpoint, streaming and load settings are the arm's settings.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from benchproof.errors import ImportFormatError, Problem, fail
-from benchproof.read.tooljson import json_document, tool_lines
+from benchproof.errors import Problem, fail
 from benchproof.importers.base import Imported, Importer, register
-from benchproof.importers.common import finite, read_file
+from benchproof.importers.common import IMPORTED_FROM, finite, origin, read_file
 from benchproof.importers.common import skipped as skip
+from benchproof.importers.common import warning
 from benchproof.importers.serving.fields import order_record
 from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.importers.serving.requests import definitions, present_metrics, request_row
-from benchproof.importers.serving.stub import arm_stub
-from benchproof.importers.serving.values import (CONCURRENCY_DIM, NOT_RECORDED, RATE_DIM, concurrency_value,
+from benchproof.importers.serving.stub import arm_stub, same_or_joined
+from benchproof.importers.serving.values import (CONCURRENCY_DIM, INF, NOT_RECORDED, RATE_DIM, iso_from_epoch_ns,
                                                  plain_number, rate_value)
-from benchproof.importers.common import IMPORTED_FROM, origin
+from benchproof.read.tooljson import json_document, tool_lines
 
 NAME = "aiperf"
 WHAT = "AIPerf profile_export.jsonl"
 SUMMARY = "profile_export_aiperf.json"
+KNOWN_SCHEMA = (1, 4)    # the newest summary schema_version read (AIPerf 0.13.0 writes "1.4")
 TO_MS = {"ms": 1.0, "s": 1000.0, "sec": 1000.0, "us": 1e-3, "ns": 1e-6}
 # request metric → AIPerf metric names (the first present wins) and its summary's family word
 NAMES = {"ttft_ms": ("time_to_first_token", "ttft"), "itl_ms": ("inter_chunk_latency",),
          "tpot_ms": ("inter_token_latency",), "e2el_ms": ("request_latency",)}
 FAMILY = {"ttft_ms": ("ttft", "TTFT"), "tpot_ms": ("tpot", "TPOT"), "itl_ms": ("itl", "ITL"),
           "e2el_ms": ("e2el", "E2E latency")}
-STATS = (("avg", "mean"), ("p50", "median"), ("p99", "p99"))
+# the summary's statistic → benchproof's name of it (as ``stated`` names it)
+STATS = (("avg", "mean"), ("p50", "median"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99"))
+# the units a rate is read in; another unit is not read (a warning), never converted by guess
+RATE_UNITS = {"requests/sec", "tokens/sec"}
 RATES = (MetricSpec("request_throughput", "Requests/s", "req/s", "higher", ("request_throughput",),
                     "AIPerf request_throughput (profile_export_aiperf.json): requests / benchmark duration (req/s)"),
          MetricSpec("output_throughput", "Output tok/s", "tok/s", "higher", ("output_token_throughput",),
                     "AIPerf output_token_throughput (profile_export_aiperf.json): output tokens / benchmark "
-                    "duration (tok/s)"))
+                    "duration (tok/s)"),
+         MetricSpec("total_token_throughput", "Total tok/s", "tok/s", "higher", ("total_token_throughput",),
+                    "AIPerf total_token_throughput (profile_export_aiperf.json): input and output tokens / "
+                    "benchmark duration (tok/s)"))
+# the summary metrics one of which a summary of either layout has (what a drifted one lacks)
+LOOKED_FOR = ("request_latency", "time_to_first_token", "ttft", "inter_token_latency", "inter_chunk_latency",
+              "request_throughput", "output_token_throughput", "request_count")
 
 
 def detect(path: Path, text: str) -> bool:
     line = next((x for x in text[:1_000_000].split("\n") if x.strip()), "")
     return line.lstrip().startswith("{") and '"metadata"' in line and '"metrics"' in line and \
         ('"x_request_id"' in line or '"error"' in line)
+
+
+def _mapping(obj: dict, key: str) -> dict:
+    """``obj[key]`` when it is a JSON object, else an empty one."""
+    value = obj.get(key)
+    return value if isinstance(value, dict) else {}
 
 
 def _metric(metrics: dict, names: tuple[str, ...]) -> tuple[Any, float | None]:
@@ -79,8 +107,8 @@ def _error(error: Any) -> str:
     return "" if error in (None, "", False) else str(error)
 
 
-def _request(obj: dict, rel: str, line: int, skipped: list[Problem]) -> dict | None:
-    metrics = obj.get("metrics") if isinstance(obj.get("metrics"), dict) else {}
+def _request(obj: dict, meta: dict, rel: str, line: int, skipped: list[Problem]) -> dict:
+    metrics = _mapping(obj, "metrics")
     error = _error(obj.get("error"))
     found = {metric: _metric(metrics, names) for metric, names in NAMES.items()}
     for metric, (value, factor) in found.items():
@@ -93,6 +121,10 @@ def _request(obj: dict, rel: str, line: int, skipped: list[Problem]) -> dict | N
     gaps, gaps_ms = found["itl_ms"]
     latency, latency_ms = found["e2el_ms"]
     row = request_row(0, error, None, None, None, in_tokens, out_tokens)
+    for column, key in (("started_at", "request_start_ns"), ("ended_at", "request_end_ns")):
+        when = iso_from_epoch_ns(meta.get(key))
+        if when is not None:
+            row[column] = when
     if error:
         return row
     scale = lambda value, factor: value * factor if finite(value) is not None and factor else None  # noqa: E731
@@ -107,28 +139,70 @@ def _request(obj: dict, rel: str, line: int, skipped: list[Problem]) -> dict | N
     return row
 
 
-def _summary(path: Path) -> dict:
+# --- the summary ---------------------------------------------------------------------------
+
+
+def _beside(rel: str) -> str:
+    """The summary's name as the user would write it: the file's folder as given, then SUMMARY."""
+    name = Path(rel).name
+    return rel[: len(rel) - len(name)] + SUMMARY if name and rel.endswith(name) else SUMMARY
+
+
+def _schema(version: Any) -> tuple[int, ...] | None:
+    if not isinstance(version, str):
+        return None
+    try:
+        return tuple(int(part) for part in version.strip().split("."))
+    except ValueError:
+        return None
+
+
+def _summary(path: Path, rel: str) -> tuple[dict, dict[str, dict], str]:
+    """(the summary, its metrics by name, its name in messages); ``({}, {}, name)`` without one.
+    A summary that is not readable, is newer than any known, or of neither layout stops the import."""
+    srel = _beside(rel)
     beside = path.with_name(SUMMARY)
     if not beside.is_file():
-        return {}
-    try:
-        doc = json_document(beside.read_text(encoding="utf-8-sig"), SUMMARY)
-    except (OSError, ValueError, ImportFormatError):
-        return {}
-    return doc if isinstance(doc, dict) else {}
+        return {}, {}, srel
+    doc = json_document(read_file(beside, srel, "AIPerf summary"), srel)
+    if not isinstance(doc, dict):
+        fail(srel, 1, "not an AIPerf summary: the file is not a JSON object")
+    tool = doc.get("aiperf_version")
+    who = f"AIPerf {tool}" if isinstance(tool, str) and tool else "AIPerf (the file states no aiperf_version)"
+    version = doc.get("schema_version")
+    newest = ".".join(map(str, KNOWN_SCHEMA))
+    parsed = _schema(version)
+    if "schema_version" in doc and (parsed is None or parsed > KNOWN_SCHEMA):
+        fail(srel, 1, f"{who} wrote schema_version {json.dumps(version)}: benchproof reads AIPerf summaries up to "
+                      f"schema_version {newest} (AIPerf 0.13.0); the summary's layout may have changed")
+    if isinstance(doc.get("records"), dict):
+        return doc, doc["records"], srel          # before 0.13: the metrics under "records"
+    top = {k: v for k, v in doc.items() if isinstance(v, dict) and "unit" in v}
+    if not any(name in top for name in LOOKED_FOR):
+        stated = json.dumps(version) if "schema_version" in doc else "not stated"
+        fail(srel, 1, f"{who}, schema_version {stated}: no metric benchproof knows at the top level (looked for "
+                      f"{', '.join(LOOKED_FOR)}) and no 'records': not a layout of AIPerf's summary benchproof reads")
+    return doc, top, srel
 
 
-def _stated(summary: dict, present: set[str]) -> tuple[dict[str, Any], list[MetricSpec], dict[str, dict[str, str]]]:
+def _stated(entries: dict[str, dict], present: set[str], srel: str,
+            warnings: list[Problem]) -> tuple[dict[str, Any], list[MetricSpec], dict[str, dict[str, str]]]:
     """The summary's figures as run metrics: (values, their specs, request metric → stated)."""
-    records = summary.get("records") if isinstance(summary.get("records"), dict) else {}
-    values, specs, stated = {}, [], {}
+    values: dict[str, Any] = {}
+    specs: list[MetricSpec] = []
+    stated: dict[str, dict[str, str]] = {}
     for spec in RATES:
-        entry = records.get(spec.keys[0])
-        if isinstance(entry, dict) and finite(entry.get("avg")) is not None:
-            values[spec.id] = entry["avg"]
-            specs.append(spec)
+        entry = entries.get(spec.keys[0])
+        if not isinstance(entry, dict) or finite(entry.get("avg")) is None:
+            continue
+        if str(entry.get("unit")) not in RATE_UNITS:
+            warnings.append(warning(srel, None, f"'{spec.keys[0]}' is in {json.dumps(entry.get('unit'))}, a unit "
+                                                f"benchproof does not know: '{spec.id}' is not measured"))
+            continue
+        values[spec.id] = entry["avg"]
+        specs.append(spec)
     for metric, names in NAMES.items():
-        entry = next((records[n] for n in names if isinstance(records.get(n), dict)), None)
+        entry = next((entries[n] for n in names if isinstance(entries.get(n), dict)), None)
         factor = TO_MS.get(str(entry.get("unit", "ms")).lower()) if entry else None
         if entry is None or factor is None or metric not in present:
             continue
@@ -145,6 +219,64 @@ def _stated(summary: dict, present: set[str]) -> tuple[dict[str, Any], list[Metr
     return values, specs, stated
 
 
+def _load(summary: dict, srel: str) -> tuple[dict, str, str, str]:
+    """The profiling phase's load settings (0.13: ``input_config.phases``; before: ``loadgen``),
+    the prefix of their names in the arm's settings, and the keys of concurrency and rate."""
+    config = _mapping(summary, "input_config")
+    phases = config.get("phases")
+    if isinstance(phases, list):
+        profiling = [p for p in phases if isinstance(p, dict) and p.get("kind") == "profiling"]
+        if len(profiling) > 1:
+            names = ", ".join(str(p.get("name")) for p in profiling)
+            fail(srel, None, f"{len(profiling)} profiling phases in input_config.phases ({names}): benchproof "
+                             "imports the file of one profiling phase as one run, and cannot tell which the summary's "
+                             "figures are of")
+        return (profiling[0] if profiling else {}), "phase", "concurrency", "rate"
+    loadgen = config.get("loadgen")
+    return (loadgen if isinstance(loadgen, dict) else {}), "loadgen", "concurrency", "request_rate"
+
+
+def _dimension(load: dict, key: str, rate: bool) -> Any:
+    """The value the file states, else ``not recorded``: never a default (a null is not stated)."""
+    value = load.get(key)
+    if rate:
+        value = rate_value(value)
+        return value if value == INF or finite(value) is not None else NOT_RECORDED
+    value = plain_number(value)
+    return value if finite(value) is not None else NOT_RECORDED
+
+
+def _time(value: Any, key: str, srel: str, warnings: list[Problem]) -> str | None:
+    """An ISO time as the summary writes it (AIPerf: local time, no zone), checked; else None."""
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(str(value)).isoformat()
+    except ValueError:
+        warnings.append(warning(srel, None, f"'{key}' is {json.dumps(value)}, not an ISO 8601 time: not kept"))
+        return None
+
+
+def _settings(summary: dict, load: dict, prefix: str) -> dict[str, Any]:
+    config = _mapping(summary, "input_config")
+    endpoint = _mapping(config, "endpoint")
+    run_info = _mapping(summary, "run_info")
+    items = _mapping(config, "models").get("items")
+    items = items if isinstance(items, list) else []
+    names = [m.get("name") for m in items if isinstance(m, dict) and isinstance(m.get("name"), str)] or \
+        [m for m in endpoint.get("model_names") or () if isinstance(m, str)]
+    urls = endpoint["urls"] if isinstance(endpoint.get("urls"), list) else [endpoint.get("url")]
+    text = lambda v: v if isinstance(v, str) and v else None  # noqa: E731
+    return {"tool": "AIPerf", "tool_version": text(summary.get("aiperf_version")),
+            "schema_version": text(summary.get("schema_version")), "benchmark_client": "aiperf profile",
+            "summary": SUMMARY,
+            "cli_command": text(run_info.get("cli_command")) or text(config.get("cli_command")),
+            "model": same_or_joined(names), "endpoint_type": text(endpoint.get("type")),
+            "streaming": endpoint.get("streaming") if isinstance(endpoint.get("streaming"), bool) else None,
+            "url": same_or_joined(u for u in urls if isinstance(u, str)),
+            **{f"{prefix}_{k}": plain_number(v) for k, v in load.items() if not isinstance(v, (dict, list))}}
+
+
 def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
     text = read_file(path, rel, WHAT)
     skipped: list[Problem] = []
@@ -158,53 +290,72 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         if not isinstance(obj, dict) or "metrics" not in obj or "metadata" not in obj:
             skipped.append(skip(rel, number, f"not an {WHAT} line: no 'metadata' and 'metrics'"))
             continue
-        meta = obj["metadata"] if isinstance(obj["metadata"], dict) else {}
+        meta = _mapping(obj, "metadata")
         phase = meta.get("benchmark_phase", meta.get("credit_phase", "profiling"))
         if phase not in (None, "profiling"):
             other_phase += 1
             continue
-        row = _request(obj, rel, number, skipped)
-        if row is not None:
-            rows.append(row)
+        rows.append(_request(obj, meta, rel, number, skipped))
     if not rows:
         fail(rel, 1, f"not an {WHAT}: no line is a request of the profiling phase")
     if other_phase:
         skipped.append(skip(rel, None, f"{other_phase} request{'s' if other_phase != 1 else ''} of another "
                                        "benchmark phase than profiling (warm-up) not imported"))
-    summary = _summary(path)
-    loadgen = ((summary.get("input_config") or {}).get("loadgen") or {}) if summary else {}
+    summary, entries, srel = _summary(path, rel)
+    warnings: list[Problem] = []
+    load, prefix, concurrency, rate = _load(summary, srel)
     present = present_metrics(rows)
-    values, specs, stated = _stated(summary, present)
+    values, specs, stated = _stated(entries, present, srel, warnings)
     failed = sum(1 for r in rows if r["error"])
     record: dict[str, Any] = {
         "status": "ok" if failed < len(rows) else "failed", "repeat": 1,
-        "request_rate": rate_value(loadgen.get("request_rate")) if "request_rate" in loadgen else NOT_RECORDED,
-        "max_concurrency": concurrency_value(loadgen.get("concurrency")) if summary else NOT_RECORDED,
+        "request_rate": _dimension(load, rate, True), "max_concurrency": _dimension(load, concurrency, False),
         **{spec.id: values.get(spec.id) for spec in specs},
         "requests": len(rows), "completed": len(rows) - failed, "failed": failed,
     }
     if failed == len(rows):
         record["reason"] = f"no request succeeded (failed: {failed})"
+    if summary:
+        started = _time(summary.get("start_time"), "start_time", srel, warnings)
+        ended = _time(summary.get("end_time"), "end_time", srel, warnings)
+        for key in ("was_cancelled", "is_complete"):
+            if isinstance(summary.get(key), bool):
+                record[key] = summary[key]
+        if summary.get("was_cancelled") is True or summary.get("is_complete") is False:
+            reason = summary.get("incomplete_reason")
+            warnings.append(warning(srel, None, "AIPerf states the run did not finish (" + ", ".join(
+                f"{k}: {json.dumps(summary[k])}" for k in ("was_cancelled", "is_complete", "incomplete_reason")
+                if k in summary and (k != "incomplete_reason" or reason)) + "): its figures cover part of it"))
+    else:   # the requests' own times, when every request has them (else the first or last may be missing)
+        starts = [r.get("started_at") for r in rows]
+        ends = [r.get("ended_at") for r in rows]
+        started = min(starts) if all(starts) else None   # type: ignore[type-var]
+        ended = max(ends) if all(ends) else None          # type: ignore[type-var]
+    if started:
+        record["started_at"] = started
+    if ended:
+        record["ended_at"] = ended
     record[IMPORTED_FROM] = origin(path, 1)
-    model = ((summary.get("input_config") or {}).get("endpoint") or {}).get("model_names") if summary else None
-    settings = {"benchmark_client": "aiperf profile", "summary": SUMMARY if summary else None,
-                "cli_command": (summary.get("input_config") or {}).get("cli_command") if summary else None,
-                **{f"loadgen_{k}": plain_number(v) for k, v in loadgen.items() if not isinstance(v, (dict, list))}}
+    settings = _settings(summary, load, prefix) if summary else {"tool": "AIPerf", "benchmark_client": "aiperf profile"}
     notes = ("Imported from an AIPerf per-request export (profile_export.jsonl): one run, one request record per "
-             "line." + (f" The run's figures and dimensions come from {SUMMARY} beside it." if summary else
+             "line." + (f" The run's figures, load and times come from {SUMMARY} beside it." if summary else
                         f" No {SUMMARY} beside it: the request rate and concurrency are not recorded.")
-             + " The server configuration is not in the files: fill in engine, settings and command.")
-    stub = arm_stub(None, settings, notes, model[0] if isinstance(model, list) and len(model) == 1 else None)
-    from dataclasses import replace
-
+             + " The command is AIPerf's (the client's); the server's configuration is not in the files: fill in "
+               "the engine and its settings.")
+    stub = arm_stub(None, settings, notes, settings.get("model"))
+    if settings.get("cli_command"):
+        stub["command"] = settings["cli_command"]
+    version = summary.get("aiperf_version")
     return Imported(format=NAME, records=[order_record(record, ["request_rate", "max_concurrency"],
                                                        [s.id for s in specs])],
                     metrics=[s.definition() for s in specs], dimensions=[RATE_DIM, CONCURRENCY_DIM], arm=stub,
-                    skipped=skipped, requests=rows,
+                    skipped=skipped, warnings=warnings, requests=rows,
                     request_metrics=[replace(m, stated=stated.get(m.id)) for m in definitions(
                         "AIPerf", present, {"ttft_ms": "AIPerf time_to_first_token", "itl_ms": "AIPerf inter_chunk_latency",
                                             "tpot_ms": "the sum of AIPerf inter_chunk_latency / (output_sequence_length − 1)",
-                                            "e2el_ms": "AIPerf request_latency"})])
+                                            "e2el_ms": "AIPerf request_latency"})],
+                    tool_version=version if isinstance(version, str) and version else None,
+                    companions=[path.with_name(SUMMARY)] if summary else [])
 
 
 IMPORTER = register(Importer(

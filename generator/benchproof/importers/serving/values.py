@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from benchproof.importers.base import DimensionDef
@@ -80,3 +80,16 @@ CONCURRENCY_DIM = DimensionDef("max_concurrency", "Max concurrency")
 def concurrency_dims(objects: Iterable[dict]) -> list[DimensionDef]:
     """``max_concurrency`` when some result has the key (older clients do not write it)."""
     return [CONCURRENCY_DIM] if any("max_concurrency" in obj for obj in objects) else []
+
+
+def iso_from_epoch_ns(nanoseconds: Any) -> str | None:
+    """An ISO 8601 UTC time to the microsecond (``2026-12-07T16:27:18.908528+00:00``) from a
+    whole number of nanoseconds since the epoch (``time.time_ns()``), or ``None``."""
+    if not is_number(nanoseconds) or not math.isfinite(nanoseconds) or nanoseconds < 0:
+        return None
+    seconds, rest = divmod(int(nanoseconds), 1_000_000_000)
+    try:
+        return (datetime.fromtimestamp(seconds, tz=UTC) + timedelta(microseconds=rest // 1000)).isoformat(
+            timespec="microseconds")
+    except (OverflowError, OSError, ValueError):
+        return None
