@@ -327,7 +327,10 @@ def test_two_arms_at_concurrency_1_build_a_page_that_says_so_and_their_summaries
     soup = page(tmp_path / "site" / "index.html")
     assert "unlimited" not in soup.get_text().lower()
     rows = summary_rows(soup)
-    assert sorted(row[:4] for row in rows) == [["fast", NOT_RECORDED, "1", "3 ok"], ["slow", NOT_RECORDED, "1", "3 ok"]]
+    # the rate was never recorded: no column says so row by row (read/unrecorded.py)
+    assert sorted(row[:3] for row in rows) == [["fast", "1", "3 ok"], ["slow", "1", "3 ok"]]
+    assert not any(NOT_RECORDED in cell for row in rows for cell in row)
+    assert not any(NOT_RECORDED in text(t) for t in soup.select("h3, caption"))
     titles = [text(t) for t in soup.select("h3")]           # the distributions' charts: TTFT · … · Max concurrency 1
     assert sum(t.endswith("· Max concurrency 1") for t in titles) == 4, titles
     captions = [text(t) for t in soup.select("caption")]

@@ -1,0 +1,105 @@
+"""Repeated runs import as repeated runs: a file is known by its content, not its name.
+
+AIPerf writes ``profile_export.jsonl`` (and its summary beside it) in every run's folder: three
+runs of one arm are three files of one name.  Real AIPerf 0.13 output of three interleaved runs
+(``tests/fixtures/formats/aiperf-0.13``, scripts/fixtures/make_aiperf.sh) imports as three runs
+numbered in the order they started, each with its own evidence copies; ``--replace`` takes the
+place of exactly one; the same run twice is refused."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+from support.importing import FIXTURES, records, run_import
+
+AIPERF13 = FIXTURES / "aiperf-0.13"
+
+
+def runs_of(where: Path, arm: str, order=(1, 2, 3)) -> list[str]:
+    """The arm's run folders copied under ``where`` as ``<arm>/run<k>/``, named in ``order``."""
+    names = []
+    for k in order:
+        shutil.copytree(AIPERF13 / arm / f"run{k}", where / arm / f"run{k}", dirs_exist_ok=True)
+        names.append(f"{arm}/run{k}/profile_export.jsonl")
+    return names
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def started(where: Path, k: int) -> str:
+    doc = json.loads((AIPERF13 / "fast" / f"run{k}" / "profile_export_aiperf.json").read_text())
+    return doc["start_time"]
+
+
+def test_three_runs_of_one_file_name_are_three_runs_numbered_by_when_they_started(tmp_path):
+    names = runs_of(tmp_path, "fast", order=(3, 1, 2))         # named out of order on purpose
+    result = run_import(tmp_path, "aiperf", *names, "--arm", "fast", "--into", "p")
+    assert result.exit_code == 0, result.output
+    files = sorted((tmp_path / "p" / "runs").iterdir())
+    assert len(files) == 3
+    by_start = sorted((records(f)[0]["started_at"], records(f)[0]["repeat"]) for f in files)
+    assert by_start == [(started(tmp_path, 1), 1), (started(tmp_path, 2), 2), (started(tmp_path, 3), 3)]
+    # each run's tool files kept apart, the summary beside its own jsonl, named in its records
+    for f in files:
+        row = records(f)[0]
+        kept = tmp_path / "p" / row["evidence"]
+        k = next(k for k in (1, 2, 3) if digest(AIPERF13 / "fast" / f"run{k}" / "profile_export.jsonl") == digest(kept))
+        assert digest(kept.with_name("profile_export_aiperf.json")) == \
+            digest(AIPERF13 / "fast" / f"run{k}" / "profile_export_aiperf.json")
+    assert "kept profile_export_aiperf.json, read beside it, as p/evidence/imports/aiperf/" in result.output
+
+
+def test_a_later_import_numbers_on_and_replace_takes_the_place_of_exactly_one_run(tmp_path):
+    first, second, third = runs_of(tmp_path, "fast")
+    assert run_import(tmp_path, "aiperf", first, second, "--arm", "fast", "--into", "p").exit_code == 0
+    later = run_import(tmp_path, "aiperf", third, "--arm", "fast", "--into", "p")
+    assert later.exit_code == 0, later.output
+    repeats = sorted(records(f)[0]["repeat"] for f in (tmp_path / "p" / "runs").iterdir())
+    assert repeats == [1, 2, 3]
+    # run 2 exported again (another file of the same path): --replace puts it in run 2's place
+    path = tmp_path / second
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:-1]) + "\n")   # its last request left out
+    replaced = run_import(tmp_path, "aiperf", second, "--arm", "fast", "--into", "p", "--replace")
+    assert replaced.exit_code == 0, replaced.output
+    assert "  replaced the import of fast/run2/profile_export.jsonl" in replaced.output
+    files = sorted((tmp_path / "p" / "runs").iterdir())
+    assert len(files) == 3                                  # never fewer runs
+    requests = {f.name: len(records(tmp_path / "p" / "requests" / f.name)) for f in files}
+    assert sorted(requests.values()) == [11, 12, 12]
+    # a file --replace cannot place is a new run, and said so
+    shutil.copytree(AIPERF13 / "fast-c4" / "run1", tmp_path / "c4")
+    new = run_import(tmp_path, "aiperf", "c4/profile_export.jsonl", "--arm", "fast", "--into", "p", "--replace")
+    assert new.exit_code == 0, new.output
+    assert "--replace: no earlier import has this content or this path; imported as a new run" in new.output
+    assert len(list((tmp_path / "p" / "runs").iterdir())) == 4
+
+
+def test_the_same_run_twice_is_refused_naming_both_paths(tmp_path):
+    (name,) = runs_of(tmp_path, "fast", order=(1,))
+    shutil.copytree(tmp_path / "fast" / "run1", tmp_path / "copy")
+    twice = run_import(tmp_path, "aiperf", name, "copy/profile_export.jsonl", "--arm", "fast", "--into", "p")
+    assert twice.exit_code == 1
+    sha = digest(tmp_path / name)[:12]
+    assert (f"copy/profile_export.jsonl: {name} and copy/profile_export.jsonl are the same file (SHA-256 {sha}…): "
+            "one run imported twice would count as two") in twice.output
+    assert not (tmp_path / "p").exists()
+    assert run_import(tmp_path, "aiperf", name, "--arm", "fast", "--into", "p").exit_code == 0
+    again = run_import(tmp_path, "aiperf", "copy/profile_export.jsonl", "--arm", "fast", "--into", "p")
+    assert again.exit_code == 1
+    assert (f"already imported: copy/profile_export.jsonl has the content of {name}, which is in "
+            f"p/runs/fast-profile_export.jsonl (SHA-256 {sha}…)") in again.output
+
+
+def test_dry_run_shows_the_records_of_each_file_before_anything_is_written(tmp_path):
+    names = runs_of(tmp_path, "fast", order=(1, 2))
+    dry = run_import(tmp_path, "aiperf", *names, "--arm", "fast", "--into", "p", "--dry-run")
+    assert dry.exit_code == 0, dry.output
+    assert not (tmp_path / "p").exists()
+    shown = [json.loads(line) for line in dry.output.splitlines() if line.startswith("    {")]
+    assert [(r["arm"], r["max_concurrency"], r["repeat"]) for r in shown] == [("fast", 1, 1), ("fast", 1, 2)]
