@@ -4,11 +4,12 @@ provenance and rebuild all pass; only re-importing the kept tool file shows the 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
 
-from support.common import build
+from support.common import build, page
 from support.importing import FIXTURES, import_files, run_import
 from support.verify import checks, verify
 
@@ -93,8 +94,22 @@ def test_hand_written_records_are_asserted_not_a_failure(tmp_path):
     for i, row in enumerate(hand, 1):
         row.update(run_id=f"hand:{i}", evidence=None)
     (tmp_path / "p" / "runs" / "hand.jsonl").write_text("".join(json.dumps(r) + "\n" for r in hand))
-    result = verify(built(tmp_path / "p", tmp_path / "site"))
+    site = built(tmp_path / "p", tmp_path / "site")
+    result = verify(site)
     assert result.exit_code == 0, result.output
     assert "2 records asserted, not derived from a kept tool file: runs/hand.jsonl (2)" in result.output
+    # the page says the same: how many records derive from which kept file, how many are asserted
+    index = page(site / "index.html")
+    assert " ".join(index.select_one(".receipts .custody-statement").get_text().split()) == (
+        "20 of the 22 records derive from 1 tool file kept in the bundle: benchproof verify imports each of "
+        "them again and compares the records value by value. The other 2 are asserted (written by hand or by "
+        "a script), not derived from a kept tool file.")
+    (item,) = index.select(".receipts .custody-files li")
+    sha = hashlib.sha256(HYPERFINE.read_bytes()).hexdigest()[:12]
+    assert " ".join(item.get_text().split()) == (f"hyperfine (version not recorded) evidence/imports/hyperfine/r.json "
+                                                 f"SHA-256 {sha}… 20 records")
+    arm = page(site / "arms" / "python3-c-pass.html")
+    assert " ".join(arm.select_one(".custody-statement").get_text().split()).startswith(
+        "10 of the 12 records of this arm derive from 1 tool file kept in the bundle")
     assert "pass        custody     every imported record follows from its kept tool file: 20 run records" \
         in result.output

@@ -26,6 +26,13 @@ LOG = "imports.yaml"
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 
 
+def _plain(rel: str, place: str) -> bool:
+    """A relative path in ``place``, in plain steps (no ``..``, ``.``, backslash or control character)."""
+    parts = rel.split("/")
+    return (rel.startswith(place) and not any(p in ("", ".", "..") for p in parts)
+            and not any(ord(c) < 32 or c == "\\" for c in rel))
+
+
 @dataclass(frozen=True)
 class Source:
     """The kept tool file one runs file derives from."""
@@ -67,6 +74,18 @@ def read_custody(root: Path, problems: Problems) -> tuple[dict[str, Source], boo
             problems.error(LOG, line_of(item, what) or line_of(items, i),
                            f"imports[{i}]: '{what}' is not what benchproof writes there: "
                            f"{printable(repr(item.get(what))[:60])}")
+            continue
+        evidence = str(texts["evidence"])
+        if not _plain(evidence, "evidence/") or not _plain(str(texts["runs"]), "runs/"):
+            what = "evidence" if not _plain(evidence, "evidence/") else "runs"
+            problems.error(LOG, line_of(item, what) or line_of(items, i),
+                           f"imports[{i}]: '{what}' is not a path an import writes: {printable(str(texts[what])[:80])}")
+            continue
+        if not (root / evidence).is_file() or outside(root, root / evidence):
+            problems.error(LOG, line_of(item, "evidence") or line_of(items, i),
+                           f"imports[{i}]: the tool's file kept as {printable(evidence)} is not in the project: "
+                           f"the records of {printable(str(texts['runs']))} cannot be checked against it. Put it "
+                           "back, or take the import back (benchproof import --remove)")
             continue
         out[str(texts["runs"])] = Source(str(texts["runs"]), str(texts["format"]), version,
                                          str(texts["sha256"]), str(texts["evidence"]))

@@ -104,6 +104,12 @@ def custody_checks(root: Path, label: Callable[[str], str]) -> tuple[list[Check]
         if sha256(path.read_bytes()) != entry.sha256:
             problems.append(f"{printable(tool_file)}: its SHA-256 is not the one the import logged for {entry.runs}")
             continue
+        changed = [c for c in entry.companions if c in entry.wrote and (
+            not (root / c).is_file() or sha256((root / c).read_bytes()) != entry.wrote[c])]
+        if changed:
+            problems.append(f"{printable(changed[0])}: read beside {printable(tool_file)}, its SHA-256 is not the one "
+                            f"the import logged for {entry.runs}")
+            continue
         try:
             rows, requests = _derive(root, entry)
         except (ImportFormatError, InputError, KeyError, ValueError) as exc:
