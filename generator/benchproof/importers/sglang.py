@@ -63,6 +63,7 @@ from benchproof.importers.serving.metrics import (
 )
 from benchproof.importers.serving.reading import has_keys, missing_keys
 from benchproof.importers.serving.requests import (
+    ARRAYS,
     array_requests,
     definitions,
     present_metrics,
@@ -189,7 +190,11 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     requests: list[dict] = []
     present: set[str] = set()
     for line, obj in objects:
-        requests += array_requests(obj, len(records), rel, line, skipped)
+        if all(isinstance(obj.get(k), list) for k in ARRAYS) and not isinstance(obj.get("errors"), list):
+            skipped.append(skip(rel, line, "per-request arrays without 'errors': which requests failed is "
+                                           "not recorded, so no request records are written for this run"))
+        else:
+            requests += array_requests(obj, len(records), rel, line, skipped)
         record: dict[str, Any] = {
             "dataset": obj.get("dataset_name") or NOT_RECORDED,
             "request_rate": rate_value(obj.get("request_rate")),
