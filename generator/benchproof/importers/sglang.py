@@ -94,7 +94,8 @@ _FAMILIES = {
                               "text (empty chunks are skipped, unlike vLLM); client side; ms")),
     "tpot": ("tpot", "TPOT", TPOT_MEANING),
     "itl": ("itl", "ITL", ("inter-token latency: gap between consecutive non-empty chunks, per "
-                           "chunk not per token; ms")),
+                           "chunk not per token (0.5's native sglang backend spreads a chunk's "
+                           "gap evenly over the tokens it brings); ms")),
     "e2e_latency": ("e2el", "E2E latency", ("end-to-end request latency, client side, up to the "
                                             "last chunk read (the final [DONE] included); ms")),
 }
