@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 
 import pytest
-from benchproof.importers import base, sglang
 from benchproof.errors import ImportFormatError
+from benchproof.importers import base, sglang
 from support.importing import (
     FIXTURES,
     build_page,
@@ -172,10 +172,10 @@ def test_non_json_lines_are_skipped_and_reported_with_file_and_line(tmp_path):
     assert [r["imported_from"] for r in imported.records] == \
         ["mixed.jsonl:2", "mixed.jsonl:4", "mixed.jsonl:6"]
     assert [str(p) for p in imported.skipped] == [
-        "mixed.jsonl:1: warning: skipped: not a JSON line: Expecting ',' delimiter (column 6): "
-        "\"[2025-01-01 12:00:00] benchmark_args=Namespace(backend='s...\"",
-        "mixed.jsonl:5: warning: skipped: not a JSON line: Unterminated string starting at "
-        "(column 23): '{\"backend\": \"sglang\", \"dataset'",
+        ("mixed.jsonl:1: warning: skipped: not a JSON line: Expecting ',' delimiter (column 6): "
+        "\"[2025-01-01 12:00:00] benchmark_args=Namespace(backend='s...\""),
+        ("mixed.jsonl:5: warning: skipped: not a JSON line: Unterminated string starting at "
+        "(column 23): '{\"backend\": \"sglang\", \"dataset'"),
     ]
     assert all(p.severity == "warning" for p in imported.skipped)
 
@@ -186,8 +186,8 @@ def test_json_lines_that_are_not_results_are_skipped_too(tmp_path):
     imported = sglang.read(path, "x.jsonl")
     assert len(imported.records) == 1
     assert [str(p) for p in imported.skipped] == [
-        "x.jsonl:1: warning: skipped: not an SGLang bench_serving result: missing 'completed', "
-        "'median_ttft_ms', 'dataset_name'",
+        ("x.jsonl:1: warning: skipped: not an SGLang bench_serving result: missing 'completed', "
+        "'median_ttft_ms', 'dataset_name'"),
         "x.jsonl:2: warning: skipped: not an SGLang bench_serving result: a JSON list, not an object",
     ]
 
@@ -209,8 +209,8 @@ def test_missing_values_stay_none(tmp_path):
     (rec,) = imported.records
     assert rec["ttft_median_ms"] is None and rec["itl_p99_ms"] is None
     assert [str(p) for p in imported.skipped] == [
-        "n.jsonl:1: warning: skipped: 'p99_itl_ms' is NaN, not a finite number: 'itl_p99_ms' is "
-        "not measured"]
+        ("n.jsonl:1: warning: skipped: 'p99_itl_ms' is NaN, not a finite number: 'itl_p99_ms' is "
+        "not measured")]
 
 
 def test_unset_concurrency_key_in_every_line_means_no_concurrency_dimension(tmp_path):
@@ -237,10 +237,10 @@ def test_a_file_without_a_result_line_says_why_each_line_was_skipped(tmp_path):
         sglang.read(path, "bad.jsonl")
     assert messages(exc) == [
         "bad.jsonl:1: skipped: not a JSON line: Expecting value (column 1): 'hello'",
-        "bad.jsonl:2: skipped: not an SGLang bench_serving result: missing 'median_ttft_ms', "
-        "'dataset_name'",
-        "bad.jsonl:1: not an SGLang bench_serving result file: no line is a result (a result "
-        "line has 'completed', 'median_ttft_ms', 'dataset_name')",
+        ("bad.jsonl:2: skipped: not an SGLang bench_serving result: missing 'median_ttft_ms', "
+        "'dataset_name'"),
+        ("bad.jsonl:1: not an SGLang bench_serving result file: no line is a result (a result "
+        "line has 'completed', 'median_ttft_ms', 'dataset_name')"),
     ]
 
 
@@ -251,8 +251,8 @@ def test_a_vllm_file_is_the_wrong_format():
     # the one-object file is one line: it parses, but is not an SGLang result
     assert messages(exc) == [
         "v.json:1: skipped: not an SGLang bench_serving result: missing 'dataset_name'",
-        "v.json:1: not an SGLang bench_serving result file: no line is a result (a result "
-        "line has 'completed', 'median_ttft_ms', 'dataset_name')"]
+        ("v.json:1: not an SGLang bench_serving result file: no line is a result (a result "
+        "line has 'completed', 'median_ttft_ms', 'dataset_name')")]
 
 
 def test_truncated_last_line_is_skipped_with_its_line(tmp_path):
@@ -279,10 +279,10 @@ def test_many_bad_lines_are_listed_ten_at_most(tmp_path):
 @pytest.mark.parametrize("path", sample_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_detect_is_true_only_on_its_own_samples(path):
     text = path.read_bytes().decode("utf-8", errors="replace")
-    assert sglang.detect(path, text) is (path.parent.name == "sglang")
+    assert sglang.detect(path, text) is (path.parent.name in ("sglang", "sglang-0.5"))
 
 
-@pytest.mark.parametrize("path", [p for p in sample_files() if p.parent.name == "sglang"],
+@pytest.mark.parametrize("path", [p for p in sample_files() if p.parent.name in ("sglang", "sglang-0.5")],
                          ids=lambda p: p.name)
 def test_auto_picks_this_importer(path):
     from benchproof.importers import detect
