@@ -37,15 +37,30 @@ from typing import Any
 import yaml
 
 from benchproof.errors import ImportFormatError, Problem, fail
-from benchproof.importers.base import DimensionDef, Imported, Importer, MetricDef, register
+from benchproof.importers.base import (
+    DimensionDef,
+    Imported,
+    Importer,
+    MetricDef,
+    register,
+)
 from benchproof.importers.common import IMPORTED_FROM, finite, origin, read_file
 from benchproof.importers.common import skipped as skip
 from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.importers.serving.reading import has_keys
-from benchproof.importers.serving.requests import definitions, present_metrics, request_row, stated_of
+from benchproof.importers.serving.requests import (
+    definitions,
+    present_metrics,
+    request_row,
+    stated_of,
+)
 from benchproof.importers.serving.result import ArmFields, serving_import
 from benchproof.importers.serving.stub import arm_stub
-from benchproof.importers.serving.values import CONCURRENCY_DIM, NOT_RECORDED, plain_number
+from benchproof.importers.serving.values import (
+    CONCURRENCY_DIM,
+    NOT_RECORDED,
+    plain_number,
+)
 from benchproof.read.tooljson import json_document
 
 NAME = "inference-perf"
@@ -75,8 +90,8 @@ _RATES = (
 _FAMILIES = (
     ("time_to_first_token", "ttft", "TTFT", "request start → first output token received; client side"),
     ("time_per_output_token", "tpot", "TPOT", "(last token − first token) / (output tokens − 1) per request"),
-    ("inter_token_latency", "itl", "ITL", "each gap between consecutive output tokens, all requests pooled "
-                                          "(the tokens of one streamed chunk share its arrival time)"),
+    ("inter_token_latency", "itl", "ITL", ("each gap between consecutive output tokens, all requests pooled "
+                                           "(the tokens of one streamed chunk share its arrival time)")),
     ("request_latency", "e2el", "E2E latency", "request start → end, client side"),
     ("normalized_time_per_output_token", "ntpot", "Normalized TPOT", "request latency / output tokens"),
 )
