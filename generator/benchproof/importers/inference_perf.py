@@ -165,13 +165,22 @@ def _window(partials: list[dict]) -> tuple[str | None, str | None]:
     return start, end
 
 
-def _partials(path: Path, prefix: str, stage: int | None) -> list[Path]:
+def _partials(path: Path, prefix: str, stage: int | None, config: dict | None) -> list[Path] | None:
+    """The stage partials beside the report: its stage's, or for the summary one per stage of the
+    run (the stages of config.yaml and of the stage reports beside it); ``None`` when one is missing."""
+    def partial(n: int) -> Path:
+        return path.with_name(f"{prefix}inference-perf.partial.stage_{n}.yaml")
+
     if stage is not None:
-        one = path.with_name(f"{prefix}inference-perf.partial.stage_{stage}.yaml")
-        return [one] if one.is_file() else []
+        return [partial(stage)] if partial(stage).is_file() else None
+    stages = {int(m.group("stage")) for p in path.parent.iterdir()
+              if (m := STAGE_FILE.match(p.name)) and m.group("prefix") == prefix}
+    configured = _get(config, "load", "stages")
+    stages |= set(range(len(configured))) if isinstance(configured, list) else set()
     pattern = re.compile(re.escape(prefix) + r"inference-perf\.partial\.stage_(\d+)\.yaml$")
-    found = [(int(m.group(1)), p) for p in path.parent.iterdir() if (m := pattern.match(p.name))]
-    return [p for _, p in sorted(found)]
+    stages |= {int(m.group(1)) for p in path.parent.iterdir() if (m := pattern.match(p.name))}
+    found = [partial(n) for n in sorted(stages)]
+    return found if found and all(p.is_file() for p in found) else None
 
 
 def _error_text(error: Any) -> str:
@@ -292,17 +301,20 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         "output_len_mean": finite(_get(successes, "output_len", "mean"), exact=True),
         "report": path.name,
     })
-    partial_paths = _partials(path, prefix, stage)
-    partials = [p for p in (_yaml_beside(x) for x in partial_paths) if p is not None]
-    if partials and len(partials) == len(partial_paths):
+    config_path = path.with_name(f"{prefix}{CONFIG}")
+    config = _yaml_beside(config_path)
+    partial_paths = _partials(path, prefix, stage, config)
+    partials = [p for p in (_yaml_beside(x) for x in partial_paths or []) if p is not None]
+    if partial_paths and len(partials) == len(partial_paths):
         companions += partial_paths
         started, ended = _window(partials)
         if started:
             record["started_at"] = started
         if ended:
             record["ended_at"] = ended
-    config_path = path.with_name(f"{prefix}{CONFIG}")
-    config = _yaml_beside(config_path)
+    elif stage is None and partial_paths is None:
+        skipped.append(skip(rel, None, "the stage partials (inference-perf.partial.stage_<N>.yaml) beside it do not "
+                                       "cover every stage of the run: its start and end are not recorded"))
     if config is not None:
         companions.append(config_path)
     requests: list[dict] = []

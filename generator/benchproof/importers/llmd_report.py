@@ -184,7 +184,8 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     }
     present: set[str] = set()
     _metrics(aggregate, record, rel, skipped, present)
-    requests = aggregate.get("requests") if isinstance(aggregate.get("requests"), dict) else {}
+    found = aggregate.get("requests")
+    requests: dict = found if isinstance(found, dict) else {}
     total, failures = finite(requests.get("total")), finite(requests.get("failures"))
     if total is not None and total > 0 and failures == total:
         record.update({s.id: None for s in SPECS})
