@@ -269,3 +269,20 @@ def test_imported_stages_build_and_results_json_shows_their_rates(tmp_path):
                      1: report(files[1])["successes"]["throughput"]["requests_per_sec"]}
     rates = {row["point"]["stage"]: row["point"]["request_rate"] for row in results["rows"]}
     assert rates == {0: 2, 1: 4}
+
+
+@pytest.mark.parametrize("tamper", [False, True])
+def test_the_summarys_stated_figures_are_checked_against_its_requests(tmp_path, tamper):
+    """inference-perf's own percentiles agree with the per-request report (np.percentile, as
+    benchproof's); a summary whose median TTFT is changed is found to differ."""
+    folder = copy_run(CONSTANT, tmp_path)
+    summary = folder / "summary_lifecycle_metrics.json"
+    if tamper:
+        doc = report(summary)
+        doc["successes"]["latency"]["time_to_first_token"]["median"] *= 2
+        summary.write_text(json.dumps(doc), encoding="utf-8")
+    import_files(tmp_path / "report", "inference-perf", "stub", summary)
+    build_page(tmp_path / "report", tmp_path / "site")
+    results = json.loads((tmp_path / "site" / "downloads" / "results.json").read_text())
+    differs = [f for f in results["findings"] if f["rule"] == "summary-differs"]
+    assert [f["metric"] for f in differs] == (["ttft_median_ms"] if tamper else [])
