@@ -68,6 +68,19 @@ def test_a_stage_report_is_one_record_with_its_rate_figures_and_times(stage):
     assert imported.requests == []
 
 
+def test_an_older_report_of_the_kubecon_demo_reads_the_same_way():
+    """A genuine report of an earlier inference-perf (kubernetes-sigs/inference-perf demos, Nov 2025):
+    ``prompt_len`` where 0.7 has ``prompt_tokens``, no partial or config beside it."""
+    path = HERE / "kubecon-na-2025-vllm" / "stage_0_lifecycle_metrics.json"
+    imported, doc = read(path), report(path)
+    [record] = imported.records
+    assert (record["stage"], record["request_rate"], record["max_concurrency"]) == (0, 1, NR)
+    assert record["request_throughput"] == doc["successes"]["throughput"]["requests_per_sec"]
+    assert record["prompt_len_mean"] == doc["successes"]["prompt_len"]["mean"]
+    assert record["prompt_tokens_mean"] is None
+    assert "started_at" not in record and imported.companions == []
+
+
 def test_a_concurrent_stage_states_its_concurrency():
     path = CONCURRENT / "stage_1_lifecycle_metrics.json"
     [record] = read(path).records

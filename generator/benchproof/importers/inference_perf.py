@@ -298,6 +298,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         "send_duration_s": finite(load.get("send_duration"), exact=True),
         "achieved_rate": finite(load.get("achieved_rate"), exact=True),
         "prompt_tokens_mean": finite(_get(successes, "prompt_tokens", "mean"), exact=True),
+        "prompt_len_mean": finite(_get(successes, "prompt_len", "mean"), exact=True),  # before 0.7
         "output_len_mean": finite(_get(successes, "output_len", "mean"), exact=True),
         "report": path.name,
     })
