@@ -68,6 +68,25 @@ def test_a_converted_report_is_one_record_of_its_load_point(path):
     assert imported.arm["settings"]["load_config"] == doc["scenario"]["load"]["native"]["config"]
 
 
+GUIDELLM = [HERE / f"guidellm_concurrent_{n}.yaml" for n in (0, 1)]
+
+
+@pytest.mark.parametrize("path", GUIDELLM, ids=lambda p: p.stem)
+def test_a_converted_guidellm_benchmark_keeps_each_unit_it_states(path):
+    """llm-d-benchmark writes GuideLLM's TTFT in ms, TPOT and ITL in ms/token, latency in s."""
+    [record] = read(path).records
+    doc = load(path)
+    latency = aggregate(path)["latency"]
+    assert (latency["time_to_first_token"]["units"], latency["time_per_output_token"]["units"],
+            latency["request_latency"]["units"]) == ("ms", "ms/token", "s")
+    assert record["ttft_median_ms"] == pytest.approx(latency["time_to_first_token"]["p50"])
+    assert record["tpot_p99_ms"] == pytest.approx(latency["time_per_output_token"]["p99"])
+    assert record["e2el_mean_ms"] == pytest.approx(latency["request_latency"]["mean"] * 1000)
+    assert record["max_concurrency"] == doc["scenario"]["load"]["standardized"]["concurrency"]
+    assert record["request_rate"] == NR  # a concurrent GuideLLM benchmark states no rate
+    assert record["load_tool"] == "guidellm"
+
+
 def test_concurrency_and_rate_of_a_concurrent_stage():
     [record] = read(CONCURRENT[1]).records
     assert record["max_concurrency"] == 4
