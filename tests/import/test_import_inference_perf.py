@@ -251,6 +251,15 @@ def test_the_per_request_report_alone_points_to_the_summary():
     assert "import summary_lifecycle_metrics.json beside it" in messages(exc)[0]
 
 
+@pytest.mark.parametrize("name", ["adapter_sql-lora_lifecycle_metrics.json",
+                                  "adapter_sql-lora_stage_0_lifecycle_metrics.json"])
+def test_a_lora_adapters_report_is_refused_not_taken_for_a_stage(tmp_path, name):
+    shutil.copy(CONSTANT / "stage_0_lifecycle_metrics.json", tmp_path / name)
+    with pytest.raises(ImportFormatError) as exc:
+        read(tmp_path / name)
+    assert "one LoRA adapter's requests" in messages(exc)[0]
+
+
 def test_a_report_renamed_out_of_inference_perf_names_is_an_error(tmp_path):
     shutil.copy(CONSTANT / "stage_0_lifecycle_metrics.json", tmp_path / "results.json")
     with pytest.raises(ImportFormatError) as exc:

@@ -69,6 +69,7 @@ PER_REQUEST = "per_request_lifecycle_metrics.json"
 CONFIG = "config.yaml"
 SUMMARY = "summary"
 STAGE_FILE = re.compile(r"^(?P<prefix>.*?)stage_(?P<stage>\d+)_lifecycle_metrics\.json$")
+ADAPTER_FILE = re.compile(r"^(?:.*?)adapter_.+_lifecycle_metrics\.json$")
 SUMMARY_FILE = re.compile(r"^(?P<prefix>.*?)summary_lifecycle_metrics\.json$")
 
 DIMS = [DimensionDef("stage", "Stage (inference-perf)"),
@@ -236,6 +237,9 @@ def _requests(path: Path, rel: str, skipped: list[Problem]) -> list[dict]:
 
 def _stage_of(path: Path, rel: str) -> tuple[str, int | None]:
     """(the file-name prefix, the stage number; ``None`` for the summary)."""
+    if ADAPTER_FILE.match(path.name):
+        fail(rel, 1, "this is inference-perf's report of one LoRA adapter's requests: benchproof imports the "
+                     "stage reports (stage_<N>_lifecycle_metrics.json) or the summary of the run")
     m = STAGE_FILE.match(path.name)
     if m:
         return m.group("prefix"), int(m.group("stage"))
