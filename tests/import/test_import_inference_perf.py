@@ -251,6 +251,15 @@ def test_the_per_request_report_alone_points_to_the_summary():
     assert "import summary_lifecycle_metrics.json beside it" in messages(exc)[0]
 
 
+def test_a_prometheus_report_is_not_claimed_and_is_refused_naming_it():
+    """The KubeCon demo's stage_0_prometheus_metrics.json has the lifecycle reports' top level."""
+    path = HERE / "kubecon-na-2025-vllm" / "stage_0_prometheus_metrics.json"
+    assert not lookup("inference-perf").detect(path, path.read_text(encoding="utf-8"))
+    with pytest.raises(ImportFormatError) as exc:
+        read(path)
+    assert "Prometheus metrics" in messages(exc)[0]
+
+
 @pytest.mark.parametrize("name", ["adapter_sql-lora_lifecycle_metrics.json",
                                   "adapter_sql-lora_stage_0_lifecycle_metrics.json"])
 def test_a_lora_adapters_report_is_refused_not_taken_for_a_stage(tmp_path, name):

@@ -69,6 +69,7 @@ PER_REQUEST = "per_request_lifecycle_metrics.json"
 CONFIG = "config.yaml"
 SUMMARY = "summary"
 STAGE_FILE = re.compile(r"^(?P<prefix>.*?)stage_(?P<stage>\d+)_lifecycle_metrics\.json$")
+PROMETHEUS_FILE = re.compile(r"^.*?(stage_\d+|summary)_prometheus_metrics\.json$")
 ADAPTER_FILE = re.compile(r"^(?:.*?)adapter_.+_lifecycle_metrics\.json$")
 SUMMARY_FILE = re.compile(r"^(?P<prefix>.*?)summary_lifecycle_metrics\.json$")
 
@@ -118,7 +119,9 @@ SPECS = _specs()
 def detect(path: Path, text: str) -> bool:
     head = text.lstrip()[:1]
     if head == "{":
-        return has_keys(text, "load_summary", "successes", "failures")
+        # "latency" and "throughput": the lifecycle reports' own sections (its Prometheus reports
+        # have the same top level, without them)
+        return has_keys(text, "load_summary", "successes", "failures", "latency", "throughput")
     return head == "[" and has_keys(text[:200_000], "start_time", "end_time", "request_metrics", "response_metrics")
 
 
@@ -237,6 +240,9 @@ def _requests(path: Path, rel: str, skipped: list[Problem]) -> list[dict]:
 
 def _stage_of(path: Path, rel: str) -> tuple[str, int | None]:
     """(the file-name prefix, the stage number; ``None`` for the summary)."""
+    if PROMETHEUS_FILE.match(path.name):
+        fail(rel, 1, "this is inference-perf's report of the server's Prometheus metrics: benchproof imports the "
+                     "lifecycle reports (stage_<N>_lifecycle_metrics.json, summary_lifecycle_metrics.json)")
     if ADAPTER_FILE.match(path.name):
         fail(rel, 1, "this is inference-perf's report of one LoRA adapter's requests: benchproof imports the "
                      "stage reports (stage_<N>_lifecycle_metrics.json) or the summary of the run")
@@ -262,6 +268,9 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     if not isinstance(doc, dict):
         fail(rel, 1, f"not a {WHAT}: expected a JSON object")
     missing = [k for k in ("load_summary", "successes", "failures") if not isinstance(doc.get(k), dict)]
+    if not missing and not any(k in doc["successes"] for k in ("latency", "throughput")):
+        fail(rel, 1, f"not a {WHAT}: 'successes' has no 'latency' or 'throughput' (inference-perf's Prometheus "
+                     "reports look so; benchproof imports its lifecycle reports)")
     if missing:
         fail(rel, 1, f"not a {WHAT} of a layout benchproof reads (the file states no inference-perf version): "
                      f"no {', '.join(repr(k) for k in missing)} mapping")
