@@ -57,7 +57,7 @@ def test_auto_on_a_file_no_importer_knows_is_an_error_naming_the_formats(tmp_pat
     assert result.exit_code == 1
     assert ("other.json: cannot tell which tool wrote this file; name its format instead of 'auto' "
             "(known formats: ") in result.output
-    assert "hyperfine, llama-bench, pytest-benchmark" in result.output
+    assert "hyperfine, inference-perf, llama-bench, llm-d-report, pytest-benchmark" in result.output
     assert not (tmp_path / "report").exists()
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchproof.errors import ImportFormatError, Problem
-from benchproof.importers import (aiperf, guidellm, hyperfine, llama_bench,  # noqa: F401  (they register)
+from benchproof.importers import (aiperf, guidellm, hyperfine, inference_perf, llama_bench, llmd_report,  # noqa: F401
                                   pytest_benchmark, sglang, vllm_serve, vllm_throughput)
 from benchproof.importers.base import REGISTRY, Importer
 from benchproof.read.yamlio import read_text
