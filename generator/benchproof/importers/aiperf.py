@@ -59,8 +59,9 @@ RATES = (MetricSpec("request_throughput", "Requests/s", "req/s", "higher", ("req
 
 def detect(path: Path, text: str) -> bool:
     line = next((x for x in text[:1_000_000].split("\n") if x.strip()), "")
+    # a GuideLLM 0.8 report is one JSON line with "metadata", "metrics" and "error" too
     return line.lstrip().startswith("{") and '"metadata"' in line and '"metrics"' in line and \
-        ('"x_request_id"' in line or '"error"' in line)
+        ('"x_request_id"' in line or '"error"' in line) and '"benchmarks": [' not in line
 
 
 def _metric(metrics: dict, names: tuple[str, ...]) -> tuple[Any, float | None]:
