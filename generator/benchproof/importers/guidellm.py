@@ -9,7 +9,16 @@ apart by the keys present, never by a version number; unknown keys are ignored.
   throughput and N constant-rate benchmarks).  Its dimension ``strategy`` is GuideLLM's
   own name for it: ``synchronous``, ``throughput``, ``concurrent@8``, ``constant@1.55``,
   ``poisson@2.00``.  In a sweep the constant rates are computed from the measured
-  throughput, so they differ between runs and engines.
+  throughput, so they differ between runs and engines.  The load the strategy states is a dimension
+  too: ``max_concurrency`` (a concurrent strategy's ``streams``, else its
+  ``max_concurrency``) and ``request_rate`` (a constant or poisson ``rate``), each present
+  when some benchmark states it, ``not recorded`` in a benchmark that does not.
+  ``started_at``/``ended_at``: the benchmark's ``start_time``/``end_time`` (epoch → ISO UTC).
+* GuideLLM 0.8.1 (report schema 2: ``metadata.version``) is read from real reports; the
+  arm stub takes its settings from ``config.spec`` (backend, data, tokenizer, profile,
+  constraints, overrides) and ``Imported.tool_version`` from ``metadata.guidellm_version``.
+  Another schema version, a benchmark without a strategy ``type_``, or metrics under no
+  known name is an ImportFormatError naming the version the file states (docs/import/guidellm.md).
 * **Metrics** come from the *successful* requests' distribution summaries
   (``metrics.<name>.successful``): median, mean and p99 of TTFT, request latency (seconds
   in the file, ×1000 → ms), GuideLLM's ``inter_token_latency_ms`` (→ the ``tpot_*``
