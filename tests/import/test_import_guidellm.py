@@ -191,6 +191,11 @@ def test_current_schema_sweep_strategies_and_a_failed_benchmark(tmp_path):
     assert [r["status"] for r in recs] == ["ok", "ok", "ok", "failed", "ok"]
     assert recs[1]["requests_errored"] == 3 and recs[2]["requests_incomplete"] == 2
     assert recs[2]["strategy_rate"] == 2.5 and recs[3]["strategy_streams"] == 4
+    # the load each strategy states; "not recorded" where it states none (never unlimited)
+    assert [d.id for d in imported.dimensions] == ["strategy", "max_concurrency", "request_rate"]
+    assert [r["max_concurrency"] for r in recs] == ["not recorded", "not recorded", "not recorded", 4,
+                                                    "not recorded"]
+    assert [r["request_rate"] for r in recs] == ["not recorded", "not recorded", 2.5, "not recorded", 12.345]
     src = doc["benchmarks"][2]["metrics"]
     assert recs[2]["ttft_median_ms"] == src["time_to_first_token_ms"]["successful"]["median"] == 55.0
     assert recs[2]["ttft_p99_ms"] == src["time_to_first_token_ms"]["successful"]["percentiles"]["p99"]

@@ -101,7 +101,19 @@ def test_request_rows_are_the_files_requests():
         assert row["tpot_ms"] == request["inter_token_latency_ms"]
         assert row["e2el_ms"] == request["request_latency"] * 1000
         assert (row["input_tokens"], row["output_tokens"]) == (request["prompt_tokens"], request["output_tokens"])
-    assert imported.warnings == []      # every request is in the file: no sample warning
+    # every request is in the file: no sample warning (only GuideLLM's own, below)
+    assert not [w for w in imported.warnings if "GuideLLM samples them" in w.message]
+
+
+def test_guidellms_own_warnings_are_passed_on_and_its_phases_kept():
+    doc = doc_of()
+    imported = guidellm.read(FAST, "fast.json")
+    expected = [f"fast.json:1: warning: benchmarks[{i}] (concurrent@{n}): GuideLLM warns: {w['message']} {w['note']}"
+                for i, (b, n) in enumerate(zip(doc["benchmarks"], (1, 4))) for w in b["warnings"]]
+    assert len(expected) == 2 and "bottlenecked by the data generation" in expected[0]
+    assert [str(w) for w in imported.warnings] == expected
+    assert [(r["warmup_s"], r["cooldown_s"]) for r in imported.records] == \
+        [(b["warmup_duration"], b["cooldown_duration"]) for b in doc["benchmarks"]] == [(0.0, 0.0), (0.0, 0.0)]
 
 
 def test_only_the_mean_of_ttft_and_latency_is_stated():

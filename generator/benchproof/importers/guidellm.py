@@ -276,6 +276,9 @@ def _record(bench: dict, index: int, path: Path, rel: str, line: int | None,
                         ("request_concurrency_mean", "request_concurrency")):
         record[key] = finite(_get(bench, "metrics", metric, "successful", "mean"), exact=True)
     record["duration_s"] = finite(bench.get("duration"), exact=True)
+    for column, key in (("warmup_s", "warmup_duration"), ("cooldown_s", "cooldown_duration")):
+        if key in bench:
+            record[column] = finite(bench.get(key), exact=True)
     record["guidellm_benchmark_id"] = bench.get("id_") or _get(bench, "config", "id_")
     record["guidellm_run_id"] = bench.get("run_id") or _get(bench, "config", "run_id")
     for column, key in (("started_at", "start_time"), ("ended_at", "end_time")):
@@ -313,6 +316,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         _check_layout(bench, rel, line, index, version)
         benches.append(bench)
         requests += bench_requests(bench, len(records), _totals(bench) or {}, rel, line, index, warnings)
+        warnings += _tool_warnings(bench, rel, line, index)
         records.append(_record(bench, index, path, rel, line, skipped, present))
     if not records:
         raise _no_benchmark(skipped, rel)
@@ -339,6 +343,20 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
                     arm=_arm(doc, benches), skipped=skipped, arm_from=fields, arms=found, warnings=warnings,
                     requests=requests, request_metrics=request_metrics(SPECS, present, requests),
                     tool_version=version)
+
+
+def _tool_warnings(bench: dict, rel: str, line: int | None, index: int) -> list[Problem]:
+    """GuideLLM's own warnings about a benchmark (0.8: ``warnings``, e.g. a load generator
+    that could not keep up), passed on as they are written."""
+    found = bench.get("warnings")
+    out = []
+    for warning in found if isinstance(found, list) else ():
+        if isinstance(warning, dict) and isinstance(warning.get("message"), str):
+            note = f" {warning['note']}" if isinstance(warning.get("note"), str) else ""
+            label = strategy_name(_strategy(bench))
+            out.append(Problem(rel, line, f"benchmarks[{index}] ({label}): GuideLLM warns: "
+                                          f"{warning['message']}{note}", "warning"))
+    return out
 
 
 def _check_schema(doc: dict, rel: str, version: str | None) -> None:
