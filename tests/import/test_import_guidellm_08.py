@@ -146,6 +146,20 @@ def test_arm_stub_from_the_reports_spec():
     assert "engine" not in arm and "command" not in arm    # the file keeps no command line
 
 
+def test_the_yaml_of_a_report_reads_as_its_json():
+    """One 0.8.1 run written as JSON and YAML (--output kind=json and kind=yaml)."""
+    from_json = guidellm.read(FOLDER / "guidellm-0.8.1_concurrent2_4req.json", "s.json")
+    from_yaml = guidellm.read(FOLDER / "guidellm-0.8.1_concurrent2_4req.yaml", "s.yaml")
+    assert [r.pop("imported_from") for r in from_json.records] == ["guidellm-0.8.1_concurrent2_4req.json:1"]
+    assert [r.pop("imported_from") for r in from_yaml.records] == ["guidellm-0.8.1_concurrent2_4req.yaml:2"]
+    assert from_json.records == from_yaml.records
+    (rec,) = from_yaml.records
+    assert (rec["strategy"], rec["max_concurrency"], rec["requests_successful"]) == ("concurrent@2", 2, 4)
+    assert from_json.requests == from_yaml.requests and len(from_yaml.requests) == 4
+    assert from_yaml.tool_version == "0.8.1"
+    assert [m.id for m in from_json.metrics] == [m.id for m in from_yaml.metrics]
+
+
 def test_auto_detects_guidellm_only():
     assert detect(FAST, "fast.json").name == "guidellm"
     csv = FOLDER / "guidellm-0.8.1_concurrent_ttft20-tok4.csv"
