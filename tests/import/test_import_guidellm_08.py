@@ -328,7 +328,14 @@ def test_a_future_schema_version_is_refused_naming_it(tmp_path):
         read_doc(tmp_path, doc)
     (message,) = messages(exc)
     assert message.startswith("b.json:1: GuideLLM 0.9.0: report schema 3 ('metadata.version') is not one "
-                              "this importer reads (schema 2, or a v0.3 report without 'metadata')")
+                              "this importer reads (schema 1, 2, or a report without 'metadata', as up to 0.4)")
+
+
+def test_schema_1_of_guidellm_05_and_06_is_read(tmp_path):
+    """0.5 and 0.6 write metadata.version 1 with the same benchmark layout (their source)."""
+    doc = doc_of()
+    doc["metadata"]["version"] = 1
+    assert [r["strategy"] for r in read_doc(tmp_path, doc).records] == ["concurrent@1", "concurrent@4"]
 
 
 def test_a_benchmark_without_its_strategy_is_refused_naming_the_field(tmp_path):

@@ -119,8 +119,9 @@ DIMS = [DimensionDef("strategy", "Strategy (GuideLLM)")]
 # a constant or poisson strategy's rate; "not recorded" where the strategy does not state it
 CONCURRENCY = DimensionDef("max_concurrency", "Max concurrency")
 RATE = DimensionDef("request_rate", "Request rate (req/s)")
-# the report schema versions read (GuideLLM's metadata.version; v0.3 reports have no metadata)
-SCHEMA_VERSIONS = (2,)
+# the report schema versions read (GuideLLM's metadata.version: 1 in 0.5–0.6, 2 from 0.7, whose
+# benchmarks keep the same layout; reports up to 0.4 have no metadata)
+SCHEMA_VERSIONS = (1, 2)
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -364,8 +365,8 @@ def _check_schema(doc: dict, rel: str, version: str | None) -> None:
     schema = _get(doc, "metadata", "version")
     if "metadata" in doc and schema not in SCHEMA_VERSIONS:
         fail(rel, 1, f"{_whose(version)} report schema {schema!r} ('metadata.version') is not one this "
-                     f"importer reads (schema {', '.join(map(str, SCHEMA_VERSIONS))}, or a v0.3 report "
-                     "without 'metadata'): its layout may have changed; nothing imported")
+                     f"importer reads (schema {', '.join(map(str, SCHEMA_VERSIONS))}, or a report "
+                     "without 'metadata', as up to 0.4): its layout may have changed; nothing imported")
 
 
 def _check_layout(bench: dict, rel: str, line: int | None, index: int, version: str | None) -> None:
