@@ -108,7 +108,9 @@ def test_one_record_per_benchmark_with_the_reports_own_figures():
     assert rec["output_throughput"] == m["output_tokens_per_second"]["successful"]["mean"]
     assert rec["total_token_throughput"] == m["tokens_per_second"]["successful"]["mean"]
     assert rec["request_throughput"] == m["requests_per_second"]["successful"]["mean"]
-    assert rec["started_at"] == "2025-06-05T20:59:28+00:00"
+    assert bench["start_time"] == 1749157168.1827004 and bench["end_time"] == 1749157198.1799018
+    assert rec["started_at"] == "2025-06-05T20:59:28.182700+00:00"
+    assert rec["ended_at"] == "2025-06-05T20:59:58.179902+00:00"
 
 
 def test_request_counts_are_raw_fields_and_the_samples_are_never_recounted():
@@ -189,6 +191,11 @@ def test_current_schema_sweep_strategies_and_a_failed_benchmark(tmp_path):
     assert [r["status"] for r in recs] == ["ok", "ok", "ok", "failed", "ok"]
     assert recs[1]["requests_errored"] == 3 and recs[2]["requests_incomplete"] == 2
     assert recs[2]["strategy_rate"] == 2.5 and recs[3]["strategy_streams"] == 4
+    # the load each strategy states; "not recorded" where it states none (never unlimited)
+    assert [d.id for d in imported.dimensions] == ["strategy", "max_concurrency", "request_rate"]
+    assert [r["max_concurrency"] for r in recs] == ["not recorded", "not recorded", "not recorded", 4,
+                                                    "not recorded"]
+    assert [r["request_rate"] for r in recs] == ["not recorded", "not recorded", 2.5, "not recorded", 12.345]
     src = doc["benchmarks"][2]["metrics"]
     assert recs[2]["ttft_median_ms"] == src["time_to_first_token_ms"]["successful"]["median"] == 55.0
     assert recs[2]["ttft_p99_ms"] == src["time_to_first_token_ms"]["successful"]["percentiles"]["p99"]
@@ -201,6 +208,7 @@ def test_current_schema_sweep_strategies_and_a_failed_benchmark(tmp_path):
     starts = [i + 1 for i, line in enumerate(lines) if line == "    {"]
     assert [r["imported_from"] for r in recs] == [f"benchmarks.json:{n}" for n in starts]
     assert recs[0]["started_at"] == "2026-01-01T00:00:00+00:00"
+    assert recs[0]["ended_at"] == "2026-01-01T00:00:30+00:00"
     tpot = {m.id: m for m in imported.metrics}["guidellm_tpot_median_ms"].source
     assert "(last token − request start) / output tokens" in tpot and "INCLUDED" in tpot
     settings = imported.arm["settings"]
@@ -315,10 +323,11 @@ def test_a_pytest_benchmark_file_is_refused_with_every_reason(tmp_path):
 @pytest.mark.parametrize("path", sample_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_detect_is_true_only_on_its_own_samples(path):
     text = path.read_bytes().decode("utf-8", errors="replace")
-    assert guidellm.detect(path, text) is (path.parent.name == "guidellm")
+    assert guidellm.detect(path, text) is (path.parent.name.startswith("guidellm") and path.suffix != ".csv")
 
 
-@pytest.mark.parametrize("path", [p for p in sample_files() if p.parent.name == "guidellm"],
+@pytest.mark.parametrize("path", [p for p in sample_files() if p.parent.name.startswith("guidellm")
+                                  and p.suffix != ".csv"],
                          ids=lambda p: p.name)
 def test_auto_picks_this_importer(path):
     from benchproof.importers import detect

@@ -117,7 +117,8 @@ def test_the_genuine_sglang_and_guidellm_samples(tmp_path):
     # its summary covers the 46: said once a checked metric, and the one request is not compared with it
     data = results(tmp_path / "g", tmp_path / "site")
     found = [f for f in data["findings"] if f["rule"] == "summary-differs"]
-    assert sorted(f["metric"] for f in found) == ["e2el_ms_p99", "tpot_ms_p99", "ttft_ms_p99"]
+    # (GuideLLM's ITL summary is weighted by output tokens: not stated, so not checked)
+    assert sorted(f["metric"] for f in found) == ["e2el_ms_p99", "ttft_ms_p99"]
     assert all("states that its summary covers 46 successful requests (requests_successful); its request "
                "records hold 1" in f["message"] for f in found)
 

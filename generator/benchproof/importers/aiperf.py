@@ -81,8 +81,9 @@ LOOKED_FOR = ("request_latency", "time_to_first_token", "ttft", "inter_token_lat
 
 def detect(path: Path, text: str) -> bool:
     line = next((x for x in text[:1_000_000].split("\n") if x.strip()), "")
+    # a GuideLLM 0.8 report is one JSON line with "metadata", "metrics" and "error" too
     return line.lstrip().startswith("{") and '"metadata"' in line and '"metrics"' in line and \
-        ('"x_request_id"' in line or '"error"' in line)
+        ('"x_request_id"' in line or '"error"' in line) and '"benchmarks": [' not in line
 
 
 def _mapping(obj: dict, key: str) -> dict:

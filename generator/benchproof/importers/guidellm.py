@@ -9,7 +9,16 @@ apart by the keys present, never by a version number; unknown keys are ignored.
   throughput and N constant-rate benchmarks).  Its dimension ``strategy`` is GuideLLM's
   own name for it: ``synchronous``, ``throughput``, ``concurrent@8``, ``constant@1.55``,
   ``poisson@2.00``.  In a sweep the constant rates are computed from the measured
-  throughput, so they differ between runs and engines.
+  throughput, so they differ between runs and engines.  The load the strategy states is a dimension
+  too: ``max_concurrency`` (a concurrent strategy's ``streams``, else its
+  ``max_concurrency``) and ``request_rate`` (a constant or poisson ``rate``), each present
+  when some benchmark states it, ``not recorded`` in a benchmark that does not.
+  ``started_at``/``ended_at``: the benchmark's ``start_time``/``end_time`` (epoch → ISO UTC).
+* GuideLLM 0.8.1 (report schema 2: ``metadata.version``) is read from real reports; the
+  arm stub takes its settings from ``config.spec`` (backend, data, tokenizer, profile,
+  constraints, overrides) and ``Imported.tool_version`` from ``metadata.guidellm_version``.
+  Another schema version, a benchmark without a strategy ``type_``, or metrics under no
+  known name is an ImportFormatError naming the version the file states (docs/import/guidellm.md).
 * **Metrics** come from the *successful* requests' distribution summaries
   (``metrics.<name>.successful``): median, mean and p99 of TTFT, request latency (seconds
   in the file, ×1000 → ms), GuideLLM's ``inter_token_latency_ms`` (→ the ``tpot_*``
@@ -56,12 +65,16 @@ from benchproof.importers.common import (
     read_file,
 )
 from benchproof.importers.common import skipped as skip
+from benchproof.importers.guidellm_requests import bench_requests, request_metrics
+from benchproof.importers.serving.fields import order_record
 from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.importers.serving.stub import arm_stub, same_or_joined
-from benchproof.importers.serving.values import iso_from_epoch, plain_number
-from benchproof.importers.serving.fields import order_record
+from benchproof.importers.serving.values import (
+    NOT_RECORDED,
+    iso_from_epoch_exact,
+    plain_number,
+)
 from benchproof.read.tooljson import json_document, member_item_lines
-from benchproof.importers.guidellm_requests import bench_requests, request_metrics
 
 NAME = "guidellm"
 WHAT = "GuideLLM benchmarks report"
@@ -102,6 +115,13 @@ SPECS: list[MetricSpec] = [
                  "request latency, request start → end, client side"),
 ]
 DIMS = [DimensionDef("strategy", "Strategy (GuideLLM)")]
+# the load each strategy states: a concurrent strategy's streams (else its max_concurrency),
+# a constant or poisson strategy's rate; "not recorded" where the strategy does not state it
+CONCURRENCY = DimensionDef("max_concurrency", "Max concurrency")
+RATE = DimensionDef("request_rate", "Request rate (req/s)")
+# the report schema versions read (GuideLLM's metadata.version: 1 in 0.5–0.6, 2 from 0.7, whose
+# benchmarks keep the same layout; reports up to 0.4 have no metadata)
+SCHEMA_VERSIONS = (1, 2)
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -223,6 +243,9 @@ def _record(bench: dict, index: int, path: Path, rel: str, line: int | None,
               for s in STATUSES}
     none_succeeded = counts["successful"] == 0
     record: dict[str, Any] = {"strategy": strategy_name(strategy)}
+    streams = strategy.get("streams") if strategy.get("streams") is not None else strategy.get("max_concurrency")
+    record[CONCURRENCY.id] = plain_number(streams) if finite(streams) is not None else NOT_RECORDED
+    record[RATE.id] = plain_number(strategy["rate"]) if finite(strategy.get("rate")) is not None else NOT_RECORDED
     for spec in SPECS:
         has, value = _value(bench, spec, rel, line, skipped, index)
         if has:
@@ -254,11 +277,15 @@ def _record(bench: dict, index: int, path: Path, rel: str, line: int | None,
                         ("request_concurrency_mean", "request_concurrency")):
         record[key] = finite(_get(bench, "metrics", metric, "successful", "mean"), exact=True)
     record["duration_s"] = finite(bench.get("duration"), exact=True)
+    for column, key in (("warmup_s", "warmup_duration"), ("cooldown_s", "cooldown_duration")):
+        if key in bench:
+            record[column] = finite(bench.get(key), exact=True)
     record["guidellm_benchmark_id"] = bench.get("id_") or _get(bench, "config", "id_")
     record["guidellm_run_id"] = bench.get("run_id") or _get(bench, "config", "run_id")
-    started = iso_from_epoch(bench.get("start_time"))
-    if started:
-        record["started_at"] = started
+    for column, key in (("started_at", "start_time"), ("ended_at", "end_time")):
+        when = iso_from_epoch_exact(bench.get(key))
+        if when:
+            record[column] = when
     record["imported_from"] = origin(path, line) if line else f"{path.name}: benchmarks[{index}]"
     return record
 
@@ -274,6 +301,8 @@ def _problem(bench: Any) -> str | None:
 def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
     text = read_file(path, rel, WHAT)
     doc, lines = _load(text, rel)
+    version = _text(_get(doc, "metadata", "guidellm_version"))
+    _check_schema(doc, rel, version)
     skipped: list[Problem] = []
     present: set[str] = set()
     records: list[dict] = []
@@ -285,15 +314,22 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         if why:
             skipped.append(skip(rel, line, f"benchmarks[{index}] {why}"))
             continue
+        _check_layout(bench, rel, line, index, version)
         benches.append(bench)
         requests += bench_requests(bench, len(records), _totals(bench) or {}, rel, line, index, warnings)
+        warnings += _tool_warnings(bench, rel, line, index)
         records.append(_record(bench, index, path, rel, line, skipped, present))
     if not records:
         raise _no_benchmark(skipped, rel)
     for record, bench in zip(records, benches):
         record["model"] = _backend(doc, bench, "backend_model", "model")
         record["target"] = _backend(doc, bench, "backend_target", "target")
-    fields, dims, found = arms.by_columns(records, list(range(len(records))), list(DIMS), arm_from,
+    load = [d for d in (CONCURRENCY, RATE) if any(r[d.id] != NOT_RECORDED for r in records)]
+    for record in records:
+        for dim in (CONCURRENCY, RATE):
+            if dim not in load:
+                del record[dim.id]
+    fields, dims, found = arms.by_columns(records, list(range(len(records))), [*DIMS, *load], arm_from,
                                           ("model", "target"), {}, lambda indices: _arm(
                                               doc, [benches[i] for i in indices]), rel, NAME)
     number_repeats(records, [*(d.id for d in dims), arms.ARM])
@@ -306,7 +342,51 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
                for d in (s.definition() for s in SPECS if s.id in present)]
     return Imported(format=NAME, records=records, metrics=metrics, dimensions=dims,
                     arm=_arm(doc, benches), skipped=skipped, arm_from=fields, arms=found, warnings=warnings,
-                    requests=requests, request_metrics=request_metrics(SPECS, present, requests))
+                    requests=requests, request_metrics=request_metrics(SPECS, present, requests),
+                    tool_version=version)
+
+
+def _tool_warnings(bench: dict, rel: str, line: int | None, index: int) -> list[Problem]:
+    """GuideLLM's own warnings about a benchmark (0.8: ``warnings``, e.g. a load generator
+    that could not keep up), passed on as they are written."""
+    found = bench.get("warnings")
+    out = []
+    for warning in found if isinstance(found, list) else ():
+        if isinstance(warning, dict) and isinstance(warning.get("message"), str):
+            note = f" {warning['note']}" if isinstance(warning.get("note"), str) else ""
+            label = strategy_name(_strategy(bench))
+            out.append(Problem(rel, line, f"benchmarks[{index}] ({label}): GuideLLM warns: "
+                                          f"{warning['message']}{note}", "warning"))
+    return out
+
+
+def _check_schema(doc: dict, rel: str, version: str | None) -> None:
+    """A report of a schema version this importer does not know is refused, naming it."""
+    schema = _get(doc, "metadata", "version")
+    if "metadata" in doc and schema not in SCHEMA_VERSIONS:
+        fail(rel, 1, f"{_whose(version)} report schema {schema!r} ('metadata.version') is not one this "
+                     f"importer reads (schema {', '.join(map(str, SCHEMA_VERSIONS))}, or a report "
+                     "without 'metadata', as up to 0.4): its layout may have changed; nothing imported")
+
+
+def _check_layout(bench: dict, rel: str, line: int | None, index: int, version: str | None) -> None:
+    """A benchmark whose load or metrics are not where a known layout keeps them is refused."""
+    strategy = _get(bench, "config", "strategy")
+    if strategy is None:
+        strategy = _get(bench, "args", "strategy")
+    if not isinstance(strategy, dict) or not isinstance(strategy.get("type_"), str):
+        fail(rel, line, f"{_whose(version)} benchmarks[{index}]: no strategy with a 'type_' at "
+                        "'config.strategy' (≥0.4) or 'args.strategy' (v0.3): a layout this importer does "
+                        "not know; nothing imported")
+    metrics = bench["metrics"]
+    if not any(spec.keys[0] in metrics for spec in SPECS):
+        fail(rel, line, f"{_whose(version)} benchmarks[{index}]: 'metrics' has none of "
+                        f"{', '.join(sorted({s.keys[0] for s in SPECS}))}: a layout this importer does "
+                        "not know; nothing imported")
+
+
+def _whose(version: str | None) -> str:
+    return f"GuideLLM {version}:" if version else "GuideLLM (version not stated):"
 
 
 def _backend(doc: dict, bench: dict, worker_key: str, key: str) -> str | None:
@@ -356,17 +436,28 @@ def _arm(doc: dict, benches: list[dict]) -> dict:
     def each(*path: str):
         return same_or_joined(_text(_get(b, *path)) for b in benches)
 
+    spec = _get(doc, "config", "spec")
+    spec = spec if isinstance(spec, dict) else {}
     settings = {
-        "benchmark_client": "guidellm benchmark",
+        "benchmark_client": "guidellm run" if spec else "guidellm benchmark",
         "guidellm_version": _text(_get(doc, "metadata", "guidellm_version")),
-        "backend_type": each("worker", "backend_type") or each("config", "backend", "type_"),
+        "backend_type": each("worker", "backend_type") or each("config", "backend", "type_")
+        or each("config", "backend", "kind") or _text(_get(spec, "backend", "kind")),
         "target": each("worker", "backend_target") or each("config", "backend", "target")
-        or _text(_get(doc, "config", "target")),
+        or _text(_get(doc, "config", "target")) or _text(_get(spec, "backend", "target")),
         "model": each("worker", "backend_model") or each("config", "backend", "model")
-        or _text(_get(doc, "config", "model")),
-        "data": each("request_loader", "data") or _text(_get(doc, "config", "data")),
-        "processor": each("request_loader", "processor") or _text(_get(doc, "config", "processor")),
-        "profile": each("args", "profile", "type_") or each("config", "profile", "type_"),
+        or _text(_get(doc, "config", "model")) or _text(_get(spec, "backend", "model")),
+        "request_format": each("config", "backend", "request_format")
+        or _text(_get(spec, "backend", "request_format")),
+        "data": each("request_loader", "data") or _text(_get(doc, "config", "data"))
+        or _args_text(spec.get("data")),
+        "processor": each("request_loader", "processor") or _text(_get(doc, "config", "processor"))
+        or _text(_get(spec, "tokenizer", "model")),
+        "profile": each("args", "profile", "type_") or each("config", "profile", "type_")
+        or each("config", "profile", "kind") or _text(_get(spec, "profile", "kind")),
+        "profile_args": _args_text(_get(spec, "profile"), ("kind", "warmup", "cooldown")),
+        "constraints": _args_text(spec.get("constraints")),
+        "overrides": _args_text(_get(doc, "config", "benchmarks")),
     }
     notes = ("Imported from a GuideLLM benchmarks report: one record per benchmark (strategy). "
              "The server configuration is not recorded: fill in engine, settings and command. "
@@ -374,6 +465,30 @@ def _arm(doc: dict, benches: list[dict]) -> dict:
              "the tpot_* metrics); its own time_per_output_token_ms is imported as "
              "guidellm_tpot_* and is not comparable with vLLM's TPOT.")
     return arm_stub(None, settings, notes, settings["model"])
+
+
+def _args_text(value: Any, leave: tuple[str, ...] = ("kind",)) -> str | None:
+    """GuideLLM 0.8's arguments as its command line takes them (``kind=...,key=value``): each
+    mapping's set scalar and list values, mappings joined by ``; `` (None when there are none)."""
+    items = value if isinstance(value, list) else [value] if isinstance(value, dict) else []
+    parts = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        head = [f"kind={item['kind']}"] if "kind" in leave and isinstance(item.get("kind"), str) else []
+        pairs = [f"{k}={_scalar_text(v)}" for k, v in item.items()
+                 if k not in leave and v not in (None, [], {}, "") and _scalar_text(v) is not None]
+        if head or pairs:
+            parts.append(",".join([*head, *pairs]))
+    return "; ".join(parts) or None
+
+
+def _scalar_text(value: Any) -> str | None:
+    if isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value):
+        return "[" + ",".join(map(str, value)) + "]"
+    if isinstance(value, (dict, list)):
+        return None
+    return str(plain_number(value)) if not isinstance(value, bool) else str(value).lower()
 
 
 def _text(value: Any) -> str | None:

@@ -9,16 +9,40 @@
   cancelled when the benchmark ended: it is neither, and is not written (the run keeps the count).
 * GuideLLM keeps a *sample* of each list (``request_samples``): when the file holds fewer
   requests than the benchmark made, the import says so, and the distributions are of the sample.
+* ``started_at``: when the request started, as GuideLLM timed it (``request_start_time`` in
+  0.8, ``info.timings.request_start``, ``scheduler_info.request_timings.request_start``, or the
+  v0.3 sample's ``start_time``; epoch seconds → ISO 8601 UTC).
+* Stated summaries (what the audit's ``summary-differs`` compares with the requests): only
+  GuideLLM's **mean** of TTFT and of request latency, with ``requests_successful`` as their
+  count.  Its medians and percentiles are not stated: GuideLLM takes the lowest value whose
+  cumulative share reaches the level (``np.searchsorted`` on the cumulative weights), not
+  numpy's interpolation, so an honest file differs from the recomputed figure (GuideLLM 0.8.1,
+  12 requests: TTFT median 25.31 ms against 24.97 ms).  Its ITL summary is weighted by each
+  request's output tokens − 1 (a mean over every gap), not a mean over requests, so it is not
+  stated either.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+
 from benchproof.errors import Problem
-from benchproof.importers.common import finite
 from benchproof.importers.base import MetricDef
+from benchproof.importers.common import finite
 from benchproof.importers.serving.metrics import MetricSpec
-from benchproof.importers.serving.requests import definitions, present_metrics, request_row, stated_of
+from benchproof.importers.serving.requests import (
+    definitions,
+    present_metrics,
+    request_row,
+    stated_of,
+)
+from benchproof.importers.serving.values import iso_from_epoch_exact
+from benchproof.model.percentiles import COUNT
+
+# where each layout keeps a request's start (epoch seconds), first present wins
+STARTS = (("request_start_time",), ("info", "timings", "request_start"),
+          ("scheduler_info", "request_timings", "request_start"), ("start_time",))
+STATED = ("mean",)          # the statistics whose definition is the audit's (see above)
 
 
 def bench_requests(bench: dict, record: int, totals: dict, rel: str, line: int | None, index: int,
@@ -40,10 +64,13 @@ def bench_requests(bench: dict, record: int, totals: dict, rel: str, line: int |
                 row["tpot_ms"] = gap if isinstance(request.get("output_tokens"), (int, float)) and \
                     request["output_tokens"] > 1 else None
             row.pop("itl_ms", None)
+            started = iso_from_epoch_exact(_first(request, STARTS))
+            if started:
+                row["started_at"] = started
             rows.append(row)
     kept = {s: len(requests.get(s) or []) for s in ("successful", "errored")}
     made = {s: finite(totals.get(s)) for s in ("successful", "errored")}
-    if any(made[s] is not None and kept[s] < made[s] for s in kept):
+    if any((m := made[s]) is not None and kept[s] < m for s in kept):
         warnings.append(Problem(rel, line, f"benchmarks[{index}]: the file keeps {kept['successful']} of "
                                            f"{int(made['successful'] or 0)} successful and {kept['errored']} of "
                                            f"{int(made['errored'] or 0)} errored requests (GuideLLM samples them): its "
@@ -52,7 +79,18 @@ def bench_requests(bench: dict, record: int, totals: dict, rel: str, line: int |
 
 
 def request_metrics(specs: list[MetricSpec], present: set[str], rows: list[dict]) -> list[MetricDef]:
-    stated = stated_of(specs, present, ("ttft", "tpot", "e2el"), count="requests_successful")
+    stated = {metric: {k: v for k, v in found.items() if k == COUNT or k in STATED}
+              for metric, found in stated_of(specs, present, ("ttft", "e2el"), count="requests_successful").items()}
     meanings = {"ttft_ms": "GuideLLM time_to_first_token_ms", "tpot_ms": "GuideLLM inter_token_latency_ms of each "
                 "request (excludes the first token, as vLLM's TPOT)", "e2el_ms": "GuideLLM request_latency (s, ×1000)"}
     return [replace(m, stated=stated.get(m.id)) for m in definitions("GuideLLM", present_metrics(rows), meanings)]
+
+
+def _first(request: dict, paths: tuple[tuple[str, ...], ...]) -> object:
+    for path in paths:
+        node: object = request
+        for key in path:
+            node = node.get(key) if isinstance(node, dict) else None
+        if node is not None:
+            return node
+    return None

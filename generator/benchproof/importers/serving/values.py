@@ -63,6 +63,17 @@ def iso_from_epoch(seconds: Any) -> str | None:
         return None
 
 
+def iso_from_epoch_exact(seconds: Any) -> str | None:
+    """ISO 8601 text of epoch seconds (UTC, ``+00:00``) keeping the microseconds the tool
+    wrote (``2026-12-07T16:21:56.256644+00:00``), or ``None``."""
+    if finite(seconds) is None:
+        return None
+    try:
+        return datetime.fromtimestamp(float(seconds), tz=UTC).isoformat()
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
 def iso_from_compact(stamp: Any) -> str | None:
     """``started_at`` from vLLM's ``"%Y%m%d-%H%M%S"`` (local time, no zone), or ``None``."""
     if not isinstance(stamp, str):
