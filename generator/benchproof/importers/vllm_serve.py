@@ -31,10 +31,12 @@ of the same file at the same rate and concurrency are numbered as repeats.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from benchproof.errors import Problem
+from benchproof.errors import Problem, fail
+from benchproof.importers.common import finite
 from benchproof.importers.base import DimensionDef, Imported, Importer, register
 from benchproof.importers.serving.values import (
     NOT_RECORDED,
@@ -60,7 +62,10 @@ from benchproof.importers.serving.requests import array_requests, definitions, p
 
 NAME = "vllm-serve"
 WHAT = "vLLM serve result"
-REQUIRED = ("completed", "request_throughput", "request_rate")
+# What every vLLM serve result has, whatever the version: the request count its figures cover
+# and the run's duration.  Everything else (the rate, the concurrency, each throughput and
+# summary) may be missing from a file and is then "not recorded" / not measured.
+REQUIRED = ("completed", "duration")
 
 _FAMILIES = {
     "ttft": ("ttft", "TTFT", "time to first token: request sent → first streamed chunk that "
@@ -85,6 +90,18 @@ _LEADING = (
     request_throughput_spec("vLLM"),
 )
 
+# Declared only when some result has a value: vLLM writes ``request_goodput: null`` unless
+# --goodput set the service-level objectives.
+_GOODPUT = MetricSpec("request_goodput", "Goodput (req/s)", "req/s", "higher",
+                      ("request_goodput", "request_goodput:"),
+                      "vLLM request_goodput: completed requests that met every --goodput objective "
+                      "(TTFT/TPOT/E2EL, ms) / benchmark duration (req/s)")
+_PEAK = MetricSpec("max_output_tokens_per_s", "Peak output tok/s", "tok/s", "higher",
+                   ("max_output_tokens_per_s",),
+                   "vLLM max_output_tokens_per_s: the most streamed chunks (counted as tokens) that "
+                   "arrived within one whole second of the run, counted in one-second windows from "
+                   "the first request's start; successful requests only (tok/s)")
+
 # Workload settings that are dimensions when the file has them (vLLM writes them only as
 # --metadata KEY=VALUE pairs): (dimension id, label, keys in order of preference).
 _LENGTH_DIMS = (
@@ -106,7 +123,50 @@ def detect(path: Path, text: str) -> bool:
 
 
 def _specs(objects: list[dict]) -> list[MetricSpec]:
-    return [*_LEADING, *latency_specs(objects, _FAMILIES, "vLLM")]
+    goodput = [_GOODPUT] if any(obj.get(k) is not None for obj in objects for k in _GOODPUT.keys) else []
+    return [*_LEADING, *goodput, _PEAK, *latency_specs(objects, _FAMILIES, "vLLM")]
+
+
+def _figures(objects: list[tuple[int, dict]], specs: list[MetricSpec], rel: str) -> None:
+    """Each result has some figure this importer reads; a result with none is a layout it does
+    not know (a renamed key, another tool's file), never a run of empty values."""
+    keys = {k for spec in specs for k in spec.keys}
+    for line, obj in objects:
+        if not keys.intersection(obj):
+            fail(rel, line, f"not a {WHAT} this importer knows: none of the figures it reads "
+                            "(request_throughput, output_throughput, total_token_throughput, "
+                            "max_output_tokens_per_s, mean_/median_/pNN_ of ttft, tpot, itl, e2el "
+                            "_ms) is in this result")
+
+
+def _times(obj: dict) -> dict[str, str]:
+    """``ended_at``: vLLM's ``date``, taken when the result is saved, after the last request
+    (``"%Y%m%d-%H%M%S"``, the client's local time, no zone); ``started_at``: that date less the
+    run's ``duration``, to the second (it may be up to a second early)."""
+    ended = iso_from_compact(obj.get("date"))
+    if ended is None:
+        return {}
+    out = {"ended_at": ended}
+    duration = finite(obj.get("duration"))
+    if duration is not None and duration >= 0:
+        start = datetime.fromisoformat(ended) - timedelta(seconds=duration)
+        out["started_at"] = start.isoformat(timespec="seconds")
+    return out
+
+
+def _start_offsets(obj: dict, rows: list[dict]) -> None:
+    """vLLM 0.33's ``start_times`` (``time.perf_counter()`` readings: a clock without a date) as
+    each request's ``start_offset_s``, seconds after the first request of the run started."""
+    source = obj.get("details") if isinstance(obj.get("details"), dict) else obj
+    starts = source.get("start_times")
+    if not rows or not isinstance(starts, list) or len(starts) != len(rows):
+        return
+    values = [finite(s) for s in starts]
+    if any(v is None for v in values):
+        return
+    first = min(v for v in values if v is not None)
+    for row, value in zip(rows, values):
+        row["start_offset_s"] = value - first if value is not None else None
 
 
 def _side_file(obj: dict) -> str | None:
@@ -120,6 +180,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     objects = json_results(path, rel, WHAT, REQUIRED, _side_file)
     plain = [obj for _, obj in objects]
     specs = _specs(plain)
+    _figures(objects, specs, rel)
     metric_ids = {s.id for s in specs}
 
     dims = [RATE_DIM, *concurrency_dims(plain)]
@@ -135,7 +196,9 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     skipped: list[Problem] = []
     present: set[str] = set()
     for line, obj in objects:
-        requests += array_requests(obj, len(records), rel, line, skipped)
+        rows = array_requests(obj, len(records), rel, line, skipped)
+        _start_offsets(obj, rows)
+        requests += rows
         record: dict[str, Any] = {}
         consumed: set[str] = set()
         for dim_id, keys in dim_keys.items():
@@ -153,8 +216,12 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         failed = obj.get("failed")
         put_request_metrics(record, obj, specs, "vLLM", rel, line, skipped, present, consumed,
                             f", failed: {failed}" if failed is not None else "")
-        records.append(finish_record(record, obj, consumed, [*metric_ids, *dim_ids], path, line,
-                                     iso_from_compact(obj.get("date"))))
+        times = _times(obj)
+        finished = finish_record(record, obj, consumed, [*metric_ids, *dim_ids, "ended_at"], path, line,
+                                 times.get("started_at"))
+        if "ended_at" in times:
+            finished["ended_at"] = times["ended_at"]
+        records.append(finished)
 
     how = ArmFields(arm_from, ("label", "model_id", "backend"), {"model": "model_id"},
                     lambda indices: _stub([plain[i] for i in indices]))
@@ -187,6 +254,8 @@ def _stub(plain: list[dict]) -> dict:
         "tokenizer_id": same_or_joined(obj.get("tokenizer_id") for obj in plain),
         "num_prompts": same_or_joined(obj.get("num_prompts") for obj in plain),
         "burstiness": same_or_joined(obj.get("burstiness") for obj in plain),
+        **{key: same_or_joined(obj.get(key) for obj in plain)
+           for key in ("ramp_up_strategy", "ramp_up_start_rps", "ramp_up_end_rps")},
         "date": None if not dates else dates[0] if len(set(dates)) == 1 else
         f"{dates[0]} … {dates[-1]}",
     }
