@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 from benchproof.cli import main
+from benchproof.errors import ImportFormatError
 from benchproof.importers import base, common, vllm_serve, vllm_throughput
 from click.testing import CliRunner
-from benchproof.errors import ImportFormatError
 from support.importing import (
     FIXTURES,
     SHARED,

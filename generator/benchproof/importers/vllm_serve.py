@@ -36,8 +36,25 @@ from pathlib import Path
 from typing import Any
 
 from benchproof.errors import Problem, fail
-from benchproof.importers.common import finite
 from benchproof.importers.base import DimensionDef, Imported, Importer, register
+from benchproof.importers.common import finite
+from benchproof.importers.serving.fields import finish_record
+from benchproof.importers.serving.metrics import (
+    TPOT_MEANING,
+    MetricSpec,
+    latency_specs,
+    put_request_metrics,
+    request_throughput_spec,
+)
+from benchproof.importers.serving.reading import has_keys, json_results
+from benchproof.importers.serving.requests import (
+    array_requests,
+    definitions,
+    present_metrics,
+    stated_of,
+)
+from benchproof.importers.serving.result import ArmFields, serving_import
+from benchproof.importers.serving.stub import arm_stub, client_backend, same_or_joined
 from benchproof.importers.serving.values import (
     NOT_RECORDED,
     RATE_DIM,
@@ -47,18 +64,6 @@ from benchproof.importers.serving.values import (
     plain_number,
     rate_value,
 )
-from benchproof.importers.serving.metrics import (
-    TPOT_MEANING,
-    MetricSpec,
-    latency_specs,
-    put_request_metrics,
-    request_throughput_spec,
-)
-from benchproof.importers.serving.result import ArmFields, serving_import
-from benchproof.importers.serving.stub import arm_stub, client_backend, same_or_joined
-from benchproof.importers.serving.fields import finish_record
-from benchproof.importers.serving.reading import has_keys, json_results
-from benchproof.importers.serving.requests import array_requests, definitions, present_metrics, stated_of
 
 NAME = "vllm-serve"
 WHAT = "vLLM serve result"
@@ -157,8 +162,8 @@ def _times(obj: dict) -> dict[str, str]:
 def _start_offsets(obj: dict, rows: list[dict]) -> None:
     """vLLM 0.33's ``start_times`` (``time.perf_counter()`` readings: a clock without a date) as
     each request's ``start_offset_s``, seconds after the first request of the run started."""
-    source = obj.get("details") if isinstance(obj.get("details"), dict) else obj
-    starts = source.get("start_times")
+    details = obj.get("details")
+    starts = (details if isinstance(details, dict) else obj).get("start_times")
     if not rows or not isinstance(starts, list) or len(starts) != len(rows):
         return
     values = [finite(s) for s in starts]
@@ -201,9 +206,9 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         requests += rows
         record: dict[str, Any] = {}
         consumed: set[str] = set()
-        for dim_id, keys in dim_keys.items():
-            key = next((k for k in keys if k in obj), None)
-            consumed.update(k for k in keys if k in obj)
+        for dim_id, names in dim_keys.items():
+            key = next((k for k in names if k in obj), None)
+            consumed.update(k for k in names if k in obj)
             if key is None:
                 record[dim_id] = NOT_RECORDED
             elif dim_id == "request_rate":
