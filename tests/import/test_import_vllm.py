@@ -388,7 +388,7 @@ def test_throughput_pytorch_side_file_is_not_detected(tmp_path):
 # --- detection against every sample --------------------------------------------------------
 
 def _is_serve(path: Path) -> bool:
-    return path.name.endswith("_first30req.json")
+    return path.name.endswith("_first30req.json") or path.parent.name == "vllm-0.33"
 
 
 def _is_throughput(path: Path) -> bool:

@@ -56,9 +56,9 @@ from benchproof.importers.serving.requests import (
 from benchproof.importers.serving.result import ArmFields, serving_import
 from benchproof.importers.serving.stub import arm_stub, client_backend, same_or_joined
 from benchproof.importers.serving.values import (
+    CONCURRENCY_DIM,
     NOT_RECORDED,
     RATE_DIM,
-    concurrency_dims,
     concurrency_value,
     iso_from_compact,
     plain_number,
@@ -188,7 +188,9 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     _figures(objects, specs, rel)
     metric_ids = {s.id for s in specs}
 
-    dims = [RATE_DIM, *concurrency_dims(plain)]
+    # Both always: a result without the key (vLLM before --max-concurrency existed, or a file
+    # cut down) reads "not recorded", never a default.
+    dims = [RATE_DIM, CONCURRENCY_DIM]
     dim_keys: dict[str, tuple[str, ...]] = {d.id: (d.id,) for d in dims}
     for dim_id, label, keys in _LENGTH_DIMS:
         if any(k in obj for obj in plain for k in keys):
