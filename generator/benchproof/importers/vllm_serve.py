@@ -5,28 +5,40 @@ One record per run: one per file, one per object when several are appended
 (``--append-result``) or gathered in a JSON array.  A run has no repetitions inside; runs
 of the same file at the same rate and concurrency are numbered as repeats.
 
+* **Layouts**: vLLM 0.33 (``vllm bench serve``, the fixtures in ``vllm-0.33/``) and the
+  older ``benchmark_serving.py`` results (~0.8, the llm-k8s samples).  Every result must have
+  ``completed`` and ``duration`` and at least one figure read below; otherwise it is refused,
+  naming what was looked for.  The file states no vLLM version: ``tool_version`` is None.
 * **Metrics** (ms for latencies, as vLLM writes its summaries): every
   ``mean/median/pNN_{ttft,tpot,itl,e2el}_ms`` present (``e2el`` only when it was requested
   with ``--percentile-metrics``), ``request_throughput`` (req/s), ``output_throughput`` and
-  ``total_token_throughput`` (tok/s).  A metric is declared only when the file has it.
+  ``total_token_throughput`` (tok/s), ``max_output_tokens_per_s`` (peak, tok/s) and
+  ``request_goodput`` (req/s, only when some result has a value: vLLM writes null without
+  ``--goodput``).  A metric is declared only when the file has it.
   The request counts ``completed`` and ``failed`` are raw columns, whole numbers: old files
   (≤0.8) have no ``failed``, which is then "not measured", never 0.  ``std_*`` and every
   other scalar stay raw fields.
 * **Dimensions**: ``request_rate`` (a number, or ``"inf"`` — vLLM writes the *string*
-  "inf" for an unlimited rate) and ``max_concurrency`` (``"unlimited"`` when null);
+  "inf" for an unlimited rate) and ``max_concurrency`` (``"unlimited"`` when null, vLLM's
+  "no limit set"); either reads "not recorded" when the result lacks the key.
   ``input_len``/``output_len``/``dataset`` only when the file carries them (they are not
   part of vLLM's result unless passed as ``--metadata``).
+* **Times**: vLLM stamps ``date`` (``%Y%m%d-%H%M%S``, local time, no zone) when it saves the
+  result, after the run: ``ended_at``; ``started_at`` is that stamp less ``duration``, to
+  the second.  Request rows get ``start_offset_s`` from 0.33's ``start_times``
+  (``time.perf_counter()`` readings, which carry no date: no request ``started_at``).
 * **Status**: ``ok``; ``failed`` when no request completed (vLLM then writes 0 ms
   latencies, which are placeholders and are not kept as metric values).  A run with some
   failed requests stays ``ok`` with its ``failed`` count visible.
 * **Arms**: one, named with ``--arm``, unless the results differ in ``label``, ``model_id``
   or ``backend`` (the first that differs makes the arms), or ``--arm-from`` names a field
   (``model`` for ``model_id``, or any ``--metadata`` key).
-* **Arm stub**: client backend, model and tokenizer id, label, date; the server
-  configuration is not in the file.
-* Per-request arrays are summarised (see ``serving.fields``).  ``.commands`` side files,
-  the nightly ``benchmark_results.json`` table and ``.pytorch.json`` files are not result
-  files and are not detected.
+* **Arm stub**: client backend and endpoint type, model and tokenizer id, label, number of
+  prompts, burstiness, ramp-up settings, date; the server configuration is not in the file.
+* Per-request arrays are summarised (see ``serving.fields``) and, with ``--save-detailed``,
+  become request rows whose summaries vLLM states (``MetricDef.stated``).  ``.commands``
+  side files, the nightly ``benchmark_results.json`` table and ``.pytorch.json`` files are
+  not result files and are not detected.
 """
 
 from __future__ import annotations
@@ -73,14 +85,14 @@ WHAT = "vLLM serve result"
 REQUIRED = ("completed", "duration")
 
 _FAMILIES = {
-    "ttft": ("ttft", "TTFT", "time to first token: request sent → first streamed chunk that "
-                             "has a 'choices' entry, even an empty one (so it can be optimistic); "
-                             "client side; successful requests only; ms"),
+    "ttft": ("ttft", "TTFT", ("time to first token: request sent → first streamed chunk that "
+                              "has a 'choices' entry, even an empty one (so it can be optimistic); "
+                              "client side; successful requests only; ms")),
     "tpot": ("tpot", "TPOT", TPOT_MEANING),
-    "itl": ("itl", "ITL", "inter-token latency: gap between consecutive streamed chunks, per "
-                          "chunk not per token (a chunk may carry several tokens); ms"),
-    "e2el": ("e2el", "E2E latency", "end-to-end request latency, client side, request sent → "
-                                    "last chunk; ms"),
+    "itl": ("itl", "ITL", ("inter-token latency: gap between consecutive streamed chunks, per "
+                           "chunk not per token (a chunk may carry several tokens); ms")),
+    "e2el": ("e2el", "E2E latency", ("end-to-end request latency, client side, request sent → "
+                                     "last chunk; ms")),
 }
 
 _LEADING = (
