@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from benchproof.errors import ImportFormatError
 from benchproof.importers import detect, vllm_serve
-from support.common import build, strict_json
-from support.importing import FIXTURES, import_files, messages, write
+from support.common import build, page, strict_json
+from support.importing import FIXTURES, cell, import_files, messages, write
 
 V033 = FIXTURES / "vllm-0.33"
 FAST = [V033 / f"vllm-fast-run{k}.json" for k in (1, 2, 3)]
@@ -183,6 +183,9 @@ def test_end_to_end_records_request_files_and_no_summary_differs(tmp_path):
     data = results(project, tmp_path / "site")
     # vLLM computes its summaries from the very arrays it saves: they agree
     assert [f for f in data["findings"] if f["rule"] == "summary-differs"] == []
+    soup = page(tmp_path / "site" / "index.html")
+    assert cell(soup, "Output tok/s", ["fast", "10", "unlimited"]) == f"{load(RATE10)['output_throughput']:.2f}"
+    assert cell(soup, "Output tok/s", ["fast", "inf", "4"]) == f"{load(C4)['output_throughput']:.2f}"
 
 
 def test_an_edited_p99_is_one_summary_differs(tmp_path):

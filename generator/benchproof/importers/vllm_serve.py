@@ -284,7 +284,8 @@ def _stub(plain: list[dict]) -> dict:
                 "it used); the file does not identify the server itself. " if engine else "")
              + "The server configuration (tensor/pipeline parallelism, engine flags) is not "
              "recorded in the result file: fill in settings and command. "
-             "The date is the client's local time.")
+             "The command line is not in the file either. The date is the client's local "
+             "time (no zone) when vLLM saved the result, after the run.")
     return arm_stub(engine, settings, notes, settings["model_id"])
 
 
