@@ -22,6 +22,7 @@ FAST = [V033 / f"vllm-fast-run{k}.json" for k in (1, 2, 3)]
 SLOW = [V033 / f"vllm-slow-run{k}.json" for k in (1, 2, 3)]
 C4 = V033 / "vllm-fast-c4-run1.json"
 RATE10 = V033 / "vllm-fast-rate10-run1.json"
+PCT = V033 / "vllm-fast-pct-run1.json"   # --percentile-metrics ttft,tpot,itl,e2el --metric-percentiles 50,90,99.9
 ALL = [*FAST, *SLOW, C4, RATE10]
 FAMILIES = ("ttft", "tpot", "itl")
 STATS = ("mean", "median", "p99")
@@ -56,12 +57,12 @@ def stripped(tmp_path: Path, key: str, source: Path = FAST[0]) -> Path:
 # --- what the files hold --------------------------------------------------------------------
 
 def test_the_fixtures_are_vllm_033_detailed_results():
-    for path in ALL:
+    for path in [*ALL, PCT]:
         data = load(path)
         assert data["completed"] == 12 and data["failed"] == 0
         for key in ("start_times", "latencies", "ttfts", "itls", "output_lens", "input_lens"):
             assert len(data[key]) == 12, (path.name, key)
-        assert "e2el" not in " ".join(data)   # 0.33 states ttft, tpot and itl by default
+        assert ("e2el" in " ".join(data)) is (path == PCT)   # 0.33 states ttft, tpot and itl by default
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
@@ -143,6 +144,24 @@ def test_the_tools_summaries_are_stated_for_the_request_metrics():
     assert stated["e2el_ms"] is None   # vLLM did not state an E2E summary (not asked for)
 
 
+def test_other_percentiles_and_e2el_are_stated_as_vllm_wrote_them():
+    data = load(PCT)
+    imported = read(PCT)
+    (rec,) = imported.records
+    assert (rec["request_rate"], rec["max_concurrency"]) == ("inf", 2)
+    stated = {m.id: m.stated for m in imported.request_metrics}
+    for family in (*FAMILIES, "e2el"):
+        assert stated[f"{family}_ms"] == {"count": "completed", "mean": f"{family}_mean_ms",
+                                          "median": f"{family}_median_ms", "p50": f"{family}_p50_ms",
+                                          "p90": f"{family}_p90_ms", "p99.9": f"{family}_p99_9_ms"}
+        for stat, key in (("mean", "mean"), ("median", "median"), ("p50", "p50"), ("p90", "p90"),
+                          ("p99_9", "p99.9")):
+            assert rec[f"{family}_{stat}_ms"] == data[f"{key}_{family}_ms"]
+    assert "ttft_p99_ms" not in rec   # not asked for, not written: not measured
+    labels = {m.id: m.label for m in imported.metrics}
+    assert labels["e2el_p99_9_ms"] == "E2E latency p99.9"
+
+
 def test_arm_stub_has_the_clients_settings_and_nothing_it_does_not_say():
     data = load(FAST[0])
     arm = read(FAST[0]).arm
@@ -167,7 +186,7 @@ def _project(tmp_path: Path, edit: dict | None = None) -> Path:
             data.update(edit[slow.name])
             slow = write(tmp_path, slow.name, json.dumps(data))
         import_files(project, "vllm-serve", "slow", slow)
-    import_files(project, "vllm-serve", "fast", C4, RATE10)
+    import_files(project, "vllm-serve", "fast", C4, RATE10, PCT)
     return project
 
 
@@ -186,6 +205,7 @@ def test_end_to_end_records_request_files_and_no_summary_differs(tmp_path):
     soup = page(tmp_path / "site" / "index.html")
     assert cell(soup, "Output tok/s", ["fast", "10", "unlimited"]) == f"{load(RATE10)['output_throughput']:.2f}"
     assert cell(soup, "Output tok/s", ["fast", "inf", "4"]) == f"{load(C4)['output_throughput']:.2f}"
+    assert cell(soup, "E2E latency p99.9", ["fast", "inf", "2"]) == f"{load(PCT)['p99.9_e2el_ms']:.2f}"
 
 
 def test_an_edited_p99_is_one_summary_differs(tmp_path):
