@@ -159,7 +159,9 @@ def _figures(objects: list[tuple[int, dict]], specs: list[MetricSpec], rel: str)
 def _times(obj: dict) -> dict[str, str]:
     """``ended_at``: vLLM's ``date``, taken when the result is saved, after the last request
     (``"%Y%m%d-%H%M%S"``, the client's local time, no zone); ``started_at``: that date less the
-    run's ``duration``, to the second (it may be up to a second early)."""
+    run's ``duration``, cut to the second (the stamp is cut to the second too: it may be a
+    second or two early, never later than the true start by more than the moment between the
+    last request and the save)."""
     ended = iso_from_compact(obj.get("date"))
     if ended is None:
         return {}
