@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 from benchproof.cli import main
+from benchproof.errors import ImportFormatError
 from benchproof.importers import base, common, vllm_serve, vllm_throughput
 from click.testing import CliRunner
-from benchproof.errors import ImportFormatError
 from support.importing import (
     FIXTURES,
     SHARED,
@@ -85,7 +85,11 @@ def test_one_record_per_file_with_the_tools_own_figures():
     assert rec["total_token_throughput"] == data["total_token_throughput"]
     assert rec["request_throughput"] == data["request_throughput"]
     assert rec["completed"] == data["completed"] == 200
-    assert rec["started_at"] == "2025-04-14T14:16:21"
+    # vLLM stamps `date` when it saves the result, after the run: the end; the start is that
+    # stamp less the run's duration (63.0 s here), to the second
+    assert data["date"] == "20250414-141621" and data["duration"] == pytest.approx(63.0, abs=1)
+    assert rec["ended_at"] == "2025-04-14T14:16:21"
+    assert rec["started_at"] == "2025-04-14T14:15:18"
     assert rec["imported_from"] == "llm-k8s_01_tp8_pp1_qps_04_first30req.json:1"  # name, no folder
 
 
@@ -285,7 +289,7 @@ def test_wrong_format_says_which_keys_are_missing():
     with pytest.raises(ImportFormatError) as exc:
         vllm_serve.read(side, "side.commands.json")
     assert messages(exc) == ["side.commands.json:1: not a vLLM serve result: missing "
-                             "'completed', 'request_throughput', 'request_rate'"]
+                             "'completed', 'duration'"]
     guide = FIXTURES / "guidellm" / "guidellm-tests_benchmarks_stripped_v0.3.json"
     with pytest.raises(ImportFormatError) as exc:
         vllm_serve.read(guide, "g.json")
@@ -297,7 +301,7 @@ def test_nightly_summary_table_is_refused():
     with pytest.raises(ImportFormatError) as exc:
         vllm_serve.read(table, "benchmark_results.json")
     assert messages(exc) == ["benchmark_results.json:1: not a vLLM serve result: missing "
-                             "'completed', 'request_throughput', 'request_rate'"]
+                             "'completed', 'duration'"]
 
 
 def test_pytorch_benchmark_side_file_is_refused(tmp_path):
@@ -384,7 +388,7 @@ def test_throughput_pytorch_side_file_is_not_detected(tmp_path):
 # --- detection against every sample --------------------------------------------------------
 
 def _is_serve(path: Path) -> bool:
-    return path.name.endswith("_first30req.json")
+    return path.name.endswith("_first30req.json") or path.parent.name == "vllm-0.33"
 
 
 def _is_throughput(path: Path) -> bool:
