@@ -21,7 +21,13 @@ CASES = [
     ("llama-bench", "llama-bench/strix-halo-testing_fix-wmma_gpt-oss-20b.default-hip.jsonl", ("--arm", "hip")),
     ("vllm-serve", "vllm/llm-k8s_01_tp8_pp1_qps_04_first30req.json", ("--arm", "tp8")),
     ("vllm-throughput", "vllm-throughput/minimal_throughput.json", ("--arm", "a")),
-    ("sglang", "sglang/h200-benchmarks_llama_3_3_70b_online_output.jsonl", ("--arm", "a")),
+    ("sglang-serving", "sglang/h200-benchmarks_llama_3_3_70b_online_output.jsonl", ("--arm", "a")),
+    ("sglang-serving", "sglang-0.5/sglang-fast.jsonl", ("--arm", "fast")),
+    ("vllm-serve", "vllm-0.33/vllm-fast-run1.json", ("--arm", "fast")),
+    ("guidellm", "guidellm-0.8/guidellm-0.8.1_concurrent_ttft20-tok4.json", ("--arm", "fast")),
+    ("inference-perf", "inference-perf/constant/stage_0_lifecycle_metrics.json", ("--arm", "a")),
+    ("inference-perf", "inference-perf/constant/summary_lifecycle_metrics.json", ("--arm", "a")),
+    ("llm-d-report", "llm-d-report/llm-d-benchmark_br_v0_2_example.yaml", ("--arm", "a")),
     ("guidellm", "guidellm/guidellm-tests_benchmarks_stripped_v0.3.json", ("--arm", "a")),
     ("aiperf", "aiperf-0.13/fast/run1/profile_export.jsonl", ("--arm", "fast")),
     ("aiperf", "aiperf/run1/profile_export.jsonl", ("--arm", "old")),
@@ -53,7 +59,7 @@ def edit_first_number(path: Path, skip: set[str]) -> tuple[int, str]:
     raise AssertionError(f"{path}: no number to edit")
 
 
-@pytest.mark.parametrize("fmt,rel,args", CASES, ids=[f"{f}-{Path(r).parent.name}" for f, r, _ in CASES])
+@pytest.mark.parametrize("fmt,rel,args", CASES, ids=[f"{f}-{Path(r).parent.name}-{Path(r).stem[:12]}" for f, r, _ in CASES])
 def test_each_format_re_derives_and_an_edited_value_is_named(tmp_path, fmt, rel, args):
     project = imported(tmp_path, fmt, rel, args)
     (ok,) = check(project)
