@@ -70,6 +70,7 @@ def test_a_later_import_numbers_on_and_replace_takes_the_place_of_exactly_one_ru
     assert "  replaced the import of fast/run2/profile_export.jsonl" in replaced.output
     files = sorted((tmp_path / "p" / "runs").iterdir())
     assert len(files) == 3                                  # never fewer runs
+    assert sorted(records(f)[0]["repeat"] for f in files) == [1, 2, 3]   # run 2 keeps its place
     requests = {f.name: len(records(tmp_path / "p" / "requests" / f.name)) for f in files}
     assert sorted(requests.values()) == [11, 12, 12]
     # a file --replace cannot place is a new run, and said so
@@ -103,3 +104,52 @@ def test_dry_run_shows_the_records_of_each_file_before_anything_is_written(tmp_p
     assert not (tmp_path / "p").exists()
     shown = [json.loads(line) for line in dry.output.splitlines() if line.startswith("    {")]
     assert [(r["arm"], r["max_concurrency"], r["repeat"]) for r in shown] == [("fast", 1, 1), ("fast", 1, 2)]
+
+
+def test_vllm_runs_saved_under_one_name_are_three_runs_by_when_they_started(tmp_path):
+    """vLLM 0.33 ``--save-result`` files (scripts/fixtures/make_vllm.sh), each run saved as
+    ``result.json`` in its own folder: three runs, numbered by start (``date`` − ``duration``)."""
+    source = FIXTURES / "vllm-0.33"
+    names = []
+    for k in (2, 3, 1):
+        (tmp_path / f"run{k}").mkdir()
+        shutil.copy(source / f"vllm-fast-run{k}.json", tmp_path / f"run{k}" / "result.json")
+        names.append(f"run{k}/result.json")
+    result = run_import(tmp_path, "vllm-serve", *names, "--arm", "fast", "--into", "p")
+    assert result.exit_code == 0, result.output
+    rows = [records(f)[0] for f in sorted((tmp_path / "p" / "runs").iterdir())]
+    assert sorted((r["started_at"], r["repeat"]) for r in rows) == sorted(
+        (r["started_at"], i) for i, r in enumerate(sorted(rows, key=lambda r: r["started_at"]), 1))
+    dates = {json.loads((source / f"vllm-fast-run{k}.json").read_text())["date"]: k for k in (1, 2, 3)}
+    by_repeat = {r["repeat"]: r for r in rows}
+    assert [dates[by_repeat[i]["ended_at"].replace("-", "").replace(":", "").replace("T", "-")[:15]]
+            for i in (1, 2, 3)] == [1, 2, 3]
+    # --replace of run 2 keeps runs 1 and 3
+    doc = json.loads((tmp_path / "run2" / "result.json").read_text())
+    doc["output_throughput"] = doc["output_throughput"] * 2
+    (tmp_path / "run2" / "result.json").write_text(json.dumps(doc))
+    again = run_import(tmp_path, "vllm-serve", "run2/result.json", "--arm", "fast", "--into", "p", "--replace")
+    assert again.exit_code == 0, again.output
+    rows = [records(f)[0] for f in sorted((tmp_path / "p" / "runs").iterdir())]
+    assert len(rows) == 3 and sorted(r["repeat"] for r in rows) == [1, 2, 3]
+    assert sum(r["output_throughput"] == doc["output_throughput"] for r in rows) == 1
+
+
+def test_runs_whose_tool_records_no_time_are_numbered_in_the_order_named(tmp_path):
+    """SGLang 0.5's line records no time (scripts/fixtures/make_sglang.sh): three runs' lines,
+    each saved as ``out.jsonl`` in its run's folder, are numbered as named on the command line."""
+    lines = (FIXTURES / "sglang-0.5" / "sglang-fast.jsonl").read_text().splitlines()
+    names = []
+    for k, line in zip((3, 1, 2), lines):
+        (tmp_path / f"r{k}").mkdir()
+        (tmp_path / f"r{k}" / "out.jsonl").write_text(line + "\n")
+        names.append(f"r{k}/out.jsonl")
+    result = run_import(tmp_path, "sglang-serving", *names, "--arm", "fast", "--into", "p")
+    assert result.exit_code == 0, result.output
+    got = {}
+    for f in (tmp_path / "p" / "runs").iterdir():
+        (row,) = records(f)
+        got[row["evidence"].split("/")[-2] if row["evidence"].count("/") > 3 else "plain"] = row["repeat"]
+    assert sorted(got.values()) == [1, 2, 3]
+    first = records(tmp_path / "p" / "runs" / "fast-out.jsonl")[0]
+    assert first["repeat"] == 1 and "started_at" not in first   # the first named, and no time invented

@@ -266,8 +266,16 @@ class _Plan:
                 continue
             key = (str(raw.fields.get("arm")), rows_of.point_key(raw.fields, dims))
             held[key] = max(held.get(key, 0), raw.fields["repeat"])
-        plain_rows = [(self.rows(f), [d.id for d in f.imported.dimensions]) for f in self.files]
-        for f, offsets in zip(self.files, rows_of.number_on(plain_rows, held)):
+        fresh = [f for f in self.files if f.replaces is None]
+        for f in self.files:
+            if f.replaces is not None:   # a run imported again keeps its place in the numbering
+                f.offsets = {(o["arm"], o["point"]): o["by"] for o in f.replaces.offsets}
+                for row in self.rows(f):
+                    key = (row["arm"], rows_of.point_key(row, [d.id for d in f.imported.dimensions]))
+                    if isinstance(row.get("repeat"), int):
+                        held[key] = max(held.get(key, 0), row["repeat"])
+        plain_rows = [(self.rows(f), [d.id for d in f.imported.dimensions]) for f in fresh]
+        for f, offsets in zip(fresh, rows_of.number_on(plain_rows, held)):
             f.offsets = offsets
 
     def request_metrics(self) -> list[dict]:
