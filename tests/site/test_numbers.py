@@ -130,7 +130,7 @@ NUMERIC_SPEC = re.compile(r"\.\d|\.\{\}|[eEfFgGn%]$")
 # Where a number is data, not text: a converted value written into a run file, GuideLLM's own
 # label of a rate, the serve status JSON, an ECDF's drawn points.
 ALLOWED = {
-    "importers/writer.py": "a converted value written into a run file, to 12 significant digits",
+    "importers/rows.py": "a converted value written into a run file, to 12 significant digits",
     "importers/guidellm.py": "GuideLLM's own label of a rate (constant@2.00), an arm's name",
     "serve/server.py": "the status the page polls (JSON), not text",
     "charts/ecdf.py": "an ECDF curve's drawn points, data in the chart's spec at 8 significant digits",

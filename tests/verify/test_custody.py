@@ -113,3 +113,22 @@ def test_hand_written_records_are_asserted_not_a_failure(tmp_path):
         "10 of the 12 records of this arm derive from 1 tool file kept in the bundle")
     assert "pass        custody     every imported record follows from its kept tool file: 20 run records" \
         in result.output
+
+
+def test_the_import_log_is_input_a_wrong_one_stops_the_build_at_its_line(tmp_path):
+    shutil.copy(HYPERFINE, tmp_path / "r.json")
+    assert run_import(tmp_path, "hyperfine", "r.json", "--into", "p").exit_code == 0
+    log = tmp_path / "p" / "imports.yaml"
+    text = log.read_text(encoding="utf-8")
+    for wrong, message in (
+            ("evidence: evidence/imports/hyperfine/r.json", "evidence: ../outside.json"),
+            ("evidence: evidence/imports/hyperfine/r.json", "evidence: evidence/imports/hyperfine/gone.json")):
+        log.write_text(text.replace(wrong, message), encoding="utf-8")
+        result = build(tmp_path / "p", tmp_path / "site")
+        assert result.exit_code == 1, result.output
+        line = next(i for i, x in enumerate(log.read_text().splitlines(), 1) if x.strip().startswith("evidence:"))
+        assert f"imports.yaml:{line}: imports[0]: " in result.output
+        assert not (tmp_path / "site").exists()
+    log.write_text("imports: 3\n", encoding="utf-8")
+    result = build(tmp_path / "p", tmp_path / "site")
+    assert result.exit_code == 1 and "imports.yaml:1: is not the log benchproof writes" in result.output
