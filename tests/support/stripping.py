@@ -14,6 +14,7 @@ from benchproof.importers.base import Imported
 
 NOT_RECORDED = "not recorded"
 SILENT = (None, NOT_RECORDED)
+WHERE = {"imported_from"}   # where in the file a record came from: moves with the file's lines
 
 
 def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
@@ -46,7 +47,8 @@ def invented(whole: Imported, stripped: Imported, allowed: set[str] = frozenset(
     before, after = leaves(whole), leaves(stripped)
     out = {}
     for path, value in after.items():
-        if value in SILENT or path in allowed or path.rsplit(".", 1)[-1] in allowed:
+        last = path.rsplit(".", 1)[-1]
+        if value in SILENT or path in allowed or last in allowed or last in WHERE:
             continue
         if path not in before or before[path] != value:
             out[path] = (before.get(path, "<absent>"), value)
