@@ -155,7 +155,7 @@ def _depth(test: dict, rel: str, line: int) -> int | str:
 
 
 def _count(test: dict, key: str, rel: str, line: int) -> int:
-    value = test.get(key, 0)
+    value = test[key]   # the callers take only fields the test has
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         fail(rel, line, f"'{key}' must be a whole number ≥ 0, got {shorten(repr(value))}")
     return value
