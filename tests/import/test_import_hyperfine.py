@@ -286,7 +286,7 @@ def _strip_result(doc: dict, key: str) -> None:
 
 
 # Each field hyperfine writes that the importer reads but can do without (memory_usage_byte,
-# from hyperfine 1.19, is not in the 1.15 this machine has; its absence is the case here).
+# written by releases after 1.15, is not in the 1.15 this machine has: its absence is the case here).
 OPTIONAL = ["exit_codes", "parameters", "user", "system"]
 
 
@@ -321,3 +321,15 @@ def test_a_command_without_runs_is_said(made, tmp_path):
         doc["results"][0]["exit_codes"] = []
     stripped = _read(without_fields(made, tmp_path / "x.json", strip, ""))
     assert any("'sleep 0.001' has no run: 'times' is empty" in p.message for p in stripped.skipped)
+
+
+def test_memory_of_current_releases_is_kept_per_run(made, tmp_path):
+    """Releases after 1.15 add memory_usage_byte (peak bytes of each run) beside exit_codes;
+    added to a copy of the 1.15 file, each value is its run's memory_bytes."""
+    def add(doc, _):
+        for result in doc["results"]:
+            result["memory_usage_byte"] = [1000 + i for i in range(len(result["times"]))]
+    imported = _read(without_fields(made, tmp_path / "mem.json", add, ""))
+    doc = json.loads((tmp_path / "mem.json").read_text())
+    assert [r["memory_bytes"] for r in imported.records] == [
+        m for result in doc["results"] for m in result["memory_usage_byte"]]
