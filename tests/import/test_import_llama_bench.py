@@ -231,7 +231,8 @@ def _edited_array(tmp_path: Path, name: str, edit) -> str:
 def test_old_schema_without_n_depth_is_depth_zero_with_a_warning(tmp_path):
     """A build before llama-bench's depth option (-d, April 2025) ran every test at depth 0."""
     name = _edited_array(tmp_path, "old.json", lambda t: "\n".join(
-        line for line in t.split("\n") if '"n_depth"' not in line).replace('"build_number": 6077', '"build_number": 4000'))
+        line for line in t.split("\n") if '"n_depth"' not in line).replace('"build_number": 6077',
+                                                                          '"build_number": 4000'))
     result = run_import(tmp_path, TOOL, name, "--arm", "old", "--into", "report")
     assert result.exit_code == 0, result.output
     assert ("old.json:2: warning: no 'n_depth' field in a build before 5000 (a llama-bench from before the depth "

@@ -178,7 +178,8 @@ def test_truncated_empty_and_wrong_files_are_errors(tmp_path):
     assert ("none.json:2: 'benchmarks' is empty: pytest-benchmark leaves out benchmarks whose test "
             "failed or was skipped") in refused(tmp_path, TOOL, "none.json", none)
     no_stats = '{"benchmarks": [\n  {"name": "test_x", "fullname": "t.py::test_x"}\n]}'
-    assert "nostats.json:2: benchmarks[0] has no 'stats' object (a pytest-benchmark file that states no version)" in refused(tmp_path, TOOL, "nostats.json", no_stats)
+    assert ("nostats.json:2: benchmarks[0] has no 'stats' object (a pytest-benchmark file that states no "
+            "version)") in refused(tmp_path, TOOL, "nostats.json", no_stats)
 
 
 # --- time, version, nothing invented, drift (issue 32) ---------------------------------------
