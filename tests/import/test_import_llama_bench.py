@@ -438,3 +438,13 @@ def test_fields_added_since_are_kept_too(tmp_path):
     assert (settings["load_mode"], settings["fit_target"], settings["fit_min_ctx"], settings["flash_attn"]) == (
         "mmap", 0, 0, "auto")
     assert len(imported.records) == 6
+
+
+@pytest.mark.parametrize("number", [0, 1])
+def test_a_build_number_of_a_shallow_or_gitless_build_dates_nothing(tmp_path, number):
+    """Built without git llama-bench says build 0; from a shallow clone, 1: neither is old."""
+    name = _edited_array(tmp_path, "shallow.json", lambda t: "\n".join(
+        line for line in t.split("\n") if '"n_depth"' not in line).replace('"build_number": 6077',
+                                                                          f'"build_number": {number}'))
+    imported = _read(tmp_path / name)
+    assert {r["n_depth"] for r in imported.records} == {"not recorded"}

@@ -79,7 +79,8 @@ MEASURED = {"n_prompt", "n_gen", "n_depth", "test_time", "avg_ns", "stddev_ns", 
 NOT_SETTINGS = {*BUILD, *HARDWARE, *MODEL, *MEASURED}
 VARIES = "varies by test: see the 'config' column"
 # llama-bench's -d (n_depth) came with llama.cpp PR #13096, merged in late April 2025 (builds
-# after b5163); a build below this one certainly predates it, so its tests ran at depth 0.
+# after b5163); a build below this one (but above 1: see _before_depth) certainly predates it,
+# so its tests ran at depth 0.
 DEPTH_BUILD = 5000
 
 
@@ -142,9 +143,11 @@ def _test_label(n_prompt: int, n_gen: int, n_depth: int | str) -> str:
 
 
 def _before_depth(test: dict) -> bool:
-    """Is the test's build one from before llama-bench had a depth option?"""
+    """Is the test's build one from before llama-bench had a depth option?  A build number
+    of 0 (built without git) or 1 (from a shallow clone: the count of a one-commit history)
+    says nothing of the build's age."""
     number = test.get("build_number")
-    return isinstance(number, int) and not isinstance(number, bool) and number < DEPTH_BUILD
+    return isinstance(number, int) and not isinstance(number, bool) and 1 < number < DEPTH_BUILD
 
 
 def _depth(test: dict, rel: str, line: int) -> int | str:
