@@ -448,3 +448,37 @@ def test_a_build_number_of_a_shallow_or_gitless_build_dates_nothing(tmp_path, nu
                                                                           f'"build_number": {number}'))
     imported = _read(tmp_path / name)
     assert {r["n_depth"] for r in imported.records} == {"not recorded"}
+
+
+# --- a current llama-bench (scripts/fixtures/make_llama_bench.sh) -----------------------------
+
+CURRENT = "generated_tiny-random_cpu.jsonl"        # -p 16,32 -n 8 -d 0,32 -r 3 -o jsonl
+CURRENT_PG = "generated_tiny-random_cpu_pg.json"   # -p 16 -n 8 -pg 16,8 -r 3 -o json
+
+
+@pytest.mark.parametrize("name", [CURRENT, CURRENT_PG])
+def test_a_current_llama_bench_file_is_read_whole(tmp_path, name):
+    tests = tool_tests(FIXTURES / TOOL / name)
+    output, soup = import_and_build(tmp_path, TOOL, name, "--arm", "current")
+    assert f"llama-bench {name}: {sum(len(t['samples_ts']) for t in tests)} records, 0 skipped" in output
+    rows = records(tmp_path / "report" / "runs" / f"current-{Path(name).stem}.jsonl")
+    assert [r["started_at"] for r in rows] == [t["test_time"].replace("Z", "+00:00")
+                                                for t in tests for _ in t["samples_ts"]]
+    assert [r.get("prefill_tok_s", r.get("decode_tok_s", r.get("pp_tg_tok_s"))) for r in rows] == [
+        v for t in tests for v in t["samples_ts"]]
+    assert sorted({r["n_depth"] for r in rows}) == sorted({t["n_depth"] for t in tests})
+    stub = yaml.safe_load((tmp_path / "report" / "arms" / "current.yaml").read_text())
+    assert stub["engine"] == {"name": "llama.cpp", "version": "build 1", "commit": "0c1e570"}
+    settings = stub["settings"]
+    # fields of the current printer, kept as written (flash_attn -1 shown as auto)
+    assert {k: settings[k] for k in ("load_mode", "lazy_mode", "repack", "fit_target", "fit_min_ctx", "n_cpu_moe",
+                                    "devices", "no_host", "flash_attn")} == {
+        "load_mode": "auto", "lazy_mode": "auto", "repack": True, "fit_target": 0, "fit_min_ctx": 0,
+        "n_cpu_moe": 0, "devices": "auto", "no_host": False, "flash_attn": "auto"}
+    assert llama_bench.read(FIXTURES / TOOL / name, name, None).tool_version == "1 (0c1e570)"
+
+
+def test_a_current_combined_test_is_its_own_metric(tmp_path):
+    imported = llama_bench.read(FIXTURES / TOOL / CURRENT_PG, CURRENT_PG, None)
+    assert [m.id for m in imported.metrics] == ["prefill_tok_s", "decode_tok_s", "pp_tg_tok_s"]
+    assert [r["test"] for r in imported.records if "pp_tg_tok_s" in r] == ["pp16+tg8"] * 3
