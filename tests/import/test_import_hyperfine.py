@@ -9,9 +9,13 @@ from pathlib import Path
 import pytest
 import yaml
 
+from benchproof.importers import hyperfine as hyperfine_importer
 from benchproof.read.project import load_project
 from support.importing import (FIXTURES, SCALE, assert_receipt, assert_truncated_is_refused, build_page, compared,
                                copy_in, figure, ratio_text, records, refused, run_import, table)
+from support.stripping import invented
+from support.stripping import without as without_fields
+from support.tools import hyperfine
 
 TOOL = "hyperfine"
 PARAMS = "generated_params_and_failing.json"     # -L n 1,2 'sleep 0.0{n}' 'false', -i
@@ -252,3 +256,80 @@ def test_truncated_empty_and_wrong_files_are_errors(tmp_path):
     line = 1 + short[: short.index('"exit_codes"')].count("\n")
     out = refused(tmp_path, TOOL, "short.json", short)
     assert f"short.json:{line}: 'exit_codes' must be a list with one value per run (5, as in 'times')" in out
+
+
+# --- time, version, nothing invented, drift (issue 32) ---------------------------------------
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """A file the installed hyperfine writes now: a -L scan with a failing command, -i."""
+    return hyperfine(tmp_path_factory.mktemp("hf-made"), "made.json", "-i", "-L", "n", "1,2",
+                     "sleep 0.00{n}", "false")
+
+
+def _read(path: Path):
+    return hyperfine_importer.read(path, path.name, None)
+
+
+def test_hyperfine_records_no_time_and_no_version_and_none_is_made_up(made):
+    """hyperfine's JSON has no time and no version: no started_at (nor the file's mtime), no version."""
+    imported = _read(made)
+    assert imported.tool_version is None
+    assert not any(k in r for r in imported.records for k in ("started_at", "ended_at"))
+    assert "version" not in json.dumps(imported.arm["settings"]) and "engine" not in imported.arm
+    assert "hyperfine records no version" in imported.arm["notes"]
+
+
+def _strip_result(doc: dict, key: str) -> None:
+    for result in doc["results"]:
+        result.pop(key, None)
+
+
+# Each field hyperfine writes that the importer reads but can do without (memory_usage_byte,
+# written by releases after 1.15, is not in the 1.15 this machine has: its absence is the case here).
+OPTIONAL = ["exit_codes", "parameters", "user", "system"]
+
+
+@pytest.mark.parametrize("field", OPTIONAL)
+def test_a_field_the_file_lacks_is_never_invented(made, tmp_path, field):
+    whole = _read(made)
+    stripped = _read(without_fields(made, tmp_path / "stripped.json", _strip_result, field))
+    assert len(stripped.records) == len(whole.records)
+    # without exit codes every run reads ok (warned, tested above); without parameters the
+    # arms are the four commands, so arm names and stubs move: neither is a number made up
+    allowed = ({"status", "reason"} if field == "exit_codes" else
+               {"arm", "repeat", "dimensions"} if field == "parameters" else set())
+    assert {p: v for p, v in invented(whole, stripped, allowed).items() if not p.startswith("arms.")} == {}
+    assert not any("memory_bytes" in r for r in stripped.records)
+    if field == "exit_codes":
+        assert {r["exit_code"] for r in stripped.records} == {None}
+    if field in ("user", "system"):
+        assert not any(f"{field}_mean_s" in stub.get("settings", {}) for stub in stripped.arms.values())
+
+
+@pytest.mark.parametrize("field", ["times", "mean", "command"])
+def test_a_result_without_a_field_it_needs_is_refused(made, tmp_path, field):
+    stripped = without_fields(made, tmp_path / "x.json", _strip_result, field)
+    out = refused(tmp_path, TOOL, "drift.json", stripped.read_text())
+    assert (f"drift.json:3: results[0] has no '{field}' (hyperfine's JSON states no version): a layout this "
+            "importer does not know") in " ".join(out.split())
+
+
+def test_a_command_without_runs_is_said(made, tmp_path):
+    def strip(doc, _):
+        doc["results"][0]["times"] = []
+        doc["results"][0]["exit_codes"] = []
+    stripped = _read(without_fields(made, tmp_path / "x.json", strip, ""))
+    assert any("'sleep 0.001' has no run: 'times' is empty" in p.message for p in stripped.skipped)
+
+
+def test_memory_of_current_releases_is_kept_per_run(made, tmp_path):
+    """Releases after 1.15 add memory_usage_byte (peak bytes of each run) beside exit_codes;
+    added to a copy of the 1.15 file, each value is its run's memory_bytes."""
+    def add(doc, _):
+        for result in doc["results"]:
+            result["memory_usage_byte"] = [1000 + i for i in range(len(result["times"]))]
+    imported = _read(without_fields(made, tmp_path / "mem.json", add, ""))
+    doc = json.loads((tmp_path / "mem.json").read_text())
+    assert [r["memory_bytes"] for r in imported.records] == [
+        m for result in doc["results"] for m in result["memory_usage_byte"]]

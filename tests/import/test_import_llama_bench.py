@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from benchproof.importers import llama_bench
 from benchproof.read.project import load_project
 from support.importing import (FIXTURES, assert_receipt, build_page, compared, copy_in, figure, import_and_build,
                                import_each, ratio_text, records, refused, run_import, table)
+from support.stripping import invented, without_in_lines
 
 TOOL = "llama-bench"
 ARRAY = "strix-halo-testing_llm-bench_llama-2-7b.Q4_0_pp512_tg128_as-json-array.json"
@@ -65,7 +67,7 @@ def test_every_sample_is_a_record(built):
     assert [r["repeat"] for r in one] == [1, 2, 3, 4, 5] * 2
     assert one[0]["sample_ns"] == 1588640919 and one[0]["test"] == "pp512"
     assert one[0]["run_id"] == f"rocm-{Path(ARRAY).stem}:1" and one[0]["imported_from"] == f"{ARRAY}:2"
-    assert one[5]["started_at"] == "2025-08-04T10:40:34Z"
+    assert one[5]["started_at"] == "2025-08-04T10:40:34+00:00"
 
 
 def test_stderr_lines_are_skipped_and_each_is_reported(built):
@@ -227,13 +229,27 @@ def _edited_array(tmp_path: Path, name: str, edit) -> str:
 
 
 def test_old_schema_without_n_depth_is_depth_zero_with_a_warning(tmp_path):
+    """A build before llama-bench's depth option (-d, April 2025) ran every test at depth 0."""
     name = _edited_array(tmp_path, "old.json", lambda t: "\n".join(
-        line for line in t.split("\n") if '"n_depth"' not in line))
+        line for line in t.split("\n") if '"n_depth"' not in line).replace('"build_number": 6077',
+                                                                          '"build_number": 4000'))
     result = run_import(tmp_path, TOOL, name, "--arm", "old", "--into", "report")
     assert result.exit_code == 0, result.output
-    assert ("old.json:2: warning: no 'n_depth' field (a llama-bench from before the depth option): "
-            "recorded as n_depth 0, an empty context") in result.output
+    assert ("old.json:2: warning: no 'n_depth' field in a build before 5000 (a llama-bench from before the depth "
+            "option): recorded as n_depth 0, an empty context") in result.output
     assert {r["n_depth"] for r in records(tmp_path / "report" / "runs" / "old-old.jsonl")} == {0}
+
+
+def test_a_later_build_without_n_depth_has_its_depth_not_recorded(tmp_path):
+    """Build 6077 has the depth option: a test without n_depth may have run at any depth."""
+    name = _edited_array(tmp_path, "cut.json", lambda t: "\n".join(
+        line for line in t.split("\n") if '"n_depth"' not in line))
+    result = run_import(tmp_path, TOOL, name, "--arm", "cut", "--into", "report")
+    assert result.exit_code == 0, result.output
+    assert ("cut.json:2: warning: no 'n_depth' field (llama-bench build 6077 (83bc2f28)): the context depth is "
+            "recorded as 'not recorded'") in " ".join(result.output.split())
+    assert {r["n_depth"] for r in records(tmp_path / "report" / "runs" / "cut-cut.jsonl")} == {"not recorded"}
+    load_project(tmp_path / "report")
 
 
 def test_combined_pp_tg_test_is_neither_prefill_nor_decode(tmp_path):
@@ -290,3 +306,179 @@ def test_empty_file_only_stderr_and_wrong_format_are_errors(tmp_path):
     out = refused(tmp_path, TOOL, "hf.json", hyperfine)
     assert ("hf.json:1: not llama-bench output: one JSON object without n_prompt (llama-bench writes an "
             "array of tests with -o json, one test a line with -o jsonl)") in out
+
+
+# --- time, version, nothing invented, drift (issue 32) ---------------------------------------
+
+def _read(path: Path):
+    return llama_bench.read(path, path.name, None)
+
+
+@pytest.mark.parametrize("name", [ARRAY, HIP, QUICK, MIXED, BACKENDS])
+def test_every_record_starts_at_its_tests_test_time(name):
+    """llama-bench sets test_time (UTC, to the second) as it begins a test, before the warm-up
+    and the repetitions: every repetition's started_at, written +00:00, and no raw copy."""
+    path = FIXTURES / TOOL / name
+    imported = _read(path)
+    times = [t["test_time"] for t in tool_tests(path) for _ in t["samples_ts"]]
+    assert [r["started_at"] for r in imported.records] == [t.replace("Z", "+00:00") for t in times]
+    assert all(r["started_at"].endswith("+00:00") and "test_time" not in r for r in imported.records)
+
+
+def test_the_build_is_the_tool_version():
+    assert _read(FIXTURES / TOOL / QUICK).tool_version == "6865 (1c1409e1)"
+    assert _read(FIXTURES / TOOL / MIXED).tool_version == "6077 (83bc2f28)"
+
+
+def test_a_test_time_that_is_not_iso_is_kept_raw_and_flagged(tmp_path):
+    name = _edited_array(tmp_path, "odd_time.json", lambda t: t.replace('"2025-08-04T10:40:34Z"', '"yesterday"'))
+    imported = _read(tmp_path / name)
+    odd = [r for r in imported.records if r.get("test_time") == "yesterday"]
+    assert len(odd) == 5 and not any("started_at" in r for r in odd)
+    assert any("test_time 'yesterday' is not an ISO 8601 time: kept as the column test_time, no started_at"
+               in p.message for p in imported.warnings)
+
+
+# Each field llama-bench writes that the importer reads but can do without (n_depth: 0 only
+# for a build from before the depth option, see the test above).
+OPTIONAL = ["test_time", "build_number", "build_commit", "cpu_info", "gpu_info", "backends", "model_filename",
+            "model_type", "model_size", "model_n_params", "n_depth", "samples_ns", "avg_ns", "flash_attn",
+            "n_cpu_moe", "devices", "no_host"]
+
+
+@pytest.mark.parametrize("field", OPTIONAL)
+def test_a_field_the_file_lacks_is_never_invented(tmp_path, field):
+    whole = _read(FIXTURES / TOOL / QUICK)
+    stripped = _read(without_in_lines(FIXTURES / TOOL / QUICK, tmp_path / QUICK, field))
+    assert len(stripped.records) == len(whole.records)
+    # without a depth, tests at different depths are one point: repeats renumber, labels say so
+    assert invented(whole, stripped, {"repeat", "test"} if field == "n_depth" else set()) == {}
+    assert field == "n_depth" or not any(field in r for r in stripped.records)
+    assert field not in stripped.arm.get("settings", {})
+    if field.startswith("build_"):
+        assert stripped.tool_version == ("1c1409e1" if field == "build_number" else "6865")
+        assert stripped.arm["engine"] == {"name": "llama.cpp", **({"commit": "1c1409e1"} if field == "build_number"
+                                                                  else {"version": "build 6865"})}
+    if field == "test_time":
+        assert not any("started_at" in r or "test_time" in r for r in stripped.records)
+    if field == "n_depth":
+        assert {r["n_depth"] for r in stripped.records} == {"not recorded"}
+        assert stripped.records[2]["test"] == "pp512 @ depth not recorded"
+        assert any("no 'n_depth' field (llama-bench build 6865 (1c1409e1))" in p.message for p in stripped.warnings)
+
+
+def test_without_any_build_the_version_is_not_stated(tmp_path):
+    once = without_in_lines(FIXTURES / TOOL / QUICK, tmp_path / "a.jsonl", "build_number")
+    stripped = _read(without_in_lines(once, tmp_path / "b.jsonl", "build_commit"))
+    assert stripped.tool_version is None and "engine" not in stripped.arm
+
+
+def test_without_samples_a_test_is_one_marked_aggregate_of_avg_ts(tmp_path):
+    once = without_in_lines(FIXTURES / TOOL / QUICK, tmp_path / "a.jsonl", "samples_ts")
+    stripped = _read(without_in_lines(once, tmp_path / "b.jsonl", "samples_ns"))
+    tests = tool_tests(FIXTURES / TOOL / QUICK)
+    assert [r.get("prefill_tok_s", r.get("decode_tok_s")) for r in stripped.records] == [t["avg_ts"] for t in tests]
+    assert all(r["aggregate"] is True and "sample_ns" not in r for r in stripped.records)
+
+
+def drift(tmp_path: Path, *fields: str) -> str:
+    path = FIXTURES / TOOL / QUICK
+    for i, field in enumerate(fields):
+        path = without_in_lines(path, tmp_path / f"drift{i}.jsonl", field)
+    return refused(tmp_path, TOOL, "drift.jsonl", path.read_text(encoding="utf-8"))
+
+
+def test_a_test_without_any_rate_is_refused_naming_build_and_fields(tmp_path):
+    out = drift(tmp_path, "samples_ts", "samples_ns", "avg_ts")
+    assert ("drift.jsonl:5: test pp512 (llama-bench build 6865 (1c1409e1)) has neither samples_ts nor a numeric "
+            "avg_ts: no rate to import") in " ".join(out.split())
+
+
+def test_samples_ns_without_samples_ts_is_a_layout_not_known(tmp_path):
+    out = drift(tmp_path, "samples_ts")
+    assert ("drift.jsonl:5: test pp512 (llama-bench build 6865 (1c1409e1)) has samples_ns but no samples_ts, the "
+            "rate of each repetition this importer reads: a layout it does not know") in " ".join(out.split())
+
+
+def test_a_test_of_no_repetition_is_skipped_and_said(tmp_path):
+    name = _edited_array(tmp_path, "none.json", lambda t: t.replace(
+        "[ 322.288, 324.616, 321.899, 322.165, 321.23 ]", "[ ]").replace(
+        "[ 1588640919, 1577249726, 1590562261, 1589247817, 1593871214 ]", "[ ]"))
+    result = run_import(tmp_path, TOOL, name, "--arm", "x", "--into", "report")
+    assert result.exit_code == 0, result.output
+    assert "none.json: 5 records, 1 skipped" in result.output
+    assert "warning: skipped: test pp512 has no repetition (samples_ts is empty): nothing measured" in result.output
+
+
+def test_fields_of_current_builds_are_kept_in_the_stub():
+    """Build 6865 writes n_cpu_moe, devices, no_host, tensor_buft_overrides (and n_depth,
+    a dimension): each is kept, as the tool wrote it, in the arm's settings."""
+    stub = _read(FIXTURES / TOOL / QUICK).arm
+    assert {k: stub["settings"][k] for k in ("n_cpu_moe", "devices", "no_host", "tensor_buft_overrides",
+                                            "no_op_offload", "use_mmap")} == {
+        "n_cpu_moe": 0, "devices": "auto", "no_host": False, "tensor_buft_overrides": "none",
+        "no_op_offload": 0, "use_mmap": False}
+
+
+def test_fields_added_since_are_kept_too(tmp_path):
+    """llama-bench.cpp's get_fields() at ggml-org/llama.cpp 0104b151 adds fit_target, fit_min_ctx and
+    load_mode (for use_mmap), flash_attn as -1/0/1: added to the genuine build-6865 lines, they
+    are kept in the stub like every configuration field."""
+    lines = []
+    for line in (FIXTURES / TOOL / QUICK).read_text(encoding="utf-8").splitlines():
+        if line.startswith("{"):
+            obj = json.loads(line)
+            obj.pop("use_mmap")
+            obj.update(flash_attn=-1, load_mode="mmap", fit_target=0, fit_min_ctx=0)
+            line = json.dumps(obj)
+        lines.append(line)
+    (tmp_path / "new.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    imported = _read(tmp_path / "new.jsonl")
+    settings = imported.arm["settings"]
+    assert (settings["load_mode"], settings["fit_target"], settings["fit_min_ctx"], settings["flash_attn"]) == (
+        "mmap", 0, 0, "auto")
+    assert len(imported.records) == 6
+
+
+@pytest.mark.parametrize("number", [0, 1])
+def test_a_build_number_of_a_shallow_or_gitless_build_dates_nothing(tmp_path, number):
+    """Built without git llama-bench says build 0; from a shallow clone, 1: neither is old."""
+    name = _edited_array(tmp_path, "shallow.json", lambda t: "\n".join(
+        line for line in t.split("\n") if '"n_depth"' not in line).replace('"build_number": 6077',
+                                                                          f'"build_number": {number}'))
+    imported = _read(tmp_path / name)
+    assert {r["n_depth"] for r in imported.records} == {"not recorded"}
+
+
+# --- a current llama-bench (scripts/fixtures/make_llama_bench.sh) -----------------------------
+
+CURRENT = "generated_tiny-random_cpu.jsonl"        # -p 16,32 -n 8 -d 0,32 -r 3 -o jsonl
+CURRENT_PG = "generated_tiny-random_cpu_pg.json"   # -p 16 -n 8 -pg 16,8 -r 3 -o json
+
+
+@pytest.mark.parametrize("name", [CURRENT, CURRENT_PG])
+def test_a_current_llama_bench_file_is_read_whole(tmp_path, name):
+    tests = tool_tests(FIXTURES / TOOL / name)
+    output, soup = import_and_build(tmp_path, TOOL, name, "--arm", "current")
+    assert f"llama-bench {name}: {sum(len(t['samples_ts']) for t in tests)} records, 0 skipped" in output
+    rows = records(tmp_path / "report" / "runs" / f"current-{Path(name).stem}.jsonl")
+    assert [r["started_at"] for r in rows] == [t["test_time"].replace("Z", "+00:00")
+                                                for t in tests for _ in t["samples_ts"]]
+    assert [r.get("prefill_tok_s", r.get("decode_tok_s", r.get("pp_tg_tok_s"))) for r in rows] == [
+        v for t in tests for v in t["samples_ts"]]
+    assert sorted({r["n_depth"] for r in rows}) == sorted({t["n_depth"] for t in tests})
+    stub = yaml.safe_load((tmp_path / "report" / "arms" / "current.yaml").read_text())
+    assert stub["engine"] == {"name": "llama.cpp", "version": "build 1", "commit": "0c1e570"}
+    settings = stub["settings"]
+    # fields of the current printer, kept as written (flash_attn -1 shown as auto)
+    assert {k: settings[k] for k in ("load_mode", "lazy_mode", "repack", "fit_target", "fit_min_ctx", "n_cpu_moe",
+                                    "devices", "no_host", "flash_attn")} == {
+        "load_mode": "auto", "lazy_mode": "auto", "repack": True, "fit_target": 0, "fit_min_ctx": 0,
+        "n_cpu_moe": 0, "devices": "auto", "no_host": False, "flash_attn": "auto"}
+    assert llama_bench.read(FIXTURES / TOOL / name, name, None).tool_version == "1 (0c1e570)"
+
+
+def test_a_current_combined_test_is_its_own_metric(tmp_path):
+    imported = llama_bench.read(FIXTURES / TOOL / CURRENT_PG, CURRENT_PG, None)
+    assert [m.id for m in imported.metrics] == ["prefill_tok_s", "decode_tok_s", "pp_tg_tok_s"]
+    assert [r["test"] for r in imported.records if "pp_tg_tok_s" in r] == ["pp16+tg8"] * 3

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import statistics
 from pathlib import Path
@@ -9,10 +10,13 @@ from pathlib import Path
 import pytest
 import yaml
 
+from benchproof.importers import pytest_benchmark as pytest_benchmark_importer
 from benchproof.read.project import load_project
 from support.importing import (FIXTURES, SCALE, assert_receipt, assert_truncated_is_refused, build_page, compared,
                                copy_in, figure, import_and_build, import_each, ratio_text, records, refused, run_import,
                                table)
+from support.stripping import invented, without
+from support.tools import pytest_benchmark
 
 TOOL = "pytest-benchmark"
 TINY = "generated_tiny.json"                                 # made for benchproof, 5.3.1
@@ -174,4 +178,108 @@ def test_truncated_empty_and_wrong_files_are_errors(tmp_path):
     assert ("none.json:2: 'benchmarks' is empty: pytest-benchmark leaves out benchmarks whose test "
             "failed or was skipped") in refused(tmp_path, TOOL, "none.json", none)
     no_stats = '{"benchmarks": [\n  {"name": "test_x", "fullname": "t.py::test_x"}\n]}'
-    assert "nostats.json:2: benchmarks[0] has no 'stats' object" in refused(tmp_path, TOOL, "nostats.json", no_stats)
+    assert ("nostats.json:2: benchmarks[0] has no 'stats' object (a pytest-benchmark file that states no "
+            "version)") in refused(tmp_path, TOOL, "nostats.json", no_stats)
+
+
+# --- time, version, nothing invented, drift (issue 32) ---------------------------------------
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """A file the installed pytest-benchmark writes now (the codecs scan: parametrized)."""
+    return pytest_benchmark(tmp_path_factory.mktemp("pb-made"), "made.json")
+
+
+def _read(path: Path):
+    return pytest_benchmark_importer.read(path, path.name, None)
+
+
+def test_the_files_version_is_the_tool_version(made):
+    doc = json.loads(made.read_text())
+    assert _read(made).tool_version == doc["version"] == importlib.metadata.version("pytest-benchmark")
+    assert _read(FIXTURES / TOOL / TRIMMED).tool_version == "3.2.2"
+    assert _read(FIXTURES / TOOL / OLD).tool_version == "2.5.0"
+
+
+@pytest.mark.parametrize("name", [TINY, TRIMMED, OLD])
+def test_the_session_datetime_is_kept_under_its_own_name_never_as_started_at(name):
+    """pytest-benchmark's 'datetime' is when it made the JSON at the end of the session, not when
+    a benchmark or round started: every record keeps it as session_datetime."""
+    path = FIXTURES / TOOL / name
+    imported = _read(path)
+    stamp = json.loads(path.read_text())["datetime"]
+    assert {r["session_datetime"] for r in imported.records} == {stamp}
+    assert not any("started_at" in r for r in imported.records)
+
+
+def test_commit_times_are_in_the_stub_as_given():
+    settings = _read(FIXTURES / TOOL / UNITS).arm["settings"]
+    assert (settings["commit_time"], settings["commit_author_time"]) == ("2019-12-06T16:36:53+09:00",
+                                                                         "2019-12-06T16:30:53+09:00")
+
+
+def _strip_top(doc: dict, key: str) -> None:
+    doc.pop(key)
+
+
+def _strip_bench(doc: dict, key: str) -> None:
+    for bench in doc["benchmarks"]:
+        bench.pop(key, None)
+
+
+def _strip_stats(doc: dict, key: str) -> None:
+    for bench in doc["benchmarks"]:
+        bench["stats"].pop(key, None)
+
+
+# Each field pytest-benchmark writes that the importer reads but can do without.
+OPTIONAL = [(_strip_top, k) for k in ("version", "datetime", "machine_info", "commit_info")] + \
+           [(_strip_bench, k) for k in ("name", "group", "param", "params", "extra_info", "options")] + \
+           [(_strip_stats, k) for k in ("iterations", "rounds")]
+
+
+@pytest.mark.parametrize("strip,field", OPTIONAL, ids=[f for _, f in OPTIONAL])
+def test_a_field_the_file_lacks_is_never_invented(made, tmp_path, strip, field):
+    whole = _read(made)
+    stripped = _read(without(made, tmp_path / "stripped.json", strip, field))
+    assert len(stripped.records) == len(whole.records)
+    assert invented(whole, stripped) == {}
+    if field == "version":
+        assert stripped.tool_version is None and "pytest_benchmark_version" not in stripped.arm["settings"]
+    if field == "datetime":
+        assert not any("session_datetime" in r or "started_at" in r for r in stripped.records)
+    if field == "group":
+        assert {r["group"] for r in stripped.records} == {"not recorded"}
+    if field in ("iterations", "rounds"):
+        assert {r[field] for r in stripped.records} == {None}
+
+
+def test_without_data_or_rounds_the_aggregate_says_so(tmp_path):
+    def strip(doc, _):
+        doc["benchmarks"][0]["stats"].pop("rounds")
+    stripped = _read(without(FIXTURES / TOOL / OLD, tmp_path / "old.json", strip, ""))
+    (row,) = stripped.records
+    assert row["rounds"] is None and row["time_s"] == json.loads((FIXTURES / TOOL / OLD).read_text())[
+        "benchmarks"][0]["stats"]["mean"]
+    assert row["reason"] == ("aggregate: stats.mean (the number of rounds is not recorded); the file has no "
+                             "per-repetition values")
+    assert "None" not in row["reason"]
+
+
+def test_a_benchmark_without_stats_is_refused_naming_the_version(made, tmp_path):
+    stripped = without(made, tmp_path / "x.json", _strip_bench, "stats")
+    out = refused(tmp_path, TOOL, "nostats5.json", stripped.read_text())
+    version = json.loads(made.read_text())["version"]
+    assert (f"benchmarks[0] has no 'stats' object (pytest-benchmark {version}): a layout this importer does not "
+            "know") in " ".join(out.split())
+
+
+def test_stats_without_data_or_mean_are_refused_naming_the_version(made, tmp_path):
+    def strip(doc, _):
+        doc["benchmarks"][0]["stats"].pop("data")
+        doc["benchmarks"][0]["stats"].pop("mean")
+    stripped = without(made, tmp_path / "x.json", strip, "")
+    out = refused(tmp_path, TOOL, "nomean.json", stripped.read_text())
+    version = json.loads(made.read_text())["version"]
+    assert (f"no per-round stats.data and no numeric stats.mean (pytest-benchmark {version})"
+            in " ".join(out.split()))

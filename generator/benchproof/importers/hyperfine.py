@@ -20,6 +20,13 @@ that set it apart, ``gzip -1``; its command is the template), the parameters its
 Otherwise (one template, or none recovered consistently) nothing changes.
 ``user`` and ``system`` are hyperfine's *means* over the runs of a command: they are kept
 once, in the arm's stub (``settings.user_mean_s`` / ``system_mean_s``), not on every run.
+
+Not recorded: hyperfine's JSON holds no time (no start or end of a run or of the benchmark),
+no version, host or build, so records carry no ``started_at`` (the file's own date on disk is
+not the benchmark's) and ``Imported.tool_version`` is ``None``.
+
+Every item of ``results`` must have ``command``, ``times`` and ``mean`` (hyperfine has written
+all three in every version): one without is refused as a layout this importer does not know.
 """
 
 from __future__ import annotations
@@ -209,9 +216,10 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     entries = []
     raw_names: dict[str, str] = {}
     for i, (result, line) in enumerate(results):
-        for key in ("command", "times"):
+        for key in ("command", "times", "mean"):
             if key not in result:
-                fail(rel, line, f"results[{i}] has no '{key}'")
+                fail(rel, line, f"results[{i}] has no '{key}' (hyperfine's JSON states no version): a "
+                                "layout this importer does not know")
         if not isinstance(result["command"], str):
             fail(rel, line_of(result, "command"), f"results[{i}]: 'command' is not a text")
         if not isinstance(result["times"], list):
@@ -243,6 +251,9 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         codes = _per_run(result, "exit_codes", len(times), rel)
         memory = _per_run(result, "memory_usage_byte", len(times), rel)
         command, zeros = result["command"], 0
+        if not times:
+            problems_skipped.append(skipped(rel, line_of(result, "times"), f"'{shorten(command)}' has no "
+                                                                             "run: 'times' is empty"))
         for i, value in enumerate(times):
             where = line_of(times, i)
             seconds = finite(value)
@@ -277,7 +288,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
             [entries[i] for i in indices], templates[indices[0]] if fields == (TEMPLATE.id,) else None))
     number_repeats(records, [d.id for d in dims] + [arms.ARM])
     return Imported(NAME, records, [WALL], dims, _stub(entries), problems_skipped, warnings,
-                    fields, found, parameters=raw_names)
+                    fields, found, parameters=raw_names, tool_version=None)  # hyperfine writes none
 
 
 IMPORTER = register(Importer(NAME, "hyperfine --export-json: one record per run of each command",

@@ -4,8 +4,10 @@
   (``n_gen > 0``, ``n_prompt == 0``) gives ``decode_tok_s``.  A combined ``-pg`` test (both
   > 0) counts prompt *and* generated tokens over the whole run, which is neither rate: it
   gets its own metric ``pp_tg_tok_s``.
-* Dimensions ``n_prompt``, ``n_gen``, ``n_depth``; a schema without ``n_depth`` (before the
-  depth option) is recorded as depth 0, with a warning.
+* Dimensions ``n_prompt``, ``n_gen``, ``n_depth``.  A test without ``n_depth`` is depth 0
+  only when its build is one from before the depth option (``build_number`` below
+  :data:`DEPTH_BUILD`: every test of such a build ran on an empty context); otherwise its
+  depth is ``not recorded``.  Either way with a warning.
 * Arms: when configuration fields differ between the tests (several builds, backends, flags
   in one file), each configuration is an arm by default: the differing fields, the backend
   and the build first, each taken only when it tells more tests apart (``ROCm ·
@@ -15,9 +17,19 @@
   pooled into one median, with a warning.
 * The build, hardware, model and every configuration field that is the same in all of an
   arm's tests go into its stub.
+* Time: ``test_time`` is when llama-bench began the test (set as the test is made, after the
+  model and context are loaded, before the warm-up run and the timed repetitions; UTC, to
+  the second): every repetition of the test carries it as ``started_at``, ``Z`` written
+  ``+00:00``.  The file records no end time.  A ``test_time`` that is not ISO 8601 is kept
+  as the raw column ``test_time``, with a warning.
+* Version: ``Imported.tool_version`` is the build, ``6865 (1c1409e1)`` (``build_number``
+  and ``build_commit``; several builds in one file are listed).
 * JSON Lines captured with ``2>&1`` hold stderr lines: each is skipped and reported.  A JSON
   array that ends early (llama-bench stops at its first failed test) is an error, not a
   partial import that would hide the tests that never ran.
+* A test that has ``n_prompt``/``n_gen`` but neither ``samples_ts`` nor ``avg_ts``, or
+  ``samples_ns`` without ``samples_ts``, is a layout this importer does not know: an error
+  naming the build and the field, never an import of empty values.
 """
 
 from __future__ import annotations
@@ -31,6 +43,7 @@ from benchproof.importers.base import DimensionDef, Imported, Importer, MetricDe
 from benchproof.errors import ImportFormatError, fail
 from benchproof.importers.common import (aggregate_fields, finite, line_of, number_repeats, origin, read_file, shorten,
                                          skipped, split_constant, warning)
+from benchproof.importers.serving.values import NOT_RECORDED
 from benchproof.read.tooljson import json_document, load_json, tool_lines
 from benchproof.read.yamlio import MarkedMap
 
@@ -65,6 +78,10 @@ MEASURED = {"n_prompt", "n_gen", "n_depth", "test_time", "avg_ns", "stddev_ns", 
             "stddev_ts", "samples_ns", "samples_ts"}
 NOT_SETTINGS = {*BUILD, *HARDWARE, *MODEL, *MEASURED}
 VARIES = "varies by test: see the 'config' column"
+# llama-bench's -d (n_depth) came with llama.cpp PR #13096, merged in late April 2025 (builds
+# after b5163); a build below this one (but above 1: see _before_depth) certainly predates it,
+# so its tests ran at depth 0.
+DEPTH_BUILD = 5000
 
 
 def detect(path: Path, text: str) -> bool:
@@ -73,7 +90,10 @@ def detect(path: Path, text: str) -> bool:
 
 def _shown(key: str, value):
     """How a configuration value is shown: ``flash_attn`` as on/off/auto (a bool in older
-    builds, -1/0/1 in newer ones), the model as its file name."""
+    builds, -1/0/1 in newer ones), the model as its file name, a field a test lacks as
+    ``not recorded``."""
+    if value is None:
+        return NOT_RECORDED
     if key == "flash_attn" and isinstance(value, (bool, int, float)):
         return {1: "on", 0: "off", -1: "auto"}.get(value, value)  # True == 1, False == 0
     if key == "model_filename" and isinstance(value, str):
@@ -115,13 +135,30 @@ def _objects(text: str, rel: str) -> tuple[list[MarkedMap], list]:
     return found, lost
 
 
-def _test_label(n_prompt: int, n_gen: int, n_depth: int) -> str:
+def _test_label(n_prompt: int, n_gen: int, n_depth: int | str) -> str:
     parts = ([f"pp{n_prompt}"] if n_prompt else []) + ([f"tg{n_gen}"] if n_gen else [])
+    if not isinstance(n_depth, int):
+        return "+".join(parts) + " @ depth not recorded"
     return "+".join(parts) + (f" @ d{n_depth}" if n_depth else "")
 
 
+def _before_depth(test: dict) -> bool:
+    """Is the test's build one from before llama-bench had a depth option?  A build number
+    of 0 (built without git) or 1 (from a shallow clone: the count of a one-commit history)
+    says nothing of the build's age."""
+    number = test.get("build_number")
+    return isinstance(number, int) and not isinstance(number, bool) and 1 < number < DEPTH_BUILD
+
+
+def _depth(test: dict, rel: str, line: int) -> int | str:
+    """``n_depth``; without it, 0 for a build before the depth option, else not recorded."""
+    if "n_depth" in test:
+        return _count(test, "n_depth", rel, line)
+    return 0 if _before_depth(test) else NOT_RECORDED
+
+
 def _count(test: dict, key: str, rel: str, line: int) -> int:
-    value = test.get(key, 0)
+    value = test[key]   # the callers take only fields the test has
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         fail(rel, line, f"'{key}' must be a whole number ≥ 0, got {shorten(repr(value))}")
     return value
@@ -164,10 +201,16 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         fail(rel, 1, "no llama-bench test in the file (expected objects with build_commit, "
                      "n_prompt, n_gen, samples_ts)")
     warnings = []
-    if any("n_depth" not in test for test, _ in tests):
-        first = next(line for test, line in tests if "n_depth" not in test)
-        warnings.append(warning(rel, first, "no 'n_depth' field (a llama-bench from before the depth "
-                                            "option): recorded as n_depth 0, an empty context"))
+    lacking = [(test, line) for test, line in tests if "n_depth" not in test]
+    if any(_before_depth(test) for test, _ in lacking):
+        first = next(line for test, line in lacking if _before_depth(test))
+        warnings.append(warning(rel, first, f"no 'n_depth' field in a build before {DEPTH_BUILD} (a "
+                                            "llama-bench from before the depth option): recorded as "
+                                            "n_depth 0, an empty context"))
+    if any(not _before_depth(test) for test, _ in lacking):
+        test, first = next((test, line) for test, line in lacking if not _before_depth(test))
+        warnings.append(warning(rel, first, f"no 'n_depth' field ({_layout(test)}): the context depth "
+                                            f"is recorded as '{NOT_RECORDED}'"))
     keys = dict.fromkeys(k for test, _ in tests for k in test if k not in MEASURED)
     constant, varying = split_constant([t for t, _ in tests], keys)
     fields = _fields(arm_from, [t for t, _ in tests], keys, varying, rel)
@@ -184,7 +227,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     metrics: dict[str, MetricDef] = {}
     for index, (test, line) in enumerate(tests):
         n_prompt, n_gen = _count(test, "n_prompt", rel, line), _count(test, "n_gen", rel, line)
-        n_depth = _count(test, "n_depth", rel, line)
+        n_depth = _depth(test, rel, line)
         label = _test_label(n_prompt, n_gen, n_depth)
         if not n_prompt and not n_gen:
             lost.append(skipped(rel, line, "a test with n_prompt 0 and n_gen 0 measures nothing"))
@@ -197,7 +240,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         base = {"status": "ok", "repeat": None, "n_prompt": n_prompt, "n_gen": n_gen,
                 "n_depth": n_depth, **({"config": config} if config_keys else {})}
         extra = {"test": label, **{k: test.get(k) for k in dict.fromkeys([*varying, *fields])}}
-        started = _started(test.get("test_time"))
+        started = _started(test, line, label, rel, warnings)
         found = _samples(test, line, base, metric.id, extra, started, path, rel, lost, warnings)
         records += [{**r, arms.ARM: arm} if fields else r for r in found]
         units += [index] * len(found)
@@ -217,7 +260,29 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     found_arms = arms.stubs(records, units, lambda indices: _stub(
         *split_constant([plain[i] for i in indices], keys))) if fields else {}
     return Imported(NAME, records, list(metrics.values()), dims, _stub(constant, varying), lost, warnings,
-                    fields, found_arms)
+                    fields, found_arms, tool_version=_builds(plain))
+
+
+def _build(test: dict) -> str | None:
+    """A test's llama.cpp build as the file states it: ``6865 (1c1409e1)``, or either part."""
+    number, commit = test.get("build_number"), test.get("build_commit")
+    if number is not None and commit is not None:
+        return f"{number} ({commit})"
+    if number is not None or commit is not None:
+        return str(number if number is not None else commit)
+    return None
+
+
+def _builds(tests: list[dict]) -> str | None:
+    """The builds of the file's tests, in file order (``None``: the file names none)."""
+    found = list(dict.fromkeys(b for b in map(_build, tests) if b is not None))
+    return ", ".join(found) if found else None
+
+
+def _layout(test: dict) -> str:
+    """The build for a message: ``llama-bench build 6865 (1c1409e1)`` or that none is stated."""
+    build = _build(test)
+    return f"llama-bench build {build}" if build else "a llama-bench that states no build"
 
 
 def _fields(wanted: tuple[str, ...] | None, tests: list[dict], keys: dict, varying: list[str],
@@ -254,33 +319,48 @@ def _within_arms(tests: list[dict], fields: tuple[str, ...], varying: list[str])
             and any(len({_value(t, k) for t in group}) > 1 for group in groups.values())]
 
 
-def _started(value) -> str | None:
-    """``test_time`` (when the test began, shared by its repetitions) if it is ISO 8601."""
+def _started(test: dict, line: int, label: str, rel: str, warnings: list) -> dict:
+    """The time columns of a test's records: ``started_at`` from ``test_time`` (when the test
+    began, shared by its repetitions; ``Z`` as ``+00:00``); a ``test_time`` that is not ISO
+    8601 stays the raw column ``test_time``, with a warning; none when the file has none."""
+    value = test.get("test_time")
+    if value is None:
+        return {}
     try:
-        datetime.fromisoformat(value)
+        when = datetime.fromisoformat(value)
     except (TypeError, ValueError):
-        return None
-    return value
+        warnings.append(warning(rel, line_of(test, "test_time") or line,
+                                f"test {label}: test_time {shorten(repr(value))} is not an ISO 8601 time: "
+                                "kept as the column test_time, no started_at"))
+        return {"test_time": value}
+    return {"started_at": when.isoformat() if when.tzinfo is not None else value}
 
 
-def _samples(test: dict, line: int, base: dict, metric: str, extra: dict, started: str | None,
+def _samples(test: dict, line: int, base: dict, metric: str, extra: dict, started: dict,
              path: Path, rel: str, lost: list, warnings: list) -> list[dict]:
     """One record per repetition; one aggregate record when the test has no samples."""
     label = extra["test"]
     rates, times = test.get("samples_ts"), test.get("samples_ns")
-    tail = {**extra, **({"started_at": started} if started else {"test_time": test.get("test_time")}),
-            "imported_from": origin(path, line)}
+    tail = {**extra, **started, "imported_from": origin(path, line)}
+    if rates is None and times is not None:
+        fail(rel, line, f"test {label} ({_layout(test)}) has samples_ns but no samples_ts, the "
+                        "rate of each repetition this importer reads: a layout it does not know")
     if rates is None:
         mean = finite(test.get("avg_ts"))
         if mean is None:
-            fail(rel, line, f"test {label} has neither samples_ts nor a numeric avg_ts")
+            fail(rel, line, f"test {label} ({_layout(test)}) has neither samples_ts nor a numeric "
+                            "avg_ts: no rate to import")
         warnings.append(warning(rel, line, f"test {label} has no samples_ts (an older llama-bench?): "
                                        "imported as one aggregate record, its avg_ts"))
         return [{**base, metric: mean, **aggregate_fields(f"avg_ts over the repetitions of {label}"),
-                 "avg_ns": test.get("avg_ns"), **tail}]
+                 **({"avg_ns": test["avg_ns"]} if test.get("avg_ns") is not None else {}), **tail}]
     if not isinstance(rates, list) or (times is not None and
                                        (not isinstance(times, list) or len(times) != len(rates))):
         fail(rel, line, f"test {label}: samples_ts and samples_ns must be lists of the same length")
+    if not rates:
+        lost.append(skipped(rel, line_of(test, "samples_ts") or line,
+                            f"test {label} has no repetition (samples_ts is empty): nothing measured"))
+        return []
     records = []
     for i, rate in enumerate(rates):
         value = finite(rate)

@@ -19,6 +19,15 @@ A ``@pytest.mark.parametrize`` parameter is a field of its own (``params: {codec
 makes each codec an arm, and the other parameters become dimensions (``n``: a sweep), beside
 the test function and the group, which keep benchmarks of different tests apart.  A benchmark
 without a parameter the others have takes ``no <name>`` there.
+
+Time: pytest-benchmark records no time per benchmark or round.  Its ``datetime`` is when it
+made the JSON, at the end of the test session (``pytest_benchmark_generate_json``, called
+from ``pytest_sessionfinish``; UTC, ``+00:00`` since 4.0, without a zone in 3.x): kept on
+every record as ``session_datetime``, never as ``started_at``.  ``commit_info``'s ``time`` and
+``author_time`` go into the stub as given.  ``version`` is ``Imported.tool_version``.
+
+A benchmark without ``stats``, or whose stats have neither ``data`` nor a numeric ``mean``,
+is an error naming the pytest-benchmark version the file states.
 """
 
 from __future__ import annotations
@@ -32,6 +41,7 @@ from benchproof.importers.common import (RESERVED_COLUMNS, aggregate_fields, fin
                                          object_list, origin, parameter_column, plain_value, shorten, skipped,
                                          split_constant, warning)
 from benchproof.errors import fail
+from benchproof.importers.serving.values import NOT_RECORDED
 
 NAME = "pytest-benchmark"
 ROUNDS = ("pytest-benchmark stats.data[]: seconds per call in one round (the round's time "
@@ -53,7 +63,7 @@ def detect(path: Path, text: str) -> bool:
 
 
 def _mean_source(rounds: set) -> str:
-    count = f"{rounds.pop()}" if len(rounds) == 1 else "'rounds'"
+    count = f"{rounds.pop()}" if len(rounds) == 1 and None not in rounds else "'rounds'"
     return (f"pytest-benchmark stats.mean: mean seconds per call over {count} rounds, one "
             "aggregate record per benchmark (marked aggregate: true) where the file has no "
             "stats.data")
@@ -69,11 +79,12 @@ def _names(bench: dict) -> dict:
     group = bench.get("group")
     return {"benchmark": bench.get("fullname") or name, "name": name, "func": func,
             "param": NO_PARAM if param in (None, "") else str(param),
-            "group": NO_GROUP if group in (None, "") else str(group)}
+            "group": NOT_RECORDED if "group" not in bench else NO_GROUP if group in (None, "") else str(group)}
 
 
+SESSION = "session_datetime"   # the file's 'datetime': when the JSON was made, at session end
 _TAKEN = {*RESERVED_COLUMNS, "benchmark", *FIELDS, "time_s", "round", "iterations", "rounds", "aggregate",
-          "imported_from"}
+          "imported_from", SESSION}
 
 
 def _parameters(benches: list[dict]) -> dict[str, str]:
@@ -156,7 +167,8 @@ def _arm(doc: dict, benches: list[dict]) -> dict:
     hardware = {name: machine[key] for key, name in MACHINE.items() if machine.get(key)}
     hardware.update({name: cpu[key] for key, name in CPU.items() if cpu.get(key) and name not in hardware})
     settings = {key: machine[key] for key in PYTHON if machine.get(key)}
-    settings.update({f"commit_{k}": commit[k] for k in ("branch", "dirty", "time") if commit.get(k) is not None})
+    settings.update({f"commit_{k}": commit[k] for k in ("branch", "dirty", "time", "author_time")
+                     if commit.get(k) is not None})
     if doc.get("version"):
         settings["pytest_benchmark_version"] = doc["version"]
     options = [b.get("options") if isinstance(b.get("options"), dict) else {} for b in benches]
@@ -179,12 +191,24 @@ def _arm(doc: dict, benches: list[dict]) -> dict:
     return arm
 
 
+def _version(doc: dict) -> str | None:
+    version = doc.get("version")
+    return str(version) if version not in (None, "") else None
+
+
+def _layout(doc: dict) -> str:
+    """The version for a message: ``pytest-benchmark 5.3.1``, or that the file states none."""
+    version = _version(doc)
+    return f"pytest-benchmark {version}" if version else "a pytest-benchmark file that states no version"
+
+
 def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
     doc, benches = object_list(path, rel, "benchmarks", "a pytest-benchmark JSON",
                                "pytest-benchmark leaves out benchmarks whose test failed or was skipped")
     for i, (bench, line) in enumerate(benches):
         if not isinstance(bench.get("stats"), dict):
-            fail(rel, line, f"benchmarks[{i}] has no 'stats' object")
+            fail(rel, line, f"benchmarks[{i}] has no 'stats' object ({_layout(doc)}): a layout this "
+                            "importer does not know")
         if not isinstance(bench.get("fullname") or bench.get("name"), str):
             fail(rel, line, f"benchmarks[{i}] has no 'fullname' or 'name'")
     parameters = _parameters([b for b, _ in benches])
@@ -222,10 +246,12 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         mean = finite(stats.get("mean"))
         if mean is None:
             fail(rel, line_of(stats, "mean") or line,
-                 f"{label}: no per-round stats.data and no numeric stats.mean")
+                 f"{label}: no per-round stats.data and no numeric stats.mean ({_layout(doc)})")
         record = _base(bench, stats, label, parameters)
         record["time_s"] = mean
-        record.update(aggregate_fields(f"stats.mean of {stats.get('rounds')} rounds"))
+        rounds = stats.get("rounds")
+        record.update(aggregate_fields(f"stats.mean of {rounds} rounds" if rounds is not None
+                                       else "stats.mean (the number of rounds is not recorded)"))
         record["imported_from"] = origin(path, line_of(stats, "mean"))
         records.append(record)
         units.append(index)
@@ -233,6 +259,9 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         warnings.append(warning(rel, line_of(stats, "mean") or line,
                                 f"{label}: no per-round stats.data; imported as one aggregate "
                                 "record (the mean), so there is no spread to show"))
+    if doc.get("datetime") is not None:
+        for record in records:
+            record[SESSION] = doc["datetime"]
     fields = _fields(arm_from, records, parameters, rel)
     found: dict[str, dict] = {}
     plain = [b for b, _ in benches]
@@ -246,7 +275,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     metric = MetricDef(id="time_s", label="Time per call", unit="s", better="lower",
                        source="; ".join(sources))
     return Imported(NAME, records, [metric], dims, _arm(doc, plain), lost, warnings, fields, found,
-                    parameters=parameters)
+                    parameters=parameters, tool_version=_version(doc))
 
 
 IMPORTER = register(Importer(NAME, "pytest-benchmark --benchmark-json: one record per round",

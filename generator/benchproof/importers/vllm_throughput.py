@@ -11,8 +11,12 @@ in an array), status ``ok``: the file has no failure information.
   generated.  It is neither a decode rate nor comparable with a serving benchmark's
   output tok/s.  The JSON has no output-only token count.
 * **Dimension**: ``num_requests``.  ``total_num_tokens`` stays a raw field.
-* **Arm stub**: nothing: the file names no model, engine backend or configuration; the
-  arm comes from the path or the command line.
+* **Arm stub**: the model, when the file names it (``model_id``: ``args.model``, written by
+  current vLLM, e.g. 0.33.0; older files have no such field); nothing else: the file names no
+  engine backend or configuration.  ``--arm-from model`` makes each model an arm.
+* **Not recorded**: the file has no time (no start or end of the run) and no vLLM version:
+  records carry no ``started_at`` and ``Imported.tool_version`` is ``None``.  Every field the
+  importer needs is required (an object without one is refused, naming it).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from benchproof.importers.base import DimensionDef, Imported, Importer, register
 from benchproof.importers.serving.values import NOT_RECORDED, plain_number
 from benchproof.importers.serving.result import ArmFields, serving_import
 from benchproof.importers.serving.metrics import MetricSpec, put_metrics
-from benchproof.importers.serving.stub import arm_stub
+from benchproof.importers.serving.stub import arm_stub, same_or_joined
 from benchproof.importers.serving.fields import finish_record
 from benchproof.importers.serving.reading import has_keys, json_results
 
@@ -76,11 +80,20 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         put_metrics(record, obj, SPECS, rel, line, skipped, present, consumed)
         records.append(finish_record(record, obj, consumed, [*metric_ids, "num_requests"], path,
                                      line))
-    notes = ("Imported from `vllm bench throughput --output-json`. The file records no model, "
-             "no engine backend and no configuration: the arm is known only from where the "
-             "file came from; fill in engine, settings and command. tokens_per_second counts "
-             "prompt + output tokens (FORMATS.md §2b).")
-    how = ArmFields(arm_from, (), {}, lambda indices: arm_stub(None, {}, notes))
+    models = [obj.get("model_id") for _, obj in objects]
+
+    def stub(indices: list[int]) -> dict:
+        model = same_or_joined(models[i] for i in indices)
+        named = ("The file names the model (model_id) but no engine backend and no configuration"
+                 if model is not None else
+                 "The file records no model, no engine backend and no configuration")
+        notes = (f"Imported from `vllm bench throughput --output-json`. {named}: the arm is known "
+                 "only from where the file came from; fill in engine, settings and command. The "
+                 "file records no time and no vLLM version. tokens_per_second counts prompt + "
+                 "output tokens (FORMATS.md §2b).")
+        return arm_stub(None, {}, notes, model=model)
+
+    how = ArmFields(arm_from, (), {"model": "model_id"}, stub)
     return serving_import(NAME, records, SPECS, present, DIMS, how, skipped, rel)
 
 
