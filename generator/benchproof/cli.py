@@ -114,7 +114,7 @@ def check(project: str | None, strict: bool) -> None:
 
 @main.command("import")
 @click.argument("format_name", metavar="FORMAT", required=False)
-@click.argument("files", metavar="FILE...", nargs=-1, type=click.Path(dir_okay=False))
+@click.argument("files", metavar="FILE...", nargs=-1, type=click.Path())
 @click.option("--into", "project", metavar="PROJECT", required=True, type=click.Path(file_okay=False),
               help="The report project folder; created, with report.yaml, when missing.")
 @click.option("--arm", metavar="ID", help="The arm's id when the file is one arm; the prefix of the "
@@ -146,7 +146,7 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
     """Turn a benchmark tool's output FILEs into run records in PROJECT.
 
     FORMAT is the tool (llama-bench, hyperfine, pytest-benchmark, vllm-serve, ...) or
-    'auto'. The arms come from the file when it holds a comparison (each hyperfine command,
+    'auto'. A FILE that is a folder stands for the tool's files in it, run folders included. The arms come from the file when it holds a comparison (each hyperfine command,
     each benchmark of a pytest-benchmark group, each llama-bench backend...; see
     --arm-from), else from --arm. Each FILE becomes runs/[ID-]<file name>.jsonl and is kept
     as evidence/imports/FORMAT/<file name> (a name taken by another file's content: with
@@ -161,6 +161,7 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
     from benchproof.importers import detect, known, lookup, messages, parameters
     from benchproof.errors import ImportFormatError
     from benchproof.importers.disk import staged
+    from benchproof.importers.folders import expand
     from benchproof.importers.remove import remove_import
     from benchproof.importers.writer import FileImport, UsageProblem, write_import
     from benchproof.read.config.report import ID_RE
@@ -200,10 +201,11 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
         if format_name != "auto" and importer is None:
             raise click.UsageError(f"unknown format '{format_name}'; known formats: {known()}")
         problems, read = [], []
-        for name in files:
+        named = [one for name in files for one in expand(name, importer)]
+        for name, known in named:
             path = Path(name)
             try:
-                chosen = importer or detect(path, name)
+                chosen = known or detect(path, name)
                 found = chosen.read(path, name, arm_fields.requested(arm_from))
                 parameters.choose(found, name, arm_fields.requested(dimension_from) or (),
                                   parameters.renames(dimensions))

@@ -13,6 +13,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from support.importing import FIXTURES, records, run_import
 
 AIPERF13 = FIXTURES / "aiperf-0.13"
@@ -153,3 +154,63 @@ def test_runs_whose_tool_records_no_time_are_numbered_in_the_order_named(tmp_pat
     assert sorted(got.values()) == [1, 2, 3]
     first = records(tmp_path / "p" / "runs" / "fast-out.jsonl")[0]
     assert first["repeat"] == 1 and "started_at" not in first   # the first named, and no time invented
+
+
+def test_a_folder_of_run_folders_imports_each_run(tmp_path):
+    shutil.copytree(AIPERF13 / "fast", tmp_path / "artifacts")
+    result = run_import(tmp_path, "aiperf", "artifacts", "--arm", "fast", "--into", "p")
+    assert result.exit_code == 0, result.output
+    assert [line.split(":")[0] for line in result.output.splitlines() if " → " in line] == [
+        f"aiperf artifacts/run{k}/profile_export.jsonl" for k in (1, 2, 3)]
+    assert sorted(records(f)[0]["repeat"] for f in (tmp_path / "p" / "runs").iterdir()) == [1, 2, 3]
+    # inference-perf: the stage reports, not the summary that repeats their requests
+    shutil.copytree(FIXTURES / "inference-perf" / "constant", tmp_path / "ip")
+    stages = run_import(tmp_path, "inference-perf", "ip", "--arm", "a", "--into", "q")
+    assert stages.exit_code == 0, stages.output
+    assert [line.split(":")[0] for line in stages.output.splitlines() if " → " in line] == [
+        "inference-perf ip/stage_0_lifecycle_metrics.json", "inference-perf ip/stage_1_lifecycle_metrics.json"]
+
+
+def test_a_folder_without_the_tools_files_or_with_several_formats_is_a_usage_error(tmp_path):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "notes.txt").write_text("nothing here\n")
+    none = run_import(tmp_path, "aiperf", "empty", "--arm", "a", "--into", "p")
+    assert none.exit_code == 2 and "empty is a folder with no aiperf file in it" in none.output
+    shutil.copytree(AIPERF13 / "fast" / "run1", tmp_path / "mixed" / "a")
+    shutil.copy(FIXTURES / "vllm-0.33" / "vllm-fast-run1.json", tmp_path / "mixed" / "b.json")
+    mixed = run_import(tmp_path, "auto", "mixed", "--arm", "a", "--into", "p")
+    assert mixed.exit_code == 2
+    assert "mixed holds files of several formats (aiperf, vllm-serve): name the format" in " ".join(mixed.output.split())
+    assert not (tmp_path / "p").exists()
+
+
+ONE_FILE_RUNS = [("hyperfine", "hyperfine/generated_two_commands.json", ()),
+                 ("pytest-benchmark", "pytest-benchmark/generated_tiny.json", ("--arm", "a")),
+                 ("llama-bench", "llama-bench/generated_tiny-random_cpu.jsonl", ("--arm", "cpu")),
+                 ("guidellm", "guidellm-0.8/guidellm-0.8.1_concurrent_ttft20-tok4.json", ("--arm", "a")),
+                 ("inference-perf", "inference-perf/concurrent/stage_0_lifecycle_metrics.json", ("--arm", "a")),
+                 ("llm-d-report", "llm-d-report/inference-perf_constant_stage_0.yaml", ("--arm", "a")),
+                 ("vllm-throughput", "vllm-throughput/generated_hf_tiny-random-gpt2_throughput.json", ("--arm", "a"))]
+
+
+@pytest.mark.parametrize("fmt,rel,args", ONE_FILE_RUNS, ids=[f for f, _, _ in ONE_FILE_RUNS])
+def test_each_format_three_runs_of_one_name_are_three_runs_and_replace_keeps_the_others(tmp_path, fmt, rel, args):
+    """Three runs' files of one name (here the same figures in other bytes: the tool run again,
+    as another_run makes them) are three runs; numbered as named where their times tie; --replace
+    of the second keeps the other two."""
+    source = FIXTURES / rel
+    names = []
+    for k in (1, 2, 3):
+        shutil.copytree(source.parent, tmp_path / f"run{k}")
+        (tmp_path / f"run{k}" / source.name).write_bytes(source.read_bytes() + b"\n" * (k - 1))  # other bytes
+        names.append(f"run{k}/{source.name}")
+    result = run_import(tmp_path, fmt, *names, *args, "--into", "p")
+    assert result.exit_code == 0, result.output
+    runs = sorted((tmp_path / "p" / "runs").iterdir())
+    assert len(runs) == 3
+    per_file = {f.name: sorted({r["repeat"] for r in records(f)}) for f in runs}
+    firsts = sorted(v[0] for v in per_file.values())
+    assert len(set(firsts)) == 3          # each run numbered on after the one before
+    again = run_import(tmp_path, fmt, names[1], *args, "--into", "p", "--replace")
+    assert again.exit_code == 0, again.output
+    assert {f.name: sorted({r["repeat"] for r in records(f)}) for f in (tmp_path / "p" / "runs").iterdir()} == per_file

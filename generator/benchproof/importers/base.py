@@ -97,6 +97,9 @@ class Importer:
     read: Reader
     # the --arm-from that draws a scan of one numeric parameter as lines across it (the hint)
     single_scan: str = "none"
+    # a folder named on the command line: which of the files it recognises are runs to import
+    # (None: every one; importers/folders.py)
+    in_folder: Callable[[list[Path]], list[Path]] | None = None
 
 
 REGISTRY: dict[str, Importer] = {}

@@ -388,10 +388,19 @@ def _stub(config: dict | None) -> dict:
     return arm_stub(None, settings, notes, model)
 
 
+def in_folder(paths: list[Path]) -> list[Path]:
+    """A folder's runs: each report folder's stage reports, or its summary where it has none
+    (the summary repeats the stages' requests: never both); never the per-request report."""
+    stages = {p.parent for p in paths if STAGE_FILE.match(p.name)}
+    return [p for p in paths if STAGE_FILE.match(p.name)
+            or (SUMMARY_FILE.match(p.name) and p.parent not in stages)]
+
+
 IMPORTER = register(Importer(
     name=NAME,
     description="inference-perf stage_<N>_lifecycle_metrics.json / summary_lifecycle_metrics.json "
                 "(one record per report; config.yaml, the stage partials and per-request report beside it read too)",
     detect=detect,
     read=read,
+    in_folder=in_folder,
 ))
