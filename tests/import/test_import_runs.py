@@ -214,3 +214,15 @@ def test_each_format_three_runs_of_one_name_are_three_runs_and_replace_keeps_the
     again = run_import(tmp_path, fmt, names[1], *args, "--into", "p", "--replace")
     assert again.exit_code == 0, again.output
     assert {f.name: sorted({r["repeat"] for r in records(f)}) for f in (tmp_path / "p" / "runs").iterdir()} == per_file
+
+
+def test_taking_one_run_back_removes_its_own_copies_and_their_folder(tmp_path):
+    shutil.copytree(AIPERF13 / "fast", tmp_path / "artifacts")
+    assert run_import(tmp_path, "aiperf", "artifacts", "--arm", "fast", "--into", "p").exit_code == 0
+    second = tmp_path / "artifacts" / "run2" / "profile_export.jsonl"
+    folder = tmp_path / "p" / "evidence" / "imports" / "aiperf" / digest(second)[:12]
+    assert sorted(p.name for p in folder.iterdir()) == ["profile_export.jsonl", "profile_export_aiperf.json"]
+    removed = run_import(tmp_path, "--remove", "artifacts/run2/profile_export.jsonl", "--into", "p")
+    assert removed.exit_code == 0, removed.output
+    assert not folder.exists()                       # no empty folder left behind
+    assert len(list((tmp_path / "p" / "runs").iterdir())) == 2

@@ -122,29 +122,40 @@ def recorded(root: Path, entries: list[Entry], files: list[Any], section: str, w
     ours = {f.runs_rel for f in files}
     old = {e.runs: e for e in entries if e.runs in ours}
     kept = [e for e in entries if e.runs not in ours]
-    for f in files:
+    owned = [_owned(f) for f in files]
+    # a folder made for one file's own copies (a digest folder) is that file's; the rest the first's
+    alone = {d: i for d in folders for i, mine in enumerate(owned)
+             if any(r.startswith(d + "/") for r in mine)
+             and not any(r.startswith(d + "/") for j, other in enumerate(owned) if j != i for r in other)}
+    for index, f in enumerate(files):
         arm_ids = list(dict.fromkeys(f.arm_ids.values()))
         requests = requests_name(f.runs_rel) if f.imported.requests else None
         companions = [rel for rel, _ in f.companions]
-        mine = {f.runs_rel, f.evidence_rel, *companions, *(f"arms/{i}.yaml" for i in arm_ids),
-                *([requests] if requests else [])}
+        mine = owned[index]
+        made = [d for d in folders if alone.get(d) == index or (index == 0 and d not in alone)]
         wrote = {rel: sha256((root / rel).read_bytes()) for rel, made in written.items()
                  if rel in mine or (made and rel.startswith(SCHEMA_DIR + "/"))}  # the editor's schema copies too
         written = {rel: made for rel, made in written.items() if rel not in wrote}
         used = {m.id for m in f.imported.metrics}
         entry = Entry(runs=f.runs_rel, format=f.imported.format, file=logged_name(f.shown), sha256=f.sha, evidence=f.evidence_rel,
-                      section=section, arms=arm_ids, wrote=wrote, folders=folders,
+                      section=section, arms=arm_ids, wrote=wrote, folders=made,
                       batch=[g.runs_rel for g in files], report_before=before, report_after=sha256(after),
                       added=added, benchproof=__version__, tool_version=f.imported.tool_version,
                       companions=companions, requests=requests, options=dict(f.options),
                       arm_ids=dict(f.arm_ids),
                       targets={k: [t[0], t[1]] for k, t in targets.items() if k in used and (t[0] != k or t[1] != 1.0)},
                       offsets=[{"arm": arm, "point": point, "by": by} for (arm, point), by in f.offsets.items()])
-        folders = []
         if f.runs_rel in old:
             entry = _replaced(old[f.runs_rel], entry, sha256(before.encode()) if before is not None else None)
         kept.append(entry)
     return dump(kept)
+
+
+def _owned(f: Any) -> set[str]:
+    """The project files one imported file writes: its runs, request records, copies, arm files."""
+    requests = requests_name(f.runs_rel) if f.imported.requests else None
+    return {f.runs_rel, f.evidence_rel, *(rel for rel, _ in f.companions),
+            *(f"arms/{i}.yaml" for i in dict.fromkeys(f.arm_ids.values())), *([requests] if requests else [])}
 
 
 def logged_name(shown: str) -> str:
