@@ -104,12 +104,15 @@ def test_the_example_raises_only_what_the_seed_describes(example):
     soup, data = example
     # The Latin rotation interleaves the arms (no order-confounded); every arm had the same
     # 507/4,091 prompt tokens and 128 output tokens (no workload-differs); no arm is in another
-    # regime (degraded-regime needs three shared points: it says so); no first repetition stands out.
+    # regime: degraded-regime now reads two shared points (512 and 4,096 tokens) and finds no
+    # collapse, as seed 002's author would agree: every ratio between two arms stays within
+    # 1.25× at both points and moves by less than that between them (a collapse needs 5×); no
+    # first repetition stands out.
     assert {f["rule"] for f in data["findings"]} == {"few-repetitions", "not-separated", "outlier", "noisy"}
     header = soup.select_one(".audit-count a")
     assert text(header) == "⚠ 8 audit findings (1 accepted)" and header["href"] == "#before-you-quote"
     coverage = {c["rule"]: (c["ran"], c["reason"]) for c in data["audit_coverage"]}
-    assert coverage["degraded-regime"] == (False, "no two arms have medians at 3 common points")
+    assert coverage["degraded-regime"] == (True, None)            # two common points are enough to read
     assert coverage["order-confounded"] == (True, None) and coverage["guard"] == (False, "no audit.guards")
 
 
@@ -149,4 +152,5 @@ def test_each_arm_page_shows_the_findings_about_that_arm(example_site):
     assert [li["data-rule"] for li in reference.select("li.notice")] == ["few-repetitions"]
 
     overdrive = page(example_site / "arms/v100-expxa0982-overdrive.html").select_one("#before-you-quote")
-    assert "The audit found nothing to flag: 10 of 19 checks ran on this arm's figures" in text(overdrive)
+    # 11: degraded-regime now runs on the example's two points (512 and 4,096 tokens) and finds nothing
+    assert "The audit found nothing to flag: 11 of 19 checks ran on this arm's figures" in text(overdrive)

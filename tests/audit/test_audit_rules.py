@@ -164,6 +164,24 @@ def test_degraded_regime_reads_across_the_columns_and_names_the_swapping_arm(tmp
     assert rules_found(write(tmp_path / "c", across(ENGINE, clean), arms=("engine", "llama"))) == []
 
 
+def test_the_seeds_two_rows_alone_are_a_regime_too(tmp_path):
+    # seed 000's table read as two points: the 1B row where both are healthy (7% apart) and the
+    # 4B row where the loser posts 1.08 tok/s; the other engine only halves from 1B to 4B
+    engine, swap = {"1B": 20.1, "4B": 10.9}, {"1B": 18.7, "4B": 1.08}
+    found = only(write(tmp_path / "p", across(engine, swap), arms=("engine", "llama")), "degraded-regime")
+    assert found == [("degraded-regime", "llama", {"size": "4B"}, "tok_s"),
+                     ("degraded-regime", "llama", {"size": "4B"}, "wall_s")]
+    message = audit_of(tmp_path / "p").findings[0].message
+    assert message.startswith("Arm LLAMA · Tok/s · Size 4B: 1.08 tok/s is 10.09× worse than Arm ENGINE's 10.90 tok/s "
+                              "here (0.10×), while at Size 1B, where both look healthy, the ratio is 0.93× (a departure "
+                              "of 5× or more); Arm LLAMA itself is 17.31× worse than at Size 1B (18.70 tok/s → 1.08 "
+                              "tok/s), Arm ENGINE changes by 1.84× (20.10 tok/s → 10.90 tok/s)")
+    healthy = {**swap, "4B": engine["4B"] / 1.07}                        # the clean twin: both halve, no swap
+    assert only(write(tmp_path / "c", across(engine, healthy), arms=("engine", "llama")), "degraded-regime") == []
+    alone = {"4B": 10.9}, {"4B": 1.08}                                   # the 10× row alone: a result
+    assert only(write(tmp_path / "one", across(*alone), arms=("engine", "llama")), "degraded-regime") == []
+
+
 def test_a_single_large_ratio_is_a_result_not_a_regime(tmp_path):
     # xz is ten times slower than zstd at every size: that is what they are, not a degraded machine
     rows = []

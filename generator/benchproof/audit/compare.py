@@ -17,7 +17,8 @@ from benchproof.compute.spread import bounds
 from benchproof.model.config import AuditSettings
 from benchproof.model.percentiles import median
 
-REGIME_POINTS = 3     # points two arms must share before a ratio can depart "at some of them"
+REGIME_POINTS = 3     # points two arms must share before a ratio can depart "at some of them" from the rest
+PAIR_POINTS = 2       # two points: a regime only when one arm alone collapses (:func:`departure_of_two`)
 
 
 def _vs(f: Facts, c: Comparison) -> str:
@@ -102,6 +103,17 @@ def departures(worse: dict, regime: float) -> tuple[list, list]:
     return [p for p in away if abs(worse[p] - typical) >= far], healthy
 
 
+def departure_of_two(worse: dict, regime: float) -> list[tuple]:
+    """With exactly two points: each ``(point, [other])`` where the ratio at ``point`` is
+    ``regime`` times or more away from its value at the other, where both look healthy (neither
+    ``regime`` times worse).  Both ways round can qualify when neither point has an arm
+    ``regime`` times worse; the arms' own figures then tell which collapsed (at most one)."""
+    far = math.log(regime)
+    first, second = worse
+    return [(away, [healthy]) for away, healthy in ((first, second), (second, first))
+            if abs(worse[healthy]) < far <= abs(worse[away] - worse[healthy])]
+
+
 def degraded_regime(f: Facts, settings: AuditSettings) -> list[Finding]:
     """Read across the columns: for two arms sharing at least :data:`REGIME_POINTS` points, the
     ratio of their medians at some points departs by ``regime`` times or more from its value at
@@ -110,7 +122,14 @@ def degraded_regime(f: Facts, settings: AuditSettings) -> list[Finding]:
     the one that collapsed, never the better one, and never a healthy arm beside one that
     suddenly looks far better (a timer that fires on the first streamed chunk: ``implausible``).
     A point where either arm ran another workload (``workload-differs``) is not a regime.  A
-    single large ratio is a result, not a regime."""
+    single large ratio is a result, not a regime.
+
+    With exactly :data:`PAIR_POINTS` common points (seed 000's 1B and 4B rows) there is no
+    majority of healthy points to read the ratio from, so the collapse must be one arm's own:
+    the ratio changes by ``regime`` times or more (:func:`departure_of_two`), the arm named gets
+    ``regime`` times worse or more on its own, and the other arm gets worse by at most the
+    square root of that (half of it on a log scale: the change of the ratio is at least as
+    large as the other arm's own, so the heavier workload alone does not explain it)."""
     other_work = {(x.section, x.arm, x.point) for x in workload_differs(f, settings)}   # none without parity
     headline = (f"the ratio to another arm departs {fmt.setting(settings.regime)}× or more from the points where both look "
                 "healthy: a degraded regime (swapping, throttling?); read the healthy points")
@@ -124,27 +143,42 @@ def degraded_regime(f: Facts, settings: AuditSettings) -> list[Finding]:
                 worse = {p: w for p, (x, y) in medians.items() if x is not None and y is not None
                          and (w := _worse(x, y, metric.better)) is not None
                          and (section.id, a, p) not in other_work and (section.id, b, p) not in other_work}
-                if len(worse) < REGIME_POINTS:
-                    continue
-                away, healthy = departures(worse, settings.regime)
-                for p in away:
+                pair = len(worse) == PAIR_POINTS
+                if len(worse) >= REGIME_POINTS:
+                    away, healthy = departures(worse, settings.regime)
+                    places = [(p, healthy) for p in away]
+                else:
+                    places = departure_of_two(worse, settings.regime) if pair else []
+                for p, healthy in places:
                     arm, other = (a, b) if worse[p] > 0 else (b, a)  # pragma: no mutate (a ratio of 1 is never away: >= 0 is the same)
                     key = (section.id, arm, p, metric.id)
-                    mine = {q: medians[q][0 if arm == a else 1] for q in worse}
-                    moved = _moved(mine, p, healthy, metric.better)
+                    k, j = (0, 1) if arm == a else (1, 0)
+                    moved = _moved({q: medians[q][k] for q in worse}, p, healthy, metric.better)
                     if key in found or moved is None or moved < math.log(settings.regime):
                         continue
+                    # two points: the other arm fell by more than the square root of this one's fall: the workload
+                    theirs = _moved({q: medians[q][j] for q in worse}, p, healthy, metric.better) if pair else 0.0
+                    if theirs is None or 2 * theirs > moved:
+                        continue  # pragma: no mutate (break is the same: only two points skip here, and then no later reading fires)
                     factor = math.exp(abs(worse[p]))
-                    k, j = (0, 1) if arm == a else (1, 0)
                     value, beside = medians[p][k], medians[p][j]
                     usual = sorted(medians[h][k] / medians[h][j] for h in healthy)
                     span = f.times(usual[0]) if f.times(usual[0]) == f.times(usual[-1]) else \
                         f"{f.times(usual[0])}–{f.times(usual[-1])}"
+                    at = ', '.join(f.point_text(h) for h in healthy)
                     detail = (f"{f.number(value, metric.id)} is {f.times(factor)} worse than {f.labels[other]}'s "
                               f"{f.number(beside, metric.id)} here ({f.times(value / beside)}), while at "
-                              f"{', '.join(f.point_text(h) for h in healthy)}, where both look healthy, the ratio "
-                              f"is {span} (a departure of {fmt.setting(settings.regime)}× or more): this point measures the "
-                              "machine (swapping, throttling?), not the arm; quote the healthy points")
+                              f"{at}, where both look healthy, the ratio is {span} (a departure of "
+                              f"{fmt.setting(settings.regime)}× or more)")
+                    if pair:
+                        (h,) = healthy
+                        detail += (f"; {f.labels[arm]} itself is {f.times(math.exp(moved))} worse than at {at} "
+                                   f"({f.number(medians[h][k], metric.id)} → {f.number(value, metric.id)}), "
+                                   f"{f.labels[other]} changes by {f.times(math.exp(abs(theirs)))} "
+                                   f"({f.number(medians[h][j], metric.id)} → {f.number(beside, metric.id)}): one arm "
+                                   "collapsed, not the workload")
+                    detail += (": this point measures the machine (swapping, throttling?), not the arm; quote the "
+                               f"healthy point{'' if pair else 's'}")
                     brief = f"{f.number(value, metric.id)}, {f.times(factor)} worse than {f.labels[other]} (elsewhere {span})"
                     records = f.values(section.id, arm, p, metric.id)[0]
                     found[key] = f.finding("degraded-regime", section.id, arm, p, metric.id, headline, detail, brief,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from benchproof.audit import coverage as needs
-from benchproof.audit.compare import degraded_regime, not_separated
+from benchproof.audit.compare import PAIR_POINTS, degraded_regime, not_separated
 from benchproof.audit.finding import Facts, Finding
 from benchproof.audit.figures import implausible, missing_value
 from benchproof.audit.records import derived_differs, guard
@@ -84,7 +84,7 @@ RULES: tuple[Rule, ...] = (
          "Read across the points: the ratio between two arms is steady where both look healthy and departs many "
          "times from it at some points, where the named arm is much worse. That point measures the machine "
          "(swapping, throttling), not the arm: quote the healthy points.", degraded_regime,
-         needs.shared_points(3)),
+         needs.shared_points(PAIR_POINTS)),
     Rule("summary-differs", "A tool's summary differs from its requests", "tool summaries that differ",
          "The figure the tool states for a run (its mean, median or p99) is not what that run's own requests give "
          "(recomputed with numpy's percentiles): the summary covers other requests than the file's records, or "
