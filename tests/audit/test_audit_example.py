@@ -47,12 +47,17 @@ def test_the_summary_table_carries_nine_warnings_one_a_cell_each_a_cause_the_see
         (PXA4, "prompt_target=4096", "Decode t/s", "⚠ noisy"),
         (PXA4, "prompt_target=4096", "Request seconds", "⚠ noisy"),
         (OLDPREP, "prompt_target=4096", "Decode t/s", "⚠ noisy"),
-        # one repetition stands apart: the control's first at 512 decode (38.33 vs 31.07–31.23) and at
-        # 4,096 prefill (182.11 vs 202.00–203.13), parallel preparation's second at 4,096 (175.58 tok/s, 27.10 s)
-        (PXA4, "prompt_target=512", "Decode t/s", "⚠ outlier"),
-        (PXA4, "prompt_target=4096", "Prefill t/s", "⚠ outlier"),
-        (PARALLEL, "prompt_target=4096", "Prefill t/s", "⚠ outlier"),
-        (PARALLEL, "prompt_target=4096", "Request seconds", "⚠ outlier"),
+        # one of three apart is no stray (issue 33; seed 004: "only one was honest"), so these were outliers and
+        # are noisy now.  The control's first at 512 decode (38.33 vs 31.07–31.23): the seed's other tables put
+        # the control near 37.5, so its author would call 38.33 the honest one, not the stray.
+        (PXA4, "prompt_target=512", "Decode t/s", "⚠ noisy"),
+        # the control's first at 4,096 prefill (182.11 vs 202.00–203.13): the seed prints it inside the range,
+        # "202.00 (182.11–203.13)", and blames "shared-host timing noise", not one repetition
+        (PXA4, "prompt_target=4096", "Prefill t/s", "⚠ noisy"),
+        # parallel preparation's second at 4,096 (175.58 tok/s, 27.10 s): the seed prints "201.53 (175.58–202.04)"
+        # and "24.27 (24.16–27.10)", the whole spread, and names no repetition as the odd one
+        (PARALLEL, "prompt_target=4096", "Prefill t/s", "⚠ noisy"),
+        (PARALLEL, "prompt_target=4096", "Request seconds", "⚠ noisy"),
     ])
     # the incumbent bracket's two repetitions, accepted with the seed's reason: once a row, beside the count
     assert sorted(m for m in found if m[3].startswith("✓")) == [
@@ -61,7 +66,7 @@ def test_the_summary_table_carries_nine_warnings_one_a_cell_each_a_cause_the_see
     assert all(len(td.select("a.flag")) <= 1 for td in soup.select("table.summary td"))
 
 
-def test_the_control_at_512_tokens_is_noisy_and_its_first_decode_repetition_stands_apart(example):
+def test_the_control_at_512_tokens_is_noisy_and_none_of_its_three_decode_repetitions_is_the_stray(example):
     # seed 002: "180.82 (152.69–199.26)", "31.23 (31.07–38.33)" and "Shared-host timing noise"
     soup, data = example
     findings = data["findings"]
@@ -71,21 +76,29 @@ def test_the_control_at_512_tokens_is_noisy_and_its_first_decode_repetition_stan
                                 "around a median of 180.82: the range is 25.8% of the median (limit 10%)")
     assert noisy["records"] == ["nov3-v100-pxa4-control-512-r1", "nov3-v100-pxa4-control-512-r2",
                                 "nov3-v100-pxa4-control-512-r3"]
-    stray = next(f for f in findings if f["rule"] == "outlier" and f["arm"] == PXA4
-                 and f["point"] == {"prompt_target": 512})
-    assert stray["metric"] == "decode_tok_s" and stray["records"] == ["nov3-v100-pxa4-control-512-r1"]
-    assert stray["message"].startswith(
-        "V100 · PXA4 · tuning control · Decode t/s · Input tokens 512: repetition #1 (nov3-v100-pxa4-control-512-r1), "
-        "38.33 tok/s, stands apart from the other 2 (31.07–31.23 tok/s; Dixon's Q 0.98 ≥ 0.941): without it its "
-        "spread would be 0.5% of the median instead of 23.3% (noisy over 10%)")
-    # one cause, one finding: the overlaps it causes are folded under it, not findings of their own
-    assert "the comparison of V100 · expXa0982 · parallel preparation with V100 · PXA4 · tuning control (19% better, " \
-           "within noise) would be separated" in stray["message"]
-    against_control = [f for f in findings if f["rule"] in ("noisy", "not-separated") and f["metric"] == "decode_tok_s"
-                       and f["point"] == {"prompt_target": 512} and "PXA4" in f["message"]]
-    assert against_control == []
+    # was: "repetition #1 … 38.33 tok/s, stands apart … without it … would be separated".  Seed 004: of three
+    # repetitions, two disturbed and one honest look like one stray; seed 002's other tables put the control
+    # near 37.5 tok/s, so its author would call 38.33 the honest value: no record is named, the group is noisy
+    assert not [f for f in findings if f["rule"] == "outlier"]
+    decode = next(f for f in findings if f["rule"] == "noisy" and f["arm"] == PXA4
+                  and f["point"] == {"prompt_target": 512} and f["metric"] == "decode_tok_s")
+    assert decode["message"] == (
+        "V100 · PXA4 · tuning control · Decode t/s · Input tokens 512: 31.07–38.33 tok/s around a median of 31.23: "
+        "the range is 23.3% of the median (limit 10%); 38.33, 31.23, 31.07 tok/s: 3 repetitions that disagree; "
+        "at n = 3 none can be told apart as the stray")
+    assert decode["records"] == ["nov3-v100-pxa4-control-512-r1", "nov3-v100-pxa4-control-512-r2",
+                                 "nov3-v100-pxa4-control-512-r3"]
+    # so the arms compared with the control at 512 decode are within noise, said as such, with no "without it":
+    # the seed's "37.28" and "38.16" against a control whose honest run was near 37.5 are no 19–22% gain
+    within = [f for f in findings if f["rule"] == "not-separated" and f["metric"] == "decode_tok_s"
+              and f["point"] == {"prompt_target": 512} and "than V100 · PXA4" in f["message"]]
+    assert [f["arm"] for f in within] == [PARALLEL, OLDPREP]
+    assert "19% better than V100 · PXA4 · tuning control (the baseline), within noise: 36.02–38.70 tok/s overlaps " \
+           "31.07–38.33 tok/s" in within[0]["message"]
+    assert all("without it" not in f["message"] and "would be separated" not in f["message"] for f in findings)
     place = soup.select_one("#finding-noisy-nov3-tuning-v100-pxa4-control")
     assert "Prefill t/s · Input tokens 512: 152.69–199.26 tok/s, 25.8% of the median 180.82." in text(place)
+    assert "Decode t/s · Input tokens 512: 31.07–38.33 tok/s, 23.3% of the median 31.23." in text(place)
 
 
 def test_the_incumbent_bracket_has_two_repetitions_accepted_with_the_seeds_reason(example):
@@ -108,12 +121,16 @@ def test_the_example_raises_only_what_the_seed_describes(example):
     # collapse, as seed 002's author would agree: every ratio between two arms stays within
     # 1.25× at both points and moves by less than that between them (a collapse needs 5×); no
     # first repetition stands out.
-    assert {f["rule"] for f in data["findings"]} == {"few-repetitions", "not-separated", "outlier", "noisy"}
+    # no outlier: every group has three repetitions, among which none is named the stray (issue 33, seed 004)
+    assert {f["rule"] for f in data["findings"]} == {"few-repetitions", "not-separated", "noisy"}
     header = soup.select_one(".audit-count a")
-    assert text(header) == "⚠ 8 audit findings (1 accepted)" and header["href"] == "#before-you-quote"
+    # 8 before: the 4 outlier findings (2 repetitions) are noisy places of 2 arms' noisy findings now
+    assert text(header) == "⚠ 6 audit findings (1 accepted)" and header["href"] == "#before-you-quote"
     coverage = {c["rule"]: (c["ran"], c["reason"]) for c in data["audit_coverage"]}
     assert coverage["degraded-regime"] == (True, None)            # two common points are enough to read
     assert coverage["order-confounded"] == (True, None) and coverage["guard"] == (False, "no audit.guards")
+    # every figure has 2 or 3 repetitions: not "ran on every figure" for a rule that can name none of them
+    assert coverage["outlier"] == (False, "no figure has 4 repetitions: among 3 or fewer none can be told apart")
 
 
 def test_the_section_compares_parallel_preparation_with_its_ablation(example):
@@ -124,7 +141,10 @@ def test_the_section_compares_parallel_preparation_with_its_ablation(example):
     prefill = {c["point"]["prompt_target"]: c for c in pairs if c["metric"] == "prefill_tok_s"}
     # 203.97 (199.39–207.86) against 190.34 (189.57–197.83): ranges apart, 7% apart, over the 3% threshold
     assert (prefill[512]["words"], prefill[512]["state"], prefill[512]["n"]) == ("7% better", "separated", [3, 3])
-    # at 4096 the parallel arm's stray second repetition (175.58) overlaps the ablation's range
+    # at 4096 the parallel arm's second repetition (175.58) overlaps the ablation's range; of three, it is no
+    # stray (seed 002 prints "201.53 (175.58–202.04)"): the comparison is not-separated, said so
+    assert [f["arm"] for f in data["findings"] if f["rule"] == "not-separated" and f["point"] == {"prompt_target": 4096}
+            and f["metric"] == "prefill_tok_s" and "old-preparation ablation, within noise" in f["message"]] == [PARALLEL]
     assert (prefill[4096]["words"], prefill[4096]["state"]) == ("6% better, within noise", "within-noise")
     assert prefill[512]["smallest_p"] == 0.1 and prefill[512]["needs_per_side"] == 4
     table = soup.select_one('table.pairs[data-section="nov3-tuning"]')
@@ -140,7 +160,8 @@ def test_the_section_compares_parallel_preparation_with_its_ablation(example):
 def test_each_arm_page_shows_the_findings_about_that_arm(example_site):
     control = page(example_site / "arms/v100-pxa4-control.html")
     block = control.select_one("#before-you-quote")
-    assert [li["data-rule"] for li in block.select("li.notice")] == ["outlier", "outlier", "noisy"]
+    # was outlier, outlier, noisy: its two "strays" were one of three each, now places of its noisy finding
+    assert [li["data-rule"] for li in block.select("li.notice")] == ["noisy"]
     notice = block.select_one("#finding-noisy-nov3-tuning-v100-pxa4-control")
     assert notice.select_one("a.in-report")["href"] == "../index.html#finding-noisy-nov3-tuning-v100-pxa4-control"
     row = control.select_one('tr[id="run-nov3-v100-pxa4-control-512-r2"]')
@@ -152,5 +173,6 @@ def test_each_arm_page_shows_the_findings_about_that_arm(example_site):
     assert [li["data-rule"] for li in reference.select("li.notice")] == ["few-repetitions"]
 
     overdrive = page(example_site / "arms/v100-expxa0982-overdrive.html").select_one("#before-you-quote")
-    # 11: degraded-regime now runs on the example's two points (512 and 4,096 tokens) and finds nothing
-    assert "The audit found nothing to flag: 11 of 19 checks ran on this arm's figures" in text(overdrive)
+    # 10 of 19: degraded-regime now runs on the example's two points (512 and 4,096 tokens) and
+    # finds nothing; outlier no longer counts as run on figures of three repetitions (issue 33)
+    assert "The audit found nothing to flag: 10 of 19 checks ran on this arm's figures" in text(overdrive)

@@ -95,7 +95,8 @@ def test_the_guard_finding_names_the_arm_the_count_and_the_value(guarded_site):
 def test_a_clean_twin_excludes_nothing(tmp_path):
     project = write(tmp_path, niced(nice_on_b3=0), audit=GUARD)
     assert [r.status for r in load_project(project).records] == ["ok"] * 6
-    assert [f.rule for f in audit_of(project).findings] == ["outlier", "outlier"]   # 90 is in b's median now: a lone stray
+    # 90 is in b's median now: one of three apart, no stray among three (seed 004): b's figures are noisy
+    assert [f.rule for f in audit_of(project).findings] == ["noisy", "noisy"]
 
 
 def test_a_guard_does_not_fire_on_a_record_without_its_field(tmp_path):

@@ -367,7 +367,7 @@ def test_rules_with_nothing_to_check_say_why_on_the_page_and_in_results_json(tmp
     root = write(tmp_path / "p", rows, baseline="a")
     result = invoke("build", root, "-o", tmp_path / "site")
     assert result.exit_code == 0, result.output
-    assert "audit     8 of 19 rules ran, no finding" in result.output
+    assert "audit     7 of 19 rules ran, no finding" in result.output          # outlier needs 4 repetitions
     data = json.loads((tmp_path / "site/downloads/results.json").read_text(encoding="utf-8"))
     coverage = {c["rule"]: (c["ran"], c["reason"]) for c in data["audit_coverage"]}
     assert list(coverage) == [c["rule"] for c in data["audit_coverage"]] and len(coverage) == 19
@@ -375,8 +375,9 @@ def test_rules_with_nothing_to_check_say_why_on_the_page_and_in_results_json(tmp
     assert coverage["workload-differs"] == (False, "no audit.parity fields")
     assert coverage["summary-differs"] == (False, "no per: request metric")
     assert coverage["noisy"] == (True, None)
+    assert coverage["outlier"] == (False, "no figure has 4 repetitions: among 3 or fewer none can be told apart")
     block = text(page(tmp_path / "site/index.html").select_one("#before-you-quote"))
-    assert "The audit found nothing to flag: 8 of 19 checks ran on the figures" in block
+    assert "The audit found nothing to flag: 7 of 19 checks ran on the figures" in block
     assert "order-confounded: no started_at on every successful record" in block
     assert "ran on every figure" not in block
 
@@ -416,8 +417,8 @@ def test_each_row_of_results_json_lists_the_findings_that_touch_it(example_site)
     rows = {(r["arm"], r["point"]["prompt_target"]): r for r in data["rows"]}
     control = rows[("v100-pxa4-control", 512)]
     assert {(findings[i]["rule"], findings[i]["metric"]) for i in control["findings"]} == {
-        ("noisy", "prefill_tok_s"), ("outlier", "decode_tok_s"), ("noisy", "request_s")}
-    assert [findings[i]["rule"] for i in control["metrics"]["decode_tok_s"]["findings"]] == ["outlier"]
+        ("noisy", "prefill_tok_s"), ("noisy", "decode_tok_s"), ("noisy", "request_s")}   # 38.33 is no stray of 3
+    assert [findings[i]["rule"] for i in control["metrics"]["decode_tok_s"]["findings"]] == ["noisy"]
     reference = rows[("v100-expxa-a078-reference", 4096)]           # a whole-point finding touches every metric
     few = [i for i in reference["findings"] if findings[i]["rule"] == "few-repetitions"]
     assert len(few) == 1 and all(few[0] in m["findings"] for m in reference["metrics"].values())

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from benchproof.audit.run import run_audit
+from benchproof.compute.run import compute
 from benchproof.compute.spread import method
+from benchproof.read.project import load_project
 from support.edges import Case, check, dims_report, group, rec, table
 
 P = {"size": 512}
@@ -192,6 +195,27 @@ NOISY = [
     Case("one repetition has no spread", values(100.0), arms=("a",)),
     Case("a lone stray that alone makes it noisy is outlier's, not noisy's", values(100.0, 100.5, 101.0, 130.0),
          arms=("a",)),
+    Case("three, one far apart: no stray among three, noisy with its values", values(100.0, 100.5, 130.0),
+         [("a", P, "tok_s")], records=[("a-512-r1", "a-512-r2", "a-512-r3")], arms=("a",),
+         message="100.00–130.00 tok/s around a median of 100.50: the range is 29.9% of the median (limit 10%); "
+                 "100.00, 100.50, 130.00 tok/s: 3 repetitions that disagree; at n = 3 none can be told apart as the stray"),
+    Case("three, the first far apart (seed 002's control at 512 decode): noisy", values(38.33, 31.23, 31.07),
+         [("a", P, "tok_s")], arms=("a",),
+         message="38.33, 31.23, 31.07 tok/s: 3 repetitions that disagree; at n = 3 none can be told apart as the stray"),
+    Case("three, a slow first repetition alone makes it noisy: warm-up's, not noisy's",
+         tuple(group("a", [80.0, 100.0, 100.4], first_minute=0)), arms=("a",)),
+    Case("three, a first metric's noise a slow first one's (warm-up), then a noisy one: the second named",
+         tuple(rec("a", r, v, wall_s=w, at=f"10:0{r}") for r, v, w in ((1, 80.0, 1.0), (2, 100.0, 1.2), (3, 100.4, 1.1))),
+         [("a", P, "wall_s")], arms=("a",)),
+    Case("three, a fast first repetition apart: no warm-up, noisy with its values",
+         tuple(group("a", [130.0, 100.0, 100.4], first_minute=0)), [("a", P, "tok_s")], arms=("a",),
+         message="130.00, 100.00, 100.40 tok/s: 3 repetitions that disagree"),
+    Case("three, the last apart and slow: not the first, so noisy",
+         tuple(group("a", [100.0, 100.4, 80.0], first_minute=0)), [("a", P, "tok_s")], arms=("a",),
+         message="100.00, 100.40, 80.00 tok/s: 3 repetitions that disagree"),
+    Case("three, lower is better, one far apart: noisy, in seconds",
+         tuple(rec("a", r, 100.0, wall_s=w) for r, w in ((1, 1.0), (2, 1.005), (3, 1.3))), [("a", P, "wall_s")],
+         arms=("a",), message="1.00, 1.00, 1.30 s: 3 repetitions that disagree"),
     Case("a stray that leaves the rest noisy: noisy", values(80.0, 90.0, 100.0, 101.0, 150.0), [("a", P, "tok_s")],
          arms=("a",)),
     Case("two strays, one at each end: no lone stray, noisy", values(70.0, 100.0, 100.5, 101.0, 130.0),
@@ -235,15 +259,34 @@ OUTLIER = [
          [("b", P, "tok_s"), ("a", P, "tok_s")], arms=("b", "a")),
     Case("a separated comparison, then one a stray makes overlap: the second named",
          (*values(100.0, 100.5, 101.0), *values(120.0, 121.0, 122.0, arm="b"),
-          *group("a", [100.0, 100.5, 101.0], size=4096), *group("b", [104.0, 104.1, 100.8], size=4096)),
+          *group("a", [100.0, 100.5, 101.0], size=4096), *group("b", [104.0, 104.1, 100.8, 103.9], size=4096)),
          [("b", {"size": 4096}, "tok_s")], records=[("b-4096-r3",)], baseline="a"),
     Case("a comparison within noise without a stray, then one a stray makes overlap: the second named",
          (*values(100.0, 101.0, 102.0), *values(101.5, 103.0, 104.0, arm="b"),
-          *group("a", [100.0, 100.5, 101.0], size=4096), *group("b", [104.0, 104.1, 100.8], size=4096)),
+          *group("a", [100.0, 100.5, 101.0], size=4096), *group("b", [104.0, 104.1, 100.8, 103.9], size=4096)),
          [("b", {"size": 4096}, "tok_s")], baseline="a"),
-    Case("three values, Dixon's Q 0.9412, at the 90% bound of 0.941: a stray", values(100.0, 101.0, 117.0),
-         [("a", P, "tok_s")], records=[("a-512-r3",)], arms=("a",)),
-    Case("three values, Q 0.935, under the bound: no stray (noisy instead)", values(100.0, 101.1, 117.0), arms=("a",)),
+    Case("four values, Dixon's Q 0.7661, at the 90% bound of 0.765: a stray", values(100.0, 102.0, 104.0, 117.1),
+         [("a", P, "tok_s")], records=[("a-512-r4",)], arms=("a",), figures={"dixon_q": 13.1 / 17.1}),
+    Case("four values, Q 0.7633, under the bound: no stray (noisy instead)", values(100.0, 102.0, 104.0, 116.9),
+         arms=("a",)),
+    # at n = 3 one value apart cannot be told from one honest beside two disturbed (seed 004): no stray
+    Case("three values, Dixon's Q 0.9412, over the 90% bound of 0.941: still no stray among three (noisy)",
+         values(100.0, 101.0, 117.0), arms=("a",)),
+    Case("three, one far apart (Q 0.98): no stray among three (noisy)", values(100.0, 100.5, 130.0), arms=("a",)),
+    Case("three, seed 002's control at 512 decode (38.33 vs 31.07–31.23): none named", values(38.33, 31.23, 31.07),
+         arms=("a",)),
+    Case("four, one far apart (Q 0.98): named, the boundary's other side", values(100.0, 100.5, 101.0, 130.0),
+         [("a", P, "tok_s")], records=[("a-512-r4",)], arms=("a",), figures={"dixon_q": 29 / 30}),
+    Case("five, one far apart: named", values(100.0, 100.5, 130.0, 101.0, 100.2), [("a", P, "tok_s")],
+         records=[("a-512-r3",)], arms=("a",), message="stands apart from the other 4 (100.00–101.00 tok/s; Dixon's "
+                                                        "Q 0.97 ≥ 0.642)"),
+    Case("six, one far apart (the issue's n = 6): named", values(100.0, 100.5, 101.0, 70.0, 100.2, 100.8),
+         [("a", P, "tok_s")], records=[("a-512-r4",)], arms=("a",),
+         message="repetition #4 (a-512-r4), 70.00 tok/s, stands apart from the other 5 (100.00–101.00 tok/s; Dixon's "
+                 "Q 0.97 ≥ 0.56): without it its spread would be 1.0% of the median"),
+    Case("four, none apart (the clean twin): silent", values(100.0, 100.5, 101.0, 101.5), arms=("a",)),
+    Case("six, none apart (the clean twin): silent", values(100.0, 100.5, 101.0, 101.5, 100.2, 100.8), arms=("a",)),
+    Case("six, noisy but none apart: no outlier", values(80.0, 90.0, 100.0, 110.0, 120.0, 95.0), arms=("a",)),
     Case("a stray that leaves the rest noisy is no outlier", values(80.0, 90.0, 100.0, 101.0, 150.0), arms=("a",)),
     Case("a stray in a group that is not noisy changes nothing", values(100.0, 100.1, 100.2, 103.0), arms=("a",)),
     Case("a slow first repetition is warm-up's, not outlier's",
@@ -256,16 +299,20 @@ OUTLIER = [
     Case("an excluded far record is no stray", (*values(100.0, 100.5, 101.0), rec("a", 4, 130.0, status="excluded")),
          arms=("a",)),
     Case("a stray alone making a comparison overlap: the compared arm's repetition named",
-         (*values(100.0, 100.5, 101.0), *values(104.0, 104.1, 100.8, arm="b")), [("b", P, "tok_s")],
+         (*values(100.0, 100.5, 101.0), *values(104.0, 104.1, 100.8, 103.9, arm="b")), [("b", P, "tok_s")],
          records=[("b-512-r3",)], baseline="a",
          message="without it the comparison of Arm B with Arm A (3% better, within noise) would be separated"),
+    Case("one of three apart making a comparison overlap: no stray among three (not-separated's)",
+         (*values(100.0, 100.5, 101.0), *values(104.0, 104.1, 100.8, arm="b")), baseline="a"),
     Case("a stray of the baseline alone making a comparison overlap: the baseline's repetition named",
-         (*values(100.0, 100.1, 104.1), *values(104.0, 104.1, 104.2, arm="b")), [("a", P, "tok_s")],
+         (*values(100.0, 100.1, 104.1, 100.05), *values(104.0, 104.1, 104.2, arm="b")), [("a", P, "tok_s")],
          records=[("a-512-r3",)], baseline="a"),
+    Case("one of the baseline's three apart making a comparison overlap: no stray among three",
+         (*values(100.0, 100.1, 104.1), *values(104.0, 104.1, 104.2, arm="b")), baseline="a"),
     Case("a stray without which the medians are still within the threshold: no outlier (not-separated)",
-         (*values(100.0, 100.5, 101.0), *values(102.5, 102.6, 100.8, arm="b")), baseline="a"),
+         (*values(100.0, 100.5, 101.0), *values(102.5, 102.6, 100.8, 102.55, arm="b")), baseline="a"),
     Case("a stray without which the medians are exactly 3% apart: no outlier (not-separated)",
-         (*values(99.0, 100.0, 101.0), *values(103.0, 103.0, 100.8, arm="b")), baseline="a"),
+         (*values(99.0, 100.0, 101.0), *values(103.0, 103.0, 100.8, 103.0, arm="b")), baseline="a"),
     Case("lower is better: a slow stray of wall_s",
          tuple(rec("a", r, 100.0, wall_s=w) for r, w in ((1, 1.0), (2, 1.005), (3, 1.01), (4, 1.3))),
          [("a", P, "wall_s")], records=[("a-512-r4",)], arms=("a",)),
@@ -275,3 +322,38 @@ OUTLIER = [
 @pytest.mark.parametrize("case", table(OUTLIER))
 def test_outlier_at_its_edges(case, tmp_path):
     check("outlier", case, tmp_path)
+
+
+NOT_THREE = [   # noisy groups in which no value stands apart: their messages say nothing of a stray
+    Case("three that disagree evenly", values(95.0, 100.0, 105.1), [("a", P, "tok_s")], arms=("a",)),
+    Case("three, one apart (Q 0.935) but under Dixon's bound", values(100.0, 101.1, 117.0), [("a", P, "tok_s")],
+         arms=("a",)),
+    Case("three, one apart, but the other two disagree too", values(80.0, 90.0, 130.0), [("a", P, "tok_s")],
+         arms=("a",)),
+    Case("four, a stray that leaves the rest noisy", values(80.0, 90.0, 101.0, 150.0), [("a", P, "tok_s")],
+         arms=("a",)),
+]
+
+
+@pytest.mark.parametrize("case", table(NOT_THREE))
+def test_a_noisy_group_without_one_value_apart_lists_no_values(case, tmp_path):
+    (found,) = check("noisy", case, tmp_path)
+    assert "none can be told apart" not in found.message and "repetitions that disagree" not in found.message
+
+
+@pytest.mark.parametrize(("sizes", "covered"), [
+    ((3, 3), (False, "no figure has 4 repetitions: among 3 or fewer none can be told apart")),
+    ((2, 3), (False, "no figure has 4 repetitions: among 3 or fewer none can be told apart")),
+    ((3, 4), (True, None)),
+    ((4, 4), (True, None)),
+    ((10, 11), (True, None)),
+    ((3, 11), (False, ("no figure has 4 to 10 repetitions: among 3 or fewer none can be told apart as the stray, "
+                       "from 11 the quartiles decide"))),
+    ((11, 11), (False, ("every figure has 11 repetitions or more: its spread is read on the quartiles, which one "
+                        "repetition cannot move"))),
+])
+def test_outlier_says_it_did_not_run_where_no_figure_has_4_to_10_repetitions(sizes, covered, tmp_path):
+    rows = (*values(*[100.0 + k for k in range(sizes[0])]), *values(*[150.0 + k for k in range(sizes[1])], arm="b"))
+    check("outlier", Case("coverage", rows), tmp_path)
+    project = load_project(tmp_path)
+    assert {c.rule: (c.ran, c.reason) for c in run_audit(project, compute(project)).coverage}["outlier"] == covered

@@ -106,8 +106,9 @@ def test_the_block_reads_on_a_phone_and_a_desktop(visit, example_site, width):
     assert box["x"] >= 0 and box["x"] + box["width"] <= width
     assert page.evaluate("document.documentElement.scrollWidth") <= width   # nothing sticks out sideways
     summary = page.locator("#before-you-quote .audit-summary").text_content()
-    assert re.match(r"The audit raised 8 findings on 3 arms and 1 more finding accepted by the author", summary)
+    # 8 findings before issue 33: among three repetitions none is named the stray (seed 004), so no outlier
+    assert re.match(r"The audit raised 6 findings on 3 arms and 1 more finding accepted by the author", summary)
     causes = page.locator("#before-you-quote .audit-causes li").all_text_contents()
     assert [c.split(":")[0].strip(" ⚠✓") for c in causes] == [
-        "Difference within noise", "One repetition stands apart", "Noisy repetitions", "Few repetitions"]
+        "Difference within noise", "Noisy repetitions", "Few repetitions"]
     assert page.locator("#audit-details").evaluate("d => d.open") is False      # the details are folded

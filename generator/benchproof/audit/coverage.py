@@ -13,6 +13,7 @@ from typing import Callable
 import numpy as np
 
 from benchproof.audit.finding import Facts
+from benchproof.audit.strays import STRAY_FROM
 from benchproof.compute.spread import ROBUST_FROM
 from benchproof.model.config import AuditSettings
 
@@ -33,12 +34,15 @@ def repetitions(least: int, what: str) -> Need:
 
 def strays(f: Facts, settings: AuditSettings) -> Coverage:
     sizes = [s.n_ok for row in f.results.rows for s in row.stats.values() if s.n_ok]
-    if any(3 <= n < ROBUST_FROM for n in sizes):
+    if any(STRAY_FROM <= n < ROBUST_FROM for n in sizes):
         return RAN
     if sizes and min(sizes) >= ROBUST_FROM:
         return False, (f"every figure has {ROBUST_FROM} repetitions or more: its spread is read on the quartiles, "
                        "which one repetition cannot move")
-    return False, "no figure has 3 repetitions"
+    if any(n >= ROBUST_FROM for n in sizes):
+        return False, (f"no figure has {STRAY_FROM} to {ROBUST_FROM - 1} repetitions: among {STRAY_FROM - 1} or "
+                       f"fewer none can be told apart as the stray, from {ROBUST_FROM} the quartiles decide")
+    return False, f"no figure has {STRAY_FROM} repetitions: among {STRAY_FROM - 1} or fewer none can be told apart"
 
 
 def comparisons(f: Facts, settings: AuditSettings) -> Coverage:

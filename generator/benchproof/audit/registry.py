@@ -57,7 +57,8 @@ RULES: tuple[Rule, ...] = (
          "than the noise threshold. The ratio's words say so (\"6% better, within noise\"); quote it as \"no "
          "measured difference\", or run more repetitions.", not_separated, needs.comparisons, marks=False),
     Rule("outlier", "One repetition stands apart", "outlier repetitions",
-         "One repetition stands apart from the others (Dixon's Q test, 90%) and alone makes its figure noisy "
+         "One repetition of four or more stands apart from the others (Dixon's Q test, 90%; among three none "
+         "can be told apart) and alone makes its figure noisy "
          "or its range overlap the one it is compared with: the figure says more about that repetition (another "
          "job, a stall) than about the arm. Look at its record; re-run rather than drop it.", outlier, needs.strays),
     Rule("noisy", "Noisy repetitions", "noisy repetitions",

@@ -12,7 +12,7 @@ from benchproof import text as fmt
 from benchproof.audit.finding import Facts, Finding, limit, middle, percent, worse_by
 from benchproof.audit.strays import noise_stray, overlap_stray
 from benchproof.compute.separation import WITHIN_NOISE
-from benchproof.compute.spread import DIXON_Q90, method, robust, stat_bounds, stat_relative
+from benchproof.compute.spread import DIXON_Q90, dixon_stray, method, robust, stat_bounds, stat_relative
 from benchproof.model.config import AuditSettings
 
 
@@ -35,7 +35,10 @@ def few_repetitions(f: Facts, settings: AuditSettings) -> list[Finding]:
 
 def noisy(f: Facts, settings: AuditSettings) -> list[Finding]:
     """The spread exceeds ``noise`` × the median: (max − min) up to ten repetitions, the
-    interquartile range from eleven; not when one lone stray alone makes it so (``outlier``)."""
+    interquartile range from eleven; not when one lone stray alone makes it so (``outlier``).
+    Among three, one value apart is no stray (:mod:`benchproof.audit.strays`): the group is
+    noisy, its values listed, and the finding says that none can be told apart; unless it is a
+    slow first repetition, which ``warm-up`` names (one cause, one finding)."""
     headline = f"repetitions spread over more than {limit(settings.noise)} of the median"
     out = []
     for row in f.results.rows:
@@ -51,6 +54,14 @@ def noisy(f: Facts, settings: AuditSettings) -> list[Finding]:
             shown = f"IQR {f.span(low, high, metric)}" if robust(len(values)) else f.span(low, high, metric)
             detail = (f"{shown} around a median of {f.number(s.median)}: {what} is {percent(spread)} of the "
                       f"median (limit {limit(settings.noise)})")
+            apart = noise_stray(values, settings.noise, dixon_stray)   # one apart, among fewer than 4
+            if apart is not None:
+                warm = first_slow(f, row.section, row.arm, row.point, metric, settings)
+                if warm is not None and apart.index in warm[0]:
+                    continue                             # a slow first repetition: warm-up names it
+                listed = ", ".join(f.number(float(v)) for v in values[:-1])
+                detail += (f"; {listed}, {f.number(float(values[-1]), metric)}: {len(values)} repetitions that "
+                           f"disagree; at n = {len(values)} none can be told apart as the stray")
             brief = f"{shown}, {percent(spread)} of the median {f.number(s.median)}"
             out.append(f.finding("noisy", row.section, row.arm, row.point, metric, headline, detail, brief, rows,
                                  (("median", s.median), ("low", low), ("high", high), ("spread", spread),
@@ -108,10 +119,12 @@ def warm_up(f: Facts, settings: AuditSettings) -> list[Finding]:
 
 
 def outlier(f: Facts, settings: AuditSettings) -> list[Finding]:
-    """One repetition of 3 to 10 that Dixon's Q test sets apart and that alone makes its group
-    noisy, or its range overlap the one it is compared with (the comparison would be separated
-    without it).  One finding per group, metric and repetition, naming it; the noise and the
-    overlap it causes are not findings of their own.  A slow first repetition is ``warm-up``."""
+    """One repetition of 4 to 10 that Dixon's Q test at 90% sets apart and that alone makes its
+    group noisy, or its range overlap the one it is compared with (the comparison would be
+    separated without it).  One finding per group, metric and repetition, naming it; the noise and the
+    overlap it causes are not findings of their own.  A slow first repetition is ``warm-up``.
+    Never among three: one value apart from two cannot be told from one honest beside two
+    disturbed (seed 004); the group is ``noisy`` (:mod:`benchproof.audit.strays`)."""
     causes: dict[tuple, list[str]] = {}
     for row in f.results.rows:
         for metric in row.stats:

@@ -9,7 +9,8 @@
 - Among 3 to 10 repetitions, a **lone stray**: the lowest or the highest value, when **Dixon's
   Q test** at 90% confidence says it stands apart (its gap to the nearest other value, divided
   by the whole range, reaches :data:`DIXON_Q90`).  The audit's ``outlier`` rule names such a
-  repetition when it alone makes its group noisy or its range overlap another's.
+  repetition among 4 to 10 (never among three: :mod:`benchproof.audit.strays`) when it alone
+  makes its group noisy or its range overlap another's.
 
 Nothing here decides a verdict; it says what "the spread" of a group is.
 """
