@@ -100,10 +100,12 @@ def example_warnings(root: Path) -> list[str]:
 
 def test_strict_fails_a_project_with_only_warnings(example_copy):
     warnings = example_warnings(example_copy)
-    assert len(warnings) == 10 and sum("] " in w for w in warnings) == 8   # 2 reading warnings, 8 findings
+    # 2 reading warnings, 6 findings (issue 33: the example's four outliers among three
+    # repetitions are noisy places of the groups' own findings, none named the stray)
+    assert len(warnings) == 8 and sum("] " in w for w in warnings) == 6
     relaxed = invoke("check", example_copy)
     assert relaxed.exit_code == 0
-    assert relaxed.output.splitlines()[-1] == "0 errors, 10 warnings"
+    assert relaxed.output.splitlines()[-1] == "0 errors, 8 warnings"
     for warning in warnings:
         assert warning in relaxed.output.splitlines()
 
@@ -111,7 +113,7 @@ def test_strict_fails_a_project_with_only_warnings(example_copy):
     assert strict.exit_code == 1
     for warning in warnings:
         assert warning.replace(": warning: ", ": ", 1) + " (--strict)" in strict.output.splitlines()
-    assert strict.output.splitlines()[-1] == "10 errors, 0 warnings (--strict: warnings count as errors)"
+    assert strict.output.splitlines()[-1] == "8 errors, 0 warnings (--strict: warnings count as errors)"
     assert "Traceback" not in strict.output
 
 
@@ -119,5 +121,5 @@ def test_build_strict_on_warnings_writes_nothing(tmp_path, example_copy):
     out = tmp_path / "site"
     result = invoke("build", example_copy, "-o", out, "--strict")
     assert result.exit_code == 1
-    assert result.output.splitlines()[-1] == "10 errors, 0 warnings (--strict: warnings count as errors)"
+    assert result.output.splitlines()[-1] == "8 errors, 0 warnings (--strict: warnings count as errors)"
     assert not out.exists()
