@@ -26,7 +26,7 @@ from benchproof.read.tooljson import load_json
 from benchproof.read.schema import line_of
 from benchproof.read.yamlio import read_text
 
-__all__ = ["skipped", "warning", "read_file", "object_list", "line_of", "is_number", "finite", "number_repeats",
+__all__ = ["skipped", "warning", "read_file", "object_list", "line_of", "is_number", "finite", "nested", "number_repeats",
            "split_constant", "origin", "shorten", "aggregate_fields", "plain_value", "parameter_column",
            "RESERVED_COLUMNS", "IMPORTED_FROM"]
 
@@ -97,6 +97,15 @@ def finite(value: Any, exact: bool = False) -> float | int | None:
     if not is_number(value) or not math.isfinite(value):
         return None
     return value if exact else float(value)
+
+
+def nested(node: Any, *keys: str) -> Any:
+    """``node[k1][k2]…``, or ``None`` where a step is missing or not a mapping."""
+    for key in keys:
+        if not isinstance(node, dict):
+            return None
+        node = node.get(key)
+    return node
 
 
 def plain_value(value: Any) -> str:

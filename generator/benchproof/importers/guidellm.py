@@ -60,12 +60,13 @@ from benchproof.importers.base import (
 )
 from benchproof.importers.common import (
     finite,
+    nested,
     number_repeats,
     origin,
     read_file,
 )
 from benchproof.importers.common import skipped as skip
-from benchproof.importers.guidellm_arm import _arm, _get, _text
+from benchproof.importers.guidellm_arm import _arm, _text
 from benchproof.importers.guidellm_requests import bench_requests, request_metrics
 from benchproof.importers.serving.fields import order_record
 from benchproof.importers.serving.metrics import MetricSpec
@@ -180,7 +181,7 @@ def _load_yaml(text: str, rel: str) -> tuple[Any, list[int | None]]:
 # --- one benchmark ---------------------------------------------------------------------
 
 def _strategy(bench: dict) -> dict:
-    found = _get(bench, "config", "strategy") or _get(bench, "args", "strategy")
+    found = nested(bench, "config", "strategy") or nested(bench, "args", "strategy")
     return found if isinstance(found, dict) else {}
 
 
@@ -198,7 +199,7 @@ def strategy_name(strategy: dict) -> str:
 def _totals(bench: dict) -> dict | None:
     for path in (("request_totals",), ("metrics", "request_totals"),
                  ("scheduler_metrics", "requests_made"), ("run_stats", "requests_made")):
-        found = _get(bench, *path)
+        found = nested(bench, *path)
         if isinstance(found, dict):
             return found
     return None
@@ -207,7 +208,7 @@ def _totals(bench: dict) -> dict | None:
 def _value(bench: dict, spec: MetricSpec, rel: str, line: int | None,
            skipped: list[Problem], index: int) -> tuple[bool, float | None]:
     metric, stat = spec.keys
-    summary = _get(bench, "metrics", metric)
+    summary = nested(bench, "metrics", metric)
     if not isinstance(summary, dict):
         return False, None
     part = summary.get("successful")
@@ -215,7 +216,7 @@ def _value(bench: dict, spec: MetricSpec, rel: str, line: int | None,
         return True, None
     raw = part.get(stat)
     if raw is None and stat.startswith("p"):
-        raw = _get(part, "percentiles", stat)
+        raw = nested(part, "percentiles", stat)
     if raw is None:
         return True, None
     number = finite(raw)
@@ -261,19 +262,19 @@ def _record(bench: dict, index: int, path: Path, rel: str, line: int | None,
     for key in ("rate", "streams", "max_concurrency"):
         if strategy.get(key) is not None:
             record[f"strategy_{key}"] = plain_number(strategy[key])
-    index_v03 = _get(bench, "args", "strategy_index")
+    index_v03 = nested(bench, "args", "strategy_index")
     record["strategy_index"] = index_v03 if index_v03 is not None else \
-        _get(bench, "config", "run_index")
+        nested(bench, "config", "run_index")
     for key, metric in (("prompt_tokens_mean", "prompt_token_count"),
                         ("output_tokens_mean", "output_token_count"),
                         ("request_concurrency_mean", "request_concurrency")):
-        record[key] = finite(_get(bench, "metrics", metric, "successful", "mean"), exact=True)
+        record[key] = finite(nested(bench, "metrics", metric, "successful", "mean"), exact=True)
     record["duration_s"] = finite(bench.get("duration"), exact=True)
     for column, key in (("warmup_s", "warmup_duration"), ("cooldown_s", "cooldown_duration")):
         if key in bench:
             record[column] = finite(bench.get(key), exact=True)
-    record["guidellm_benchmark_id"] = bench.get("id_") or _get(bench, "config", "id_")
-    record["guidellm_run_id"] = bench.get("run_id") or _get(bench, "config", "run_id")
+    record["guidellm_benchmark_id"] = bench.get("id_") or nested(bench, "config", "id_")
+    record["guidellm_run_id"] = bench.get("run_id") or nested(bench, "config", "run_id")
     for column, key in (("started_at", "start_time"), ("ended_at", "end_time")):
         when = iso_from_epoch_exact(bench.get(key))
         if when:
@@ -293,7 +294,7 @@ def _problem(bench: Any) -> str | None:
 def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
     text = read_file(path, rel, WHAT)
     doc, lines = _load(text, rel)
-    version = _text(_get(doc, "metadata", "guidellm_version"))
+    version = _text(nested(doc, "metadata", "guidellm_version"))
     _check_schema(doc, rel, version)
     skipped: list[Problem] = []
     present: set[str] = set()
@@ -354,7 +355,7 @@ def _tool_warnings(bench: dict, rel: str, line: int | None, index: int) -> list[
 
 def _check_schema(doc: dict, rel: str, version: str | None) -> None:
     """A report of a schema version this importer does not know is refused, naming it."""
-    schema = _get(doc, "metadata", "version")
+    schema = nested(doc, "metadata", "version")
     if "metadata" in doc and schema not in SCHEMA_VERSIONS:
         fail(rel, 1, f"{_whose(version)} report schema {schema!r} ('metadata.version') is not one this "
                      f"importer reads (schema {', '.join(map(str, SCHEMA_VERSIONS))}, or a report "
@@ -363,9 +364,9 @@ def _check_schema(doc: dict, rel: str, version: str | None) -> None:
 
 def _check_layout(bench: dict, rel: str, line: int | None, index: int, version: str | None) -> None:
     """A benchmark whose load or metrics are not where a known layout keeps them is refused."""
-    strategy = _get(bench, "config", "strategy")
+    strategy = nested(bench, "config", "strategy")
     if strategy is None:
-        strategy = _get(bench, "args", "strategy")
+        strategy = nested(bench, "args", "strategy")
     if not isinstance(strategy, dict) or not isinstance(strategy.get("type_"), str):
         fail(rel, line, f"{_whose(version)} benchmarks[{index}]: no strategy with a 'type_' at "
                         "'config.strategy' (≥0.4) or 'args.strategy' (v0.3): a layout this importer does "
@@ -383,8 +384,8 @@ def _whose(version: str | None) -> str:
 
 def _backend(doc: dict, bench: dict, worker_key: str, key: str) -> str | None:
     """The model or target one benchmark ran against (v0.3: ``worker``; later: ``config``)."""
-    return (_text(_get(bench, "worker", worker_key)) or _text(_get(bench, "config", "backend", key))
-            or _text(_get(doc, "config", key)))
+    return (_text(nested(bench, "worker", worker_key)) or _text(nested(bench, "config", "backend", key))
+            or _text(nested(doc, "config", key)))
 
 
 # GuideLLM's time_per_output_token_ms changed meaning; the request samples tell which one a
@@ -413,8 +414,8 @@ def _tpot_variant(benches: list[dict]) -> str | None:
                     continue
                 if "first_token_time" in request:
                     return "first_token"
-                if _get(request, "scheduler_info", "request_timings") is not None or \
-                        _get(request, "info", "timings") is not None:
+                if nested(request, "scheduler_info", "request_timings") is not None or \
+                        nested(request, "info", "timings") is not None:
                     return "request_start"
     return None
 

@@ -1,50 +1,44 @@
 """What a GuideLLM report tells about its arm: the stub's settings (backend, target, model, data,
 tokenizer, profile, constraints, overrides — GuideLLM 0.8's ``config.spec`` or the older
-``worker``/``config`` keys), and the small readers of its nested values that the importer
-shares (:mod:`benchproof.importers.guidellm`)."""
+``worker``/``config`` keys), and ``_text``, a value as text, which the importer
+(:mod:`benchproof.importers.guidellm`) shares."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from benchproof.importers.common import nested
 from benchproof.importers.serving.stub import arm_stub, same_or_joined
 from benchproof.importers.serving.values import plain_number
 
 
-def _get(node: Any, *path: str) -> Any:
-    for key in path:
-        if not isinstance(node, dict):
-            return None
-        node = node.get(key)
-    return node
-
 
 def _arm(doc: dict, benches: list[dict]) -> dict:
     def each(*path: str):
-        return same_or_joined(_text(_get(b, *path)) for b in benches)
+        return same_or_joined(_text(nested(b, *path)) for b in benches)
 
-    spec = _get(doc, "config", "spec")
+    spec = nested(doc, "config", "spec")
     spec = spec if isinstance(spec, dict) else {}
     settings = {
         "benchmark_client": "guidellm run" if spec else "guidellm benchmark",
-        "guidellm_version": _text(_get(doc, "metadata", "guidellm_version")),
+        "guidellm_version": _text(nested(doc, "metadata", "guidellm_version")),
         "backend_type": each("worker", "backend_type") or each("config", "backend", "type_")
-        or each("config", "backend", "kind") or _text(_get(spec, "backend", "kind")),
+        or each("config", "backend", "kind") or _text(nested(spec, "backend", "kind")),
         "target": each("worker", "backend_target") or each("config", "backend", "target")
-        or _text(_get(doc, "config", "target")) or _text(_get(spec, "backend", "target")),
+        or _text(nested(doc, "config", "target")) or _text(nested(spec, "backend", "target")),
         "model": each("worker", "backend_model") or each("config", "backend", "model")
-        or _text(_get(doc, "config", "model")) or _text(_get(spec, "backend", "model")),
+        or _text(nested(doc, "config", "model")) or _text(nested(spec, "backend", "model")),
         "request_format": each("config", "backend", "request_format")
-        or _text(_get(spec, "backend", "request_format")),
-        "data": each("request_loader", "data") or _text(_get(doc, "config", "data"))
+        or _text(nested(spec, "backend", "request_format")),
+        "data": each("request_loader", "data") or _text(nested(doc, "config", "data"))
         or _args_text(spec.get("data")),
-        "processor": each("request_loader", "processor") or _text(_get(doc, "config", "processor"))
-        or _text(_get(spec, "tokenizer", "model")),
+        "processor": each("request_loader", "processor") or _text(nested(doc, "config", "processor"))
+        or _text(nested(spec, "tokenizer", "model")),
         "profile": each("args", "profile", "type_") or each("config", "profile", "type_")
-        or each("config", "profile", "kind") or _text(_get(spec, "profile", "kind")),
-        "profile_args": _args_text(_get(spec, "profile"), ("kind", "warmup", "cooldown")),
+        or each("config", "profile", "kind") or _text(nested(spec, "profile", "kind")),
+        "profile_args": _args_text(nested(spec, "profile"), ("kind", "warmup", "cooldown")),
         "constraints": _args_text(spec.get("constraints")),
-        "overrides": _args_text(_get(doc, "config", "benchmarks")),
+        "overrides": _args_text(nested(doc, "config", "benchmarks")),
     }
     notes = ("Imported from a GuideLLM benchmarks report: one record per benchmark (strategy). "
              "The server configuration is not recorded: fill in engine, settings and command. "

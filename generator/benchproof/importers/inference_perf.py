@@ -44,7 +44,7 @@ from benchproof.importers.base import (
     MetricDef,
     register,
 )
-from benchproof.importers.common import IMPORTED_FROM, finite, origin, read_file
+from benchproof.importers.common import IMPORTED_FROM, finite, nested, origin, read_file
 from benchproof.importers.common import skipped as skip
 from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.importers.serving.reading import has_keys
@@ -125,13 +125,6 @@ def detect(path: Path, text: str) -> bool:
     return head == "[" and has_keys(text[:200_000], "start_time", "end_time", "request_metrics", "response_metrics")
 
 
-def _get(node: Any, *keys: str) -> Any:
-    for key in keys:
-        if not isinstance(node, dict):
-            return None
-        node = node.get(key)
-    return node
-
 
 def _yaml_beside(path: Path) -> dict | None:
     if not path.is_file():
@@ -160,8 +153,8 @@ def iso_time(value: Any) -> str | None:
 
 def _window(partials: list[dict]) -> tuple[str | None, str | None]:
     """The earliest start and latest end of the partials' ``run.time``."""
-    starts = [iso_time(_get(p, "run", "time", "start")) for p in partials]
-    ends = [iso_time(_get(p, "run", "time", "end")) for p in partials]
+    starts = [iso_time(nested(p, "run", "time", "start")) for p in partials]
+    ends = [iso_time(nested(p, "run", "time", "end")) for p in partials]
     known_starts = [s for s in starts if s]
     known_ends = [e for e in ends if e]
     start = min(known_starts, key=datetime.fromisoformat) if known_starts and len(known_starts) == len(partials) else None
@@ -179,7 +172,7 @@ def _partials(path: Path, prefix: str, stage: int | None, config: dict | None) -
         return [partial(stage)] if partial(stage).is_file() else None
     stages = {int(m.group("stage")) for p in path.parent.iterdir()
               if (m := STAGE_FILE.match(p.name)) and m.group("prefix") == prefix}
-    configured = _get(config, "load", "stages")
+    configured = nested(config, "load", "stages")
     stages |= set(range(len(configured))) if isinstance(configured, list) else set()
     pattern = re.compile(re.escape(prefix) + r"inference-perf\.partial\.stage_(\d+)\.yaml$")
     stages |= {int(m.group(1)) for p in path.parent.iterdir() if (m := pattern.match(p.name))}
@@ -213,9 +206,9 @@ def _requests(path: Path, rel: str, skipped: list[Problem]) -> list[dict]:
             continue
         error = _error_text(entry.get("error"))
         computed = entry.get("computed_metrics")
-        tokens = _get(entry, "info", "request_metrics", "text", "input_tokens")
+        tokens = nested(entry, "info", "request_metrics", "text", "input_tokens")
         if error:
-            rows.append(request_row(0, error, None, None, None, tokens, _get(entry, "info", "response_metrics",
+            rows.append(request_row(0, error, None, None, None, tokens, nested(entry, "info", "response_metrics",
                                                                              "output_tokens")))
             continue
         if not isinstance(computed, dict):
@@ -278,7 +271,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     companions: list[Path] = []
     load, successes = doc["load_summary"], doc["successes"]
     completed = plain_number(successes.get("count")) if finite(successes.get("count")) is not None else None
-    failed = plain_number(_get(doc, "failures", "count")) if finite(_get(doc, "failures", "count")) is not None else None
+    failed = plain_number(nested(doc, "failures", "count")) if finite(nested(doc, "failures", "count")) is not None else None
     none_succeeded = completed == 0
     record: dict[str, Any] = {
         "stage": stage if stage is not None else SUMMARY,
@@ -289,7 +282,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     }
     present: set[str] = set()
     for spec in SPECS:
-        holder = _get(successes, *spec.keys[:-1])
+        holder = nested(successes, *spec.keys[:-1])
         has = isinstance(holder, dict) and spec.keys[-1] in holder
         raw = holder[spec.keys[-1]] if has else None
         if has:
@@ -310,9 +303,9 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         "duration_s": finite(doc.get("benchmark_time_seconds"), exact=True),
         "send_duration_s": finite(load.get("send_duration"), exact=True),
         "achieved_rate": finite(load.get("achieved_rate"), exact=True),
-        "prompt_tokens_mean": finite(_get(successes, "prompt_tokens", "mean"), exact=True),
-        "prompt_len_mean": finite(_get(successes, "prompt_len", "mean"), exact=True),  # before 0.7
-        "output_len_mean": finite(_get(successes, "output_len", "mean"), exact=True),
+        "prompt_tokens_mean": finite(nested(successes, "prompt_tokens", "mean"), exact=True),
+        "prompt_len_mean": finite(nested(successes, "prompt_len", "mean"), exact=True),  # before 0.7
+        "output_len_mean": finite(nested(successes, "output_len", "mean"), exact=True),
         "report": path.name,
     })
     config_path = path.with_name(f"{prefix}{CONFIG}")
@@ -357,7 +350,7 @@ def _request_metrics(present: set[str], requests: list[dict]) -> list[MetricDef]
 
 def _stub(config: dict | None) -> dict:
     def c(*keys: str) -> Any:
-        value = _get(config, *keys)
+        value = nested(config, *keys)
         return None if isinstance(value, (dict, list)) and not value else value
 
     stages = c("load", "stages")

@@ -36,7 +36,7 @@ import yaml
 
 from benchproof.errors import Problem, error, fail
 from benchproof.importers.base import DimensionDef, Imported, Importer, register
-from benchproof.importers.common import IMPORTED_FROM, finite, origin, read_file
+from benchproof.importers.common import IMPORTED_FROM, finite, nested, origin, read_file
 from benchproof.importers.common import skipped as skip
 from benchproof.importers.inference_perf import iso_time
 from benchproof.importers.serving.metrics import MetricSpec
@@ -95,13 +95,6 @@ def detect(path: Path, text: str) -> bool:
         bool(re.search(r"^\s+uid:", text, re.MULTILINE))
 
 
-def _get(node: Any, *keys: str) -> Any:
-    for key in keys:
-        if not isinstance(node, dict):
-            return None
-        node = node.get(key)
-    return node
-
 
 def _load(text: str, rel: str) -> dict:
     try:
@@ -138,7 +131,7 @@ def _dimension(value: Any, field: str) -> Any:
 def _metrics(aggregate: dict, record: dict, rel: str, skipped: list[Problem], present: set[str]) -> None:
     for spec in SPECS:
         part, name, stat = spec.keys
-        stats = _get(aggregate, part, name)
+        stats = nested(aggregate, part, name)
         if not isinstance(stats, dict) or stat not in stats:
             record[spec.id] = None
             continue
@@ -170,11 +163,11 @@ def _metrics(aggregate: dict, record: dict, rel: str, skipped: list[Problem], pr
 def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
     doc = _load(read_file(path, rel, WHAT), rel)
     version = _version(doc, rel)
-    aggregate = _get(doc, *AGGREGATE)
+    aggregate = nested(doc, *AGGREGATE)
     if not isinstance(aggregate, dict):
         fail(rel, 1, f"{WHAT} of schema version {version} without '{'.'.join(AGGREGATE)}': benchproof reads "
                      "request performance only (no other results are imported)")
-    load = _get(doc, "scenario", "load", "standardized")
+    load = nested(doc, "scenario", "load", "standardized")
     load = load if isinstance(load, dict) else {}
     skipped: list[Problem] = []
     record: dict[str, Any] = {
@@ -197,16 +190,16 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         "requests": plain_number(total) if total is not None else None,
         "failed": plain_number(failures) if failures is not None else None,
         "incomplete": plain_number(requests["incomplete"]) if finite(requests.get("incomplete")) is not None else None,
-        "input_length_mean": finite(_get(requests, "input_length", "mean"), exact=True),
-        "output_length_mean": finite(_get(requests, "output_length", "mean"), exact=True),
+        "input_length_mean": finite(nested(requests, "input_length", "mean"), exact=True),
+        "output_length_mean": finite(nested(requests, "output_length", "mean"), exact=True),
         "report_version": version,
         "load_tool": _text(load.get("tool")),
         "load_tool_version": _text(load.get("tool_version")),
-        "run_uid": _text(_get(doc, "run", "uid")),
-        "run_eid": _text(_get(doc, "run", "eid")),
-        "run_description": _text(_get(doc, "run", "description")),
+        "run_uid": _text(nested(doc, "run", "uid")),
+        "run_eid": _text(nested(doc, "run", "eid")),
+        "run_description": _text(nested(doc, "run", "description")),
     })
-    started, ended = iso_time(_get(doc, "run", "time", "start")), iso_time(_get(doc, "run", "time", "end"))
+    started, ended = iso_time(nested(doc, "run", "time", "start")), iso_time(nested(doc, "run", "time", "end"))
     if started:
         record["started_at"] = started
     if ended:
@@ -225,17 +218,17 @@ def _text(value: Any) -> str | None:
 
 
 def _engines(doc: dict) -> list[dict]:
-    stack = _get(doc, "scenario", "stack")
-    return [c for c in stack if isinstance(c, dict) and _get(c, "standardized", "kind") == "inference_engine"] \
+    stack = nested(doc, "scenario", "stack")
+    return [c for c in stack if isinstance(c, dict) and nested(c, "standardized", "kind") == "inference_engine"] \
         if isinstance(stack, list) else []
 
 
 def _stub(doc: dict, load: dict, version: str) -> dict:
     engines = _engines(doc)
-    models = list(dict.fromkeys(m for m in (_text(_get(c, "standardized", "model", "name")) for c in engines) if m))
-    tools = list(dict.fromkeys(t for t in (_text(_get(c, "standardized", "tool")) for c in engines) if t))
-    versions = list(dict.fromkeys(v for v in (_text(_get(c, "standardized", "tool_version")) for c in engines) if v))
-    native = _get(doc, "scenario", "load", "native")
+    models = list(dict.fromkeys(m for m in (_text(nested(c, "standardized", "model", "name")) for c in engines) if m))
+    tools = list(dict.fromkeys(t for t in (_text(nested(c, "standardized", "tool")) for c in engines) if t))
+    versions = list(dict.fromkeys(v for v in (_text(nested(c, "standardized", "tool_version")) for c in engines) if v))
+    native = nested(doc, "scenario", "load", "native")
     settings: dict[str, Any] = {
         "benchmark_client": _text(load.get("tool")),
         "benchmark_client_version": _text(load.get("tool_version")),
@@ -246,16 +239,16 @@ def _stub(doc: dict, load: dict, version: str) -> dict:
         "output_seq_len": load.get("output_seq_len"),
         "prefix": load.get("prefix"),
         "multi_turn": load.get("multi_turn"),
-        "load_args": _get(native, "args") or None,
-        "load_config": _get(native, "config") or None,
-        "stack": [{"label": _get(c, "metadata", "label"), **(c.get("standardized") or {}),
+        "load_args": nested(native, "args") or None,
+        "load_config": nested(native, "config") or None,
+        "stack": [{"label": nested(c, "metadata", "label"), **(c.get("standardized") or {}),
                    **({"native": c["native"]} if c.get("native") else {})}
-                  for c in (_get(doc, "scenario", "stack") or []) if isinstance(c, dict)] or None,
+                  for c in (nested(doc, "scenario", "stack") or []) if isinstance(c, dict)] or None,
     }
     stub = arm_stub(None, settings, "", models[0] if len(models) == 1 else None)
     if len(tools) == 1:
         stub = {"engine": {"name": tools[0], **({"version": versions[0]} if len(versions) == 1 else {})}, **stub}
-    accelerators = {(_text(_get(c, "standardized", "accelerator", "model")), _get(c, "standardized", "accelerator",
+    accelerators = {(_text(nested(c, "standardized", "accelerator", "model")), nested(c, "standardized", "accelerator",
                                                                                  "count")) for c in engines}
     if len(accelerators) == 1:
         model, count = accelerators.pop()
