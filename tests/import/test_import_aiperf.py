@@ -19,8 +19,8 @@ import yaml
 from benchproof.errors import ImportFormatError
 from benchproof.importers import aiperf
 from benchproof.importers.serving.values import NOT_RECORDED
-from support.common import build, page, strict_json, summary_rows, text
-from support.importing import FIXTURES, import_files, messages, records, run_import
+from support.common import page, summary_rows, text
+from support.importing import FIXTURES, import_files, messages, records, results, run_import
 
 AIPERF13 = FIXTURES / "aiperf-0.13"
 OLD = FIXTURES / "aiperf" / "run1"
@@ -309,12 +309,6 @@ def test_a_summary_of_several_profiling_phases_is_refused(tmp_path):
 
 
 # --- a build -------------------------------------------------------------------------------
-
-
-def results(project: Path, out: Path) -> dict:
-    result = build(project, out)
-    assert result.exit_code == 0, result.output
-    return strict_json((out / "downloads" / "results.json").read_text(encoding="utf-8"))
 
 
 def test_two_arms_at_concurrency_1_build_a_page_that_says_so_and_their_summaries_agree(tmp_path):

@@ -6,12 +6,10 @@ samples, AIPerf's ``profile_export.jsonl`` (genuine: its summary agrees with its
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
-from support.common import build, strict_json
-from support.importing import FIXTURES, SHARED, import_files, run_import
+from support.importing import FIXTURES, SHARED, import_files, records, results, run_import
 from support.requests import sglang_line, vllm_result
 
 QPS4 = FIXTURES / "vllm" / "llm-k8s_01_tp8_pp1_qps_04_first30req.json"
@@ -19,20 +17,10 @@ QPSINF = FIXTURES / "vllm" / "llm-k8s_02_tp4_pp2_no_IB_qps_inf_first30req.json"
 AIPERF = FIXTURES / "aiperf" / "run1" / "profile_export.jsonl"
 
 
-def rows(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
-def results(project: Path, out: Path) -> dict:
-    result = build(project, out)
-    assert result.exit_code == 0, result.output
-    return strict_json((out / "downloads" / "results.json").read_text(encoding="utf-8"))
-
-
 def test_the_shared_vllm_samples_give_their_30_requests_and_the_summary_that_covers_200_is_a_finding(tmp_path):
     import_files(tmp_path / "p", "vllm-serve", "tp8", QPS4)
     import_files(tmp_path / "p", "vllm-serve", "tp4", QPSINF)
-    written = rows(tmp_path / "p" / "requests" / "tp8-llm-k8s_01_tp8_pp1_qps_04_first30req.jsonl")
+    written = records(tmp_path / "p" / "requests" / "tp8-llm-k8s_01_tp8_pp1_qps_04_first30req.jsonl")
     source = json.loads(QPS4.read_text(encoding="utf-8"))
     assert len(written) == 30 == len(source["ttfts"])
     assert [r["ttft_ms"] for r in written] == [t * 1000 for t in source["ttfts"]]
@@ -79,7 +67,7 @@ def test_a_current_vllm_file_with_failed_requests_and_latencies(tmp_path):
     obj, truth = vllm_result(rng, 4, n=25, failed={2, 9})
     (tmp_path / "r.json").write_text(json.dumps(obj), encoding="utf-8")
     import_files(tmp_path / "p", "vllm-serve", "x", tmp_path / "r.json")
-    written = rows(tmp_path / "p" / "requests" / "x-r.jsonl")
+    written = records(tmp_path / "p" / "requests" / "x-r.jsonl")
     failed = [r for r in written if r["error"]]
     assert len(failed) == 2 and all(r["ttft_ms"] is None and r["itl_ms"] is None for r in failed)  # never a latency
     ok = [r for r in written if not r["error"]]
@@ -111,7 +99,7 @@ def test_the_genuine_sglang_and_guidellm_samples(tmp_path):
     assert not (tmp_path / "s" / "requests").exists()
     result = import_files(tmp_path / "g", "guidellm", "g", FIXTURES / "guidellm" / "guidellm-tests_benchmarks_stripped_v0.3.json")
     assert "the file keeps 1 of 46 successful and 0 of 0 errored requests (GuideLLM samples them)" in result.output
-    (written,) = rows(tmp_path / "g" / "requests" / "g-guidellm-tests_benchmarks_stripped_v0.3.jsonl")
+    (written,) = records(tmp_path / "g" / "requests" / "g-guidellm-tests_benchmarks_stripped_v0.3.jsonl")
     assert written["ttft_ms"] == 21.281957626342773 and written["tpot_ms"] == 5.258346167136365
     assert written["e2el_ms"] == 0.6891846656799316 * 1000
     # its summary covers the 46: said once a checked metric, and the one request is not compared with it
@@ -126,13 +114,13 @@ def test_the_genuine_sglang_and_guidellm_samples(tmp_path):
 def test_the_genuine_aiperf_export_and_its_summary_agree(tmp_path):
     result = import_files(tmp_path / "p", "auto", "gptoss", AIPERF)
     assert "aiperf" in result.output
-    written = rows(tmp_path / "p" / "requests" / "gptoss-profile_export.jsonl")
+    written = records(tmp_path / "p" / "requests" / "gptoss-profile_export.jsonl")
     source = [json.loads(line) for line in AIPERF.read_text(encoding="utf-8").splitlines()]
     assert len(written) == 100 and sum(1 for r in written if r["error"]) == 11
     assert written[0]["error"] == "499 RequestCancellationError: Request was cancelled after 0.000 seconds"
     ok = [s for s in source if s["error"] is None]
     ttft = np.array([s["metrics"]["ttft"]["value"] for s in ok])
-    runs = rows(tmp_path / "p" / "runs" / "gptoss-profile_export.jsonl")
+    runs = records(tmp_path / "p" / "runs" / "gptoss-profile_export.jsonl")
     assert runs[0]["max_concurrency"] == 100 and (runs[0]["completed"], runs[0]["failed"]) == (89, 11)
     data = results(tmp_path / "p", tmp_path / "site")
     (item,) = [d for d in data["distributions"] if d["metric"] == "ttft_ms"]

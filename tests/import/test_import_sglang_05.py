@@ -16,8 +16,7 @@ import pytest
 from benchproof.errors import ImportFormatError
 from benchproof.importers import sglang
 from benchproof.importers.serving.values import NOT_RECORDED
-from support.common import build, strict_json
-from support.importing import FIXTURES, import_files, messages, write
+from support.importing import FIXTURES, import_files, messages, results, write
 
 HERE = FIXTURES / "sglang-0.5"
 FAST = HERE / "sglang-fast.jsonl"
@@ -30,12 +29,6 @@ STATS = ("mean", "median", "p90", "p95", "p99")
 
 def lines_of(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-def results(project: Path, out: Path) -> dict:
-    result = build(project, out)
-    assert result.exit_code == 0, result.output
-    return strict_json((out / "downloads" / "results.json").read_text(encoding="utf-8"))
 
 
 def stripped(tmp_path: Path, key: str, source: Path = LOAD, line: int = 0) -> Path:

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from benchproof.errors import ImportFormatError
 from benchproof.importers import detect, vllm_serve
-from support.common import build, page, strict_json
-from support.importing import FIXTURES, cell, import_files, messages, write
+from support.common import page
+from support.importing import FIXTURES, cell, import_files, messages, records, results, write
 
 V033 = FIXTURES / "vllm-0.33"
 FAST = [V033 / f"vllm-fast-run{k}.json" for k in (1, 2, 3)]
@@ -34,16 +34,6 @@ def load(path: Path) -> dict:
 
 def read(path: Path):
     return vllm_serve.read(path, path.name)
-
-
-def rows(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
-def results(project: Path, out: Path) -> dict:
-    result = build(project, out)
-    assert result.exit_code == 0, result.output
-    return strict_json((out / "downloads" / "results.json").read_text(encoding="utf-8"))
 
 
 def stripped(tmp_path: Path, key: str, source: Path = FAST[0]) -> Path:
@@ -192,10 +182,10 @@ def _project(tmp_path: Path, edit: dict | None = None) -> Path:
 
 def test_end_to_end_records_request_files_and_no_summary_differs(tmp_path):
     project = _project(tmp_path)
-    runs = rows(project / "runs" / "slow-vllm-slow-run2.jsonl")
+    runs = records(project / "runs" / "slow-vllm-slow-run2.jsonl")
     assert [(r["arm"], r["request_rate"], r["max_concurrency"]) for r in runs] == [("slow", "inf", 1)]
-    assert rows(project / "runs" / "fast-vllm-fast-rate10-run1.jsonl")[0]["max_concurrency"] == "unlimited"
-    written = rows(project / "requests" / "fast-vllm-fast-c4-run1.jsonl")
+    assert records(project / "runs" / "fast-vllm-fast-rate10-run1.jsonl")[0]["max_concurrency"] == "unlimited"
+    written = records(project / "requests" / "fast-vllm-fast-c4-run1.jsonl")
     assert len(written) == 12 and written[0]["run_id"] == "fast-vllm-fast-c4-run1:1"
     report = (project / "report.yaml").read_text(encoding="utf-8")
     assert "p99: ttft_p99_ms" in report and "count: completed" in report

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from benchproof.cli import main
 from click.testing import CliRunner
-from support.common import REPO, build, figure_texts, page, summary_rows
+from support.common import REPO, build, figure_texts, page, strict_json, summary_rows
 
 FIXTURES = REPO / "tests" / "fixtures" / "formats"
 SHARED = REPO.parent / "shared" / "formats"  # the research notes' samples, when present
@@ -117,6 +117,13 @@ def table(soup, section: str) -> dict[tuple[str, ...], tuple[list[str], list[str
 
 def records(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def results(project: Path, out: Path) -> dict:
+    """``benchproof build PROJECT -o OUT``, which must succeed, and its results.json (strict JSON)."""
+    result = build(project, out)
+    assert result.exit_code == 0, result.output
+    return strict_json((out / "downloads" / "results.json").read_text(encoding="utf-8"))
 
 
 def import_each(where: Path, tool: str, imports, *args: str) -> dict[str, str]:

@@ -10,20 +10,16 @@ import shutil
 from pathlib import Path
 
 from support.common import build, page
-from support.importing import FIXTURES, import_files, run_import
+from support.importing import FIXTURES, import_files, records, run_import
 from support.verify import checks, verify
 
 HYPERFINE = FIXTURES / "hyperfine" / "generated_two_commands.json"
 AIPERF = FIXTURES / "aiperf" / "run1" / "profile_export.jsonl"
 
 
-def rows(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
 def rewrite(path: Path, line: int, key: str, change) -> None:
     """Line ``line`` (1-based) of a JSON Lines file with ``key`` changed, as an editor would."""
-    items = rows(path)
+    items = records(path)
     items[line - 1][key] = change(items[line - 1][key])
     path.write_text("".join(json.dumps(item) + "\n" for item in items), encoding="utf-8")
 
@@ -51,7 +47,7 @@ def test_an_untouched_import_verifies_and_says_how_many_records_follow_from_whic
 def test_an_edited_run_record_fails_naming_its_line_the_field_and_the_tool_file(tmp_path):
     shutil.copy(HYPERFINE, tmp_path / "r.json")
     assert run_import(tmp_path, "hyperfine", "r.json", "--into", "p").exit_code == 0
-    before = rows(tmp_path / "p" / "runs" / "r.jsonl")[2]["wall_ms"]
+    before = records(tmp_path / "p" / "runs" / "r.jsonl")[2]["wall_ms"]
     rewrite(tmp_path / "p" / "runs" / "r.jsonl", 3, "wall_ms", lambda v: v / 20)
     result = verify(built(tmp_path / "p", tmp_path / "site"))
     assert result.exit_code == 1, result.output
@@ -65,8 +61,8 @@ def test_an_edited_run_record_fails_naming_its_line_the_field_and_the_tool_file(
 def test_an_edited_request_latency_fails_naming_the_request_file(tmp_path):
     import_files(tmp_path / "p", "aiperf", "a", AIPERF)
     requests = tmp_path / "p" / "requests" / "a-profile_export.jsonl"
-    line = next(i for i, r in enumerate(rows(requests), 1) if r["ttft_ms"] is not None)
-    before = rows(requests)[line - 1]["ttft_ms"]
+    line = next(i for i, r in enumerate(records(requests), 1) if r["ttft_ms"] is not None)
+    before = records(requests)[line - 1]["ttft_ms"]
     rewrite(requests, line, "ttft_ms", lambda v: v / 20)
     result = verify(built(tmp_path / "p", tmp_path / "site"), "--json")
     assert result.exit_code == 1, result.output
@@ -90,7 +86,7 @@ def test_a_changed_tool_file_fails_on_its_digest(tmp_path):
 def test_hand_written_records_are_asserted_not_a_failure(tmp_path):
     shutil.copy(HYPERFINE, tmp_path / "r.json")
     assert run_import(tmp_path, "hyperfine", "r.json", "--into", "p").exit_code == 0
-    hand = rows(tmp_path / "p" / "runs" / "r.jsonl")[:2]
+    hand = records(tmp_path / "p" / "runs" / "r.jsonl")[:2]
     for i, row in enumerate(hand, 1):
         row.update(run_id=f"hand:{i}", evidence=None)
     (tmp_path / "p" / "runs" / "hand.jsonl").write_text("".join(json.dumps(r) + "\n" for r in hand))
