@@ -50,12 +50,17 @@ def run_rows(imported: Imported, stem: str, arm_ids: dict[str, str], section: st
                 row[f"{key}_original"] = value
         row["evidence"] = evidence_rel
         rows.append(row)
+    move_repeats(rows, dims, offsets)
+    return rows
+
+
+def move_repeats(rows: list[dict], dims: list[str], offsets: Offsets | None) -> None:
+    """Each row's repeat moved on by its arm and point's offset, in place."""
     if offsets:
         for row in rows:
             moved = offsets.get((row["arm"], point_key(row, dims)))
             if moved and isinstance(row.get("repeat"), int):
                 row["repeat"] += moved
-    return rows
 
 
 def first_start(rows: list[dict]) -> float | None:

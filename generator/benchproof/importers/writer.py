@@ -250,15 +250,17 @@ class _Plan:
 
     # --- what gets written --------------------------------------------------------------
     def rows(self, f: FileImport) -> list[dict]:
+        """The file's run records, their repeats as the tool numbered them."""
         return rows_of.run_rows(f.imported, Path(f.runs_rel).stem, f.arm_ids, self.section, self.unit_targets(),
-                                f.evidence_rel, f.offsets)
+                                f.evidence_rel)
 
     def unit_targets(self) -> dict[str, tuple[str, float]]:
         return {key: (t.id, t.factor) for key, t in self.targets.items()}
 
     def number_repeats(self) -> None:
-        """Repeats numbered on across the files of one arm and point, in the order the runs
-        started, after those the project holds (:func:`rows.number_on`)."""
+        """Each file's run records (``rows``), their repeats numbered on across the files of one
+        arm and point, in the order the runs started, after those the project holds
+        (:func:`rows.number_on`); a run imported again keeps its place."""
         held: dict[tuple[str, str], int] = {}
         dims = list(dict.fromkeys(d.id for f in self.files for d in f.imported.dimensions))
         for _, raw in self.others():
@@ -266,17 +268,20 @@ class _Plan:
                 continue
             key = (str(raw.fields.get("arm")), rows_of.point_key(raw.fields, dims))
             held[key] = max(held.get(key, 0), raw.fields["repeat"])
-        fresh = [f for f in self.files if f.replaces is None]
+        own_dims = {id(f): [d.id for d in f.imported.dimensions] for f in self.files}
         for f in self.files:
-            if f.replaces is not None:   # a run imported again keeps its place in the numbering
+            f.rows = self.rows(f)
+            if f.replaces is not None:
                 f.offsets = {(o["arm"], o["point"]): o["by"] for o in f.replaces.offsets}
-                for row in self.rows(f):
-                    key = (row["arm"], rows_of.point_key(row, [d.id for d in f.imported.dimensions]))
+                rows_of.move_repeats(f.rows, own_dims[id(f)], f.offsets)
+                for row in f.rows:
+                    key = (row["arm"], rows_of.point_key(row, own_dims[id(f)]))
                     if isinstance(row.get("repeat"), int):
                         held[key] = max(held.get(key, 0), row["repeat"])
-        plain_rows = [(self.rows(f), [d.id for d in f.imported.dimensions]) for f in fresh]
-        for f, offsets in zip(fresh, rows_of.number_on(plain_rows, held)):
+        fresh = [f for f in self.files if f.replaces is None]
+        for f, offsets in zip(fresh, rows_of.number_on([(f.rows, own_dims[id(f)]) for f in fresh], held)):
             f.offsets = offsets
+            rows_of.move_repeats(f.rows, own_dims[id(f)], offsets)
 
     def request_metrics(self) -> list[dict]:
         return request_definitions([f.imported for f in self.files], self._list("metrics"), self.targets,
@@ -357,7 +362,7 @@ def write_import(root: Path, prefix: str | None, section: str | None, files: lis
     try:
         copied: set[str] = set()
         for f in files:
-            f.rows = runs = plan.rows(f)
+            runs = f.rows
             disk.write(f.runs_rel, dump_rows(runs, f.shown))
             if f.imported.requests:
                 disk.write(requests_name(f.runs_rel), dump_rows(request_rows(f.imported.requests, runs), f.shown))
