@@ -1,0 +1,218 @@
+"""The third round on the commands that read someone else's report — ``verify``, ``compare``,
+``summary`` and ``sign`` — through the one reader of published input: FIFOs never waited on,
+sizes checked before a byte is read (sparse multi-GiB files under a memory limit), zip entries
+refused before they are read (encrypted, zip bombs), a results.json of the wrong shape named by
+its key, a file named by thousands of download rows hashed once, a SHA256SUMS of a million junk
+lines reported in a few lines.  Each command runs in its own process under a memory and a time
+limit (support/hostile_published.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+from support.hostile_published import (
+    BUNDLE,
+    GiB,
+    copy_site,
+    entries_of,
+    flagged,
+    listing,
+    run,
+    site_zip,
+    sparse,
+    zip_of,
+)
+
+COMMANDS = ("verify", "compare", "summary", "sign")
+
+
+@pytest.fixture
+def site(example_site, tmp_path) -> Path:
+    return copy_site(example_site, tmp_path / "site")
+
+
+def _args(command: str, target: Path, tmp_path: Path) -> list[object]:
+    if command == "compare":
+        return ["compare", target, target]
+    if command == "sign":
+        return ["sign", target, "--key", _key(tmp_path)]
+    return [command, target]
+
+
+def _key(tmp_path: Path) -> Path:
+    key = tmp_path / "id_test"
+    key.write_text("not a key, never read: the site is refused first\n")
+    return key
+
+
+# --- files that are not files --------------------------------------------------------------
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_fifo_where_the_evidence_zip_is_blocks_no_command(command, site, tmp_path):
+    zipped = site_zip(site)
+    zipped.unlink()
+    os.mkfifo(zipped)
+    args = _args(command, site, tmp_path)
+    before = listing(tmp_path)
+    done = run(*args, timeout=60)
+    assert done.code == 2, done.output
+    assert f"{zipped}: the evidence zip is not a regular file" in done.output
+    assert listing(tmp_path) == before
+
+
+@pytest.mark.parametrize("command", ("compare", "summary"))
+def test_a_sparse_evidence_zip_past_the_limit_is_never_read(command, site, tmp_path):
+    sparse(site_zip(site), 17 * GiB)
+    done = run(*_args(command, site, tmp_path), timeout=60)
+    assert done.code == 2, done.output
+    assert f"{site_zip(site)}: 18,253,611,008 bytes, more than a zip's 17,179,869,184" in done.err
+
+
+def test_a_sparse_multi_gib_download_is_hashed_by_streaming(site, tmp_path):
+    sparse(site / "downloads/records.csv", 3 * GiB)
+    done = run("verify", site, "--json", timeout=120, tmp=tmp_path)
+    assert done.code == 1, done.output
+    checks = {c["check"]: c for c in json.loads(done.out)["checks"]}
+    assert "downloads/records.csv: its SHA-256 is not the one 05 Evidence states" in checks["downloads"]["detail"]
+    assert "downloads/records.csv: line" in checks["rebuild"]["detail"]
+    assert not any(tmp_path.glob("benchproof-*"))     # the temporary folder is gone
+
+
+@pytest.mark.parametrize("command", ("compare", "verify"))
+def test_a_sparse_results_json_is_refused_before_it_is_read(command, site, tmp_path):
+    sparse(site / "downloads/results.json", 3 * GiB)
+    done = run(command, site, *([site] if command == "compare" else []), timeout=120)
+    assert done.code == (2 if command == "compare" else 1), done.output
+    assert "downloads/results.json: 3,221,225,472 bytes, more than a results.json's 268,435,456" in done.output
+
+
+def test_a_sparse_signature_file_is_refused_before_it_is_read(site):
+    signature = site / "downloads" / f"{BUNDLE}.SHA256SUMS.sig"
+    sparse(signature, 3 * GiB)
+    done = run("verify", site, "--json")
+    assert done.code == 1
+    detail = {c["check"]: c for c in json.loads(done.out)["checks"]}["signature"]["detail"]
+    assert "3,221,225,472 bytes, more than a signature's 65,536" in detail
+
+
+# --- zips: entries checked before they are read ----------------------------------------------
+
+def _bundle_with(site: Path, tmp_path: Path, **changed: bytes | tuple) -> Path:
+    """The example's bundle as a zip alone, with entries changed (name: bytes or (ZipInfo, bytes))."""
+    entries: dict[str, object] = dict(entries_of(site_zip(site)))
+    for name, data in changed.items():
+        entries[f"{BUNDLE}/{name.replace('__', '.')}"] = data
+    path = tmp_path / "received.zip"
+    path.write_bytes(zip_of(entries))
+    return path
+
+
+def test_an_encrypted_entry_is_refused_by_compare(site, tmp_path):
+    path = tmp_path / "received.zip"
+    path.write_bytes(flagged(site_zip(site).read_bytes(), f"{BUNDLE}/results.json", 0x1))
+    done = run("compare", path, site)
+    assert done.code == 2, done.output
+    assert f"{path.name}: {BUNDLE}/results.json: encrypted" in done.err
+
+
+@pytest.mark.parametrize("command", ("compare", "verify"))
+def test_a_zip_bomb_entry_is_refused_before_it_is_read(command, site, tmp_path):
+    padding = os.urandom(512 << 10)           # the zip as a whole stays within the ratio
+    path = _bundle_with(site, tmp_path, records__jsonl=b"\n" * (8 << 20), padding=padding)
+    done = run(command, path, *([site] if command == "compare" else ["--json"]), tmp=tmp_path)
+    assert f"{BUNDLE}/records.jsonl: unpacks to 8,388,608 bytes from" in done.output
+    assert "(a zip bomb?)" in done.output
+    assert done.code == (2 if command == "compare" else 1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["received.zip", "site"]
+
+
+# --- a results.json of the wrong shape --------------------------------------------------------
+
+def _results(site: Path, change) -> Path:
+    doc = json.loads((site / "downloads/results.json").read_text())
+    change(doc)
+    (site / "downloads/results.json").write_text(json.dumps(doc))
+    (site / "downloads/records.jsonl").unlink()     # the figures alone: the records would not match them
+    return site
+
+
+def _first_stat(doc: dict) -> dict:
+    return next(iter(doc["rows"][0]["metrics"].values()))
+
+
+SHAPES = {
+    "a list as a point's value": (lambda d: d["rows"][0]["point"].update(prompt_target=[512]),
+                                  "rows[0].point.prompt_target must be a text, a finite number, true, false or null"),
+    "a count as text": (lambda d: _first_stat(d).update(n_ok="3"), "must be a whole number from 0, or null"),
+    "negative decimals": (lambda d: d["metrics"][0].update(decimals=-1),
+                          "metrics[0].decimals must be a whole number from 0 to 6, or null"),
+    "decimals of 10**8": (lambda d: d["metrics"][0].update(decimals=10 ** 8),
+                          "metrics[0].decimals must be a whole number from 0 to 6, or null"),
+    "a list where the rows are": (lambda d: d.update(rows={"a": 1}), "rows must be a list or null"),
+    "a finding's point as a list": (lambda d: d["findings"].append({"rule": "x", "point": [1]}),
+                                    "must be an object or null"),
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_compare_names_the_key_of_a_results_json_of_the_wrong_shape(shape, site, example_site):
+    change, message = SHAPES[shape]
+    _results(site, change)
+    done = run("compare", site, example_site, timeout=30)
+    assert done.code == 2, done.output
+    assert f"error: cannot compare: {site}/downloads/results.json: " in done.err and message in done.err
+
+
+def test_verify_names_the_key_of_a_results_json_of_the_wrong_shape(site):
+    change, message = SHAPES["a list as a point's value"]
+    _results(site, change)
+    done = run("verify", site, "--json", timeout=60)
+    assert done.code == 1
+    figures = {c["check"]: c for c in json.loads(done.out)["checks"]}["figures"]
+    assert figures["detail"] == f"downloads/results.json: {message}"
+
+
+def test_a_ratio_beyond_a_double_is_null_in_json(site, example_site):
+    def tiny(doc: dict) -> None:
+        for row in doc["rows"]:
+            for stat in row["metrics"].values():
+                for key in ("median", "min", "max"):
+                    stat[key] = None if stat[key] is None else 1e-310
+    _results(site, tiny)
+    done = run("compare", site, example_site, "--format", "json", timeout=30)
+    assert done.code == 0, done.output
+    ratios = [f["ratio"] for f in json.loads(done.out)["figures"] if f["old"] is not None and f["new"] is not None]
+    assert ratios and all(r is None for r in ratios)
+
+
+# --- bounded work and bounded output -----------------------------------------------------------
+
+def test_a_file_named_by_thousands_of_download_rows_is_hashed_once(site):
+    big = sparse(site / "downloads/big.bin", 256 << 20)
+    digest = hashlib.sha256(bytes(256 << 20)).hexdigest()
+    rows = "".join(f'<tr><td><a href="downloads/big.bin">big {i}</a></td><td class="sha">{digest}</td></tr>'
+                   for i in range(2000))
+    page = site / "index.html"
+    text = page.read_text()
+    at = text.index('<table class="downloads')
+    at = text.index("<tr", text.index("</tr>", at))   # after the header row
+    page.write_text(text[:at] + rows + text[at:])
+    done = run("verify", site, "--json", timeout=60)
+    assert done.code == 1
+    checks = {c["check"]: c for c in json.loads(done.out)["checks"]}
+    assert checks["downloads"]["ok"] is True, checks["downloads"]
+    assert f"downloads/{big.name}: published, but the build does not make it" in checks["rebuild"]["detail"]
+
+
+def test_a_sha256sums_of_a_million_junk_lines_is_reported_in_a_few_lines(site, tmp_path):
+    junk = "".join(f"junk {i}\n" for i in range(1_000_000)).encode()
+    path = _bundle_with(site, tmp_path, SHA256SUMS=junk)
+    done = run("verify", path, timeout=60)
+    assert done.code == 1
+    assert len(done.out) < 20_000, len(done.out)
+    assert "SHA256SUMS:1: not a line '<sha256>  <path>': junk 0" in done.out
+    assert "… and 999,990 more" in done.out
