@@ -15,6 +15,16 @@ from pathlib import Path
 
 import click
 
+from benchproof.options import WebAddress
+
+
+def _say(text: str, err: bool = False, nl: bool = True) -> None:
+    """Print what these commands say of a stranger's report: every control character escaped
+    (``\\x1b``), whatever line of the input it came from."""
+    from benchproof.published.shown import lines
+
+    click.echo(lines(text), err=err, nl=nl)
+
 
 @click.command()
 @click.argument("path", metavar="PATH")
@@ -44,7 +54,7 @@ def verify(path: str, as_json: bool, allowed_signers: str | None, identity: str 
                                "of them must have signed")
     outcome = run_verify(Path(path), Path(allowed_signers) if allowed_signers else None, identity,
                          Path(signature) if signature else None)
-    click.echo(output.as_json(outcome) if as_json else output.text(outcome))
+    _say(output.as_json(outcome) if as_json else output.text(outcome))
     sys.exit(verdict(outcome.checks))
 
 
@@ -66,17 +76,17 @@ def sign(site: str, key: str) -> None:
     try:
         done = sign_site(Path(site), Path(key))
     except NotSigned as exc:
-        click.echo(f"not signed: {exc}", err=True)
+        _say(f"not signed: {exc}", err=True)
         sys.exit(exc.code)
     if done.signature is None:
-        click.echo(output.text(done.outcome), err=True)
-        click.echo("not signed: only a site that verifies is signed", err=True)
+        _say(output.text(done.outcome), err=True)
+        _say("not signed: only a site that verifies is signed", err=True)
         sys.exit(verdict(done.outcome.checks))
-    click.echo(f"signed {site}: {done.path} ({done.signature.signer}, namespace {done.signature.namespace})")
-    click.echo("A reader checks it with:")
-    click.echo(f"  benchproof verify {site} --allowed-signers allowed_signers --identity YOU")
-    click.echo("where the file allowed_signers holds this line (YOU: the name the reader knows you by):")
-    click.echo(f'  YOU namespaces="benchproof" {done.signature.public_key}')
+    _say(f"signed {site}: {done.path} ({done.signature.signer}, namespace {done.signature.namespace})")
+    _say("A reader checks it with:")
+    _say(f"  benchproof verify {site} --allowed-signers allowed_signers --identity YOU")
+    _say("where the file allowed_signers holds this line (YOU: the name the reader knows you by):")
+    _say(f'  YOU namespaces="benchproof" {done.signature.public_key}')
 
 
 FAIL_ON = ("worse", "new-failure", "removed", "rerun-bar", "new-finding")
@@ -126,21 +136,21 @@ def compare(old: str, new: str, form: str, out: str | None, fail_on: tuple[str, 
     try:
         comparison = judge(load(Path(old)), load(Path(new)), noise)
     except Unreadable as exc:
-        click.echo(f"error: cannot compare: {exc}", err=True)
+        _say(f"error: cannot compare: {exc}", err=True)
         sys.exit(2)
-    click.echo({"terminal": output.terminal, "markdown": output.markdown, "json": output.as_json}[form](comparison))
+    _say({"terminal": output.terminal, "markdown": output.markdown, "json": output.as_json}[form](comparison))
     if out is not None:
         from benchproof.compare.page import write_page
 
         try:
             written = write_page(comparison, Path(out))
         except OSError as exc:
-            click.echo(f"error: cannot write the comparison page: {exc}", err=True)
+            _say(f"error: cannot write the comparison page: {exc}", err=True)
             sys.exit(2)
-        click.echo(f"wrote {written}", err=True)
+        _say(f"wrote {written}", err=True)
     failing = _failing(comparison, fail_on)
     if failing:
-        click.echo(f"--fail-on: {', '.join(failing)}", err=True)
+        _say(f"--fail-on: {', '.join(failing)}", err=True)
         sys.exit(1)
 
 
@@ -148,7 +158,7 @@ def compare(old: str, new: str, form: str, out: str | None, fail_on: tuple[str, 
 @click.argument("path", metavar="PROJECT|SITE")
 @click.option("--format", "form", type=click.Choice(["markdown"]), default="markdown", show_default=True,
               help="The output format.")
-@click.option("--url", metavar="URL", help="Where the site is published, so the link to the receipts works "
+@click.option("--url", metavar="URL", type=WebAddress(), help="Where the site is published, so the link to the receipts works "
               "outside it (default: a link relative to the site).")
 def summary(path: str, form: str, url: str | None) -> None:
     """Print one report as Markdown, for a decision document or a pull request.
@@ -160,9 +170,9 @@ def summary(path: str, form: str, url: str | None) -> None:
     from benchproof.summary.run import NoSummary, summary as run_summary
 
     try:
-        click.echo(run_summary(Path(path), url), nl=False)
+        _say(run_summary(Path(path), url), nl=False)
     except NoSummary as exc:
-        click.echo(f"error: cannot summarise {path}: {exc}", err=True)
+        _say(f"error: cannot summarise {path}: {exc}", err=True)
         sys.exit(2)
 
 

@@ -8,9 +8,13 @@ limit (support/hostile_published.py)."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
+import shutil
+import struct
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -216,3 +220,117 @@ def test_a_sha256sums_of_a_million_junk_lines_is_reported_in_a_few_lines(site, t
     assert len(done.out) < 20_000, len(done.out)
     assert "SHA256SUMS:1: not a line '<sha256>  <path>': junk 0" in done.out
     assert "… and 999,990 more" in done.out
+
+
+# --- nothing hostile reaches a terminal or a document --------------------------------------------
+
+def _ssh_string(data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + data
+
+
+def _signature_with_key_type(key_type: bytes) -> str:
+    public = _ssh_string(key_type) + _ssh_string(b"\0" * 32)
+    blob = (b"SSHSIG" + struct.pack(">I", 1) + _ssh_string(public) + _ssh_string(b"benchproof") + _ssh_string(b"")
+            + _ssh_string(b"sha512") + _ssh_string(b"not a signature"))
+    return f"-----BEGIN SSH SIGNATURE-----\n{base64.b64encode(blob).decode()}\n-----END SSH SIGNATURE-----\n"
+
+
+def no_escape(text: str, shown: str) -> None:
+    """No escape (or other C0/C1 control) byte reaches the output; ``shown`` is there, escaped."""
+    assert not any(ord(c) < 0x20 and c not in "\n\t" or 0x7F <= ord(c) <= 0x9F for c in text), \
+        [c for c in text if ord(c) < 0x20 and c not in "\n\t" or 0x7F <= ord(c) <= 0x9F][:5]
+    assert shown in text, text[-2000:]
+
+
+def test_verify_escapes_the_signers_key_type_of_a_signature_file(site):
+    (site / "downloads" / f"{BUNDLE}.SHA256SUMS.sig").write_text(_signature_with_key_type(b"ssh-\x1b]0;pwned\x07"))
+    done = run("verify", site)
+    assert done.code == 1
+    no_escape(done.out, "SSH-\\x1b]0;PWNED\\x07 key SHA256:")
+
+
+def test_verify_escapes_arm_section_and_rule_names_of_results_json(site):
+    def evil(doc: dict) -> None:
+        doc["rows"][0].update(arm="evil\x1b[2J", section="a\x1b[31m")     # listed first
+        doc["findings"].append({"rule": "rule\x1b[5m", "message": "m\x9b1m"})
+    _results(site, evil)
+    done = run("verify", site)
+    assert done.code == 1
+    no_escape(done.out, "a\\x1b[31m · evil\\x1b[2J")
+    assert "[rule\\x1b[5m] m\\x9b1m" in done.out
+
+
+def test_verify_escapes_the_folder_names_of_a_multi_report_site(example_site, tmp_path):
+    multi = tmp_path / "multi"
+    copy_site(example_site, multi / "ok")
+    copy_site(example_site, multi / "evil\x1b[31m")
+    shutil.copy(example_site / "index.html", multi / "index.html")
+    done = run("verify", multi, timeout=120)
+    assert done.code == 1
+    no_escape(done.out, "evil\\x1b[31m/: ")
+
+
+def test_compare_escapes_names_in_its_messages_and_in_every_format(site, example_site, tmp_path):
+    doc = json.loads((site / "downloads/results.json").read_text())
+    doc["rows"][0]["arm"] = "evil\x1b[2J"
+    (site / "downloads/results.json").write_text(json.dumps(doc))
+    done = run("compare", site, example_site)          # its records no longer give that figure
+    assert done.code == 2
+    no_escape(done.err, "the records of nov3-tuning · evil\\x1b[2J · ")
+    _results(site, lambda d: d["rows"][0].update(arm="evil\x9b31m\x1b[2J"))
+    for form in ("terminal", "markdown", "json"):
+        done = run("compare", site, example_site, "--format", form)
+        assert done.code == 0, done.output
+        no_escape(done.out, {"json": "evil\\u009b31m\\u001b[2J", "markdown": "evil\\\\x9b31m\\\\x1b\\[2J"}.get(
+            form, "evil\\x9b31m\\x1b[2J"))
+    assert "evil\x9b31m\x1b[2J" in {f["arm"] for f in json.loads(done.out)["figures"]}   # the data kept
+
+
+def test_a_control_character_in_a_label_never_reaches_the_chart_renderer(site, example_site, tmp_path):
+    def evil(doc: dict) -> None:
+        doc["metrics"][0].update(label="Tok\x1b[31m/s\x00", unit="t\x07")
+        doc["rows"][0]["arm"] = "arm\x1b]0;x\x07"
+    _results(site, evil)
+    out = tmp_path / "cmp"
+    done = run("compare", example_site, site, "-o", out, memory=None, timeout=120)   # labels: the new side's
+    assert done.code == 0, done.output
+    for path in out.rglob("*"):
+        if path.is_file():
+            no_escape(path.read_text(), "")
+    assert "arm\\x1b]0;x\\x07" in (out / "index.html").read_text()
+    assert any("Tok\\x1b[31m/s\\x00" in svg.read_text() for svg in out.rglob("*.svg"))
+
+
+def test_compare_prints_a_bounded_number_of_lines_about_one_file(site, example_site):
+    _results(site, lambda d: d["findings"].extend({"rule": "junk", "message": f"junk {i}"} for i in range(100_000)))
+    for form in ("terminal", "markdown"):
+        done = run("compare", example_site, site, "--format", form)
+        assert done.code == 0
+        assert done.out.count("\n") < 200 and "… and 99,950 more" in done.out
+
+
+@pytest.mark.parametrize("url", ["javascript:alert(1)", "data:text/html,x", "//evil.example/x", "https://ok\x1b[2J/x",
+                                 "https://ok.example/a b", "file:///etc/passwd", "https://"])
+def test_summary_takes_only_an_http_url(url, example_site):
+    done = run("summary", example_site, "--url", url, memory=None)
+    assert done.code == 2 and done.out == ""
+    assert "Invalid value for '--url'" in done.err and "an http:// or https:// address" in done.err
+
+
+def test_summary_links_the_receipts_at_an_http_url(example_site):
+    done = run("summary", example_site, "--url", "https://reports.example/a/")
+    assert done.code == 0
+    assert f"(https://reports.example/a/downloads/{BUNDLE}.zip)" in done.out
+
+
+def test_sign_escapes_the_path_it_was_given(example_site, tmp_path):
+    keygen = shutil.which("ssh-keygen")
+    assert keygen, "this test needs OpenSSH's ssh-keygen"
+    key = tmp_path / "key"
+    subprocess.run([keygen, "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    folder = tmp_path / "from\x1b[31mstranger"
+    folder.mkdir()
+    zipped = shutil.copy(site_zip(example_site), folder)
+    done = run("sign", zipped, "--key", key)
+    assert done.code == 0, done.output
+    no_escape(done.out, "signed " + str(folder).replace("\x1b", "\\x1b"))

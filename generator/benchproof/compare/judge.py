@@ -25,10 +25,15 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-
 from benchproof.compare.load import Key, Snapshot, figure_keys, point_key
 from benchproof.compute.ratio import ratio_direction
-from benchproof.compute.separation import MIN_VALUES, SAME, SEPARATED, TOO_FEW, separation
+from benchproof.compute.separation import (
+    MIN_VALUES,
+    SAME,
+    SEPARATED,
+    TOO_FEW,
+    separation,
+)
 
 NOT_APPLICABLE = "n/a"
 STATES = ("worse", "new-failure", "removed", "better", "fixed", "added", "within-noise", "too-few", "still-failing")

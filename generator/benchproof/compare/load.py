@@ -22,13 +22,21 @@ from pathlib import Path
 from typing import IO
 
 import numpy as np
-
 from benchproof.addresses import DOWNLOADS, download_path
 from benchproof.errors import InputError, errors_text, printable
-from benchproof.model.percentiles import median as median_of
 from benchproof.model.config import AuditSettings
+from benchproof.model.percentiles import median as median_of
 from benchproof.published import reader
-from benchproof.published.locate import BUNDLE, MULTI, PROJECT, RESULTS, SITE, ZIP, NotPublished, locate
+from benchproof.published.locate import (
+    BUNDLE,
+    MULTI,
+    PROJECT,
+    RESULTS,
+    SITE,
+    ZIP,
+    NotPublished,
+    locate,
+)
 from benchproof.published.reader import MAX_LINE, Refused
 from benchproof.published.results import ResultsProblem, parse_results
 from benchproof.text import setting
