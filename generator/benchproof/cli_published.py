@@ -15,7 +15,8 @@ from pathlib import Path
 
 import click
 
-from benchproof.options import WebAddress
+from benchproof.options import Number, RegularFile, WebAddress
+from benchproof.published.reader import LIMITS
 
 
 def _say(text: str, err: bool = False, nl: bool = True) -> None:
@@ -29,11 +30,11 @@ def _say(text: str, err: bool = False, nl: bool = True) -> None:
 @click.command()
 @click.argument("path", metavar="PATH")
 @click.option("--json", "as_json", is_flag=True, help="Print {verified, checks: [{check, ok, detail}], …} as JSON.")
-@click.option("--allowed-signers", metavar="FILE", type=click.Path(dir_okay=False, exists=True),
+@click.option("--allowed-signers", metavar="FILE", type=RegularFile(LIMITS["key"]),
               help="Check the signature beside the bundle against these signers (ssh-keygen's allowed_signers "
                    "format: 'ID namespaces=\"benchproof\" ssh-ed25519 AAAA…').")
 @click.option("--identity", metavar="ID", help="The signer the signature must be from (with --allowed-signers).")
-@click.option("--signature", metavar="FILE", type=click.Path(dir_okay=False, exists=True),
+@click.option("--signature", metavar="FILE", type=RegularFile(LIMITS["signature"]),
               help="The signature file, when it is not beside the bundle as <bundle>.SHA256SUMS.sig.")
 def verify(path: str, as_json: bool, allowed_signers: str | None, identity: str | None, signature: str | None) -> None:
     """Check that a published report follows from the records it ships.
@@ -60,7 +61,7 @@ def verify(path: str, as_json: bool, allowed_signers: str | None, identity: str 
 
 @click.command()
 @click.argument("site", metavar="SITE")
-@click.option("--key", required=True, metavar="KEY", type=click.Path(dir_okay=False, exists=True),
+@click.option("--key", required=True, metavar="KEY", type=RegularFile(LIMITS["key"]),
               help="Your SSH private key (or the public key of one in ssh-agent).")
 def sign(site: str, key: str) -> None:
     """Sign a site's bundle (its SHA256SUMS) with an SSH key, offline.
@@ -118,7 +119,7 @@ def _failing(comparison, reasons: tuple[str, ...]) -> list[str]:
 @click.option("--fail-on", "fail_on", multiple=True, type=click.Choice(FAIL_ON),
               help="Exit 1 when a figure got worse, failed anew or was removed, a re-run bar row is not met, "
                    "or a finding appeared (repeat the option for several).")
-@click.option("--noise", type=click.FloatRange(0, None), metavar="FRACTION",
+@click.option("--noise", type=Number(0, None), metavar="FRACTION",
               help="The noise threshold of better and worse (default: OLD's audit.noise_threshold, 0.03 when it has none).")
 def compare(old: str, new: str, form: str, out: str | None, fail_on: tuple[str, ...], noise: float | None) -> None:
     """Judge a re-run (NEW) against a report (OLD): each a site, a bundle, a results.json or a project.

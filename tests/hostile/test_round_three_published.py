@@ -324,13 +324,44 @@ def test_summary_links_the_receipts_at_an_http_url(example_site):
 
 
 def test_sign_escapes_the_path_it_was_given(example_site, tmp_path):
-    keygen = shutil.which("ssh-keygen")
-    assert keygen, "this test needs OpenSSH's ssh-keygen"
-    key = tmp_path / "key"
-    subprocess.run([keygen, "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    key = _keygen(tmp_path)
     folder = tmp_path / "from\x1b[31mstranger"
     folder.mkdir()
     zipped = shutil.copy(site_zip(example_site), folder)
     done = run("sign", zipped, "--key", key)
     assert done.code == 0, done.output
     no_escape(done.out, "signed " + str(folder).replace("\x1b", "\\x1b"))
+
+
+# --- options are checked ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("noise", ["nan", "NaN", "inf", "-inf", "-0.1", "1e400", "lots"])
+def test_compare_refuses_a_noise_that_is_not_a_finite_fraction(noise, example_site):
+    done = run("compare", example_site, example_site, "--noise", noise, "--fail-on", "worse")
+    assert done.code == 2 and done.out == ""
+    assert "Invalid value for '--noise'" in done.err
+
+
+def test_compare_takes_a_noise_of_zero_and_more(example_site):
+    for noise in ("0", "0.05", "2"):
+        assert run("compare", example_site, example_site, "--noise", noise, "--format", "json").code == 0
+
+
+def _keygen(tmp_path: Path) -> Path:
+    keygen = shutil.which("ssh-keygen")
+    assert keygen, "this test needs OpenSSH's ssh-keygen"
+    key = tmp_path / "key"
+    subprocess.run([keygen, "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    return key
+
+
+@pytest.mark.parametrize("option", ["--key", "--allowed-signers"])
+def test_a_fifo_given_as_a_key_or_signers_file_is_refused_at_once(option, tmp_path, example_site):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    args = (["sign", site_zip(example_site), "--key", fifo] if option == "--key" else
+            ["verify", site_zip(example_site), "--allowed-signers", fifo, "--identity", "me"])
+    done = run(*args, timeout=30)
+    assert done.code == 2 and f"Invalid value for '{option}'" in done.err
+    assert "is not a regular file" in done.err
+
