@@ -15,6 +15,7 @@ from pathlib import Path
 
 import click
 
+from benchproof.errors import printable
 from benchproof.options import Number, RegularFile, WebAddress
 from benchproof.published.reader import LIMITS
 
@@ -134,6 +135,13 @@ def compare(old: str, new: str, form: str, out: str | None, fail_on: tuple[str, 
     from benchproof.compare.judge import judge
     from benchproof.compare.load import Unreadable, load
 
+    if out is not None:
+        from benchproof.site import overlap
+
+        for side in (old, new):
+            if overlap(Path(out), Path(side)):
+                raise click.UsageError(f"-o {printable(out)} and {printable(side)} must not contain each other: "
+                                       f"{printable(side)} is one of the reports compared; write the page elsewhere")
     try:
         comparison = judge(load(Path(old)), load(Path(new)), noise)
     except Unreadable as exc:

@@ -365,3 +365,33 @@ def test_a_fifo_given_as_a_key_or_signers_file_is_refused_at_once(option, tmp_pa
     assert done.code == 2 and f"Invalid value for '{option}'" in done.err
     assert "is not a regular file" in done.err
 
+
+# --- no writer points into or onto one of its inputs -------------------------------------------------
+
+@pytest.mark.parametrize("where", ["onto OLD", "inside NEW", "around OLD"])
+def test_compare_never_writes_into_or_onto_one_of_its_inputs(where, site, example_site, tmp_path):
+    around = tmp_path / "earlier-comparison"
+    if where == "around OLD":
+        (around / "cmp").mkdir(parents=True)
+        (around / ".benchproof-site").write_text("written by benchproof compare\n")
+        old = shutil.copytree(site, around / "old")
+    else:
+        old = site
+    out = {"onto OLD": old, "inside NEW": example_site / "downloads" / "cmp", "around OLD": around}[where]
+    before, published = listing(tmp_path), listing(example_site)
+    done = run("compare", old, example_site, "-o", out, memory=None)
+    assert done.code == 2, done.output
+    assert done.out == "" and "Error: -o " in done.err and "is one of the reports compared" in done.err
+    assert listing(tmp_path) == before and listing(example_site) == published
+
+
+def test_sign_onto_a_signature_path_that_is_a_folder_is_a_clear_error(example_site, tmp_path):
+    key = _keygen(tmp_path)
+    zipped = Path(shutil.copy(site_zip(example_site), tmp_path))
+    folder = tmp_path / f"{BUNDLE}.SHA256SUMS.sig"
+    folder.mkdir()
+    before = listing(tmp_path)
+    done = run("sign", zipped, "--key", key)
+    assert done.code == 2, done.output
+    assert f"not signed: {folder} is a folder: the signature is written there" in done.err
+    assert listing(tmp_path) == before
