@@ -395,3 +395,63 @@ def test_sign_onto_a_signature_path_that_is_a_folder_is_a_clear_error(example_si
     assert done.code == 2, done.output
     assert f"not signed: {folder} is a folder: the signature is written there" in done.err
     assert listing(tmp_path) == before
+
+
+# --- more of the reader: refused entries are never read, long names, deep JSON ----------------------
+
+def test_verify_never_reads_an_entry_it_refused_when_comparing_the_zip(site, tmp_path):
+    zipped = site_zip(site)
+    zipped.write_bytes(flagged(zipped.read_bytes(), f"{BUNDLE}/records.csv", 0x1))
+    done = run("verify", site, "--json", tmp=tmp_path)
+    assert done.code == 1
+    checks = {c["check"]: c for c in json.loads(done.out)["checks"]}
+    assert f"{BUNDLE}/records.csv: encrypted" in checks["files"]["detail"]
+    assert f"entry {BUNDLE}/records.csv: encrypted (not read)" in checks["rebuild"]["detail"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_a_download_row_with_an_over_long_href_is_a_failure_not_a_traceback(site):
+    page = site / "index.html"
+    page.write_text(page.read_text().replace('href="downloads/records.csv"', f'href="downloads/{"x" * 100_000}"', 1))
+    done = run("verify", site, "--json")
+    assert done.code == 1
+    detail = {c["check"]: c for c in json.loads(done.out)["checks"]}["downloads"]["detail"]
+    assert "index.html links a download by a name of 100,010 characters: downloads/xxx" in detail
+    assert len(detail) < 2_000
+
+
+def test_a_zip_entry_with_an_over_long_name_is_refused_not_a_traceback(site, tmp_path):
+    path = _bundle_with(site, tmp_path, **{"evidence/" + "y" * 300: b"long"})
+    done = run("verify", path, "--json", tmp=tmp_path)
+    assert done.code == 1
+    assert f"{BUNDLE}/evidence/{'y' * 300}: cannot be unpacked" in json.loads(done.out)["checks"][0]["detail"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["received.zip", "site"]
+
+
+def test_a_results_json_nested_past_the_limit_is_refused_with_its_file(site, example_site):
+    _results(site, lambda d: d["findings"].append({"rule": "deep", "extra": json.loads("[" * 150 + "]" * 150)}))
+    done = run("compare", site, example_site)
+    assert done.code == 2
+    assert f"{site}/downloads/results.json: not JSON this reader takes: nested more than 100 levels" in done.err
+
+
+def test_summary_escapes_a_hostile_label_in_its_markdown(tmp_path):
+    from hostile.attack import ARMS, project
+
+    label = "Arm A *x* [link](javascript:alert(1)) <b>|"
+    root = project(tmp_path / "p", arms={**ARMS, "a": f"label: {json.dumps(label)}\n"})
+    assert run("build", root, "-o", tmp_path / "site", memory=None, timeout=120).code == 0
+    done = run("summary", tmp_path / "site")
+    assert done.code == 0, done.output
+    assert "| Arm A \\*x\\* \\[link\\](javascript:alert(1)) &lt;b&gt;\\| |" in done.out
+
+
+def test_summary_of_a_bundle_with_a_control_character_says_so_escaped(site, tmp_path):
+    zipped = site_zip(site)
+    entries = entries_of(zipped)
+    name = f"{BUNDLE}/report.yaml"
+    entries[name] = entries[name].replace(b"title: ", b'title: "\\x1b[2J" # ', 1)
+    zipped.write_bytes(zip_of(entries))
+    done = run("summary", site)
+    assert done.code == 2
+    no_escape(done.err, "error: cannot summarise")

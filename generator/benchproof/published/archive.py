@@ -62,6 +62,14 @@ def unsafe_name(rel: str) -> str | None:
     return name_flaw(rel)
 
 
+def _discard(path: Path) -> None:
+    """Remove what a refused copy left (nothing, when its name could not even be made)."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
 def _copy(source, target: Path, limit: int) -> str:
     """Write the stream ``source`` to a new file ``target`` (never through a link, never over
     a file); at most ``limit`` bytes (more: OSError).  The sha256 of what was written."""
@@ -146,7 +154,7 @@ def unpack_zip(path: Path, dest: Path) -> Unpacked:
                 out.refused.append(str(exc))
             except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
                 out.refused.append(f"{shown}: cannot be unpacked ({printable(str(exc))})")
-                (dest / rel).unlink(missing_ok=True)
+                _discard(dest / rel)
     finally:
         reader.close_zip(archive)
     return out
@@ -186,5 +194,5 @@ def copy_folder(folder: Path, dest: Path) -> Unpacked:
                 out.refused.append(str(exc))
             except OSError as exc:
                 out.refused.append(f"{shown}: cannot be read ({exc.strerror or exc})")
-                (dest / rel).unlink(missing_ok=True)
+                _discard(dest / rel)
     return out
