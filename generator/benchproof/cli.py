@@ -47,13 +47,13 @@ def _report_problems(problems, strict: bool) -> None:
 
 
 def _check_output(project: Path, out: Path) -> None:
-    from benchproof.site import link_problem
+    from benchproof.site import link_problem, overlap
 
     why = link_problem(out)   # replacing a link would change what it points to, or the link
     if why is not None:
         raise click.UsageError(why)
-    p, o = project.resolve(), out.resolve()
-    if o == p or p in o.parents or o in p.parents:
+    o = out.resolve()
+    if overlap(project, out):
         raise click.UsageError(f"the output folder '{out}' and the project '{project}' must not contain each other")
     if o.exists() and not o.is_dir():
         raise click.UsageError(f"the output '{out}' exists and is not a folder")

@@ -15,15 +15,27 @@ from pathlib import Path
 
 import click
 
+from benchproof.errors import printable
+from benchproof.options import Number, RegularFile, WebAddress
+from benchproof.published.reader import LIMITS
+
+
+def _say(text: str, err: bool = False, nl: bool = True) -> None:
+    """Print what these commands say of a stranger's report: every control character escaped
+    (``\\x1b``), whatever line of the input it came from."""
+    from benchproof.published.shown import lines
+
+    click.echo(lines(text), err=err, nl=nl)
+
 
 @click.command()
 @click.argument("path", metavar="PATH")
 @click.option("--json", "as_json", is_flag=True, help="Print {verified, checks: [{check, ok, detail}], …} as JSON.")
-@click.option("--allowed-signers", metavar="FILE", type=click.Path(dir_okay=False, exists=True),
+@click.option("--allowed-signers", metavar="FILE", type=RegularFile(LIMITS["key"]),
               help="Check the signature beside the bundle against these signers (ssh-keygen's allowed_signers "
                    "format: 'ID namespaces=\"benchproof\" ssh-ed25519 AAAA…').")
 @click.option("--identity", metavar="ID", help="The signer the signature must be from (with --allowed-signers).")
-@click.option("--signature", metavar="FILE", type=click.Path(dir_okay=False, exists=True),
+@click.option("--signature", metavar="FILE", type=RegularFile(LIMITS["signature"]),
               help="The signature file, when it is not beside the bundle as <bundle>.SHA256SUMS.sig.")
 def verify(path: str, as_json: bool, allowed_signers: str | None, identity: str | None, signature: str | None) -> None:
     """Check that a published report follows from the records it ships.
@@ -44,13 +56,13 @@ def verify(path: str, as_json: bool, allowed_signers: str | None, identity: str 
                                "of them must have signed")
     outcome = run_verify(Path(path), Path(allowed_signers) if allowed_signers else None, identity,
                          Path(signature) if signature else None)
-    click.echo(output.as_json(outcome) if as_json else output.text(outcome))
+    _say(output.as_json(outcome) if as_json else output.text(outcome))
     sys.exit(verdict(outcome.checks))
 
 
 @click.command()
 @click.argument("site", metavar="SITE")
-@click.option("--key", required=True, metavar="KEY", type=click.Path(dir_okay=False, exists=True),
+@click.option("--key", required=True, metavar="KEY", type=RegularFile(LIMITS["key"]),
               help="Your SSH private key (or the public key of one in ssh-agent).")
 def sign(site: str, key: str) -> None:
     """Sign a site's bundle (its SHA256SUMS) with an SSH key, offline.
@@ -66,17 +78,17 @@ def sign(site: str, key: str) -> None:
     try:
         done = sign_site(Path(site), Path(key))
     except NotSigned as exc:
-        click.echo(f"not signed: {exc}", err=True)
+        _say(f"not signed: {exc}", err=True)
         sys.exit(exc.code)
     if done.signature is None:
-        click.echo(output.text(done.outcome), err=True)
-        click.echo("not signed: only a site that verifies is signed", err=True)
+        _say(output.text(done.outcome), err=True)
+        _say("not signed: only a site that verifies is signed", err=True)
         sys.exit(verdict(done.outcome.checks))
-    click.echo(f"signed {site}: {done.path} ({done.signature.signer}, namespace {done.signature.namespace})")
-    click.echo("A reader checks it with:")
-    click.echo(f"  benchproof verify {site} --allowed-signers allowed_signers --identity YOU")
-    click.echo("where the file allowed_signers holds this line (YOU: the name the reader knows you by):")
-    click.echo(f'  YOU namespaces="benchproof" {done.signature.public_key}')
+    _say(f"signed {site}: {done.path} ({done.signature.signer}, namespace {done.signature.namespace})")
+    _say("A reader checks it with:")
+    _say(f"  benchproof verify {site} --allowed-signers allowed_signers --identity YOU")
+    _say("where the file allowed_signers holds this line (YOU: the name the reader knows you by):")
+    _say(f'  YOU namespaces="benchproof" {done.signature.public_key}')
 
 
 FAIL_ON = ("worse", "new-failure", "removed", "rerun-bar", "new-finding")
@@ -108,7 +120,7 @@ def _failing(comparison, reasons: tuple[str, ...]) -> list[str]:
 @click.option("--fail-on", "fail_on", multiple=True, type=click.Choice(FAIL_ON),
               help="Exit 1 when a figure got worse, failed anew or was removed, a re-run bar row is not met, "
                    "or a finding appeared (repeat the option for several).")
-@click.option("--noise", type=click.FloatRange(0, None), metavar="FRACTION",
+@click.option("--noise", type=Number(0, None), metavar="FRACTION",
               help="The noise threshold of better and worse (default: OLD's audit.noise_threshold, 0.03 when it has none).")
 def compare(old: str, new: str, form: str, out: str | None, fail_on: tuple[str, ...], noise: float | None) -> None:
     """Judge a re-run (NEW) against a report (OLD): each a site, a bundle, a results.json or a project.
@@ -123,24 +135,31 @@ def compare(old: str, new: str, form: str, out: str | None, fail_on: tuple[str, 
     from benchproof.compare.judge import judge
     from benchproof.compare.load import Unreadable, load
 
+    if out is not None:
+        from benchproof.site import overlap
+
+        for side in (old, new):
+            if overlap(Path(out), Path(side)):
+                raise click.UsageError(f"-o {printable(out)} and {printable(side)} must not contain each other: "
+                                       f"{printable(side)} is one of the reports compared; write the page elsewhere")
     try:
         comparison = judge(load(Path(old)), load(Path(new)), noise)
     except Unreadable as exc:
-        click.echo(f"error: cannot compare: {exc}", err=True)
+        _say(f"error: cannot compare: {exc}", err=True)
         sys.exit(2)
-    click.echo({"terminal": output.terminal, "markdown": output.markdown, "json": output.as_json}[form](comparison))
+    _say({"terminal": output.terminal, "markdown": output.markdown, "json": output.as_json}[form](comparison))
     if out is not None:
         from benchproof.compare.page import write_page
 
         try:
             written = write_page(comparison, Path(out))
         except OSError as exc:
-            click.echo(f"error: cannot write the comparison page: {exc}", err=True)
+            _say(f"error: cannot write the comparison page: {exc}", err=True)
             sys.exit(2)
-        click.echo(f"wrote {written}", err=True)
+        _say(f"wrote {written}", err=True)
     failing = _failing(comparison, fail_on)
     if failing:
-        click.echo(f"--fail-on: {', '.join(failing)}", err=True)
+        _say(f"--fail-on: {', '.join(failing)}", err=True)
         sys.exit(1)
 
 
@@ -148,7 +167,7 @@ def compare(old: str, new: str, form: str, out: str | None, fail_on: tuple[str, 
 @click.argument("path", metavar="PROJECT|SITE")
 @click.option("--format", "form", type=click.Choice(["markdown"]), default="markdown", show_default=True,
               help="The output format.")
-@click.option("--url", metavar="URL", help="Where the site is published, so the link to the receipts works "
+@click.option("--url", metavar="URL", type=WebAddress(), help="Where the site is published, so the link to the receipts works "
               "outside it (default: a link relative to the site).")
 def summary(path: str, form: str, url: str | None) -> None:
     """Print one report as Markdown, for a decision document or a pull request.
@@ -160,9 +179,9 @@ def summary(path: str, form: str, url: str | None) -> None:
     from benchproof.summary.run import NoSummary, summary as run_summary
 
     try:
-        click.echo(run_summary(Path(path), url), nl=False)
+        _say(run_summary(Path(path), url), nl=False)
     except NoSummary as exc:
-        click.echo(f"error: cannot summarise {path}: {exc}", err=True)
+        _say(f"error: cannot summarise {path}: {exc}", err=True)
         sys.exit(2)
 
 

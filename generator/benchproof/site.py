@@ -77,6 +77,13 @@ class SiteFiles:
         return len(self.files)
 
 
+def overlap(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` are the same place, or one holds the other (links followed):
+    then writing one would replace or change the other."""
+    x, y = a.resolve(), b.resolve()
+    return x == y or x in y.parents or y in x.parents
+
+
 def link_problem(folder: Path, what: str = "the output folder") -> str | None:
     """Why benchproof may not write into ``folder`` (None: it may): it is a link (replacing or
     writing through one would change what it points to), or a step of the path above it is a

@@ -19,7 +19,8 @@ MAX_LINES = 450
 # stages before it, never from a later one.  At the bottom, the words and helpers every stage
 # shares; at the top, the commands.
 STAGES = (
-    ("bottom", ("model", "text", "addresses", "errors", "cache", "cache_key", "progress", "resources", "site", "")),
+    ("bottom", ("model", "text", "addresses", "errors", "cache", "cache_key", "progress", "options", "resources", "site",
+                "")),
     ("read", ("read",)),
     ("compute", ("compute",)),
     ("audit", ("audit",)),

@@ -11,6 +11,7 @@ from benchproof.addresses import svg_path
 from benchproof.charts import style
 from benchproof.compare.judge import Comparison, Figure
 from benchproof.compare.output import point_text
+from benchproof.errors import printable
 from benchproof.text import MISSING, number
 
 SIDES = ("old", "new")
@@ -37,12 +38,12 @@ class CompareChart:
 def _rows(figures: list[Figure], decimals: int) -> dict[str, list[dict]]:
     bars, dots, missing = [], [], []
     for f in figures:
-        row = f.arm
+        row = printable(f.arm)      # no control character reaches the renderer
         for side, stat, values in zip(SIDES, (f.old, f.new), f.values):
             if stat is None:
                 missing.append({"row": row, "side": side, "text": f"{side}: not in this report"})
             elif stat.get("median") is None:
-                missing.append({"row": row, "side": side, "text": f"{side}: {MISSING} {stat.get('status')}"})
+                missing.append({"row": row, "side": side, "text": printable(f"{side}: {MISSING} {stat.get('status')}")})
             else:
                 bars.append({"row": row, "side": side, "median": stat["median"],
                              "shown": number(stat["median"], decimals)})
@@ -87,17 +88,18 @@ def charts(comparison: Comparison) -> list[CompareChart]:
     out = []
     for n, ((section, metric, point), figures) in enumerate(groups.items(), 1):
         info = metrics.get(metric, {"id": metric})
-        label, unit = str(info.get("label") or metric), str(info.get("unit") or "")
+        label, unit = printable(str(info.get("label") or metric)), printable(str(info.get("unit") or ""))
         decimals = info.get("decimals") if isinstance(info.get("decimals"), int) else 2
         better = "higher is better" if info.get("better", "higher") == "higher" else "lower is better"
-        title = f"{label} · {point_text(point)}"
+        title = f"{label} · {printable(point_text(point))}"
         axis = f"{label}{f' ({unit})' if unit else ''} · {better}"
-        order = list(dict.fromkeys(f.arm for f in figures))
+        order = list(dict.fromkeys(printable(f.arm) for f in figures))
         data = _rows(figures, decimals)
-        states = ", ".join(f"{f.arm} {f.state}" for f in figures)
+        states = ", ".join(f"{printable(f.arm)} {f.state}" for f in figures)
         out.append(CompareChart(section, metric, point, title,
-                                _spec(title, f"section {section}: old and new report side by side", axis, order, data),
-                                f"compare-{n}", f"{title} ({section}): old and new medians of each arm, each "
+                                _spec(title, f"section {printable(section)}: old and new report side by side", axis, order,
+                                      data),
+                                f"compare-{n}", f"{title} ({printable(section)}): old and new medians of each arm, each "
                                                    f"repetition a dot; {states}"))
     return out
 

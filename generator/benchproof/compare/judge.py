@@ -21,13 +21,19 @@ ranges, the rule below eleven repetitions a side, and the comparison says so.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
-
 from benchproof.compare.load import Key, Snapshot, figure_keys, point_key
 from benchproof.compute.ratio import ratio_direction
-from benchproof.compute.separation import MIN_VALUES, SAME, SEPARATED, TOO_FEW, separation
+from benchproof.compute.separation import (
+    MIN_VALUES,
+    SAME,
+    SEPARATED,
+    TOO_FEW,
+    separation,
+)
 
 NOT_APPLICABLE = "n/a"
 STATES = ("worse", "new-failure", "removed", "better", "fixed", "added", "within-noise", "too-few", "still-failing")
@@ -143,6 +149,7 @@ def _figures(old: Snapshot, new: Snapshot, noise: float) -> list[Figure]:
         ratio = None
         if _measured(a) and _measured(b) and a["median"]:
             ratio = b["median"] / a["median"]
+            ratio = ratio if math.isfinite(ratio) else None   # beyond a double: null, as results.json writes it
         words = ratio_direction(ratio, better)
         out.append(Figure(section, arm, point, metric, a, b, ratio, words, _state(a, b, values, better, noise), values))
     return out

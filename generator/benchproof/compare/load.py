@@ -10,24 +10,38 @@ with the file (and line), and compare leaves with exit 2.
 
 from __future__ import annotations
 
+import io
 import json
 import math
+import os
 import zipfile
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import numpy as np
-
 from benchproof.addresses import DOWNLOADS, download_path
 from benchproof.errors import InputError, errors_text, printable
-from benchproof.model.percentiles import median as median_of
 from benchproof.model.config import AuditSettings
-from benchproof.published.locate import BUNDLE, MULTI, PROJECT, RESULTS, SITE, ZIP, NotPublished, locate
+from benchproof.model.percentiles import median as median_of
+from benchproof.published import reader
+from benchproof.published.locate import (
+    BUNDLE,
+    MULTI,
+    PROJECT,
+    RESULTS,
+    SITE,
+    ZIP,
+    NotPublished,
+    locate,
+)
+from benchproof.published.reader import MAX_LINE, Refused
 from benchproof.published.results import ResultsProblem, parse_results
 from benchproof.text import setting
 
 DEFAULT_NOISE = AuditSettings().noise_threshold
-MAX_MEMBER = 4 << 30
 Key = tuple   # (section, arm, point: ((dimension, value), ...), metric)
 
 
@@ -61,23 +75,41 @@ def figure_keys(doc: dict) -> dict[Key, dict]:
             for row in doc.get("rows") or [] for metric, stat in row["metrics"].items()}
 
 
-def read_values(data: bytes, doc: dict, where: str) -> dict[Key, np.ndarray]:
-    """The successful repetitions of each figure, from records.jsonl; checked against the
-    figures results.json states (their count and median)."""
+def _lines(source: IO[bytes], where: str) -> Iterator[tuple[int, bytes]]:
+    """The lines of ``source`` with their numbers, none longer than :data:`MAX_LINE`."""
+    number = 0
+    while line := source.readline(MAX_LINE + 1):
+        number += 1
+        if len(line) > MAX_LINE:
+            raise Unreadable(f"{where}:{number}: a line longer than {MAX_LINE:,} bytes")
+        yield number, line
+
+
+def _scalar(value) -> bool:
+    return value is None or isinstance(value, (str, int, float))
+
+
+def read_values(source: IO[bytes], doc: dict, where: str) -> dict[Key, np.ndarray]:
+    """The successful repetitions of each figure, from records.jsonl (read line by line);
+    checked against the figures results.json states (their count and median)."""
     dims = list(doc.get("dimensions") or [])
     metrics = [m["id"] for m in doc.get("metrics") or []]
     found: dict[Key, list[float]] = {}
-    for number, line in enumerate(data.split(b"\n"), 1):
+    for number, line in _lines(source, where):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except (ValueError, RecursionError) as exc:   # not JSON, not UTF-8, too deep, too many digits
-            raise Unreadable(f"{where}:{number}: not a JSON line ({exc})") from None
+            raise Unreadable(f"{where}:{number}: not a JSON line ({printable(str(exc))[:120]})") from None
         if not isinstance(record, dict):
             raise Unreadable(f"{where}:{number}: not a JSON object")
         if record.get("status") != "ok":
             continue
+        if not (isinstance(record.get("section"), str) and isinstance(record.get("arm"), str)
+                and all(_scalar(record.get(d)) for d in dims)):
+            raise Unreadable(f"{where}:{number}: not a record: its section and arm must be texts, its dimensions "
+                             "texts or numbers")
         point = point_key({d: record.get(d) for d in dims}, dims)
         for metric in metrics:
             value = record.get(metric)
@@ -115,33 +147,84 @@ def _noise_of(report_yaml: bytes | None, label: str) -> tuple[float, str]:
     return DEFAULT_NOISE, f"the default audit.noise_threshold of {label}"
 
 
-def _member(archive: zipfile.ZipFile, top: str, name: str) -> bytes | None:
+Opener = Callable[[], AbstractContextManager[IO[bytes] | None]]
+
+
+def _opened(path: Path, what: str, shown: str) -> Opener:
+    """A file's stream, or None when nothing is there (Unreadable when something else is)."""
+    @contextmanager
+    def stream() -> Iterator[IO[bytes] | None]:
+        if not os.path.lexists(path):
+            yield None
+            return
+        try:
+            source, _size = reader.open_regular(path, what, shown)
+        except Refused as exc:
+            raise Unreadable(str(exc)) from None
+        with source:
+            yield source
+    return stream
+
+
+def _file(path: Path, what: str) -> bytes | None:
     try:
-        info = archive.getinfo(f"{top}/{name}")
-    except KeyError:
+        return reader.read_if_file(path, what)
+    except Refused as exc:
+        raise Unreadable(str(exc)) from None
+
+
+@contextmanager
+def _zip(path: Path) -> Iterator[Callable[[str], object]]:
+    """The bundle zip at ``path``: ``entry(name)`` gives the ZipInfo of ``<top>/<name>`` or None."""
+    try:
+        archive = reader.open_zip(path)
+    except Refused as exc:
+        raise Unreadable(str(exc)) from None
+    try:
+        tops = {n.split("/", 1)[0] for n in archive.namelist()}
+        if len(tops) != 1:
+            raise Unreadable(f"{printable(str(path))}: not an evidence bundle (its entries are not in one folder)")
+        top = tops.pop()
+        names = {info.filename: info for info in archive.infolist()}
+
+        def entry(name: str):
+            info = names.get(f"{top}/{name}")
+            return None if info is None else (archive, info, printable(f"{path.name}: {top}/{name}"))
+        yield entry
+    finally:
+        reader.close_zip(archive)
+
+
+def _zip_bytes(found, what: str) -> bytes | None:
+    if found is None:
         return None
-    if info.file_size > MAX_MEMBER:
-        raise Unreadable(f"{top}/{name}: {info.file_size:,} bytes, more than {MAX_MEMBER:,}")
-    return archive.read(info)
-
-
-def _zip_files(path: Path, names: tuple[str, ...]) -> dict[str, bytes | None]:
+    archive, info, shown = found
     try:
-        with zipfile.ZipFile(path) as archive:
-            tops = {n.split("/", 1)[0] for n in archive.namelist()}
-            if len(tops) != 1:
-                raise Unreadable(f"{printable(str(path))}: not an evidence bundle (its entries are not in one folder)")
-            top = tops.pop()
-            return {name: _member(archive, top, name) for name in names}
-    except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError) as exc:
-        raise Unreadable(f"{printable(str(path))}: not a readable zip ({exc})") from None
+        return reader.read_entry(archive, info, what, shown)
+    except Refused as exc:
+        raise Unreadable(str(exc)) from None
 
 
-def _file(path: Path) -> bytes | None:
-    return path.read_bytes() if path.is_file() and not path.is_symlink() else None
+def _zip_stream(found) -> Opener:
+    @contextmanager
+    def stream() -> Iterator[IO[bytes] | None]:
+        if found is None:
+            yield None
+            return
+        archive, info, shown = found
+        try:
+            source = reader.open_entry(archive, info, shown)
+        except Refused as exc:
+            raise Unreadable(str(exc)) from None
+        try:
+            with source:
+                yield source
+        except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:    # a bad CRC, a truncated entry
+            raise Unreadable(f"{shown}: cannot be unpacked ({printable(str(exc))})") from None
+    return stream
 
 
-def _published(label: str, results: bytes | None, results_where: str, records: bytes | None,
+def _published(label: str, results: bytes | None, results_where: str, records: Opener,
                records_where: str, report_yaml: bytes | None) -> Snapshot:
     if results is None:
         raise Unreadable(f"{results_where}: missing")
@@ -149,7 +232,8 @@ def _published(label: str, results: bytes | None, results_where: str, records: b
         doc = parse_results(results, results_where)
     except ResultsProblem as exc:
         raise Unreadable(str(exc)) from None
-    values = None if records is None else read_values(records, doc, records_where)
+    with records() as stream:
+        values = None if stream is None else read_values(stream, doc, records_where)
     noise, noise_from = _noise_of(report_yaml, label)
     return Snapshot(label, doc, values, noise, noise_from)
 
@@ -165,7 +249,7 @@ def _project(path: Path) -> Snapshot:
     except SeveralReports:
         raise Unreadable(f"{printable(str(path))} holds several reports: compare one report folder at a time") from None
     doc = json.loads(results_document(project, audited))
-    values = read_values(bytes(records_jsonl(project)), doc, "records")
+    values = read_values(io.BytesIO(bytes(records_jsonl(project))), doc, "records")
     label = f"project {printable(str(path))}"
     return Snapshot(label, doc, values, project.audit.noise_threshold, f"audit.noise_threshold of {label}")
 
@@ -180,23 +264,32 @@ def load(path: Path) -> Snapshot:
         return _project(path)
     if found.kind == SITE:
         downloads = path / DOWNLOADS
-        yaml_text = _zip_files(found.zip, ("report.yaml",))["report.yaml"]
-        return _published(f"site {shown}", _file(downloads / "results.json"), f"{shown}/{download_path('results.json')}",
-                          _file(downloads / "records.jsonl"), f"{shown}/{download_path('records.jsonl')}", yaml_text)
+        assert found.zip is not None
+        with _zip(found.zip) as entry:
+            yaml_text = _zip_bytes(entry("report.yaml"), "report.yaml")
+        records = downloads / "records.jsonl"
+        return _published(f"site {shown}", _file(downloads / "results.json", "results.json"),
+                          f"{shown}/{download_path('results.json')}",
+                          _opened(records, "records.jsonl", f"{shown}/{download_path('records.jsonl')}"),
+                          f"{shown}/{download_path('records.jsonl')}", yaml_text)
     if found.kind == ZIP:
-        files = _zip_files(path, ("results.json", "records.jsonl", "report.yaml"))
-        return _published(f"bundle {shown}", files["results.json"], f"{shown}: results.json", files["records.jsonl"],
-                          f"{shown}: records.jsonl", files["report.yaml"])
+        with _zip(path) as entry:
+            return _published(f"bundle {shown}", _zip_bytes(entry("results.json"), "results.json"),
+                              f"{shown}: results.json", _zip_stream(entry("records.jsonl")), f"{shown}: records.jsonl",
+                              _zip_bytes(entry("report.yaml"), "report.yaml"))
     if found.kind == BUNDLE:
-        return _published(f"bundle {shown}", _file(path / "results.json"), f"{shown}/results.json",
-                          _file(path / "records.jsonl"), f"{shown}/records.jsonl", _file(path / "report.yaml"))
+        return _published(f"bundle {shown}", _file(path / "results.json", "results.json"), f"{shown}/results.json",
+                          _opened(path / "records.jsonl", "records.jsonl", f"{shown}/records.jsonl"),
+                          f"{shown}/records.jsonl", _file(path / "report.yaml", "report.yaml"))
     if found.kind == RESULTS:
         folder = path.parent
         beside = sorted(folder.glob("*-evidence.zip"))
-        yaml_text = _file(folder / "report.yaml")
+        yaml_text = _file(folder / "report.yaml", "report.yaml")
         if yaml_text is None and len(beside) == 1:
-            yaml_text = _zip_files(beside[0], ("report.yaml",))["report.yaml"]
-        return _published(f"results {shown}", _file(path), shown, _file(folder / "records.jsonl"),
-                          f"{printable(str(folder / 'records.jsonl'))}", yaml_text)
+            with _zip(beside[0]) as entry:
+                yaml_text = _zip_bytes(entry("report.yaml"), "report.yaml")
+        records_where = printable(str(folder / "records.jsonl"))
+        return _published(f"results {shown}", _file(path, "results.json"), shown,
+                          _opened(folder / "records.jsonl", "records.jsonl", records_where), records_where, yaml_text)
     assert found.kind == MULTI
     raise Unreadable(f"{shown} is a site of several reports: compare one report's folder at a time")

@@ -4,12 +4,12 @@ state}], rerun_bar: [...], findings: {new, vanished}, …}``)."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 from benchproof.compare.judge import STATES, BarRow, Comparison, Figure
 from benchproof.compare.markdown import escape, table
 from benchproof.errors import printable
+from benchproof.published.shown import json_text, more
 from benchproof.text import MISSING, number, setting
 
 RULE = ("better / worse: the old and new repetitions are separated — their ranges apart (beyond ten a side, "
@@ -84,6 +84,15 @@ def bar_rows(comparison: Comparison) -> list[list[str]]:
              bar_verdict(row)] for row in comparison.rerun_bar]
 
 
+FINDINGS_SHOWN = 50    # findings listed in the terminal and Markdown (--format json lists them all)
+
+
+def shown_findings(items: list[dict]) -> tuple[list[dict], str | None]:
+    """The findings to list, and what is left out, in words (None: nothing)."""
+    rest = len(items) - FINDINGS_SHOWN
+    return items[:FINDINGS_SHOWN], (more(rest) + " (--format json lists them all)" if rest > 0 else None)
+
+
 def header_lines(comparison: Comparison) -> list[str]:
     c = comparison
     lines = [f"old: {c.old.label} ({printable(c.old.generator)})", f"new: {c.new.label} ({printable(c.new.generator)})",
@@ -109,8 +118,9 @@ def terminal(comparison: Comparison) -> str:
         lines += ["  " + line for line in _columns(["Arm", "Point", "Metric", "Bar", "Old", "New", ""], bar_rows(c))]
     for title, items in (("new findings", c.new_findings), ("findings that vanished", c.vanished_findings)):
         if items:
+            listed, rest = shown_findings(items)
             lines += ["", f"{title}:"] + [f"  [{printable(str(f.get('rule')))}] {printable(str(f.get('message')))}"
-                                          for f in items]
+                                          for f in listed] + ([f"  {rest}"] if rest else [])
     lines += ["", RULE]
     return "\n".join(lines)
 
@@ -133,7 +143,9 @@ def markdown(comparison: Comparison) -> str:
                        [[escape(cell) for cell in r] for r in bar_rows(c)], {4, 5})
     for title, items in (("New findings", c.new_findings), ("Findings that vanished", c.vanished_findings)):
         if items:
-            lines += ["", f"#### {title}", ""] + [f"- `{escape(f.get('rule'))}` {escape(f.get('message'))}" for f in items]
+            listed, rest = shown_findings(items)
+            lines += ["", f"#### {title}", ""] + [f"- `{escape(f.get('rule'))}` {escape(f.get('message'))}"
+                                                  for f in listed] + ([f"- {escape(rest)}"] if rest else [])
     lines += ["", f"_{escape(RULE)}_", ""]
     return "\n".join(lines)
 
@@ -150,10 +162,10 @@ def as_json(comparison: Comparison) -> str:
                 "old_n": side(f.old, "n_ok"), "new_n": side(f.new, "n_ok")} for f in c.figures]
     bar = [{"section": r.section, "arm": r.arm, "point": dict(r.point), "metric": r.metric, "min": r.min, "max": r.max,
             "old": r.old, "new": r.new, "inside": r.inside, "new_status": r.new_status} for r in c.rerun_bar]
-    return json.dumps({
+    return json_text({
         "old": {"source": c.old.label, "generator": c.old.generator, "title": c.old.results.get("title")},
         "new": {"source": c.new.label, "generator": c.new.generator, "title": c.new.results.get("title")},
         "noise": c.noise, "noise_from": c.noise_from, "ranges_only": c.ranges_only,
         "counts": {s: c.count(s) for s in STATES}, "figures": figures, "rerun_bar": bar,
         "findings": {"new": c.new_findings, "vanished": c.vanished_findings},
-    }, ensure_ascii=False, indent=1, allow_nan=False)
+    }, indent=1)

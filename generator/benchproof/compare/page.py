@@ -8,11 +8,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchproof.addresses import INDEX, asset_path
 from benchproof import __version__
+from benchproof.addresses import INDEX, asset_path
 from benchproof.compare.charts import CompareChart, charts, svg
 from benchproof.compare.judge import Comparison
-from benchproof.compare.output import RULE, bar_rows, decimals_of, header_lines, change_text, counts_text, figure_text, point_text
+from benchproof.compare.output import (
+    RULE,
+    bar_rows,
+    change_text,
+    counts_text,
+    decimals_of,
+    figure_text,
+    header_lines,
+    point_text,
+)
+from benchproof.errors import printable
 from benchproof.pages.render import asset, render, stylesheet
 from benchproof.site import MARKER, SiteFiles, publish
 
@@ -58,6 +68,11 @@ def refusal(out: Path) -> str | None:
     return None
 
 
+def _findings(items: list[dict]) -> list[dict]:
+    """The findings as the page lists them: rule and message, control characters escaped."""
+    return [{"rule": printable(str(f.get("rule"))), "message": printable(str(f.get("message")))} for f in items]
+
+
 def write_page(comparison: Comparison, out: Path) -> Path:
     why = refusal(out)
     if why:
@@ -66,18 +81,19 @@ def write_page(comparison: Comparison, out: Path) -> Path:
     drawn = charts(comparison)
     sections = []
     for section in dict.fromkeys(f.section for f in comparison.figures):
-        rows = tuple(Row(f.arm, point_text(f.point), f.metric, figure_text(f.old, decimals.get(f.metric, 2)),
-                         figure_text(f.new, decimals.get(f.metric, 2)), change_text(f), f.state)
+        rows = tuple(Row(*map(printable, (f.arm, point_text(f.point), f.metric, figure_text(f.old, decimals.get(f.metric, 2)),
+                                          figure_text(f.new, decimals.get(f.metric, 2)), change_text(f), f.state)))
                      for f in comparison.figures if f.section == section)
-        sections.append(Section(section, rows, tuple(c for c in drawn if c.section == section)))
-    title = str(comparison.old.results.get("title") or "A report")
+        sections.append(Section(printable(section), rows, tuple(c for c in drawn if c.section == section)))
+    title = printable(str(comparison.old.results.get("title") or "A report"))
     records = sum(int(c.results.get("records") or 0) for c in (comparison.old, comparison.new))
     site = SiteFiles()
     site.add(INDEX, render("compare.html", site=PageSite(f"{title}: a re-run compared", records), root="",
                                   title=title, header=header_lines(comparison), counts=counts_text(comparison),
                                   n_figures=len(comparison.figures), sections=sections, rule=RULE,
-                                  bar=bar_rows(comparison), new_findings=comparison.new_findings,
-                                  vanished_findings=comparison.vanished_findings))
+                                  bar=[[printable(cell) for cell in row] for row in bar_rows(comparison)],
+                                  new_findings=_findings(comparison.new_findings),
+                                  vanished_findings=_findings(comparison.vanished_findings)))
     site.add(asset_path("style.css"), stylesheet())
     site.add(asset_path("compare.css"), asset("compare.css"))
     for chart in drawn:

@@ -4,11 +4,11 @@ characters), links, devices, duplicates (also ones that differ only in case), en
 entries and sizes past the limits are refused with a message each, and never written.  What
 is written is hashed on the way, so the files are read once.
 
-The limits bound what an archive can make this machine do: :data:`MAX_FILES` entries,
-:data:`MAX_BYTES` unpacked in all, and no entry past :data:`MAX_RATIO` times its compressed
-size once it is over :data:`RATIO_FROM` bytes (a "zip bomb" unpacks a few kB into GBs), and
-never more than the free room of the temporary folder.  The
-sizes an entry declares are what zipfile lets it unpack to: it stops at them.
+The limits are those of :mod:`benchproof.published.reader` (the one reader of published
+input): the number of entries, each entry's and the total unpacked size, the ratio of unpacked
+to packed size (a "zip bomb" unpacks a few kB into GBs), and never more than the free room of
+the temporary folder.  The sizes an entry declares are what zipfile lets it unpack to: it
+stops at them.
 """
 
 from __future__ import annotations
@@ -22,17 +22,13 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from benchproof.errors import printable
+from benchproof.published import reader
+from benchproof.published.reader import CHUNK, MAX_BYTES, MAX_FILES, Refused
+from benchproof.published.shown import some
 from benchproof.read.inputs import name_flaw
 
-MAX_FILES = 200_000
-MAX_BYTES = 16 << 30
-MAX_RATIO = 1_000    # deflate cannot pass about 1,030:1; evidence text deflates far less
-RATIO_FROM = 16 << 20
-CHUNK = 1 << 20
-
-
-class ArchiveError(Exception):
-    """The file cannot be read as a zip at all (message in words)."""
+ArchiveError = Refused
+"""The file cannot be read as a zip at all, or breaks a limit as a whole (message in words)."""
 
 
 @dataclass
@@ -47,8 +43,12 @@ class Unpacked:
     def path(self, rel: str) -> Path:
         return self.root / rel
 
-    def read(self, rel: str) -> bytes | None:
-        return (self.root / rel).read_bytes() if rel in self.digests else None
+    def read(self, rel: str, what: str | None = None) -> bytes | None:
+        """A file of the bundle (None when it has none), within the limit of ``what`` it is
+        (:data:`benchproof.published.reader.LIMITS`, by its name unless given): Refused past it."""
+        if rel not in self.digests:
+            return None
+        return reader.read_file(self.root / rel, what or rel, printable(f"{self.name}/{rel}" if self.name else rel))
 
 
 def unsafe_name(rel: str) -> str | None:
@@ -60,6 +60,14 @@ def unsafe_name(rel: str) -> str | None:
     if any(part in ("", ".", "..") for part in parts):
         return "a path with '..', '.' or an empty step"
     return name_flaw(rel)
+
+
+def _discard(path: Path) -> None:
+    """Remove what a refused copy left (nothing, when its name could not even be made)."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def _copy(source, target: Path, limit: int) -> str:
@@ -78,16 +86,6 @@ def _copy(source, target: Path, limit: int) -> str:
             digest.update(chunk)
             out.write(chunk)
     return digest.hexdigest()
-
-
-def _kind(info: zipfile.ZipInfo) -> str | None:
-    """Why an entry is not a plain file (a link, a device…), or None."""
-    kind = stat.S_IFMT(info.external_attr >> 16)    # 0: no type recorded (zipfile.writestr), a file
-    if info.create_system == 3 and kind and kind != stat.S_IFREG:
-        return "a link" if kind == stat.S_IFLNK else "not a regular file"
-    if info.flag_bits & 0x1:
-        return "encrypted"
-    return None
 
 
 class _Names:
@@ -122,17 +120,10 @@ class _Names:
 def unpack_zip(path: Path, dest: Path) -> Unpacked:
     """Copy the entries of the zip at ``path`` under ``dest`` (the bundle's one top folder
     removed).  ArchiveError when it is not a zip or breaks a limit as a whole."""
+    archive = reader.open_zip(path)
     try:
-        archive = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
-        raise ArchiveError(f"{printable(str(path))} is not a readable zip ({exc})") from None
-    with archive:
         infos = archive.infolist()
-        if len(infos) > MAX_FILES:
-            raise ArchiveError(f"{printable(path.name)} holds {len(infos):,} entries, more than {MAX_FILES:,}")
         declared = sum(i.file_size for i in infos)
-        if declared > MAX_BYTES:
-            raise ArchiveError(f"{printable(path.name)} would unpack to {declared:,} bytes, more than {MAX_BYTES:,}")
         dest.mkdir(parents=True, exist_ok=True)
         free = shutil.disk_usage(dest).free
         if declared > free:
@@ -143,27 +134,29 @@ def unpack_zip(path: Path, dest: Path) -> Unpacked:
         out = Unpacked(dest, name)
         if not name or unsafe_name(name):
             raise ArchiveError(f"{printable(path.name)} is not an evidence bundle: its entries do not all lie in "
-                               f"one folder (found {', '.join(sorted(printable(t) for t in tops | {name}))})")
+                               f"one folder (found {some(sorted(printable(t) for t in tops | {name}), sep=', ')})")
         seen = _Names()
         for info in infos:
             shown = printable(info.filename)
             rel = info.filename[len(name) + 1:]
             if info.is_dir():
                 continue
-            why = unsafe_name(rel) or _kind(info)
-            if why is None and info.file_size > RATIO_FROM and info.file_size > MAX_RATIO * max(info.compress_size, 1):
-                why = f"unpacks to {info.file_size:,} bytes from {info.compress_size:,} (a zip bomb?)"
+            why = unsafe_name(rel) or reader.entry_refusal(info)
             if why is not None:
                 out.refused.append(f"{shown}: {why}")
                 continue
             if not seen.claim(rel, out.refused, shown):
                 continue
             try:
-                with archive.open(info) as source:
+                with reader.open_entry(archive, info, shown) as source:
                     out.digests[rel] = _copy(source, dest / rel, info.file_size)
+            except Refused as exc:
+                out.refused.append(str(exc))
             except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
-                out.refused.append(f"{shown}: cannot be unpacked ({exc})")
-                (dest / rel).unlink(missing_ok=True)
+                out.refused.append(f"{shown}: cannot be unpacked ({printable(str(exc))})")
+                _discard(dest / rel)
+    finally:
+        reader.close_zip(archive)
     return out
 
 
@@ -194,9 +187,12 @@ def copy_folder(folder: Path, dest: Path) -> Unpacked:
             if not seen.claim(rel, out.refused, shown):
                 continue
             try:
-                with open(full, "rb") as source:
-                    out.digests[rel] = _copy(source, dest / rel, info.st_size)
+                source, size = reader.open_regular(full, "download", shown)
+                with source:
+                    out.digests[rel] = _copy(source, dest / rel, size)
+            except Refused as exc:
+                out.refused.append(str(exc))
             except OSError as exc:
                 out.refused.append(f"{shown}: cannot be read ({exc.strerror or exc})")
-                (dest / rel).unlink(missing_ok=True)
+                _discard(dest / rel)
     return out

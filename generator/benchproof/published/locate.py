@@ -4,6 +4,7 @@ evidence zip, an unpacked bundle, a results.json, a project, or a site of severa
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,7 +52,10 @@ def site_zip(site: Path) -> Path:
     found = sorted(p for p in (site / DOWNLOADS).glob("*-evidence.zip"))
     if len(found) != 1:
         raise NotPublished(f"{printable(str(site))} looks like a site, but its {DOWNLOADS}/ holds "
-                           f"{'no' if not found else len(found)} evidence zip{'s' if len(found) != 1 else ''}")
+                           f"{'no' if not found else f'{len(found):,}'} evidence zip{'s' if len(found) != 1 else ''}")
+    if not stat.S_ISREG(found[0].lstat().st_mode):
+        raise NotPublished(f"{printable(str(found[0]))}: the evidence zip is not a regular file (a link, a folder, "
+                           "a FIFO or a device is never read)")
     return found[0]
 
 

@@ -4,12 +4,13 @@ is a problem at its line, and so is a path listed twice or one that could not be
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 
 from benchproof.errors import printable
 from benchproof.published.archive import Unpacked, unsafe_name
+from benchproof.published.reader import Refused, parse_json
+from benchproof.published.shown import Bounded
 
 SUMS = "SHA256SUMS"
 PROVENANCE = "PROVENANCE.json"
@@ -24,39 +25,45 @@ def listed(names: list[str], limit: int = SHOWN) -> str:
 
 
 def read_sums(data: bytes) -> tuple[dict[str, str], list[str]]:
-    """path → sha256, and a message per line that is not a checksum line."""
+    """path → sha256, and a message per line that is not a checksum line (the first few, then
+    how many more)."""
     entries: dict[str, str] = {}
-    problems: list[str] = []
+    problems = Bounded()
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         return {}, [f"{SUMS}: not UTF-8 text (byte {exc.start})"]
     if text and not text.endswith("\n"):
-        problems.append(f"{SUMS}: the last line has no line end")
+        problems.add(f"{SUMS}: the last line has no line end")
     for number, line in enumerate(text.splitlines(), 1):
         found = _LINE.fullmatch(line)
         if not found:
-            problems.append(f"{SUMS}:{number}: not a line '<sha256>  <path>': {printable(line[:80])}")
+            problems.add(f"{SUMS}:{number}: not a line '<sha256>  <path>': {printable(line[:80])}")
             continue
         digest, path = found.groups()
         why = unsafe_name(path)
         if why:
-            problems.append(f"{SUMS}:{number}: {printable(path)}: {why}")
+            problems.add(f"{SUMS}:{number}: {printable(path[:200])}: {why}")
         elif path in entries:
-            problems.append(f"{SUMS}:{number}: {printable(path)} is listed twice")
+            problems.add(f"{SUMS}:{number}: {printable(path[:200])} is listed twice")
         else:
             entries[path] = digest
-    return entries, problems
+    return entries, problems.items()
 
 
 def check_files(bundle: Unpacked) -> tuple[bool, str]:
     """Every file of the bundle against its SHA256SUMS: (ok, what was found, in words)."""
-    problems = list(bundle.refused)
-    data = bundle.read(SUMS)
+    refused = Bounded()
+    for message in bundle.refused:
+        refused.add(message)
+    try:
+        data = bundle.read(SUMS)
+    except Refused as exc:
+        return False, "; ".join(refused.items() + [str(exc)])
     if data is None:
-        return False, "; ".join(problems + [f"the bundle has no {SUMS}: nothing says what it should hold"])
+        return False, "; ".join(refused.items() + [f"the bundle has no {SUMS}: nothing says what it should hold"])
     entries, bad = read_sums(data)
-    problems += bad
+    problems = refused.items() + bad
     present = {p for p in bundle.digests if p != SUMS}
     missing = sorted(set(entries) - present)
     extra = sorted(present - set(entries))
@@ -87,9 +94,9 @@ def read_provenance(data: bytes | None, latest: int) -> tuple[Provenance | None,
     if data is None:
         return None, f"the bundle has no {PROVENANCE}"
     try:
-        doc = json.loads(data.decode("utf-8"))
-    except (ValueError, RecursionError) as exc:   # not UTF-8, not JSON, too deep, too many digits
-        return None, f"{PROVENANCE} is not JSON ({exc})"
+        doc = parse_json(data, PROVENANCE)
+    except Refused as exc:   # not UTF-8, not JSON, too deep, too many digits
+        return None, str(exc)
     if not isinstance(doc, dict):
         return None, f"{PROVENANCE} is not a JSON object"
     epoch, generator, source = doc.get("build_time_epoch"), doc.get("generator"), doc.get("build_time_source")

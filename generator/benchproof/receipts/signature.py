@@ -12,6 +12,8 @@ import hashlib
 import struct
 from dataclasses import dataclass
 
+from benchproof.errors import printable
+
 NAMESPACE = "benchproof"
 SIGNATURE_SUFFIX = ".SHA256SUMS.sig"
 MAX_BYTES = 64 << 10
@@ -83,5 +85,5 @@ def read_signature(data: bytes) -> Signature:
         space = namespace.decode("utf-8")
     except UnicodeDecodeError:
         raise NotASignature("its namespace is not text") from None
-    return Signature(data, _TYPES.get(key_type, key_type.upper()), fingerprint,
+    return Signature(data, printable(_TYPES.get(key_type, key_type.upper())), fingerprint,   # shown on pages, terminals
                      f"{key_type} {base64.b64encode(public).decode('ascii')}", space)

@@ -4,7 +4,6 @@ and written as Markdown (:mod:`benchproof.summary.markdown`)."""
 
 from __future__ import annotations
 
-import hashlib
 import tempfile
 from pathlib import Path
 from urllib.parse import quote
@@ -13,6 +12,7 @@ from benchproof.addresses import download_path
 from benchproof import __version__
 from benchproof.errors import InputError, errors_text, printable
 from benchproof.published.archive import ArchiveError, unpack_zip
+from benchproof.published.reader import Hashes, Refused
 from benchproof.published.locate import PROJECT, SITE, NotPublished, locate
 from benchproof.compare.markdown import escape
 from benchproof.summary.markdown import Receipts, render
@@ -52,9 +52,14 @@ def summary(path: Path, url: str | None = None) -> str:
     if found.kind != SITE:
         raise NoSummary(f"{printable(str(path))} is a {found.kind}: summary takes a project or a built site")
     zipped = found.zip
+    assert zipped is not None
     href = download_path(quote(zipped.name))
     href = f"{url.rstrip('/')}/{href}" if url else href
-    receipts = Receipts(quote(href, safe=":/%#?=&"), zipped.name, hashlib.sha256(zipped.read_bytes()).hexdigest(),
+    try:
+        digest = Hashes().of(zipped, what="zip")
+    except Refused as exc:
+        raise NoSummary(str(exc)) from None
+    receipts = Receipts(quote(href, safe=":/%#?=&"), zipped.name, digest,
                         "everything the page was built from; `benchproof verify` on the site, or on this zip alone, "
                         "checks that the page follows from it")
     with tempfile.TemporaryDirectory(prefix="benchproof-summary-") as folder:

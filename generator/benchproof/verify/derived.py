@@ -8,10 +8,12 @@ from typing import Any, Callable
 
 from benchproof.errors import printable
 from benchproof.published.results import ResultsProblem, parse_results
+from benchproof.published.shown import some
 from benchproof.verify.checks import Check
 from benchproof.verify.differences import first_line
 
 SHOWN = 3
+DERIVED = ("figures", "audit", "claims", "rerun-bar")
 
 
 def _point(point: Any) -> str:
@@ -55,7 +57,7 @@ def _finding_name(f: Any) -> str:
 
 
 def _some(items: list[str]) -> str:
-    return "; ".join(items[:SHOWN]) + (f"; and {len(items) - SHOWN} more" if len(items) > SHOWN else "")
+    return some(items, SHOWN)
 
 
 def figures_check(published: dict, derived: dict) -> Check:
@@ -161,7 +163,7 @@ def _bar_label(item: Any) -> str:
 
 def derived_checks(published: bytes | None, derived: bytes | None, where: str) -> list[Check]:
     """The four checks; ``where``: the published results.json, as the reader knows it."""
-    names = ("figures", "audit", "claims", "rerun-bar")
+    names = DERIVED
     if published is None:
         return [Check(n, False, f"{where} is missing") for n in names]
     try:

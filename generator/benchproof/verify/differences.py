@@ -3,14 +3,17 @@ two texts around the first differing character.  A zip is compared entry by entr
 
 from __future__ import annotations
 
-import io
 import zipfile
 from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
 
 from benchproof.errors import printable
-from benchproof.published.archive import MAX_BYTES, MAX_FILES, MAX_RATIO, RATIO_FROM
+from benchproof.published import reader
+from benchproof.published.reader import CHUNK, Refused
 
 WINDOW = 40     # characters shown before and after the first difference
+TAIL = 4096     # bytes kept of what was the same, for the line around a difference
 
 
 @dataclass(frozen=True)
@@ -47,10 +50,11 @@ def _around(data: bytes, offset: int) -> str:
     return ("…" if cut else "") + printable(text) + ("…" if column + WINDOW < len(line) else "")
 
 
-def first_line(published: bytes, rebuilt: bytes) -> str:
-    """``line 12: published '…' ≠ rebuilt '…'`` (or which one ends first)."""
+def first_line(published: bytes, rebuilt: bytes, before: int = 0) -> str:
+    """``line 12: published '…' ≠ rebuilt '…'`` (or which one ends first); ``before``: the lines
+    that came before these bytes."""
     offset = _offset(published, rebuilt)
-    line = published.count(b"\n", 0, offset) + 1
+    line = before + published.count(b"\n", 0, offset) + 1
     if offset >= len(published):
         return f"line {line}: the published file ends where the rebuilt one goes on: '{_around(rebuilt, offset)}'"
     if offset >= len(rebuilt):
@@ -58,42 +62,81 @@ def first_line(published: bytes, rebuilt: bytes) -> str:
     return f"line {line}: published '{_around(published, offset)}' ≠ rebuilt '{_around(rebuilt, offset)}'"
 
 
-def _entries(data: bytes) -> dict[str, bytes] | None:
-    """Every entry's bytes; None when the zip cannot be read, or only past the limits of
-    :mod:`benchproof.published.archive`."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            infos = [info for info in archive.infolist() if not info.is_dir()]
-            if len(infos) > MAX_FILES or sum(i.file_size for i in infos) > MAX_BYTES or any(
-                    i.file_size > RATIO_FROM and i.file_size > MAX_RATIO * max(i.compress_size, 1) for i in infos):
-                return None
-            return {info.filename: archive.read(info) for info in infos}
-    except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, EOFError):
-        return None
+def _fill(source: IO[bytes], size: int = CHUNK) -> bytes:
+    """``size`` bytes of ``source``, fewer only at its end."""
+    parts, got = [], 0
+    while got < size and (part := source.read(size - got)):
+        parts.append(part)
+        got += len(part)
+    return b"".join(parts)
 
 
-def zip_difference(published: bytes, rebuilt: bytes) -> str:
+def stream_difference(published: IO[bytes], rebuilt: IO[bytes]) -> str | None:
+    """:func:`first_line` of two streams, read a chunk at a time (never whole); None when they
+    hold the same bytes."""
+    lines, tail = 0, b""
+    while True:
+        a, b = _fill(published), _fill(rebuilt)
+        if a != b:
+            a, b = a + _fill(published, TAIL), b + _fill(rebuilt, TAIL)     # what follows, for the context
+            return first_line(tail + a, tail + b, lines - tail.count(b"\n"))
+        if not a:
+            return None
+        lines += a.count(b"\n")
+        tail = (tail + a)[-TAIL:]
+
+
+def same_file(a: Path, b: Path) -> bool:
+    with open(a, "rb") as first, open(b, "rb") as second:
+        return stream_difference(first, second) is None
+
+
+def zip_difference(published: Path, rebuilt: Path) -> str:
     """How two zips differ: the first entry whose content differs (and its line), entries
-    only one has, or, when every entry is the same, that the zip's own bytes differ."""
-    ours, theirs = _entries(published), _entries(rebuilt)
-    if ours is None:
-        return "the published zip cannot be read (or only past the size limits)"
-    if theirs is None:
-        return "the rebuilt zip cannot be read"
-    only = sorted(set(ours) ^ set(theirs))
-    if only:
-        side = "published" if only[0] in ours else "rebuilt"
-        return f"entry {printable(only[0])} is only in the {side} zip" + (
-            f" (and {len(only) - 1} more entries differ)" if len(only) > 1 else "")
-    for name in sorted(ours):
-        if ours[name] != theirs[name]:
-            return f"entry {printable(name)}, {first_line(ours[name], theirs[name])}"
+    only one has, or, when every entry is the same, that the zip's own bytes differ.  The
+    published zip is read by :mod:`benchproof.published.reader`: an entry it refuses is named,
+    never read."""
+    try:
+        ours = reader.open_zip(published)
+    except Refused as exc:
+        return f"the published zip cannot be read: {exc}"
+    try:
+        with zipfile.ZipFile(rebuilt) as theirs:
+            mine = {i.filename: i for i in ours.infolist() if not i.is_dir()}
+            made = {i.filename: i for i in theirs.infolist() if not i.is_dir()}
+            only = sorted(set(mine) ^ set(made))
+            if only:
+                side = "published" if only[0] in mine else "rebuilt"
+                return f"entry {printable(only[0])} is only in the {side} zip" + (
+                    f" (and {len(only) - 1:,} more entries differ)" if len(only) > 1 else "")
+            for name in sorted(mine):
+                shown = f"entry {printable(name)}"
+                try:
+                    with reader.open_entry(ours, mine[name], shown) as a, theirs.open(made[name]) as b:
+                        found = stream_difference(a, b)
+                except Refused as exc:
+                    return f"{exc} (not read)"
+                except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+                    return f"{shown}: cannot be unpacked ({printable(str(exc))})"
+                if found:
+                    return f"{shown}, {found}"
+    finally:
+        reader.close_zip(ours)
     return "every entry holds the same bytes, but the zip itself differs (entry times, order or compression)"
 
 
-def difference(path: str, published: bytes, rebuilt: bytes) -> Difference | None:
-    if published == rebuilt:
+def difference(path: str, published: Path, rebuilt: Path) -> Difference | None:
+    """Where the published file first differs from the rebuilt one (None: the same bytes)."""
+    try:
+        source, _size = reader.open_regular(published, "download", path)
+    except Refused as exc:
+        return Difference(path, str(exc).removeprefix(f"{path}: "))
+    with source, open(rebuilt, "rb") as made:
+        head = source.read(2)
+        source.seek(0)
+        found = stream_difference(source, made)
+    if found is None:
         return None
-    if path.endswith(".zip") and published[:2] == b"PK":
+    if path.endswith(".zip") and head == b"PK":
         return Difference(path, zip_difference(published, rebuilt))
-    return Difference(path, first_line(published, rebuilt))
+    return Difference(path, found)

@@ -3,9 +3,8 @@ does not prove; or, with ``--json``, ``{verified, checks: [{check, ok, detail}],
 
 from __future__ import annotations
 
-import json
-
 from benchproof.errors import printable
+from benchproof.published.shown import json_text
 from benchproof.verify.checks import MISMATCH, NOT_PROVEN, UNCHECKED, VERIFIED, verdict
 from benchproof.verify.run import Outcome
 
@@ -35,8 +34,8 @@ def text(outcome: Outcome) -> str:
 
 def as_json(outcome: Outcome) -> str:
     code = verdict(outcome.checks)
-    return json.dumps({
+    return json_text({
         "verified": code == VERIFIED, "exit": code, "path": str(outcome.path), "kind": outcome.kind,
         "checks": [{"check": c.check, "ok": c.ok, "detail": c.detail} for c in outcome.checks],
         "notes": outcome.notes, "not_proven": NOT_PROVEN,
-    }, ensure_ascii=False, indent=1)
+    }, indent=1)

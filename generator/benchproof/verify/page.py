@@ -3,16 +3,18 @@ against the files in ``downloads/``."""
 
 from __future__ import annotations
 
-import hashlib
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 
 from benchproof.addresses import DOWNLOADS, INDEX, download_path
 from benchproof.errors import printable
 from benchproof.published.manifest import listed
+from benchproof.published.reader import LIMITS, Hashes, Refused, read_file
+from benchproof.published.shown import Bounded
 from benchproof.verify.checks import Check
 
-MAX_PAGE = 64 << 20
+MAX_PAGE = LIMITS["index.html"]
+MAX_HREF = 1024
 
 
 class _Downloads(HTMLParser):
@@ -63,29 +65,36 @@ def check_downloads(site: Path, prefix: str = "") -> Check:
     """Every download 05 Evidence lists exists and has the SHA-256 the page states, and every
     file of ``downloads/`` is listed."""
     where = f"{prefix}{INDEX}"
-    index = site / INDEX
-    if index.stat().st_size > MAX_PAGE:
-        return Check("downloads", False, f"{where} is larger than {MAX_PAGE:,} bytes")
-    rows = stated(index.read_bytes())
+    try:
+        rows = stated(read_file(site / INDEX, "index.html", printable(where)))
+    except Refused as exc:
+        return Check("downloads", False, str(exc))
     if not rows:
         return Check("downloads", False, f"{where} lists no downloads in 05 Evidence")
-    problems, seen = [], set()
+    problems, seen, hashes = Bounded(), set(), Hashes()
     for href, digest in rows:
         pure = PurePosixPath(href)
+        if len(href) > MAX_HREF:
+            problems.add(f"{where} links a download by a name of {len(href):,} characters: {printable(href[:80])}…")
+            continue
         if pure.is_absolute() or ".." in pure.parts or ":" in href or not href.startswith(download_path("")):
-            problems.append(f"{where} links a download outside {DOWNLOADS}/: {printable(href[:80])}")
+            problems.add(f"{where} links a download outside {DOWNLOADS}/: {printable(href[:80])}")
             continue
         seen.add(href)
         path = site / href
-        if path.is_symlink() or not path.is_file():
-            problems.append(f"{prefix}{printable(href)}: listed in 05 Evidence, not in the site")
-        elif hashlib.sha256(path.read_bytes()).hexdigest() != digest:
-            problems.append(f"{prefix}{printable(href)}: its SHA-256 is not the one 05 Evidence states")
+        try:
+            found = hashes.of(path, f"{prefix}{printable(href)}")
+        except Refused as exc:
+            exists = path.is_file() and not path.is_symlink()
+            problems.add(str(exc) if exists else f"{prefix}{printable(href)}: listed in 05 Evidence, not in the site")
+            continue
+        if found != digest:
+            problems.add(f"{prefix}{printable(href)}: its SHA-256 is not the one 05 Evidence states")
     present = sorted(download_path(p.relative_to(site / DOWNLOADS).as_posix())
                      for p in (site / DOWNLOADS).rglob("*") if not p.is_dir())
     unlisted = [p for p in present if p not in seen]
     if unlisted:
-        problems.append(f"not listed in 05 Evidence: {listed([prefix + p for p in unlisted])}")
+        problems.add(f"not listed in 05 Evidence: {listed([prefix + p for p in unlisted])}")
     if problems:
-        return Check("downloads", False, "; ".join(problems))
+        return Check("downloads", False, "; ".join(problems.items()))
     return Check("downloads", True, f"the {len(rows)} downloads of {where} have the SHA-256 the page states")

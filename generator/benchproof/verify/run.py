@@ -14,7 +14,6 @@ temporary folder, which is removed.
 from __future__ import annotations
 
 import tempfile
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -25,13 +24,16 @@ from benchproof.errors import printable
 from benchproof.published.archive import ArchiveError, Unpacked, copy_folder, unpack_zip
 from benchproof.published.locate import BUNDLE, MULTI, SITE, ZIP, Located, NotPublished, locate, site_zip
 from benchproof.published.manifest import PROVENANCE, SUMS, Provenance, check_files, check_provenance, read_provenance
+from benchproof.published.reader import Refused, read_if_file
+from benchproof.published.shown import some
 from benchproof.receipts.buildtime import LATEST, BuildTime
 from benchproof.receipts.signature import NotASignature, Signature, read_signature, signature_name
 from benchproof.verify import ssh
 from benchproof.verify.checks import VERIFIED, Check, verdict
 from benchproof.verify.custody import custody_checks
-from benchproof.verify.derived import derived_checks
+from benchproof.verify.derived import DERIVED, derived_checks
 from benchproof.verify.page import check_downloads
+from benchproof.verify.differences import same_file
 from benchproof.verify.rebuild import as_recorded, compare, rebuild, tree
 
 GENERATOR = f"benchproof {__version__}"
@@ -77,7 +79,10 @@ def _read_bundle(report: Report, dest: Path, out: Outcome) -> None:
         return
     ok, detail = check_files(report.unpacked)
     out.checks.append(Check("files", ok, report.label(detail)))
-    report.provenance, why = read_provenance(report.unpacked.read(PROVENANCE), LATEST)
+    try:
+        report.provenance, why = read_provenance(report.unpacked.read(PROVENANCE), LATEST)
+    except Refused as exc:
+        report.provenance, why = None, str(exc)
     if report.provenance is None:
         out.checks.append(Check("provenance", False, report.label(why)))
         return
@@ -92,19 +97,23 @@ def _read_bundle(report: Report, dest: Path, out: Outcome) -> None:
 
 def _read_signature(report: Report, out: Outcome) -> None:
     path = report.signature_file
-    if path is None or not (path.is_file() and not path.is_symlink()):
+    if path is None:
         return
     try:
-        report.signature = read_signature(path.read_bytes())
+        data = read_if_file(path, "signature")
+        if data is None:
+            return
+        report.signature = read_signature(data)
+    except Refused as exc:
+        out.checks.append(Check("signature", False, report.label(f"the signature cannot be read: {exc}")))
     except NotASignature as exc:
         out.checks.append(Check("signature", False, report.label(f"{printable(path.name)} is not an SSH signature: {exc}")))
 
 
-def _rebuilt_bundle(site: Path) -> tuple[str, dict[str, bytes]]:
-    """The rebuilt zip's name and entries (its top folder removed)."""
+def _rebuilt_bundle(site: Path, work: Path) -> tuple[Path, Unpacked]:
+    """The rebuilt zip, and its entries unpacked (its top folder removed)."""
     found = next((site / DOWNLOADS).glob("*-evidence.zip"))
-    with zipfile.ZipFile(found) as archive:
-        return found.name, {i.filename.split("/", 1)[1]: archive.read(i) for i in archive.infolist()}
+    return found, unpack_zip(found, work / "rebuilt-bundle")
 
 
 def rebuild_as_recorded(reports: list[Report], work: Path, out: Path,
@@ -143,10 +152,13 @@ def _rebuild_check(located: Located, reports: list[Report], work: Path, out: Out
         whole = f"the site rebuilt from the bundle ({time})"
     else:
         report = reports[0]
-        name, entries = _rebuilt_bundle(rebuilt)
-        published = {rel: report.unpacked.path(rel) for rel in report.unpacked.digests}
-        differences = [str(d) for d in compare(published, entries)]
-        if located.kind == ZIP and not differences and located.path.read_bytes() != (rebuilt / download_path(name)).read_bytes():
+        made_zip, remade = _rebuilt_bundle(rebuilt, work)
+        ours = report.unpacked
+        assert ours is not None
+        published = {rel: ours.path(rel) for rel in ours.digests}
+        differences = [str(d) for d in compare(published, {rel: remade.path(rel) for rel in remade.digests},
+                                               lambda rel: ours.digests[rel] == remade.digests[rel])]
+        if located.kind == ZIP and not differences and not same_file(located.path, made_zip):
             differences.append(f"{printable(located.path.name)}: every file is the same, but the zip itself differs "
                                "from the one the build makes (entry times, order or compression)")
         whole = f"the bundle rebuilt from its records ({time})"
@@ -159,18 +171,25 @@ def _rebuild_check(located: Located, reports: list[Report], work: Path, out: Out
 
 
 def _some(items: list[str]) -> str:
-    return "; ".join(items[:SHOWN]) + (f"; and {len(items) - SHOWN} more" if len(items) > SHOWN else "")
+    return some(items, SHOWN)
 
 
 def _results_checks(located: Located, reports: list[Report], rebuilt: Path | None, out: Outcome) -> None:
     for report in reports:
         if located.kind in (SITE, MULTI):
             where = f"{report.name + '/' if report.name else ''}{download_path('results.json')}"
-            path = located.path / where
-            published = path.read_bytes() if path.is_file() and not path.is_symlink() else None
+            try:
+                published = read_if_file(located.path / where, "results.json", printable(where))
+            except Refused as exc:
+                out.checks += [Check(name, False, report.label(str(exc))) for name in DERIVED]
+                continue
         else:
             where = f"{printable(report.bundle.name)}: results.json"
-            published = report.unpacked.read("results.json")
+            try:
+                published = report.unpacked.read("results.json")
+            except Refused as exc:
+                out.checks += [Check(name, False, report.label(str(exc))) for name in DERIVED]
+                continue
         made = None
         if rebuilt is not None:
             made = (rebuilt / report.name / download_path("results.json")).read_bytes()
@@ -191,6 +210,9 @@ def _signature_checks(reports: list[Report], allowed: Path | None, identity: str
             continue
         try:
             good, said = ssh.check(report.unpacked.read(SUMS) or b"", report.signature.data, allowed, identity)
+        except Refused as exc:
+            out.checks.append(Check("signature", False, report.label(f"nothing to check the signature against: {exc}")))
+            continue
         except ssh.ToolMissing as exc:
             out.checks.append(Check("signature", None, report.label(f"could not check the signature: {exc}")))
             continue

@@ -11,12 +11,13 @@ way from the signature it finds.  A zip alone gets its signature beside it.
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from benchproof.errors import printable
-from benchproof.published.locate import SITE, ZIP, Located
+from benchproof.published.locate import SITE, ZIP, Located, NotPublished, locate
 from benchproof.published.manifest import SUMS
 from benchproof.receipts.signature import NAMESPACE, Signature, read_signature
 from benchproof.verify import ssh
@@ -39,13 +40,29 @@ class Signed:
     signature: Signature | None = None
 
 
-def _write_beside(target: Path, data: bytes) -> None:
+def _refusal(target: Path) -> NotSigned | None:
+    """Why the signature cannot be written at ``target`` (a link, a folder, a FIFO…), or None."""
     if target.is_symlink():
-        raise NotSigned(f"{printable(str(target))} is a link: benchproof never writes through a link", MISMATCH)
+        return NotSigned(f"{printable(str(target))} is a link: benchproof never writes through a link", MISMATCH)
+    if os.path.lexists(target) and not stat.S_ISREG(target.lstat().st_mode):
+        what = "a folder" if target.is_dir() else "not a regular file"
+        return NotSigned(f"{printable(str(target))} is {what}: the signature is written there; move it away",
+                         UNCHECKED)
+    return None
+
+
+def _write_beside(target: Path, data: bytes) -> None:
+    why = _refusal(target)
+    if why is not None:
+        raise why
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".benchproof-sig-")
-    with os.fdopen(handle, "wb") as out:
-        out.write(data)
-    os.replace(temporary, target)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, target)
+    except OSError as exc:
+        os.unlink(temporary)
+        raise NotSigned(f"{printable(str(target))} could not be written: {exc.strerror or exc}", UNCHECKED) from None
 
 
 def sign_site(path: Path, key: Path) -> Signed:
@@ -54,6 +71,13 @@ def sign_site(path: Path, key: Path) -> Signed:
     except ssh.ToolMissing as exc:
         raise NotSigned(str(exc), UNCHECKED) from None
     done = Signed(Outcome(path, "?"))
+    try:
+        target = locate(path).signature
+    except NotPublished:
+        target = None                    # verify says what the path is
+    why = None if target is None else _refusal(target)
+    if why is not None:                  # said before the site is verified, not after
+        raise why
 
     def sign(located: Located, reports: list[Report], work: Path) -> None:
         report = reports[0]
