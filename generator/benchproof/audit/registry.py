@@ -101,8 +101,9 @@ RULES: tuple[Rule, ...] = (
          "serving runs at different request rates). Measure them at a common point before comparing.",
          no_common_point, needs.two_arms),
     Rule("baseline-role", "The baseline is a reference", "a reference as baseline",
-         "The section's baseline is a reference (a library you do not run) while the section has an incumbent: "
-         "a multiplier over the reference says nothing about what you run. Compare with the incumbent.",
+         "The section's baseline is a reference (a library you do not run) while the report has an incumbent, in "
+         "the section or in another one: a multiplier over the reference says nothing about what you run. The "
+         "finding gives the ratios against the incumbent where it was measured at the same points; compare with it.",
          baseline_role, needs.baselines),
     Rule("outside-reference", "Outside the reference distribution", "outside the reference",
          "The benchmark's repetitions sit outside the middle half (p25–p75) of a reference distribution of real "
