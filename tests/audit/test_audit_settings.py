@@ -50,7 +50,7 @@ def test_defaults_without_the_block(tmp_path):
     ("accept:\n  - {rule: nosy, reason: x}", "nosy", "audit.accept: unknown rule 'nosy' (did you mean 'noisy'?); "
      "the rules are few-repetitions, missing-value, not-separated, outlier, noisy, warm-up, derived-differs, guard, "
      "implausible, degraded-regime, summary-differs, workload-differs, order-confounded, no-common-point, baseline-role, "
-     "outside-reference, distribution-spike, claim-fails, verdict-contradicted"),
+     "outside-reference, distribution-spike, claim-fails, rerun-bar, verdict-contradicted"),
     ("accept:\n  - {rule: noisy}", "rule: noisy", "an audit.accept entry is missing the required key 'reason'"),
     ("accept:\n  - {rule: noisy, reason: '  '}", "rule: noisy", "audit.accept: 'reason' must say why the finding is accepted"),
     ("accept:\n  - {rule: noisy, arm: bb, reason: x}", "arm: bb", "audit.accept: unknown arm 'bb' (did you mean 'b'?)"),

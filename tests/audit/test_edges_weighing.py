@@ -243,3 +243,102 @@ def test_distribution_spike_at_its_edges(row, tmp_path):
         assert (finding.section, finding.arm, finding.point, finding.metric, finding.records) == ("main", None, None, None, ())
         assert all(isinstance(words, str) and words for words in (finding.headline, finding.detail, finding.brief))
         assert finding.message.startswith(f"Main: {count} of the {n} {what} of “Edge” ({file}) are {value:g}: ")
+
+
+# --- rerun-bar: a figure outside the decision's own re-run bar --------------------------------------
+
+@dataclass(frozen=True)
+class Bar:
+    name: str
+    bars: tuple[str, ...]                          # rerun_bar rows (YAML), each on its own line
+    found: tuple[tuple[str, str, int, str], ...] = ()   # (arm, metric, size, which row) of each finding
+    message: str = ""                              # words of the first finding's message
+    figures: dict | None = None                    # the first finding's
+    decision: bool = True                          # False: no decision block at all
+
+
+def b(arm="inc", metric="prefill", size=512, **bounds) -> str:
+    return (f"{{metric: {metric}, arm: {arm}, at: {{size: {size}}}, "
+            + ", ".join(f"{k}: {v}" for k, v in bounds.items()) + "}")
+
+
+# inc: prefill 300 and decode 40 at 512, 290 and 38 at 4096; cand: 400 and 20 at 512; gone: unsupported
+BARS = [
+    Bar("below the min: fires", (b(min=310, max=330),), (("inc", "prefill", 512, "row 1"),),
+        message="Incumbent · Prefill · Size 512: the median 300.00 tok/s is below the decision's re-run bar, "
+                "310.00–330.00 tok/s (its min, 310.00 tok/s): the report does not reach the bar it sets",
+        figures={"median": 300.0, "min": 310.0, "max": 330.0}),
+    Bar("above the max: fires", (b(min=250, max=290),), (("inc", "prefill", 512, "row 1"),),
+        message="the median 300.00 tok/s is above the decision's re-run bar, 250.00–290.00 tok/s (its max, "
+                "290.00 tok/s)", figures={"median": 300.0, "min": 250.0, "max": 290.0}),
+    Bar("inside: nothing", (b(min=290, max=310),)),
+    Bar("at the min: nothing", (b(min=300, max=310),)),
+    Bar("at the max: nothing", (b(min=290, max=300),)),
+    Bar("min and max both the median: nothing", (b(min=300, max=300),)),
+    Bar("just over the median as min: fires", (b(min=300.001),), (("inc", "prefill", 512, "row 1"),),
+        message="is below the decision's re-run bar, at least 300.00 tok/s (its min, 300.00 tok/s)",
+        figures={"median": 300.0, "min": 300.001, "max": None}),
+    Bar("just under the median as max: fires", (b(max=299.999),), (("inc", "prefill", 512, "row 1"),),
+        message="is above the decision's re-run bar, at most 300.00 tok/s (its max, 300.00 tok/s)"),
+    Bar("a min alone, met: nothing", (b(min=250),)),
+    Bar("a max alone, met: nothing", (b(max=350),)),
+    Bar("a lower-is-better metric is held the same way", (b(metric="wall", max=10),), (("inc", "wall", 512, "row 1"),),
+        message="Incumbent · Wall · Size 512: the median 13.33 s is above the decision's re-run bar, at most 10.00 s"),
+    Bar("an unsupported arm: no median, a bar not met", (b(arm="gone", min=1),), (("gone", "prefill", 512, "row 1"),),
+        message="Gone · Prefill · Size 512: the decision's re-run bar asks for at least 1.00 tok/s and this figure has "
+                "no median to hold against it (unsupported): a bar that cannot be reached is not met",
+        figures={"median": None, "min": 1.0, "max": None}),
+    Bar("two rows, the second outside: the second named, at its line",
+        (b(min=290, max=310), b(arm="cand", metric="decode", min=25)), (("cand", "decode", 512, "row 2"),),
+        message="Candidate · Decode · Size 512: the median 20.00 tok/s is below"),
+    Bar("two rows outside, of one arm: each its own finding, at its own line",
+        (b(min=310), b(metric="decode", size=4096, max=30)),
+        (("inc", "prefill", 512, "row 1"), ("inc", "decode", 4096, "row 2"))),
+    Bar("a decision without a re-run bar: nothing", ()),
+    Bar("no decision: nothing", (), decision=False),
+]
+
+
+def bar_project(row: Bar, root):
+    block = ""
+    if row.decision:
+        block = "decision:\n  question: \"Edge?\"\n"
+    if row.bars:
+        block += "  rerun_bar:\n" + "".join(f"    - {bar}  # row {k}\n" for k, bar in enumerate(row.bars, 1))
+    return write(root, block)
+
+
+@pytest.mark.parametrize("row", table(BARS))
+def test_rerun_bar_at_its_edges(row, tmp_path):
+    root = bar_project(row, tmp_path / "p")
+    project = load_project(root)
+    audit = run_audit(project, compute(project))
+    found = [f for f in audit.findings if f.rule == "rerun-bar"]
+    # each row is its own notice (its own line in `check`, at the row's line), even of one arm
+    notices = [n for n in audit.notices if n.rule == "rerun-bar"]
+    assert [n.findings for n in notices] == [(f,) for f in found]
+    assert [(f.arm, f.metric, dict(f.point)["size"]) for f in found] == [x[:3] for x in row.found], \
+        [f.message for f in found]
+    for finding, (arm, metric, size, which) in zip(found, row.found):
+        assert str(finding.where) == f"report.yaml:{line_of(root, '# ' + which)}"
+        assert finding.topic == f"re-run bar: {finding.place}" and finding.place.endswith(f" · Size {size}")
+        assert finding.section == "main" and finding.message == f"{finding.subject} · {finding.place}: {finding.detail}"
+        assert all(isinstance(words, str) and words for words in (finding.headline, finding.detail, finding.brief))
+        # the records of the figure held against the bar (none for an arm without a median)
+        assert finding.records == (() if arm == "gone" else tuple(f"{arm}-{size}-r{k}" for k in (1, 2, 3)))
+    if row.figures:
+        assert dict(found[0].figures) == row.figures
+    if row.message:
+        assert row.message in found[0].message, found[0].message
+
+
+@pytest.mark.parametrize(("bars", "decision", "coverage"), [
+    ((b(min=290),), True, (True, None)),
+    ((), True, (False, "no decision rerun_bar")),
+    ((), False, (False, "no decision rerun_bar")),
+])
+def test_rerun_bar_runs_only_on_a_decision_with_bar_rows(bars, decision, coverage, tmp_path):
+    root = bar_project(Bar("coverage", bars, decision=decision), tmp_path / "p")
+    project = load_project(root)
+    (covered,) = [c for c in run_audit(project, compute(project)).coverage if c.rule == "rerun-bar"]
+    assert (covered.ran, covered.reason) == coverage

@@ -135,6 +135,11 @@ def claims(f: Facts, settings: AuditSettings) -> Coverage:
     return RAN if decision and decision.claims else (False, "no decision claims")
 
 
+def rerun_bars(f: Facts, settings: AuditSettings) -> Coverage:
+    decision = f.project.weighing.decision
+    return RAN if decision and decision.rerun_bar else (False, "no decision rerun_bar")
+
+
 def verdict(f: Facts, settings: AuditSettings) -> Coverage:
     decision = f.project.weighing.decision
     if decision is None:

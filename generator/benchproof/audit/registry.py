@@ -22,7 +22,8 @@ from benchproof.audit.records import derived_differs, guard
 from benchproof.audit.requests import summary_differs
 from benchproof.audit.sections import baseline_role, no_common_point
 from benchproof.audit.spread import few_repetitions, noisy, outlier, warm_up
-from benchproof.audit.weighing import claim_fails, distribution_spike, outside_reference, verdict_contradicted
+from benchproof.audit.weighing import (claim_fails, distribution_spike, outside_reference, rerun_bar,
+                                       verdict_contradicted)
 from benchproof.audit.workload import order_confounded, workload_differs
 from benchproof.model.config import AuditSettings
 from benchproof.model.terms import RULE_IDS
@@ -101,8 +102,9 @@ RULES: tuple[Rule, ...] = (
          "serving runs at different request rates). Measure them at a common point before comparing.",
          no_common_point, needs.two_arms),
     Rule("baseline-role", "The baseline is a reference", "a reference as baseline",
-         "The section's baseline is a reference (a library you do not run) while the section has an incumbent: "
-         "a multiplier over the reference says nothing about what you run. Compare with the incumbent.",
+         "The section's baseline is a reference (a library you do not run) while the report has an incumbent, in "
+         "the section or in another one: a multiplier over the reference says nothing about what you run. The "
+         "finding gives the ratios against the incumbent where it was measured at the same points; compare with it.",
          baseline_role, needs.baselines),
     Rule("outside-reference", "Outside the reference distribution", "outside the reference",
          "The benchmark's repetitions sit outside the middle half (p25–p75) of a reference distribution of real "
@@ -117,6 +119,11 @@ RULES: tuple[Rule, ...] = (
     Rule("claim-fails", "A claim of the decision fails", "failing claims",
          "A claim the decision states is contradicted by the figures it names (see the Decision block): correct "
          "the claim, or the decision, before quoting either.", claim_fails, needs.claims),
+    Rule("rerun-bar", "Outside the decision's re-run bar", "figures outside the re-run bar",
+         "A figure the decision's re-run bar names (decision.rerun_bar: what a re-run must reach) is below the "
+         "row's min or above its max, or has no median to hold against it (the arm failed or is unsupported): the "
+         "report does not meet the bar it sets. Correct the figure (re-run) or the bar before quoting either.",
+         rerun_bar, needs.rerun_bars),
     Rule("verdict-contradicted", "The verdict contradicts its own figures", "a contradicted verdict",
          "The decision's status disagrees with its own crossover (adopted while the candidate is slower in "
          "total, rejected while it is faster) or with a claim an adoption rests on. Correct the decision, or say "

@@ -1,9 +1,9 @@
 """Rules about what the report says beyond its own figures: a claim of the decision that the
-figures contradict, a decision whose status its own crossover or claims contradict, a
+figures contradict, a figure outside the decision's own re-run bar, a decision whose status its own crossover or claims contradict, a
 benchmark whose repetitions sit outside the middle of a reference distribution of real
 measurements, and a weighing distribution with a large share on one value.  They run only when
 report.yaml has the block they read (``decision``, ``crossover``, ``reference``); their
-findings point at that block's line."""
+findings point at that block's line (a claim's, a re-run bar row's)."""
 
 from __future__ import annotations
 
@@ -43,6 +43,49 @@ def claim_fails(f: Facts, settings: AuditSettings) -> list[Finding]:
                                  detail, f"{shown}, expected {claim.expect.text}", records,
                                  (("value", figure.value), ("expect", claim.expect.text)),
                                  topic=claim.text, where=claim.where))
+    return out
+
+
+def bar_text(f: Facts, low: float | None, high: float | None, metric: str) -> str:
+    """A re-run bar row's range as the Decision block writes it: ``360.00–377.00 tok/s``,
+    ``at least 28.00 tok/s``, ``at most 34.00 tok/s``."""
+    if low is not None and high is not None:
+        return f.span(low, high, metric)
+    return f"at least {f.number(low, metric)}" if low is not None else f"at most {f.number(high, metric)}"
+
+
+def rerun_bar(f: Facts, settings: AuditSettings) -> list[Finding]:
+    """A row of ``decision.rerun_bar`` that the current median does not reach (below its
+    ``min``, above its ``max``), or that has no median to hold against it (the arm failed or
+    is unsupported there): a bar that cannot be reached is not met.  One finding per row, at the
+    row's section, arm, point and metric, at its line of report.yaml."""
+    if f.decision is None:
+        return []
+    headline = "a figure is outside the decision's re-run bar"
+    out = []
+    for outcome in f.decision.bars:   # held against the medians once, in the compute stage
+        if outcome.inside:
+            continue
+        bar, median = outcome.bar, outcome.side.median
+        wanted = bar_text(f, bar.min, bar.max, bar.metric)
+        if median is None:
+            detail = (f"the decision's re-run bar asks for {wanted} and this figure has no median to hold against it "
+                      f"({outcome.side.status}): a bar that cannot be reached is not met; measure it, or take the row "
+                      "out of the bar")
+            brief = f"no median ({outcome.side.status}), bar {wanted}"
+        else:
+            # at the min itself the row is inside and never reaches here: < and <= are the same
+            below = bar.min is not None and median < bar.min  # pragma: no mutate
+            side = "below" if below else "above"
+            bound = f"its min, {f.number(bar.min, bar.metric)}" if below else f"its max, {f.number(bar.max, bar.metric)}"
+            detail = (f"the median {f.number(median, bar.metric)} is {side} the decision's re-run bar, {wanted} "
+                      f"({bound}): the report does not reach the bar it sets for a re-run; correct the figure or the "
+                      "bar before quoting either")
+            brief = f"{f.number(median, bar.metric)}, {side} the bar {wanted}"
+        records = f.values(bar.section, bar.arm, bar.point, bar.metric)[0]
+        out.append(f.finding("rerun-bar", bar.section, bar.arm, bar.point, bar.metric, headline, detail, brief,
+                             records, (("median", median), ("min", bar.min), ("max", bar.max)),
+                             topic=f"re-run bar: {f.place(bar.point, bar.metric)}", where=bar.where))
     return out
 
 

@@ -26,7 +26,8 @@ DECISION_STATUSES = ("adopted", "rejected", "undecided")
 RULE_IDS = ("few-repetitions", "missing-value", "not-separated", "outlier", "noisy", "warm-up", "derived-differs",
             "guard", "implausible", "degraded-regime", "summary-differs",
             "workload-differs", "order-confounded", "no-common-point",
-            "baseline-role", "outside-reference", "distribution-spike", "claim-fails", "verdict-contradicted")
+            "baseline-role", "outside-reference", "distribution-spike", "claim-fails", "rerun-bar",
+            "verdict-contradicted")
 
 
 @dataclass(frozen=True)
