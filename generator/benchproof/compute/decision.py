@@ -23,6 +23,7 @@ from benchproof.model.project import Project
 HOLDS, FAILS, CANNOT, FLAGGED = "holds", "fails", "cannot-check", "holds-on-flagged"
 STATES = (HOLDS, FAILS, CANNOT, FLAGGED)
 CLAIM_RULE = "claim-fails"
+DECISION_RULES = (CLAIM_RULE, "rerun-bar")   # the decision's own findings: they flag no claim
 
 
 @dataclass(frozen=True)
@@ -150,15 +151,16 @@ def decision_outcome(project: Project, results: Results) -> DecisionOutcome | No
 def flagged(outcome: DecisionOutcome | None, cells: Mapping, sections: Mapping) -> DecisionOutcome | None:
     """The outcome with the audit's markers on every figure (``cells`` and ``sections``:
     ``Audit.cells``, ``Audit.sections``): a claim that holds on a figure an open finding marks
-    holds on flagged figures."""
+    holds on flagged figures (not one outside the decision's own re-run bar: that is the bar's
+    finding, not a doubt about the measurement)."""
     if outcome is None:
         return None
     claims = []
     for claim in outcome.claims:
         figures = tuple(_flagged(f, cells, sections) for f in claim.figures)
         state = claim.state
-        if state == HOLDS and any(not flag.accepted for f in figures for one in (f.side, f.vs) if one
-                                  for flag in one.flags):
+        if state == HOLDS and any(not flag.accepted and flag.rule not in DECISION_RULES
+                                  for f in figures for one in (f.side, f.vs) if one for flag in one.flags):
             state = FLAGGED
         claims.append(ClaimOutcome(claim.claim, state, figures))
     bars = tuple(replace(b, side=replace(b.side, flags=_flags(cells, sections, b.bar.section, b.bar.arm, b.bar.point,
