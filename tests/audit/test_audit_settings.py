@@ -34,6 +34,13 @@ def test_defaults_without_the_block(tmp_path):
     settings = load_project(write(tmp_path, interleaved(NOISY))).audit
     assert (settings.min_repetitions, settings.noise, settings.warmup, settings.regime, settings.parity,
             settings.parity_tolerance, settings.guards, settings.accept) == (3, 0.10, 0.15, 5.0, (), 0.01, (), ())
+    assert settings.ratio_limit == 20.0
+
+
+@pytest.mark.parametrize(("block", "value"), [("ratio_limit: 0", 0.0), ("ratio_limit: 10", 10.0),
+                                              ("ratio_limit: 1.5", 1.5)])
+def test_ratio_limit_is_0_for_off_or_a_factor_above_1(tmp_path, block, value):
+    assert load_project(write(tmp_path, interleaved(NOISY), audit=block)).audit.ratio_limit == value
 
 
 @pytest.mark.parametrize(("block", "needle", "message"), [
@@ -43,6 +50,12 @@ def test_defaults_without_the_block(tmp_path):
     ("min_repetitions: 0", "min_repetitions", "audit: 'min_repetitions' must be at least 1 (a count of repetitions), got 0"),
     ("min_repetitions: 2.5", "min_repetitions", "'min_repetitions' in audit must be a whole number, got 2.5"),
     ("regime: 1", "regime", "audit: 'regime' must be more than 1 (a factor, e.g. 5 for five times worse), got 1"),
+    ("ratio_limit: -1", "ratio_limit", "audit: 'ratio_limit' must be at least 0 (a factor, e.g. 20 for twenty times "
+     "apart; 0 turns the check off), got -1"),
+    ("ratio_limit: 1", "ratio_limit", "audit: 'ratio_limit' is 0 (off) or a factor above 1, got 1"),
+    ("ratio_limit: 0.5", "ratio_limit", "audit: 'ratio_limit' is 0 (off) or a factor above 1, got 0.5"),
+    ("ratio_limit: 20x", "ratio_limit", "'ratio_limit' in audit must be a number, got '20x'"),
+    ("ratio_limt: 20", "ratio_limt", "unknown key 'ratio_limt' in audit (did you mean 'ratio_limit'?)"),
     ("warmup: .nan", "warmup", "'warmup' in audit must be a number, got nan"),
     ("parity: {a: 1}", "parity", "'parity' in audit must be a text or a list of texts, got a mapping"),
     ("guards:\n  - {check: nice == 0}", "check:", "an audit guard is missing the required key 'reason'"),
@@ -171,3 +184,4 @@ def test_a_derive_typo_is_one_error_not_one_warning_per_record(tmp_path):
     assert result.output.splitlines()[-2:] == [
         "report.yaml:3: metric 'tok_s': derive uses 'mss', which is not a column of any run file (did you mean 'ms'?)",
         "1 error, 0 warnings"]
+
