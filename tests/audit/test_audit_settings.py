@@ -185,3 +185,18 @@ def test_a_derive_typo_is_one_error_not_one_warning_per_record(tmp_path):
         "report.yaml:3: metric 'tok_s': derive uses 'mss', which is not a column of any run file (did you mean 'ms'?)",
         "1 error, 0 warnings"]
 
+
+# --- implausible runs by default ------------------------------------------------------------
+
+@pytest.mark.parametrize(("block", "coverage"), [
+    ("", (True, "without audit.expect bounds only for rates or durations of exactly 0 and medians of two arms at one "
+                "point more than 20× apart")),
+    ("ratio_limit: 7.5", (True, "without audit.expect bounds only for rates or durations of exactly 0 and medians of "
+                                "two arms at one point more than 7.5× apart")),
+    ("ratio_limit: 0", (True, "without audit.expect bounds only for rates or durations of exactly 0 (audit.ratio_limit "
+                              "is 0: no ratio between arms)")),
+    ("expect: {tok_s: {max: 5000}}", (True, None)),
+])
+def test_implausible_says_what_it_checked_without_audit_expect(tmp_path, block, coverage):
+    covered = {c.rule: (c.ran, c.reason) for c in audit_of(write(tmp_path, interleaved(NOISY), audit=block)).coverage}
+    assert covered["implausible"] == coverage
