@@ -11,7 +11,7 @@ import pytest
 from support.audit import audit_of, interleaved, invoke, rep, write
 from benchproof.errors import InputError
 from benchproof.read.project import load_project
-from support.common import page, text
+from support.common import page, summary_rows, text
 
 NOISY = {"a": [100.0, 101.0, 102.0], "b": [140.0, 151.0, 167.0]}   # b is noisy at 512 (no single stray)
 
@@ -200,3 +200,28 @@ def test_a_derive_typo_is_one_error_not_one_warning_per_record(tmp_path):
 def test_implausible_says_what_it_checked_without_audit_expect(tmp_path, block, coverage):
     covered = {c.rule: (c.ran, c.reason) for c in audit_of(write(tmp_path, interleaved(NOISY), audit=block)).coverage}
     assert covered["implausible"] == coverage
+
+
+def first_chunk(candidate: float = 255152.8) -> list[dict]:
+    """Seed 000's first-chunk timer: the candidate's prefill 693.35× the incumbent's 368.00 tok/s."""
+    return [rep(arm, r, tok_s=v + (r - 2) * d)
+            for arm, v, d in (("a", 368.0, 1.0), ("b", candidate, 50.0 if candidate > 1000 else 0.5)) for r in (1, 2, 3)]
+
+
+def test_the_first_chunk_timer_is_flagged_on_the_page_at_the_broken_arm(tmp_path):
+    # issue 33: the candidate read "Tok/s 693.35× better" under "✓ no audit finding"
+    root = write(tmp_path / "p", first_chunk(), baseline="a")
+    result = invoke("build", root, "-o", tmp_path / "site")
+    assert result.exit_code == 0, result.output
+    soup = page(tmp_path / "site/index.html")
+    assert text(soup.select_one(".audit-count a")) == "⚠ 1 audit finding"
+    rows = {row[0]: row for row in summary_rows(soup)}
+    assert rows["Arm B"][3] == "255,152.80 (255,102.80–255,202.80) 693.35× better ⚠ implausible"
+    assert "⚠" not in rows["Arm A"][3]                                  # never at the healthy arm
+    block = text(soup.select_one("#before-you-quote"))
+    assert "693.35× better than Arm A's 368.00 tok/s here" in block and "Check the timer and the regime" in block
+    data = json.loads((tmp_path / "site/downloads/results.json").read_text(encoding="utf-8"))
+    assert [(f["rule"], f["arm"], f["metric"]) for f in data["findings"]] == [("implausible", "b", "tok_s")]
+    # its twin, 1.05× better: no finding
+    clean = write(tmp_path / "clean", first_chunk(386.4), baseline="a")
+    assert invoke("check", clean, "--strict").exit_code == 0
