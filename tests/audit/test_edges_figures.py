@@ -156,6 +156,9 @@ PLAUSIBLE_BY_DEFAULT = [
          (*pair(100.0, 100.0), *pair(1000.0, 10.0, size=4096))),
     Case("two points, 5× apart at one, each arm moving 4× its own way at the other: the better arm",
          (*pair(100.0, 20.0), *pair(400.0, 5.0, size=4096)), [("a", P2, "tok_s")]),
+    Case("lower is better, two points 10× apart at one; at the other the shorter 10× shorter, the longer 30× longer: "
+         "the longer", tuple(rec(arm, r, size=size, wall_s=v) for size, a, b in ((512, 1.0, 10.0), (4096, 0.1, 300.0))
+                            for arm, v in (("a", a), ("b", b)) for r in (1, 2, 3)), [("b", P2, "wall_s")]),
     Case("two points, exactly 20× at the other: still within, the fallen arm",
          (*pair(100.0, 5.0), *pair(100.0, 1.0, size=4096)), [("b", P2, "tok_s")]),
     Case("two points, 25× at both: a steady ratio beyond the limit, the better arm at both",
@@ -165,6 +168,8 @@ PLAUSIBLE_BY_DEFAULT = [
          [("b", P, "tok_s")], metrics=UNITS.splitlines(keepends=True)[-1] + METRICS),
     Case("a count with a median of 0 beside one of 100: no ratio to 0",
          tuple(rec(arm, r, tokens=v) for arm, v in (("a", 0.0), ("b", 100.0)) for r in (1, 2, 3)), metrics=UNITS),
+    Case("one point, 1.6e308 against 5e-324 (a ratio beyond a double): the better named, nothing breaks",
+         (rec("a", 1, 1.6e308), rec("b", 1, 5e-324)), [("a", P, "tok_s")]),
     Case("a point one arm did not measure, then one 693× apart: that one",
          (*one(100.0, 100.0, 100.0), *(rec("b", r, status="failed") for r in (1, 2)),
           *pair(368.0, 255152.8, size=4096)), [("b", P2, "tok_s")]),

@@ -6,13 +6,13 @@ saw nothing: ``ttft=None``)."""
 
 from __future__ import annotations
 
-import math
 import re
 
 import numpy as np
 
 from benchproof import text as fmt
-from benchproof.audit.compare import degraded_regime
+from benchproof.audit.compare import PAIR_POINTS, degraded_regime
+from benchproof.audit.coverage import shared_points
 from benchproof.audit.finding import Facts, Finding, middle
 from benchproof.audit.workload import workload_differs
 from benchproof.model.config import AuditSettings, Metric
@@ -123,7 +123,7 @@ def moved_more(now: tuple[float, float], usual: tuple[float, float] | None, limi
     to check (a timer that fires on the first streamed chunk, a unit mix-up)."""
     if usual is None or max(usual) > limit * min(usual):
         return False
-    return abs(math.log(now[1] / usual[1])) > abs(math.log(now[0] / usual[0]))
+    return max(now[1] / usual[1], usual[1] / now[1]) > max(now[0] / usual[0], usual[0] / now[0])
 
 
 def ratio_findings(f: Facts, settings: AuditSettings, flagged: set) -> dict[tuple, Finding]:
@@ -135,7 +135,9 @@ def ratio_findings(f: Facts, settings: AuditSettings, flagged: set) -> dict[tupl
     at others: that is the cause) nor where an end arm ran another workload
     (``workload-differs``); never for a metric that may be negative."""
     limit = settings.ratio_limit
-    regime = {(x.section, x.arm, x.point, x.metric) for x in degraded_regime(f, settings)}
+    # degraded-regime only where it runs, where it can read a regime
+    can = shared_points(PAIR_POINTS)(f, settings)  # pragma: no mutate (the need reads no setting: None is the same)
+    regime = {(x.section, x.arm, x.point, x.metric) for x in degraded_regime(f, settings)} if can[0] else set()
     other_work = {(x.section, x.arm, x.point) for x in workload_differs(f, settings)}   # none without parity
     out: dict[tuple, Finding] = {}
     for section in f.report.sections:
