@@ -174,7 +174,8 @@ def _apart(f: Facts, section: str, arm: str, other: str, point, metric: Metric, 
            limit: float) -> Finding:
     value, beside = values[arm], values[other]
     factor = max(value, beside) / min(value, beside)
-    ahead = (value > beside) == (metric.better == "higher")
+    # (>= is the same: the two are never equal, they are more than the limit apart)
+    ahead = (value > beside) == (metric.better == "higher")  # pragma: no mutate
     word = "better" if ahead else "worse"
     headline = (f"a figure more than {fmt.setting(limit)}× away from another arm's at the same point: check the "
                 "timer and the regime before quoting")

@@ -80,9 +80,10 @@ RULES: tuple[Rule, ...] = (
     Rule("implausible", "Implausible figures", "implausible figures",
          "No working measurement gives this figure: a median outside the bounds the author set (audit.expect), a "
          "rate or a duration of exactly 0 on a successful run, or a median more than audit.ratio_limit times "
-         "(default 20×) away from another arm's at the same point. The measurement is likely broken (a timer that fires "
-         "on the first streamed chunk, a unit mix-up, a machine swapping), whatever it seems to win: check the "
-         "timer and the regime; do not quote the figure or any ratio made with it.", implausible, needs.expect),
+         "(default 20×) away from another arm's at the same point. The measurement is likely broken (a timer "
+         "that fires on the first streamed chunk, a unit mix-up, a machine swapping), whatever it seems to win: "
+         "check the timer and the regime; do not quote the figure or any ratio made with it.", implausible,
+         needs.expect),
     Rule("degraded-regime", "Degraded regime", "degraded regimes",
          "Read across the points: the ratio between two arms is steady where both look healthy and departs many "
          "times from it at some points, where the named arm is much worse. That point measures the machine "
