@@ -11,7 +11,7 @@ import pytest
 from support.audit import audit_of, interleaved, invoke, rep, write
 from benchproof.errors import InputError
 from benchproof.read.project import load_project
-from support.common import page, text
+from support.common import page, summary_rows, text
 
 NOISY = {"a": [100.0, 101.0, 102.0], "b": [140.0, 151.0, 167.0]}   # b is noisy at 512 (no single stray)
 
@@ -34,6 +34,13 @@ def test_defaults_without_the_block(tmp_path):
     settings = load_project(write(tmp_path, interleaved(NOISY))).audit
     assert (settings.min_repetitions, settings.noise, settings.warmup, settings.regime, settings.parity,
             settings.parity_tolerance, settings.guards, settings.accept) == (3, 0.10, 0.15, 5.0, (), 0.01, (), ())
+    assert settings.ratio_limit == 20.0
+
+
+@pytest.mark.parametrize(("block", "value"), [("ratio_limit: 0", 0.0), ("ratio_limit: 10", 10.0),
+                                              ("ratio_limit: 1.5", 1.5)])
+def test_ratio_limit_is_0_for_off_or_a_factor_above_1(tmp_path, block, value):
+    assert load_project(write(tmp_path, interleaved(NOISY), audit=block)).audit.ratio_limit == value
 
 
 @pytest.mark.parametrize(("block", "needle", "message"), [
@@ -43,6 +50,12 @@ def test_defaults_without_the_block(tmp_path):
     ("min_repetitions: 0", "min_repetitions", "audit: 'min_repetitions' must be at least 1 (a count of repetitions), got 0"),
     ("min_repetitions: 2.5", "min_repetitions", "'min_repetitions' in audit must be a whole number, got 2.5"),
     ("regime: 1", "regime", "audit: 'regime' must be more than 1 (a factor, e.g. 5 for five times worse), got 1"),
+    ("ratio_limit: -1", "ratio_limit", "audit: 'ratio_limit' must be at least 0 (a factor, e.g. 20 for twenty times "
+     "apart; 0 turns the check off), got -1"),
+    ("ratio_limit: 1", "ratio_limit", "audit: 'ratio_limit' is 0 (off) or a factor above 1, got 1"),
+    ("ratio_limit: 0.5", "ratio_limit", "audit: 'ratio_limit' is 0 (off) or a factor above 1, got 0.5"),
+    ("ratio_limit: 20x", "ratio_limit", "'ratio_limit' in audit must be a number, got '20x'"),
+    ("ratio_limt: 20", "ratio_limt", "unknown key 'ratio_limt' in audit (did you mean 'ratio_limit'?)"),
     ("warmup: .nan", "warmup", "'warmup' in audit must be a number, got nan"),
     ("parity: {a: 1}", "parity", "'parity' in audit must be a text or a list of texts, got a mapping"),
     ("guards:\n  - {check: nice == 0}", "check:", "an audit guard is missing the required key 'reason'"),
@@ -171,3 +184,44 @@ def test_a_derive_typo_is_one_error_not_one_warning_per_record(tmp_path):
     assert result.output.splitlines()[-2:] == [
         "report.yaml:3: metric 'tok_s': derive uses 'mss', which is not a column of any run file (did you mean 'ms'?)",
         "1 error, 0 warnings"]
+
+
+# --- implausible runs by default ------------------------------------------------------------
+
+@pytest.mark.parametrize(("block", "coverage"), [
+    ("", (True, "without audit.expect bounds only for rates or durations of exactly 0 and medians of two arms at one "
+                "point more than 20× apart")),
+    ("ratio_limit: 7.5", (True, "without audit.expect bounds only for rates or durations of exactly 0 and medians of "
+                                "two arms at one point more than 7.5× apart")),
+    ("ratio_limit: 0", (True, "without audit.expect bounds only for rates or durations of exactly 0 (audit.ratio_limit "
+                              "is 0: no ratio between arms)")),
+    ("expect: {tok_s: {max: 5000}}", (True, None)),
+])
+def test_implausible_says_what_it_checked_without_audit_expect(tmp_path, block, coverage):
+    covered = {c.rule: (c.ran, c.reason) for c in audit_of(write(tmp_path, interleaved(NOISY), audit=block)).coverage}
+    assert covered["implausible"] == coverage
+
+
+def first_chunk(candidate: float = 255152.8) -> list[dict]:
+    """Seed 000's first-chunk timer: the candidate's prefill 693.35× the incumbent's 368.00 tok/s."""
+    return [rep(arm, r, tok_s=v + (r - 2) * d)
+            for arm, v, d in (("a", 368.0, 1.0), ("b", candidate, 50.0 if candidate > 1000 else 0.5)) for r in (1, 2, 3)]
+
+
+def test_the_first_chunk_timer_is_flagged_on_the_page_at_the_broken_arm(tmp_path):
+    # issue 33: the candidate read "Tok/s 693.35× better" under "✓ no audit finding"
+    root = write(tmp_path / "p", first_chunk(), baseline="a")
+    result = invoke("build", root, "-o", tmp_path / "site")
+    assert result.exit_code == 0, result.output
+    soup = page(tmp_path / "site/index.html")
+    assert text(soup.select_one(".audit-count a")) == "⚠ 1 audit finding"
+    rows = {row[0]: row for row in summary_rows(soup)}
+    assert rows["Arm B"][3] == "255,152.80 (255,102.80–255,202.80) 693.35× better ⚠ implausible"
+    assert "⚠" not in rows["Arm A"][3]                                  # never at the healthy arm
+    block = text(soup.select_one("#before-you-quote"))
+    assert "693.35× better than Arm A's 368.00 tok/s here" in block and "Check the timer and the regime" in block
+    data = json.loads((tmp_path / "site/downloads/results.json").read_text(encoding="utf-8"))
+    assert [(f["rule"], f["arm"], f["metric"]) for f in data["findings"]] == [("implausible", "b", "tok_s")]
+    # its twin, 1.05× better: no finding
+    clean = write(tmp_path / "clean", first_chunk(386.4), baseline="a")
+    assert invoke("check", clean, "--strict").exit_code == 0

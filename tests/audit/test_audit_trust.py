@@ -189,13 +189,14 @@ def test_from_eleven_rounds_a_warm_up_is_the_first_tenth_never_one_stalled_first
 def test_equal_constants_are_the_same_never_not_established(tmp_path):
     rows = [rep(arm, r, tok_s=0.0, wall_s=2.5) for r in (1, 2, 3) for arm in ("a", "b")]
     root = write(tmp_path / "p", rows, baseline="a")
-    assert rules_found(root) == []                              # never "0.00–0.00 overlaps 0.00–0.00"
+    # never "0.00–0.00 overlaps 0.00–0.00"; a rate of exactly 0 on successful records is implausible (issue 33)
+    assert rules_found(root) == [("implausible", arm, {"size": 512}, "tok_s") for arm in ("a", "b")]
     result = invoke("build", root, "-o", tmp_path / "site")
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "site/downloads/results.json").read_text(encoding="utf-8"))
     assert {(c["state"], c["words"]) for c in data["comparisons"]} == {("same", "the same")}
     b = next(r for r in summary_rows(page(tmp_path / "site/index.html")) if r[0] == "Arm B")
-    assert b[3:] == ["0 (0–0)", "2.50 (2.50–2.50) 1.00× the same"]   # a median of 0 has no ratio
+    assert b[3:] == ["0 (0–0) ⚠ implausible", "2.50 (2.50–2.50) 1.00× the same"]   # a median of 0 has no ratio
 
 
 def test_a_baseline_median_of_zero_leaves_the_gap_null_and_the_build_whole(tmp_path):
@@ -367,7 +368,8 @@ def test_rules_with_nothing_to_check_say_why_on_the_page_and_in_results_json(tmp
     root = write(tmp_path / "p", rows, baseline="a")
     result = invoke("build", root, "-o", tmp_path / "site")
     assert result.exit_code == 0, result.output
-    assert "audit     7 of 20 rules ran, no finding" in result.output          # outlier needs 4 repetitions
+    # outlier needs 4 repetitions; implausible runs without audit.expect (issue 33)
+    assert "audit     8 of 20 rules ran, no finding" in result.output
     data = json.loads((tmp_path / "site/downloads/results.json").read_text(encoding="utf-8"))
     coverage = {c["rule"]: (c["ran"], c["reason"]) for c in data["audit_coverage"]}
     assert list(coverage) == [c["rule"] for c in data["audit_coverage"]] and len(coverage) == 20
@@ -377,7 +379,11 @@ def test_rules_with_nothing_to_check_say_why_on_the_page_and_in_results_json(tmp
     assert coverage["noisy"] == (True, None)
     assert coverage["outlier"] == (False, "no figure has 4 repetitions: among 3 or fewer none can be told apart")
     block = text(page(tmp_path / "site/index.html").select_one("#before-you-quote"))
-    assert "The audit found nothing to flag: 7 of 20 checks ran on the figures" in block
+    assert "The audit found nothing to flag: 8 of 20 checks ran on the figures" in block
+    assert coverage["implausible"] == (True, "without audit.expect bounds only for rates or durations of exactly 0 "
+                                             "and medians of two arms at one point more than 20× apart")
+    assert ("implausible ran, but without audit.expect bounds only for rates or durations of exactly 0 and medians "
+            "of two arms at one point more than 20× apart") in block
     assert "order-confounded: no started_at on every successful record" in block
     assert "ran on every figure" not in block
 

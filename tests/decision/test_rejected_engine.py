@@ -179,9 +179,9 @@ def test_a_report_without_these_blocks_has_none_of_them(example_site):
     assert soup.select_one('script[src="assets/workload.js"]') is None
     data = results(example_site)
     assert (data["decision"], data["crossover"], data["reference"]) == (None, [], [])
-    # 10: degraded-regime reads two points; outlier does not run on figures of three repetitions (issue 33)
-    # 10 of 20: rerun-bar (issue 33) does not run on a report without a decision
-    assert "10 of 20 checks ran" in text(page(example_site / "arms/v100-expxa0982-overdrive.html"))
+    # 10: degraded-regime reads two points; outlier does not run on figures of three repetitions (issue 33);
+    # 11: implausible runs without audit.expect (issue 33)
+    assert "11 of 20 checks ran" in text(page(example_site / "arms/v100-expxa0982-overdrive.html"))
 
 
 def test_two_builds_give_the_same_bytes(tmp_path, rejected_site):

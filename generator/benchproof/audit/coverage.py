@@ -12,6 +12,7 @@ from typing import Callable
 
 import numpy as np
 
+from benchproof import text as fmt
 from benchproof.audit.finding import Facts
 from benchproof.audit.strays import STRAY_FROM
 from benchproof.compute.spread import ROBUST_FROM
@@ -66,7 +67,13 @@ def guards(f: Facts, settings: AuditSettings) -> Coverage:
 
 
 def expect(f: Facts, settings: AuditSettings) -> Coverage:
-    return RAN if settings.expect else (False, "no audit.expect bounds")
+    """``implausible`` runs by default; without ``audit.expect`` it checks only what holds for
+    any metric."""
+    if settings.expect:
+        return RAN
+    ratios = (f"and medians of two arms at one point more than {fmt.setting(settings.ratio_limit)}× apart"
+              if settings.ratio_limit else "(audit.ratio_limit is 0: no ratio between arms)")
+    return True, f"without audit.expect bounds only for rates or durations of exactly 0 {ratios}"
 
 
 def shared_points(least: int) -> Need:

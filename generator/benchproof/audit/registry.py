@@ -78,10 +78,13 @@ RULES: tuple[Rule, ...] = (
     Rule("guard", "Records excluded by a guard", "records excluded by a guard",
          "These records broke a condition set in audit.guards: they stay in the raw numbers and downloads "
          "but are in no median.", guard, needs.guards),
-    Rule("implausible", "Outside the plausible bounds", "implausible figures",
-         "The median lies outside the bounds the author set for the metric (audit.expect): the measurement is "
-         "broken (a timer that fires on the first streamed chunk, a unit mix-up), whatever it seems to win. Fix "
-         "the measurement; do not quote the figure or any ratio made with it.", implausible, needs.expect),
+    Rule("implausible", "Implausible figures", "implausible figures",
+         "No working measurement gives this figure: a median outside the bounds the author set (audit.expect), a "
+         "rate or a duration of exactly 0 on a successful run, or a median more than audit.ratio_limit times "
+         "(default 20×) away from another arm's at the same point. The measurement is likely broken (a timer "
+         "that fires on the first streamed chunk, a unit mix-up, a machine swapping), whatever it seems to win: "
+         "check the timer and the regime; do not quote the figure or any ratio made with it.", implausible,
+         needs.expect),
     Rule("degraded-regime", "Degraded regime", "degraded regimes",
          "Read across the points: the ratio between two arms is steady where both look healthy and departs many "
          "times from it at some points, where the named arm is much worse. That point measures the machine "

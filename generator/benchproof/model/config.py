@@ -183,6 +183,7 @@ class AuditSettings:
     noise_threshold: float = 0.03    # a difference of medians at most this fraction of the compared one's is within noise
     warmup: float = 0.15
     regime: float = 5.0
+    ratio_limit: float = 20.0        # implausible: two arms' medians at one point more than this many times apart (0: off)
     parity: tuple[str, ...] = ()
     parity_tolerance: float = 0.01
     spike: float = 0.25              # distribution-spike when one value holds more than this share

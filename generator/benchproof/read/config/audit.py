@@ -26,6 +26,7 @@ LIMITS = {
     "noise_threshold": (0, True, "a fraction of the compared median, e.g. 0.03 for 3%"),
     "warmup": (0, True, "a fraction, e.g. 0.15 for 15%"),
     "regime": (1, False, "a factor, e.g. 5 for five times worse"),
+    "ratio_limit": (0, True, "a factor, e.g. 20 for twenty times apart; 0 turns the check off"),
     "parity_tolerance": (0, True, "a fraction, e.g. 0.01 for 1%"),
     "spike": (0, False, "a share of the distribution, e.g. 0.25 for 25%"),
 }
@@ -51,6 +52,10 @@ def read_audit(doc: dict, report: Report, problems: Problems) -> AuditSettings:
     if values.get("spike", 0) > 1:
         problems.error(REL, line_of(node, "spike"), f"audit: 'spike' is a share from 0 to 1, got {shown(values['spike'])}")
         del values["spike"]
+    if 0 < values.get("ratio_limit", 0) <= 1:
+        problems.error(REL, line_of(node, "ratio_limit"), "audit: 'ratio_limit' is 0 (off) or a factor above 1, "
+                                                         f"got {shown(block['ratio_limit'])}")
+        del values["ratio_limit"]
     if "parity" in block:
         parity = [block["parity"]] if isinstance(block["parity"], str) else list(block["parity"])
         values["parity"] = tuple(dict.fromkeys(parity))

@@ -36,6 +36,9 @@ AUDIT_FIELDS = {
     "regime": Field("number", default=D.regime,
                     doc="degraded-regime when the ratio between two arms at some points departs this many times "
                         "from its value at the points where both look healthy"),
+    "ratio_limit": Field("number", default=D.ratio_limit,
+                         doc="implausible when two arms' medians at the same point are more than this many times "
+                             "apart (the extreme arm is named); 0 turns the check off"),
     "parity": Field("strlist", doc="Raw fields that must agree between arms at the same point"),
     "parity_tolerance": Field("number", default=D.parity_tolerance,
                               doc="workload-differs when a parity field differs by more than this fraction"),
