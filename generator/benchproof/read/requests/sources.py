@@ -5,11 +5,12 @@ that are hive-partitioned Parquet datasets (``requests/lake/arm=a/run_id=r1/part
 each ``key=value`` folder is a column of every row below it).  Anything else there is an error,
 as in ``runs/``.
 
-A batch is some rows of one file, as columns: CSV and JSON Lines files are read whole by the
-run-record reader (:func:`~benchproof.read.runs.records_io.read_columns`, the same checks and
-``file:line``); a Parquet file is read a row group at a time, only the columns a report uses
-(``run_id``, ``error``, its request metrics), so ten million rows never sit in memory as a table.
-A Parquet row's "line" is its row number in its file (the first row is 1).
+A batch is some rows of one file, as columns: a CSV file is read whole by the run-record reader
+(:func:`~benchproof.read.runs.records_io.read_columns`, the same checks and ``file:line``), a JSON
+Lines file by the same reader a part of whole lines at a time
+(:func:`~benchproof.read.runs.records_io.jsonl_parts`); a Parquet file is read a row group at a
+time, only the columns a report uses (``run_id``, ``error``, its request metrics), so ten million
+rows never sit in memory as a table.  A Parquet row's "line" is its row number in its file (the first row is 1).
 """
 
 from __future__ import annotations
@@ -155,12 +156,14 @@ def batches(root: Path, source: Source, wanted: tuple[str, ...], problems: list[
     if source.path.suffix.lower() == ".parquet":
         yield from _parquet(source.path, source.rel, wanted, {}, problems)
         return
-    from benchproof.read.runs.records_io import read_columns
+    from benchproof.read.runs.records_io import jsonl_parts, read_columns
 
-    found, trouble = read_columns(source.path, source.rel)
-    problems.extend(trouble)
-    if found is not None and found.n:
-        yield Batch(source.rel, found.lines, {name: found.columns[name] for name in wanted if name in found.columns})
+    parts = jsonl_parts(source.path, source.rel) if source.path.suffix.lower() == ".jsonl" else \
+        iter([read_columns(source.path, source.rel)])
+    for found, trouble in parts:
+        problems.extend(trouble)
+        if found is not None and found.n:
+            yield Batch(source.rel, found.lines, {n: found.columns[n] for n in wanted if n in found.columns})
 
 
 def kind_of(data: object) -> str:
