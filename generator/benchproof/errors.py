@@ -29,6 +29,8 @@ class Problem:
     # names) with another ``value``: many of them are one line (:func:`collapse`).
     kind: str | None = field(default=None, compare=False)
     value: str | None = field(default=None, compare=False)
+    # How many values or lines it stands for: a line "… and 1,234 more" is counted 1,234 times.
+    count: int = field(default=1, compare=False)
 
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"

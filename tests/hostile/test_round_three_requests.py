@@ -10,6 +10,7 @@ or exhausting the machine."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import resource
@@ -18,6 +19,9 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+from support.importing import FIXTURES as FORMATS
+from support.importing import run_import
 from support.requests import request_project
 
 RUNS_HEADER = "run_id,arm,status,repeat,rate,req_s,reason\n"
@@ -161,3 +165,141 @@ def test_json_lines_read_a_part_at_a_time_give_the_records_and_lines_of_the_whol
     found = records_of(records_io.jsonl_parts(path, "r.jsonl"))
     assert found[1][-1] == (records_of([records_io.read_columns(path, "r.jsonl")])[1][0])
     assert found[1][-1][1] == "not valid UTF-8 (byte 0xff); save the file as UTF-8"
+
+
+# --- 2. no silent loss ---------------------------------------------------------------------------
+
+BIG = "1" * 401          # an integer no double holds: json reads it, float() refuses it
+SKIP = "not a finite number: left empty (not measured)"
+
+
+def corrupt(text: str, values: dict[str, str]) -> str:
+    """``text`` with each sentinel string ``"@name"`` replaced by the raw JSON ``values[name]``."""
+    for name, raw in values.items():
+        text = text.replace(json.dumps(f"@{name}"), raw)
+    return text
+
+
+def vllm_case(folder: Path) -> tuple[list[str], list[str]]:
+    doc = json.loads((FORMATS / "vllm-0.33" / "vllm-fast-run1.json").read_text())
+    doc["ttfts"][1], doc["latencies"][2], doc["itls"][3][0], doc["output_lens"][4] = "@text", "@big", "@nan", "@bool"
+    (folder / "v.json").write_text(corrupt(json.dumps(doc), {"text": '"fast"', "big": BIG, "nan": "NaN",
+                                                              "bool": "true"}))
+    return ["vllm-serve", "v.json", "--arm", "x"], [
+        f"v.json:1: warning: skipped: ttfts[1] is 'fast', {SKIP}",
+        f"v.json:1: warning: skipped: latencies[2] is {BIG[:57]}..., {SKIP}",
+        f"v.json:1: warning: skipped: itls[3][0] is nan, {SKIP}",
+        f"v.json:1: warning: skipped: output_lens[4] is True, {SKIP}"]
+
+
+def sglang_case(folder: Path) -> tuple[list[str], list[str]]:
+    lines = (FORMATS / "sglang-0.5" / "sglang-fast.jsonl").read_text().splitlines()
+    doc = json.loads(lines[1])
+    doc["ttfts"][0], doc["itls"][5] = "@big", "@text"
+    lines[1] = corrupt(json.dumps(doc), {"big": BIG, "text": '"12 ms"'})
+    (folder / "s.jsonl").write_text("\n".join(lines) + "\n")
+    return ["sglang-serving", "s.jsonl", "--arm", "x"], [
+        f"s.jsonl:2: warning: skipped: ttfts[0] is {BIG[:57]}..., {SKIP}",
+        f"s.jsonl:2: warning: skipped: itls[5] is '12 ms', {SKIP}"]
+
+
+def guidellm_case(folder: Path) -> tuple[list[str], list[str]]:
+    doc = json.loads((FORMATS / "guidellm-0.8" / "guidellm-0.8.1_concurrent2_4req.json").read_text())
+    requests = doc["benchmarks"][0]["requests"]["successful"]
+    requests[1]["time_to_first_token_ms"], requests[2]["request_latency"] = "@nan", "@big"
+    (folder / "g.json").write_text(corrupt(json.dumps(doc), {"nan": '"NaN"', "big": BIG}))
+    where = "benchmarks[0].requests.successful"
+    return ["guidellm", "g.json", "--arm", "x"], [
+        f"g.json:1: warning: skipped: {where}[1].time_to_first_token_ms is 'NaN', {SKIP}",
+        f"g.json:1: warning: skipped: {where}[2].request_latency is {BIG[:57]}..., {SKIP}"]
+
+
+def aiperf_case(folder: Path) -> tuple[list[str], list[str]]:
+    run = FORMATS / "aiperf-0.13" / "fast" / "run1"
+    (folder / "profile_export_aiperf.json").write_text((run / "profile_export_aiperf.json").read_text())
+    lines = (run / "profile_export.jsonl").read_text().splitlines()
+    for k, (metric, raw) in enumerate((("time_to_first_token", '"soon"'), ("request_latency", BIG),
+                                       ("output_sequence_length", "NaN")), 2):
+        doc = json.loads(lines[k - 1])
+        doc["metrics"][metric]["value"] = "@x"
+        lines[k - 1] = corrupt(json.dumps(doc), {"x": raw})
+    (folder / "profile_export.jsonl").write_text("\n".join(lines) + "\n")
+    return ["aiperf", "profile_export.jsonl", "--arm", "x"], [
+        f"profile_export.jsonl:2: warning: skipped: metrics.time_to_first_token.value is 'soon', {SKIP}",
+        f"profile_export.jsonl:3: warning: skipped: metrics.request_latency.value is {BIG[:57]}..., {SKIP}",
+        f"profile_export.jsonl:4: warning: skipped: metrics.output_sequence_length.value is nan, {SKIP}"]
+
+
+def inference_perf_case(folder: Path) -> tuple[list[str], list[str]]:
+    constant = FORMATS / "inference-perf" / "constant"
+    for path in constant.iterdir():
+        (folder / path.name).write_bytes(path.read_bytes())
+    text = (constant / "per_request_lifecycle_metrics.json").read_text()
+    starts = [n for n, line in enumerate(text.splitlines(), 1) if line == "  {"]
+    found = list(re.finditer(r'"time_to_first_token": [0-9.e-]+', text))
+    text = text[:found[2].start()] + f'"time_to_first_token": {BIG}' + text[found[2].end():]
+    text = text[:found[1].start()] + '"time_to_first_token": "0.5 s"' + text[found[1].end():]
+    (folder / "per_request_lifecycle_metrics.json").write_text(text)
+    where = "per_request_lifecycle_metrics.json"
+    return ["inference-perf", "summary_lifecycle_metrics.json", "--arm", "x"], [
+        f"{where}:{starts[1]}: warning: skipped: [1].computed_metrics.time_to_first_token is '0.5 s', {SKIP}",
+        f"{where}:{starts[2]}: warning: skipped: [2].computed_metrics.time_to_first_token is {BIG[:57]}..., {SKIP}"]
+
+
+@pytest.mark.parametrize("case", [vllm_case, sglang_case, guidellm_case, aiperf_case, inference_perf_case],
+                         ids=lambda case: case.__name__.removesuffix("_case"))
+def test_every_request_value_that_is_not_a_number_is_skipped_at_its_line_and_counted(tmp_path, case):
+    folder = tmp_path / "files"
+    folder.mkdir()
+    args, said = case(folder)
+    result = run_import(folder, *args, "--into", "proj")
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    assert re.search(rf"^{re.escape(args[0])} {re.escape(args[1])}: .*, {len(said)} skipped ", result.output,
+                     re.MULTILINE), result.output
+    for line in said:
+        assert line in result.output.splitlines(), f"{line}\nnot in:\n{result.output}"
+    rows = [json.loads(line) for path in (folder / "proj" / "requests").iterdir()
+            for line in path.read_text().splitlines()]
+    assert rows and all(isinstance(v, (int, float, str, type(None), list)) for r in rows for v in r.values())
+    assert not any(isinstance(v, float) and not math.isfinite(v) for r in rows for v in r.values())
+    assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()
+                  and not p.is_relative_to(folder / "proj")) == sorted(
+        p.name for p in folder.iterdir() if p.is_file())   # nothing written beside the files
+
+
+def test_many_request_values_that_are_not_numbers_are_said_in_a_few_lines_and_all_counted(tmp_path):
+    doc = json.loads((FORMATS / "vllm-0.33" / "vllm-fast-run1.json").read_text())
+    doc["ttfts"] = ["slow"] * len(doc["ttfts"])
+    doc["latencies"] = ["slow"] * len(doc["latencies"])
+    (tmp_path / "v.json").write_text(json.dumps(doc))
+    result = run_import(tmp_path, "vllm-serve", "v.json", "--arm", "x", "--into", "proj")
+    assert result.exit_code == 0, result.output
+    n = 2 * len(doc["ttfts"])
+    assert f"1 record, {n} skipped" in result.output
+    said = [line for line in result.output.splitlines() if line.startswith("v.json:1: warning: skipped:")]
+    assert len(said) == 11, result.output
+    assert said[-1] == f"v.json:1: warning: skipped: … and {n - 10} more request values that are not finite " \
+                       "numbers: left empty (not measured)"
+
+
+@pytest.mark.parametrize("where", ["inside", "outside"])
+def test_a_linked_partition_folder_is_an_error_that_names_it(tmp_path, where):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    root = request_project(tmp_path / "p")
+    lake = root / "requests" / "lake"
+    table = pa.table({"ttft_ms": pa.array([100.0, 120.0], pa.float64())})
+    (lake / "run_id=a1").mkdir(parents=True)
+    pq.write_table(table, lake / "run_id=a1" / "part-0.parquet")
+    target = (root / "kept" if where == "inside" else tmp_path / "elsewhere") / "run_id=a2"
+    target.mkdir(parents=True)
+    pq.write_table(table, target / "part-0.parquet")
+    (lake / "run_id=a2").symlink_to(target, target_is_directory=True)
+    for args in (("check", root), ("build", root, "-o", tmp_path / "site")):
+        code, out, _, _ = benchproof(*args, timeout=30)
+        assert code == 1, out
+        assert "Traceback" not in out
+        assert re.search(r"^requests/lake/run_id=a2: .*link", out, re.MULTILINE), out
+    assert not (tmp_path / "site").exists()

@@ -28,9 +28,10 @@ from dataclasses import replace
 
 from benchproof.errors import Problem
 from benchproof.importers.base import MetricDef
-from benchproof.importers.common import finite
+from benchproof.importers.common import finite, line_of
 from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.importers.serving.requests import (
+    RequestNumbers,
     definitions,
     present_metrics,
     request_row,
@@ -46,23 +47,27 @@ STATED = ("mean",)          # the statistics whose definition is the audit's (se
 
 
 def bench_requests(bench: dict, record: int, totals: dict, rel: str, line: int | None, index: int,
-                   warnings: list[Problem]) -> list[dict]:
+                   warnings: list[Problem], numbers: RequestNumbers) -> list[dict]:
+    """The benchmark's request samples; a value that is not a number is said in ``numbers`` at
+    the request's line, by its key (``benchmarks[0].requests.successful[3].request_latency``)."""
     requests = bench.get("requests")
     if not isinstance(requests, dict):
         return []
     rows = []
     for status in ("successful", "errored"):
-        for request in requests.get(status) or []:
+        for k, request in enumerate(requests.get(status) or []):
             if not isinstance(request, dict):
                 continue
+            number = numbers.at(line_of(request) or line, f"benchmarks[{index}].requests.{status}[{k}].")
             error = (request.get("error") or "errored") if status == "errored" else ""
-            ttft, gap = finite(request.get("time_to_first_token_ms")), finite(request.get("inter_token_latency_ms"))
             row = request_row(record, error, None, None, request.get("request_latency"),
-                              request.get("prompt_tokens"), request.get("output_tokens"))
+                              request.get("prompt_tokens"), request.get("output_tokens"), number=number,
+                              keys=("", "", "request_latency", "prompt_tokens", "output_tokens"))
             if not error:
-                row["ttft_ms"] = ttft
-                row["tpot_ms"] = gap if isinstance(request.get("output_tokens"), (int, float)) and \
-                    request["output_tokens"] > 1 else None
+                out = finite(request.get("output_tokens"))
+                row["ttft_ms"] = number(request.get("time_to_first_token_ms"), "time_to_first_token_ms")
+                gap = number(request.get("inter_token_latency_ms"), "inter_token_latency_ms")
+                row["tpot_ms"] = gap if out is not None and out > 1 else None
             row.pop("itl_ms", None)
             started = iso_from_epoch_exact(_first(request, STARTS))
             if started:

@@ -82,8 +82,14 @@ def dataset_files(root: Path, source: Source, problems: Problems) -> list[tuple[
     files = []
     for path in sorted(source.path.rglob("*"), key=lambda p: p.relative_to(source.path).as_posix()):
         rel = path.relative_to(root).as_posix()
-        if path.is_dir() or any(part.startswith((".", "_")) for part in path.relative_to(source.path).parts):
+        if any(part.startswith((".", "_")) for part in path.relative_to(source.path).parts):
             continue      # _SUCCESS, _common_metadata, .crc: what Spark and Hadoop leave beside the data
+        if path.is_symlink() and path.is_dir():    # never walked into: its requests would be left out unsaid
+            problems.error(printable(rel), None, "is a link to a folder: a dataset's folders are read only where "
+                                                 "they are, so its requests would be left out; move or copy it in")
+            continue
+        if path.is_dir():
+            continue
         why = name_problem(rel)
         if why:
             problems.error(printable(rel), None, why)
