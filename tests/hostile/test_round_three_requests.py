@@ -14,6 +14,7 @@ import math
 import os
 import re
 import resource
+import signal
 import subprocess
 import sys
 import time
@@ -303,3 +304,105 @@ def test_a_linked_partition_folder_is_an_error_that_names_it(tmp_path, where):
         assert "Traceback" not in out
         assert re.search(r"^requests/lake/run_id=a2: .*link", out, re.MULTILINE), out
     assert not (tmp_path / "site").exists()
+
+
+# --- 3. the README's promises: temporary folders removed however a command ends -----------------
+
+# Runs benchproof with one function paused after it ran (argv[1]: module, argv[2]: function, the
+# rest: benchproof's arguments): the file READY appears, then it sleeps until a signal comes.
+PAUSED = """\
+import importlib, os, sys, time
+module, name, ready = importlib.import_module(sys.argv[1]), sys.argv[2], sys.argv[3]
+original = getattr(module, name)
+def paused(*args, **kwargs):
+    result = original(*args, **kwargs)
+    open(ready, "w").close()
+    time.sleep(60)
+    return result
+setattr(module, name, paused)
+from benchproof.cli import main
+main(sys.argv[4:])
+"""
+
+
+def interrupted(tmp_path: Path, hook: str, sig: signal.Signals, *args: str | Path) -> tuple[int, str, Path]:
+    """``benchproof ARGS`` paused in ``hook`` (``module:function``), then sent ``sig``: its exit
+    code, its output and its temporary folder (TMPDIR, private to it)."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir(exist_ok=True)
+    ready = tmp_path / "ready"
+    module, function = hook.split(":")
+    process = subprocess.Popen([sys.executable, "-c", PAUSED, module, function, str(ready), *map(str, args)],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env={**os.environ, "TMPDIR": str(temporary)})
+    try:
+        deadline = time.monotonic() + 60
+        while not ready.exists():
+            assert process.poll() is None, process.communicate()[0]
+            assert time.monotonic() < deadline, "the command never reached its pause"
+            time.sleep(0.05)
+        process.send_signal(sig)
+        out, _ = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    return process.returncode, out, temporary
+
+
+SIGNALS = [signal.SIGTERM, signal.SIGINT]
+
+
+@pytest.mark.parametrize("sig", SIGNALS, ids=lambda s: s.name)
+def test_a_build_stopped_midway_leaves_no_temporary_folder_and_no_site(tmp_path, sig):
+    root = request_project(tmp_path / "p", files={"requests/r.csv": "run_id,error,ttft_ms\na1,,100\n"})
+    code, out, temporary = interrupted(tmp_path, "benchproof.build:report_files", sig, "build", root,
+                                       "-o", tmp_path / "site")
+    assert code != 0, out
+    assert "Traceback" not in out, out
+    assert list(temporary.iterdir()) == [], out       # the downloads folder is gone
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p", "ready", "tmp"]   # no site, no staging
+
+
+@pytest.mark.parametrize("sig", SIGNALS, ids=lambda s: s.name)
+@pytest.mark.parametrize("dry", [True, False], ids=["dry-run", "import"])
+def test_an_import_stopped_midway_leaves_no_temporary_folder_and_the_project_as_it_was(tmp_path, sig, dry):
+    files = tmp_path / "files"
+    files.mkdir()
+    for name in ("vllm-fast-run1.json", "vllm-fast-run2.json"):
+        (files / name).write_bytes((FORMATS / "vllm-0.33" / name).read_bytes())
+    root = tmp_path / "p"
+    assert run_import(files, "vllm-serve", "vllm-fast-run2.json", "--arm", "x", "--into", root).exit_code == 0
+    folders = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_dir())
+    before = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    code, out, temporary = interrupted(tmp_path, "benchproof.importers.writer:request_rows", sig, "import",
+                                       "vllm-serve", files / "vllm-fast-run1.json", "--arm", "x", "--into", root,
+                                       *(["--dry-run"] if dry else []))
+    assert code != 0, out
+    assert "Traceback" not in out, out
+    assert list(temporary.iterdir()) == [], out       # the staged copy is gone
+    after = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    assert after == before
+    assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_dir()) == folders
+    assert not list(files.glob("*.benchproof-tmp")) and not list(root.rglob(".*.benchproof-tmp"))
+
+
+def test_an_import_into_a_folder_whose_parents_are_missing_makes_them(tmp_path):
+    (tmp_path / "v.json").write_bytes((FORMATS / "vllm-0.33" / "vllm-fast-run1.json").read_bytes())
+    result = run_import(tmp_path, "vllm-serve", "v.json", "--arm", "x", "--into", "a/b/proj")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "a" / "b" / "proj" / "report.yaml").is_file()
+    removed = run_import(tmp_path, "--remove", "v.json", "--into", "a/b/proj")
+    assert removed.exit_code == 0, removed.output
+    assert (tmp_path / "a" / "b").is_dir()           # taking the import back leaves the folders above it
+
+
+def test_an_import_that_cannot_make_its_folder_says_so_and_leaves_nothing(tmp_path):
+    (tmp_path / "v.json").write_bytes((FORMATS / "vllm-0.33" / "vllm-fast-run1.json").read_bytes())
+    long = "n" * 300
+    result = run_import(tmp_path, "vllm-serve", "v.json", "--arm", "x", "--into", f"a/{long}/proj")
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert re.search(r"^error: cannot write the import into a/n+/proj: File name too long$", result.output,
+                     re.MULTILINE), result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["v.json"]
