@@ -406,3 +406,59 @@ def test_an_import_that_cannot_make_its_folder_says_so_and_leaves_nothing(tmp_pa
     assert re.search(r"^error: cannot write the import into a/n+/proj: File name too long$", result.output,
                      re.MULTILINE), result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["v.json"]
+
+
+# --- 4. numeric options checked ------------------------------------------------------------------
+
+PUBLISHED = {"verify", "compare", "summary", "sign"}     # their options: tests/hostile of the published commands
+NOT_NUMBERS = ["nan", "NaN", "inf", "-inf", "Infinity", "1e999", "ten", "0x10", ""]
+
+
+def numeric_options():
+    """(command, option flag, the option's type) of every numeric option of the commands that read
+    a project or a tool's files."""
+    import click
+    from benchproof.cli import main
+    from benchproof.cli_numbers import Finite
+
+    numeric = (click.types.IntParamType, click.types.FloatParamType, Finite)
+    return [(name, option.opts[-1], option.type) for name, command in sorted(main.commands.items())
+            if name not in PUBLISHED for option in command.params
+            if isinstance(option, click.Option) and isinstance(option.type, numeric)]
+
+
+def test_every_numeric_option_of_the_project_commands_is_known():
+    assert [(c, o) for c, o, _ in numeric_options()] == [("serve", "--port")]
+
+
+@pytest.mark.parametrize("command, option", [(c, o) for c, o, _ in numeric_options()])
+def test_a_numeric_option_refuses_nan_infinities_and_values_out_of_range(tmp_path, command, option):
+    values = [*NOT_NUMBERS, "-1", "65536"] if option == "--port" else NOT_NUMBERS
+    for value in values:
+        code, out, _, _ = benchproof(command, tmp_path / "p", f"{option}={value}", timeout=20)
+        assert code == 2, f"{option}={value}: {out}"
+        assert "Invalid value for" in out and "Traceback" not in out, out
+        assert not (tmp_path / "p").exists()
+
+
+def test_the_finite_number_type_refuses_nan_infinities_and_values_out_of_its_range():
+    import click
+    from benchproof.cli_numbers import Finite
+
+    @click.command()
+    @click.option("--noise", type=Finite(0, 1, max_open=True))
+    def command(noise):
+        click.echo(f"noise={noise!r}")
+
+    from click.testing import CliRunner
+
+    for good, read in (("0.05", 0.05), ("5e-2", 0.05), (" 0 ", 0.0), ("+.5", 0.5)):
+        result = CliRunner().invoke(command, ["--noise", good])
+        assert (result.exit_code, result.output) == (0, f"noise={read!r}\n")
+    for bad, said in (("nan", "'nan' is not a number"), ("inf", "'inf' is not a number"),
+                      ("1e999", "'1e999' is not a finite number"), ("-0.1", "-0.1 is not in the range 0 <= x < 1"),
+                      ("1", "1 is not in the range 0 <= x < 1"), ("\x1b[31m", "'\\x1b[31m' is not a number"),
+                      ("1_0", "'1_0' is not a number")):
+        result = CliRunner().invoke(command, ["--noise", bad])
+        assert result.exit_code == 2, result.output
+        assert said in result.output, result.output
