@@ -462,3 +462,27 @@ def test_the_finite_number_type_refuses_nan_infinities_and_values_out_of_its_ran
         result = CliRunner().invoke(command, ["--noise", bad])
         assert result.exit_code == 2, result.output
         assert said in result.output, result.output
+
+
+def test_a_per_request_array_that_is_not_a_list_is_said(tmp_path):
+    doc = json.loads((FORMATS / "vllm-0.33" / "vllm-fast-run1.json").read_text())
+    doc["ttfts"] = "0.05, 0.04"
+    (tmp_path / "v.json").write_text(json.dumps(doc))
+    result = run_import(tmp_path, "vllm-serve", "v.json", "--arm", "x", "--into", "proj")
+    assert result.exit_code == 0, result.output
+    assert "v.json:1: warning: skipped: ttfts is '0.05, 0.04', not a list: no request records written for this " \
+           "run" in result.output.splitlines()
+    assert "1 record, 1 skipped" in result.output
+
+
+def test_a_guidellm_request_sample_that_is_not_an_object_is_said(tmp_path):
+    doc = json.loads((FORMATS / "guidellm-0.8" / "guidellm-0.8.1_concurrent2_4req.json").read_text())
+    doc["benchmarks"][0]["requests"]["successful"][1] = "oops"
+    doc["benchmarks"][0]["requests"]["errored"] = "none"
+    (tmp_path / "g.json").write_text(json.dumps(doc))
+    result = run_import(tmp_path, "guidellm", "g.json", "--arm", "x", "--into", "proj")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    where = "g.json:1: warning: skipped: benchmarks[0].requests"
+    assert f"{where}.successful[1] is 'oops', not a request (an object): not imported" in lines, result.output
+    assert f"{where}.errored is 'none', not a list: its requests are not imported" in lines, result.output

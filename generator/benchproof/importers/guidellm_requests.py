@@ -29,6 +29,7 @@ from dataclasses import replace
 from benchproof.errors import Problem
 from benchproof.importers.base import MetricDef
 from benchproof.importers.common import finite, line_of
+from benchproof.importers.common import skipped as skip
 from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.importers.serving.requests import (
     RequestNumbers,
@@ -39,6 +40,7 @@ from benchproof.importers.serving.requests import (
 )
 from benchproof.importers.serving.values import iso_from_epoch_exact
 from benchproof.model.percentiles import COUNT
+from benchproof.read.schema import shown
 
 # where each layout keeps a request's start (epoch seconds), first present wins
 STARTS = (("request_start_time",), ("info", "timings", "request_start"),
@@ -55,8 +57,16 @@ def bench_requests(bench: dict, record: int, totals: dict, rel: str, line: int |
         return []
     rows = []
     for status in ("successful", "errored"):
-        for k, request in enumerate(requests.get(status) or []):
+        listed = requests.get(status)
+        where = f"benchmarks[{index}].requests.{status}"
+        if listed is not None and not isinstance(listed, list):
+            numbers.skipped.append(skip(rel, line, f"{where} is {shown(listed)}, not a list: its requests are not "
+                                                   "imported"))
+            continue
+        for k, request in enumerate(listed or []):
             if not isinstance(request, dict):
+                numbers.skipped.append(skip(rel, line, f"{where}[{k}] is {shown(request)}, not a request (an "
+                                                       "object): not imported"))
                 continue
             number = numbers.at(line_of(request) or line, f"benchmarks[{index}].requests.{status}[{k}].")
             error = (request.get("error") or "errored") if status == "errored" else ""
@@ -73,7 +83,7 @@ def bench_requests(bench: dict, record: int, totals: dict, rel: str, line: int |
             if started:
                 row["started_at"] = started
             rows.append(row)
-    kept = {s: len(requests.get(s) or []) for s in ("successful", "errored")}
+    kept = {s: len(found) if isinstance(found := requests.get(s), list) else 0 for s in ("successful", "errored")}
     made = {s: finite(totals.get(s)) for s in ("successful", "errored")}
     if any((m := made[s]) is not None and kept[s] < m for s in kept):
         warnings.append(Problem(rel, line, f"benchmarks[{index}]: the file keeps {kept['successful']} of "

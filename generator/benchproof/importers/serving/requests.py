@@ -163,6 +163,10 @@ def array_requests(obj: dict, record: int, rel: str, line: int, skipped: list[Pr
     under = "details." if isinstance(obj.get("details"), dict) else ""
     source = obj.get("details") if under else obj
     if not all(isinstance(source.get(k), list) for k in ARRAYS):
+        odd = [k for k in ARRAYS if source.get(k) is not None and not isinstance(source.get(k), list)]
+        if odd:     # the arrays are there, one is not a list: said, never a run quietly without requests
+            skipped.append(skip(rel, line, f"{under}{odd[0]} is {shown(source[odd[0]])}, not a list: no request "
+                                           "records written for this run"))
         return []
     n = len(source["ttfts"])
     arrays = {k: source.get(k) for k in ("ttfts", "itls", "output_lens", "input_lens", "errors", "latencies")}
