@@ -125,11 +125,11 @@ def request_row(record: int, error: Any, ttft_s: Any, itls_s: Any, latency_s: An
     ``keys`` name them as the tool does: TTFT, ITLs, latency, input and output tokens."""
     failed = isinstance(error, str) and bool(error.strip()) or (error not in (None, "", False) and not isinstance(error, str))
     row: dict[str, Any] = {"record": record, "error": (error if isinstance(error, str) else str(error)) if failed else ""}
+    if number(input_tokens, keys[3]) is not None:
+        row["input_tokens"] = input_tokens          # as written: a count stays a whole number
     out = number(output_tokens, keys[4])
-    for column, value, key, found in (("input_tokens", input_tokens, keys[3], None),
-                                      ("output_tokens", output_tokens, keys[4], out)):
-        if (found if column == "output_tokens" else number(value, key)) is not None:
-            row[column] = value
+    if out is not None:
+        row["output_tokens"] = output_tokens
     if failed:
         row.update(ttft_ms=None, tpot_ms=None, itl_ms=None, e2el_ms=None)
         return row
