@@ -61,10 +61,32 @@ def _check_output(project: Path, out: Path) -> None:
         raise click.UsageError(f"refusing to replace '{out}': it is not empty and was not written by benchproof")
 
 
+def _stop_on_sigterm(ctx: click.Context) -> None:
+    """SIGTERM ends a command as Ctrl-C does: by an exception, so that every temporary folder
+    (the build's downloads, the import's staged copy) is removed and a half-done import undone
+    on the way out, instead of the process vanishing mid-write (exit 143; a second SIGTERM ends
+    it at once).  The handler before is put back when the command ends."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def stop(signum: int, _frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        _say("stopped (SIGTERM)")
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    ctx.call_on_close(lambda: signal.signal(signal.SIGTERM, previous))
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="benchproof")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Turn raw benchmark run records into an honest, static HTML report."""
+    _stop_on_sigterm(ctx)
 
 
 @main.command()
@@ -229,6 +251,12 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
         sys.exit(1)
     except UsageProblem as exc:
         raise click.UsageError(str(exc)) from None
+    except OSError as exc:   # a folder that cannot be made, a full disk: what was written is undone
+        from benchproof.errors import printable
+
+        _say(f"error: cannot write the import into {printable(project)}: {printable(exc.strerror or str(exc))}")
+        _say("nothing was changed" if remove is not None else "nothing was imported")
+        sys.exit(1)
     for text, err in messages.imported(written, project, dry_run):
         click.echo(text, err=err)
 

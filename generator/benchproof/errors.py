@@ -29,6 +29,8 @@ class Problem:
     # names) with another ``value``: many of them are one line (:func:`collapse`).
     kind: str | None = field(default=None, compare=False)
     value: str | None = field(default=None, compare=False)
+    # How many values or lines it stands for: a line "… and 1,234 more" is counted 1,234 times.
+    count: int = field(default=1, compare=False)
 
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
@@ -144,12 +146,43 @@ def collapse(problems: Iterable[Problem]) -> list[Problem]:
     return out
 
 
+SUGGESTED = 10          # distinct unknown values given a "did you mean" (and listed one by one)
+COMPARED = 200_000      # choices weighed for them all together, at the most (one value is always weighed)
+WORD = 200              # a longer word, or choice, is never weighed (the weighing is quadratic in length)
+
+
+class Suggest:
+    """`` (did you mean 'x'?)`` for a word among ``choices``: decided once per distinct word, and
+    for the first :data:`SUGGESTED` words only (fewer among very many choices: at most
+    :data:`COMPARED` choices weighed in all, but always one word), so that a million mistaken
+    values cost no more than ten."""
+
+    def __init__(self, choices: Iterable[str], most: int = SUGGESTED):
+        self.options = sorted(set(map(str, choices)))
+        self.folded: dict[str, str] = {}
+        for option in reversed(self.options):
+            self.folded[option.casefold()] = option
+        self.weighed = [o for o in self.options if len(o) <= WORD]
+        self.most = min(most, max(1, COMPARED // max(1, len(self.weighed))))
+        self.said: dict[str, str] = {}
+
+    def __call__(self, word: str) -> str:
+        word = str(word)
+        if word in self.said:
+            return self.said[word]
+        if len(self.said) >= self.most:
+            return ""
+        close = self.folded.get(word.casefold())
+        if close is None and len(word) <= WORD:
+            close = next(iter(difflib.get_close_matches(word, self.weighed, n=1, cutoff=0.6)), None)
+        self.said[word] = f" (did you mean '{printable(close)}'?)" if close is not None else ""
+        return self.said[word]
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """`` (did you mean 'x'?)`` for the closest choice, or an empty string."""
-    options = sorted(set(map(str, choices)))
-    same_but_case = [c for c in options if c.casefold() == str(word).casefold()]
-    close = same_but_case or difflib.get_close_matches(str(word), options, n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    """`` (did you mean 'x'?)`` for the closest choice, or an empty string (a word met once;
+    for many, one :class:`Suggest`)."""
+    return Suggest(choices)(word)
 
 
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")

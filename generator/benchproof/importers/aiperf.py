@@ -46,7 +46,7 @@ from benchproof.importers.common import skipped as skip
 from benchproof.importers.common import warning
 from benchproof.importers.serving.fields import order_record
 from benchproof.importers.serving.metrics import MetricSpec
-from benchproof.importers.serving.requests import definitions, present_metrics, request_row
+from benchproof.importers.serving.requests import RequestNumbers, definitions, present_metrics, request_row
 from benchproof.importers.serving.stub import arm_stub, same_or_joined
 from benchproof.importers.serving.values import (CONCURRENCY_DIM, INF, NOT_RECORDED, RATE_DIM, iso_from_epoch_ns,
                                                  plain_number, rate_value)
@@ -108,33 +108,48 @@ def _error(error: Any) -> str:
     return "" if error in (None, "", False) else str(error)
 
 
-def _request(obj: dict, meta: dict, rel: str, line: int, skipped: list[Problem]) -> dict:
+def _key(metrics: dict, names: tuple[str, ...]) -> str:
+    """Where a request's value of one of ``names`` is (``metrics.time_to_first_token.value``)."""
+    return f"metrics.{next((n for n in names if isinstance(metrics.get(n), dict)), names[0])}.value"
+
+
+def _request(obj: dict, meta: dict, rel: str, line: int, skipped: list[Problem], numbers: RequestNumbers) -> dict:
     metrics = _mapping(obj, "metrics")
+    number = numbers.at(line)
     error = _error(obj.get("error"))
     found = {metric: _metric(metrics, names) for metric, names in NAMES.items()}
     for metric, (value, factor) in found.items():
         if value is not None and factor is None:
             skipped.append(skip(rel, line, f"'{NAMES[metric][0]}' is in a unit benchproof does not know: "
                                            f"'{metric}' of this request is not measured"))
-    out_tokens = _metric(metrics, ("output_sequence_length", "output_token_count"))[0]
-    in_tokens = _metric(metrics, ("input_sequence_length", "error_isl"))[0]
+    outs, ins = ("output_sequence_length", "output_token_count"), ("input_sequence_length", "error_isl")
+    out_tokens, in_tokens = _metric(metrics, outs)[0], _metric(metrics, ins)[0]
     ttft, ttft_ms = found["ttft_ms"]
     gaps, gaps_ms = found["itl_ms"]
     latency, latency_ms = found["e2el_ms"]
-    row = request_row(0, error, None, None, None, in_tokens, out_tokens)
+    row = request_row(0, error, None, None, None, in_tokens, out_tokens, number=number,
+                      keys=("", "", "", _key(metrics, ins), _key(metrics, outs)))
     for column, key in (("started_at", "request_start_ns"), ("ended_at", "request_end_ns")):
         when = iso_from_epoch_ns(meta.get(key))
         if when is not None:
             row[column] = when
     if error:
         return row
-    scale = lambda value, factor: value * factor if finite(value) is not None and factor else None  # noqa: E731
-    row["ttft_ms"] = scale(ttft, ttft_ms)
-    row["itl_ms"] = [g * gaps_ms for g in gaps] if isinstance(gaps, list) and gaps_ms and \
-        all(finite(g) is not None for g in gaps) else None
+    def scale(metric: str) -> float | None:
+        value, factor = found[metric]
+        checked = number(value, _key(metrics, NAMES[metric])) if factor else None
+        return checked * factor if checked is not None and factor else None
+
+    row["ttft_ms"] = scale("ttft_ms")
+    listed = [number(g, f"{_key(metrics, NAMES['itl_ms'])}[{j}]") for j, g in enumerate(gaps)] \
+        if isinstance(gaps, list) and gaps_ms else None
+    if gaps is not None and gaps_ms and not isinstance(gaps, list):
+        number(gaps, _key(metrics, NAMES["itl_ms"]))
+    row["itl_ms"] = [g * gaps_ms for g in listed] if listed is not None and gaps_ms and \
+        all(g is not None for g in listed) else None
     out = finite(out_tokens)
     row["tpot_ms"] = sum(row["itl_ms"]) / (out - 1) if row["itl_ms"] and out is not None and out > 1 else None
-    row["e2el_ms"] = scale(latency, latency_ms)
+    row["e2el_ms"] = scale("e2el_ms")
     if row["e2el_ms"] is None and row["ttft_ms"] is not None and row["itl_ms"] is not None:
         row["e2el_ms"] = row["ttft_ms"] + sum(row["itl_ms"])
     return row
@@ -281,6 +296,7 @@ def _settings(summary: dict, load: dict, prefix: str) -> dict[str, Any]:
 def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
     text = read_file(path, rel, WHAT)
     skipped: list[Problem] = []
+    numbers = RequestNumbers(rel, skipped)
     rows: list[dict] = []
     other_phase = 0
     for line in tool_lines(text):
@@ -296,7 +312,8 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         if phase not in (None, "profiling"):
             other_phase += 1
             continue
-        rows.append(_request(obj, meta, rel, number, skipped))
+        rows.append(_request(obj, meta, rel, number, skipped, numbers))
+    numbers.finish()
     if not rows:
         fail(rel, 1, f"not an {WHAT}: no line is a request of the profiling phase")
     if other_phase:

@@ -93,10 +93,16 @@ def is_number(value: Any) -> bool:
 
 def finite(value: Any, exact: bool = False) -> float | int | None:
     """``value`` as a finite float (``exact``: the number as given, an int stays an int), or
-    ``None`` when it is not a number (text, null, NaN, bool)."""
-    if not is_number(value) or not math.isfinite(value):
+    ``None`` when it is not a number (text, null, NaN, bool, an integer beyond a double)."""
+    if not is_number(value):
         return None
-    return value if exact else float(value)
+    try:
+        number = float(value)
+    except OverflowError:        # an integer of 309 digits or more
+        return None
+    if not math.isfinite(number):
+        return None
+    return value if exact else number
 
 
 def nested(node: Any, *keys: str) -> Any:

@@ -181,8 +181,11 @@ class Files:
             self.pruned.append(path)
 
     def made_rel(self) -> list[str]:
-        """The folders this writer made, relative to the project (``.`` for the project)."""
-        return [p.relative_to(self.root).as_posix() if p != self.root else "." for p in self.made]
+        """The folders this writer made in the project, relative to it (``.`` for the project);
+        not the missing folders above it that it made too (``--into a/b/proj`` makes ``a`` and
+        ``a/b``, as ``init`` and ``build -o`` do): they are not the project's to take back."""
+        return [p.relative_to(self.root).as_posix() if p != self.root else "." for p in self.made
+                if p == self.root or self.root in p.parents]
 
     def undo(self) -> None:
         for path in reversed(self.pruned):

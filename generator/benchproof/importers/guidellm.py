@@ -68,6 +68,7 @@ from benchproof.importers.common import (
 from benchproof.importers.common import skipped as skip
 from benchproof.importers.guidellm_arm import _arm, _text
 from benchproof.importers.guidellm_requests import bench_requests, request_metrics
+from benchproof.importers.serving.requests import RequestNumbers
 from benchproof.importers.serving.fields import order_record
 from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.importers.serving.values import (
@@ -302,6 +303,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     benches: list[dict] = []
     requests: list[dict] = []
     warnings: list[Problem] = []
+    numbers = RequestNumbers(rel, skipped)
     for index, (bench, line) in enumerate(zip(doc["benchmarks"], lines)):
         why = _problem(bench)
         if why:
@@ -309,9 +311,10 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
             continue
         _check_layout(bench, rel, line, index, version)
         benches.append(bench)
-        requests += bench_requests(bench, len(records), _totals(bench) or {}, rel, line, index, warnings)
+        requests += bench_requests(bench, len(records), _totals(bench) or {}, rel, line, index, warnings, numbers)
         warnings += _tool_warnings(bench, rel, line, index)
         records.append(_record(bench, index, path, rel, line, skipped, present))
+    numbers.finish()
     if not records:
         raise _no_benchmark(skipped, rel)
     for record, bench in zip(records, benches):

@@ -28,9 +28,11 @@ from dataclasses import replace
 
 from benchproof.errors import Problem
 from benchproof.importers.base import MetricDef
-from benchproof.importers.common import finite
+from benchproof.importers.common import finite, line_of
+from benchproof.importers.common import skipped as skip
 from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.importers.serving.requests import (
+    RequestNumbers,
     definitions,
     present_metrics,
     request_row,
@@ -38,6 +40,7 @@ from benchproof.importers.serving.requests import (
 )
 from benchproof.importers.serving.values import iso_from_epoch_exact
 from benchproof.model.percentiles import COUNT
+from benchproof.read.schema import shown
 
 # where each layout keeps a request's start (epoch seconds), first present wins
 STARTS = (("request_start_time",), ("info", "timings", "request_start"),
@@ -46,29 +49,41 @@ STATED = ("mean",)          # the statistics whose definition is the audit's (se
 
 
 def bench_requests(bench: dict, record: int, totals: dict, rel: str, line: int | None, index: int,
-                   warnings: list[Problem]) -> list[dict]:
+                   warnings: list[Problem], numbers: RequestNumbers) -> list[dict]:
+    """The benchmark's request samples; a value that is not a number is said in ``numbers`` at
+    the request's line, by its key (``benchmarks[0].requests.successful[3].request_latency``)."""
     requests = bench.get("requests")
     if not isinstance(requests, dict):
         return []
     rows = []
     for status in ("successful", "errored"):
-        for request in requests.get(status) or []:
+        listed = requests.get(status)
+        where = f"benchmarks[{index}].requests.{status}"
+        if listed is not None and not isinstance(listed, list):
+            numbers.skipped.append(skip(rel, line, f"{where} is {shown(listed)}, not a list: its requests are not "
+                                                   "imported"))
+            continue
+        for k, request in enumerate(listed or []):
             if not isinstance(request, dict):
+                numbers.skipped.append(skip(rel, line, f"{where}[{k}] is {shown(request)}, not a request (an "
+                                                       "object): not imported"))
                 continue
+            number = numbers.at(line_of(request) or line, f"benchmarks[{index}].requests.{status}[{k}].")
             error = (request.get("error") or "errored") if status == "errored" else ""
-            ttft, gap = finite(request.get("time_to_first_token_ms")), finite(request.get("inter_token_latency_ms"))
             row = request_row(record, error, None, None, request.get("request_latency"),
-                              request.get("prompt_tokens"), request.get("output_tokens"))
+                              request.get("prompt_tokens"), request.get("output_tokens"), number=number,
+                              keys=("", "", "request_latency", "prompt_tokens", "output_tokens"))
             if not error:
-                row["ttft_ms"] = ttft
-                row["tpot_ms"] = gap if isinstance(request.get("output_tokens"), (int, float)) and \
-                    request["output_tokens"] > 1 else None
+                out = finite(request.get("output_tokens"))
+                row["ttft_ms"] = number(request.get("time_to_first_token_ms"), "time_to_first_token_ms")
+                gap = number(request.get("inter_token_latency_ms"), "inter_token_latency_ms")
+                row["tpot_ms"] = gap if out is not None and out > 1 else None
             row.pop("itl_ms", None)
             started = iso_from_epoch_exact(_first(request, STARTS))
             if started:
                 row["started_at"] = started
             rows.append(row)
-    kept = {s: len(requests.get(s) or []) for s in ("successful", "errored")}
+    kept = {s: len(found) if isinstance(found := requests.get(s), list) else 0 for s in ("successful", "errored")}
     made = {s: finite(totals.get(s)) for s in ("successful", "errored")}
     if any((m := made[s]) is not None and kept[s] < m for s in kept):
         warnings.append(Problem(rel, line, f"benchmarks[{index}]: the file keeps {kept['successful']} of "

@@ -49,6 +49,7 @@ from benchproof.importers.common import skipped as skip
 from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.importers.serving.reading import has_keys
 from benchproof.importers.serving.requests import (
+    RequestNumbers,
     definitions,
     present_metrics,
     request_row,
@@ -61,7 +62,7 @@ from benchproof.importers.serving.values import (
     NOT_RECORDED,
     plain_number,
 )
-from benchproof.read.tooljson import json_document
+from benchproof.read.tooljson import json_document, json_values
 
 NAME = "inference-perf"
 WHAT = "inference-perf lifecycle report"
@@ -189,37 +190,47 @@ def _error_text(error: Any) -> str:
 
 def _requests(path: Path, rel: str, skipped: list[Problem]) -> list[dict]:
     """Request rows from ``per_request_lifecycle_metrics.json`` (record 0): one per entry that has
-    ``computed_metrics`` or an error; none, with a warning, when no entry has computed metrics."""
+    ``computed_metrics`` or an error; none, with a warning, when no entry has computed metrics.
+    A value that is not a number is said at its entry's line of that file."""
     try:
-        doc = json_document(path.read_text(encoding="utf-8-sig"), path.name)
+        text = path.read_text(encoding="utf-8-sig")
+        entries = json_values(text, path.name)
     except (OSError, UnicodeDecodeError, ImportFormatError):
         skipped.append(skip(rel, None, f"{path.name} beside it is not readable JSON: no request records"))
         return []
-    if not isinstance(doc, list):
+    if not text.lstrip().startswith("["):
         skipped.append(skip(rel, None, f"{path.name} beside it is not a list of requests: no request records"))
         return []
+    numbers = RequestNumbers((Path(rel).parent / path.name).as_posix(), skipped)
     rows: list[dict] = []
     without = 0
-    for entry in doc:
+    for k, (line, entry) in enumerate(entries):
         if not isinstance(entry, dict):
             without += 1
             continue
+        number = numbers.at(line, f"[{k}].")
         error = _error_text(entry.get("error"))
         computed = entry.get("computed_metrics")
         tokens = nested(entry, "info", "request_metrics", "text", "input_tokens")
         if error:
             rows.append(request_row(0, error, None, None, None, tokens, nested(entry, "info", "response_metrics",
-                                                                             "output_tokens")))
+                                                                             "output_tokens"), number=number,
+                                    keys=("", "", "", "info.request_metrics.text.input_tokens",
+                                          "info.response_metrics.output_tokens")))
             continue
         if not isinstance(computed, dict):
             without += 1
             continue
         gaps = computed.get("inter_token_latencies")
         row = request_row(0, "", computed.get("time_to_first_token"), gaps if gaps else None,
-                          computed.get("request_latency"), computed.get("input_tokens"), computed.get("output_tokens"))
-        tpot = finite(computed.get("time_per_output_token"))
+                          computed.get("request_latency"), computed.get("input_tokens"), computed.get("output_tokens"),
+                          number=number, keys=tuple(f"computed_metrics.{key}" for key in (
+                              "time_to_first_token", "inter_token_latencies", "request_latency", "input_tokens",
+                              "output_tokens")))
+        tpot = number(computed.get("time_per_output_token"), "computed_metrics.time_per_output_token")
         row["tpot_ms"] = tpot * 1000.0 if tpot is not None else None  # inference-perf's own, as its summary
         rows.append(row)
+    numbers.finish()
     if without and not any(not r["error"] for r in rows):
         skipped.append(skip(rel, None, f"{path.name} beside it has no computed_metrics (inference-perf writes them "
                                        "with report.request_lifecycle.per_request_fields.computed_metrics: true): "

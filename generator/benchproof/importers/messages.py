@@ -71,7 +71,8 @@ def imported(done: Written, project: str, dry: bool) -> list[Line]:
     lines: list[Line] = [("dry run: nothing is written; this is what the import would do", False)] if dry else []
     for f in done.files:
         found = f.imported
-        lines.append((f"{found.format} {f.shown}: {counts(found.records)}, {len(found.skipped)} skipped "
+        skipped = sum(p.count for p in found.skipped)   # a line "… and 990 more" stands for 990
+        lines.append((f"{found.format} {f.shown}: {counts(found.records)}, {skipped:,} skipped "
                       f"→ {f.runs_rel}", False))
         lines += [(str(problem), True) for problem in [*found.skipped, *found.warnings]]
         ids = list(dict.fromkeys(f.arm_ids.values()))

@@ -64,6 +64,7 @@ from benchproof.importers.serving.metrics import (
 from benchproof.importers.serving.reading import has_keys, missing_keys
 from benchproof.importers.serving.requests import (
     ARRAYS,
+    RequestNumbers,
     array_requests,
     definitions,
     present_metrics,
@@ -177,6 +178,7 @@ def _lengths(obj: dict) -> tuple[Any, Any]:
 def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
     text = read_file(path, rel, WHAT)
     objects, skipped = _lines(text, rel)
+    numbers = RequestNumbers(rel, skipped)
     if not objects:
         raise _no_result(skipped, rel)
     plain = [obj for _, obj in objects]
@@ -195,7 +197,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
             skipped.append(skip(rel, line, "per-request arrays without 'errors': which requests failed is "
                                            "not recorded, so no request records are written for this run"))
         else:
-            requests += array_requests(obj, len(records), rel, line, skipped)
+            requests += array_requests(obj, len(records), rel, line, skipped, numbers)
         record: dict[str, Any] = {
             "dataset": obj.get("dataset_name") or NOT_RECORDED,
             "request_rate": rate_value(obj.get("request_rate")),
@@ -212,6 +214,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     how = ArmFields(arm_from, ("model_id", "backend"), {"model": "model_id"},
                     lambda indices: _stub([plain[i] for i in indices]))
     retokenised = [(line, obj) for line, obj in objects if _retokenised_itl(obj)]
+    numbers.finish()
     imported = serving_import(NAME, records, specs, present, dims, how, skipped, rel, requests,
                               _request_metrics(specs, present, requests, itl=not retokenised))
     if retokenised and requests:

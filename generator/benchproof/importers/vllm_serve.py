@@ -60,6 +60,7 @@ from benchproof.importers.serving.metrics import (
 )
 from benchproof.importers.serving.reading import has_keys, json_results
 from benchproof.importers.serving.requests import (
+    RequestNumbers,
     array_requests,
     definitions,
     present_metrics,
@@ -215,9 +216,10 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     records: list[dict] = []
     requests: list[dict] = []
     skipped: list[Problem] = []
+    numbers = RequestNumbers(rel, skipped)
     present: set[str] = set()
     for line, obj in objects:
-        rows = array_requests(obj, len(records), rel, line, skipped)
+        rows = array_requests(obj, len(records), rel, line, skipped, numbers)
         _start_offsets(obj, rows)
         requests += rows
         record: dict[str, Any] = {}
@@ -246,6 +248,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
 
     how = ArmFields(arm_from, ("label", "model_id", "backend"), {"model": "model_id"},
                     lambda indices: _stub([plain[i] for i in indices]))
+    numbers.finish()
     return serving_import(NAME, records, specs, present, dims, how, skipped, rel, requests,
                           _request_metrics(specs, present, requests))
 

@@ -164,10 +164,11 @@ def _record(value: object, strict: _Strict, rel: str, line: int, source: str) ->
     return [RawRecord(rel, line, value)], []
 
 
-def read_jsonl_records(text: str, rel: str) -> Result:
+def read_jsonl_records(text: str, rel: str, first: int = 1) -> Result:
+    """Every object of a JSON Lines text (``first``: the file's line the text starts on)."""
     records: list[RawRecord] = []
     problems: list[Problem] = []
-    for line, source in enumerate(text.split("\n"), 1):
+    for line, source in enumerate(text.split("\n"), first):
         if not source.strip():
             continue
         strict = _Strict()

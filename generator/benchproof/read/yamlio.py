@@ -79,13 +79,16 @@ def read_text(path: pathlib.Path, rel: str, keep_line_ends: bool = False) -> tup
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        bad = data[exc.start]
-        message = f"not valid UTF-8 (byte 0x{bad:02x}); save the file as UTF-8"
-        return None, [Problem(rel, line, message)]
+        return None, [utf8_problem(data, exc, rel)]
     if keep_line_ends:
         return text, []
     return text.replace("\r\n", "\n").replace("\r", "\n"), []
+
+
+def utf8_problem(data: bytes, exc: UnicodeDecodeError, rel: str, first: int = 1) -> Problem:
+    """Where and why ``data`` (from line ``first`` of ``rel``) is not UTF-8."""
+    line = data.count(b"\n", 0, exc.start) + first
+    return Problem(rel, line, f"not valid UTF-8 (byte 0x{data[exc.start]:02x}); save the file as UTF-8")
 
 
 def _line(node: Node) -> int:

@@ -78,7 +78,7 @@ def serve(project: Path, port: int, say: Log, cache: bool = True) -> None:
     site = work / "site"
     try:
         server = open_port(site, port)
-    except PortProblem:
+    except BaseException:      # PortProblem, or Ctrl-C / SIGTERM before the handlers below
         shutil.rmtree(work, ignore_errors=True)
         raise
     # Ctrl-C and SIGTERM stop it cleanly, even when the shell started it with SIGINT ignored.

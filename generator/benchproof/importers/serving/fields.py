@@ -5,14 +5,13 @@ numbers, mappings as JSON text; then repeats, ``imported_from`` and column order
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from benchproof.importers import arms
-from benchproof.importers.common import IMPORTED_FROM, RESERVED_COLUMNS, number_repeats, origin
+from benchproof.importers.common import IMPORTED_FROM, RESERVED_COLUMNS, finite, is_number, number_repeats, origin
 from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.importers.serving.values import plain_number
 
@@ -42,8 +41,8 @@ def raw_fields(fields: dict, consumed: Iterable[str], taken: Iterable[str]) -> d
                 put("errors_nonempty", sum(1 for e in value if e))
         elif isinstance(value, dict):
             put(name, json.dumps(value, sort_keys=True, default=str))
-        elif isinstance(value, float) and not math.isfinite(value):
-            put(name, str(value))  # kept in words ("inf", "nan"): never a number
+        elif is_number(value) and finite(value) is None:
+            put(name, str(value))  # kept in words ("inf", "nan", 400 digits): never a number
         elif COUNT.match(name):
             put(name, plain_number(value))  # a count is a whole number, however the tool wrote it
         elif value is None or isinstance(value, (str, int, float, bool)):

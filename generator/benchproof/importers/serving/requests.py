@@ -16,19 +16,66 @@ summary (what the audit's ``summary-differs`` checks).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from benchproof.errors import Problem
+from benchproof.errors import Problem, printable
 from benchproof.importers.base import MetricDef
 from benchproof.importers.common import finite
 from benchproof.importers.common import skipped as skip
 from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.model.percentiles import COUNT
+from benchproof.read.schema import shown
+from benchproof.text import thousands
 
 MS = 1000.0
 FAMILY_OF = {"ttft_ms": "ttft", "tpot_ms": "tpot", "itl_ms": "itl", "e2el_ms": "e2el"}
 ARRAYS = ("ttfts", "itls", "output_lens")   # what a vLLM / SGLang run needs for request records
+SHOWN = 10    # values that are not numbers said one by one in a file; the others in one line
+# (value, the key it stands under) → the number, or None: one file's requests (RequestNumbers.at)
+Number = Callable[[Any, str], "float | None"]
+KEYS = ("ttft", "itls", "latency", "input tokens", "output tokens")   # request_row's values, by default
+
+
+class RequestNumbers:
+    """The request values of one file read as numbers.  Nothing there (null) is not measured; a
+    value that is there and is not a finite number (text, a boolean, NaN, an integer beyond a
+    double) is skipped at its ``file:line`` with the key it stands under, counted in the
+    import's "N skipped": never an empty value said nowhere.  The first :data:`SHOWN` are said
+    one by one, the others in one line with their count (:meth:`finish`)."""
+
+    def __init__(self, rel: str, skipped: list[Problem]):
+        self.rel, self.skipped = rel, skipped
+        self.said, self.more, self.more_line = 0, 0, None
+
+    def at(self, line: int | None, prefix: str = "") -> Number:
+        """The reader of the values of one request (or of one result's arrays) at ``line``."""
+        return lambda value, key: self.number(value, f"{prefix}{key}", line)
+
+    def number(self, value: Any, key: str, line: int | None) -> float | None:
+        if value is None:
+            return None
+        number = finite(value)
+        if number is not None:
+            return number
+        if self.said < SHOWN:
+            self.said += 1
+            self.skipped.append(skip(self.rel, line, f"{printable(key)} is {shown(value)}, not a finite number{_LEFT}"))
+        else:
+            self.more += 1
+            self.more_line = self.more_line if self.more_line is not None else line
+        return None
+
+    def finish(self) -> None:
+        """The values past the first :data:`SHOWN`, in one line that counts them all."""
+        if self.more:
+            more = skip(self.rel, self.more_line, f"… and {thousands(self.more)} more request values that are "
+                                                  f"not finite numbers{_LEFT}")
+            self.skipped.append(Problem(more.file, more.line, more.message, more.severity, count=self.more))
+            self.more = 0
+
+
+_LEFT = ": left empty (not measured)"
 
 
 def definitions(tool: str, present: set[str], meanings: dict[str, str]) -> list[MetricDef]:
@@ -66,28 +113,38 @@ def stated_of(specs: Iterable[MetricSpec], present: set[str], families: Iterable
     return out
 
 
+def _unchecked(value: Any, key: str) -> float | None:
+    return finite(value)
+
+
 def request_row(record: int, error: Any, ttft_s: Any, itls_s: Any, latency_s: Any,
-                input_tokens: Any, output_tokens: Any, scale: float = MS) -> dict[str, Any]:
-    """One request: its values in ms (``scale``: from the tool's unit), None where it has none."""
+                input_tokens: Any, output_tokens: Any, scale: float = MS,
+                number: Number = _unchecked, keys: tuple[str, ...] = KEYS) -> dict[str, Any]:
+    """One request: its values in ms (``scale``: from the tool's unit), None where it has none.
+    ``number`` reads each value (:meth:`RequestNumbers.at`: one that is not a number is said),
+    ``keys`` name them as the tool does: TTFT, ITLs, latency, input and output tokens."""
     failed = isinstance(error, str) and bool(error.strip()) or (error not in (None, "", False) and not isinstance(error, str))
     row: dict[str, Any] = {"record": record, "error": (error if isinstance(error, str) else str(error)) if failed else ""}
-    if isinstance(input_tokens, (int, float)) and not isinstance(input_tokens, bool):
-        row["input_tokens"] = input_tokens
-    if isinstance(output_tokens, (int, float)) and not isinstance(output_tokens, bool):
+    if number(input_tokens, keys[3]) is not None:
+        row["input_tokens"] = input_tokens          # as written: a count stays a whole number
+    out = number(output_tokens, keys[4])
+    if out is not None:
         row["output_tokens"] = output_tokens
     if failed:
         row.update(ttft_ms=None, tpot_ms=None, itl_ms=None, e2el_ms=None)
         return row
-    ttft = finite(ttft_s)
-    gaps = [finite(x) for x in itls_s] if isinstance(itls_s, list) else None
-    if gaps is not None and any(g is None for g in gaps):
-        gaps = None
+    ttft = number(ttft_s, keys[0])
+    gaps = None
+    if isinstance(itls_s, list):
+        gaps = [number(x, f"{keys[1]}[{j}]") for j, x in enumerate(itls_s)]
+        gaps = None if any(g is None for g in gaps) else gaps
+    elif itls_s is not None:
+        number(itls_s, keys[1])
     itl = [g * scale for g in gaps] if gaps is not None else None
     row["ttft_ms"] = ttft * scale if ttft is not None else None
     row["itl_ms"] = itl
-    out = output_tokens if isinstance(output_tokens, (int, float)) and not isinstance(output_tokens, bool) else None
     row["tpot_ms"] = sum(itl) / (out - 1) if itl and out is not None and out > 1 else None
-    latency = finite(latency_s)
+    latency = number(latency_s, keys[2])
     if latency is not None:
         row["e2el_ms"] = latency * scale
     elif ttft is not None and itl is not None:
@@ -97,12 +154,19 @@ def request_row(record: int, error: Any, ttft_s: Any, itls_s: Any, latency_s: An
     return row
 
 
-def array_requests(obj: dict, record: int, rel: str, line: int, skipped: list[Problem]) -> list[dict]:
+def array_requests(obj: dict, record: int, rel: str, line: int, skipped: list[Problem],
+                   numbers: RequestNumbers) -> list[dict]:
     """The requests of one vLLM (``--save-detailed``) or SGLang (``--output-details``) result:
     its parallel arrays (at the top level, or under ``details``); none, with a warning, when
-    they are missing or of different lengths."""
-    source = obj.get("details") if isinstance(obj.get("details"), dict) else obj
+    they are missing or of different lengths.  A value that is not a number is said, at the
+    result's line, by its key (``ttfts[3]``), in ``numbers`` (the file's)."""
+    under = "details." if isinstance(obj.get("details"), dict) else ""
+    source = obj.get("details") if under else obj
     if not all(isinstance(source.get(k), list) for k in ARRAYS):
+        odd = [k for k in ARRAYS if source.get(k) is not None and not isinstance(source.get(k), list)]
+        if odd:     # the arrays are there, one is not a list: said, never a run quietly without requests
+            skipped.append(skip(rel, line, f"{under}{odd[0]} is {shown(source[odd[0]])}, not a list: no request "
+                                           "records written for this run"))
         return []
     n = len(source["ttfts"])
     arrays = {k: source.get(k) for k in ("ttfts", "itls", "output_lens", "input_lens", "errors", "latencies")}
@@ -116,8 +180,11 @@ def array_requests(obj: dict, record: int, rel: str, line: int, skipped: list[Pr
         values = arrays.get(key)
         return values[i] if isinstance(values, list) else None
 
+    number = numbers.at(line, under)
     return [request_row(record, at("errors", i), at("ttfts", i), at("itls", i), at("latencies", i),
-                        at("input_lens", i), at("output_lens", i)) for i in range(n)]
+                        at("input_lens", i), at("output_lens", i), number=number,
+                        keys=(f"ttfts[{i}]", f"itls[{i}]", f"latencies[{i}]", f"input_lens[{i}]", f"output_lens[{i}]"))
+            for i in range(n)]
 
 
 def present_metrics(rows: list[dict]) -> set[str]:

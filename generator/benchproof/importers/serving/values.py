@@ -11,7 +11,7 @@ from typing import Any
 
 from benchproof.importers.base import DimensionDef
 from benchproof.model import terms
-from benchproof.importers.common import finite, is_number
+from benchproof.importers.common import finite
 
 INF = "inf"              # dimension value of an unlimited request rate
 UNLIMITED = "unlimited"  # dimension value of an unset concurrency limit
@@ -21,7 +21,7 @@ NOT_RECORDED = terms.NOT_RECORDED  # dimension value a record of the file does n
 def is_infinite_rate(value: Any) -> bool:
     if isinstance(value, str):
         return value.strip().lower() in ("inf", "infinity", "+inf", "+infinity")
-    return is_number(value) and math.isinf(value) and value > 0
+    return isinstance(value, float) and math.isinf(value) and value > 0
 
 
 def plain_number(value: Any) -> Any:
@@ -34,7 +34,7 @@ def plain_number(value: Any) -> Any:
         if not math.isfinite(number):
             return value
         value = number
-    if is_number(value) and math.isfinite(value) and float(value).is_integer():
+    if finite(value) is not None and float(value).is_integer():
         return int(value)
     return value
 
@@ -96,7 +96,7 @@ def concurrency_dims(objects: Iterable[dict]) -> list[DimensionDef]:
 def iso_from_epoch_ns(nanoseconds: Any) -> str | None:
     """An ISO 8601 UTC time to the microsecond (``2026-12-07T16:27:18.908528+00:00``) from a
     whole number of nanoseconds since the epoch (``time.time_ns()``), or ``None``."""
-    if not is_number(nanoseconds) or not math.isfinite(nanoseconds) or nanoseconds < 0:
+    if finite(nanoseconds) is None or nanoseconds < 0:
         return None
     seconds, rest = divmod(int(nanoseconds), 1_000_000_000)
     try:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchproof.errors import REPEAT_LIMIT, SHOWN_RANGES, add_run, did_you_mean, printable, repeated
+from benchproof.errors import REPEAT_LIMIT, SHOWN_RANGES, SUGGESTED, Suggest, add_run, printable, repeated
 from benchproof.model.columns import NUMBER, OBJECT, TEXT, Column
 from benchproof.model.config import Metric
 from benchproof.read.numbers import blank, parse_column, parse_number
@@ -40,12 +40,39 @@ class Values:
     listed: bool = False
 
 
+MORE = "unknown run_ids"    # the group of the unknown run ids past the first few
+
+
 class Messages:
     """Every problem found in the request files, grouped by file and message (ten million rows
-    with the same mistake are one message: how often, the first ranges of lines it is on)."""
+    with the same mistake are one message: how often, the first ranges of lines it is on).
 
-    def __init__(self) -> None:
+    An unknown run id is said with its own message for the first :data:`SUGGESTED` distinct ones
+    (with a "did you mean", decided once for each); the others are counted, one message per file
+    (``… and 39,990 more unknown run_ids``)."""
+
+    def __init__(self, run_ids) -> None:
         self.groups: dict[tuple[str, str], list] = {}   # (file, message) → [count, runs of lines, lines]
+        self.suggest = Suggest(run_ids)
+        self.unknown: dict[str, str] = {}               # the run ids said one by one → their message
+        self.more: dict[str, set[str]] = {}             # file → the other unknown run ids in it
+
+    def unknown_runs(self, rel: str, values: list[str], codes: np.ndarray, lines: np.ndarray) -> None:
+        """Run ids no run record has (``values``, distinct, first seen first) on ``lines`` of
+        ``rel`` (``codes``: which value each line holds)."""
+        listed = []
+        for k, value in enumerate(values):
+            if value not in self.unknown and len(self.unknown) < SUGGESTED:
+                self.unknown[value] = f"unknown run_id '{printable(value)}': no run record has it{self.suggest(value)}"
+            if value in self.unknown:
+                listed.append(k)
+        for k in listed:
+            self.note(rel, self.unknown[values[k]], lines[codes == k])
+        rest = ~np.isin(codes, listed)
+        if rest.any():
+            said = set(listed)
+            self.more.setdefault(rel, set()).update(v for k, v in enumerate(values) if k not in said)
+            self.note(rel, MORE, lines[rest])
 
     def note(self, rel: str, message: str, lines: np.ndarray) -> None:
         if not len(lines):
@@ -64,6 +91,8 @@ class Messages:
         else one line for all of them (as :func:`benchproof.errors.collapse` says it)."""
         out = []
         for (rel, message), (count, runs, lines) in self.groups.items():
+            if message is MORE:
+                message = f"… and {len(self.more[rel]):,} more unknown run_ids (no run record has them)"
             if count <= len(lines):
                 out += [(rel, line, message) for line in lines]
             else:
@@ -74,8 +103,8 @@ class Messages:
 class BatchCheck:
     """The checks of one batch; a row that fails one is left out (``bad``)."""
 
-    def __init__(self, batch: Batch, run_ids, known, messages: Messages):
-        self.batch, self.run_ids, self.known, self.messages = batch, run_ids, known, messages
+    def __init__(self, batch: Batch, run_ids, messages: Messages):
+        self.batch, self.run_ids, self.messages = batch, run_ids, messages
         self.n = len(batch.lines)
         self.bad = np.zeros(self.n, bool)
 
@@ -90,6 +119,7 @@ class BatchCheck:
     def runs(self) -> np.ndarray:
         """Each row's run (its row in the run records), -1 where the row has none.  A dictionary
         column (how Parquet writers store a run id repeated on every row) is decided per value."""
+        import pyarrow as pa
         import pyarrow.compute as pc
 
         data = self.batch.columns.get(RUN_ID)
@@ -98,21 +128,21 @@ class BatchCheck:
             return np.full(self.n, -1, np.int64)
         values, codes = _distinct(data)
         text = pc.utf8_trim_whitespace(_text_array(values))
+        if isinstance(text, pa.ChunkedArray):
+            text = text.combine_chunks()
         found = pc.index_in(text, value_set=self.run_ids).fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
         blank = ~text.is_valid().to_numpy(zero_copy_only=False) | pc.equal(text, "").fill_null(True).to_numpy(
             zero_copy_only=False)
-        names = text.to_pylist() if (blank | (found < 0)).any() else []
         if codes is not None:
             found, blank = np.append(found, -1)[codes], np.append(blank, True)[codes]
         self.fail(np.flatnonzero(blank), "missing required column 'run_id' (the run record each request belongs to)")
         unknown = np.flatnonzero((found < 0) & ~blank)
         if len(unknown):
             which = codes[unknown] if codes is not None else unknown
-            known = self.known.to_pylist() if not isinstance(self.known, list) else self.known
-            for k in np.unique(which).tolist():
-                value = names[k]
-                self.fail(unknown[which == k], f"unknown run_id '{printable(value)}': no run record has it"
-                                               f"{did_you_mean(value, known)}")
+            named = text.take(pa.array(which)).dictionary_encode()   # each distinct id once, first seen first
+            self.bad[unknown] = True
+            self.messages.unknown_runs(self.batch.rel, named.dictionary.to_pylist(),
+                                       named.indices.to_numpy(zero_copy_only=False), self.batch.lines[unknown])
         return found
 
     # -- error ------------------------------------------------------------------------------

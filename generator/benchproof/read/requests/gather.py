@@ -23,18 +23,17 @@ class Gather:
 
         self.metrics, self.slo = metrics, slo
         self.run_ids = run_ids if isinstance(run_ids, pa.Array) else pa.array(run_ids, pa.string())
-        self.known = self.run_ids
         n = len(run_ids)
         self.requests = np.zeros(n, np.int64)
         self.failed = np.zeros(n, np.int64)
         self.good = np.zeros(n, np.int64)
         self.parts: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {m.id: [] for m in metrics}
-        self.messages = Messages()
+        self.messages = Messages(self.run_ids.to_pylist())
         self.count = 0
         self.listed: set[str] = set()
 
     def add(self, batch: Batch) -> None:
-        check = BatchCheck(batch, self.run_ids, self.known, self.messages)
+        check = BatchCheck(batch, self.run_ids, self.messages)
         runs = check.runs()
         failed = check.failed()
         values = {m.id: check.values(m) for m in self.metrics}

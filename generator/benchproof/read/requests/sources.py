@@ -5,11 +5,12 @@ that are hive-partitioned Parquet datasets (``requests/lake/arm=a/run_id=r1/part
 each ``key=value`` folder is a column of every row below it).  Anything else there is an error,
 as in ``runs/``.
 
-A batch is some rows of one file, as columns: CSV and JSON Lines files are read whole by the
-run-record reader (:func:`~benchproof.read.runs.records_io.read_columns`, the same checks and
-``file:line``); a Parquet file is read a row group at a time, only the columns a report uses
-(``run_id``, ``error``, its request metrics), so ten million rows never sit in memory as a table.
-A Parquet row's "line" is its row number in its file (the first row is 1).
+A batch is some rows of one file, as columns: a CSV file is read whole by the run-record reader
+(:func:`~benchproof.read.runs.records_io.read_columns`, the same checks and ``file:line``), a JSON
+Lines file by the same reader a part of whole lines at a time
+(:func:`~benchproof.read.runs.records_io.jsonl_parts`); a Parquet file is read a row group at a
+time, only the columns a report uses (``run_id``, ``error``, its request metrics), so ten million
+rows never sit in memory as a table.  A Parquet row's "line" is its row number in its file (the first row is 1).
 """
 
 from __future__ import annotations
@@ -81,8 +82,14 @@ def dataset_files(root: Path, source: Source, problems: Problems) -> list[tuple[
     files = []
     for path in sorted(source.path.rglob("*"), key=lambda p: p.relative_to(source.path).as_posix()):
         rel = path.relative_to(root).as_posix()
-        if path.is_dir() or any(part.startswith((".", "_")) for part in path.relative_to(source.path).parts):
+        if any(part.startswith((".", "_")) for part in path.relative_to(source.path).parts):
             continue      # _SUCCESS, _common_metadata, .crc: what Spark and Hadoop leave beside the data
+        if path.is_symlink() and path.is_dir():    # never walked into: its requests would be left out unsaid
+            problems.error(printable(rel), None, "is a link to a folder: a dataset's folders are read only where "
+                                                 "they are, so its requests would be left out; move or copy it in")
+            continue
+        if path.is_dir():
+            continue
         why = name_problem(rel)
         if why:
             problems.error(printable(rel), None, why)
@@ -155,12 +162,14 @@ def batches(root: Path, source: Source, wanted: tuple[str, ...], problems: list[
     if source.path.suffix.lower() == ".parquet":
         yield from _parquet(source.path, source.rel, wanted, {}, problems)
         return
-    from benchproof.read.runs.records_io import read_columns
+    from benchproof.read.runs.records_io import jsonl_parts, read_columns
 
-    found, trouble = read_columns(source.path, source.rel)
-    problems.extend(trouble)
-    if found is not None and found.n:
-        yield Batch(source.rel, found.lines, {name: found.columns[name] for name in wanted if name in found.columns})
+    parts = jsonl_parts(source.path, source.rel) if source.path.suffix.lower() == ".jsonl" else \
+        iter([read_columns(source.path, source.rel)])
+    for found, trouble in parts:
+        problems.extend(trouble)
+        if found is not None and found.n:
+            yield Batch(source.rel, found.lines, {n: found.columns[n] for n in wanted if n in found.columns})
 
 
 def kind_of(data: object) -> str:

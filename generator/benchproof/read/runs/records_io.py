@@ -15,14 +15,20 @@ same line; a plain JSON Lines file (one flat object a line, see
 :mod:`benchproof.read.runs.fast_jsonl`) by pyarrow too, anything else by the exact readers of
 :mod:`benchproof.read.jsonio` (JSON Lines a line at a time, JSON).  ``.parquet`` files are read
 by :mod:`benchproof.read.runs.parquet`.  :func:`read_runs` gives the same records one by one.
+
+:func:`jsonl_parts` reads a JSON Lines file a part at a time (request records: ten million rows):
+each part of about :data:`PART` bytes, whole lines, goes the fast way or the exact way on its
+own, so one odd line (a duplicate key) costs the exact reader one part, never the whole file,
+and no more than one part is ever held as text or as Python objects.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import pathlib
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -31,7 +37,9 @@ from benchproof.model.columns import Column, RunFile
 from benchproof.read.runs.fast_csv import plain_csv
 from benchproof.read.runs.fast_jsonl import plain_jsonl
 from benchproof.read.jsonio import RawRecord, Result, read_json_records, read_jsonl_records
-from benchproof.read.yamlio import read_text
+from benchproof.read.yamlio import read_text, utf8_problem
+
+PART = 4 << 20    # bytes of a JSON Lines file read at a time by :func:`jsonl_parts` (whole lines)
 
 
 def read_runs(path: pathlib.Path, rel: str) -> Result:
@@ -74,6 +82,54 @@ def read_columns(path: pathlib.Path, rel: str) -> tuple[RunFile | None, list[Pro
         if fast is not None:
             return fast, []
     records, problems = reader(text, rel)
+    return RunFile.from_dicts(rel, [r.fields for r in records], [r.line for r in records]), problems
+
+
+def jsonl_parts(path: pathlib.Path, rel: str) -> Iterator[tuple[RunFile | None, list[Problem]]]:
+    """A JSON Lines file's records a part at a time, as columns, each part with its problems
+    (lines numbered in the whole file); the file is checked as :func:`read_text` checks it (a BOM,
+    CRLF and CR line ends; text that is not UTF-8 ends the reading there, at its line)."""
+    try:
+        file = open(path, "rb")
+    except OSError as exc:
+        yield None, [Problem(rel, None, f"cannot read file: {exc.strerror or exc}")]
+        return
+    with file:
+        first, pending, start = 1, [], True
+        while True:
+            try:
+                block = file.read(PART)
+            except OSError as exc:
+                yield None, [Problem(rel, first, f"cannot read file: {exc.strerror or exc}")]
+                return
+            cut = block.rfind(b"\n") + 1
+            if block and not cut:            # a line longer than a part: read on
+                pending.append(block)
+                continue
+            data = b"".join([*pending, block[:cut] if block else b""])
+            pending = [block[cut:]] if block else []
+            if start:
+                data, start = data.removeprefix(codecs.BOM_UTF8), False
+            if data:
+                try:
+                    text = data.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    yield None, [utf8_problem(data, exc, rel, first)]
+                    return
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
+                yield _jsonl_part(text, rel, first)
+                first += text.count("\n")
+            if not block:
+                return
+
+
+def _jsonl_part(text: str, rel: str, first: int) -> tuple[RunFile, list[Problem]]:
+    """Some whole lines of a JSON Lines file (the first being line ``first``), as columns."""
+    fast = plain_jsonl(text, rel)
+    if fast is not None:
+        fast.lines += first - 1
+        return fast, []
+    records, problems = read_jsonl_records(text, rel, first)
     return RunFile.from_dicts(rel, [r.fields for r in records], [r.line for r in records]), problems
 
 

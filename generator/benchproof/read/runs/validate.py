@@ -24,7 +24,7 @@ import numpy as np
 
 from benchproof import progress
 from benchproof import text as fmt
-from benchproof.errors import Problems, did_you_mean
+from benchproof.errors import Problems, Suggest
 from benchproof.model.terms import STATUSES, DimValue
 from benchproof.model.config import Arm, Report
 from benchproof.model.columns import Column, RunTable, text_of
@@ -94,6 +94,10 @@ class Validation:
         self.unused: dict[tuple, tuple[tuple[int, int], list[tuple]]] = {}
         self._numbers: dict[str, tuple[np.ndarray, dict[int, str]]] = {}
         self.reported: dict[str, np.ndarray] = {}   # a derived metric's reported figure, as read
+        # "did you mean": once per distinct value, for the first few (a million typos cost ten)
+        self.suggest_section = Suggest(s.id for s in report.sections)
+        self.suggest_arm = Suggest([*arms, *self.unreadable_arms])
+        self.suggest_status = Suggest(STATUSES)
 
     # -- collecting messages -----------------------------------------------------------------
 
@@ -135,7 +139,7 @@ class Validation:
         self.fail_where(section_codes, [why for _, why in sections], 2)
         self._arms(arm_codes, arms, section_codes, sections)
         self.fail_where(status_codes, [said(f"status is not one of {', '.join(STATUSES)}", f"'{s}'",
-                                            f"status '{s}' is not one of {', '.join(STATUSES)}{did_you_mean(s, STATUSES)}")
+                                            f"status '{s}' is not one of {', '.join(STATUSES)}{self.suggest_status(s)}")
                                        if s and s not in STATUSES else None for s in statuses], 4)
         repeats = self._repeats(5)
         check = 6
@@ -179,18 +183,17 @@ class Validation:
                 return ids[0], None
             return None, "missing required column 'section' (the report has several sections)"
         if text not in ids:
-            return None, said("unknown section", f"'{text}'", f"unknown section '{text}'{did_you_mean(text, ids)}")
+            return None, said("unknown section", f"'{text}'", f"unknown section '{text}'{self.suggest_section(text)}")
         return text, None
 
     def _arms(self, arm_codes: np.ndarray, arms: list, section_codes: np.ndarray, sections: list) -> None:
         """An arm that has no file, or that its section does not list (once per arm × section)."""
         pairs, inverse = np.unique(arm_codes * (len(sections) + 1) + section_codes, return_inverse=True)
         messages = []
-        known = [*self.arms, *self.unreadable_arms]
         for pair in pairs.tolist():
             arm, section = arms[pair // (len(sections) + 1)], sections[pair % (len(sections) + 1)][0]
             if arm and arm not in self.arms and arm not in self.unreadable_arms:
-                messages.append(said("unknown arm", f"'{arm}'", f"unknown arm '{arm}'{did_you_mean(arm, known)}"))
+                messages.append(said("unknown arm", f"'{arm}'", f"unknown arm '{arm}'{self.suggest_arm(arm)}"))
             elif arm and section is not None and arm not in self.section_arms[section]:
                 messages.append(f"arm '{arm}' is not listed in section '{section}' of report.yaml")
             else:
