@@ -98,7 +98,13 @@ def _guard(item: Any, line: int | None, problems: Problems) -> Guard | None:
     if not g["reason"].strip():
         problems.error(REL, line_of(item, "reason"), "audit guard: 'reason' must say why the condition matters")
         return None
-    return Guard(g["check"].strip(), g["reason"].strip(), condition.fields, Where(REL, line_of(item, "check")))
+    scopes = GUARD_FIELDS["scope"].choices
+    if g.get("scope", scopes[0]) not in scopes:
+        problems.error(REL, line_of(item, "scope"), f"audit guard: scope must be one of {', '.join(scopes)}, "
+                                                    f"got '{g['scope']}'{did_you_mean(g['scope'], scopes)}")
+        return None
+    return Guard(g["check"].strip(), g["reason"].strip(), condition.fields, Where(REL, line_of(item, "check")),
+                 g.get("scope", GUARD_FIELDS["scope"].default))
 
 
 def _accept(item: Any, line: int | None, report: Report, problems: Problems) -> AcceptEntry | None:
