@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from support.audit import interleaved, invoke, write
+from support.audit import interleaved, invoke, report_yaml, write
 from support.common import page, summary_rows
 from benchproof.compute.run import compute
 from benchproof.errors import InputError
@@ -148,3 +148,37 @@ def test_a_relative_guard_with_no_partner_says_no_ratio(tmp_path):
     result = invoke("check", project)
     assert "out of every absolute figure, and in no ratio: no other arm was caught by it in the same rounds" \
         in result.output, result.output
+
+
+def decided(tmp_path, rows, audit):
+    claims = """\
+decision:
+  question: Replace A with B?
+  verdict: "Yes"
+  status: adopted
+  claims:
+    - {text: B is 1.9x A, metric: tok_s, arm: b, vs: a, expect: "between 1.85 and 1.95"}
+    - {text: B does 21 tok/s, metric: tok_s, arm: b, expect: "between 20 and 22"}
+"""
+    root = write(tmp_path, rows, report=report_yaml(baseline="a", audit=audit) + claims)
+    project = load_project(root)
+    return compute(project).decision.claims, root
+
+
+def test_a_claim_on_a_ratio_may_rest_on_relative_records_a_claim_on_a_value_may_not(tmp_path):
+    (ratio, value), root = decided(tmp_path / "p", niced(), guards("relative"))
+    assert ratio.state == "holds" and ratio.figures[0].value == pytest.approx(21.0 / 11.0)
+    assert ratio.figures[0].relative_only == "process ran niced"
+    assert value.state == "cannot-check" and value.figures[0].relative_only is None
+    assert invoke("build", root, "-o", tmp_path / "site").exit_code == 0
+    claims = page(tmp_path / "site/index.html").select(".claim-figures")
+    assert MARK in claims[0].get_text() and "relative only" not in claims[1].get_text()
+    data = json.loads((tmp_path / "site/downloads/results.json").read_text(encoding="utf-8"))
+    figures = [c["figures"][0] for c in data["decision"]["claims"]]
+    assert [f["relative_only"] for f in figures] == ["process ran niced", None]
+
+
+def test_a_claim_on_a_ratio_without_scope_cannot_be_checked(tmp_path):
+    (ratio, value), _ = decided(tmp_path, niced(), guards(None))
+    assert (ratio.state, value.state) == ("cannot-check", "cannot-check")
+    assert ratio.figures[0].relative_only is None
