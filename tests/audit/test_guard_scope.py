@@ -10,6 +10,7 @@ import pytest
 
 from support.audit import interleaved, invoke, report_yaml, write
 from support.common import page, summary_rows
+from benchproof.audit.run import run_audit
 from benchproof.compute.run import compute
 from benchproof.errors import InputError
 from benchproof.read.project import load_project
@@ -182,3 +183,13 @@ def test_a_claim_on_a_ratio_without_scope_cannot_be_checked(tmp_path):
     (ratio, value), _ = decided(tmp_path, niced(), guards(None))
     assert (ratio.state, value.state) == ("cannot-check", "cannot-check")
     assert ratio.figures[0].relative_only is None
+
+
+def test_a_relative_only_comparison_within_noise_is_not_separated_on_the_caught_records(tmp_path):
+    root = write(tmp_path, niced(b=(10.5, 11.5, 12.5)), baseline="a", audit=guards("relative"))
+    project = load_project(root)
+    found = [f for f in run_audit(project, compute(project)).findings if f.rule == "not-separated"]
+    tok = next(f for f in found if f.metric == "tok_s")
+    assert tok.arm == "b" and sorted(tok.records) == [f"runs/r.csv:{line}" for line in range(2, 8)]
+    assert f"5% better than Arm A (the baseline) ({MARK}), within noise: 10.50–12.50 tok/s overlaps " \
+           "10.00–12.00 tok/s" in tok.message, tok.message

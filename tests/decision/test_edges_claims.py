@@ -37,6 +37,15 @@ def with_rows(extra: list[dict]) -> list[dict]:
     return records(BASE) + extra
 
 
+RELATIVE = 'audit:\n  guards:\n    - {check: "nice == 0", reason: process ran niced, scope: relative}\n'
+ABSOLUTE = RELATIVE.replace(", scope: relative", "")
+
+
+def niced(*arms: str, size: int = 512, rows: list[dict] | None = None) -> list[dict]:
+    """BASE (or ``rows``), every repetition of ``arms`` at ``size`` at nice 5, the rest at 0."""
+    return [dict(r, nice=5 if r["arm"] in arms and r["size"] == size else 0) for r in (rows or records(BASE))]
+
+
 @dataclass(frozen=True)
 class Claim:
     name: str
@@ -120,6 +129,30 @@ CLAIMS = [
           rows=[r for r in records(BASE) if not (r["arm"] == "cand" and r["size"] == 4096 and r["repeat"] != 2)]),
     claim("a failing claim is not flagged: it fails", ">= 0.6", "fails", [(512, 0.5, False)],
           rows=one_repetition("cand")),
+    # audit.guards scope: relative (docs/audit.md, "Relative-only guards"): a ratio may rest on the
+    # records a relative guard caught on both arms in the same rounds; its guard finding flags it
+    claim("relative guard, both arms caught: the ratio of the caught records", ">= 0.5", "holds-on-flagged",
+          [(512, 0.5, True)], rows=niced("cand", "inc"), audit=RELATIVE),
+    claim("relative guard, both arms caught: failing on them fails", "> 0.5", "fails",
+          [(512, 0.5, False)], rows=niced("cand", "inc"), audit=RELATIVE),
+    claim("the same guard absolute: cannot be checked", ">= 0.5", "cannot-check", [(512, None, None)],
+          rows=niced("cand", "inc"), audit=ABSOLUTE),
+    claim("relative guard, only the arm caught: not the same condition, cannot be checked", ">= 0.5",
+          "cannot-check", [(512, None, None)], rows=niced("cand"), audit=RELATIVE),
+    claim("relative guard, only the vs arm caught: cannot be checked", ">= 0.5",
+          "cannot-check", [(512, None, None)], rows=niced("inc"), audit=RELATIVE),
+    claim("relative guard, a claim on a value: cannot be checked", ">= 20", "cannot-check", [(512, None, None)],
+          vs=None, rows=niced("cand", "inc"), audit=RELATIVE),
+    claim("relative guard, a caught vs median of 0: undefined, cannot be checked", ">= 0.5", "cannot-check",
+          [(512, None, None)], audit=RELATIVE,
+          rows=[dict(r, decode=0.0) if r["arm"] == "inc" and r["size"] == 512 else r for r in niced("cand", "inc")]),
+    claim("relative guard, the vs arm clean in other rounds too: caught against caught", ">= 0.5",
+          "holds-on-flagged", [(512, 0.5, True)], audit=RELATIVE,
+          rows=niced("cand", "inc") + [{"run_id": f"inc-512-c{k}", "arm": "inc", "status": "ok", "repeat": k,
+                                        "size": 512, "decode": 80.0, "prefill": 300.0, "wall": 1.0, "nice": 0}
+                                       for k in (4, 5, 6)]),
+    claim("relative guard, without at: the caught point is a figure too", ">= 0.5", "holds-on-flagged",
+          [(512, 0.5, True), (4096, 0.5, True)], at=None, rows=niced("cand", "inc"), audit=RELATIVE),
 ]
 
 TWO_DIMS = REPORT.replace("dimensions: [{id: size, label: Size}]",

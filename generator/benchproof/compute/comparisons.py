@@ -15,8 +15,11 @@ its words say so: ``13% better, relative only: measured on a degraded machine (g
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from benchproof.compute.aggregate import Results, ratio_of
 from benchproof.compute.groups import Groups
@@ -25,6 +28,9 @@ from benchproof.compute.relative import Degraded, mark
 from benchproof.compute.separation import SAME, SEPARATED, TOO_FEW, WITHIN_NOISE, Separation, separation
 from benchproof.model.project import Project
 from benchproof.model.terms import Point
+
+if TYPE_CHECKING:
+    from benchproof.audit.finding import Facts
 
 BASELINE, PAIR = "baseline", "pair"
 STATE_WORDS = {SEPARATED: "", WITHIN_NOISE: "within noise", TOO_FEW: "too few repetitions to tell", SAME: "the same"}
@@ -42,6 +48,7 @@ class Comparison:
     direction: str | None           # the ratio in words: "13% better", "4.17× worse"
     separation: Separation
     relative_only: str | None = None   # the relative guards' reasons, when made of the records they caught
+    caught: tuple[tuple[int, ...], tuple[int, ...]] | None = field(default=None, compare=False)   # (vs's, arm's) then
 
     @property
     def state(self) -> str:
@@ -99,7 +106,7 @@ def _compare(project: Project, results: Results, groups: Groups, degraded: Degra
             continue
         for metric in project.report.metrics:
             a, b = theirs.stats[metric.id], mine.stats[metric.id]
-            relative = None
+            relative, rows_used = None, None
             if a.median is not None and b.median is not None:   # clean against clean
                 ratio = ratio_of(b.median, a.median)
                 found = separation(groups.values(section.id, vs, point, metric.id)[1],
@@ -108,11 +115,13 @@ def _compare(project: Project, results: Results, groups: Groups, degraded: Degra
                 caught = degraded.pair(section.id, arm, vs, point, metric.id)
                 if caught is None:
                     continue
-                relative, theirs_values, mine_values = caught
+                relative, (theirs_rows, theirs_values), (mine_rows, mine_values) = caught
                 found = separation(theirs_values, mine_values, noise)
                 ratio = ratio_of(found.median_b, found.median_a)
+                rows_used = (tuple(theirs_rows.tolist()), tuple(mine_rows.tolist()))
             yield Comparison(section.id, arm, vs, point, metric.id, kind, ratio,
-                             ratio_direction(ratio, better[metric.id]), found, relative)
+                             ratio_direction(ratio, better[metric.id]), found, relative,
+                             rows_used)
 
 
 def compare(project: Project, results: Results, groups: Groups) -> Comparisons:
@@ -127,3 +136,14 @@ def compare(project: Project, results: Results, groups: Groups) -> Comparisons:
         for arm, vs in section.compare:
             out += _compare(project, results, groups, degraded, section, arm, vs, PAIR)
     return Comparisons(tuple(out))
+
+
+def sides(c: Comparison, groups: Groups | Facts) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """The records a comparison is made of and their values: (``vs``'s, ``arm``'s), each
+    (rows, values): the groups' successful records, or those a relative guard caught
+    (``groups``: the compute stage's, or the audit's facts, which read them)."""
+    if c.caught is None:
+        return groups.values(c.section, c.vs, c.point, c.metric), groups.values(c.section, c.arm, c.point, c.metric)
+    values = groups.records.metrics[c.metric]
+    a, b = (np.asarray(rows, np.int64) for rows in c.caught)
+    return (a, values[a]), (b, values[b])

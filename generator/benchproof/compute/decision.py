@@ -103,7 +103,7 @@ def _figure(claim: DecisionClaim, rows: Mapping[tuple, Row], point: Point, degra
         # no clean median on a side: the records a relative guard caught on both, same rounds
         caught = degraded.pair(claim.section, claim.arm, vs.arm, point, claim.metric)
         if caught is not None:
-            relative, value, theirs = caught[0], median(caught[2]), median(caught[1])
+            relative, value, theirs = caught[0], median(caught[2][1]), median(caught[1][1])
     undefined = vs is not None and theirs == 0
     if vs is not None:
         value = None if value is None or theirs is None or undefined else value / theirs

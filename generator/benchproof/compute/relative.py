@@ -73,16 +73,16 @@ class Degraded:
         return np.asarray(rows, np.int64)[~np.isnan(values)]
 
     def pair(self, section: str, arm: str, vs: str, point: Point,
-             metric: str) -> tuple[str, np.ndarray, np.ndarray] | None:
-        """(the guards' reasons, ``vs``'s values, ``arm``'s values) of the records caught under
-        the same condition in the same rounds at this point; None when there are none."""
+             metric: str) -> tuple[str, tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None:
+        """(the guards' reasons, ``vs``'s records and values, ``arm``'s records and values): the
+        records caught under the same condition in the same rounds at this point with a value
+        of ``metric``; None when there are none."""
         mine, theirs = self.rows.get((section, arm, point), {}), self.rows.get((section, vs, point), {})
+        repeat, values = self.records.repeat, self.records.metrics[metric]
         for condition in sorted(set(mine) & set(theirs)):
             a, b = self._measured(theirs[condition], metric), self._measured(mine[condition], metric)
-            repeat = self.records.repeat
             rounds = np.intersect1d(repeat[a], repeat[b])
-            a, b = a[np.isin(repeat[a], rounds)], b[np.isin(repeat[b], rounds)]
             if len(rounds):
-                values = self.records.metrics[metric]
-                return self.reasons[condition], values[a], values[b]
+                a, b = a[np.isin(repeat[a], rounds)], b[np.isin(repeat[b], rounds)]
+                return self.reasons[condition], (a, values[a]), (b, values[b])
         return None
