@@ -130,6 +130,9 @@ def test_the_page_marks_the_ratio_relative_only(relative_site):
     assert rows["Arm A"][3] == "-- excluded 3/3"           # no median, no bar: excluded, never 0
     assert rows["Arm B"][3] == f"-- excluded 3/3 1.91× better, {MARK}"
     assert MARK in page(site / "index.html").select_one(".headlines").get_text()
+    assert "checked 6 of 6 successful records; excluded 6 from every absolute figure (scope: relative: in ratios " \
+           "against arms it caught in the same rounds, marked relative only)." in \
+           page(site / "index.html").select_one(".audit-guards").get_text()
 
 
 def test_results_json_and_check_say_relative_only(relative_site):
