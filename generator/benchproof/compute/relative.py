@@ -46,14 +46,11 @@ class Degraded:
         caught: dict[int, list[int]] = {}
         kept_out: set[int] = set()          # caught by an absolute guard as well
         for i, outcome in enumerate(project.guards):
-            if not outcome.excluded:
-                continue
-            rows = records.rows_of(outcome.excluded).tolist()
             if outcome.guard.scope == RELATIVE:
-                for row in rows:
+                for row in outcome.rows:
                     caught.setdefault(row, []).append(i)
             else:
-                kept_out.update(rows)
+                kept_out.update(outcome.rows)
         reasons = [o.guard.reason for o in project.guards]
         self.reasons: dict[tuple[int, ...], str] = {}
         self.rows: dict[tuple, dict[tuple[int, ...], list[int]]] = {}

@@ -205,3 +205,4 @@ class GuardOutcome:
     checked: int
     considered: int                 # successful records before the guards
     excluded: tuple[str, ...]       # run ids, in input order
+    rows: tuple[int, ...] = ()      # the same records, as indices into the project's records
