@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
@@ -28,9 +28,15 @@ from benchproof.compute.relative import Degraded, mark
 from benchproof.compute.separation import SAME, SEPARATED, TOO_FEW, WITHIN_NOISE, Separation, separation
 from benchproof.model.project import Project
 from benchproof.model.terms import Point
+from benchproof.model.records import Records
 
-if TYPE_CHECKING:
-    from benchproof.audit.finding import Facts
+
+class Read(Protocol):
+    """What :func:`sides` reads: the compute stage's groups, or the audit's facts (made of them)."""
+
+    records: Records
+
+    def values(self, section: str, arm: str, point: Point, metric: str) -> tuple[np.ndarray, np.ndarray]: ...
 
 BASELINE, PAIR = "baseline", "pair"
 STATE_WORDS = {SEPARATED: "", WITHIN_NOISE: "within noise", TOO_FEW: "too few repetitions to tell", SAME: "the same"}
@@ -138,7 +144,7 @@ def compare(project: Project, results: Results, groups: Groups) -> Comparisons:
     return Comparisons(tuple(out))
 
 
-def sides(c: Comparison, groups: Groups | Facts) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+def sides(c: Comparison, groups: Read) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
     """The records a comparison is made of and their values: (``vs``'s, ``arm``'s), each
     (rows, values): the groups' successful records, or those a relative guard caught
     (``groups``: the compute stage's, or the audit's facts, which read them)."""
