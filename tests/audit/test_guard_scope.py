@@ -196,3 +196,9 @@ def test_a_relative_only_comparison_within_noise_is_not_separated_on_the_caught_
     assert tok.arm == "b" and sorted(tok.records) == [f"runs/r.csv:{line}" for line in range(2, 8)]
     assert f"5% better than Arm A (the baseline) ({MARK}), within noise: 10.50–12.50 tok/s overlaps " \
            "10.00–12.00 tok/s" in tok.message, tok.message
+
+
+def test_the_markdown_summary_marks_the_ratio(tmp_path):
+    result = invoke("summary", write(tmp_path, niced(), baseline="a", audit=guards("relative")))
+    assert result.exit_code == 0, result.output
+    assert f"| Arm B | Size 512 | Tok/s (tok/s) | -- excluded 3/3 | 1.91× better, {MARK} |" in result.output
