@@ -4,32 +4,15 @@ ratios against arms caught by it in the same rounds, and those ratios say "relat
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
-from support.audit import interleaved, invoke, report_yaml, write
-from support.common import page, summary_rows
+from support.audit import write
+from support.relative import MARK, decided, guards, niced
 from benchproof.audit.run import run_audit
 from benchproof.compute.run import compute
 from benchproof.errors import InputError
 from benchproof.read.project import load_project
-
-MARK = "relative only: measured on a degraded machine (guard: process ran niced)"
-
-
-def guards(scope: str | None = "relative", extra: str = "") -> str:
-    said = f", scope: {scope}" if scope else ""
-    return f'guards:\n  - {{check: "nice == 0", reason: process ran niced{said}}}\n{extra}'
-
-
-def niced(a=(10.0, 11.0, 12.0), b=(20.0, 21.0, 22.0), nice_a=(5, 5, 5), nice_b=(5, 5, 5)):
-    """a and b in rotation (a1 b1 a2 b2 a3 b3), each record's nice as given."""
-    rows = interleaved({"a": list(a), "b": list(b)})
-    for row in rows:
-        row["nice"] = (nice_a if row["arm"] == "a" else nice_b)[row["repeat"] - 1]
-    return rows
-
 
 def later(rows, arm: str, by: int):
     """``arm``'s repetitions renumbered ``by`` rounds later."""
@@ -115,73 +98,6 @@ def test_a_bad_scope_is_a_config_error_at_its_line(tmp_path, value):
     assert "report.yaml:12:" in text and "scope must be one of absolute, relative" in text, text
 
 
-@pytest.fixture(scope="module")
-def relative_site(tmp_path_factory):
-    root = tmp_path_factory.mktemp("relative")
-    project = write(root / "p", niced(), baseline="a", audit=guards("relative"))
-    result = invoke("build", project, "-o", root / "site")
-    assert result.exit_code == 0, result.output
-    return root / "site", result.output
-
-
-def test_the_page_marks_the_ratio_relative_only(relative_site):
-    site, _ = relative_site
-    rows = {r[0]: r for r in summary_rows(page(site / "index.html"), flags=False)}
-    assert rows["Arm A"][3] == "-- excluded 3/3"           # no median, no bar: excluded, never 0
-    assert rows["Arm B"][3] == f"-- excluded 3/3 1.91× better, {MARK}"
-    assert MARK in page(site / "index.html").select_one(".headlines").get_text()
-    assert "checked 6 of 6 successful records; excluded 6 from every absolute figure (scope: relative: in ratios " \
-           "against arms it caught in the same rounds, marked relative only)." in \
-           page(site / "index.html").select_one(".audit-guards").get_text()
-
-
-def test_results_json_and_check_say_relative_only(relative_site):
-    site, output = relative_site
-    data = json.loads((site / "downloads/results.json").read_text(encoding="utf-8"))
-    tok = next(c for c in data["comparisons"] if c["metric"] == "tok_s")
-    assert tok["relative_only"] == "process ran niced" and tok["ratio"] == pytest.approx(21.0 / 11.0)
-    assert tok["words"] == f"1.91× better, {MARK}"
-    assert all(r["metrics"]["tok_s"]["median"] is None for r in data["rows"])
-    assert "warning: [guard] Arm B: 3 records at Size 512 excluded by the guard 'nice == 0' (process ran niced): " \
-           "nice = 5 on 3; out of every absolute figure, still in 2 ratios against arms caught by it in the " \
-           "same rounds (relative only: measured on a degraded machine)" in output
-
-
-def test_a_relative_guard_with_no_partner_says_no_ratio(tmp_path):
-    project = write(tmp_path / "p", niced(nice_a=(0, 0, 0)), baseline="a", audit=guards("relative"))
-    result = invoke("check", project)
-    assert "out of every absolute figure, and in no ratio: no other arm was caught by it in the same rounds" \
-        in result.output, result.output
-
-
-def decided(tmp_path, rows, audit):
-    claims = """\
-decision:
-  question: Replace A with B?
-  verdict: "Yes"
-  status: adopted
-  claims:
-    - {text: B is 1.9x A, metric: tok_s, arm: b, vs: a, expect: "between 1.85 and 1.95"}
-    - {text: B does 21 tok/s, metric: tok_s, arm: b, expect: "between 20 and 22"}
-"""
-    root = write(tmp_path, rows, report=report_yaml(baseline="a", audit=audit) + claims)
-    project = load_project(root)
-    return compute(project).decision.claims, root
-
-
-def test_a_claim_on_a_ratio_may_rest_on_relative_records_a_claim_on_a_value_may_not(tmp_path):
-    (ratio, value), root = decided(tmp_path / "p", niced(), guards("relative"))
-    assert ratio.state == "holds" and ratio.figures[0].value == pytest.approx(21.0 / 11.0)
-    assert ratio.figures[0].relative_only == "process ran niced"
-    assert value.state == "cannot-check" and value.figures[0].relative_only is None
-    assert invoke("build", root, "-o", tmp_path / "site").exit_code == 0
-    claims = page(tmp_path / "site/index.html").select(".claim-figures")
-    assert MARK in claims[0].get_text() and "relative only" not in claims[1].get_text()
-    data = json.loads((tmp_path / "site/downloads/results.json").read_text(encoding="utf-8"))
-    figures = [c["figures"][0] for c in data["decision"]["claims"]]
-    assert [f["relative_only"] for f in figures] == ["process ran niced", None]
-
-
 def test_a_claim_on_a_ratio_without_scope_cannot_be_checked(tmp_path):
     (ratio, value), _ = decided(tmp_path, niced(), guards(None))
     assert (ratio.state, value.state) == ("cannot-check", "cannot-check")
@@ -196,9 +112,3 @@ def test_a_relative_only_comparison_within_noise_is_not_separated_on_the_caught_
     assert tok.arm == "b" and sorted(tok.records) == [f"runs/r.csv:{line}" for line in range(2, 8)]
     assert f"5% better than Arm A (the baseline) ({MARK}), within noise: 10.50–12.50 tok/s overlaps " \
            "10.00–12.00 tok/s" in tok.message, tok.message
-
-
-def test_the_markdown_summary_marks_the_ratio(tmp_path):
-    result = invoke("summary", write(tmp_path, niced(), baseline="a", audit=guards("relative")))
-    assert result.exit_code == 0, result.output
-    assert f"| Arm B | Size 512 | Tok/s (tok/s) | -- excluded 3/3 | 1.91× better, {MARK} |" in result.output

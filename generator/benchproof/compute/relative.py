@@ -66,8 +66,9 @@ class Degraded:
         return bool(self.rows)
 
     def _measured(self, rows: list[int], metric: str) -> np.ndarray:
-        values = self.records.metrics[metric][np.asarray(rows, np.int64)]
-        return np.asarray(rows, np.int64)[~np.isnan(values)]
+        """Those of ``rows`` (never empty) with a value of ``metric``."""
+        found = np.asarray(rows, np.int64)  # pragma: no mutate (Python ints, never none: int64 said or not)
+        return found[~np.isnan(self.records.metrics[metric][found])]
 
     def pair(self, section: str, arm: str, vs: str, point: Point,
              metric: str) -> tuple[str, tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None:
