@@ -112,3 +112,11 @@ def test_a_relative_only_comparison_within_noise_is_not_separated_on_the_caught_
     assert tok.arm == "b" and sorted(tok.records) == [f"runs/r.csv:{line}" for line in range(2, 8)]
     assert f"5% better than Arm A (the baseline) ({MARK}), within noise: 10.50–12.50 tok/s overlaps " \
            "10.00–12.00 tok/s" in tok.message, tok.message
+
+
+def test_a_metric_the_caught_records_lack_leaves_the_next_metric_its_ratio(tmp_path):
+    rows = niced()
+    for row in rows:
+        row["tok_s"] = ""          # measured by neither arm: no ratio of it, clean or caught
+    _, found = comparisons(tmp_path, rows, guards("relative"))
+    assert "tok_s" not in found and found["wall_s"].relative_only == "process ran niced"

@@ -98,13 +98,22 @@ def _guard(item: Any, line: int | None, problems: Problems) -> Guard | None:
     if not g["reason"].strip():
         problems.error(REL, line_of(item, "reason"), "audit guard: 'reason' must say why the condition matters")
         return None
-    scopes = GUARD_FIELDS["scope"].choices
-    if g.get("scope", scopes[0]) not in scopes:
-        problems.error(REL, line_of(item, "scope"), f"audit guard: scope must be one of {', '.join(scopes)}, "
-                                                    f"got '{g['scope']}'{did_you_mean(g['scope'], scopes)}")
+    scope = _guard_scope(item, g, problems)
+    if scope is None:
         return None
     return Guard(g["check"].strip(), g["reason"].strip(), condition.fields, Where(REL, line_of(item, "check")),
-                 g.get("scope", GUARD_FIELDS["scope"].default))
+                 scope)
+
+
+def _guard_scope(item: Any, g: dict, problems: Problems) -> str | None:
+    """A guard's ``scope``: ``absolute`` (the default) or ``relative``; None after an error at its line."""
+    scopes = GUARD_FIELDS["scope"].choices
+    scope = g.get("scope", scopes[0])
+    if scope in scopes:
+        return scope
+    problems.error(REL, line_of(item, "scope"), f"audit guard: scope must be one of {', '.join(scopes)}, "
+                                                f"got '{scope}'{did_you_mean(scope, scopes)}")
+    return None
 
 
 def _accept(item: Any, line: int | None, report: Report, problems: Problems) -> AcceptEntry | None:
