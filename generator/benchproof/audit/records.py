@@ -90,7 +90,7 @@ def _kept(f: Facts, reason: str, section: str, arm: str) -> str:
     still in 2 ratios against arms caught the same way in the same rounds (relative only:
     measured on a degraded machine)``."""
     n = sum(1 for c in f.comparisons if c.section == section and arm in (c.arm, c.vs)
-            and reason in (c.relative_only or "").split("; "))   # pragma: no mutate (a reason is never "XXXX")
+            and reason in c.relative_guards)
     if not n:
         return ("; out of every absolute figure, and in no ratio: no other arm was caught by it in the same "
                 "rounds")

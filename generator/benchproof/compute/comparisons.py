@@ -61,6 +61,11 @@ class Comparison:
         return self.separation.state
 
     @property
+    def relative_guards(self) -> tuple[str, ...]:
+        """The reasons of the relative guards whose records it is made of; none for a clean one."""
+        return tuple(self.relative_only.split("; ")) if self.relative_only else ()
+
+    @property
     def words(self) -> str:
         """``13% better, within noise``; ``the same`` for equal values; ``13% better`` alone
         when the repetitions are separated."""
