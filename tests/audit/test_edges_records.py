@@ -69,6 +69,7 @@ def test_derived_differs_at_its_edges(case, tmp_path):
 
 
 NICE = 'guards:\n  - {check: "nice == 0", reason: process ran niced}\n'
+RELATIVE_NICE = 'guards:\n  - {check: "nice == 0", reason: process ran niced, scope: relative}\n'
 EXCLUDED = "excluded"
 
 
@@ -133,6 +134,34 @@ GUARDS = [
          (rec("a", 1, 200.0, n=1000, ms=10000),), [("a", None, None)], arms=("a",), metrics=DERIVED,
          audit='guards:\n  - {check: "tok_s >= 150", reason: too slow}\n',
          statuses={"a-512-r1": (EXCLUDED, "guard: too slow (tok_s = 100.0)")}),
+    # scope: relative (docs/audit.md, "Relative-only guards"): the same finding, and what its records still give
+    Case("scope relative, both arms caught in the same rounds: still in their ratio",
+         niced(5, 5, 5) + niced(5, 5, 5, arm="b"), [("a", None, None), ("b", None, None)], baseline="a",
+         audit=RELATIVE_NICE, message="nice = 5 on 3; out of every absolute figure, still in 1 ratio against arms "
+                                      "caught by it in the same rounds (relative only: measured on a degraded machine)"),
+    Case("scope relative, the other arm clean: in no ratio",
+         niced(5, 5, 5) + niced(0, 0, 0, arm="b"), [("a", None, None)], baseline="a", audit=RELATIVE_NICE,
+         message="nice = 5 on 3; out of every absolute figure, and in no ratio: no other arm was caught by it"),
+    Case("scope relative, two ratios: the baseline's records are in both",
+         niced(5, 5, 5) + niced(5, 5, 5, arm="b") + niced(5, 5, 5, arm="c"),
+         [("a", None, None), ("b", None, None), ("c", None, None)], baseline="a", arms=("a", "b", "c"),
+         audit=RELATIVE_NICE, message="still in 2 ratios against"),
+    Case("scope relative, two relative guards: each counts the ratio of both",
+         tuple(dict(r, clock=0.3) for r in niced(5, 5, 5) + niced(5, 5, 5, arm="b")),
+         [("a", None, None), ("b", None, None), ("a", None, None), ("b", None, None)], baseline="a",
+         audit=RELATIVE_NICE + '  - {check: "clock > 0.9", reason: slow clock, scope: relative}\n',
+         message="still in 1 ratio against"),
+    Case("scope relative, the first arm listed is in one of two ratios",
+         niced(5, 5, 5, arm="b") + niced(5, 5, 5) + niced(5, 5, 5, arm="c"),
+         [("b", None, None), ("a", None, None), ("c", None, None)], baseline="a", arms=("b", "a", "c"),
+         audit=RELATIVE_NICE, message="still in 1 ratio against"),
+    Case("scope relative, only the third arm caught: in no ratio, whatever the others compare",
+         niced(0, 0, 0) + niced(0, 0, 0, arm="b") + niced(5, 5, 5, arm="c"), [("c", None, None)], baseline="a",
+         arms=("a", "b", "c"), audit=RELATIVE_NICE, message="and in no ratio"),
+    Case("scope absolute said: today's words, nothing about ratios",
+         niced(5, 5, 5) + niced(5, 5, 5, arm="b"), [("a", None, None), ("b", None, None)], baseline="a",
+         audit=NICE.replace("process ran niced}", "process ran niced, scope: absolute}"),
+         message="3 records at Size 512 excluded by the guard 'nice == 0' (process ran niced): nice = 5 on 3"),
 ]
 
 

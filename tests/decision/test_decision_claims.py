@@ -191,6 +191,7 @@ def test_the_page_and_results_json_show_each_claim_with_its_figures(tmp_path, cl
     assert [(c["text"], c["state"]) for c in data["claims"]][:3] == [
         ("Prefill wins by a third", "holds"), ("Decode is within 10%", "fails"), ("The gone arm decodes as fast", "cannot-check")]
     assert data["claims"][1]["figures"][0] == {"section": "main", "point": {"size": 512}, "metric": "decode", "arm": "cand",
-                                               "median": 20.0, "vs": "inc", "vs_median": 40.0, "value": 0.5, "meets": False}
+                                               "median": 20.0, "vs": "inc", "vs_median": 40.0, "value": 0.5, "meets": False,
+                                               "relative_only": None}   # clean medians (scope: relative)
     assert data["rerun_bar"][2] == {"section": "main", "metric": "decode", "arm": "gone", "point": {"size": 512}, "min": None, "max": 50.0,
                                     "median": None, "inside": None}

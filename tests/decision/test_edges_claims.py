@@ -37,6 +37,16 @@ def with_rows(extra: list[dict]) -> list[dict]:
     return records(BASE) + extra
 
 
+RELATIVE = 'audit:\n  guards:\n    - {check: "nice == 0", reason: process ran niced, scope: relative}\n'
+ABSOLUTE = RELATIVE.replace(", scope: relative", "")
+NICED = "process ran niced"
+
+
+def niced(*arms: str, size: int = 512, rows: list[dict] | None = None) -> list[dict]:
+    """BASE (or ``rows``), every repetition of ``arms`` at ``size`` at nice 5, the rest at 0."""
+    return [dict(r, nice=5 if r["arm"] in arms and r["size"] == size else 0) for r in (rows or records(BASE))]
+
+
 @dataclass(frozen=True)
 class Claim:
     name: str
@@ -46,6 +56,7 @@ class Claim:
     rows: list[dict] | None = None            # the records (default: BASE)
     audit: str = ""
     report: str = REPORT
+    relative: tuple = ()                      # each figure's relative_only (default: None at each)
 
 
 def claim(name, expect, state, figures, *, metric="decode", arm="cand", vs="inc", at="{size: 512}", **more) -> Claim:
@@ -126,6 +137,35 @@ CLAIMS = [
     # promise about a re-run, not a doubt about the measurement: the claim on it holds (issue 33)
     claim("a figure outside the re-run bar is not a flagged figure", ">= 0.5", "holds", [(512, 0.5, True)],
           audit="  rerun_bar:\n    - {metric: decode, arm: cand, at: {size: 512}, min: 25}\n"),
+    # audit.guards scope: relative (docs/audit.md, "Relative-only guards"): a ratio may rest on the
+    # records a relative guard caught on both arms in the same rounds; its guard finding flags it
+    claim("relative guard, both arms caught: the ratio of the caught records", ">= 0.5", "holds-on-flagged",
+          [(512, 0.5, True)], rows=niced("cand", "inc"), relative=(NICED,), audit=RELATIVE),
+    claim("relative guard, both arms caught: failing on them fails", "> 0.5", "fails",
+          [(512, 0.5, False)], rows=niced("cand", "inc"), relative=(NICED,), audit=RELATIVE),
+    claim("the same guard absolute: cannot be checked", ">= 0.5", "cannot-check", [(512, None, None)],
+          rows=niced("cand", "inc"), audit=ABSOLUTE),
+    claim("relative guard, only the arm caught: not the same condition, cannot be checked", ">= 0.5",
+          "cannot-check", [(512, None, None)], rows=niced("cand"), audit=RELATIVE),
+    claim("relative guard, only the vs arm caught: cannot be checked", ">= 0.5",
+          "cannot-check", [(512, None, None)], rows=niced("inc"), audit=RELATIVE),
+    claim("relative guard, a claim on a value: cannot be checked", ">= 20", "cannot-check", [(512, None, None)],
+          vs=None, rows=niced("cand", "inc"), audit=RELATIVE),
+    claim("relative guard, a caught vs median of 0: undefined, cannot be checked", ">= 0.5", "cannot-check",
+          [(512, None, None)], relative=(NICED,), audit=RELATIVE,
+          rows=[dict(r, decode=0.0) if r["arm"] == "inc" and r["size"] == 512 else r for r in niced("cand", "inc")]),
+    claim("relative guard, the vs arm clean in other rounds too: caught against caught", ">= 0.5",
+          "holds-on-flagged", [(512, 0.5, True)], relative=(NICED,), audit=RELATIVE,
+          rows=niced("cand", "inc") + [{"run_id": f"inc-512-c{k}", "arm": "inc", "status": "ok", "repeat": k,
+                                        "size": 512, "decode": 80.0, "prefill": 300.0, "wall": 1.0, "nice": 0}
+                                       for k in (4, 5, 6)]),
+    claim("relative guard, clean medians on both sides beside caught records: clean against clean", ">= 0.5",
+          "holds-on-flagged", [(512, 0.5, True)], audit=RELATIVE,
+          rows=records(BASE) + [{"run_id": f"{arm}-512-n{k}", "arm": arm, "status": "ok", "repeat": k, "size": 512,
+                                 "decode": decode, "prefill": 300.0, "wall": 1.0, "nice": 5}
+                                for k in (4, 5, 6) for arm, decode in (("cand", 5.0), ("inc", 40.0))]),
+    claim("relative guard, without at: the caught point is a figure too", ">= 0.5", "holds-on-flagged",
+          [(512, 0.5, True), (4096, 0.5, True)], at=None, rows=niced("cand", "inc"), relative=(NICED, None), audit=RELATIVE),
 ]
 
 TWO_DIMS = REPORT.replace("dimensions: [{id: size, label: Size}]",
@@ -191,6 +231,7 @@ def test_a_claim_at_its_edges(case, tmp_path):
         (size, meets) == (s, m) and (value == v if v is None else value == pytest.approx(v))
         for (size, value, meets), (s, v, m) in zip(shown, case.figures)), shown
     assert outcome.state == case.state
+    assert tuple(f.relative_only for f in outcome.figures) == (case.relative or (None,) * len(case.figures))
     failing = [(dict(f.point)["size"]) for f in audit.findings if f.rule == "claim-fails"]
     assert failing == [size for size, _, meets in case.figures if meets is False]
 

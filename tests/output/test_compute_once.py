@@ -28,7 +28,7 @@ def counting(monkeypatch, calls: Counter, module, name: str, key=None):
 def test_a_build_groups_evaluates_and_places_each_thing_once(tmp_path, monkeypatch):
     calls: Counter = Counter()
     counting(monkeypatch, calls, groups.Groups, "stats", key=lambda self, metric: metric)
-    counting(monkeypatch, calls, decision, "evaluate", key=lambda claim, results: claim.text)
+    counting(monkeypatch, calls, decision, "evaluate", key=lambda claim, *rest: claim.text)
     counting(monkeypatch, calls, workload, "reference", key=lambda spec, *rest: spec.title)
     real_init = groups.Groups.__init__
 

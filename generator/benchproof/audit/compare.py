@@ -11,7 +11,8 @@ from benchproof import text as fmt
 from benchproof.audit.finding import Facts, Finding, limit, percent
 from benchproof.audit.strays import overlap_stray
 from benchproof.audit.workload import workload_differs
-from benchproof.compute.comparisons import BASELINE, Comparison
+from benchproof.compute.comparisons import BASELINE, Comparison, sides
+from benchproof.compute.relative import mark
 from benchproof.compute.separation import WITHIN_NOISE, stronger_claim
 from benchproof.compute.spread import bounds
 from benchproof.model.config import AuditSettings
@@ -28,8 +29,7 @@ def _vs(f: Facts, c: Comparison) -> str:
 def why_within(f: Facts, c: Comparison) -> str:
     """Why a comparison is within noise, with the figures."""
     sep = c.separation
-    a = f.values(c.section, c.vs, c.point, c.metric)[1]
-    b = f.values(c.section, c.arm, c.point, c.metric)[1]
+    (_, a), (_, b) = sides(c, f)
     if sep.overlap:
         if sep.method == "ranges":
             return f"{f.span(*bounds(b), c.metric)} overlaps {f.span(*bounds(a), c.metric)}"
@@ -48,13 +48,13 @@ def not_separated(f: Facts, settings: AuditSettings) -> list[Finding]:
     for c in f.comparisons:
         if c.state != WITHIN_NOISE:
             continue
-        base = f.values(c.section, c.vs, c.point, c.metric)[1]
-        rows, values = f.values(c.section, c.arm, c.point, c.metric)
+        (base_rows, base), (rows, values) = sides(c, f)   # a relative-only one: the caught records
         if overlap_stray(base, values, settings.noise_threshold) is not None:
             continue
         sep = c.separation
         said = (f"the same median as {_vs(f, c)}" if c.direction == "same" else
                 f"{c.direction} than {_vs(f, c)}" if c.direction else f"against {_vs(f, c)}")
+        said += f" ({mark(c.relative_only)})" if c.relative_only else ""
         parts = [f"{said}, within noise: {why_within(f, c)}"]
         if sep.interval is not None:
             parts.append(f"the 95% bootstrap interval of the ratio is {f.times(sep.interval[0])}–"
@@ -64,7 +64,7 @@ def not_separated(f: Facts, settings: AuditSettings) -> list[Finding]:
             parts.append(needs)
         headline = f"the difference from {_vs(f, c)} is within noise"
         brief = f"{f.times(c.ratio)}, {c.words}" if c.ratio is not None else c.words
-        records = list(rows) + list(f.values(c.section, c.vs, c.point, c.metric)[0])
+        records = list(rows) + list(base_rows)
         out.append(f.finding("not-separated", c.section, c.arm, c.point, c.metric, headline, "; ".join(parts), brief,
                              records, (("ratio", c.ratio), ("vs", c.vs), ("gap", sep.gap),
                                        ("interval", sep.interval)), topic=c.vs))

@@ -9,6 +9,7 @@ import numpy as np
 
 from benchproof import text as fmt
 from benchproof.audit.finding import Facts, Finding, percent
+from benchproof.compute.relative import RELATIVE
 from benchproof.model.config import AuditSettings
 
 REPORTED_TOLERANCE = 0.005  # a reported figure further than 0.5% from the derived one
@@ -56,7 +57,10 @@ def guard(f: Facts, settings: AuditSettings) -> list[Finding]:
     out = []
     for outcome in project.guards:
         g = outcome.guard
-        headline = f"records excluded by the guard '{g.check}' ({g.reason})"
+        relative = g.scope == RELATIVE
+        headline = (f"records kept out of every absolute figure by the guard '{g.check}' ({g.reason}); "
+                    "ratios from them are relative only") if relative else \
+            f"records excluded by the guard '{g.check}' ({g.reason})"
         records = f.records
         groups: dict[tuple[str, str], list[int]] = {}
         for i in records.rows_of(outcome.excluded).tolist():
@@ -74,6 +78,21 @@ def guard(f: Facts, settings: AuditSettings) -> list[Finding]:
                 at = f" at {', '.join(map(f.point_text, points))}" if points else ""
                 detail = (f"{len(rows)} record{'s' if len(rows) != 1 else ''}{at} excluded by the guard "
                           f"'{g.check}' ({g.reason}): {seen}")
+                if relative:
+                    detail += _kept(f, g.reason, section.id, arm)
                 out.append(f.finding("guard", section.id, arm, None, None, headline, detail, seen,
                                      rows, (("excluded", len(rows)),), topic=g.check))
     return out
+
+
+def _kept(f: Facts, reason: str, section: str, arm: str) -> str:
+    """What a ``scope: relative`` guard's records still give: ``; out of every absolute figure,
+    still in 2 ratios against arms caught the same way in the same rounds (relative only:
+    measured on a degraded machine)``."""
+    n = sum(1 for c in f.comparisons if c.section == section and arm in (c.arm, c.vs)
+            and reason in c.relative_guards)
+    if not n:
+        return ("; out of every absolute figure, and in no ratio: no other arm was caught by it in the same "
+                "rounds")
+    return (f"; out of every absolute figure, still in {n} ratio{'s' if n != 1 else ''} against arms caught "
+            "by it in the same rounds (relative only: measured on a degraded machine)")

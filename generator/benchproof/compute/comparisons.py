@@ -7,19 +7,36 @@ A comparison is the ratio of the medians (arm ÷ vs), its words in the metric's 
 (:func:`benchproof.compute.separation.separation`, at the report's ``audit.noise_threshold``):
 separated, within noise, too few repetitions to tell, or the same.  That state belongs to the
 ratio's words ("13% better, within noise"), never to either figure.
+
+Where a side has no clean median but both arms have records a ``scope: relative`` guard caught
+in the same rounds (:mod:`benchproof.compute.relative`), the comparison is made of those, and
+its words say so: ``13% better, relative only: measured on a degraded machine (guard: …)``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Protocol
+
+import numpy as np
 
 from benchproof.compute.aggregate import Results, ratio_of
 from benchproof.compute.groups import Groups
 from benchproof.compute.ratio import ratio_direction
+from benchproof.compute.relative import Degraded, mark
 from benchproof.compute.separation import SAME, SEPARATED, TOO_FEW, WITHIN_NOISE, Separation, separation
 from benchproof.model.project import Project
 from benchproof.model.terms import Point
+from benchproof.model.records import Records
+
+
+class Read(Protocol):
+    """What :func:`sides` reads: the compute stage's groups, or the audit's facts (made of them)."""
+
+    records: Records
+
+    def values(self, section: str, arm: str, point: Point, metric: str) -> tuple[np.ndarray, np.ndarray]: ...
 
 BASELINE, PAIR = "baseline", "pair"
 STATE_WORDS = {SEPARATED: "", WITHIN_NOISE: "within noise", TOO_FEW: "too few repetitions to tell", SAME: "the same"}
@@ -36,20 +53,28 @@ class Comparison:
     ratio: float | None             # median of arm ÷ median of vs
     direction: str | None           # the ratio in words: "13% better", "4.17× worse"
     separation: Separation
+    relative_only: str | None = None   # the relative guards' reasons, when made of the records they caught
+    caught: tuple[tuple[int, ...], tuple[int, ...]] | None = field(default=None, compare=False)   # (vs's, arm's) then
 
     @property
     def state(self) -> str:
         return self.separation.state
 
     @property
+    def relative_guards(self) -> tuple[str, ...]:
+        """The reasons of the relative guards whose records it is made of; none for a clean one."""
+        return tuple(self.relative_only.split("; ")) if self.relative_only else ()
+
+    @property
     def words(self) -> str:
         """``13% better, within noise``; ``the same`` for equal values; ``13% better`` alone
         when the repetitions are separated."""
+        relative = mark(self.relative_only) if self.relative_only else ""
         if self.state == SAME:
-            return STATE_WORDS[SAME]
+            return ", ".join(w for w in (STATE_WORDS[SAME], relative) if w)
         qualifier = STATE_WORDS[self.state]
         direction = "the same median" if self.direction == "same" else self.direction or ""
-        return ", ".join(w for w in (direction, qualifier) if w)
+        return ", ".join(w for w in (direction, qualifier, relative) if w)
 
     @property
     def key(self) -> tuple:
@@ -81,33 +106,56 @@ class Comparisons:
         return {(c.section, c.arm, c.point, c.metric): c for c in self.items if c.kind == BASELINE}
 
 
-def _compare(project: Project, results: Results, groups: Groups, section, arm: str, vs: str, kind: str):
+def _compare(project: Project, results: Results, groups: Groups, degraded: Degraded, section, arm: str, vs: str,
+             kind: str):
     noise = project.audit.noise_threshold
     better = {m.id: m.better for m in project.report.metrics}
     rows = {(r.arm, r.point): r for r in results.section_rows(section.id)}
     for point in results.points[section.id]:
         mine, theirs = rows.get((arm, point)), rows.get((vs, point))
-        if mine is None or theirs is None:
-            continue
+        # (aggregate makes a row of every arm at every point of its section: never None)
+        if mine is None or theirs is None:  # pragma: no mutate
+            continue  # pragma: no mutate
         for metric in project.report.metrics:
             a, b = theirs.stats[metric.id], mine.stats[metric.id]
-            if a.median is None or b.median is None:
-                continue
-            ratio = ratio_of(b.median, a.median)
-            found = separation(groups.values(section.id, vs, point, metric.id)[1],
-                               groups.values(section.id, arm, point, metric.id)[1], noise)
+            relative, rows_used = None, None
+            if a.median is not None and b.median is not None:   # clean against clean
+                ratio = ratio_of(b.median, a.median)
+                found = separation(groups.values(section.id, vs, point, metric.id)[1],
+                                   groups.values(section.id, arm, point, metric.id)[1], noise)
+            else:   # degraded against degraded, when both were caught the same way in the same rounds
+                caught = degraded.pair(section.id, arm, vs, point, metric.id)
+                if caught is None:
+                    continue
+                relative, (theirs_rows, theirs_values), (mine_rows, mine_values) = caught
+                found = separation(theirs_values, mine_values, noise)
+                ratio = ratio_of(found.median_b, found.median_a)
+                rows_used = (tuple(theirs_rows.tolist()), tuple(mine_rows.tolist()))
             yield Comparison(section.id, arm, vs, point, metric.id, kind, ratio,
-                             ratio_direction(ratio, better[metric.id]), found)
+                             ratio_direction(ratio, better[metric.id]), found, relative,
+                             rows_used)
 
 
 def compare(project: Project, results: Results, groups: Groups) -> Comparisons:
     """Each section's arms against its baseline (in table order), then its pairs."""
     out: list[Comparison] = []
+    degraded = Degraded(project)
     for section in project.report.sections:
         if section.baseline:
             for arm in section.arms:
                 if arm != section.baseline:
-                    out += _compare(project, results, groups, section, arm, section.baseline, BASELINE)
+                    out += _compare(project, results, groups, degraded, section, arm, section.baseline, BASELINE)
         for arm, vs in section.compare:
-            out += _compare(project, results, groups, section, arm, vs, PAIR)
+            out += _compare(project, results, groups, degraded, section, arm, vs, PAIR)
     return Comparisons(tuple(out))
+
+
+def sides(c: Comparison, groups: Read) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """The records a comparison is made of and their values: (``vs``'s, ``arm``'s), each
+    (rows, values): the groups' successful records, or those a relative guard caught
+    (``groups``: the compute stage's, or the audit's facts, which read them)."""
+    if c.caught is None:
+        return groups.values(c.section, c.vs, c.point, c.metric), groups.values(c.section, c.arm, c.point, c.metric)
+    values = groups.records.metrics[c.metric]
+    a, b = (np.asarray(rows, np.int64) for rows in c.caught)  # pragma: no mutate (Python ints, never none)
+    return (a, values[a]), (b, values[b])

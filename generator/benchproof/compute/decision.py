@@ -8,6 +8,11 @@ every attempt failed) or the ratio is undefined (the ``vs`` arm's median is 0): 
 rule reads it).  A claim that holds on figures an open audit finding touches **holds on
 flagged figures**: :func:`flagged` needs the audit's markers for that, so it runs after the
 audit, on the same outcome.
+
+A claim with ``vs`` where a side has no clean median may rest on records a ``scope: relative``
+guard caught on both arms in the same rounds (:mod:`benchproof.compute.relative`): its figure
+is then ``relative_only``.  A claim on a value never does: a relative guard's records are in no
+absolute figure.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from typing import Mapping
 
 from benchproof.model.terms import Point
 from benchproof.compute.aggregate import Results, Row
+from benchproof.compute.relative import Degraded
+from benchproof.model.percentiles import median
 from benchproof.model.decision import DecisionClaim, RerunBar
 from benchproof.model.project import Project
 
@@ -48,6 +55,7 @@ class ClaimFigure:
     value: float | None        # the ratio (with vs) or the median; None when a side has none
     meets: bool | None         # None: cannot be checked here
     undefined: bool = False    # the ratio is undefined: the vs arm's median is 0
+    relative_only: str | None = None   # a ratio made of records relative guards caught (their reasons)
 
 
 @dataclass(frozen=True)
@@ -87,24 +95,31 @@ def side(rows: Mapping[tuple, Row], section: str, arm: str, point: Point, metric
     return Side(arm, stat.median, stat.status)
 
 
-def _figure(claim: DecisionClaim, rows: Mapping[tuple, Row], point: Point) -> ClaimFigure:
+def _figure(claim: DecisionClaim, rows: Mapping[tuple, Row], point: Point, degraded: Degraded | None) -> ClaimFigure:
     mine = side(rows, claim.section, claim.arm, point, claim.metric)
     vs = side(rows, claim.section, claim.vs, point, claim.metric) if claim.vs else None
-    value = mine.median
-    undefined = vs is not None and vs.median == 0
+    value, theirs = mine.median, vs.median if vs is not None else None
+    relative = None
+    if vs is not None and (value is None or theirs is None) and degraded:
+        # no clean median on a side: the records a relative guard caught on both, same rounds
+        caught = degraded.pair(claim.section, claim.arm, vs.arm, point, claim.metric)
+        if caught is not None:
+            relative, value, theirs = caught[0], median(caught[2][1]), median(caught[1][1])
+    undefined = vs is not None and theirs == 0
     if vs is not None:
-        value = None if value is None or vs.median is None or undefined else value / vs.median
+        value = None if value is None or theirs is None or undefined else value / theirs
     meets = None if value is None else claim.expect.meets(value)
-    return ClaimFigure(claim.section, point, claim.metric, mine, vs, value, meets, undefined)
+    return ClaimFigure(claim.section, point, claim.metric, mine, vs, value, meets, undefined, relative)
 
 
-def evaluate(claim: DecisionClaim, results: Results) -> ClaimOutcome:
-    """holds, fails or cannot-check, with the figures at each point considered."""
+def evaluate(claim: DecisionClaim, results: Results, degraded: Degraded | None = None) -> ClaimOutcome:
+    """holds, fails or cannot-check, with the figures at each point considered (``degraded``:
+    the records relative guards caught, for a ratio without clean medians)."""
     rows = rows_by_group(results)
     if claim.points:
-        figures = [_figure(claim, rows, p) for p in claim.points]
+        figures = [_figure(claim, rows, p, degraded) for p in claim.points]
     else:
-        every = [_figure(claim, rows, p) for p in results.points[claim.section]]
+        every = [_figure(claim, rows, p, degraded) for p in results.points[claim.section]]
         figures = [f for f in every if f.value is not None or f.undefined] or every
     if any(f.meets is False for f in figures):
         state = FAILS
@@ -145,7 +160,8 @@ def decision_outcome(project: Project, results: Results) -> DecisionOutcome | No
         if now.median is not None:
             inside = (bar.min is None or now.median >= bar.min) and (bar.max is None or now.median <= bar.max)
         bars.append(BarOutcome(bar, now, inside))
-    return DecisionOutcome(tuple(evaluate(claim, results) for claim in decision.claims), tuple(bars))
+    degraded = Degraded(project)
+    return DecisionOutcome(tuple(evaluate(claim, results, degraded) for claim in decision.claims), tuple(bars))
 
 
 def flagged(outcome: DecisionOutcome | None, cells: Mapping, sections: Mapping) -> DecisionOutcome | None:

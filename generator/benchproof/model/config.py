@@ -142,12 +142,16 @@ class Report:
 
 @dataclass(frozen=True)
 class Guard:
-    """One ``audit.guards`` entry: a condition every successful record must meet."""
+    """One ``audit.guards`` entry: a condition every successful record must meet.  ``scope``:
+    ``absolute`` (a record that breaks it is in no figure) or ``relative`` (in no absolute
+    figure, but still in ratios against arms caught the same way in the same rounds:
+    :mod:`benchproof.compute.relative`)."""
 
     check: str
     reason: str
     fields: tuple[str, ...]
     where: Where
+    scope: str = "absolute"
 
 
 @dataclass(frozen=True)
@@ -202,3 +206,4 @@ class GuardOutcome:
     checked: int
     considered: int                 # successful records before the guards
     excluded: tuple[str, ...]       # run ids, in input order
+    rows: tuple[int, ...] = ()      # the same records, as indices into the project's records

@@ -82,6 +82,7 @@ class GuardView:
     checked: int                   # successful records that had every field the guard reads
     successful: int                # successful records before the guards
     excluded: int
+    relative: bool = False         # scope: relative (its records stay in like-for-like ratios)
 
 
 @dataclass(frozen=True)
@@ -219,8 +220,8 @@ def audit_block(audit: Audit, project: Project, arm: str | None = None,
         mine = tuple(notice_view(n, project, views) for n in wanted if n.rule == rule.id)
         if mine:
             rules.append(RuleView(rule.id, rule.title, rule.advice, mine))
-    guards = tuple(GuardView(g.guard.check, g.guard.reason, g.checked, g.considered, len(g.excluded))
-                   for g in project.guards)
+    guards = tuple(GuardView(g.guard.check, g.guard.reason, g.checked, g.considered, len(g.excluded),
+                             g.guard.scope == "relative") for g in project.guards)
     n_open = sum(1 for n in wanted if n.accepted is None)
     n_accepted = len(wanted) - n_open
     if not wanted:

@@ -12,6 +12,7 @@ from benchproof.addresses import slug
 from benchproof.model.terms import Point
 from benchproof.compute.comparisons import STATE_WORDS as STATE_WORDS_OF_STATE
 from benchproof.compute.decision import CANNOT, FAILS, FLAGGED, HOLDS, ClaimFigure, ClaimOutcome, DecisionOutcome, Side
+from benchproof.compute.relative import mark as relative_mark
 from benchproof.model.project import Project
 from benchproof import text as fmt
 
@@ -130,6 +131,8 @@ def _figure(words: Words, f: ClaimFigure, comparisons=None) -> FigureView:
                       in ((f.section, f.side.arm, f.vs.arm, f.point, f.metric),
                           (f.section, f.vs.arm, f.side.arm, f.point, f.metric))), None)
         said = STATE_WORDS_OF_STATE[found.state] if found is not None else ""
+    if f.relative_only:   # a ratio made of records a relative guard caught (compute.relative)
+        said = ", ".join(w for w in (said, relative_mark(f.relative_only)) if w)
     return FigureView(words.place(f.point, f.metric), value, tuple(parts), words.metrics[f.metric].unit if ratio else "",
                       f.meets, mark, said)
 
@@ -138,7 +141,8 @@ def _note(words: Words, outcome: ClaimOutcome) -> str:
     if outcome.state == CANNOT:
         if not outcome.figures:
             return "no figure to check: the section has no workload point"
-        gaps = [side for f in outcome.figures for side in (f.side, f.vs) if side is not None and side.median is None]
+        gaps = [side for f in outcome.figures if not f.relative_only
+                for side in (f.side, f.vs) if side is not None and side.median is None]
         if gaps:
             return f"{words.labels[gaps[0].arm]} has no median here: {gaps[0].status}"
         zero = next(f.vs for f in outcome.figures if f.undefined and f.vs is not None)

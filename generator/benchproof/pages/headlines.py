@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from benchproof import text as fmt
 from benchproof.compute.comparisons import BASELINE, STATE_WORDS, Comparison
+from benchproof.compute.relative import mark
 from benchproof.compute.run import Computed
 from benchproof.compute.separation import SAME, SEPARATED
 from benchproof.model.config import Section
@@ -57,11 +58,13 @@ def _compared(words: _Words, found: list[Comparison], better: str) -> str:
     if len(found) <= LISTED:
         items = [f"{STATE_WORDS[SAME] if c.state == SAME else c.direction or 'no ratio'}{words.at(c.point)}"
                  for c in found]
+        # a ratio made of records a relative guard caught says so (compute.relative)
+        relative = "".join(f" ({mark(r)})" for r in dict.fromkeys(c.relative_only for c in found if c.relative_only))
         if len(states) == 1:
             qualifier = STATE_WORDS[found[0].state] if found[0].state not in (SEPARATED, SAME) else ""
-            return (f"{qualifier}: " if qualifier else "") + ", ".join(items)
+            return (f"{qualifier}: " if qualifier else "") + ", ".join(items) + relative
         return ", ".join(item + (f" ({STATE_WORDS[c.state]})" if c.state not in (SEPARATED, SAME) else "")
-                         for item, c in zip(items, found))
+                         for item, c in zip(items, found)) + relative
     ordered = sorted(found, key=lambda c: _goodness(c, better))
     low, high = ordered[0], ordered[-1]
     span = f"from {low.words or 'no ratio'}{words.at(low.point)} to {high.words or 'no ratio'}{words.at(high.point)}"

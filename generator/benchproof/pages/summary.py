@@ -17,6 +17,7 @@ from benchproof.charts.view import bar_view
 from benchproof.addresses import view_href
 from benchproof.compute.aggregate import NOT_APPLICABLE, NOT_MEASURED, Results, Row, Stat
 from benchproof.compute.comparisons import STATE_WORDS, Comparisons
+from benchproof.compute.relative import mark
 from benchproof.compute.separation import SAME, SEPARATED, stronger_claim
 from benchproof.model.terms import STATUSES, Point
 from benchproof.model.project import Project
@@ -150,16 +151,20 @@ def _cells(project: Project, row: Row, audit: Audit, comparisons: Comparisons | 
         na = missing and stat.status == NOT_APPLICABLE
         compared = comparisons.baseline(row.section, row.arm, row.point, metric.id) if comparisons else None
         state = STATE_WORDS[compared.state] if compared is not None and compared.state != SEPARATED else ""
-        direction = fmt.direction(stat.ratio, stat.ratio_direction)
+        ratio, words, relative = stat.ratio, stat.ratio_direction, ""
+        if compared is not None and compared.relative_only:   # made of degraded records: its own ratio
+            ratio, words, relative = compared.ratio, compared.direction, mark(compared.relative_only)
+        direction = fmt.direction(ratio, words)
         if compared is not None and compared.state == SAME:
             direction, state = STATE_WORDS[SAME], ""
+        state = ", ".join(w for w in (state, relative) if w)
         cells.append(Cell(
             text=fmt.summary(stat, metric.decimals), numeric=True, missing=missing,
-            note=fmt.small_n(stat), ratio=fmt.ratio(stat.ratio), direction=direction,
+            note=fmt.small_n(stat), ratio=fmt.ratio(ratio), direction=direction,
             status=stat.status if missing else "", na=na,
             flags=tuple(f for f in audit.cells.get((row.section, row.arm, row.point, metric.id), ()) if not f.whole),
             anchor=figure_anchor(row.section, row.arm, row.point, metric.id),
-            tone=tone(stat.ratio_direction if direction != STATE_WORDS[SAME] else "same"), separation=state,
+            tone=tone(words if direction != STATE_WORDS[SAME] else "same"), separation=state,
             spread=spread_text(stat, metric.decimals),
         ))
     return tuple(cells)

@@ -14,7 +14,7 @@ from benchproof.model.project import Project
 def _figure(f: ClaimFigure) -> dict[str, Any]:
     return {"section": f.section, "point": dict(f.point), "metric": f.metric, "arm": f.side.arm,
             "median": f.side.median, "vs": f.vs.arm if f.vs else None, "vs_median": f.vs.median if f.vs else None,
-            "value": f.value, "meets": f.meets}
+            "value": f.value, "meets": f.meets, "relative_only": f.relative_only}
 
 
 def weighing_json(project: Project, decided: DecisionOutcome | None, weighed: Weighed | None) -> dict[str, Any]:

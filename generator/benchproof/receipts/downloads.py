@@ -181,7 +181,7 @@ def comparisons_json(comparisons) -> list[dict[str, Any]]:
                     "metric": c.metric, "ratio": c.ratio, "words": c.words, "state": sep.state,
                     "n": [sep.n_b, sep.n_a], "method": sep.method, "gap": gap,
                     "interval": list(sep.interval) if sep.interval else None,
-                    "smallest_p": sep.smallest_p, "needs_per_side": sep.needs})
+                    "smallest_p": sep.smallest_p, "needs_per_side": sep.needs, "relative_only": c.relative_only})
     return out
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from benchproof.compare.markdown import escape, table
+from benchproof.compute.relative import mark
 from benchproof.compute.separation import SAME, SEPARATED, TOO_FEW
 from benchproof import text as fmt
 
@@ -103,6 +104,10 @@ def _section(project, results, audit, comparisons, section, said=None) -> list[s
                 continue
             words = fmt.direction(stat.ratio, stat.ratio_direction)
             ratio = "" if stat.ratio is None or row.arm == section.baseline else f"{fmt.ratio(stat.ratio)} {words}".strip()
+            compared = comparisons.baseline(section.id, row.arm, row.point, metric.id)
+            if compared is not None and compared.relative_only:   # made of records a relative guard caught
+                ratio = f"{fmt.ratio(compared.ratio)} {fmt.direction(compared.ratio, compared.direction)}, " \
+                        f"{mark(compared.relative_only)}"
             figure = fmt.summary(stat, metric.decimals) if stat.median is not None else f"{fmt.MISSING} {stat.status}"
             small = fmt.small_n(stat)
             flags = (*audit.cells.get((section.id, row.arm, row.point, metric.id), ()), *audit.sections.get(section.id, ()))

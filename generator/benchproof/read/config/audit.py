@@ -103,7 +103,22 @@ def _guard(item: Any, line: int | None, problems: Problems) -> Guard | None:
     if not g["reason"].strip():
         problems.error(REL, line_of(item, "reason"), "audit guard: 'reason' must say why the condition matters")
         return None
-    return Guard(g["check"].strip(), g["reason"].strip(), condition.fields, Where(REL, line_of(item, "check")))
+    scope = _guard_scope(item, g, problems)
+    if scope is None:
+        return None
+    return Guard(g["check"].strip(), g["reason"].strip(), condition.fields, Where(REL, line_of(item, "check")),
+                 scope)
+
+
+def _guard_scope(item: Any, g: dict, problems: Problems) -> str | None:
+    """A guard's ``scope``: ``absolute`` (the default) or ``relative``; None after an error at its line."""
+    scopes = GUARD_FIELDS["scope"].choices
+    scope = g.get("scope", scopes[0])
+    if scope in scopes:
+        return scope
+    problems.error(REL, line_of(item, "scope"), f"audit guard: scope must be one of {', '.join(scopes)}, "
+                                                f"got '{scope}'{did_you_mean(scope, scopes)}")
+    return None
 
 
 def _accept(item: Any, line: int | None, report: Report, problems: Problems) -> AcceptEntry | None:

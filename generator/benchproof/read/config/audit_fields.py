@@ -11,6 +11,9 @@ GUARD_FIELDS = {
     "check": Field("str", required=True, doc="A condition over record fields, e.g. \"nice == 0\" "
                                              "(comparisons, and / or / not)"),
     "reason": Field("str", required=True, doc="Why a record that breaks it is excluded, in words"),
+    "scope": Field("str", default="absolute", choices=("absolute", "relative"),
+                   doc="absolute: a record that breaks it is in no figure; relative: in no absolute figure, "
+                       "but still in ratios against arms caught by it in the same rounds (marked relative only)"),
 }
 ACCEPT_FIELDS = {
     "rule": Field("str", required=True, doc="The rule id of the findings to accept, e.g. warm-up"),

@@ -71,7 +71,7 @@ def apply_guards(records: Records, guards: tuple[Guard, ...],
             broken.setdefault(row, []).append(
                 broken_text(guard, {name: _value(records, name, row) for name in guard.fields}))
         outcomes.append(GuardOutcome(guard, int(checked.sum()), int(ok.sum()),
-                                     tuple(records.run_ids(excluded))))
+                                     tuple(records.run_ids(excluded)), tuple(excluded)))
     if not broken:
         return records, tuple(outcomes)
     status = records.status.codes.copy()
