@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 import click
 
 from benchproof.errors import printable
+from benchproof.text import setting
 
 
 class Number(click.ParamType):
@@ -32,8 +33,8 @@ class Number(click.ParamType):
         self.low, self.high, self.open_low = low, high, open_low
 
     def _range(self) -> str:
-        low = "" if self.low is None else f"{'more than' if self.open_low else 'from'} {self.low:g}"
-        high = "" if self.high is None else f"{'to' if low else 'at most'} {self.high:g}"
+        low = "" if self.low is None else f"{'more than' if self.open_low else 'from'} {setting(self.low)}"
+        high = "" if self.high is None else f"{'to' if low else 'at most'} {setting(self.high)}"
         return " ".join(part for part in (low, high) if part)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
