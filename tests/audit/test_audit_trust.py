@@ -180,7 +180,7 @@ def test_from_eleven_rounds_a_warm_up_is_the_first_tenth_never_one_stalled_first
     audit = audit_of(write(tmp_path / "slow", slow, arms=("pickle",), metrics=TIMES))
     (found,) = audit.findings
     assert found.rule == "warm-up" and len(found.records) == 30
-    assert ("the first 30 repetitions (a tenth, from runs/r.csv:2) are, as a median, 29.6% worse (higher) than the "
+    assert ("the first 30 repetitions in file order (a tenth, from runs/r.csv:2) are, as a median, 29.6% worse (higher) than the "
             "median of the other 270: 3.86 vs 2.97 µs") in found.message
 
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from benchproof import text as fmt
 from benchproof.audit.finding import Facts, Finding, limit, middle, percent, worse_by
+from benchproof.audit.order import run_order
 from benchproof.audit.strays import noise_stray, overlap_stray
 from benchproof.compute.separation import WITHIN_NOISE
 from benchproof.compute.spread import DIXON_Q90, dixon_stray, method, robust, stat_bounds, stat_relative
@@ -72,28 +73,27 @@ def noisy(f: Facts, settings: AuditSettings) -> list[Finding]:
 def first_slow(f: Facts, section: str, arm: str, point, metric: str, settings: AuditSettings):
     """(the indexes of the first repetitions in the group's values, their value — the first
     one's, or from eleven repetitions the median of the first tenth, at least three — the median
-    of the others, how much worse) when the group starts with a warm-up, else None.  One round
-    of thousands never decides it."""
+    of the others, how much worse, the words of the order used) when the group starts with a
+    warm-up, else None.  First in the order they ran (:func:`benchproof.audit.order.run_order`:
+    by start time, else in file order).  One round of thousands never decides it."""
     rows, values = f.values(section, arm, point, metric)
     if len(rows) < 3:
         return None
-    times, repeats = f.records.started[rows], f.records.repeat[rows]
-    # the earliest (then lowest repeat, then first in the input) comes first
-    order = np.lexsort((np.arange(len(rows)), repeats, times) if not np.isnan(times).any()
-                       else (np.arange(len(rows)), repeats))
+    order = run_order(f.records, rows)
     k = max(3, len(rows) // 10) if robust(len(rows)) else 1   # a median one stalled round cannot move
-    first = np.sort(order[:k])
+    first = np.sort(order.index[:k])
     value = middle(values[first])
     others = middle(np.delete(values, first))
     gap = worse_by(value, others, f.metrics[metric].better)
     if gap is None or gap <= settings.warmup:
         return None
-    return first, value, others, gap
+    return first, value, others, gap, order.how
 
 
 def warm_up(f: Facts, settings: AuditSettings) -> list[Finding]:
-    """n_ok ≥ 3 and the first repetition (earliest ``started_at`` when every one has it, else
-    the lowest ``repeat``) is worse than the median of the others by more than ``warmup``; from
+    """n_ok ≥ 3 and the first repetition (by start time when every one has ``started_at``, else
+    in file order: :mod:`benchproof.audit.order`; the message says which) is worse than the
+    median of the others by more than ``warmup``; from
     eleven repetitions, the median of the first tenth of them (at least three) against the rest."""
     headline = f"the first repetitions are more than {limit(settings.warmup)} worse than the others (warm-up?)"
     out = []
@@ -102,13 +102,14 @@ def warm_up(f: Facts, settings: AuditSettings) -> list[Finding]:
             found = first_slow(f, row.section, row.arm, row.point, metric, settings)
             if found is None:
                 continue
-            first, value, others, gap = found
+            first, value, others, gap, how = found
             rows = f.values(row.section, row.arm, row.point, metric)[0]
             direction = "lower" if f.metrics[metric].better == "higher" else "higher"
             if len(first) == 1:
-                which = f"the first repetition ({f.ids(rows[first])[0]}) is"
+                which = f"the first repetition {how} ({f.ids(rows[first])[0]}) is"
             else:
-                which = f"the first {len(first)} repetitions (a tenth, from {f.ids(rows[first[:1]])[0]}) are, as a median,"
+                which = (f"the first {len(first)} repetitions {how} (a tenth, from {f.ids(rows[first[:1]])[0]}) are, "
+                         "as a median,")
             detail = (f"{which} {percent(gap)} worse ({direction}) than the median of the other "
                       f"{len(rows) - len(first)}: {f.number(value)} vs {f.number(others, metric)} "
                       f"(limit {limit(settings.warmup)}): warm-up?")
