@@ -175,4 +175,6 @@ def test_each_arm_page_shows_the_findings_about_that_arm(example_site):
     overdrive = page(example_site / "arms/v100-expxa0982-overdrive.html").select_one("#before-you-quote")
     # 10 of 19: degraded-regime now runs on the example's two points (512 and 4,096 tokens) and
     # finds nothing; outlier no longer counts as run on figures of three repetitions (issue 33)
-    assert "The audit found nothing to flag: 10 of 19 checks ran on this arm's figures" in text(overdrive)
+    # 11 of 20: host-event (issue 33) runs on the example's timed rotation and finds nothing: no
+    # window slowed two arms at once, so no finding the seed's author would call wrong
+    assert "The audit found nothing to flag: 11 of 20 checks ran on this arm's figures" in text(overdrive)

@@ -367,17 +367,19 @@ def test_rules_with_nothing_to_check_say_why_on_the_page_and_in_results_json(tmp
     root = write(tmp_path / "p", rows, baseline="a")
     result = invoke("build", root, "-o", tmp_path / "site")
     assert result.exit_code == 0, result.output
-    assert "audit     7 of 19 rules ran, no finding" in result.output          # outlier needs 4 repetitions
+    assert "audit     7 of 20 rules ran, no finding" in result.output          # outlier needs 4 repetitions
     data = json.loads((tmp_path / "site/downloads/results.json").read_text(encoding="utf-8"))
     coverage = {c["rule"]: (c["ran"], c["reason"]) for c in data["audit_coverage"]}
-    assert list(coverage) == [c["rule"] for c in data["audit_coverage"]] and len(coverage) == 19
+    assert list(coverage) == [c["rule"] for c in data["audit_coverage"]] and len(coverage) == 20
     assert coverage["order-confounded"] == (False, "no started_at on every successful record")
+    assert coverage["host-event"] == (False, "no section of two arms has started_at on every successful record: "
+                                             "no time window to read")
     assert coverage["workload-differs"] == (False, "no audit.parity fields")
     assert coverage["summary-differs"] == (False, "no per: request metric")
     assert coverage["noisy"] == (True, None)
     assert coverage["outlier"] == (False, "no figure has 4 repetitions: among 3 or fewer none can be told apart")
     block = text(page(tmp_path / "site/index.html").select_one("#before-you-quote"))
-    assert "The audit found nothing to flag: 7 of 19 checks ran on the figures" in block
+    assert "The audit found nothing to flag: 7 of 20 checks ran on the figures" in block
     assert "order-confounded: no started_at on every successful record" in block
     assert "ran on every figure" not in block
 

@@ -373,3 +373,44 @@ def test_outlier_says_it_did_not_run_where_no_figure_has_4_to_10_repetitions(siz
     check("outlier", Case("coverage", rows), tmp_path)
     project = load_project(tmp_path)
     assert {c.rule: (c.ran, c.reason) for c in run_audit(project, compute(project)).coverage}["outlier"] == covered
+
+
+def rotated(a, b) -> tuple[dict, ...]:
+    """Arms a and b in a rotation, one minute apart (a1 10:00, b1 10:01, a2 10:02…)."""
+    return tuple(rec(arm, r + 1, v, at=f"10:{2 * r + k:02d}") for r in range(len(a)) for k, (arm, v) in
+                 enumerate((("a", a[r]), ("b", b[r]))))
+
+
+CALM5 = [100.0, 101.0, 100.5, 99.5, 100.0]
+
+# one cause, one finding: a repetition slowed together with another arm's (host-event,
+# audit/host.py) is not also a warm-up, an outlier or a stray of a noisy group; each twin without
+# the other arm's slow run in the same window is
+EXPLAINED = [
+    ("warm-up", Case("b's slow first run and a's slow second, one after the other: host-event's, no warm-up",
+                     rotated([100.0, 60.0, 100.5, 99.5, 100.0], [61.0, *CALM5[1:]]))),
+    ("warm-up", Case("twin: b's slow first run alone is its warm-up",
+                     rotated(CALM5, [61.0, *CALM5[1:]]), [("b", P, "tok_s")])),
+    ("outlier", Case("a3 and b3 slow in the same minutes: host-event's, no outlier",
+                     rotated([100.0, 101.0, 60.0, 99.5, 100.0], [100.0, 101.0, 61.0, 99.5, 100.0]))),
+    ("outlier", Case("twin: a3 alone slow is an outlier", rotated([100.0, 101.0, 60.0, 99.5, 100.0], CALM5),
+                     [("a", P, "tok_s")])),
+    ("noisy", Case("three, a2 and b2 slow in the same minutes: host-event's, not noisy",
+                   rotated([100.0, 60.0, 100.5], [100.0, 61.0, 100.5]))),
+    ("outlier", Case("a host event at 512, then an outlier at 4096: the outlier is still named",
+                     rotated([100.0, 101.0, 60.0, 99.5, 100.0], [100.0, 101.0, 61.0, 99.5, 100.0])
+                     + tuple(rec("a", r, v, size=4096, at=f"11:0{r}") for r, v in enumerate([100.0, 101.0, 60.0, 99.5], 1)),
+                     [("a", {"size": 4096}, "tok_s")])),
+    ("noisy", Case("three, a host event on tok/s, then a noisy wall time: the wall time is still named",
+                   tuple(dict(r, wall_s=w) for r, w in zip(rotated([100.0, 60.0, 100.5], [100.0, 61.0, 100.5]),
+                                                            [1.0, 1.0, 1.2, 1.0, 1.1, 1.0])),
+                   [("a", P, "wall_s")])),
+    ("noisy", Case("twin: a2 alone slow among three is noisy", rotated([100.0, 60.0, 100.5], [100.0, 100.2, 100.5]),
+                   [("a", P, "tok_s")])),
+]
+
+
+@pytest.mark.parametrize(("rule", "case"), [pytest.param(r, c, id=f"{r}: {c.name}") for r, c in EXPLAINED])
+def test_what_a_host_event_explains_is_not_named_again(rule, case, tmp_path):
+    check(rule, case, tmp_path)
+

@@ -10,6 +10,7 @@ import numpy as np
 
 from benchproof import text as fmt
 from benchproof.audit.finding import Facts, Finding, limit, middle, percent, worse_by
+from benchproof.audit.host import host_events
 from benchproof.audit.order import run_order
 from benchproof.audit.strays import noise_stray, overlap_stray
 from benchproof.compute.separation import WITHIN_NOISE
@@ -58,8 +59,9 @@ def noisy(f: Facts, settings: AuditSettings) -> list[Finding]:
             apart = noise_stray(values, settings.noise, dixon_stray)   # one apart, among fewer than 4
             if apart is not None:
                 warm = first_slow(f, row.section, row.arm, row.point, metric, settings)
-                if warm is not None and apart.index in warm[0]:
-                    continue                             # a slow first repetition: warm-up names it
+                if (warm is not None and apart.index in warm[0]) or _on_host(f, settings, [rows[apart.index]], metric):
+                    continue                             # a slow first repetition (warm-up names it), or one
+                                                         # slowed with other arms (host-event names it)
                 listed = ", ".join(f.number(float(v)) for v in values[:-1])
                 detail += (f"; {listed}, {f.number(float(values[-1]), metric)}: {len(values)} repetitions that "
                            f"disagree; at n = {len(values)} none can be told apart as the stray")
@@ -100,10 +102,10 @@ def warm_up(f: Facts, settings: AuditSettings) -> list[Finding]:
     for row in f.results.rows:
         for metric in row.stats:
             found = first_slow(f, row.section, row.arm, row.point, metric, settings)
-            if found is None:
-                continue
-            first, value, others, gap, how = found
             rows = f.values(row.section, row.arm, row.point, metric)[0]
+            if found is None or _on_host(f, settings, rows[found[0]], metric):
+                continue                                 # none, or slowed with other arms: host-event's
+            first, value, others, gap, how = found
             direction = "lower" if f.metrics[metric].better == "higher" else "higher"
             if len(first) == 1:
                 which = f"the first repetition {how} ({f.ids(rows[first])[0]}) is"
@@ -153,10 +155,10 @@ def outlier(f: Facts, settings: AuditSettings) -> list[Finding]:
     for (section, arm, point, metric, i), said in sorted(
             causes.items(), key=lambda item: (place[item[0][:3]], metrics.index(item[0][3]), item[0][4])):
         warm = first_slow(f, section, arm, point, metric, settings)
-        if warm is not None and i in warm[0]:
-            continue                                     # the warm-up finding names it
         rows, values = f.values(section, arm, point, metric)
         mine = rows[i:i + 1]
+        if (warm is not None and i in warm[0]) or _on_host(f, settings, mine, metric):
+            continue                                     # the warm-up finding names it, or host-event
         record = f.ids(mine)[0]
         rest = np.delete(values, i)
         q = _dixon_q(values, i)
@@ -170,6 +172,12 @@ def outlier(f: Facts, settings: AuditSettings) -> list[Finding]:
                              (("value", float(values[i])), ("others_min", float(rest.min())),
                               ("others_max", float(rest.max())), ("dixon_q", q)), topic=record))
     return out
+
+
+def _on_host(f: Facts, settings: AuditSettings, rows, metric: str) -> bool:
+    """Whether a host event (:mod:`benchproof.audit.host`) explains one of ``rows``' ``metric``:
+    one cause, one finding."""
+    return any(event.explains(rows, metric) for event in host_events(f, settings))
 
 
 def _dixon_q(values: np.ndarray, i: int) -> float:
