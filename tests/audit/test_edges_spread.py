@@ -414,3 +414,49 @@ EXPLAINED = [
 def test_what_a_host_event_explains_is_not_named_again(rule, case, tmp_path):
     check(rule, case, tmp_path)
 
+
+def walls(a, b) -> tuple[dict, ...]:
+    """Wall times (lower is better) of a (the baseline) and b in a rotation, a minute apart."""
+    return tuple(rec(arm, r + 1, wall_s=v, at=f"10:{2 * r + k:02d}") for r in range(len(a))
+                 for k, (arm, v) in enumerate((("a", a[r]), ("b", b[r]))))
+
+
+# issue 33, point 4: a warm-up re-reads each comparison of its group without the first run(s),
+# with the separation of compute/separation.py, as outlier does without its stray
+REREAD = [
+    Case("the candidate 4.4× better, its cold first run overlapping the baseline: separated without it",
+         walls([4.4, 4.4, 4.4, 4.41], [5.0, 1.0, 1.0, 1.0]), [("b", P, "wall_s")], baseline="a",
+         message="; without its first run, Arm B is 1.00 s, 4.40× better than Arm A, separated "
+                 "(with it: 4.40× better, within noise)"),
+    Case("eleven a side: the first three of the candidate move its quartile over the baseline's; without them",
+         walls([4.4] * 11, [8.0] * 3 + [1.0] * 8), [("b", P, "wall_s")], baseline="a",
+         message="; without its first 3 runs, Arm B is 1.00 s, 4.40× better than Arm A, separated (with them: "
+                 "4.40× better, within noise)"),
+    Case("twin: no cold run, no warm-up", walls([4.4, 4.4, 4.4, 4.41], [1.0, 1.0, 1.0, 1.0]), baseline="a"),
+    Case("the baseline cold on its first run: the comparison without it is separated, 4.4× worse",
+         walls([5.0, 1.0, 1.0, 1.0], [4.4, 4.4, 4.4, 4.41]), [("a", P, "wall_s")], baseline="a",
+         message="; without its first run, Arm A is 1.00 s, and Arm B is 4.40× worse than it, separated "
+                 "(with it: 4.40× worse, within noise)"),
+    Case("within noise with or without the first run: nothing added",
+         walls([4.4, 4.4, 4.4, 4.41], [5.0, 1.0, 4.5, 1.0]), [("b", P, "wall_s")], baseline="a"),
+    Case("separated with the first run already: nothing added",
+         walls([4.4, 4.4, 4.4, 4.41], [2.0, 1.0, 1.0, 1.0]), [("b", P, "wall_s")], baseline="a"),
+]
+
+
+@pytest.mark.parametrize("case", table(REREAD))
+def test_warm_up_reads_its_comparisons_again_without_the_first_run(case, tmp_path):
+    found = check("warm-up", case, tmp_path)
+    if not case.message:
+        assert all("without its first" not in f.message for f in found), [f.message for f in found]
+
+
+def test_each_warm_up_re_reads_only_its_own_point_and_metric(tmp_path):
+    # 512: a warm-up whose comparison is separated already; 4096: a warm-up that overlaps
+    rows = (walls([4.4, 4.4, 4.4, 4.41], [2.0, 1.0, 1.0, 1.0])
+            + tuple(rec("a", r, wall_s=4.4, size=4096, at=f"11:0{r}") for r in (1, 2, 3, 4))
+            + tuple(rec("b", r, wall_s=v, size=4096, at=f"11:1{r}") for r, v in ((1, 4.5), (2, 1.0), (3, 1.0), (4, 1.0))))
+    found = check("warm-up", Case("two points", rows, [("b", P, "wall_s"), ("b", {"size": 4096}, "wall_s")],
+                                  baseline="a"), tmp_path)
+    assert "without its first" not in found[0].message
+    assert "; without its first run, Arm B is 1.00 s, 4.40× better than Arm A, separated" in found[1].message

@@ -13,7 +13,9 @@ from benchproof.audit.finding import Facts, Finding, limit, middle, percent, wor
 from benchproof.audit.host import host_events
 from benchproof.audit.order import run_order
 from benchproof.audit.strays import noise_stray, overlap_stray
-from benchproof.compute.separation import WITHIN_NOISE
+from benchproof.compute.aggregate import ratio_of
+from benchproof.compute.ratio import ratio_direction
+from benchproof.compute.separation import WITHIN_NOISE, separation
 from benchproof.compute.spread import DIXON_Q90, dixon_stray, method, robust, stat_bounds, stat_relative
 from benchproof.model.config import AuditSettings
 
@@ -115,9 +117,41 @@ def warm_up(f: Facts, settings: AuditSettings) -> list[Finding]:
             detail = (f"{which} {percent(gap)} worse ({direction}) than the median of the other "
                       f"{len(rows) - len(first)}: {f.number(value)} vs {f.number(others, metric)} "
                       f"(limit {limit(settings.warmup)}): warm-up?")
+            detail += "".join(without_first(f, settings, row.section, row.arm, row.point, metric, first))
             brief = f"{f.number(value)} vs {f.number(others, metric)}, {percent(gap)} worse"
             out.append(f.finding("warm-up", row.section, row.arm, row.point, metric, headline, detail, brief,
                                  rows[first], (("first", value), ("median_of_others", others), ("worse_by", gap))))
+    return out
+
+
+def without_first(f: Facts, settings: AuditSettings, section: str, arm: str, point, metric: str,
+                  first: np.ndarray) -> list[str]:
+    """What each comparison of the warm group (as the arm or as the one compared with) says
+    without its first repetitions ``first`` (indexes into its values), when it is within noise
+    with them and separated without them: the separation of :mod:`benchproof.compute.separation`,
+    read again on the values left (as ``outlier`` re-reads a comparison without its stray)."""
+    out = []
+    for c in f.comparisons:
+        if (c.state != WITHIN_NOISE or (c.section, c.point, c.metric) != (section, point, metric)
+                or arm not in (c.arm, c.vs)):
+            continue
+        base = f.values(section, c.vs, point, metric)[1]
+        mine = f.values(section, c.arm, point, metric)[1]
+        if c.vs == arm:
+            base = np.delete(base, first)
+        else:
+            mine = np.delete(mine, first)
+        again = separation(base.tolist(), mine.tolist(), settings.noise_threshold)
+        if not again.separated:
+            continue
+        ratio = ratio_of(again.median_b, again.median_a)
+        words = ratio_direction(ratio, f.metrics[metric].better)
+        runs, it = ("its first run", "it") if len(first) == 1 else (f"its first {len(first)} runs", "them")
+        if c.vs == arm:
+            now = f"{f.number(middle(base), metric)}, and {f.labels[c.arm]} is {words} than it"
+        else:
+            now = f"{f.number(middle(mine), metric)}, {words} than {f.labels[c.vs]}"
+        out.append(f"; without {runs}, {f.labels[arm]} is {now}, separated (with {it}: {c.direction}, within noise)")
     return out
 
 
