@@ -460,3 +460,13 @@ def test_each_warm_up_re_reads_only_its_own_point_and_metric(tmp_path):
                                   baseline="a"), tmp_path)
     assert "without its first" not in found[0].message
     assert "; without its first run, Arm B is 1.00 s, 4.40× better than Arm A, separated" in found[1].message
+
+
+def test_a_warm_baseline_re_reads_every_comparison_even_after_one_that_stays_within_noise(tmp_path):
+    values = {"a": [5.0, 1.0, 1.0, 1.0], "b": [1.05, 1.0, 1.1, 0.98], "c": [4.4, 4.4, 4.4, 4.41]}
+    rows = tuple(rec(arm, r + 1, wall_s=v[r], at=f"10:{3 * r + k:02d}") for r in range(4)
+                 for k, (arm, v) in enumerate(values.items()))
+    found = check("warm-up", Case("three arms", rows, [("a", P, "wall_s")], arms=("a", "b", "c"), baseline="a"),
+                  tmp_path)
+    assert "Arm B is" not in found[0].message
+    assert "; without its first run, Arm A is 1.00 s, and Arm C is 4.40× worse than it, separated" in found[0].message
