@@ -175,7 +175,9 @@ def test_each_arm_page_shows_the_findings_about_that_arm(example_site):
     overdrive = page(example_site / "arms/v100-expxa0982-overdrive.html").select_one("#before-you-quote")
     # 10 of 19: degraded-regime now runs on the example's two points (512 and 4,096 tokens) and
     # finds nothing; outlier no longer counts as run on figures of three repetitions (issue 33).
-    # 11 of 20: rerun-bar is a rule now (the example states no decision, so it does not run);
+    # 12 of 21: rerun-bar is a rule now (the example states no decision, so it does not run);
     # implausible runs by default (issue 33) and finds nothing the seed's author would
     # question: no rate or duration of 0, and every two arms within 1.3× at each point (limit 20×)
-    assert "The audit found nothing to flag: 11 of 20 checks ran on this arm's figures" in text(overdrive)
+    # host-event (issue 33) runs on the example's timed rotation and finds nothing: no
+    # window slowed two arms at once, so no finding the seed's author would call wrong
+    assert "The audit found nothing to flag: 12 of 21 checks ran on this arm's figures" in text(overdrive)

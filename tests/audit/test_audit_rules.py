@@ -89,16 +89,18 @@ def test_warm_up_fires_on_a_slow_first_repetition_by_time(tmp_path):
     assert only(planted, "warm-up") == [("warm-up", "b", {"size": 512}, "tok_s"), ("warm-up", "b", {"size": 512}, "wall_s")]
     finding = audit_of(planted).findings[0]
     assert finding.records == ("runs/r.csv:7",)
-    assert "the first repetition (runs/r.csv:7) is 26.9% worse (lower) than the median of the other 2: " \
+    assert "the first repetition by start time (runs/r.csv:7) is 26.9% worse (lower) than the median of the other 2: " \
            "110.00 vs 150.50 tok/s" in finding.message
     assert rules_found(write(tmp_path / "c", interleaved(CLEAN))) == []
 
 
-def test_warm_up_without_times_takes_the_lowest_repeat(tmp_path):
-    rows = [rep("a", r, tok_s=v) for r, v in ((2, 100.0), (1, 60.0), (3, 101.0))]
+def test_warm_up_without_times_takes_the_first_line_not_the_lowest_repeat(tmp_path):
+    # issue 33: repeat restarted in each file of older imports; file order is the order the tool wrote
+    rows = [rep("a", r, tok_s=v) for r, v in ((2, 60.0), (1, 100.0), (3, 101.0))]
     assert only(write(tmp_path / "p", rows, arms=("a",), audit="noise: 1"), "warm-up") == \
         [("warm-up", "a", {"size": 512}, "tok_s")]
-    fine = [rep("a", r, tok_s=v) for r, v in ((2, 60.0), (1, 100.0), (3, 101.0))]   # the slow one is not first
+    assert "the first repetition in file order (runs/r.csv:2)" in audit_of(tmp_path / "p").findings[0].message
+    fine = [rep("a", r, tok_s=v) for r, v in ((2, 100.0), (1, 60.0), (3, 101.0))]   # the slow one is not first
     assert only(write(tmp_path / "c", fine, arms=("a",), audit="noise: 1"), "warm-up") == []
 
 
@@ -242,7 +244,7 @@ def test_order_confounded_fires_when_arms_ran_in_blocks(tmp_path):
     planted = write(tmp_path / "p", blocks)
     assert only(planted, "order-confounded") == [("order-confounded", None, None, None)]
     finding = audit_of(planted).findings[0]
-    assert "the 2 arms ran in blocks (Arm A 10:01:00–10:03:00, then Arm B 11:01:00–11:03:00 UTC, 2025-01-01)" \
+    assert "by start time, the 2 arms ran in blocks (Arm A 10:01:00–10:03:00, then Arm B 11:01:00–11:03:00 UTC, 2025-01-01)" \
         in finding.message
     assert len(finding.records) == 6
     assert rules_found(write(tmp_path / "c", interleaved(CLEAN))) == []

@@ -61,8 +61,8 @@ def test_ratio_limit_is_0_for_off_or_a_factor_above_1(tmp_path, block, value):
     ("guards:\n  - {check: nice == 0}", "check:", "an audit guard is missing the required key 'reason'"),
     ("guards:\n  - {check: nice == 0, reason: x, why: y}", "check:", "unknown key 'why' in an audit guard"),
     ("accept:\n  - {rule: nosy, reason: x}", "nosy", "audit.accept: unknown rule 'nosy' (did you mean 'noisy'?); "
-     "the rules are few-repetitions, missing-value, not-separated, outlier, noisy, warm-up, derived-differs, guard, "
-     "implausible, degraded-regime, summary-differs, workload-differs, order-confounded, no-common-point, baseline-role, "
+     "the rules are few-repetitions, missing-value, not-separated, outlier, noisy, warm-up, host-event, derived-differs, "
+     "guard, implausible, degraded-regime, summary-differs, workload-differs, order-confounded, no-common-point, baseline-role, "
      "outside-reference, distribution-spike, claim-fails, rerun-bar, verdict-contradicted"),
     ("accept:\n  - {rule: noisy}", "rule: noisy", "an audit.accept entry is missing the required key 'reason'"),
     ("accept:\n  - {rule: noisy, reason: '  '}", "rule: noisy", "audit.accept: 'reason' must say why the finding is accepted"),

@@ -180,7 +180,7 @@ def test_from_eleven_rounds_a_warm_up_is_the_first_tenth_never_one_stalled_first
     audit = audit_of(write(tmp_path / "slow", slow, arms=("pickle",), metrics=TIMES))
     (found,) = audit.findings
     assert found.rule == "warm-up" and len(found.records) == 30
-    assert ("the first 30 repetitions (a tenth, from runs/r.csv:2) are, as a median, 29.6% worse (higher) than the "
+    assert ("the first 30 repetitions in file order (a tenth, from runs/r.csv:2) are, as a median, 29.6% worse (higher) than the "
             "median of the other 270: 3.86 vs 2.97 µs") in found.message
 
 
@@ -369,17 +369,19 @@ def test_rules_with_nothing_to_check_say_why_on_the_page_and_in_results_json(tmp
     result = invoke("build", root, "-o", tmp_path / "site")
     assert result.exit_code == 0, result.output
     # outlier needs 4 repetitions; implausible runs without audit.expect (issue 33)
-    assert "audit     8 of 20 rules ran, no finding" in result.output
+    assert "audit     8 of 21 rules ran, no finding" in result.output
     data = json.loads((tmp_path / "site/downloads/results.json").read_text(encoding="utf-8"))
     coverage = {c["rule"]: (c["ran"], c["reason"]) for c in data["audit_coverage"]}
-    assert list(coverage) == [c["rule"] for c in data["audit_coverage"]] and len(coverage) == 20
+    assert list(coverage) == [c["rule"] for c in data["audit_coverage"]] and len(coverage) == 21
     assert coverage["order-confounded"] == (False, "no started_at on every successful record")
+    assert coverage["host-event"] == (False, "no section of two arms has started_at on every successful record: "
+                                             "no time window to read")
     assert coverage["workload-differs"] == (False, "no audit.parity fields")
     assert coverage["summary-differs"] == (False, "no per: request metric")
     assert coverage["noisy"] == (True, None)
     assert coverage["outlier"] == (False, "no figure has 4 repetitions: among 3 or fewer none can be told apart")
     block = text(page(tmp_path / "site/index.html").select_one("#before-you-quote"))
-    assert "The audit found nothing to flag: 8 of 20 checks ran on the figures" in block
+    assert "The audit found nothing to flag: 8 of 21 checks ran on the figures" in block
     assert coverage["implausible"] == (True, "without audit.expect bounds only for rates or durations of exactly 0 "
                                              "and medians of two arms at one point more than 20× apart")
     assert ("implausible ran, but without audit.expect bounds only for rates or durations of exactly 0 and medians "

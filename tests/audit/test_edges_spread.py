@@ -70,7 +70,7 @@ def slow_first(first: float, others=(100.0, 100.0), **fields) -> tuple[dict, ...
 WARM = [
     Case("15.1% worse than the median of the others: just outside", slow_first(84.9), [("a", P, "tok_s")],
          records=[("a-512-r1",)], arms=("a",), figures={"worse_by": 0.151, "first": 84.9, "median_of_others": 100.0},
-         message="the first repetition (a-512-r1) is 15.1% worse (lower) than the median of the other 2: "
+         message="the first repetition by start time (a-512-r1) is 15.1% worse (lower) than the median of the other 2: "
                  "84.90 vs 100.00 tok/s (limit 15%)"),
     Case("exactly 15% worse: at the limit, not beyond it", slow_first(85.0), arms=("a",)),
     Case("14.9% worse: just inside", slow_first(85.1), arms=("a",)),
@@ -104,14 +104,30 @@ WARM = [
     Case("not by file order: the earliest record is the last line",
          (rec("a", 2, 100.0, at="10:01"), rec("a", 3, 100.0, at="10:02"), rec("a", 1, 60.0, at="10:00")),
          [("a", P, "tok_s")], records=[("a-512-r1",)], arms=("a",)),
-    Case("a record without started_at: the lowest repeat is first",
+    Case("a record without started_at: in file order, the first line is first (and the message says so)",
          (rec("a", 1, 60.0, at="10:02"), rec("a", 2, 100.0), rec("a", 3, 100.0, at="10:00")),
-         [("a", P, "tok_s")], records=[("a-512-r1",)], arms=("a",)),
-    Case("without times, the lowest repeat, not the first line",
-         (rec("a", 2, 100.0), rec("a", 3, 100.0), rec("a", 1, 60.0)), [("a", P, "tok_s")],
-         records=[("a-512-r1",)], arms=("a",)),
-    Case("the same started_at: the lower repeat is first",
+         [("a", P, "tok_s")], records=[("a-512-r1",)], arms=("a",),
+         message="the first repetition in file order (a-512-r1) is 40.0% worse"),
+    Case("without times, the first line, not the lowest repeat: repeat 1 on the last line is no warm-up",
+         (rec("a", 2, 100.0), rec("a", 3, 100.0), rec("a", 1, 60.0)), arms=("a",)),
+    Case("without times, the first line is first whatever its repeat",
+         (rec("a", 3, 60.0), rec("a", 1, 100.0), rec("a", 2, 100.0)), [("a", P, "tok_s")],
+         records=[("a-512-r3",)], arms=("a",)),
+    Case("repeats restarted in each imported file: the first line of the first file is first",
+         (rec("a", 1, 100.0, run_id="f1-1"), rec("a", 2, 100.0, run_id="f1-2"), rec("a", 1, 60.0, run_id="f2-1"),
+          rec("a", 2, 100.0, run_id="f2-2")), arms=("a",)),
+    Case("repeats restarted in each of three imported files: the first three lines, not the three repeat 1s",
+         tuple(rec("a", r, 60.0 if r == 1 and f > 1 else 100.0, run_id=f"f{f}-{r}") for f in (1, 2, 3)
+               for r in (1, 2, 3, 4)), arms=("a",)),
+    Case("repeats restarted in each of three files: the first three lines slow are the warm-up",
+         tuple(rec("a", r, 60.0 if f == 1 and r < 4 else 100.0, run_id=f"f{f}-{r}") for f in (1, 2, 3)
+               for r in (1, 2, 3, 4)), [("a", P, "tok_s")], records=[("f1-1", "f1-2", "f1-3")], arms=("a",),
+         message="the first 3 repetitions in file order (a tenth, from f1-1)"),
+    Case("the same started_at: the earlier line is first, not the lower repeat",
          (rec("a", 2, 60.0, at="10:00"), rec("a", 1, 100.0, at="10:00"), rec("a", 3, 100.0, at="10:01")),
+         [("a", P, "tok_s")], records=[("a-512-r2",)], arms=("a",)),
+    Case("the same started_at, the slow one on the later line: not first",
+         (rec("a", 1, 100.0, at="10:00"), rec("a", 2, 60.0, at="10:00"), rec("a", 3, 100.0, at="10:01")),
          arms=("a",)),
     Case("a slow failed first attempt is not a repetition",
          (rec("a", 1, 10.0, status="failed", at="10:00", run_id="a-attempt"), *group("a", [100.0, 100.0, 100.0], first_minute=1)),
@@ -154,7 +170,7 @@ WARM_TENTH = [
     Case("thirty: the first three (a tenth, at least three) as a median, 40% worse",
          tenth([50.0, 60.0, 100.0], 30), [("a", P, "tok_s")], records=[("a-512-r1", "a-512-r2", "a-512-r3")],
          arms=("a",), figures={"worse_by": 0.4},
-         message="the first 3 repetitions (a tenth, from a-512-r1) are, as a median, 40.0% worse"),
+         message="the first 3 repetitions by start time (a tenth, from a-512-r1) are, as a median, 40.0% worse"),
     Case("forty: the first four, median 90, 10% worse: inside", tenth([80.0, 80.0, 100.0, 100.0], 40), arms=("a",)),
     Case("forty: the first four, median 80, 20% worse: named, all four",
          tenth([80.0, 80.0, 80.0, 100.0], 40), [("a", P, "tok_s")],
@@ -357,3 +373,100 @@ def test_outlier_says_it_did_not_run_where_no_figure_has_4_to_10_repetitions(siz
     check("outlier", Case("coverage", rows), tmp_path)
     project = load_project(tmp_path)
     assert {c.rule: (c.ran, c.reason) for c in run_audit(project, compute(project)).coverage}["outlier"] == covered
+
+
+def rotated(a, b) -> tuple[dict, ...]:
+    """Arms a and b in a rotation, one minute apart (a1 10:00, b1 10:01, a2 10:02…)."""
+    return tuple(rec(arm, r + 1, v, at=f"10:{2 * r + k:02d}") for r in range(len(a)) for k, (arm, v) in
+                 enumerate((("a", a[r]), ("b", b[r]))))
+
+
+CALM5 = [100.0, 101.0, 100.5, 99.5, 100.0]
+
+# one cause, one finding: a repetition slowed together with another arm's (host-event,
+# audit/host.py) is not also a warm-up, an outlier or a stray of a noisy group; each twin without
+# the other arm's slow run in the same window is
+EXPLAINED = [
+    ("warm-up", Case("b's slow first run and a's slow second, one after the other: host-event's, no warm-up",
+                     rotated([100.0, 60.0, 100.5, 99.5, 100.0], [61.0, *CALM5[1:]]))),
+    ("warm-up", Case("twin: b's slow first run alone is its warm-up",
+                     rotated(CALM5, [61.0, *CALM5[1:]]), [("b", P, "tok_s")])),
+    ("outlier", Case("a3 and b3 slow in the same minutes: host-event's, no outlier",
+                     rotated([100.0, 101.0, 60.0, 99.5, 100.0], [100.0, 101.0, 61.0, 99.5, 100.0]))),
+    ("outlier", Case("twin: a3 alone slow is an outlier", rotated([100.0, 101.0, 60.0, 99.5, 100.0], CALM5),
+                     [("a", P, "tok_s")])),
+    ("noisy", Case("three, a2 and b2 slow in the same minutes: host-event's, not noisy",
+                   rotated([100.0, 60.0, 100.5], [100.0, 61.0, 100.5]))),
+    ("outlier", Case("a host event at 512, then an outlier at 4096: the outlier is still named",
+                     rotated([100.0, 101.0, 60.0, 99.5, 100.0], [100.0, 101.0, 61.0, 99.5, 100.0])
+                     + tuple(rec("a", r, v, size=4096, at=f"11:0{r}") for r, v in enumerate([100.0, 101.0, 60.0, 99.5], 1)),
+                     [("a", {"size": 4096}, "tok_s")])),
+    ("noisy", Case("three, a host event on tok/s, then a noisy wall time: the wall time is still named",
+                   tuple(dict(r, wall_s=w) for r, w in zip(rotated([100.0, 60.0, 100.5], [100.0, 61.0, 100.5]),
+                                                            [1.0, 1.0, 1.2, 1.0, 1.1, 1.0])),
+                   [("a", P, "wall_s")])),
+    ("noisy", Case("twin: a2 alone slow among three is noisy", rotated([100.0, 60.0, 100.5], [100.0, 100.2, 100.5]),
+                   [("a", P, "tok_s")])),
+]
+
+
+@pytest.mark.parametrize(("rule", "case"), [pytest.param(r, c, id=f"{r}: {c.name}") for r, c in EXPLAINED])
+def test_what_a_host_event_explains_is_not_named_again(rule, case, tmp_path):
+    check(rule, case, tmp_path)
+
+
+def walls(a, b) -> tuple[dict, ...]:
+    """Wall times (lower is better) of a (the baseline) and b in a rotation, a minute apart."""
+    return tuple(rec(arm, r + 1, wall_s=v, at=f"10:{2 * r + k:02d}") for r in range(len(a))
+                 for k, (arm, v) in enumerate((("a", a[r]), ("b", b[r]))))
+
+
+# issue 33, point 4: a warm-up re-reads each comparison of its group without the first run(s),
+# with the separation of compute/separation.py, as outlier does without its stray
+REREAD = [
+    Case("the candidate 4.4× better, its cold first run overlapping the baseline: separated without it",
+         walls([4.4, 4.4, 4.4, 4.41], [5.0, 1.0, 1.0, 1.0]), [("b", P, "wall_s")], baseline="a",
+         message="; without its first run, Arm B is 1.00 s, 4.40× better than Arm A, separated "
+                 "(with it: 4.40× better, within noise)"),
+    Case("eleven a side: the first three of the candidate move its quartile over the baseline's; without them",
+         walls([4.4] * 11, [8.0] * 3 + [1.0] * 8), [("b", P, "wall_s")], baseline="a",
+         message="; without its first 3 runs, Arm B is 1.00 s, 4.40× better than Arm A, separated (with them: "
+                 "4.40× better, within noise)"),
+    Case("twin: no cold run, no warm-up", walls([4.4, 4.4, 4.4, 4.41], [1.0, 1.0, 1.0, 1.0]), baseline="a"),
+    Case("the baseline cold on its first run: the comparison without it is separated, 4.4× worse",
+         walls([5.0, 1.0, 1.0, 1.0], [4.4, 4.4, 4.4, 4.41]), [("a", P, "wall_s")], baseline="a",
+         message="; without its first run, Arm A is 1.00 s, and Arm B is 4.40× worse than it, separated "
+                 "(with it: 4.40× worse, within noise)"),
+    Case("within noise with or without the first run: nothing added",
+         walls([4.4, 4.4, 4.4, 4.41], [5.0, 1.0, 4.5, 1.0]), [("b", P, "wall_s")], baseline="a"),
+    Case("separated with the first run already: nothing added",
+         walls([4.4, 4.4, 4.4, 4.41], [2.0, 1.0, 1.0, 1.0]), [("b", P, "wall_s")], baseline="a"),
+]
+
+
+@pytest.mark.parametrize("case", table(REREAD))
+def test_warm_up_reads_its_comparisons_again_without_the_first_run(case, tmp_path):
+    found = check("warm-up", case, tmp_path)
+    if not case.message:
+        assert all("without its first" not in f.message for f in found), [f.message for f in found]
+
+
+def test_each_warm_up_re_reads_only_its_own_point_and_metric(tmp_path):
+    # 512: a warm-up whose comparison is separated already; 4096: a warm-up that overlaps
+    rows = (walls([4.4, 4.4, 4.4, 4.41], [2.0, 1.0, 1.0, 1.0])
+            + tuple(rec("a", r, wall_s=4.4, size=4096, at=f"11:0{r}") for r in (1, 2, 3, 4))
+            + tuple(rec("b", r, wall_s=v, size=4096, at=f"11:1{r}") for r, v in ((1, 4.5), (2, 1.0), (3, 1.0), (4, 1.0))))
+    found = check("warm-up", Case("two points", rows, [("b", P, "wall_s"), ("b", {"size": 4096}, "wall_s")],
+                                  baseline="a"), tmp_path)
+    assert "without its first" not in found[0].message
+    assert "; without its first run, Arm B is 1.00 s, 4.40× better than Arm A, separated" in found[1].message
+
+
+def test_a_warm_baseline_re_reads_every_comparison_even_after_one_that_stays_within_noise(tmp_path):
+    values = {"a": [5.0, 1.0, 1.0, 1.0], "b": [1.05, 1.0, 1.1, 0.98], "c": [4.4, 4.4, 4.4, 4.41]}
+    rows = tuple(rec(arm, r + 1, wall_s=v[r], at=f"10:{3 * r + k:02d}") for r in range(4)
+                 for k, (arm, v) in enumerate(values.items()))
+    found = check("warm-up", Case("three arms", rows, [("a", P, "wall_s")], arms=("a", "b", "c"), baseline="a"),
+                  tmp_path)
+    assert "Arm B is" not in found[0].message
+    assert "; without its first run, Arm A is 1.00 s, and Arm C is 4.40× worse than it, separated" in found[0].message

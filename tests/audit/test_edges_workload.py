@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.edges import Case, check, dims_report, rec, table
+from support.edges import Case, check, dims_report, group, rec, table
 
 P = {"size": 512}
 PARITY = "parity: [out_n]"
@@ -95,7 +95,10 @@ def at(arm: str, *times: str, **fields) -> list[dict]:
 SECTION = [(None, None, None)]
 ORDER = [
     Case("two arms in blocks", at("a", "10:00", "10:01") + at("b", "10:02", "10:03"), SECTION,
-         records=[("a-512-r1", "a-512-r2", "b-512-r1", "b-512-r2")]),
+         records=[("a-512-r1", "a-512-r2", "b-512-r1", "b-512-r2")],
+         message="by start time, the 2 arms ran in blocks (Arm A 10:00:00–10:01:00, then Arm B 10:02:00–10:03:00"),
+    Case("without times, one arm's lines then the other's: how the file was written, not judged",
+         tuple(group("a", [100.0, 100.0]) + group("b", [100.0, 100.0]))),
     Case("a rotation", at("a", "10:00", "10:02") + at("b", "10:01", "10:03")),
     Case("one second apart: still blocks", at("a", "10:00", "10:01") + at("b", "10:01:01", "10:02"), SECTION),
     Case("the next arm starts when the last ended: touching spans overlap",

@@ -14,6 +14,7 @@ import numpy as np
 
 from benchproof import text as fmt
 from benchproof.audit.finding import Facts
+from benchproof.audit.host import judged
 from benchproof.audit.strays import STRAY_FROM
 from benchproof.compute.spread import ROBUST_FROM
 from benchproof.model.config import AuditSettings
@@ -113,6 +114,24 @@ def order(f: Facts, settings: AuditSettings) -> Coverage:
         return False, "no started_at on every successful record"
     if lacking:
         return True, f"not on {', '.join(lacking)}: no started_at on every successful record"
+    return RAN
+
+
+def host_events(f: Facts, settings: AuditSettings) -> Coverage:
+    """``host-event``: a section of two arms or more whose successful records all have
+    ``started_at``, and a figure of three to ten repetitions."""
+    records = f.records
+    sizes = [s.n_ok for row in f.results.rows for s in row.stats.values()]
+    if not any(judged(n) for n in sizes):
+        return False, (f"no figure has 3 to {ROBUST_FROM - 1} repetitions: from {ROBUST_FROM} the quartiles decide, "
+                       "which a short window cannot move")
+    timed = False
+    for section in f.report.sections:
+        ok = np.flatnonzero(records.ok() & (records.section.codes == records.section.code_of(section.id)))
+        if len(np.unique(records.arm.codes[ok])) >= 2 and len(ok) and not np.isnan(records.started[ok]).any():
+            timed = True
+    if not timed:
+        return False, "no section of two arms has started_at on every successful record: no time window to read"
     return RAN
 
 

@@ -17,6 +17,7 @@ from typing import Callable
 from benchproof.audit import coverage as needs
 from benchproof.audit.compare import PAIR_POINTS, degraded_regime, not_separated
 from benchproof.audit.finding import Facts, Finding
+from benchproof.audit.host import host_event
 from benchproof.audit.figures import implausible, missing_value
 from benchproof.audit.records import derived_differs, guard
 from benchproof.audit.requests import summary_differs
@@ -71,6 +72,12 @@ RULES: tuple[Rule, ...] = (
          "The first repetition is much worse than the rest, as when weights are mapped or caches filled on "
          "first use. Warm up before timing, or leave the first repetition out with a reason.", warm_up,
          needs.repetitions(3, "three repetitions")),
+    Rule("host-event", "The machine slowed several arms at once", "events on the machine",
+         "Repetitions of two or more arms were slow in the same time window, and nothing that ran between "
+         "them was: the machine was busy (another job, throttling, swapping), not each arm warming up. The "
+         "arms were slowed alike there, so comparisons within the window are still like for like; the "
+         "figures rest on the repetitions outside it. Look at what else ran then, and re-run on a quiet "
+         "machine.", host_event, needs.host_events),
     Rule("derived-differs", "Reported figure differs from the derived one", "reported figures that differ",
          "The tool's own figure disagrees with the one recomputed from its raw fields (e.g. cached tokens "
          "counted as prefill). The page uses the derived value; do not quote the reported one.",

@@ -10,8 +10,12 @@ import numpy as np
 
 from benchproof import text as fmt
 from benchproof.audit.finding import Facts, Finding, limit, middle, percent, worse_by
+from benchproof.audit.host import host_events
+from benchproof.audit.order import run_order
 from benchproof.audit.strays import noise_stray, overlap_stray
-from benchproof.compute.separation import WITHIN_NOISE
+from benchproof.compute.aggregate import ratio_of
+from benchproof.compute.ratio import ratio_direction
+from benchproof.compute.separation import WITHIN_NOISE, separation
 from benchproof.compute.spread import DIXON_Q90, dixon_stray, method, robust, stat_bounds, stat_relative
 from benchproof.model.config import AuditSettings
 
@@ -57,8 +61,9 @@ def noisy(f: Facts, settings: AuditSettings) -> list[Finding]:
             apart = noise_stray(values, settings.noise, dixon_stray)   # one apart, among fewer than 4
             if apart is not None:
                 warm = first_slow(f, row.section, row.arm, row.point, metric, settings)
-                if warm is not None and apart.index in warm[0]:
-                    continue                             # a slow first repetition: warm-up names it
+                if (warm is not None and apart.index in warm[0]) or _on_host(f, settings, [rows[apart.index]], metric):
+                    continue                             # a slow first repetition (warm-up names it), or one
+                                                         # slowed with other arms (host-event names it)
                 listed = ", ".join(f.number(float(v)) for v in values[:-1])
                 detail += (f"; {listed}, {f.number(float(values[-1]), metric)}: {len(values)} repetitions that "
                            f"disagree; at n = {len(values)} none can be told apart as the stray")
@@ -72,49 +77,81 @@ def noisy(f: Facts, settings: AuditSettings) -> list[Finding]:
 def first_slow(f: Facts, section: str, arm: str, point, metric: str, settings: AuditSettings):
     """(the indexes of the first repetitions in the group's values, their value — the first
     one's, or from eleven repetitions the median of the first tenth, at least three — the median
-    of the others, how much worse) when the group starts with a warm-up, else None.  One round
-    of thousands never decides it."""
+    of the others, how much worse, the words of the order used) when the group starts with a
+    warm-up, else None.  First in the order they ran (:func:`benchproof.audit.order.run_order`:
+    by start time, else in file order).  One round of thousands never decides it."""
     rows, values = f.values(section, arm, point, metric)
     if len(rows) < 3:
         return None
-    times, repeats = f.records.started[rows], f.records.repeat[rows]
-    # the earliest (then lowest repeat, then first in the input) comes first
-    order = np.lexsort((np.arange(len(rows)), repeats, times) if not np.isnan(times).any()
-                       else (np.arange(len(rows)), repeats))
+    order = run_order(f.records, rows)
     k = max(3, len(rows) // 10) if robust(len(rows)) else 1   # a median one stalled round cannot move
-    first = np.sort(order[:k])
+    first = np.sort(order.index[:k])
     value = middle(values[first])
     others = middle(np.delete(values, first))
     gap = worse_by(value, others, f.metrics[metric].better)
     if gap is None or gap <= settings.warmup:
         return None
-    return first, value, others, gap
+    return first, value, others, gap, order.how
 
 
 def warm_up(f: Facts, settings: AuditSettings) -> list[Finding]:
-    """n_ok ≥ 3 and the first repetition (earliest ``started_at`` when every one has it, else
-    the lowest ``repeat``) is worse than the median of the others by more than ``warmup``; from
+    """n_ok ≥ 3 and the first repetition (by start time when every one has ``started_at``, else
+    in file order: :mod:`benchproof.audit.order`; the message says which) is worse than the
+    median of the others by more than ``warmup``; from
     eleven repetitions, the median of the first tenth of them (at least three) against the rest."""
     headline = f"the first repetitions are more than {limit(settings.warmup)} worse than the others (warm-up?)"
     out = []
     for row in f.results.rows:
         for metric in row.stats:
             found = first_slow(f, row.section, row.arm, row.point, metric, settings)
-            if found is None:
-                continue
-            first, value, others, gap = found
             rows = f.values(row.section, row.arm, row.point, metric)[0]
+            if found is None or _on_host(f, settings, rows[found[0]], metric):
+                continue                                 # none, or slowed with other arms: host-event's
+            first, value, others, gap, how = found
             direction = "lower" if f.metrics[metric].better == "higher" else "higher"
             if len(first) == 1:
-                which = f"the first repetition ({f.ids(rows[first])[0]}) is"
+                which = f"the first repetition {how} ({f.ids(rows[first])[0]}) is"
             else:
-                which = f"the first {len(first)} repetitions (a tenth, from {f.ids(rows[first[:1]])[0]}) are, as a median,"
+                which = (f"the first {len(first)} repetitions {how} (a tenth, from {f.ids(rows[first[:1]])[0]}) are, "
+                         "as a median,")
             detail = (f"{which} {percent(gap)} worse ({direction}) than the median of the other "
                       f"{len(rows) - len(first)}: {f.number(value)} vs {f.number(others, metric)} "
                       f"(limit {limit(settings.warmup)}): warm-up?")
+            detail += "".join(without_first(f, settings, row.section, row.arm, row.point, metric, first))
             brief = f"{f.number(value)} vs {f.number(others, metric)}, {percent(gap)} worse"
             out.append(f.finding("warm-up", row.section, row.arm, row.point, metric, headline, detail, brief,
                                  rows[first], (("first", value), ("median_of_others", others), ("worse_by", gap))))
+    return out
+
+
+def without_first(f: Facts, settings: AuditSettings, section: str, arm: str, point, metric: str,
+                  first: np.ndarray) -> list[str]:
+    """What each comparison of the warm group (as the arm or as the one compared with) says
+    without its first repetitions ``first`` (indexes into its values), when it is within noise
+    with them and separated without them: the separation of :mod:`benchproof.compute.separation`,
+    read again on the values left (as ``outlier`` re-reads a comparison without its stray)."""
+    out = []
+    for c in f.comparisons:
+        if (c.state != WITHIN_NOISE or (c.section, c.point, c.metric) != (section, point, metric)
+                or arm not in (c.arm, c.vs)):
+            continue
+        base = f.values(section, c.vs, point, metric)[1]
+        mine = f.values(section, c.arm, point, metric)[1]
+        if c.vs == arm:
+            base = np.delete(base, first)
+        else:
+            mine = np.delete(mine, first)
+        again = separation(base.tolist(), mine.tolist(), settings.noise_threshold)
+        if not again.separated:
+            continue
+        ratio = ratio_of(again.median_b, again.median_a)
+        words = ratio_direction(ratio, f.metrics[metric].better)
+        runs, it = ("its first run", "it") if len(first) == 1 else (f"its first {len(first)} runs", "them")
+        if c.vs == arm:
+            now = f"{f.number(middle(base), metric)}, and {f.labels[c.arm]} is {words} than it"
+        else:
+            now = f"{f.number(middle(mine), metric)}, {words} than {f.labels[c.vs]}"
+        out.append(f"; without {runs}, {f.labels[arm]} is {now}, separated (with {it}: {c.direction}, within noise)")
     return out
 
 
@@ -152,10 +189,10 @@ def outlier(f: Facts, settings: AuditSettings) -> list[Finding]:
     for (section, arm, point, metric, i), said in sorted(
             causes.items(), key=lambda item: (place[item[0][:3]], metrics.index(item[0][3]), item[0][4])):
         warm = first_slow(f, section, arm, point, metric, settings)
-        if warm is not None and i in warm[0]:
-            continue                                     # the warm-up finding names it
         rows, values = f.values(section, arm, point, metric)
         mine = rows[i:i + 1]
+        if (warm is not None and i in warm[0]) or _on_host(f, settings, mine, metric):
+            continue                                     # the warm-up finding names it, or host-event
         record = f.ids(mine)[0]
         rest = np.delete(values, i)
         q = _dixon_q(values, i)
@@ -169,6 +206,12 @@ def outlier(f: Facts, settings: AuditSettings) -> list[Finding]:
                              (("value", float(values[i])), ("others_min", float(rest.min())),
                               ("others_max", float(rest.max())), ("dixon_q", q)), topic=record))
     return out
+
+
+def _on_host(f: Facts, settings: AuditSettings, rows, metric: str) -> bool:
+    """Whether a host event (:mod:`benchproof.audit.host`) explains one of ``rows``' ``metric``:
+    one cause, one finding."""
+    return any(event.explains(rows, metric) for event in host_events(f, settings))
 
 
 def _dixon_q(values: np.ndarray, i: int) -> float:

@@ -10,6 +10,7 @@ import numpy as np
 
 from benchproof import text as fmt
 from benchproof.audit.finding import Facts, Finding, limit, middle, percent
+from benchproof.audit.order import BY_TIME, run_order
 from benchproof.model.config import AuditSettings
 from benchproof.read.numbers import parse_column
 
@@ -88,8 +89,10 @@ def _shown(value, decimals: int) -> str:
 
 
 def order_confounded(f: Facts, settings: AuditSettings) -> list[Finding]:
-    """A section with at least two arms whose successful records all have ``started_at``, and
-    whose arms ran in blocks: no arm's time span overlaps another's.  Not when every arm has a
+    """A section with at least two arms whose successful records all have ``started_at`` (their
+    order is by start time, :mod:`benchproof.audit.order`; file order is not read here: one
+    arm's lines, then another's, is how a file is written), and whose arms ran in blocks: no
+    arm's time span overlaps another's.  Not when every arm has a
     single successful record: one run an arm has no order to interleave (``few-repetitions``
     names that cause)."""
     project = f.project
@@ -98,9 +101,9 @@ def order_confounded(f: Facts, settings: AuditSettings) -> list[Finding]:
     records = f.records
     for section in project.report.sections:
         ok = np.flatnonzero(records.ok() & (records.section.codes == records.section.code_of(section.id)))
+        if run_order(records, ok).how != BY_TIME:   # lines of one arm, then another's: how a file
+            continue                                  # was written, not when the arms ran
         times = records.started[ok]
-        if not len(ok) or np.isnan(times).any():
-            continue
         spans: dict[str, tuple[float, float]] = {}
         arms = records.arm.codes[ok]
         for code in dict.fromkeys(arms.tolist()):   # arms in the order their first record comes
@@ -116,7 +119,7 @@ def order_confounded(f: Facts, settings: AuditSettings) -> list[Finding]:
         blocks = ", then ".join(f"{f.labels[arm]} {_clock(low, clock)}–{_clock(high, clock)}"
                                 for arm, (low, high) in ordered)
         blocks += f" UTC, {days.pop()}" if len(days) == 1 else " UTC"
-        detail = (f"the {len(spans)} arms ran in blocks ({blocks}): a change over time (heat, other load, "
+        detail = (f"by start time, the {len(spans)} arms ran in blocks ({blocks}): a change over time (heat, other load, "
                   "caches) would look like a difference between arms; interleave them, e.g. in a rotation")
         out.append(f.finding("order-confounded", section.id, None, None, None, headline, detail, blocks,
                              ok, tuple((arm, span) for arm, span in ordered)))

@@ -23,7 +23,8 @@ Point = tuple[tuple[str, DimValue], ...]   # a workload point: (dimension id, va
 RESERVED = ("run_id", "section", "arm", "status", "repeat", "reason", "evidence", "started_at")
 DECISION_STATUSES = ("adopted", "rejected", "undecided")
 # the audit's rule ids, in the order it lists them (audit/registry.RULES: a rule of its own each)
-RULE_IDS = ("few-repetitions", "missing-value", "not-separated", "outlier", "noisy", "warm-up", "derived-differs",
+RULE_IDS = ("few-repetitions", "missing-value", "not-separated", "outlier", "noisy", "warm-up", "host-event",
+            "derived-differs",
             "guard", "implausible", "degraded-regime", "summary-differs",
             "workload-differs", "order-confounded", "no-common-point",
             "baseline-role", "outside-reference", "distribution-spike", "claim-fails", "rerun-bar",
