@@ -19,7 +19,7 @@ from benchproof.compute import bootstrap
 from benchproof.compute.bootstrap import ratio_interval, resample_medians
 from benchproof.compute.comparisons import BASELINE, Comparison
 from benchproof.compute.separation import (
-    needed, rank_test_p, separation, smallest_p, stronger_claim,
+    _log2_comb, needed, rank_test_p, separation, smallest_p, stronger_claim,
 )
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -127,6 +127,7 @@ def test_the_state_at_boundary_counts_and_unequal_sides(a, b, state, method):
 def test_one_or_two_equal_repetitions_a_side_are_too_few_never_the_same(a, b):
     found = separation(a, b, 0.10)
     assert found.state == "too-few" and found.gap is None and found.overlap is None
+    assert found.median_a == (5.0 if a else None) and found.median_b == (5.0 if b else None)
     words = Comparison("s", "b", "a", None, "m", BASELINE, 1.0, "same", found).words
     assert words == "the same median, too few repetitions to tell"
 
@@ -157,6 +158,8 @@ def test_the_gap_must_exceed_the_noise_relative_to_the_first_side():
     assert separation([99.0, 100.0, 101.0], [110.0, 111.0, 112.0], 0.10).gap == pytest.approx(11 / 100)
     assert separation([-1.0, 0.0, 1.0], [5.0, 6.0, 7.0], 0.10).gap == math.inf
     assert separation([4.0, 5.0, 6.0], [4.0, 5.0, 9.0], 0.10).gap == 0.0
+    assert separation([-1.0, 0.0, 1.0], [-1.0, 0.0, 2.0], 0.10).gap == 0.0           # 0 and 0: no gap, not inf
+    assert separation([-101.0, -100.0, -99.0], [-111.0, -110.0, -109.0], 0.05).gap == pytest.approx(0.1)
 
 
 @pytest.mark.parametrize("a,b,p", [   # p-values from scipy.stats.mannwhitneyu(a, b, method="asymptotic")
@@ -181,6 +184,12 @@ def test_what_a_stronger_claim_would_need():
     assert smallest_p(30, 30) == pytest.approx(2 / math.comb(60, 30))
     assert [needed(*n) for n in ((3, 3), (4, 4), (2, 10), (1, 3), (0, 0), (3, 2), (2, 3), (3, 100))] == \
         [4, None, None, 4, 4, 4, 4, None]
+    assert needed(1, 39) == 2 and needed(39, 1) == 2      # 2 / C(40, 1) is 0.05 exactly: not below α
+    assert needed(0, 40) == 1                              # 1 against 40 can reach 2 / 41
+    assert _log2_comb(60, 30) == pytest.approx(math.log2(math.comb(60, 30)), rel=1e-12)
+    assert _log2_comb(10, 3) == pytest.approx(math.log2(120), rel=1e-12) and _log2_comb(7, 0) == pytest.approx(0, abs=1e-12)
+    assert stronger_claim(1, 3) == ("with 1 vs 3 repetitions an exact rank test cannot give p below 0.5; "
+                                    "4 a side could reach 0.029")
     assert needed(1, 1) == 4 and needed(2, 2) == 4 and needed(2, 5) == 3 and needed(5, 2) == 3 and needed(2, 8) is None
     assert stronger_claim(3, 3) == ("with 3 vs 3 repetitions an exact rank test cannot give p below 0.1; "
                                     "4 a side could reach 0.029")
@@ -221,7 +230,8 @@ def test_the_interval_is_the_95_percent_one_and_the_same_on_every_build():
     ([1e300] * 5, [1e-300] * 5, False), ([1e-300] * 5, [1e300] * 5, False),
 ])
 def test_the_interval_is_given_from_five_repetitions_a_side_of_positive_values(a, b, given):
-    interval = ratio_interval(a, b)
+    with np.errstate(all="raise"):            # an overflow or underflow of a resampled ratio is no error
+        interval = ratio_interval(a, b)
     assert (interval is not None) == given
     if given:
         low, high = interval
