@@ -43,6 +43,10 @@ PROMISES = {
         "test_the_gap_must_exceed_the_noise_relative_to_the_first_side",
     "the rank test: Mann-Whitney, normal approximation corrected for ties and continuity":
         "test_the_rank_test_matches_scipy",
+    "every value tied: no rejection (p = 1), and no division by a variance of 0":
+        "test_the_rank_test_of_tiny_and_tied_groups",
+    "values are read as doubles, whatever numbers they come as":
+        "test_python_integers_past_2_64_are_read_as_doubles",
     "an exact rank test of n against m cannot give p below 2 / C(n + m, n); what a side needs":
         "test_what_a_stronger_claim_would_need",
     "the state is said on the ratio's words: within noise, too few repetitions to tell, the same":
@@ -163,7 +167,7 @@ def test_the_gap_must_exceed_the_noise_relative_to_the_first_side():
 
 
 @pytest.mark.parametrize("a,b,p", [   # p-values from scipy.stats.mannwhitneyu(a, b, method="asymptotic")
-    (list(range(1, 12)), list(range(5, 16)), 0.019505395246503958),
+    (list(range(1, 12)), list(range(5, 16)), 0.019505395246503958),   # (recorded from scipy 1.14)
     ([1] * 6 + [2] * 6, [2] * 6 + [3] * 6, 0.0007800870786341539),
     (list(range(11)), list(range(3, 14)), 0.06536009342279744),
     ([5.0] * 11, [5.0] * 10 + [6.0], 0.36330214088689794),
@@ -172,7 +176,15 @@ def test_the_gap_must_exceed_the_noise_relative_to_the_first_side():
 ])
 def test_the_rank_test_matches_scipy(a, b, p):
     assert rank_test_p(np.array(a, float), np.array(b, float)) == pytest.approx(p, rel=1e-9)
-    assert rank_test_p(np.full(12, 3.0), np.full(12, 3.0)) == 1.0
+
+
+def test_the_rank_test_of_tiny_and_tied_groups():
+    with np.errstate(all="raise"):          # every value tied: 1.0, never a division by a variance of 0
+        assert rank_test_p(np.full(12, 3.0), np.full(12, 3.0)) == 1.0
+    # 1 against 2: U = 0, mean 1, variance 1 × 2 / 12 × 4; corrected for continuity, z = 0.5 / √(2/3)
+    assert rank_test_p(np.array([1.0]), np.array([2.0, 3.0])) == pytest.approx(
+        math.erfc(0.5 / math.sqrt(2 / 3) / math.sqrt(2)), rel=1e-12)
+    assert rank_test_p(np.array([1.0]), np.array([2.0])) == 1.0
 
 
 def test_what_a_stronger_claim_would_need():
@@ -211,6 +223,8 @@ def test_the_state_is_said_on_the_ratios_words(a, b, direction, words):
     assert Comparison("s", "b", "a", None, "m", BASELINE, 1.0, direction, separation(a, b, 0.03)).words == words
 
 
+MANY_A = [100 + (k * 37 % 41) * 0.37 for k in range(41)]    # odd, and ratios with many distinct values
+MANY_B = [104 + (k * 23 % 40) * 0.41 for k in range(40)]    # even, and not a multiple of 3
 FIVE = [100.0, 101.0, 102.0, 103.0, 104.0]
 SIX = [120.0, 121.0, 119.0, 125.0, 130.0, 131.0]
 
@@ -219,6 +233,8 @@ def test_the_interval_is_the_95_percent_one_and_the_same_on_every_build():
     # pinned: the 90% interval of these values is (1.1650485436893203, 1.2745098039215685)
     assert ratio_interval(FIVE, SIX) == (1.1634615384615385, 1.2871287128712872)
     assert ratio_interval(FIVE, SIX) == ratio_interval(list(reversed(FIVE)), SIX)
+    # the 90% interval of these is (1.0154298310066128, 1.069103396368426)
+    assert ratio_interval(MANY_A, MANY_B) == (1.0116393838788584, 1.07308571971765)
     assert separation(FIVE, SIX, 0.03).interval == (1.1634615384615385, 1.2871287128712872)
     assert separation(SIX, FIVE, 0.03).interval == ratio_interval(SIX, FIVE)
     assert (bootstrap.LEVEL, bootstrap.RESAMPLES) == (0.95, 2000)
@@ -228,6 +244,9 @@ def test_the_interval_is_the_95_percent_one_and_the_same_on_every_build():
     (FIVE[:4], SIX, False), (SIX, FIVE[:4], False), (FIVE, SIX[:5], True), (SIX[:5], FIVE, True),
     ([0.0] + FIVE[1:], SIX, False), (SIX, [0.0] + FIVE[1:], False), ([-1.0] + FIVE[1:], SIX, False),
     ([1e300] * 5, [1e-300] * 5, False), ([1e-300] * 5, [1e300] * 5, False),
+    ([0.5, 0.6, 0.7, 0.8, 0.9], [0.6, 0.7, 0.8, 0.9, 1.0], True), ([0.6, 0.7, 0.8, 0.9, 1.0], [0.5, 0.6, 0.7, 0.8, 0.9], True),
+    ([5.0] * 5, [0.0] + [5.0] * 20, False),     # a 0 its resampled medians never reach: still no ratio of it
+    ([-1.0, -2, -3, -4, -5], [-2.0, -4, -6, -8, -10], False),   # both below 0: a ratio, but of what?
 ])
 def test_the_interval_is_given_from_five_repetitions_a_side_of_positive_values(a, b, given):
     with np.errstate(all="raise"):            # an overflow or underflow of a resampled ratio is no error
@@ -240,14 +259,22 @@ def test_the_interval_is_given_from_five_repetitions_a_side_of_positive_values(a
     assert (separation(a, b, 0.03).interval is not None) == given
 
 
+def test_python_integers_past_2_64_are_read_as_doubles():
+    big = [10**20, 10**20 + 10**15, 10**20 + 2 * 10**15, 10**20 + 3 * 10**15, 10**20 + 4 * 10**15]
+    found = separation(big, [2 * 10**20] * 5, 0.03)
+    assert (found.state, found.median_a, found.median_b) == ("separated", 1.00002e20, 2e20)
+    low, high = ratio_interval(big, [2 * 10**20] * 5)
+    assert 1.99 < low <= high <= 2.0
+
+
 def test_resampled_medians_follow_the_bootstrap_of_n_draws():
     values = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
     for n in (5, 6):
-        drawn = resample_medians(values[:n], 20_000, np.random.default_rng(1))
+        drawn = resample_medians(np.array(values[:n]), 20_000, np.random.default_rng(1))
         rng = np.random.default_rng(2)
         direct = np.median(rng.choice(values[:n], (20_000, n)), axis=1)
         assert set(np.unique(drawn)) <= set(np.unique(direct)) | {min(values[:n]), max(values[:n])}
         assert abs(drawn.mean() - direct.mean()) < 0.03
         assert abs(np.mean(drawn == np.median(values[:n])) - np.mean(direct == np.median(values[:n]))) < 0.02
         assert drawn.min() >= min(values[:n]) and drawn.max() <= max(values[:n])
-    assert (resample_medians([7.0] * 5, 10, np.random.default_rng(0)) == 7.0).all()
+    assert (resample_medians(np.full(5, 7.0), 10, np.random.default_rng(0)) == 7.0).all()

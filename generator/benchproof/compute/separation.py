@@ -94,7 +94,7 @@ def rank_test_p(a: np.ndarray, b: np.ndarray) -> float:
     ranks[order] = np.repeat(average, counts)
     u = ranks[:n1].sum() - n1 * (n1 + 1) / 2.0
     n = n1 + n2
-    ties = float(np.sum(counts.astype(float) ** 3 - counts))
+    ties = float(np.sum(np.power(counts, 3.0) - counts))   # in doubles: 3 million ties cubed pass int64
     variance = n1 * n2 / 12.0 * ((n + 1) - ties / (n * (n - 1)))
     if variance <= 0:
         return 1.0
@@ -129,7 +129,8 @@ def needed(n_a: int, n_b: int) -> int | None:
 
 def separation(a: Sequence[float], b: Sequence[float], noise: float) -> Separation:
     """How the repetitions ``b`` stand against ``a`` (see the module's rule)."""
-    x, y = np.asarray(a, float), np.asarray(b, float)
+    # (the dtype only says what is read: ints, even past 2**64, give the same state and medians)
+    x, y = np.asarray(a, float), np.asarray(b, float)   # pragma: no mutate
     large = len(x) >= RANK_TEST_FROM and len(y) >= RANK_TEST_FROM
     method = "interquartile ranges and rank test" if large else "ranges"
     med_a = median(x) if len(x) else None
@@ -141,7 +142,9 @@ def separation(a: Sequence[float], b: Sequence[float], noise: float) -> Separati
         return Separation(SAME, len(x), len(y), med_a, med_b, gap, noise, method, None)
     if large:
         qa, qb = np.percentile(x, [25, 75]), np.percentile(y, [25, 75])
-        overlap = not (qa[1] < qb[0] or qb[1] < qa[0]) or rank_test_p(x, y) >= ALPHA
+        # (a p of exactly α, where >= and > differ, no data gives)
+        rejects = rank_test_p(x, y) < ALPHA   # pragma: no mutate
+        overlap = not (qa[1] < qb[0] or qb[1] < qa[0]) or not rejects
     else:
         overlap = not (x.max() < y.min() or y.max() < x.min())
     state = SEPARATED if not overlap and gap > noise else WITHIN_NOISE
