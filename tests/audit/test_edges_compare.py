@@ -18,6 +18,10 @@ def two(a: list[float], b: list[float], **fields) -> tuple[dict, ...]:
 
 
 SEQ_A = [100.0 + k for k in range(11)]                       # IQR 102.5–107.5
+LOW_5 = [100.0, 100.1, 100.2, 100.3, 100.4]
+LOW_11 = [100.0 + 0.1 * k for k in range(11)]
+HIGH_15 = [130.0 + 0.1 * k for k in range(15)]
+TWO_LOW = [100.15, 100.25]                                   # two values inside the low side's range
 
 NOT_SEPARATED = [
     Case("overlapping ranges: within noise, the compared arm named", two([100.0, 101.0, 102.0], [101.5, 103.0, 104.0]),
@@ -90,6 +94,17 @@ NOT_SEPARATED = [
     Case("eleven a side, interleaved: the interquartile ranges overlap",
          two([100.0, 140.0] * 5 + [100.0], [101.0, 141.0] * 5 + [101.0]), [("b", P, "tok_s")],
          message="the interquartile ranges", **AB),
+    # unequal sides and the 10/11 boundary: from eleven a side (each side, not in total) the quartiles
+    Case("5 against 17, two of the 17 inside the 5's range: the ranges decide (never a 5-value IQR), named",
+         two(LOW_5, HIGH_15 + TWO_LOW), [("b", P, "tok_s")], message="overlaps", **AB),
+    Case("17 against 5: the ranges decide, named", two(HIGH_15 + TWO_LOW, LOW_5), [("b", P, "tok_s")], **AB),
+    Case("10 against 11, two of the 11 inside the 10's range: the ranges decide, named",
+         two(LOW_11[:10], HIGH_15[:9] + TWO_LOW), [("b", P, "tok_s")], message="overlaps", **AB),
+    Case("11 against 10: the ranges decide, named", two(HIGH_15[:9] + TWO_LOW, LOW_11[:10]), [("b", P, "tok_s")], **AB),
+    Case("11 against 11, the same two inside: the quartiles and the rank test, separated",
+         two(LOW_11, HIGH_15[:9] + TWO_LOW), **AB),
+    Case("3 against 2: too few to tell, no finding", two([100.0, 101.0, 102.0], [100.5, 101.5]), **AB),
+    Case("one against one, equal: too few to tell, no finding", two([100.0], [100.0]), **AB),
     Case("each point on its own: only the overlapping one named",
          (*two([100.0, 101.0, 102.0], [120.0, 121.0, 122.0]), *group("a", [100.0, 101.0, 102.0], size=4096),
           *group("b", [101.5, 103.0, 104.0], size=4096)), [("b", {"size": 4096}, "tok_s")], **AB),

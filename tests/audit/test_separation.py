@@ -95,3 +95,20 @@ def test_the_bootstrap_interval_of_values_at_a_double_s_edge_is_finite_or_none()
     assert ratio_interval([1e-300] * 5, [1e300] * 5) is None            # the ratio itself is past a double
     low, high = ratio_interval([1.5e308, 1.7e308] * 3, [1.5e308, 1.7e308] * 3)
     assert 0.8 < low <= 1 <= high < 1.2                                  # medians of 1.5e308 and 1.7e308 are finite
+
+
+@pytest.mark.parametrize("never", ["no records", "failed records only"])
+def test_an_arm_that_never_ran_gains_no_comparison_in_results_json(tmp_path, never):
+    import json
+
+    from support.audit import interleaved, invoke, rep, write
+
+    rows = interleaved({"a": [100.0, 101.0, 102.0], "b": [150.0, 151.0, 152.0]})
+    if never == "failed records only":
+        rows += [rep("c", r, status="failed", reason="out of memory") for r in (1, 2, 3)]
+    root = write(tmp_path / "p", rows, arms=("a", "b", "c"), baseline="a", compare="[[c, b], [b, c]]")
+    result = invoke("build", root, "-o", tmp_path / "site")
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "site/downloads/results.json").read_text(encoding="utf-8"))
+    made = sorted({(c["kind"], c["arm"], c["vs"], c["state"]) for c in data["comparisons"]})
+    assert made == [("baseline", "b", "a", "separated")]

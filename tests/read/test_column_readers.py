@@ -25,6 +25,41 @@ from benchproof.read.runs.fast_csv import plain_csv
 from benchproof.read.runs.fast_jsonl import plain_jsonl
 from benchproof.receipts.downloads import records_csv, records_jsonl
 
+TESTS = Path(__file__).resolve().parents[1]
+
+# What docs/speed.md ("Records as columns") promises of read/runs/fast_csv.py and
+# read/runs/fast_jsonl.py against the exact readers → the test that guards it.
+PROMISES = {
+    "a plain CSV file is read by pyarrow and gives the exact reader's records":
+        "test_plain_csv_is_read_as_columns_giving_the_exact_readers_records",
+    "any other CSV (quoted cells, padding, short rows, a problem) gives the same records and messages":
+        "test_any_csv_gives_the_same_records_and_messages_with_either_reader",
+    "a plain JSON Lines file is read by pyarrow and gives the exact reader's records":
+        "test_plain_json_lines_are_read_as_columns_giving_the_exact_readers_records",
+    "any other JSON Lines (nesting, NaN, null lines, duplicate keys) gives the same records and messages":
+        "test_any_json_lines_give_the_same_records_and_messages_with_either_reader",
+    "whole numbers among fractions are looked up as written; past 2**53 never rounded (JSON Lines)":
+        "test_integers_past_2_53_among_fractions_are_published_as_written_by_the_fast_reader",
+    "integers past 2**53 among fractions in a CSV column are published as written":
+        "test_integers_past_2_53_among_fractions_in_a_csv_column_are_published_as_written",
+    "a row of nothing but commas (a spreadsheet's empty row) is skipped, as the csv module skips it":
+        "test_a_row_of_nothing_but_commas_is_skipped_by_the_fast_reader_as_by_the_exact_one",
+    "1e400 and 1e-400 (beyond a double) go to the exact reader, which says where":
+        "test_any_json_lines_give_the_same_records_and_messages_with_either_reader",
+    "texts that look like dates stay texts":
+        "test_plain_json_lines_are_read_as_columns_giving_the_exact_readers_records",
+}
+
+
+def test_every_promise_names_a_test_that_exists():
+    for promise, test in PROMISES.items():
+        if "::" in test:
+            path, name = test.split("::")
+            assert f"def {name}(" in (TESTS / path).read_text(encoding="utf-8"), promise
+        else:
+            assert callable(globals().get(test)), promise
+
+
 SETTINGS = settings(max_examples=60, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -67,6 +102,11 @@ GOOD = {"arm": ['"a"', '"b"'], "status": ['"ok"'], "repeat": ["1", "2", "3"], "d
         "m": ["1.5", "2.25", "3", "0.5"], "n": ["10", "20.5"], "run_id": ['"r1"', '"r2"', "7"]}
 
 
+# integers past 2**53, which a double holds only rounded (2**53 + 1 reads as 2**53), beside fractions
+BIG_INTEGERS = st.sampled_from([2**53, 2**53 + 1, -(2**53) - 1, 2**63 - 1, 2**63 + 1, 10**17 + 3]) | \
+    st.integers(2**53 - 2, 2**53 + 4) | st.integers(2**53, 2**64)
+
+
 def _string(draw, plain: bool) -> str:
     text = draw(st.sampled_from(STRINGS) | st.text(max_size=6).filter(lambda s: not any("\ud800" <= c <= "\udfff" for c in s)))
     written = json.dumps(text, ensure_ascii=draw(st.booleans()))
@@ -87,7 +127,8 @@ def _value(draw, key: str, plain: bool) -> str:
         literal = draw(st.sampled_from(LITERALS))
         return literal if not plain or literal not in BEYOND else "1"
     if choice == 1:
-        return json.dumps(draw(st.integers(-10**20, 10**20) | st.floats(allow_nan=False, allow_infinity=False)))
+        return json.dumps(draw(st.integers(-10**20, 10**20) | st.floats(allow_nan=False, allow_infinity=False)
+                               | BIG_INTEGERS))
     return _string(draw, plain)
 
 
@@ -125,7 +166,8 @@ def json_lines(draw, plain: bool = False) -> str:
 
 CELLS = ["a", "b", "ok", "failed", "bogus", "1", "2", "3", "0", "-1", "1.5", "2.0", "512", "4K", "2048",
          "1e400", "1e-400", "1_0", "١٠", "nan", "", "2025-03-01T08:00:00Z", "2025-03-01", "yesterday", "r1", "r2",
-         "9007199254740993", "18446744073709551616", "é", "😀", "x y"]
+         "9007199254740993", "9007199254740992", "-9007199254740995", "18446744073709551616", "0.5", "é", "😀",
+         "x y"]
 ODD_CELLS = [" 1.5 ", "\u2003a", "a\x1f", '"quoted"', "x,y", 'say "hi"', "line\nbreak", "\x00", "\u0085", "\t1"]
 
 
@@ -143,7 +185,8 @@ def csv_texts(draw, plain: bool = False) -> str:
             row = row[:-1] if draw(st.booleans()) else row + ["extra"]
         rows.append(row)
         if draw(st.integers(0, 5)) == 0:
-            rows.append([] if plain else draw(st.sampled_from([[], [""] * len(keys), ["  "]])))
+            # a blank line, or a row of nothing but commas (as spreadsheets export empty rows)
+            rows.append(draw(st.sampled_from([[], [""] * len(keys)] if plain else [[], [""] * len(keys), ["  "]])))
     if plain:
         return "".join(",".join(row) + "\n" for row in rows)
     out = io.StringIO()
@@ -179,6 +222,9 @@ def _both(name: str, text: str):
 @example(text='{"arm": "a", "status": "ok", "repeat": 1, "d": 512, "m": 3}\n{"arm": "a", "status": "ok", "repeat": 2, "d": 512, "m": 2.5}\n')
 @example(text='{"arm": "b", "status": "ok", "repeat": 1, "d": 512, "m": 0.0, "x": 12345678901234567890}\n{"arm": "b", "status": "ok", "repeat": 2, "d": 512, "m": 1.5, "x": 0.5}\n')
 @example(text='{"arm": "a", "status": "ok", "repeat": 1, "d": "2025-03-01", "m": 1, "started_at": "2025-03-01 08:00:00"}\n')
+@example(text='{"arm": "a", "status": "ok", "repeat": 1, "d": 512, "m": 1, "n": 2, "x": 9007199254740993}\n'
+              '{"arm": "a", "status": "ok", "repeat": 2, "d": 512, "m": 1, "n": 2, "x": 9007199254740992}\n'
+              '{"arm": "a", "status": "ok", "repeat": 3, "d": 512, "m": 1, "n": 2, "x": 0.5}\n')
 @given(text=json_lines(plain=True))
 def test_plain_json_lines_are_read_as_columns_giving_the_exact_readers_records(text):
     assert plain_jsonl(text.replace("\r\n", "\n"), "runs/r.jsonl") is not None
@@ -200,6 +246,7 @@ def test_any_json_lines_give_the_same_records_and_messages_with_either_reader(te
 
 @SETTINGS
 @example(text="arm,status,repeat,d,m\na,ok,1,512,1.5\na,ok,2,512,2.5\n")
+@example(text="arm,status,repeat,d,m,n\na,ok,1,512,1.5,3\n,,,,,\na,ok,2,512,2.5,3\n")
 @given(text=csv_texts(plain=True))
 def test_plain_csv_is_read_as_columns_giving_the_exact_readers_records(text):
     assert plain_csv(text, "runs/r.csv") is not None
@@ -212,3 +259,44 @@ def test_plain_csv_is_read_as_columns_giving_the_exact_readers_records(text):
 def test_any_csv_gives_the_same_records_and_messages_with_either_reader(text):
     with_columns, exact = _both("r.csv", text)
     assert with_columns == exact
+
+
+# --- what a user sees, pinned (the property tests above reach these only by chance) -------------
+
+BIG = "9007199254740993"        # 2**53 + 1: a double holds it only as 9007199254740992
+
+
+def _published(name: str, text: str) -> tuple[str, str]:
+    """The records download (records.csv, records.jsonl) of a project whose run file is ``text``."""
+    outcome = _outcome(name, text)
+    assert outcome[0] == "built", outcome
+    return outcome[3].decode("utf-8"), outcome[4].decode("utf-8")
+
+
+def test_integers_past_2_53_among_fractions_are_published_as_written_by_the_fast_reader():
+    text = "".join(json.dumps({"arm": "a", "status": "ok", "repeat": r, "d": 512, "m": 1.5, "n": 3, "x": x}) + "\n"
+                   for r, x in ((1, int(BIG)), (2, int(BIG) - 1), (3, 0.5)))
+    assert plain_jsonl(text, "runs/r.jsonl") is not None          # the fast reader takes it
+    records_csv_text, records_jsonl_text = _published("r.jsonl", text)
+    assert f",{BIG}" in records_csv_text and f",{int(BIG) - 1}" in records_csv_text
+    assert [json.loads(line).get("x") for line in records_jsonl_text.splitlines()] == [int(BIG), int(BIG) - 1, 0.5]
+    with_columns, exact = _both("r.jsonl", text)
+    assert with_columns == exact
+
+
+def test_integers_past_2_53_among_fractions_in_a_csv_column_are_published_as_written():
+    text = f"arm,status,repeat,d,m,n,x\na,ok,1,512,1.5,3,{BIG}\na,ok,2,512,1.5,3,{int(BIG) - 1}\na,ok,3,512,1.5,3,0.5\n"
+    assert plain_csv(text, "runs/r.csv") is not None
+    records_csv_text, _ = _published("r.csv", text)
+    assert f",{BIG}" in records_csv_text and f",{int(BIG) - 1}" in records_csv_text
+    with_columns, exact = _both("r.csv", text)
+    assert with_columns == exact
+
+
+def test_a_row_of_nothing_but_commas_is_skipped_by_the_fast_reader_as_by_the_exact_one():
+    text = "arm,status,repeat,d,m,n\na,ok,1,512,1.5,3\n,,,,,\na,ok,2,512,2.5,3\n,,,,,\r\n"
+    found = plain_csv(text, "runs/r.csv")
+    assert found is not None and found.lines.tolist() == [2, 4]   # the fast reader takes it, lines as written
+    with_columns, exact = _both("r.csv", text)
+    assert with_columns == exact and with_columns[0] == "built"
+    assert len(with_columns[2]) == 2

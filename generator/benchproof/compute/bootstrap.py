@@ -26,17 +26,18 @@ LEVEL = 0.95
 BOOTSTRAP_FROM = 5     # values a side from which the interval is given
 
 
-def resample_medians(values: Sequence[float] | np.ndarray, draws: int, rng: np.random.Generator) -> np.ndarray:
-    """``draws`` medians of bootstrap resamples of ``values`` (see the module)."""
-    s = np.sort(np.asarray(values, float))
+def resample_medians(values: np.ndarray, draws: int, rng: np.random.Generator) -> np.ndarray:
+    """``draws`` medians of bootstrap resamples of ``values``, an array of doubles (see the module)."""
+    s = np.sort(values)
     n = len(s)
-    k = (n + 1) // 2 if n % 2 else n // 2
+    k = (n + 1) // 2      # the middle one of an odd n; the lower middle one of an even n
     low = rng.beta(k, n - k + 1, draws)
-    first = s[np.minimum((low * n).astype(np.int64), n - 1)]
+    # (the bound guards a draw of exactly 1.0 only: n + 1 would read the same)
+    first = s[np.minimum((low * n).astype(np.int64), n - 1)]   # pragma: no mutate
     if n % 2:
         return first
     high = low + (1 - low) * rng.beta(1, n - k, draws)
-    second = s[np.minimum((high * n).astype(np.int64), n - 1)]
+    second = s[np.minimum((high * n).astype(np.int64), n - 1)]   # pragma: no mutate
     return first / 2 + second / 2   # halves first: 1.5e308 and 1.7e308 have a mean, not inf
 
 
