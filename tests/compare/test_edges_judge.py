@@ -369,3 +369,28 @@ def test_a_1_percent_change_with_ranges_apart_is_within_the_noise_threshold_prin
     assert "within-noise" in line and "1% worse" in line
     result = run(tmp_path, old, doc({("a", 1, TOK): stat(90.0, 89.9, 90.1)}), "--fail-on", "worse")
     assert result.exit_code == 1 and "--fail-on: 1 figure worse" in result.stderr
+
+
+@pytest.mark.parametrize("reason,words", [
+    ("worse", "1 figure worse"), ("new-failure", "1 figure new-failure"), ("removed", "1 figure removed"),
+    ("rerun-bar", "1 re-run bar row not met"), ("new-finding", "1 new finding")])
+def test_each_fail_on_exits_1_and_says_what_it_found_on_stderr(tmp_path, reason, words):
+    old = doc({("a", 1, TOK): stat(100, 99.9, 100.1), ("b", 1, TOK): stat(100), ("c", 1, TOK): stat(100)},
+              bar=[bar_row(99, 101, arm="a")])
+    new = doc({("a", 1, TOK): stat(90, 89.9, 90.1), ("b", 1, TOK): stat(None, status="failed 3/3")},
+              findings=[finding()])
+    result = run(tmp_path, old, new, "--fail-on", reason)
+    assert result.exit_code == 1 and result.stderr == f"--fail-on: {words}\n"
+    assert run(tmp_path, old, old, "--fail-on", reason).exit_code == 0
+    assert run(tmp_path, old, new).exit_code == 0            # without --fail-on, what it finds is only printed
+
+
+def test_a_site_of_several_reports_is_exit_2_compare_one_report_s_folder(tmp_path):
+    for folder in ("site", "site/one", "site/one/downloads", "site/two", "site/two/downloads"):
+        (tmp_path / folder).mkdir()
+    for page in ("site", "site/one", "site/two"):
+        (tmp_path / page / "index.html").write_text("<html></html>")
+    (tmp_path / "alone.json").write_text(json.dumps({**doc(), "metrics": METRICS[:2]}))
+    result = CliRunner().invoke(main, ["compare", str(tmp_path / "site"), str(tmp_path / "alone.json")])
+    assert result.exit_code == 2
+    assert "is a site of several reports: compare one report's folder at a time" in result.stderr
