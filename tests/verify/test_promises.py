@@ -25,6 +25,7 @@ class Promise(NamedTuple):
     test: str         # tests/...::test_name
 
 
+D = "tests/verify/test_edges_derived.py"
 V, E, S, C = ("tests/verify/test_verify.py", "tests/verify/test_edges_checks.py", "tests/verify/test_sign.py",
               "tests/verify/test_custody.py")
 H = "tests/hostile/test_round_three_published.py"
@@ -73,6 +74,11 @@ PROMISES = [
     Promise("audit", R, "the findings", f"{V}::test_a_results_json_that_claims_a_check_ran_which_could_not_fails_the_audit_check"),
     Promise("claims", R, "a state or figure differs", f"{V}::test_a_changed_decision_figure_names_the_claim_the_finding_and_the_bar"),
     Promise("rerun-bar", R, "a row differs", f"{V}::test_a_changed_decision_figure_names_the_claim_the_finding_and_the_bar"),
+    Promise("figures", R, "a figure differs, is only on one side", f"{D}::test_the_figures_check"),
+    Promise("audit", R, "a finding is only on one side", f"{D}::test_the_audit_check"),
+    Promise("audit", R, "the findings", f"{D}::test_what_was_checked"),
+    Promise("claims", R, "a state or figure differs", f"{D}::test_the_claims_check"),
+    Promise("rerun-bar", R, "a row differs", f"{D}::test_the_rerun_bar_check"),
     Promise("signature", R, "no signature, another key",
             f"{V}::test_asked_for_a_signer_a_site_with_no_signature_at_all_is_not_verified"),
     Promise("signature", R, "no signature, another key", f"{E}::test_asked_for_a_signer_no_signature_at_all_is_a_failure_never_a_pass"),
