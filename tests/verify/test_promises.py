@@ -56,6 +56,8 @@ PROMISES = [
             f"{V}::test_another_generator_version_is_reported_and_verification_still_runs"),
     Promise("downloads", R, "a checksum differs, a listed file is missing, a file is not listed",
             f"{V}::test_a_changed_download_fails_naming_it"),
+    Promise("downloads", R, "a checksum differs, a listed file is missing, a file is not listed",
+            "tests/verify/test_edges_downloads.py::test_the_downloads_check"),
     Promise("custody", R, "a value, a field or a record differs (named as `file:line`, the field and the tool file it "
             "contradicts)", f"{C}::test_an_edited_run_record_fails_naming_its_line_the_field_and_the_tool_file"),
     Promise("custody", R, "a kept tool file is missing or its SHA-256 is not the logged one",
