@@ -73,6 +73,10 @@ PROMISES = [
     Promise("noise", R, "`--noise` must be a finite number from 0", f"{E}::test_the_noise_threshold_given_moves_the_boundary"),
     Promise("records", R, "they must give the medians `results.json` states, else compare refuses (exit 2",
             f"{T}::test_records_that_do_not_give_the_published_medians_are_refused"),
+    Promise("records", R, "they must give the medians `results.json` states, else compare refuses (exit 2",
+            "tests/compare/test_edges_load.py::test_records_that_are_not_the_figures_are_refused"),
+    Promise("noise", R, "(read from its report.yaml or bundle; 0.03 when it has none)",
+            "tests/compare/test_edges_load.py::test_the_noise_threshold_of_a_report"),
     Promise("ranges", R, "A results.json given alone, without records.jsonl, is judged from its min–max ranges only, "
             "and the output says so.", f"{T}::test_a_results_json_alone_is_judged_from_its_ranges_and_says_so"),
     Promise("ranges", R, "A results.json given alone, without records.jsonl, is judged from its min–max ranges only",
