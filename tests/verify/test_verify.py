@@ -335,3 +335,25 @@ def test_a_changed_decision_figure_names_the_claim_the_finding_and_the_bar(rejec
     assert found["claims"]["detail"].startswith("claim “The candidate's decode is within 10% of the incumbent's”: "
                                                 "published fails on 0.68")
     assert "re-run bar incumbent · decode_tok_s · prompt_target=26015: published median 30.99" in found["rerun-bar"]["detail"]
+
+
+def test_asked_for_a_signer_a_site_with_no_signature_at_all_is_not_verified(example_site, tmp_path):
+    signers = tmp_path / "allowed_signers"
+    signers.write_text('me namespaces="benchproof" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n')
+    result = verify(example_site, "--allowed-signers", signers, "--identity", "me")
+    assert result.exit_code == 1, result.output
+    assert "NOT verified: 1 check found a mismatch." in result.output
+    assert "FAIL        signature" in result.output and "no signature to check: none at " in result.output
+    doc = json.loads(verify(example_site, "--json", "--allowed-signers", signers, "--identity", "me").output)
+    assert doc["verified"] is False and doc["exit"] == 1
+    assert [c["ok"] for c in doc["checks"] if c["check"] == "signature"] == [False]
+
+
+def test_a_path_listed_twice_in_sha256sums_fails_the_files_check_as_sha256sum_c_strict_does(bundle):
+    sums = bundle / "SHA256SUMS"
+    first = sums.read_text().splitlines()[0]
+    sums.write_text(sums.read_text() + "0" * 64 + first[64:] + "\n")      # the same path again, a wrong sum
+    result = verify(bundle, "--json")
+    assert result.exit_code == 1
+    files = checks(result)["files"]
+    assert files["ok"] is False and f"{first[66:]} is listed twice" in files["detail"]

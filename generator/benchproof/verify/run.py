@@ -205,8 +205,8 @@ def _signature_checks(reports: list[Report], allowed: Path | None, identity: str
             continue
         if report.signature is None:
             if not any(c.check == "signature" and report.label("") in c.detail for c in out.checks):
-                where = printable(str(report.signature_file)) if report.signature_file else "beside the bundle"
-                out.checks.append(Check("signature", False, report.label(f"no signature to check: none at {where}")))
+                where = f"at {printable(str(report.signature_file))}" if report.signature_file else "beside the bundle"
+                out.checks.append(Check("signature", False, report.label(f"no signature to check: none {where}")))
             continue
         try:
             good, said = ssh.check(report.unpacked.read(SUMS) or b"", report.signature.data, allowed, identity)
