@@ -153,6 +153,12 @@ def test_the_command_table_names_every_command_and_every_option_its_help_lists()
     assert missing == []
 
 
+def test_the_readme_reads_in_five_minutes():
+    """The README stays a front page (docs/development.md, "Habits"): reference material lives
+    in docs/."""
+    assert len(README.splitlines()) <= 300
+
+
 def test_the_readme_says_how_to_run_benchproof_and_complete_its_commands():
     assert ". .venv/bin/activate" in README and ".venv/bin/benchproof" in README
     assert "_BENCHPROOF_COMPLETE=bash_source benchproof" in README
