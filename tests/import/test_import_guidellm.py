@@ -47,7 +47,7 @@ def status_summary(mean: float, median: float, p99: float) -> dict:
 
 def bench_v04(strategy: dict, successful: int, errored: int = 0, incomplete: int = 0,
               ttft: float = 40.0, start: float = 1767225600.0) -> dict:
-    """A benchmark in the current schema (FORMATS.md §4, GuideLLM ≥0.4)."""
+    """A benchmark in the current schema (docs/import/guidellm.md, GuideLLM ≥0.4)."""
     totals = {"successful": successful, "errored": errored, "incomplete": incomplete,
               "total": successful + errored + incomplete}
     return {

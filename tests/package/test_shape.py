@@ -1,5 +1,5 @@
 """The package keeps its shape: no import cycle, no module importing from a later stage of the
-pipeline, no module over 450 lines, and README's Layout names every module where it is.
+pipeline, no module over 450 lines, and docs/development.md's Layout names every module where it is.
 
 The imports are read from the source (``ast``: every ``import`` and ``from … import``, those
 inside functions and under ``TYPE_CHECKING`` included), never by running it."""
@@ -174,11 +174,14 @@ def test_no_module_is_over_450_lines():
     assert max(sizes.values()) > 300   # counted, not skipped
 
 
-# ---- README's Layout and the tree --------------------------------------------------------
+# ---- docs/development.md's Layout and the tree --------------------------------------------------------
+
+DEVELOPMENT = REPO / "docs" / "development.md"
+
 
 def layout() -> str:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    return readme[readme.index("## Layout"):readme.index("Templates live in")]
+    text = DEVELOPMENT.read_text(encoding="utf-8")
+    return text[text.index("## Layout"):text.index("Templates live in")]
 
 
 def _package(token: str, inside: str) -> str:
@@ -192,7 +195,7 @@ def _package(token: str, inside: str) -> str:
 
 
 def listed() -> dict[str, set[str]]:
-    """Package (``compute``, ``read.config``, ``""`` for the top) → the names README's Layout
+    """Package (``compute``, ``read.config``, ``""`` for the top) → the names the Layout
     lists in it.  A code span belongs to the package named last before it in its bullet
     (``compute/``); a package followed by a parenthesis (``published/`` (``locate``, …),
     ``verify/`` (…)) holds what that parenthesis holds.  A bullet that names no package lists
@@ -227,7 +230,7 @@ def listed() -> dict[str, set[str]]:
     return out
 
 
-def test_the_layout_in_the_readme_names_every_module_where_it_is():
+def test_the_layout_in_the_docs_names_every_module_where_it_is():
     names = listed()
     missing = []
     for name, path in MODULES.items():
@@ -241,7 +244,7 @@ def test_the_layout_in_the_readme_names_every_module_where_it_is():
     assert missing == []
 
 
-def test_every_package_the_readme_layout_names_exists():
+def test_every_package_the_docs_layout_names_exists():
     packages = listed()
     assert len(packages) > 15
     assert sorted(p for p in packages if not (PACKAGE / p.replace(".", "/")).is_dir()) == []
@@ -249,9 +252,9 @@ def test_every_package_the_readme_layout_names_exists():
         assert (PACKAGE / f"{token}.py").is_file() or token == "generator/benchproof", token
 
 
-def test_the_readme_names_every_folder_of_tests():
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    paragraph = readme[readme.index("The tests are grouped by stage"):readme.index("Performance figures are printed")]
+def test_the_docs_name_every_folder_of_tests():
+    text = DEVELOPMENT.read_text(encoding="utf-8")
+    paragraph = text[text.index("The tests are grouped by stage"):text.index("Performance figures are printed")]
     folders = {p.name for p in (REPO / "tests").iterdir() if p.is_dir() and not p.name.startswith((".", "__"))}
     named = set(re.findall(r"`([a-z_]+)/`", paragraph)) - {"tests"}
     assert sorted(folders - named) == [] and sorted(named - folders) == []

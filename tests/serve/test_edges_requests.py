@@ -1,6 +1,6 @@
 """Edge table of serve's request checks (serve/server.py), in process: the Host header must be
 127.0.0.1 or localhost *with the server's own port* (anything else, a DNS-rebinding page
-included, is 403), and a path never leads outside the site folder (README, `serve`)."""
+included, is 403), and a path never leads outside the site folder (docs/guide.md, "Your own report")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""GuideLLM benchmark reports: ``benchmarks.json`` and ``benchmarks.yaml`` (FORMATS.md §4).
+"""GuideLLM benchmark reports: ``benchmarks.json`` and ``benchmarks.yaml`` (docs/import/guidellm.md).
 
 The JSON and the YAML are dumps of the same pydantic model.  The v0.3 schema (the saved
 sample: ``args``/``run_stats``/``worker``, top-level ``request_totals``) and the ≥0.4 one

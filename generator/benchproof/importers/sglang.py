@@ -1,5 +1,5 @@
 """SGLang serving benchmark results: ``python -m sglang.bench_serving`` JSON Lines
-(FORMATS.md §3), the Dec-2024 lines and the 0.5 lines (``sglang.benchmark.serving``, 0.5.23).
+(docs/import/sglang.md), the Dec-2024 lines and the 0.5 lines (``sglang.benchmark.serving``, 0.5.23).
 
 One record per line: each invocation appends one line to ``--output-file``, so one file
 often holds runs of different settings.  A line that is not JSON, or JSON that is not a

@@ -1,5 +1,5 @@
 """vLLM serving benchmark results: ``vllm bench serve --save-result`` and the older
-``benchmarks/benchmark_serving.py --save-result`` (FORMATS.md §2).
+``benchmarks/benchmark_serving.py --save-result`` (docs/import/vllm-serve.md).
 
 One record per run: one per file, one per object when several are appended
 (``--append-result``) or gathered in a JSON array.  A run has no repetitions inside; runs

@@ -1,5 +1,5 @@
 """vLLM offline throughput results: ``vllm bench throughput --output-json`` and the older
-``benchmarks/benchmark_throughput.py --output-json`` (FORMATS.md §2b).
+``benchmarks/benchmark_throughput.py --output-json`` (docs/import/vllm-throughput.md).
 
 One record per run (one per file, one per object if several are concatenated or gathered
 in an array), status ``ok``: the file has no failure information.
@@ -90,7 +90,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         notes = (f"Imported from `vllm bench throughput --output-json`. {named}: the arm is known "
                  "only from where the file came from; fill in engine, settings and command. The "
                  "file records no time and no vLLM version. tokens_per_second counts prompt + "
-                 "output tokens (FORMATS.md §2b).")
+                 "output tokens, as vLLM counts them.")
         return arm_stub(None, {}, notes, model=model)
 
     how = ArmFields(arm_from, (), {"model": "model_id"}, stub)
