@@ -95,6 +95,8 @@ PROMISES = [
     Promise("exit", R, "**1** a check found a mismatch", f"{V}::test_a_changed_download_fails_naming_it"),
     Promise("exit", R, "could not check: PATH is not a site, a zip or a bundle",
             f"{V}::test_what_is_not_a_site_a_zip_or_a_bundle_cannot_be_checked"),
+    Promise("exit", R, "made by another version of benchproof fails the `generator` check",
+            f"{V}::test_another_generator_version_is_reported_and_verification_still_runs"),
     Promise("exit", R, "ssh-keygen is missing", f"{S}::test_a_missing_ssh_keygen_is_exit_2_and_says_how_to_install_it"),
     Promise("exit", R, "A check that could not be made is never a pass.", f"{E}::test_the_verdict"),
     Promise("exit", R, "A check that could not be made is never a pass.",
