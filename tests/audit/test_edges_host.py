@@ -161,3 +161,5 @@ def test_a_host_event_reads_on_the_page_and_in_results_json(tmp_path):
     assert (found["rule"], found["arm"], found["records"]) == ("host-event", None, ["a-512-r3", "b-512-r3"])
     block = text(page(tmp_path / "site/index.html").select_one("#before-you-quote"))
     assert "load_avg 4.00 inside it, 0.20 outside" in block
+    # the section's finding is counted as about the section, not left out of "on 1 arm"
+    assert "The audit raised 2 findings on 1 arm and 1 whole section." in block

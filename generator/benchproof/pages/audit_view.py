@@ -195,7 +195,10 @@ def _summary(notices: list[Notice], arm: str | None, audit: Audit) -> str:
     arms = {n.arm for n in opened if n.arm}
     parts = []
     if opened:
+        whole = {n.section for n in opened if not n.arm}   # about a whole section (host-event, order-confounded)
         on = f" on {len(arms)} arm{'s' if len(arms) != 1 else ''}" if arms and not arm else ""
+        if on and whole:
+            on += f" and {len(whole)} whole section{'s' if len(whole) != 1 else ''}"
         parts.append(f"{len(opened)} finding{'s' if len(opened) != 1 else ''}{on}")
     if len(opened) < len(notices):
         n = len(notices) - len(opened)
