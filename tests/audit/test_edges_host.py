@@ -8,30 +8,10 @@ import pytest
 
 from support.audit import audit_of
 from support.edges import Case, check, rec, table
+from support.host import CALM, LOAD, PEAK_A, PEAK_B, rotation
 
 SECTION = [(None, None, None)]
 
-
-def rotation(a, b, extra=None, size=512, start=0, **per_minute) -> tuple[dict, ...]:
-    """Arms a and b in a rotation, one minute apart (a1 at 10:00, b1 at 10:01, a2 at 10:02…),
-    tok_s from ``a`` and ``b``; ``extra``: a third arm c after b each round; ``per_minute``:
-    a field's value at each minute (a list), e.g. ``load_avg``; ``size`` the point, ``start`` the
-    first minute."""
-    rows, minute = [], start
-    arms = [("a", a), ("b", b)] + ([("c", extra)] if extra else [])
-    for r in range(max(len(v) for _, v in arms)):
-        for arm, values in arms:
-            if r < len(values):
-                fields = {k: v[minute - start] for k, v in per_minute.items()}
-                rows.append(rec(arm, r + 1, values[r], size=size, at=f"10:{minute:02d}", **fields))
-                minute += 1
-    return tuple(rows)
-
-
-CALM = [100.0, 101.0, 100.5, 99.5, 100.0]
-PEAK_A = [100.0, 101.0, 60.0, 99.5, 100.0]      # a3 at 10:04
-PEAK_B = [100.0, 101.0, 61.0, 99.5, 100.0]      # b3 at 10:05
-LOAD = [0.2] * 4 + [3.9, 4.1] + [0.2] * 4
 
 HOST = [
     Case("a load peak hits both arms in the same minutes: one host event", rotation(PEAK_A, PEAK_B), SECTION,
@@ -145,21 +125,3 @@ def test_among_three_a_peak_on_both_arms_is_one_host_event_not_two_noisy_figures
     rows = rotation([100.0, 60.0, 100.5], [100.0, 61.0, 100.5])
     assert rules(rows, tmp_path / "three") == [("host-event", None)]
     assert rules(rotation([100.0, 60.0, 100.5], [100.0, 100.2, 100.5]), tmp_path / "one") == [("noisy", "a")]
-
-
-def test_a_host_event_reads_on_the_page_and_in_results_json(tmp_path):
-    import json
-
-    from support.audit import invoke, write
-    from support.common import page, text
-    root = write(tmp_path / "p", list(rotation(PEAK_A, PEAK_B, load_avg=LOAD)), baseline="a")
-    result = invoke("build", root, "-o", tmp_path / "site")
-    assert result.exit_code == 0, result.output
-    assert "[host-event] Main: 2 repetitions of 2 arms (Arm A, Arm B) were slow in one window" in result.output
-    data = json.loads((tmp_path / "site/downloads/results.json").read_text(encoding="utf-8"))
-    (found,) = [f for f in data["findings"] if f["rule"] != "not-separated"]   # a and b the same but for the peak
-    assert (found["rule"], found["arm"], found["records"]) == ("host-event", None, ["a-512-r3", "b-512-r3"])
-    block = text(page(tmp_path / "site/index.html").select_one("#before-you-quote"))
-    assert "load_avg 4.00 inside it, 0.20 outside" in block
-    # the section's finding is counted as about the section, not left out of "on 1 arm"
-    assert "The audit raised 2 findings on 1 arm and 1 whole section." in block
