@@ -73,14 +73,9 @@ def judged(n: int) -> bool:
 
 def slow_ones(values: np.ndarray, better: str, warmup: float) -> np.ndarray:
     """Which of a group's ``values`` are worse than the median of the others by more than
-    ``warmup``; none when the group is not :func:`judged`."""
-    out = [False] * len(values)
-    if not judged(len(values)):
-        return np.array(out)
-    for i in range(len(values)):
-        gap = worse_by(float(values[i]), middle(np.delete(values, i)), better)
-        out[i] = gap is not None and gap > warmup
-    return np.array(out)
+    ``warmup`` (the caller reads only groups that are :func:`judged`)."""
+    gaps = [worse_by(float(values[i]), middle(np.delete(values, i)), better) for i in range(len(values))]
+    return np.array([gap is not None and gap > warmup for gap in gaps])
 
 
 def windows(order: np.ndarray, slow: np.ndarray) -> list[np.ndarray]:
@@ -155,10 +150,11 @@ def _ends(f: Facts, rows: np.ndarray) -> np.ndarray:
     records = f.records
     out = records.started[rows].copy()
     column = records.raw.get("ended_at")
+    if column is None:
+        return out
     for k, i in enumerate(rows.tolist()):
-        text = "" if column is None else str(column.value(i) or "").strip()
         try:
-            out[k] = timestamp(text)
+            out[k] = timestamp(str(column.value(i)).strip())   # None or "" does not read: its start stays
         except ValueError:
             continue
     return out
