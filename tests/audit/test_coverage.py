@@ -14,8 +14,8 @@ import pytest
 
 from support.audit import interleaved, invoke, rep, write
 from support.common import page, text
+from support.promises import check_named_tests
 
-TESTS = Path(__file__).resolve().parents[1]
 
 PROMISES = {
     "order-confounded does not run, and says why, when one successful record lacks started_at":
@@ -39,12 +39,7 @@ PROMISES = {
 
 
 def test_every_promise_names_a_test_that_exists():
-    for promise, test in PROMISES.items():
-        if "::" in test:
-            path, name = test.split("::")
-            assert f"def {name}(" in (TESTS / path).read_text(encoding="utf-8"), promise
-        else:
-            assert callable(globals().get(test)), promise
+    check_named_tests(PROMISES, globals())
 
 
 def _blocks(start_minute: int = 0, **values: list[float]) -> list[dict]:

@@ -8,24 +8,11 @@ reason, or a new promise, is a new line here with its test (issue 39)."""
 
 from __future__ import annotations
 
-import ast
-import re
-from pathlib import Path
-from typing import NamedTuple
-
 import pytest
 
 from benchproof.cli_published import FAIL_ON
 from benchproof.compare.judge import STATES
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-class Promise(NamedTuple):
-    about: str        # the state, the --fail-on reason, or the subject
-    doc: str          # the file under docs/
-    says: str         # words of the doc, as written (whitespace aside)
-    test: str         # tests/...::test_name
+from support.promises import Promise, check_promise, table_names
 
 
 T, E = "tests/compare/test_compare.py", "tests/compare/test_edges_judge.py"
@@ -116,27 +103,9 @@ PROMISES = [
 ]
 
 
-def flat(text: str) -> str:
-    return re.sub(r"\s+", " ", text)
-
-
-def defined_tests(path: str) -> set[str]:
-    tree = ast.parse((REPO / path).read_text(encoding="utf-8"))
-    return {node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")}
-
-
-def table_names(doc: str, heading: str) -> list[str]:
-    """The names (`name`) opening the rows of the tables under ``heading`` in docs/``doc``."""
-    section = (REPO / "docs" / doc).read_text(encoding="utf-8").split(heading + "\n", 1)[1].split("\n## ", 1)[0]
-    return [name for cell in re.findall(r"^\| ([^|]+) \|", section, re.M) for name in re.findall(r"`([^`]+)`", cell)]
-
-
 @pytest.mark.parametrize("promise", PROMISES, ids=[f"{p.about}: {p.says[:40]}" for p in PROMISES])
 def test_each_promise_is_in_its_doc_and_has_its_test(promise):
-    assert flat(promise.says) in flat((REPO / "docs" / promise.doc).read_text(encoding="utf-8")), \
-        f"docs/{promise.doc} no longer says this: reword the promise, or drop it with its test"
-    path, name = promise.test.split("::")
-    assert name in defined_tests(path), f"{promise.test} does not exist"
+    check_promise(promise)
 
 
 def test_every_state_and_every_fail_on_reason_has_a_promise():

@@ -10,7 +10,6 @@ PROMISES lists what docs/ says of the two modules, each with the test that fails
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,8 +20,8 @@ from benchproof.compute.comparisons import BASELINE, Comparison
 from benchproof.compute.separation import (
     _log2_comb, needed, rank_test_p, separation, smallest_p, stronger_claim,
 )
+from support.promises import check_named_tests
 
-TESTS = Path(__file__).resolve().parents[1]
 
 # What docs/audit.md ("Comparisons: separated, within noise, or too few to tell", results.json
 # `comparisons`) and docs/format.md (`compare`) promise of compute/separation.py and
@@ -65,12 +64,7 @@ PROMISES = {
 
 
 def test_every_promise_names_a_test_that_exists():
-    for promise, test in PROMISES.items():
-        if "::" in test:
-            path, name = test.split("::")
-            assert f"def {name}(" in (TESTS / path).read_text(encoding="utf-8"), promise
-        else:
-            assert callable(globals().get(test)), promise
+    check_named_tests(PROMISES, globals())
 
 
 def _spread(start: float, n: int, step: float = 0.1) -> list[float]:

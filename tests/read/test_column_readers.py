@@ -24,8 +24,8 @@ from benchproof.read.runs import records_io
 from benchproof.read.runs.fast_csv import plain_csv
 from benchproof.read.runs.fast_jsonl import plain_jsonl
 from benchproof.receipts.downloads import records_csv, records_jsonl
+from support.promises import check_named_tests
 
-TESTS = Path(__file__).resolve().parents[1]
 
 # What docs/speed.md ("Records as columns") promises of read/runs/fast_csv.py and
 # read/runs/fast_jsonl.py against the exact readers → the test that guards it.
@@ -52,12 +52,7 @@ PROMISES = {
 
 
 def test_every_promise_names_a_test_that_exists():
-    for promise, test in PROMISES.items():
-        if "::" in test:
-            path, name = test.split("::")
-            assert f"def {name}(" in (TESTS / path).read_text(encoding="utf-8"), promise
-        else:
-            assert callable(globals().get(test)), promise
+    check_named_tests(PROMISES, globals())
 
 
 SETTINGS = settings(max_examples=60, deadline=None, database=None,
