@@ -33,14 +33,10 @@ def more(count: int) -> str:
 
 def some(items: Iterable[str], most: int = MOST, sep: str = "; ") -> str:
     """The first ``most`` items joined, then how many more there are."""
-    kept: list[str] = []
-    rest = 0
+    bounded = Bounded(most)
     for item in items:
-        if len(kept) < most:
-            kept.append(item)
-        else:
-            rest += 1
-    return sep.join(kept + ([more(rest)] if rest else []))
+        bounded.add(item)
+    return sep.join(bounded.items())
 
 
 class Bounded:
