@@ -13,12 +13,12 @@ by colour alone.  The spec without its data is kept in the chart cache, like the
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from benchproof import text as fmt
 from benchproof.addresses import view_key
 from benchproof.cache import Cache
 from benchproof.charts import style
+from benchproof.charts.chart import Chart
 from benchproof.charts.view import WIDTH, cached_skeleton, metric_key
 from benchproof.compute.distributions import DistributionView
 from benchproof.model.config import Metric
@@ -28,14 +28,6 @@ HEIGHT = 240
 DASHES = ([1, 0], [6, 3], [2, 2], [8, 3, 2, 3], [1, 3], [10, 4], [4, 2, 1, 2], [3, 6])
 SHARE_TICKS = (0, 0.5, 0.9, 0.99)   # the y axis is labelled 0, p50, p90, p99 (and ends at 100%)
 DRAWN_DIGITS = 8                    # significant digits of a curve's drawn points
-
-
-@dataclass(frozen=True)
-class DistributionChart:
-    key: str            # the static SVG's file stem (charts/<key>.svg) and the figure's id
-    title: str
-    spec: dict
-    description: str
 
 
 def drawn(value: float) -> float:
@@ -93,7 +85,7 @@ def _where(view: DistributionView, dims: dict[str, str]) -> str:
 
 
 def ecdf_chart(view: DistributionView, metric: Metric, labels: dict[str, str], dims: dict[str, str],
-               arm_label: str, cache: Cache | None = None) -> DistributionChart:
+               arm_label: str, cache: Cache | None = None) -> Chart:
     decimals, unit = metric.decimals, metric.unit
     curves, ticks, said = [], [], []
     for d in view.arms:
@@ -113,12 +105,12 @@ def ecdf_chart(view: DistributionView, metric: Metric, labels: dict[str, str], d
     description = f"{title} ({where}). " + "; ".join(said) + "."
     skeleton = _skeleton("ecdf", metric, view.log, [c["arm"] for c in curves], arm_label, cache)
     spec = _titled(skeleton, title, subtitle, description, {"curves": curves, "ticks": ticks})
-    return DistributionChart(view_key(view.section, metric.id, view.point, kind="ecdf"), f"{title} · {where}",
-                             spec, description)
+    return Chart("ecdf", view_key(view.section, metric.id, view.point, kind="ecdf"), f"{title} · {where}",
+                 spec, description, view.section, metric.id, view.point)
 
 
 def histogram_chart(view: DistributionView, metric: Metric, labels: dict[str, str], dims: dict[str, str],
-                    arm_label: str, cache: Cache | None = None) -> DistributionChart | None:
+                    arm_label: str, cache: Cache | None = None) -> Chart | None:
     found = view.histogram
     if found is None:
         return None
@@ -144,5 +136,5 @@ def histogram_chart(view: DistributionView, metric: Metric, labels: dict[str, st
     subtitle = [where, f"line = the share of each arm's successful requests in each of {len(edges) - 1} bins {spacing}"]
     skeleton = _skeleton("histogram", metric, view.log, order, arm_label, cache)
     spec = _titled(skeleton, title, subtitle, description, {"bins": rows})
-    return DistributionChart(view_key(view.section, metric.id, view.point, kind="histogram"), f"{title} · {where}",
-                             spec, description)
+    return Chart("histogram", view_key(view.section, metric.id, view.point, kind="histogram"), f"{title} · {where}",
+                 spec, description, view.section, metric.id, view.point)

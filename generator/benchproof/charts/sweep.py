@@ -24,9 +24,10 @@ from typing import Mapping
 from benchproof.charts import style
 from benchproof.cache import Cache
 from benchproof.addresses import view_key
+from benchproof.charts.chart import Chart
 from benchproof.charts.dots import Dots
 from benchproof.charts.words import sweep_figures
-from benchproof.charts.view import (DOT_STATUS, LABEL_LIMIT, WIDTH, ChartView, cached_skeleton, dot_rows, figure_fields,
+from benchproof.charts.view import (DOT_STATUS, LABEL_LIMIT, WIDTH, cached_skeleton, dot_rows, figure_fields,
                                     flag_fields, metric_key, repetitions)
 from benchproof.compute.aggregate import NOT_APPLICABLE, Results
 from benchproof.model.magnitude import magnitude, suffixed
@@ -142,7 +143,7 @@ def _lines(arm_label: str, xs: list, medians: dict, shown_as: dict) -> tuple[lis
 
 def _sweep(project: Project, results: Results, section: Section, metric: Metric, across: str, rest: Point,
            items: list[tuple[float, Point]], texts: list[str], records: Dots,
-           flags: Mapping, cache: Cache) -> ChartView:
+           flags: Mapping, cache: Cache) -> Chart:
     report = project.report
     dims = {d.id: d.label for d in report.dimensions}
     labels = style.labels(project, section.arms)
@@ -201,8 +202,8 @@ def _sweep(project: Project, results: Results, section: Section, metric: Metric,
     figures = sweep_figures(f"{metric.label} across {at_label}", where, datasets, report.arm_label, at_label)
     spec = style.titled(skeleton, f"{metric.label} across {at_label}", where, subtitle, datasets, notes, "x",
                         figures.description)
-    return ChartView(view_key(section.id, metric.id, rest, across), section.id, metric.id, rest,
-                     f"{section.title} · {heading}", spec, shown, total, across, outside, figures)
+    return Chart("sweep", view_key(section.id, metric.id, rest, across), f"{section.title} · {heading}", spec,
+                 figures.description, section.id, metric.id, rest, across, shown, total, outside, figures)
 
 
 def _on_axis(values: list[tuple[object, Point]]) -> tuple[list[tuple[float, Point]], list[str]]:
@@ -235,7 +236,7 @@ def follows(points: tuple[Point, ...], dim: str, other: str) -> bool:
 
 
 def sweep_views(project: Project, results: Results, section: Section, metric: Metric,
-                records: Dots, flags: Mapping | None = None, cache: Cache | None = None) -> list[ChartView]:
+                records: Dots, flags: Mapping | None = None, cache: Cache | None = None) -> list[Chart]:
     """Every sweep of one section × metric: per numeric dimension, per values of the others
     (those that move with it left out; of two that move together, only the first is swept)."""
     flags = flags or {}

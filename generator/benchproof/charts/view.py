@@ -1,4 +1,4 @@
-"""What every chart view shares, bars and sweeps alike: the view itself and the page's sizes,
+"""What every chart view shares, bars and sweeps alike: the page's sizes,
 what a median and each repetition's dot carry (their tooltip fields, sampled past the cap,
 split at the off-scale limit), the audit's marker on a flagged figure, the chart skeletons
 kept in the cache, and which view shows a given figure (:func:`bar_view`).
@@ -29,25 +29,6 @@ from benchproof.model.terms import Point
 VL_VERSION = "6.4"
 WIDTH = 640            # static width; the interactive chart fills its container
 LABEL_LIMIT = 300      # px of arm label before an ellipsis (report.js narrows it on a phone)
-
-
-@dataclass(frozen=True)
-class ChartView:
-    key: str
-    section: str
-    metric: str
-    point: Point                   # a sweep: the values of the other dimensions
-    title: str
-    spec: dict
-    shown: int
-    total: int
-    across: str | None = None      # a sweep: the dimension on the x axis
-    off_scale: int = 0             # repetitions drawn at the axis edge
-    figures: Figures | None = None # the view in words and as a table (its description)
-
-    @property
-    def sampled(self) -> bool:
-        return self.shown < self.total
 
 
 @dataclass(frozen=True)

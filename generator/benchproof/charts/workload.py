@@ -13,15 +13,14 @@ numbers, and the browser only draws them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from benchproof import text as fmt
 from benchproof.addresses import slug
-from benchproof.charts.view import VL_VERSION, WIDTH
+from benchproof.charts.chart import Chart
+from benchproof.charts.view import WIDTH
 from benchproof.charts.style import BAR_COLOR, FONT, MISSING_COLOR, PALETTE
 from benchproof.compute.workload import CrossoverOutcome, ReferenceOutcome
 
@@ -34,13 +33,6 @@ BIN_COLOR = BAR_COLOR
 MUTED = "#5b6470"
 BINS = 30                                  # about this many bins across the axis
 NICE = (1, 2, 2.5, 5)
-
-
-@dataclass(frozen=True)
-class WorkloadChart:
-    key: str            # file name stem of the static SVG, id of the figure
-    title: str
-    spec: dict
 
 
 def nice_step(span: float, bins: int = BINS) -> float:
@@ -72,7 +64,7 @@ def _config(chart: alt.TopLevelMixin) -> dict:
     return spec
 
 
-def crossover_chart(outcome: CrossoverOutcome, labels: dict[str, str], index: int) -> WorkloadChart | None:
+def crossover_chart(outcome: CrossoverOutcome, labels: dict[str, str], index: int) -> Chart | None:
     """Time per request against output tokens, the crossover, the distribution beneath; None
     when an arm has no median to draw a line from."""
     import altair as alt
@@ -138,7 +130,8 @@ def crossover_chart(outcome: CrossoverOutcome, labels: dict[str, str], index: in
         spacing=14)
     spec = _config(chart)
     spec["datasets"] = {"lines": lines, "ends": ends, "marks": marks, "bins": bins, "sides": sides}
-    return WorkloadChart(f"crossover-{index}-{slug(outcome.spec.title)[:40]}", outcome.spec.title, spec)
+    return Chart("crossover", f"crossover-{index}-{slug(outcome.spec.title)[:40]}", outcome.spec.title, spec,
+                 section=outcome.spec.section, point=outcome.spec.point)
 
 
 def _sides(outcome: CrossoverOutcome, names: dict[str, str], high: float) -> list[dict]:
@@ -156,7 +149,7 @@ def _sides(outcome: CrossoverOutcome, names: dict[str, str], high: float) -> lis
              "text": f"{fmt.percent(share[right.arm], 0)} faster on {names[right.arm]}"}]
 
 
-def reference_chart(outcome: ReferenceOutcome, axis: str, unit: str, decimals: int, index: int) -> WorkloadChart:
+def reference_chart(outcome: ReferenceOutcome, axis: str, unit: str, decimals: int, index: int) -> Chart:
     """The reference distribution in bins, p25–p75 and median, the repetitions marked."""
     import altair as alt
 
@@ -202,10 +195,6 @@ def reference_chart(outcome: ReferenceOutcome, axis: str, unit: str, decimals: i
                   "row": 2 + 14 * rank}
                  for rank, (i, r) in enumerate(sorted(enumerate(outcome.repetitions, 1), key=lambda p: p[1].value))],
     }
-    return WorkloadChart(f"reference-{index}-{slug(outcome.spec.title)[:40]}", outcome.spec.title, spec)
+    return Chart("reference", f"reference-{index}-{slug(outcome.spec.title)[:40]}", outcome.spec.title, spec,
+                 section=outcome.spec.section, metric=outcome.spec.metric, point=outcome.spec.point)
 
-
-def workload_svg(chart: WorkloadChart) -> str:
-    import vl_convert as vlc
-
-    return vlc.vegalite_to_svg(chart.spec, vl_version=VL_VERSION)

@@ -11,7 +11,8 @@ from markupsafe import Markup
 from benchproof.audit.finding import Facts
 from benchproof.audit.run import Audit
 from benchproof.audit.weighing import reference_words
-from benchproof.charts.workload import WorkloadChart, crossover_chart, reference_chart
+from benchproof.charts.chart import Chart
+from benchproof.charts.stage import ReportCharts
 from benchproof.addresses import RUNS, arm_href, href, svg_path
 from benchproof.compute.decision import Side
 from benchproof.compute.run import Computed
@@ -91,7 +92,6 @@ class ReferenceView:
 class WorkloadView:
     crossovers: tuple[CrossoverView, ...]
     references: tuple[ReferenceView, ...]
-    charts: tuple[WorkloadChart, ...]
     payload: Markup     # every chart's spec, for assets/workload.js
 
 
@@ -104,7 +104,7 @@ def _skipped(file: str, skipped: tuple[Skipped, ...]) -> tuple[tuple[str, ...], 
     return shown, len(skipped) - len(shown)
 
 
-def _figure(words: Words, chart: WorkloadChart | None) -> ChartFigure | None:
+def _figure(words: Words, chart: Chart | None) -> ChartFigure | None:
     return None if chart is None else ChartFigure(chart.key, svg_path(chart), chart.title)
 
 
@@ -138,7 +138,7 @@ def _crossover_words(words: Words, c: CrossoverOutcome) -> tuple[str, str]:
     return headline, detail
 
 
-def crossover_view(words: Words, audit: Audit, c: CrossoverOutcome, chart: WorkloadChart | None,
+def crossover_view(words: Words, audit: Audit, c: CrossoverOutcome, chart: Chart | None,
                    index: int) -> CrossoverView:
     spec = c.spec
 
@@ -184,7 +184,7 @@ def crossover_view(words: Words, audit: Audit, c: CrossoverOutcome, chart: Workl
 
 
 def reference_view(facts: Facts, words: Words, audit: Audit, r: ReferenceOutcome,
-                   chart: WorkloadChart, index: int) -> ReferenceView:
+                   chart: Chart, index: int) -> ReferenceView:
     spec = r.spec
     if r.median is None:
         text = (f"{words.labels[spec.arm]} has no successful repetition at "
@@ -212,23 +212,16 @@ def reference_view(facts: Facts, words: Words, audit: Audit, r: ReferenceOutcome
                                                                        spec.title)) else "")
 
 
-def workload_view(project: Project, computed: Computed, audit: Audit) -> WorkloadView | None:
+def workload_view(project: Project, computed: Computed, audit: Audit, charts: ReportCharts) -> WorkloadView | None:
+    """``charts``: the report's charts (a chart per crossover and per reference, in their order)."""
     weighed = computed.weighed
     if not weighed.crossovers and not weighed.references:
         return None
     words = Words(project)
-    charts: list[WorkloadChart] = []
-    crossovers = []
-    for i, c in enumerate(weighed.crossovers, 1):
-        chart = crossover_chart(c, words.labels, i)
-        charts += [chart] if chart else []
-        crossovers.append(crossover_view(words, audit, c, chart, i))
-    references = []
-    for i, r in enumerate(weighed.references, 1):
-        metric = words.metrics[r.spec.metric]
-        axis = f"{metric.label} ({metric.unit})" if metric.unit else metric.label
-        chart = reference_chart(r, axis, metric.unit, metric.decimals, i)
-        charts.append(chart)
-        references.append(reference_view(Facts(project, computed), words, audit, r, chart, i))
-    payload = script_json({"charts": [{"key": c.key, "spec": c.spec} for c in charts]})
-    return WorkloadView(tuple(crossovers), tuple(references), tuple(charts), payload)
+    crossovers = tuple(crossover_view(words, audit, c, chart, i)
+                       for i, (c, chart) in enumerate(zip(weighed.crossovers, charts.crossovers, strict=True), 1))
+    references = tuple(reference_view(Facts(project, computed), words, audit, r, chart, i)
+                       for i, (r, chart) in enumerate(zip(weighed.references, charts.references, strict=True), 1))
+    drawn = [c for c in (*charts.crossovers, *charts.references) if c is not None]
+    payload = script_json({"charts": [{"key": c.key, "spec": c.spec} for c in drawn]})
+    return WorkloadView(crossovers, references, payload)

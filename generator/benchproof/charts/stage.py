@@ -1,0 +1,78 @@
+"""The chart stage: every chart of a report, made once, before the pages.  The pages receive
+:class:`ReportCharts` and place its charts (a figure, a payload, a link); the build draws
+:attr:`ReportCharts.all` through the one render path (:func:`benchproof.charts.vega.files`).
+
+A new kind of chart: its entry in :data:`benchproof.charts.chart.KINDS`, its maker (a module
+of ``charts/`` returning :class:`Chart`), a field here filled in :func:`report_charts` and
+listed in :attr:`ReportCharts.all`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from benchproof.cache import Cache
+from benchproof.charts import style
+from benchproof.charts.chart import Chart
+from benchproof.charts.ecdf import ecdf_chart, histogram_chart
+from benchproof.charts.specs import chart_views
+from benchproof.charts.workload import crossover_chart, reference_chart
+from benchproof.compute.run import Computed
+from benchproof.model.project import Project
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """The charts of one per-request distribution (section × request metric × point)."""
+
+    ecdf: Chart
+    histogram: Chart | None
+
+
+@dataclass(frozen=True)
+class ReportCharts:
+    """Every chart of one report, by the place the pages show it."""
+
+    views: tuple[Chart, ...]                        # bars and sweeps, in page order: the chart widgets
+    distributions: tuple[Distribution, ...]         # one per computed distribution view, in its order
+    crossovers: tuple[Chart | None, ...]            # one per crossover (None: an arm has no line to draw)
+    references: tuple[Chart, ...]                   # one per reference
+
+    @property
+    def all(self) -> tuple[Chart, ...]:
+        """Every chart, each once: what the build draws."""
+        drawn = [c for d in self.distributions for c in (d.ecdf, d.histogram) if c is not None]
+        return (*self.views, *drawn, *(c for c in self.crossovers if c is not None), *self.references)
+
+    @property
+    def view_keys(self) -> frozenset[str]:
+        """The keys of the chart views (what a page may link to with ``#view=``)."""
+        return frozenset(v.key for v in self.views)
+
+
+
+def report_charts(project: Project, computed: Computed, flags: Mapping | None = None,
+                  cache: Cache | None = None) -> ReportCharts:
+    """Every chart of a report (``flags``: the audit's markers by (section, arm, point, metric);
+    ``cache``: the chart cache, the default one when None)."""
+    cache = cache or Cache.default()
+    report = project.report
+    request_metrics = {m.id: m for m in report.request_metrics}
+    dims = {d.id: d.label for d in report.dimensions}
+    labels = {s.id: style.labels(project, s.arms) for s in report.sections}
+    distributions = tuple(
+        Distribution(ecdf_chart(v, request_metrics[v.metric], labels[v.section], dims, report.arm_label, cache),
+                     histogram_chart(v, request_metrics[v.metric], labels[v.section], dims, report.arm_label, cache))
+        for v in computed.distributions.views)
+    weighed = computed.weighed
+    arms = {a.id: a.label for a in project.arms.values()}
+    metrics = {m.id: m for m in report.metrics}
+    references = []
+    for i, r in enumerate(weighed.references, 1):
+        metric = metrics[r.spec.metric]
+        axis = f"{metric.label} ({metric.unit})" if metric.unit else metric.label
+        references.append(reference_chart(r, axis, metric.unit, metric.decimals, i))
+    return ReportCharts(tuple(chart_views(project, computed, flags, cache)), distributions,
+                        tuple(crossover_chart(c, arms, i) for i, c in enumerate(weighed.crossovers, 1)),
+                        tuple(references))
