@@ -21,7 +21,7 @@ class Kind:
 
 
 KINDS = {
-    "bars": Kind(png=True, labelled=True),        # the arms at one point (charts.specs)
+    "bars": Kind(png=True, labelled=True),        # the arms at one point (charts.bars)
     "sweep": Kind(png=True, labelled=True),       # a line per arm across a dimension (charts.sweep)
     "ecdf": Kind(png=False, labelled=True),       # a request metric's distribution (charts.ecdf)
     "histogram": Kind(png=False, labelled=True),  # the same as a histogram (charts.ecdf)

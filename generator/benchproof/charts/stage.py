@@ -16,7 +16,7 @@ from benchproof.cache import Cache
 from benchproof.charts import style
 from benchproof.charts.chart import Chart
 from benchproof.charts.ecdf import ecdf_chart, histogram_chart
-from benchproof.charts.specs import chart_views
+from benchproof.charts.bars import chart_views
 from benchproof.charts.workload import crossover_chart, reference_chart
 from benchproof.compute.run import Computed
 from benchproof.model.project import Project

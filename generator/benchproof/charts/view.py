@@ -115,7 +115,7 @@ def _skeleton_version() -> str:
     from importlib.metadata import version
 
     here = Path(__file__).parent
-    text = b"".join((here / name).read_bytes() for name in ("specs.py", "sweep.py", "style.py", "view.py", "ecdf.py"))
+    text = b"".join((here / name).read_bytes() for name in ("bars.py", "sweep.py", "style.py", "view.py", "ecdf.py"))
     return f"altair {version('altair')}, {hashlib.sha256(text).hexdigest()}"
 
 
