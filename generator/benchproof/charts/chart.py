@@ -1,7 +1,8 @@
-"""The one chart type: a Vega-Lite spec with its key, title and words, whatever it draws, and
+"""The one chart type: a Vega-Lite spec with its key, title and words, whatever it draws;
 :data:`KINDS`, every kind of chart and the files it lands as (the one place a new kind is
-added).  :mod:`benchproof.charts.stage` makes a report's charts, :mod:`benchproof.charts.vega`
-draws any of them."""
+named); :class:`ReportCharts`, every chart of a report by the place the pages show it.
+:mod:`benchproof.charts.stage` makes them, :mod:`benchproof.charts.vega` draws any of them, and
+the pages import only this module's types."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ KINDS = {
     "histogram": Kind(png=False, labelled=True),  # the same as a histogram (charts.ecdf)
     "crossover": Kind(png=False, labelled=False),  # time per request against output tokens (charts.workload)
     "reference": Kind(png=False, labelled=False),  # a reference distribution (charts.workload)
-    "compare": Kind(png=False, labelled=False),   # old and new side by side (compare.charts)
+    "compare": Kind(png=False, labelled=False),
 }
 
 
@@ -64,3 +65,32 @@ class Chart:
     def path(self) -> str:
         """Its static SVG's site path."""
         return svg_path(self)
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """The charts of one per-request distribution (section × request metric × point)."""
+
+    ecdf: Chart
+    histogram: Chart | None
+
+
+@dataclass(frozen=True)
+class ReportCharts:
+    """Every chart of one report, by the place the pages show it."""
+
+    views: tuple[Chart, ...]                        # bars and sweeps, in page order: the chart widgets
+    distributions: tuple[Distribution, ...]         # one per computed distribution view, in its order
+    crossovers: tuple[Chart | None, ...]            # one per crossover (None: an arm has no line to draw)
+    references: tuple[Chart, ...]                   # one per reference
+
+    @property
+    def all(self) -> tuple[Chart, ...]:
+        """Every chart, each once: what the build draws."""
+        drawn = [c for d in self.distributions for c in (d.ecdf, d.histogram) if c is not None]
+        return (*self.views, *drawn, *(c for c in self.crossovers if c is not None), *self.references)
+
+    @property
+    def view_keys(self) -> frozenset[str]:
+        """The keys of the chart views (what a page may link to with ``#view=``)."""
+        return frozenset(v.key for v in self.views)

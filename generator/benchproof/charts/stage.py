@@ -1,55 +1,25 @@
 """The chart stage: every chart of a report, made once, before the pages.  The pages receive
-:class:`ReportCharts` and place its charts (a figure, a payload, a link); the build draws
-:attr:`ReportCharts.all` through the one render path (:func:`benchproof.charts.vega.files`).
+the :class:`~benchproof.charts.chart.ReportCharts` and place its charts (a figure, a payload,
+a link); the build draws its ``all`` through the one render path
+(:func:`benchproof.charts.vega.files`).
 
 A new kind of chart: its entry in :data:`benchproof.charts.chart.KINDS`, its maker (a module
-of ``charts/`` returning :class:`Chart`), a field here filled in :func:`report_charts` and
-listed in :attr:`ReportCharts.all`.
+of ``charts/`` returning a ``Chart``), a field of ``ReportCharts`` (listed in its ``all``),
+filled in :func:`report_charts` here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Mapping
 
 from benchproof.cache import Cache
 from benchproof.charts import style
-from benchproof.charts.chart import Chart
+from benchproof.charts.chart import Distribution, ReportCharts
 from benchproof.charts.ecdf import ecdf_chart, histogram_chart
 from benchproof.charts.bars import chart_views
 from benchproof.charts.workload import crossover_chart, reference_chart
 from benchproof.compute.run import Computed
 from benchproof.model.project import Project
-
-
-@dataclass(frozen=True)
-class Distribution:
-    """The charts of one per-request distribution (section × request metric × point)."""
-
-    ecdf: Chart
-    histogram: Chart | None
-
-
-@dataclass(frozen=True)
-class ReportCharts:
-    """Every chart of one report, by the place the pages show it."""
-
-    views: tuple[Chart, ...]                        # bars and sweeps, in page order: the chart widgets
-    distributions: tuple[Distribution, ...]         # one per computed distribution view, in its order
-    crossovers: tuple[Chart | None, ...]            # one per crossover (None: an arm has no line to draw)
-    references: tuple[Chart, ...]                   # one per reference
-
-    @property
-    def all(self) -> tuple[Chart, ...]:
-        """Every chart, each once: what the build draws."""
-        drawn = [c for d in self.distributions for c in (d.ecdf, d.histogram) if c is not None]
-        return (*self.views, *drawn, *(c for c in self.crossovers if c is not None), *self.references)
-
-    @property
-    def view_keys(self) -> frozenset[str]:
-        """The keys of the chart views (what a page may link to with ``#view=``)."""
-        return frozenset(v.key for v in self.views)
-
 
 
 def report_charts(project: Project, computed: Computed, flags: Mapping | None = None,

@@ -13,8 +13,7 @@ from benchproof import text as fmt
 from benchproof.addresses import arm_href, svg_path, view_href, view_key
 from benchproof.audit.run import Audit
 from benchproof.charts import style
-from benchproof.charts.chart import Chart
-from benchproof.charts.stage import ReportCharts
+from benchproof.charts.chart import Chart, ReportCharts
 from benchproof.compute.distributions import CURVE_LIMIT, DistributionView
 from benchproof.compute.run import Computed
 from benchproof.model.percentiles import LEVELS

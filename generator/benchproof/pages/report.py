@@ -22,7 +22,7 @@ from benchproof.pages.decision_view import DecisionView, decision_view
 from benchproof.pages.headlines import Headline, headlines
 from benchproof.pages.summary import Cell, SectionView, section_view
 from benchproof.pages.workload_view import WorkloadView, workload_view
-from benchproof.charts.stage import ReportCharts
+from benchproof.charts.chart import ReportCharts
 from benchproof.pages.distributions_view import DistributionsPage, distributions_page
 from benchproof.model.terms import STATUSES
 from benchproof.model.config import Metric, Report

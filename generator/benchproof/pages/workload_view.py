@@ -11,8 +11,7 @@ from markupsafe import Markup
 from benchproof.audit.finding import Facts
 from benchproof.audit.run import Audit
 from benchproof.audit.weighing import reference_words
-from benchproof.charts.chart import Chart
-from benchproof.charts.stage import ReportCharts
+from benchproof.charts.chart import Chart, ReportCharts
 from benchproof.addresses import RUNS, arm_href, href, svg_path
 from benchproof.compute.decision import Side
 from benchproof.compute.run import Computed
