@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import tempfile
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Mapping
 
 from benchproof import progress
 from benchproof.audit.run import Audit, run_audit
@@ -33,7 +33,8 @@ from benchproof.addresses import INDEX, asset_path, download_path
 from benchproof.cache import Cache
 from benchproof.charts.chart import KINDS, Chart
 from benchproof.charts.stage import report_charts
-from benchproof.charts.vega import files as chart_files, runtime
+from benchproof.charts.vega import files as chart_files
+from benchproof.charts.vega import runtime
 from benchproof.receipts.decision_json import weighing_json
 from benchproof.receipts.distributions_json import distributions_json
 from benchproof.pages.render import asset, render, stylesheet
@@ -103,9 +104,9 @@ def check(project_dir: Path, strict: bool, log: Log) -> Checked:
     every finding not accepted in ``audit.accept``, is an error."""
     folders = report_folders(project_dir)
     multi = folders is not None
-    problems: list[Problem] = folder_problems(project_dir, folders) if multi else []
+    problems: list[Problem] = folder_problems(project_dir, folders) if folders is not None else []
     refused = {p.file for p in problems}
-    names = [f.name for f in folders if printable(f.name) not in refused] if multi else [""]
+    names = [f.name for f in folders if printable(f.name) not in refused] if folders is not None else [""]
     projects: dict[str, Project] = {}
     audited: dict[str, Audited] = {}
     for name in names:

@@ -9,20 +9,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
-import pytest
-from click.testing import CliRunner
-
 import benchproof.build
 import benchproof.compare.page
+import numpy as np
+import pytest
 from benchproof.addresses import png_path, svg_path
 from benchproof.charts.chart import KINDS, Chart
 from benchproof.charts.vega import files
 from benchproof.cli import main
+from click.testing import CliRunner
 from support.common import EXAMPLE, REJECTED, build
 from support.importing import import_files
 from support.requests import vllm_result
-
 
 # The kinds each site draws: together, every kind declared (a new kind needs a site here that draws it).
 DRAWS = {"example": {"bars"}, "rejected": {"bars", "crossover", "reference"},

@@ -10,13 +10,14 @@ filled in :func:`report_charts` here.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from benchproof.cache import Cache
 from benchproof.charts import style
+from benchproof.charts.bars import chart_views
 from benchproof.charts.chart import Distribution, ReportCharts
 from benchproof.charts.ecdf import ecdf_chart, histogram_chart
-from benchproof.charts.bars import chart_views
+from benchproof.charts.view import places
 from benchproof.charts.workload import crossover_chart, reference_chart
 from benchproof.compute.run import Computed
 from benchproof.model.project import Project
@@ -42,7 +43,7 @@ def report_charts(project: Project, computed: Computed, flags: Mapping | None = 
     for i, r in enumerate(weighed.references, 1):
         metric = metrics[r.spec.metric]
         axis = f"{metric.label} ({metric.unit})" if metric.unit else metric.label
-        references.append(reference_chart(r, axis, metric.unit, metric.decimals, i))
+        references.append(reference_chart(r, axis, metric.unit, places(metric), i))
     return ReportCharts(tuple(chart_views(project, computed, flags, cache)), distributions,
                         tuple(crossover_chart(c, arms, i) for i, c in enumerate(weighed.crossovers, 1)),
                         tuple(references))

@@ -19,21 +19,31 @@ under the chart and shown in the bars.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from benchproof.charts import style
-from benchproof.cache import Cache
 from benchproof.addresses import view_key
+from benchproof.cache import Cache
+from benchproof.charts import style
 from benchproof.charts.chart import Chart
 from benchproof.charts.dots import Dots
+from benchproof.charts.view import (
+    DOT_STATUS,
+    LABEL_LIMIT,
+    WIDTH,
+    cached_skeleton,
+    dot_rows,
+    figure_fields,
+    flag_fields,
+    metric_key,
+    repetitions,
+)
 from benchproof.charts.words import sweep_figures
-from benchproof.charts.view import (DOT_STATUS, LABEL_LIMIT, WIDTH, cached_skeleton, dot_rows, figure_fields,
-                                    flag_fields, metric_key, repetitions)
 from benchproof.compute.aggregate import NOT_APPLICABLE, Results
-from benchproof.model.magnitude import magnitude, suffixed
-from benchproof.model.terms import Point, numeric
 from benchproof.model.config import Metric, Section
+from benchproof.model.magnitude import magnitude, suffixed
 from benchproof.model.project import Project
+from benchproof.model.terms import Point, numeric
 
 MIN_POINTS = 3      # values of the dimension with data before a sweep is drawn
 LOG_SPAN = 10       # x axis logarithmic past this ratio of the largest to the smallest value
@@ -46,7 +56,7 @@ EDGES = {"nice": False, "padding": 14}   # the axis ends at the first and last v
 SUBTITLE = "line = median of each arm · dot = one repetition · ✕ = no median there (status in the tooltip)"
 
 
-def _x_scale(values: list[float]) -> tuple[dict, str]:
+def _x_scale(values: Sequence[float]) -> tuple[dict, str]:
     """The x scale and the words for it: log past LOG_SPAN (symlog with a 0), else linear."""
     positive = [v for v in values if v > 0]
     if len(positive) >= 2 and min(values) >= 0 and max(positive) / min(positive) > LOG_SPAN:
@@ -72,7 +82,7 @@ def _make_skeleton(metric: Metric, dim_label: str, order: tuple[str, ...], x_val
     import altair as alt
 
     x_scale, _ = _x_scale(x_values)
-    axis = {"title": dim_label, "grid": True}
+    axis: dict[str, Any] = {"title": dim_label, "grid": True}
     if x_texts:   # a tick at each value, labelled as written (4K, 64K, 1M), looked up in a parameter
         axis.update(values=list(x_values), labelOverlap=True,
                     labelExpr=f"indexof({X_TICKS}, datum.value) < 0 ? '' : {X_TEXTS}[indexof({X_TICKS}, datum.value)]")
@@ -159,7 +169,12 @@ def _sweep(project: Project, results: Results, section: Section, metric: Metric,
     named = {k for k, _ in rest} | {across}
     at_text = {x: " · ".join([f"{at_label} {shown_as[x]}"] + [f"{dims[k]} {v}" for k, v in point if k not in named])
                for x, point in items}
-    lines, medians, dots, off, gaps, edge = [], [], [], [], [], []
+    lines: list[dict] = []
+    medians: list[dict] = []
+    dots: list[dict] = []
+    off: list[dict] = []
+    gaps: list[dict] = []
+    edge: list[dict] = []
     shown = total = outside = 0
     for arm_id in section.arms:
         label = labels[arm_id]
@@ -215,7 +230,7 @@ def _on_axis(values: list[tuple[object, Point]]) -> tuple[list[tuple[float, Poin
     for value, point in sorted(values, key=lambda item: (magnitude(item[0]) is None, magnitude(item[0]) or 0.0,
                                                          not numeric(item[0]), str(item[0]))):
         # a whole number past 64 bits is no JSON number to Vega: its place is the double it stands for
-        x = value if numeric(value) and abs(value) < 2**63 else magnitude(value)
+        x = value if isinstance(value, int | float) and numeric(value) and abs(value) < 2**63 else magnitude(value)
         if x is None or x in placed:
             texts.append(str(value))
         else:
@@ -255,8 +270,8 @@ def sweep_views(project: Project, results: Results, section: Section, metric: Me
             if dim.id in values:
                 rest = tuple((k, v) for k, v in point if k != dim.id and k not in along)
                 by_rest.setdefault(rest, []).append((values[dim.id], point))
-        for rest, values in by_rest.items():
-            items, texts = _on_axis(values)
+        for rest, found in by_rest.items():
+            items, texts = _on_axis(found)
             stats = {p: [rows[(a, p)].stats[metric.id] for a in section.arms] for _, p in items}
             measured = [(x, p) for x, p in items if any(s.median is not None for s in stats[p])]
             if len(measured) < MIN_POINTS:

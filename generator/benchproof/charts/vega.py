@@ -77,11 +77,12 @@ def runtime(cache: Cache | None = None) -> str:
     import vl_convert as vlc
 
     return (cache or Cache.default()).get("vega", _renderer(), "javascript_bundle",
-                                          lambda: vlc.javascript_bundle(vl_version=VL_VERSION))
+                                          # the stub makes `snippet` required; its default (None) is the global bundle
+                                          lambda: vlc.javascript_bundle(vl_version=VL_VERSION))  # type: ignore[call-arg]
 
 
 def _renderer() -> str:
     """What an SVG or the runtime depends on besides its spec: the renderer's versions."""
     import vl_convert as vlc
 
-    return f"vl-convert {vlc.__version__}, Vega-Lite {VL_VERSION}"
+    return f"vl-convert {vlc.__version__}, Vega-Lite {VL_VERSION}"  # type: ignore[attr-defined]  # not in the stub

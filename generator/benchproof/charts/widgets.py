@@ -9,8 +9,9 @@ lead to one.  A one-section report draws its chart once, in 01 Measurements.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from functools import partial
 
 from markupsafe import Markup
 
@@ -79,7 +80,7 @@ def _widget(project: Project, views: Sequence[Chart], section: str) -> Widget:
         selects.append(Select("across", "Chart", options, (first.across or POINT) if first else POINT))
     for dim_id, label in dims.items():
         values = sorted({v for view in mine for k, v in view.point if k == dim_id},
-                        key=lambda v, d=dim_id: report.dim_key(d, v))
+                        key=partial(report.dim_key, dim_id))
         selected = str(dict(first.point).get(dim_id, "")) if first else ""
         selects.append(Select(f"dim:{dim_id}", label, tuple((str(v), str(v)) for v in values), selected))
     return Widget(f"chart-{section or 'all'}", section, tuple(selects), svg_path(first) if first else "",

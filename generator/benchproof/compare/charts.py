@@ -23,7 +23,7 @@ def _rows(figures: list[Figure], decimals: int) -> dict[str, list[dict]]:
     bars, dots, missing = [], [], []
     for f in figures:
         row = printable(f.arm)      # no control character reaches the renderer
-        for side, stat, values in zip(SIDES, (f.old, f.new), f.values):
+        for side, stat, values in zip(SIDES, (f.old, f.new), f.values, strict=True):
             if stat is None:
                 missing.append({"row": row, "side": side, "text": f"{side}: not in this report"})
             elif stat.get("median") is None:
@@ -62,7 +62,7 @@ def _spec(title: str, subtitle: str, axis: str, order: list[str], data: dict[str
 
 
 def charts(comparison: Comparison) -> list[Chart]:
-    metrics = {}
+    metrics: dict[str, dict] = {}
     for doc in (comparison.new.results, comparison.old.results):
         for m in doc.get("metrics") or []:
             metrics.setdefault(m["id"], m)
@@ -73,7 +73,7 @@ def charts(comparison: Comparison) -> list[Chart]:
     for n, ((section, metric, point), figures) in enumerate(groups.items(), 1):
         info = metrics.get(metric, {"id": metric})
         label, unit = printable(str(info.get("label") or metric)), printable(str(info.get("unit") or ""))
-        decimals = info.get("decimals") if isinstance(info.get("decimals"), int) else 2
+        decimals = found if isinstance(found := info.get("decimals"), int) else 2
         better = "higher is better" if info.get("better", "higher") == "higher" else "lower is better"
         title = f"{label} · {printable(point_text(point))}"
         axis = f"{label}{f' ({unit})' if unit else ''} · {better}"

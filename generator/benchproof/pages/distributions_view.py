@@ -102,16 +102,17 @@ def distributions_page(project: Project, computed: Computed, audit: Audit,
     for section in report.sections:
         labels = style.labels(project, section.arms)
         articles = []
-        for view, drawn in ((v, d) for v, d in zip(found.views, charts.distributions) if v.section == section.id):
+        for view, drawn in ((v, d) for v, d in zip(found.views, charts.distributions, strict=True) if v.section == section.id):
             metric = metrics[view.metric]
             ecdf, histogram = drawn.ecdf, drawn.histogram
+            decimals = metric.decimals or 0   # set once the project is read
             ecdfs.append(ecdf)
             where = " · ".join(f"{dims[k]} {v}" for k, v in view.point) or "all runs"
             rows = []
             for d in view.arms:
-                shown = {name: fmt.measured(d.percentiles[name], metric.decimals, metric.unit) if d.percentiles
+                shown = {name: fmt.measured(d.percentiles[name], decimals, metric.unit) if d.percentiles
                          else fmt.MISSING for name, _ in LEVELS}
-                runs = " · ".join(f"{r.run_id} {fmt.measured(r.percentiles['p99'], metric.decimals, metric.unit)}"
+                runs = " · ".join(f"{r.run_id} {fmt.measured(r.percentiles['p99'], decimals, metric.unit)}"
                                   for r in d.runs if r.percentiles) or fmt.MISSING
                 flags = tuple(dict.fromkeys(marks.get((d.section, d.arm, d.point), ())))
                 rows.append(ArmRow(labels[d.arm], arm_href(d.arm), fmt.thousands(d.n), fmt.thousands(d.n_failed),
@@ -128,7 +129,7 @@ def distributions_page(project: Project, computed: Computed, audit: Audit,
         goodput.append(GoodputRow(style.labels(project, (g.arm,))[g.arm], arm_href(g.arm),
                                   " · ".join(f"{dims[k]} {v}" for k, v in g.point) or "all runs",
                                   fmt.percent(g.share, 1), f"{fmt.thousands(g.n_good)} of {fmt.thousands(g.n)}", runs))
-    objectives = " and ".join(f"{metrics[o.metric].label} ≤ {fmt.measured(o.max, metrics[o.metric].decimals, metrics[o.metric].unit)}"
+    objectives = " and ".join(f"{metrics[o.metric].label} ≤ {fmt.measured(o.max, metrics[o.metric].decimals or 0, metrics[o.metric].unit)}"
                               for o in report.slo)
     sweep = next((key for key in sorted(charts.view_keys) if f"--{GOODPUT}--across-" in key), "")
     payload = script_json({"charts": [{"key": c.key, "spec": c.spec} for c in ecdfs]})
