@@ -24,20 +24,9 @@ from typing import Any
 
 from benchproof.addresses import view_key
 from benchproof.cache import Cache
-from benchproof.charts import style
+from benchproof.charts import style, view
 from benchproof.charts.chart import Chart
 from benchproof.charts.dots import Dots
-from benchproof.charts.view import (
-    DOT_STATUS,
-    LABEL_LIMIT,
-    WIDTH,
-    cached_skeleton,
-    dot_rows,
-    figure_fields,
-    flag_fields,
-    metric_key,
-    repetitions,
-)
 from benchproof.charts.words import sweep_figures
 from benchproof.compute.aggregate import NOT_APPLICABLE, Results
 from benchproof.model.config import Metric, Section
@@ -71,9 +60,9 @@ def _skeleton(metric: Metric, dim_label: str, order: tuple[str, ...], x_values: 
     """The spec of a sweep without data, from the chart cache (Altair takes a third of a
     second to build one).  ``x_texts``: each x value as written, when it is not a number
     (``256K``), else ``None``."""
-    content = {"sweep": metric_key(metric), "dim": dim_label, "order": list(order), "x": list(x_values),
+    content = {"sweep": view.metric_key(metric), "dim": dim_label, "order": list(order), "x": list(x_values),
                "x_texts": list(x_texts) if x_texts else None, "arm_label": arm_label, "log_y": log_y}
-    return cached_skeleton(cache, content,
+    return view.cached_skeleton(cache, content,
                            lambda: _make_skeleton(metric, dim_label, order, x_values, x_texts, arm_label, log_y))
 
 
@@ -105,7 +94,7 @@ def _make_skeleton(metric: Metric, dim_label: str, order: tuple[str, ...], x_val
         x=x, y=alt.Y("value:Q", scale=y_scale, axis=y_axis), color=quiet,
         tooltip=[tip("arm:N", title=arm_label), tip("at:N", title="At"), tip("repeat:N", title="Repetition"),
                  tip("shown:N", title="Value"), tip("status:N", title="Status"), tip("run:N", title="Run")]
-    ).transform_calculate(status=DOT_STATUS)
+    ).transform_calculate(status=view.DOT_STATUS)
     medians = alt.Chart(alt.NamedData("medians")).mark_point(filled=True, size=70, opacity=1).properties(
         name="medians").encode(
         x=x, y=alt.Y("median:Q", scale=y_scale, axis=y_axis), color=color, shape=shape, href=alt.Href("href:N"),
@@ -125,7 +114,7 @@ def _make_skeleton(metric: Metric, dim_label: str, order: tuple[str, ...], x_val
     edge = gaps.mark_text(text="✕", fontSize=15, fontWeight="bold", color=style.MISSING_COLOR).properties(
         name="edgegaps", data=alt.NamedData("edgegaps")).encode(y=alt.YValue(0))
     chart = alt.layer(line, dots, off, medians, gaps, edge)
-    spec = style.finish(chart, WIDTH, HEIGHT, LABEL_LIMIT)
+    spec = style.finish(chart, view.WIDTH, HEIGHT, view.LABEL_LIMIT)
     if x_texts:
         spec["params"] = [*spec.get("params", []), {"name": X_TICKS, "value": list(x_values)},
                           {"name": X_TEXTS, "value": list(x_texts)}]
@@ -190,15 +179,15 @@ def _sweep(project: Project, results: Results, section: Section, metric: Metric,
             at = at_text[x]
             if stat.median is None:
                 continue
-            flagged = flag_fields(flags.get((section.id, arm_id, point, metric.id)))
-            medians.append({"arm": label, "x": x, "x_text": shown_as[x], "at": at, **figure_fields(stat, metric),
+            flagged = view.flag_fields(flags.get((section.id, arm_id, point, metric.id)))
+            medians.append({"arm": label, "x": x, "x_text": shown_as[x], "at": at, **view.figure_fields(stat, metric),
                             "status": rows[(arm_id, point)].status, "audit": flagged["audit"], "href": flagged["href"],
                             "flag": flagged.get("flag", "")})
-            reps = repetitions(records, (section.id, arm_id, point), metric.id,
+            reps = view.repetitions(records, (section.id, arm_id, point), metric.id,
                                f"{section.id}|{arm_id}|{metric.id}|{point}", limit, DOT_CAP)
             shown, total, outside = shown + reps.shown, total + reps.total, outside + reps.off_scale
-            dots += [{**d, "x": x, "at": at} for d in dot_rows(records, reps.inside, metric, label)]
-            off += [{**d, "x": x, "at": at} for d in dot_rows(records, reps.outside, metric, label, off_scale=True)]
+            dots += [{**d, "x": x, "at": at} for d in view.dot_rows(records, reps.inside, metric, label)]
+            off += [{**d, "x": x, "at": at} for d in view.dot_rows(records, reps.outside, metric, label, off_scale=True)]
     moving = [dims[k] for k in dims if k not in named and len({dict(p).get(k) for _, p in items}) > 1]
     where = " · ".join([f"{dims[k]}: {v}" for k, v in rest]
                        + ([f"{', '.join(moving)} change{'s' if len(moving) == 1 else ''} with {at_label}"]
