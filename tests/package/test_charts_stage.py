@@ -95,12 +95,13 @@ def test_the_build_draws_every_chart_through_the_one_render_path():
 
 def made_kinds() -> dict[str, str]:
     """Kind → the module that makes it: the first argument of each ``Chart(...)`` call."""
-    found = {}
+    found: dict[str, str] = {}
     for path in package_modules():
         for node in ast.walk(tree(path)):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Chart":
                 kind = node.args[0] if node.args else next(k.value for k in node.keywords if k.arg == "kind")
-                assert isinstance(kind, ast.Constant), f"{relative(path)}:{node.lineno}: a chart's kind is a literal"
+                assert isinstance(kind, ast.Constant) and isinstance(kind.value, str), \
+                    f"{relative(path)}:{node.lineno}: a chart's kind is a literal"
                 found[kind.value] = relative(path)
     return found
 
