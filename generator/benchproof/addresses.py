@@ -64,7 +64,7 @@ def view_key(section: str, metric: str, point: Point, across: str | None = None,
         return key   # readable: only spaces became dashes (``from dataset``)
     # the slug lost characters (``1.5`` and ``1,5`` would share it) or is too long for a file
     # name: a digest of the exact text keeps every key distinct and bounded (two keys that
-    # still clash, ``a b`` beside ``a-b``, are told apart by charts/specs._unique)
+    # still clash, ``a b`` beside ``a-b``, are told apart by charts/bars._unique)
     return f"{key[:KEY_LIMIT - DIGEST - 1].rstrip('-')}-{digest(text)}"
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import tempfile
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Mapping
 
 from benchproof import progress
 from benchproof.audit.run import Audit, run_audit
@@ -29,11 +29,12 @@ from benchproof.read.project import load_project
 from benchproof.receipts.listing import receipts
 from benchproof.receipts.signature import Signature, signature_name
 from benchproof.charts.widgets import charts_page
-from benchproof.addresses import INDEX, asset_path, download_path, png_path, svg_path
+from benchproof.addresses import INDEX, asset_path, download_path
 from benchproof.cache import Cache
-from benchproof.charts.specs import chart_views
-from benchproof.charts.vega import png, runtime, spec_svg, svg
-from benchproof.charts.workload import workload_svg
+from benchproof.charts.chart import KINDS, Chart
+from benchproof.charts.stage import report_charts
+from benchproof.charts.vega import files as chart_files
+from benchproof.charts.vega import runtime
 from benchproof.receipts.decision_json import weighing_json
 from benchproof.receipts.distributions_json import distributions_json
 from benchproof.pages.render import asset, render, stylesheet
@@ -103,9 +104,9 @@ def check(project_dir: Path, strict: bool, log: Log) -> Checked:
     every finding not accepted in ``audit.accept``, is an error."""
     folders = report_folders(project_dir)
     multi = folders is not None
-    problems: list[Problem] = folder_problems(project_dir, folders) if multi else []
+    problems: list[Problem] = folder_problems(project_dir, folders) if folders is not None else []
     refused = {p.file for p in problems}
-    names = [f.name for f in folders if printable(f.name) not in refused] if multi else [""]
+    names = [f.name for f in folders if printable(f.name) not in refused] if folders is not None else [""]
     projects: dict[str, Project] = {}
     audited: dict[str, Audited] = {}
     for name in names:
@@ -188,6 +189,13 @@ def weighed_line(decided, weighed) -> str:
     return ", ".join(parts)
 
 
+def charts_line(drawn: tuple[Chart, ...]) -> str:
+    """``9 drawn (bars 4, sweep 2, crossover 2, reference 1): static SVG of each, PNG of 6``."""
+    kinds = ", ".join(f"{kind} {n}" for kind, n in Counter(chart.kind for chart in drawn).items())
+    return (f"{len(drawn)} drawn" + (f" ({kinds})" if kinds else "")
+            + f": static SVG of each, PNG of {sum(KINDS[chart.kind].png for chart in drawn)}")
+
+
 def results_document(project: Project, audited: Audited) -> str:
     """results.json's text."""
     weighing = weighing_json(project, audited.decision, audited.computed.weighed)
@@ -222,24 +230,22 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
         downloads[signature_name(bundle)] = signature.data
     site.update({download_path(name): content for name, content in downloads.items()})
     log(f"downloads {', '.join(downloads)} ({len(project.inputs)} input files, built as of {when.iso})")
-    views = chart_views(project, audited.computed, audit.cells, cache)
-    page = report_page(project, audited.computed, audit, decided, frozenset(v.key for v in views), cache)
-    charts = charts_page(project, views)
+    made = report_charts(project, audited.computed, audit.cells, cache)
+    page = report_page(project, audited.computed, audit, decided, made)
+    charts = charts_page(project, made.views)
     site.add(INDEX, render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when, signature),
                                   site=info, root=""))
     site.add(asset_path("style.css"), stylesheet())
     site.add(asset_path("report.js"), asset("report.js"))
     site.add(asset_path("vega.js"), runtime(cache))
-    for k, view in enumerate(views, 1):
-        site.add(svg_path(view), svg(view, cache))
-        site.add(png_path(view), png(view, cache))
-        progress.update("charts", k, len(views), "views drawn")
-    log(f"charts    {len(views)} views, static SVG and PNG of each")
-    if page.workload:
-        site.update({svg_path(c): workload_svg(c) for c in page.workload.charts})
+    drawn = made.all
+    for k, chart in enumerate(drawn, 1):
+        site.update(chart_files(chart, cache))
+        progress.update("charts", k, len(drawn), "charts drawn")
+    log(f"charts    {charts_line(drawn)}")
     if page.distributions:
-        site.update({svg_path(c): spec_svg(c.spec, c.title, c.description, cache) for c in page.distributions.charts})
-        log(f"requests  {project.requests.count:,} request records: {len(page.distributions.charts)} distribution charts")
+        log(f"requests  {project.requests.count:,} request records: "
+            f"{sum(c.kind in ('ecdf', 'histogram') for c in drawn)} distribution charts")
     if page.workload or page.distributions:
         site.add(asset_path("workload.js"), asset("workload.js"))
     site.add(MARKER, MARKER_TEXT)

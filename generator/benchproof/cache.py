@@ -1,6 +1,6 @@
 """A cache of what does not change from one build to the next: the Vega runtime (the same
 for every site), each chart's static SVG and PNG (the same for the same spec), and the Altair
-skeleton of each section × metric chart (:mod:`benchproof.charts.specs`), which a small build
+skeleton of each section × metric chart (:mod:`benchproof.charts.bars`), which a small build
 would otherwise spend most of its time on.  It holds data only: nothing read from it is run
 (templates are compiled in the process that renders them, :mod:`benchproof.pages.render`).
 

@@ -16,7 +16,7 @@ import hashlib
 import os
 import shutil
 from pathlib import Path, PurePosixPath
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Mapping
 
 STAGING_PREFIX = ".benchproof-staging-"
 OLD_PREFIX = ".benchproof-old-"
@@ -69,7 +69,7 @@ class SiteFiles:
             raise ValueError(f"site path written twice: {path}")
         self.files[path] = content.encode("utf-8") if isinstance(content, str) else content
 
-    def update(self, files: dict[str, Content | str]) -> None:
+    def update(self, files: Mapping[str, Content | str]) -> None:
         for path in sorted(files):
             self.add(path, files[path])
 

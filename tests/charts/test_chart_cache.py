@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from support.common import EXAMPLE, REPO, build
+from support.common import EXAMPLE, REJECTED, REPO, build
 
 # Builds the example with vl-convert made unusable: it can only succeed from the cache.  With a
 # third argument Altair cannot be imported either: the chart skeletons must come from the cache
@@ -41,22 +41,23 @@ def entries(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
-def build_with_cache(folder: Path, out: Path, *args: str) -> dict[str, bytes]:
+def build_with_cache(folder: Path, out: Path, *args: str, project: Path = EXAMPLE) -> dict[str, bytes]:
     before = os.environ["BENCHPROOF_CACHE_DIR"]
     os.environ["BENCHPROOF_CACHE_DIR"] = str(folder)
     try:
-        result = build(EXAMPLE, out, *args)
+        result = build(project, out, *args)
     finally:
         os.environ["BENCHPROOF_CACHE_DIR"] = before
     assert result.exit_code == 0, result.output
     return files(out)
 
 
-def build_without_renderer(folder: Path, out: Path, *, altair: bool = True) -> subprocess.CompletedProcess:
+def build_without_renderer(folder: Path, out: Path, *, altair: bool = True,
+                           project: Path = EXAMPLE) -> subprocess.CompletedProcess:
     env = {**os.environ, "BENCHPROOF_CACHE_DIR": str(folder),
            "PYTHONPATH": os.pathsep.join([str(REPO / "generator"), os.environ.get("PYTHONPATH", "")])}
     args = [] if altair else ["no-altair"]
-    return subprocess.run([sys.executable, "-c", NO_RENDERER, str(EXAMPLE), str(out), *args], env=env,
+    return subprocess.run([sys.executable, "-c", NO_RENDERER, str(project), str(out), *args], env=env,
                           capture_output=True, text=True, timeout=300)
 
 
@@ -79,6 +80,16 @@ def test_cold_warm_and_no_cache_builds_are_byte_identical(cold, tmp_path):
     assert build_with_cache(tmp_path / "unused", tmp_path / "none", "--no-cache") == site
     assert not (tmp_path / "unused").exists()          # --no-cache reads and writes nothing
     assert entries(folder) == stored                    # a warm build leaves the entries as they were
+
+
+def test_every_kind_of_chart_is_kept_the_workload_charts_too(tmp_path):
+    """The second example's crossover and reference charts go through the one render path, so
+    a warm build draws them from the cache, vl-convert refused, to the same bytes."""
+    site = build_with_cache(tmp_path / "cache", tmp_path / "cold", project=REJECTED)
+    assert any(e.startswith("svg-plain/") for e in entries(tmp_path / "cache"))   # crossover and reference
+    done = build_without_renderer(tmp_path / "cache", tmp_path / "warm", project=REJECTED)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert files(tmp_path / "warm") == site
 
 
 def test_a_corrupt_entry_is_made_again_and_replaced(cold, tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from benchproof.compute.run import compute
-from benchproof.charts.specs import DOT_CAP, chart_views
+from benchproof.charts.bars import DOT_CAP, chart_views
 from benchproof.charts.vega import svg
 from benchproof.read.project import load_project
 from support.common import EXAMPLE, SMALL_ARMS, SMALL_REPORT, write_project

@@ -10,7 +10,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from benchproof.charts.specs import chart_views
+from benchproof.charts.bars import chart_views
 from benchproof.cli import main
 from benchproof.compute.run import compute
 from benchproof.model.magnitude import magnitude

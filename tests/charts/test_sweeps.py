@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from benchproof.charts.specs import chart_views
+from benchproof.charts.bars import chart_views
 from benchproof.compute.run import compute
 from benchproof.read.project import load_project
 from support.common import dot_labels, page, text

@@ -32,7 +32,7 @@ def test_a_long_build_on_a_terminal_shows_each_stage_then_erases_it(monkeypatch,
         build(EXAMPLE, tmp_path / "shown", False, lambda line: None)
     text = shown.getvalue()
     for line in ("read      1/1 run files read (25 records)", "downloads 25/25 records in records.csv",
-                 "charts    6/6 views drawn"):
+                 "charts    6/6 charts drawn"):
         assert f"\r\x1b[K{line}" in text
     assert text.endswith("\r\x1b[K")                 # erased: the next line starts clean
     assert quiet.getvalue() == ""                    # not a terminal: nothing

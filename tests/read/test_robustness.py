@@ -12,7 +12,7 @@ from benchproof.compute.run import compute
 from benchproof.receipts.buildtime import BuildTime
 from benchproof.receipts.listing import receipts
 from benchproof.charts.widgets import charts_page
-from benchproof.charts.specs import chart_views
+from benchproof.charts.stage import report_charts
 from benchproof.errors import InputError
 from benchproof.pages.report import report_page, site_info
 from benchproof.read.project import load_project
@@ -47,9 +47,10 @@ def test_every_line_mutated_gives_problems_not_tracebacks(tmp_path, name, mutati
         # a mutation that is still valid input must get through every later stage too
         computed = compute(loaded)
         audit = run_audit(loaded, computed)
-        charts = charts_page(loaded, chart_views(loaded, computed, audit.cells))
+        made = report_charts(loaded, computed, audit.cells)
+        charts = charts_page(loaded, made.views)
         decided = flagged(computed.decision, audit.cells, audit.sections)
-        html = render("report.html", page=report_page(loaded, computed, audit, decided), charts=charts,
+        html = render("report.html", page=report_page(loaded, computed, audit, decided, made), charts=charts,
                       receipts=receipts(loaded, {"results.json": b"{}"}, BuildTime(0, "test")),
                       site=site_info(loaded), root="")
         assert "<h1>" in html

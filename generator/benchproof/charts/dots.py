@@ -66,7 +66,6 @@ class Dots:
     def run_id_rank(self) -> np.ndarray:
         """Each record's place among all run ids in text order (made once, when needed)."""
         if self._rank is None:
-            import pyarrow as pa
             import pyarrow.compute as pc
 
             order = pc.sort_indices(self.records.run_id).to_numpy()

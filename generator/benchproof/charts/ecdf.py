@@ -13,13 +13,13 @@ by colour alone.  The spec without its data is kept in the chart cache, like the
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from benchproof import text as fmt
 from benchproof.addresses import view_key
 from benchproof.cache import Cache
 from benchproof.charts import style
-from benchproof.charts.view import WIDTH, cached_skeleton, metric_key
+from benchproof.charts.chart import Chart
+from benchproof.charts.view import WIDTH, cached_skeleton, metric_key, places
 from benchproof.compute.distributions import DistributionView
 from benchproof.model.config import Metric
 from benchproof.model.percentiles import TICKS
@@ -28,14 +28,6 @@ HEIGHT = 240
 DASHES = ([1, 0], [6, 3], [2, 2], [8, 3, 2, 3], [1, 3], [10, 4], [4, 2, 1, 2], [3, 6])
 SHARE_TICKS = (0, 0.5, 0.9, 0.99)   # the y axis is labelled 0, p50, p90, p99 (and ends at 100%)
 DRAWN_DIGITS = 8                    # significant digits of a curve's drawn points
-
-
-@dataclass(frozen=True)
-class DistributionChart:
-    key: str            # the static SVG's file stem (charts/<key>.svg) and the figure's id
-    title: str
-    spec: dict
-    description: str
 
 
 def drawn(value: float) -> float:
@@ -93,11 +85,13 @@ def _where(view: DistributionView, dims: dict[str, str]) -> str:
 
 
 def ecdf_chart(view: DistributionView, metric: Metric, labels: dict[str, str], dims: dict[str, str],
-               arm_label: str, cache: Cache | None = None) -> DistributionChart:
-    decimals, unit = metric.decimals, metric.unit
-    curves, ticks, said = [], [], []
+               arm_label: str, cache: Cache | None = None) -> Chart:
+    decimals, unit = places(metric), metric.unit
+    curves: list[dict] = []
+    ticks: list[dict] = []
+    said: list[str] = []
     for d in view.arms:
-        if not d.n:
+        if not d.n or d.percentiles is None:   # an arm with values has percentiles
             continue
         label = labels[d.arm]
         curves.append({"arm": label, "x": [drawn(x) for x, _ in d.curve], "share": [s for _, s in d.curve]})
@@ -113,17 +107,19 @@ def ecdf_chart(view: DistributionView, metric: Metric, labels: dict[str, str], d
     description = f"{title} ({where}). " + "; ".join(said) + "."
     skeleton = _skeleton("ecdf", metric, view.log, [c["arm"] for c in curves], arm_label, cache)
     spec = _titled(skeleton, title, subtitle, description, {"curves": curves, "ticks": ticks})
-    return DistributionChart(view_key(view.section, metric.id, view.point, kind="ecdf"), f"{title} · {where}",
-                             spec, description)
+    return Chart("ecdf", view_key(view.section, metric.id, view.point, kind="ecdf"), f"{title} · {where}",
+                 spec, description, view.section, metric.id, view.point)
 
 
 def histogram_chart(view: DistributionView, metric: Metric, labels: dict[str, str], dims: dict[str, str],
-                    arm_label: str, cache: Cache | None = None) -> DistributionChart | None:
+                    arm_label: str, cache: Cache | None = None) -> Chart | None:
     found = view.histogram
     if found is None:
         return None
     edges = found.edges
-    rows, order = [], []
+    decimals = places(metric)
+    rows: list[dict] = []
+    order: list[str] = []
     for d in view.arms:
         shares = found.shares.get(d.arm)
         if shares is None:
@@ -132,17 +128,17 @@ def histogram_chart(view: DistributionView, metric: Metric, labels: dict[str, st
         order.append(label)
         steps = list(shares) + [shares[-1]]   # the last bin's level reaches its upper edge
         rows += [{"arm": label, "x": edges[k], "share": steps[k], "pct": fmt.percent(steps[k], 1),
-                  "from": fmt.measured(edges[k], metric.decimals, metric.unit),
-                  "to": fmt.measured(edges[min(k + 1, len(edges) - 1)], metric.decimals, metric.unit)}
+                  "from": fmt.measured(edges[k], decimals, metric.unit),
+                  "to": fmt.measured(edges[min(k + 1, len(edges) - 1)], decimals, metric.unit)}
                  for k in range(len(edges))]
     where = _where(view, dims)
     spacing = "of equal width on the log axis" if view.log else "of equal width"
     title = f"{metric.label}: histogram per request"
     description = (f"{title} ({where}): each arm's share of its successful requests in {len(edges) - 1} bins "
-                   f"{spacing}, from {fmt.measured(edges[0], metric.decimals, metric.unit)} to "
-                   f"{fmt.measured(edges[-1], metric.decimals, metric.unit)}.")
+                   f"{spacing}, from {fmt.measured(edges[0], decimals, metric.unit)} to "
+                   f"{fmt.measured(edges[-1], decimals, metric.unit)}.")
     subtitle = [where, f"line = the share of each arm's successful requests in each of {len(edges) - 1} bins {spacing}"]
     skeleton = _skeleton("histogram", metric, view.log, order, arm_label, cache)
     spec = _titled(skeleton, title, subtitle, description, {"bins": rows})
-    return DistributionChart(view_key(view.section, metric.id, view.point, kind="histogram"), f"{title} · {where}",
-                             spec, description)
+    return Chart("histogram", view_key(view.section, metric.id, view.point, kind="histogram"), f"{title} · {where}",
+                 spec, description, view.section, metric.id, view.point)

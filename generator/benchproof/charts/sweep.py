@@ -19,20 +19,20 @@ under the chart and shown in the bars.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from benchproof.charts import style
-from benchproof.cache import Cache
 from benchproof.addresses import view_key
+from benchproof.cache import Cache
+from benchproof.charts import style, view
+from benchproof.charts.chart import Chart
 from benchproof.charts.dots import Dots
 from benchproof.charts.words import sweep_figures
-from benchproof.charts.view import (DOT_STATUS, LABEL_LIMIT, WIDTH, ChartView, cached_skeleton, dot_rows, figure_fields,
-                                    flag_fields, metric_key, repetitions)
 from benchproof.compute.aggregate import NOT_APPLICABLE, Results
-from benchproof.model.magnitude import magnitude, suffixed
-from benchproof.model.terms import Point, numeric
 from benchproof.model.config import Metric, Section
+from benchproof.model.magnitude import magnitude, suffixed
 from benchproof.model.project import Project
+from benchproof.model.terms import Point, numeric
 
 MIN_POINTS = 3      # values of the dimension with data before a sweep is drawn
 LOG_SPAN = 10       # x axis logarithmic past this ratio of the largest to the smallest value
@@ -45,7 +45,7 @@ EDGES = {"nice": False, "padding": 14}   # the axis ends at the first and last v
 SUBTITLE = "line = median of each arm · dot = one repetition · ✕ = no median there (status in the tooltip)"
 
 
-def _x_scale(values: list[float]) -> tuple[dict, str]:
+def _x_scale(values: Sequence[float]) -> tuple[dict, str]:
     """The x scale and the words for it: log past LOG_SPAN (symlog with a 0), else linear."""
     positive = [v for v in values if v > 0]
     if len(positive) >= 2 and min(values) >= 0 and max(positive) / min(positive) > LOG_SPAN:
@@ -60,9 +60,9 @@ def _skeleton(metric: Metric, dim_label: str, order: tuple[str, ...], x_values: 
     """The spec of a sweep without data, from the chart cache (Altair takes a third of a
     second to build one).  ``x_texts``: each x value as written, when it is not a number
     (``256K``), else ``None``."""
-    content = {"sweep": metric_key(metric), "dim": dim_label, "order": list(order), "x": list(x_values),
+    content = {"sweep": view.metric_key(metric), "dim": dim_label, "order": list(order), "x": list(x_values),
                "x_texts": list(x_texts) if x_texts else None, "arm_label": arm_label, "log_y": log_y}
-    return cached_skeleton(cache, content,
+    return view.cached_skeleton(cache, content,
                            lambda: _make_skeleton(metric, dim_label, order, x_values, x_texts, arm_label, log_y))
 
 
@@ -71,7 +71,7 @@ def _make_skeleton(metric: Metric, dim_label: str, order: tuple[str, ...], x_val
     import altair as alt
 
     x_scale, _ = _x_scale(x_values)
-    axis = {"title": dim_label, "grid": True}
+    axis: dict[str, Any] = {"title": dim_label, "grid": True}
     if x_texts:   # a tick at each value, labelled as written (4K, 64K, 1M), looked up in a parameter
         axis.update(values=list(x_values), labelOverlap=True,
                     labelExpr=f"indexof({X_TICKS}, datum.value) < 0 ? '' : {X_TEXTS}[indexof({X_TICKS}, datum.value)]")
@@ -94,7 +94,7 @@ def _make_skeleton(metric: Metric, dim_label: str, order: tuple[str, ...], x_val
         x=x, y=alt.Y("value:Q", scale=y_scale, axis=y_axis), color=quiet,
         tooltip=[tip("arm:N", title=arm_label), tip("at:N", title="At"), tip("repeat:N", title="Repetition"),
                  tip("shown:N", title="Value"), tip("status:N", title="Status"), tip("run:N", title="Run")]
-    ).transform_calculate(status=DOT_STATUS)
+    ).transform_calculate(status=view.DOT_STATUS)
     medians = alt.Chart(alt.NamedData("medians")).mark_point(filled=True, size=70, opacity=1).properties(
         name="medians").encode(
         x=x, y=alt.Y("median:Q", scale=y_scale, axis=y_axis), color=color, shape=shape, href=alt.Href("href:N"),
@@ -114,7 +114,7 @@ def _make_skeleton(metric: Metric, dim_label: str, order: tuple[str, ...], x_val
     edge = gaps.mark_text(text="✕", fontSize=15, fontWeight="bold", color=style.MISSING_COLOR).properties(
         name="edgegaps", data=alt.NamedData("edgegaps")).encode(y=alt.YValue(0))
     chart = alt.layer(line, dots, off, medians, gaps, edge)
-    spec = style.finish(chart, WIDTH, HEIGHT, LABEL_LIMIT)
+    spec = style.finish(chart, view.WIDTH, HEIGHT, view.LABEL_LIMIT)
     if x_texts:
         spec["params"] = [*spec.get("params", []), {"name": X_TICKS, "value": list(x_values)},
                           {"name": X_TEXTS, "value": list(x_texts)}]
@@ -142,7 +142,7 @@ def _lines(arm_label: str, xs: list, medians: dict, shown_as: dict) -> tuple[lis
 
 def _sweep(project: Project, results: Results, section: Section, metric: Metric, across: str, rest: Point,
            items: list[tuple[float, Point]], texts: list[str], records: Dots,
-           flags: Mapping, cache: Cache) -> ChartView:
+           flags: Mapping, cache: Cache) -> Chart:
     report = project.report
     dims = {d.id: d.label for d in report.dimensions}
     labels = style.labels(project, section.arms)
@@ -158,7 +158,12 @@ def _sweep(project: Project, results: Results, section: Section, metric: Metric,
     named = {k for k, _ in rest} | {across}
     at_text = {x: " · ".join([f"{at_label} {shown_as[x]}"] + [f"{dims[k]} {v}" for k, v in point if k not in named])
                for x, point in items}
-    lines, medians, dots, off, gaps, edge = [], [], [], [], [], []
+    lines: list[dict] = []
+    medians: list[dict] = []
+    dots: list[dict] = []
+    off: list[dict] = []
+    gaps: list[dict] = []
+    edge: list[dict] = []
     shown = total = outside = 0
     for arm_id in section.arms:
         label = labels[arm_id]
@@ -174,15 +179,15 @@ def _sweep(project: Project, results: Results, section: Section, metric: Metric,
             at = at_text[x]
             if stat.median is None:
                 continue
-            flagged = flag_fields(flags.get((section.id, arm_id, point, metric.id)))
-            medians.append({"arm": label, "x": x, "x_text": shown_as[x], "at": at, **figure_fields(stat, metric),
+            flagged = view.flag_fields(flags.get((section.id, arm_id, point, metric.id)))
+            medians.append({"arm": label, "x": x, "x_text": shown_as[x], "at": at, **view.figure_fields(stat, metric),
                             "status": rows[(arm_id, point)].status, "audit": flagged["audit"], "href": flagged["href"],
                             "flag": flagged.get("flag", "")})
-            reps = repetitions(records, (section.id, arm_id, point), metric.id,
+            reps = view.repetitions(records, (section.id, arm_id, point), metric.id,
                                f"{section.id}|{arm_id}|{metric.id}|{point}", limit, DOT_CAP)
             shown, total, outside = shown + reps.shown, total + reps.total, outside + reps.off_scale
-            dots += [{**d, "x": x, "at": at} for d in dot_rows(records, reps.inside, metric, label)]
-            off += [{**d, "x": x, "at": at} for d in dot_rows(records, reps.outside, metric, label, off_scale=True)]
+            dots += [{**d, "x": x, "at": at} for d in view.dot_rows(records, reps.inside, metric, label)]
+            off += [{**d, "x": x, "at": at} for d in view.dot_rows(records, reps.outside, metric, label, off_scale=True)]
     moving = [dims[k] for k in dims if k not in named and len({dict(p).get(k) for _, p in items}) > 1]
     where = " · ".join([f"{dims[k]}: {v}" for k, v in rest]
                        + ([f"{', '.join(moving)} change{'s' if len(moving) == 1 else ''} with {at_label}"]
@@ -201,8 +206,8 @@ def _sweep(project: Project, results: Results, section: Section, metric: Metric,
     figures = sweep_figures(f"{metric.label} across {at_label}", where, datasets, report.arm_label, at_label)
     spec = style.titled(skeleton, f"{metric.label} across {at_label}", where, subtitle, datasets, notes, "x",
                         figures.description)
-    return ChartView(view_key(section.id, metric.id, rest, across), section.id, metric.id, rest,
-                     f"{section.title} · {heading}", spec, shown, total, across, outside, figures)
+    return Chart("sweep", view_key(section.id, metric.id, rest, across), f"{section.title} · {heading}", spec,
+                 figures.description, section.id, metric.id, rest, across, shown, total, outside, figures)
 
 
 def _on_axis(values: list[tuple[object, Point]]) -> tuple[list[tuple[float, Point]], list[str]]:
@@ -214,7 +219,7 @@ def _on_axis(values: list[tuple[object, Point]]) -> tuple[list[tuple[float, Poin
     for value, point in sorted(values, key=lambda item: (magnitude(item[0]) is None, magnitude(item[0]) or 0.0,
                                                          not numeric(item[0]), str(item[0]))):
         # a whole number past 64 bits is no JSON number to Vega: its place is the double it stands for
-        x = value if numeric(value) and abs(value) < 2**63 else magnitude(value)
+        x = value if isinstance(value, int | float) and numeric(value) and abs(value) < 2**63 else magnitude(value)
         if x is None or x in placed:
             texts.append(str(value))
         else:
@@ -235,7 +240,7 @@ def follows(points: tuple[Point, ...], dim: str, other: str) -> bool:
 
 
 def sweep_views(project: Project, results: Results, section: Section, metric: Metric,
-                records: Dots, flags: Mapping | None = None, cache: Cache | None = None) -> list[ChartView]:
+                records: Dots, flags: Mapping | None = None, cache: Cache | None = None) -> list[Chart]:
     """Every sweep of one section × metric: per numeric dimension, per values of the others
     (those that move with it left out; of two that move together, only the first is swept)."""
     flags = flags or {}
@@ -254,8 +259,8 @@ def sweep_views(project: Project, results: Results, section: Section, metric: Me
             if dim.id in values:
                 rest = tuple((k, v) for k, v in point if k != dim.id and k not in along)
                 by_rest.setdefault(rest, []).append((values[dim.id], point))
-        for rest, values in by_rest.items():
-            items, texts = _on_axis(values)
+        for rest, found in by_rest.items():
+            items, texts = _on_axis(found)
             stats = {p: [rows[(a, p)].stats[metric.id] for a in section.arms] for _, p in items}
             measured = [(x, p) for x, p in items if any(s.median is not None for s in stats[p])]
             if len(measured) < MIN_POINTS:

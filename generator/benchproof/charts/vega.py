@@ -1,33 +1,48 @@
-"""vl-convert: the static SVG and PNG of each chart view, and the local Vega runtime (Vega,
-Vega-Lite and vega-embed in one script), all kept in the chart cache."""
+"""vl-convert, the one render path: any chart (:class:`benchproof.charts.chart.Chart`) →
+the files it lands as (:func:`files`: its static SVG, and its PNG when its kind has one), and
+the local Vega runtime (Vega, Vega-Lite and vega-embed in one script), all kept in the chart
+cache."""
 
 from __future__ import annotations
 
+from benchproof.addresses import png_path, svg_path
 from benchproof.cache import Cache
-from benchproof.charts.view import VL_VERSION, ChartView
+from benchproof.charts.chart import KINDS, Chart
+from benchproof.charts.view import VL_VERSION
 
 
-def _static_spec(view: ChartView) -> dict:
+def files(chart: Chart, cache: Cache | None = None) -> dict[str, str | bytes]:
+    """Site path → content of each file of ``chart``: its static SVG, and its PNG when its
+    kind (:data:`benchproof.charts.chart.KINDS`) has one."""
+    found: dict[str, str | bytes] = {svg_path(chart): svg(chart, cache)}
+    if KINDS[chart.kind].png:
+        found[png_path(chart)] = png(chart, cache)
+    return found
+
+
+def _static_spec(chart: Chart) -> dict:
     """The spec the static files are drawn from: the markers carry no links (vl-convert would
     resolve them against a web address, and the files are shown as images anyway)."""
-    datasets = {name: [{**row, "href": ""} if "href" in row else row for row in rows]
-                for name, rows in view.spec["datasets"].items()}
-    return {**view.spec, "datasets": datasets}
+    datasets = chart.spec.get("datasets", {})
+    if not any("href" in row for rows in datasets.values() for row in rows):
+        return chart.spec
+    return {**chart.spec, "datasets": {name: [{**row, "href": ""} if "href" in row else row for row in rows]
+                                       for name, rows in datasets.items()}}
 
 
-def svg(view: ChartView, cache: Cache | None = None) -> str:
-    """The static SVG of a view: an image (``role="img"``) named by its title and described by
-    the view in words.  Kept in the chart cache (``cache``; the default one when not given)."""
-    return spec_svg(_static_spec(view), view.title, view.figures.description if view.figures else "", cache)
-
-
-def spec_svg(spec: dict, title: str, description: str, cache: Cache | None = None) -> str:
-    """The static SVG of any spec (:func:`labelled` with ``title`` and ``description``), kept in
-    the chart cache like a view's."""
+def svg(chart: Chart, cache: Cache | None = None) -> str:
+    """The static SVG of a chart, kept in the chart cache (``cache``; the default one when not
+    given): when its kind is labelled, an image (``role="img"``) named by its title and
+    described by its words."""
     import vl_convert as vlc
 
+    spec = _static_spec(chart)
+    if not KINDS[chart.kind].labelled:
+        return (cache or Cache.default()).get("svg-plain", _renderer(), spec,
+                                              lambda: vlc.vegalite_to_svg(spec, vl_version=VL_VERSION))
     return (cache or Cache.default()).get(
-        "svg", _renderer(), spec, lambda: labelled(vlc.vegalite_to_svg(spec, vl_version=VL_VERSION), title, description))
+        "svg", _renderer(), spec,
+        lambda: labelled(vlc.vegalite_to_svg(spec, vl_version=VL_VERSION), chart.title, chart.description))
 
 
 def labelled(svg_text: str, title: str, description: str) -> str:
@@ -43,14 +58,14 @@ def labelled(svg_text: str, title: str, description: str) -> str:
 PNG_SCALE = 2   # a PNG for slides and documents: twice the static SVG's pixels
 
 
-def png(view: ChartView, cache: Cache | None = None) -> bytes:
-    """The PNG of a view (for slides and documents), drawn at :data:`PNG_SCALE`; kept in the chart
-    cache like the SVG (as base64 text)."""
+def png(chart: Chart, cache: Cache | None = None) -> bytes:
+    """The PNG of a chart (for slides and documents), drawn at :data:`PNG_SCALE`; kept in the
+    chart cache like the SVG (as base64 text)."""
     import base64
 
     import vl_convert as vlc
 
-    spec = _static_spec(view)
+    spec = _static_spec(chart)
     text = (cache or Cache.default()).get(
         "png", f"{_renderer()}, scale {PNG_SCALE}", spec,
         lambda: base64.b64encode(vlc.vegalite_to_png(spec, vl_version=VL_VERSION, scale=PNG_SCALE)).decode("ascii"))
@@ -62,11 +77,12 @@ def runtime(cache: Cache | None = None) -> str:
     import vl_convert as vlc
 
     return (cache or Cache.default()).get("vega", _renderer(), "javascript_bundle",
-                                          lambda: vlc.javascript_bundle(vl_version=VL_VERSION))
+                                          # the stub makes `snippet` required; its default (None) is the global bundle
+                                          lambda: vlc.javascript_bundle(vl_version=VL_VERSION))  # type: ignore[call-arg]
 
 
 def _renderer() -> str:
     """What an SVG or the runtime depends on besides its spec: the renderer's versions."""
     import vl_convert as vlc
 
-    return f"vl-convert {vlc.__version__}, Vega-Lite {VL_VERSION}"
+    return f"vl-convert {vlc.__version__}, Vega-Lite {VL_VERSION}"  # type: ignore[attr-defined]  # not in the stub

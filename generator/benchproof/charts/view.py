@@ -1,4 +1,4 @@
-"""What every chart view shares, bars and sweeps alike: the view itself and the page's sizes,
+"""What every chart view shares, bars and sweeps alike: the page's sizes,
 what a median and each repetition's dot carry (their tooltip fields, sampled past the cap,
 split at the off-scale limit), the audit's marker on a flagged figure, the chart skeletons
 kept in the cache, and which view shows a given figure (:func:`bar_view`).
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
@@ -20,7 +20,6 @@ from benchproof.addresses import view_key
 from benchproof.cache import Cache
 from benchproof.charts import style
 from benchproof.charts.dots import Dots
-from benchproof.charts.words import Figures
 from benchproof.compute.aggregate import Results, Stat
 from benchproof.compute.ratio import BASELINE
 from benchproof.model.config import Metric
@@ -29,25 +28,6 @@ from benchproof.model.terms import Point
 VL_VERSION = "6.4"
 WIDTH = 640            # static width; the interactive chart fills its container
 LABEL_LIMIT = 300      # px of arm label before an ellipsis (report.js narrows it on a phone)
-
-
-@dataclass(frozen=True)
-class ChartView:
-    key: str
-    section: str
-    metric: str
-    point: Point                   # a sweep: the values of the other dimensions
-    title: str
-    spec: dict
-    shown: int
-    total: int
-    across: str | None = None      # a sweep: the dimension on the x axis
-    off_scale: int = 0             # repetitions drawn at the axis edge
-    figures: Figures | None = None # the view in words and as a table (its description)
-
-    @property
-    def sampled(self) -> bool:
-        return self.shown < self.total
 
 
 @dataclass(frozen=True)
@@ -65,7 +45,7 @@ class Repetitions:
         return len(self.inside) + len(self.outside)
 
 
-def repetitions(dots: Dots, group: tuple, metric: str, seed: str, limit: float | None,
+def repetitions(dots: Dots, group: tuple[str, str, Point], metric: str, seed: str, limit: float | None,
                 cap: int | None = None) -> Repetitions:
     """The successful repetitions of ``group`` (section, arm, point) split at the off-scale
     ``limit``, each side sampled to the page's cap (or ``cap`` when smaller)."""
@@ -85,10 +65,10 @@ def dot_rows(dots: Dots, rows: np.ndarray, metric: Metric, label: str, off_scale
     ok: :data:`DOT_STATUS`), from the record columns."""
     records = dots.records
     after = " (off scale)" if off_scale else ""
-    return [{"arm": label, "value": value, "shown": f"{fmt.number(value, metric.decimals)} {metric.unit}".strip() + after,
+    return [{"arm": label, "value": value, "shown": f"{fmt.number(value, places(metric))} {metric.unit}".strip() + after,
              "repeat": str(repeat), "run": run}
             for run, value, repeat in zip(records.run_ids(rows), records.metrics[metric.id][rows].tolist(),
-                                          records.repeat[rows].tolist())]
+                                          records.repeat[rows].tolist(), strict=True)]
 
 
 def ratio_text(stat: Stat) -> str:
@@ -103,7 +83,7 @@ def ratio_text(stat: Stat) -> str:
 
 def figure_fields(stat: Stat, metric: Metric) -> dict:
     """What a bar or a sweep's median carries: the median and its tooltip lines."""
-    decimals, unit = metric.decimals, metric.unit
+    decimals, unit = places(metric), metric.unit
     return {"median": stat.median, "n": str(stat.n_ok),
             "median_text": f"{fmt.number(stat.median, decimals)} {unit}".strip(),
             "range": f"{fmt.number(stat.min, decimals)}–{fmt.number(stat.max, decimals)} {unit}".strip(),
@@ -134,8 +114,13 @@ def _skeleton_version() -> str:
     from importlib.metadata import version
 
     here = Path(__file__).parent
-    text = b"".join((here / name).read_bytes() for name in ("specs.py", "sweep.py", "style.py", "view.py", "ecdf.py"))
+    text = b"".join((here / name).read_bytes() for name in ("bars.py", "sweep.py", "style.py", "view.py", "ecdf.py"))
     return f"altair {version('altair')}, {hashlib.sha256(text).hexdigest()}"
+
+
+def places(metric: Metric) -> int:
+    """A metric's decimals: report.yaml's or 0, set for every metric once the project is read."""
+    return metric.decimals or 0
 
 
 def metric_key(metric: Metric) -> list[str]:

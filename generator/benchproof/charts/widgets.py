@@ -9,13 +9,15 @@ lead to one.  A one-section report draws its chart once, in 01 Measurements.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from markupsafe import Markup
 
 from benchproof import text as fmt
 from benchproof.addresses import VIEW_HASH, png_path, svg_path
-from benchproof.charts.view import ChartView
+from benchproof.charts.chart import Chart
 from benchproof.charts.style import OFF_SCALE
 from benchproof.charts.words import Figures
 from benchproof.model.project import Project
@@ -59,7 +61,7 @@ class ChartsPage:
     view_hash: str = VIEW_HASH             # index.html#view=<key> opens that view
 
 
-def _widget(project: Project, views: list[ChartView], section: str) -> Widget:
+def _widget(project: Project, views: Sequence[Chart], section: str) -> Widget:
     report = project.report
     mine = [v for v in views if not section or v.section == section]
     first = mine[0] if mine else None
@@ -78,7 +80,7 @@ def _widget(project: Project, views: list[ChartView], section: str) -> Widget:
         selects.append(Select("across", "Chart", options, (first.across or POINT) if first else POINT))
     for dim_id, label in dims.items():
         values = sorted({v for view in mine for k, v in view.point if k == dim_id},
-                        key=lambda v, d=dim_id: report.dim_key(d, v))
+                        key=partial(report.dim_key, dim_id))
         selected = str(dict(first.point).get(dim_id, "")) if first else ""
         selects.append(Select(f"dim:{dim_id}", label, tuple((str(v), str(v)) for v in values), selected))
     return Widget(f"chart-{section or 'all'}", section, tuple(selects), svg_path(first) if first else "",
@@ -87,7 +89,7 @@ def _widget(project: Project, views: list[ChartView], section: str) -> Widget:
                   any(v.across for v in mine), any(v.off_scale for v in mine))
 
 
-def charts_page(project: Project, views: list[ChartView]) -> ChartsPage:
+def charts_page(project: Project, views: Sequence[Chart]) -> ChartsPage:
     payload = {"views": [{"key": v.key, "section": v.section, "metric": v.metric, "across": v.across or POINT,
                           "point": {k: str(val) for k, val in v.point}, "title": v.title, "spec": v.spec,
                           "svg": svg_path(v), "png": png_path(v),

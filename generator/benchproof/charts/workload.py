@@ -13,20 +13,19 @@ numbers, and the browser only draws them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from benchproof import text as fmt
 from benchproof.addresses import slug
-from benchproof.charts.view import VL_VERSION, WIDTH
+from benchproof.charts.chart import Chart
 from benchproof.charts.style import BAR_COLOR, FONT, MISSING_COLOR, PALETTE
+from benchproof.charts.view import WIDTH
 from benchproof.compute.workload import CrossoverOutcome, ReferenceOutcome
 
 if TYPE_CHECKING:
-    import altair as alt   # imported where a chart is made: a report without one never loads Altair
+    import altair as alt  # imported where a chart is made: a report without one never loads Altair
 
 ARM_COLORS = PALETTE[:2]                  # the first arm, the second arm (also dashed): 3:1 in both themes
 ARM_DASH = ([1, 0], [6, 3])
@@ -34,13 +33,6 @@ BIN_COLOR = BAR_COLOR
 MUTED = "#5b6470"
 BINS = 30                                  # about this many bins across the axis
 NICE = (1, 2, 2.5, 5)
-
-
-@dataclass(frozen=True)
-class WorkloadChart:
-    key: str            # file name stem of the static SVG, id of the figure
-    title: str
-    spec: dict
 
 
 def nice_step(span: float, bins: int = BINS) -> float:
@@ -57,7 +49,7 @@ def binned(values, low: float, step: float, high: float, decimals: int = 0) -> l
     counts, _ = np.histogram(np.asarray(values, dtype=float), bins=edges)
     return [{"start": float(a), "end": float(b), "count": int(c), "from": fmt.number(float(a), decimals),
              "to": fmt.number(float(b), decimals), "n": fmt.thousands(int(c))}
-            for a, b, c in zip(edges, edges[1:], counts)]
+            for a, b, c in zip(edges[:-1], edges[1:], counts, strict=True)]
 
 
 def _bin_tooltip(alt, values: str) -> list:
@@ -72,7 +64,7 @@ def _config(chart: alt.TopLevelMixin) -> dict:
     return spec
 
 
-def crossover_chart(outcome: CrossoverOutcome, labels: dict[str, str], index: int) -> WorkloadChart | None:
+def crossover_chart(outcome: CrossoverOutcome, labels: dict[str, str], index: int) -> Chart | None:
     """Time per request against output tokens, the crossover, the distribution beneath; None
     when an arm has no median to draw a line from."""
     import altair as alt
@@ -101,7 +93,7 @@ def crossover_chart(outcome: CrossoverOutcome, labels: dict[str, str], index: in
     names_at_end = alt.Chart(alt.NamedData("ends")).mark_text(align="right", dy=-9, fontSize=11).encode(
         x="tokens:Q", y="seconds:Q", text="arm:N", color=color)
     layers = [top, names_at_end]
-    marks = [{"tokens": dist.percentiles[50], "text": f"p50 {fmt.number(dist.percentiles[50], 0)}"},
+    marks: list[dict[str, Any]] = [{"tokens": dist.percentiles[50], "text": f"p50 {fmt.number(dist.percentiles[50], 0)}"},
              {"tokens": dist.mean, "text": f"mean {fmt.number(dist.mean, 0)}"}]
     if outcome.crossover is not None:
         marks.append({"tokens": outcome.crossover, "text": f"crossover ≈ {fmt.number(outcome.crossover, 0)}",
@@ -138,7 +130,8 @@ def crossover_chart(outcome: CrossoverOutcome, labels: dict[str, str], index: in
         spacing=14)
     spec = _config(chart)
     spec["datasets"] = {"lines": lines, "ends": ends, "marks": marks, "bins": bins, "sides": sides}
-    return WorkloadChart(f"crossover-{index}-{slug(outcome.spec.title)[:40]}", outcome.spec.title, spec)
+    return Chart("crossover", f"crossover-{index}-{slug(outcome.spec.title)[:40]}", outcome.spec.title, spec,
+                 section=outcome.spec.section, point=outcome.spec.point)
 
 
 def _sides(outcome: CrossoverOutcome, names: dict[str, str], high: float) -> list[dict]:
@@ -146,6 +139,7 @@ def _sides(outcome: CrossoverOutcome, names: dict[str, str], high: float) -> lis
     arm faster on short replies at the left edge, the other at the right)."""
     a, b = outcome.lines
     share = outcome.share_faster
+    assert share is not None, "a crossover is drawn only when both lines are known"
     left, right = (a, b) if a.time(0) < b.time(0) else (b, a)
     if outcome.crossover is None:
         return [{"arm": names[left.arm], "tokens": high, "row": 0, "align": "right",
@@ -156,7 +150,7 @@ def _sides(outcome: CrossoverOutcome, names: dict[str, str], high: float) -> lis
              "text": f"{fmt.percent(share[right.arm], 0)} faster on {names[right.arm]}"}]
 
 
-def reference_chart(outcome: ReferenceOutcome, axis: str, unit: str, decimals: int, index: int) -> WorkloadChart:
+def reference_chart(outcome: ReferenceOutcome, axis: str, unit: str, decimals: int, index: int) -> Chart:
     """The reference distribution in bins, p25–p75 and median, the repetitions marked."""
     import altair as alt
 
@@ -202,10 +196,6 @@ def reference_chart(outcome: ReferenceOutcome, axis: str, unit: str, decimals: i
                   "row": 2 + 14 * rank}
                  for rank, (i, r) in enumerate(sorted(enumerate(outcome.repetitions, 1), key=lambda p: p[1].value))],
     }
-    return WorkloadChart(f"reference-{index}-{slug(outcome.spec.title)[:40]}", outcome.spec.title, spec)
+    return Chart("reference", f"reference-{index}-{slug(outcome.spec.title)[:40]}", outcome.spec.title, spec,
+                 section=outcome.spec.section, metric=outcome.spec.metric, point=outcome.spec.point)
 
-
-def workload_svg(chart: WorkloadChart) -> str:
-    import vl_convert as vlc
-
-    return vlc.vegalite_to_svg(chart.spec, vl_version=VL_VERSION)

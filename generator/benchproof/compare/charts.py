@@ -1,14 +1,13 @@
 """The comparison page's charts: one per section × metric × point, each arm's old and new bar
 (the median) side by side with a dot per repetition; an arm without a median on a side keeps
-its row, with its status in words and no bar.  Altair specs, drawn as static SVG by
-vl-convert (kept in the chart cache), so the page needs no script and no network."""
+its row, with its status in words and no bar.  Altair specs in the one chart type (kind
+``compare``), drawn as static SVG by :mod:`benchproof.charts.vega` (kept in the chart cache),
+so the page needs no script and no network."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from benchproof.addresses import svg_path
 from benchproof.charts import style
+from benchproof.charts.chart import Chart
 from benchproof.compare.judge import Comparison, Figure
 from benchproof.compare.output import point_text
 from benchproof.errors import printable
@@ -20,26 +19,11 @@ SIDE_DOT = {"old": style.MUTED, "new": style.DOT_COLOR}
 WIDTH, ROW_HEIGHT, LABEL_LIMIT = 560, 44, 260
 
 
-@dataclass(frozen=True)
-class CompareChart:
-    section: str
-    metric: str
-    point: tuple
-    title: str
-    spec: dict
-    key: str               # its static SVG: charts/<key>.svg
-    description: str       # the chart in words (its image's alt text)
-
-    @property
-    def path(self) -> str:
-        return svg_path(self)
-
-
 def _rows(figures: list[Figure], decimals: int) -> dict[str, list[dict]]:
     bars, dots, missing = [], [], []
     for f in figures:
         row = printable(f.arm)      # no control character reaches the renderer
-        for side, stat, values in zip(SIDES, (f.old, f.new), f.values):
+        for side, stat, values in zip(SIDES, (f.old, f.new), f.values, strict=True):
             if stat is None:
                 missing.append({"row": row, "side": side, "text": f"{side}: not in this report"})
             elif stat.get("median") is None:
@@ -77,8 +61,8 @@ def _spec(title: str, subtitle: str, axis: str, order: list[str], data: dict[str
             "datasets": {name: rows for name, rows in data.items() if rows}}
 
 
-def charts(comparison: Comparison) -> list[CompareChart]:
-    metrics = {}
+def charts(comparison: Comparison) -> list[Chart]:
+    metrics: dict[str, dict] = {}
     for doc in (comparison.new.results, comparison.old.results):
         for m in doc.get("metrics") or []:
             metrics.setdefault(m["id"], m)
@@ -89,26 +73,16 @@ def charts(comparison: Comparison) -> list[CompareChart]:
     for n, ((section, metric, point), figures) in enumerate(groups.items(), 1):
         info = metrics.get(metric, {"id": metric})
         label, unit = printable(str(info.get("label") or metric)), printable(str(info.get("unit") or ""))
-        decimals = info.get("decimals") if isinstance(info.get("decimals"), int) else 2
+        decimals = found if isinstance(found := info.get("decimals"), int) else 2
         better = "higher is better" if info.get("better", "higher") == "higher" else "lower is better"
         title = f"{label} · {printable(point_text(point))}"
         axis = f"{label}{f' ({unit})' if unit else ''} · {better}"
         order = list(dict.fromkeys(printable(f.arm) for f in figures))
         data = _rows(figures, decimals)
         states = ", ".join(f"{printable(f.arm)} {f.state}" for f in figures)
-        out.append(CompareChart(section, metric, point, title,
-                                _spec(title, f"section {printable(section)}: old and new report side by side", axis, order,
-                                      data),
-                                f"compare-{n}", f"{title} ({printable(section)}): old and new medians of each arm, each "
-                                                   f"repetition a dot; {states}"))
+        spec = _spec(title, f"section {printable(section)}: old and new report side by side", axis, order, data)
+        out.append(Chart("compare", f"compare-{n}", title, spec,
+                         f"{title} ({printable(section)}): old and new medians of each arm, each repetition a dot; "
+                         f"{states}", section, metric, point))
     return out
 
-
-def svg(chart: CompareChart) -> str:
-    import vl_convert as vlc
-
-    from benchproof.cache import Cache
-    from benchproof.charts.view import VL_VERSION
-
-    return Cache.default().get("compare-svg", f"vl-convert {vlc.__version__}, Vega-Lite {VL_VERSION}", chart.spec,
-                               lambda: vlc.vegalite_to_svg(chart.spec, vl_version=VL_VERSION))

@@ -10,7 +10,9 @@ from pathlib import Path
 
 from benchproof import __version__
 from benchproof.addresses import INDEX, asset_path
-from benchproof.compare.charts import CompareChart, charts, svg
+from benchproof.charts.chart import Chart
+from benchproof.charts.vega import files
+from benchproof.compare.charts import charts
 from benchproof.compare.judge import Comparison
 from benchproof.compare.output import (
     RULE,
@@ -44,7 +46,7 @@ class Row:
 class Section:
     id: str
     rows: tuple[Row, ...]
-    charts: tuple[CompareChart, ...]
+    charts: tuple[Chart, ...]
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,7 @@ def write_page(comparison: Comparison, out: Path) -> Path:
     site.add(asset_path("style.css"), stylesheet())
     site.add(asset_path("compare.css"), asset("compare.css"))
     for chart in drawn:
-        site.add(chart.path, svg(chart))
+        site.update(files(chart))
     site.add(MARKER, MARKER_TEXT)
     publish(site, out)
     return out / INDEX

@@ -12,9 +12,8 @@ from markupsafe import Markup
 from benchproof import text as fmt
 from benchproof.addresses import arm_href, svg_path, view_href, view_key
 from benchproof.audit.run import Audit
-from benchproof.cache import Cache
 from benchproof.charts import style
-from benchproof.charts.ecdf import DistributionChart, ecdf_chart, histogram_chart
+from benchproof.charts.chart import Chart, ReportCharts
 from benchproof.compute.distributions import CURVE_LIMIT, DistributionView
 from benchproof.compute.run import Computed
 from benchproof.model.percentiles import LEVELS
@@ -69,7 +68,6 @@ class DistributionsPage:
     objectives: str
     goodput: tuple[GoodputRow, ...]
     goodput_chart: str              # '#view=…' of the goodput sweep, '' when there is none
-    charts: tuple[DistributionChart, ...]
     payload: Markup                 # the ECDF specs, for assets/workload.js
 
 
@@ -84,17 +82,17 @@ def _note(view: DistributionView, listed: bool) -> str:
     return "; ".join(parts) + "."
 
 
-def distributions_page(project: Project, computed: Computed, audit: Audit, sweep_keys: set[str],
-                       cache: Cache | None = None) -> DistributionsPage | None:
-    """``sweep_keys``: the keys of the chart views drawn (the goodput sweep is linked when there is
-    one); ``cache``: the chart cache (the charts' skeletons)."""
+def distributions_page(project: Project, computed: Computed, audit: Audit,
+                       charts: ReportCharts) -> DistributionsPage | None:
+    """``charts``: the report's charts (each distribution's ECDF and histogram; the goodput
+    sweep is linked when there is one)."""
     found = computed.distributions
     if not found.views and not found.goodput:
         return None
     report = project.report
     metrics = {m.id: m for m in report.request_metrics}
     dims = {d.id: d.label for d in report.dimensions}
-    charts: list[DistributionChart] = []
+    ecdfs: list[Chart] = []
     marks: dict[tuple, list] = {}
     for notice in audit.notices:
         if notice.rule == "summary-differs":
@@ -104,17 +102,17 @@ def distributions_page(project: Project, computed: Computed, audit: Audit, sweep
     for section in report.sections:
         labels = style.labels(project, section.arms)
         articles = []
-        for view in (v for v in found.views if v.section == section.id):
+        for view, drawn in ((v, d) for v, d in zip(found.views, charts.distributions, strict=True) if v.section == section.id):
             metric = metrics[view.metric]
-            ecdf = ecdf_chart(view, metric, labels, dims, report.arm_label, cache)
-            histogram = histogram_chart(view, metric, labels, dims, report.arm_label, cache)
-            charts += [ecdf] + ([histogram] if histogram else [])
+            ecdf, histogram = drawn.ecdf, drawn.histogram
+            decimals = metric.decimals or 0   # set once the project is read
+            ecdfs.append(ecdf)
             where = " · ".join(f"{dims[k]} {v}" for k, v in view.point) or "all runs"
             rows = []
             for d in view.arms:
-                shown = {name: fmt.measured(d.percentiles[name], metric.decimals, metric.unit) if d.percentiles
+                shown = {name: fmt.measured(d.percentiles[name], decimals, metric.unit) if d.percentiles
                          else fmt.MISSING for name, _ in LEVELS}
-                runs = " · ".join(f"{r.run_id} {fmt.measured(r.percentiles['p99'], metric.decimals, metric.unit)}"
+                runs = " · ".join(f"{r.run_id} {fmt.measured(r.percentiles['p99'], decimals, metric.unit)}"
                                   for r in d.runs if r.percentiles) or fmt.MISSING
                 flags = tuple(dict.fromkeys(marks.get((d.section, d.arm, d.point), ())))
                 rows.append(ArmRow(labels[d.arm], arm_href(d.arm), fmt.thousands(d.n), fmt.thousands(d.n_failed),
@@ -131,9 +129,9 @@ def distributions_page(project: Project, computed: Computed, audit: Audit, sweep
         goodput.append(GoodputRow(style.labels(project, (g.arm,))[g.arm], arm_href(g.arm),
                                   " · ".join(f"{dims[k]} {v}" for k, v in g.point) or "all runs",
                                   fmt.percent(g.share, 1), f"{fmt.thousands(g.n_good)} of {fmt.thousands(g.n)}", runs))
-    objectives = " and ".join(f"{metrics[o.metric].label} ≤ {fmt.measured(o.max, metrics[o.metric].decimals, metrics[o.metric].unit)}"
+    objectives = " and ".join(f"{metrics[o.metric].label} ≤ {fmt.measured(o.max, metrics[o.metric].decimals or 0, metrics[o.metric].unit)}"
                               for o in report.slo)
-    sweep = next((key for key in sorted(sweep_keys) if f"--{GOODPUT}--across-" in key), "")
-    payload = script_json({"charts": [{"key": c.key, "spec": c.spec} for c in charts if c.key.startswith("ecdf--")]})
+    sweep = next((key for key in sorted(charts.view_keys) if f"--{GOODPUT}--across-" in key), "")
+    payload = script_json({"charts": [{"key": c.key, "spec": c.spec} for c in ecdfs]})
     return DistributionsPage(tuple(sections), tuple(name for name, _ in LEVELS), objectives, tuple(goodput),
-                             view_href(sweep) if sweep else "", tuple(charts), payload)
+                             view_href(sweep) if sweep else "", payload)

@@ -22,7 +22,7 @@ from benchproof.pages.decision_view import DecisionView, decision_view
 from benchproof.pages.headlines import Headline, headlines
 from benchproof.pages.summary import Cell, SectionView, section_view
 from benchproof.pages.workload_view import WorkloadView, workload_view
-from benchproof.cache import Cache
+from benchproof.charts.chart import ReportCharts
 from benchproof.pages.distributions_view import DistributionsPage, distributions_page
 from benchproof.model.terms import STATUSES
 from benchproof.model.config import Metric, Report
@@ -166,9 +166,9 @@ def raw_table(project: Project) -> RawTable:
 
 
 def report_page(project: Project, computed: Computed, audit: Audit, decided: DecisionOutcome | None,
-                view_keys: frozenset[str] = frozenset(), cache: Cache | None = None) -> ReportPage:
+                charts: ReportCharts) -> ReportPage:
     """``decided``: the decision's outcome with the audit's markers (compute.decision.flagged);
-    ``view_keys``: the chart views drawn (what a section may link to)."""
+    ``charts``: the report's charts (benchproof.charts.stage), which the sections place."""
     report = project.report
     results = computed.results
     sections = [section_view(project, results, audit, s, computed.comparisons) for s in report.sections]
@@ -183,8 +183,8 @@ def report_page(project: Project, computed: Computed, audit: Audit, decided: Dec
         sections=tuple(sections), raw=raw_table(project), protocol_html=report.protocol_html,
         warnings=tuple(str(w) for w in project.warnings),
         ran=what_ran(project), audit=audit_block(audit, project, results=results, folded=True),
-        decision=decision_view(project, decided, audit, computed.comparisons), workload=workload_view(project, computed, audit),
+        decision=decision_view(project, decided, audit, computed.comparisons), workload=workload_view(project, computed, audit, charts),
         arm_label=report.arm_label, headlines=headlines(project, computed),
         noise=f"{fmt.setting(project.audit.noise_threshold * 100)}%",
-        distributions=distributions_page(project, computed, audit, set(view_keys), cache),
+        distributions=distributions_page(project, computed, audit, charts),
     )

@@ -4,22 +4,23 @@ replaces with the interactive one)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from markupsafe import Markup
 
+from benchproof import text as fmt
+from benchproof.addresses import RUNS, arm_href, href, svg_path
 from benchproof.audit.finding import Facts
 from benchproof.audit.run import Audit
 from benchproof.audit.weighing import reference_words
-from benchproof.charts.workload import WorkloadChart, crossover_chart, reference_chart
-from benchproof.addresses import RUNS, arm_href, href, svg_path
+from benchproof.charts.chart import Chart, ReportCharts
 from benchproof.compute.decision import Side
 from benchproof.compute.run import Computed
-from benchproof.compute.workload import CrossoverOutcome, ReferenceOutcome
-from benchproof.model.project import Project
+from benchproof.compute.workload import CrossoverOutcome, Line, ReferenceOutcome
 from benchproof.model.decision import Skipped
+from benchproof.model.project import Project
 from benchproof.pages.decision_view import FigurePart, Words, figure_part, notice_anchor
-from benchproof import text as fmt
 from benchproof.text import script_json
 
 SKIPPED_LISTED = 10   # lines skipped listed by file:line; the rest are counted
@@ -91,7 +92,6 @@ class ReferenceView:
 class WorkloadView:
     crossovers: tuple[CrossoverView, ...]
     references: tuple[ReferenceView, ...]
-    charts: tuple[WorkloadChart, ...]
     payload: Markup     # every chart's spec, for assets/workload.js
 
 
@@ -104,7 +104,7 @@ def _skipped(file: str, skipped: tuple[Skipped, ...]) -> tuple[tuple[str, ...], 
     return shown, len(skipped) - len(shown)
 
 
-def _figure(words: Words, chart: WorkloadChart | None) -> ChartFigure | None:
+def _figure(words: Words, chart: Chart | None) -> ChartFigure | None:
     return None if chart is None else ChartFigure(chart.key, svg_path(chart), chart.title)
 
 
@@ -119,26 +119,27 @@ def _crossover_words(words: Words, c: CrossoverOutcome) -> tuple[str, str]:
     name = words.labels
     n = c.lengths.n
     first, second = (a, b) if a.time(0) < b.time(0) else (b, a)   # faster on short replies first
-    total = c.total_time
+    total, share, p50_time, mean_time = c.total_time, c.share_faster, c.p50_time, c.mean_time
+    assert total is not None and share is not None and p50_time is not None and mean_time is not None, \
+        "both lines known: every figure computed"
     in_total = "faster" if total[first.arm] < total[second.arm] else "slower"
     if c.crossover is None:
         headline = f"{name[first.arm]}: faster at every output length, so on every request and in total."
         return headline, (f"Over all {fmt.thousands(n)} requests: {_seconds(total[first.arm])} on {name[first.arm]}, "
                           f"{_seconds(total[second.arm])} on {name[second.arm]}.")
-    share = c.share_faster
     headline = f"{name[first.arm]}: faster on {fmt.percent(share[first.arm], 0)} of requests, {in_total} in total."
     p50 = c.lengths.percentiles[50]
-    gap = abs(c.p50_time[first.arm] - c.p50_time[second.arm])
+    gap = abs(p50_time[first.arm] - p50_time[second.arm])
     detail = (f"The lines cross at {fmt.number(c.crossover, 0)} output tokens: {name[first.arm]} is faster below, "
               f"{name[second.arm]} above ({fmt.percent(share[second.arm], 0)} of requests). At the median reply "
               f"({fmt.number(p50, 0)} tokens) the difference is {_seconds(gap)}; at the mean "
-              f"({fmt.number(c.lengths.mean, 0)} tokens) {_seconds(c.mean_time[first.arm])} against "
-              f"{_seconds(c.mean_time[second.arm])}; over all {fmt.thousands(n)} "
+              f"({fmt.number(c.lengths.mean, 0)} tokens) {_seconds(mean_time[first.arm])} against "
+              f"{_seconds(mean_time[second.arm])}; over all {fmt.thousands(n)} "
               f"requests {_seconds(total[first.arm])} against {_seconds(total[second.arm])}.")
     return headline, detail
 
 
-def crossover_view(words: Words, audit: Audit, c: CrossoverOutcome, chart: WorkloadChart | None,
+def crossover_view(words: Words, audit: Audit, c: CrossoverOutcome, chart: Chart | None,
                    index: int) -> CrossoverView:
     spec = c.spec
 
@@ -147,24 +148,26 @@ def crossover_view(words: Words, audit: Audit, c: CrossoverOutcome, chart: Workl
         return figure_part(words, spec.section, spec.point, metric, replace(side, flags=flags))
 
     a, b = c.lines
-    known = c.computed
 
-    def each(show) -> tuple[str, str]:
-        """A figure of each arm that needs both lines ('--' when an arm has no median)."""
-        return tuple(show(line) if known else "--" for line in (a, b))
+    def both(show: Callable[[Line], str]) -> tuple[str, str]:
+        return show(a), show(b)
+
+    def each(values: dict[str, float] | None, show: Callable[[float], str]) -> tuple[str, str]:
+        """A figure of each arm that needs both lines (``values``: None, so '--', when an arm has
+        no median)."""
+        return (show(values[a.arm]), show(values[b.arm])) if values is not None else ("--", "--")
 
     medians = ((f"{words.metrics[spec.prefill].label} (median)", (part(spec.prefill, a.prefill), part(spec.prefill, b.prefill))),
                (f"{words.metrics[spec.decode].label} (median)", (part(spec.decode, a.decode), part(spec.decode, b.decode))))
     p, mean, n = c.lengths.percentiles, c.lengths.mean, c.lengths.n
-    rows = (("Share of prefill skipped by a cache hit", tuple(fmt.percent(line.cache_hit, 0) if line.cache_hit else "none"
-                                                          for line in (a, b))),
-            ("Prefill time per request", tuple(_seconds(x.fixed) if x.fixed is not None else "--" for x in (a, b))),
-            ("Time per output token", tuple(fmt.measured(x.per_token * 1000, 1, "ms") if x.per_token is not None else "--"
-                                            for x in (a, b))),
-            (f"At the median reply ({fmt.number(p[50], 0)} tokens)", each(lambda x: _seconds(c.p50_time[x.arm]))),
-            (f"At the mean reply ({fmt.number(mean, 0)} tokens)", each(lambda x: _seconds(c.mean_time[x.arm]))),
-            (f"All {fmt.thousands(n)} requests", each(lambda x: _seconds(c.total_time[x.arm]))),
-            ("Requests faster on this arm", each(lambda x: fmt.percent(c.share_faster[x.arm], 0))))
+    rows = (("Share of prefill skipped by a cache hit", both(lambda x: fmt.percent(x.cache_hit, 0) if x.cache_hit else "none")),
+            ("Prefill time per request", both(lambda x: _seconds(x.fixed) if x.fixed is not None else "--")),
+            ("Time per output token", both(lambda x: fmt.measured(x.per_token * 1000, 1, "ms") if x.per_token is not None
+                                           else "--")),
+            (f"At the median reply ({fmt.number(p[50], 0)} tokens)", each(c.p50_time, _seconds)),
+            (f"At the mean reply ({fmt.number(mean, 0)} tokens)", each(c.mean_time, _seconds)),
+            (f"All {fmt.thousands(n)} requests", each(c.total_time, _seconds)),
+            ("Requests faster on this arm", each(c.share_faster, lambda v: fmt.percent(v, 0))))
     headline, detail = _crossover_words(words, c)
     tokens = {name: fmt.number(value, 0) for name, value in
               (("p25", p[25]), ("p50", p[50]), ("p75", p[75]), ("p90", p[90]), ("mean", mean), ("max", c.lengths.max))}
@@ -176,7 +179,7 @@ def crossover_view(words: Words, audit: Audit, c: CrossoverOutcome, chart: Workl
     formula = (f"time per request = (1 − cache hit) × {fmt.number(spec.prompt_tokens, 0)} prompt tokens ÷ prefill rate "
                f"+ output tokens ÷ decode rate; medians at {words.place(spec.point)}")
     skipped, more = _skipped(spec.file, spec.skipped)
-    arms = tuple(ArmColumn(words.labels[x.arm], arm_href(x.arm)) for x in (a, b))
+    arms = (ArmColumn(words.labels[a.arm], arm_href(a.arm)), ArmColumn(words.labels[b.arm], arm_href(b.arm)))
     spike = notice_anchor(audit, "distribution-spike", spec.section, spec.title)
     return CrossoverView(f"crossover-{index}", spec.title, headline, detail, arms, medians, rows, formula,
                          distribution, spec.file, href(spec.file), skipped, more, _figure(words, chart),
@@ -184,7 +187,7 @@ def crossover_view(words: Words, audit: Audit, c: CrossoverOutcome, chart: Workl
 
 
 def reference_view(facts: Facts, words: Words, audit: Audit, r: ReferenceOutcome,
-                   chart: WorkloadChart, index: int) -> ReferenceView:
+                   chart: Chart, index: int) -> ReferenceView:
     spec = r.spec
     if r.median is None:
         text = (f"{words.labels[spec.arm]} has no successful repetition at "
@@ -208,27 +211,20 @@ def reference_view(facts: Facts, words: Words, audit: Audit, r: ReferenceOutcome
         (("n", fmt.thousands(r.n)), *((f"p{q}", shown[q]) for q in sorted(shown))),
         tuple(RepetitionView(rep.run_id, href(RUNS, f"run-{rep.run_id}"), words.number(rep.value, spec.metric),
                              f"{fmt.number(rep.percentile, 1)}%") for rep in r.repetitions),
-        _figure(words, chart), f"#{spike}" if (spike := notice_anchor(audit, "distribution-spike", spec.section,
+        ChartFigure(chart.key, svg_path(chart), chart.title), f"#{spike}" if (spike := notice_anchor(audit, "distribution-spike", spec.section,
                                                                        spec.title)) else "")
 
 
-def workload_view(project: Project, computed: Computed, audit: Audit) -> WorkloadView | None:
+def workload_view(project: Project, computed: Computed, audit: Audit, charts: ReportCharts) -> WorkloadView | None:
+    """``charts``: the report's charts (a chart per crossover and per reference, in their order)."""
     weighed = computed.weighed
     if not weighed.crossovers and not weighed.references:
         return None
     words = Words(project)
-    charts: list[WorkloadChart] = []
-    crossovers = []
-    for i, c in enumerate(weighed.crossovers, 1):
-        chart = crossover_chart(c, words.labels, i)
-        charts += [chart] if chart else []
-        crossovers.append(crossover_view(words, audit, c, chart, i))
-    references = []
-    for i, r in enumerate(weighed.references, 1):
-        metric = words.metrics[r.spec.metric]
-        axis = f"{metric.label} ({metric.unit})" if metric.unit else metric.label
-        chart = reference_chart(r, axis, metric.unit, metric.decimals, i)
-        charts.append(chart)
-        references.append(reference_view(Facts(project, computed), words, audit, r, chart, i))
-    payload = script_json({"charts": [{"key": c.key, "spec": c.spec} for c in charts]})
-    return WorkloadView(tuple(crossovers), tuple(references), tuple(charts), payload)
+    crossovers = tuple(crossover_view(words, audit, c, chart, i)
+                       for i, (c, chart) in enumerate(zip(weighed.crossovers, charts.crossovers, strict=True), 1))
+    references = tuple(reference_view(Facts(project, computed), words, audit, r, chart, i)
+                       for i, (r, chart) in enumerate(zip(weighed.references, charts.references, strict=True), 1))
+    drawn = [c for c in (*charts.crossovers, *charts.references) if c is not None]
+    payload = script_json({"charts": [{"key": c.key, "spec": c.spec} for c in drawn]})
+    return WorkloadView(crossovers, references, payload)

@@ -14,22 +14,32 @@ dimension) are :mod:`benchproof.charts.sweep`.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Mapping
 
+from benchproof import text as fmt
 from benchproof.addresses import digest, view_key
 from benchproof.cache import Cache
 from benchproof.charts import style
+from benchproof.charts.chart import Chart
 from benchproof.charts.dots import DOT_CAP, Dots  # noqa: F401  (DOT_CAP: the charts' cap, asked for here)
+from benchproof.charts.view import (
+    DOT_STATUS,
+    LABEL_LIMIT,
+    WIDTH,
+    cached_skeleton,
+    dot_rows,
+    figure_fields,
+    flag_fields,
+    metric_key,
+    repetitions,
+)
 from benchproof.charts.words import bar_figures
-from benchproof.charts.view import (DOT_STATUS, LABEL_LIMIT, WIDTH, ChartView, cached_skeleton, dot_rows, figure_fields,
-                                    flag_fields, metric_key, repetitions)
 from benchproof.compute.aggregate import Results
 from benchproof.compute.run import Computed
 from benchproof.model.config import Metric
 from benchproof.model.project import Project
 from benchproof.model.terms import Point
-from benchproof import text as fmt
 
 ROW_HEIGHT = 34
 SUBTITLE = "bar = median of successful repetitions · dot = one repetition"
@@ -83,11 +93,10 @@ def _make_skeleton(metric: Metric, order: list[str], arm_label: str) -> dict:
 
 
 def _view(project: Project, results: Results, section, metric: Metric, point: Point,
-          dots_of: Dots, skeleton: dict, flags: Mapping) -> ChartView:
+          dots_of: Dots, skeleton: dict, flags: Mapping) -> Chart:
     labels = style.labels(project, section.arms)
     rows = {r.arm: r for r in results.section_rows(section.id) if r.point == point}
-    limit = style.off_scale_limit([rows[a].stats[metric.id].median for a in section.arms
-                                   if rows[a].stats[metric.id].median is not None])
+    limit = style.off_scale_limit([m for a in section.arms if (m := rows[a].stats[metric.id].median) is not None])
     bars, dots, off, missing, marks = [], [], [], [], []
     shown = total = outside = 0
     for arm_id in section.arms:
@@ -117,17 +126,18 @@ def _view(project: Project, results: Results, section, metric: Metric, point: Po
     figures = bar_figures(metric.label, where, datasets, project.report.arm_label)
     spec = style.titled(skeleton, metric.label, where, subtitle, datasets, [note] if note else [], "x",
                         figures.description)
-    return ChartView(view_key(section.id, metric.id, point), section.id, metric.id, point,
-                     f"{section.title} · {heading}", spec, shown, total, None, outside, figures)
+    return Chart("bars", view_key(section.id, metric.id, point), f"{section.title} · {heading}", spec,
+                 figures.description, section.id, metric.id, point, None, shown, total, outside, figures)
 
 
 def chart_views(project: Project, computed: Computed, flags: Mapping | None = None,
-                cache: Cache | None = None) -> list[ChartView]:
+                cache: Cache | None = None) -> list[Chart]:
     """Every view with data, in page order: per section and metric, the sweeps first (a line
     across each numeric dimension), then the bars at each point (``flags``: the audit's
     markers by (section, arm, point, metric); ``cache``: the chart cache, the default one
     when None)."""
-    from benchproof.charts.sweep import DOT_CAP as SWEEP_DOTS, MIN_POINTS, sweep_views
+    from benchproof.charts.sweep import DOT_CAP as SWEEP_DOTS
+    from benchproof.charts.sweep import MIN_POINTS, sweep_views
 
     flags = flags or {}
     cache = cache or Cache.default()
@@ -147,7 +157,7 @@ def chart_views(project: Project, computed: Computed, flags: Mapping | None = No
     return _unique(views)
 
 
-def _unique(views: list[ChartView]) -> list[ChartView]:
+def _unique(views: list[Chart]) -> list[Chart]:
     """A last safeguard: :func:`view_key` already tells apart values that share a slug (``1.5``
     and ``1,5``) with a digest; should two views still share a key, each gets a digest of its
     section, metric, point and sweep dimension, so no two files clash."""
