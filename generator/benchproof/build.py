@@ -37,8 +37,9 @@ from benchproof.charts.workload import workload_svg
 from benchproof.receipts.decision_json import weighing_json
 from benchproof.receipts.distributions_json import distributions_json
 from benchproof.pages.render import asset, render, stylesheet
-from benchproof.pages.record_text import forget
+from benchproof.receipts.record_text import forget
 from benchproof.pages.runs_page import runs_site_files
+from benchproof.receipts.runs_data import runs_data_files
 from benchproof.site import MARKER, SiteFiles, Stored, publish
 
 Log = Callable[[str], None]
@@ -213,7 +214,8 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
                                                                      ("records.jsonl", jsonl_pieces))}
     downloads["results.json"] = results_text.encode("utf-8")
     info = site_info(project, when.iso)
-    runs = runs_site_files(project, info, audit, store)   # while the texts downloads made are at hand
+    runs, filters = runs_data_files(project, audit, store)   # while the texts downloads made are at hand
+    runs.update(runs_site_files(project, info, filters))
     forget(project)   # the texts of the records' columns the downloads and runs.html shared
     free_unused_memory()
     bundle, data = evidence_zip(project, downloads, when, store, deflated if store is not None else None)

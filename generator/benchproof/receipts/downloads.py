@@ -18,7 +18,7 @@ import numpy as np
 from benchproof import __version__, progress
 from benchproof.compute.aggregate import Results
 from benchproof.model.project import Project, column_groups
-from benchproof.pages.record_text import csv_cell
+from benchproof.receipts.record_text import csv_cell
 
 RESULTS_FORMAT = 2  # 2: findings and guards of the audit
 
@@ -43,12 +43,12 @@ def records_csv(project: Project) -> bytearray:
 
 def csv_pieces(project: Project) -> Iterator[bytes]:
     """records.csv a chunk of records at a time: every record, one line each, in
-    :func:`record_columns` order, written a column at a time (:mod:`benchproof.pages.record_text`);
+    :func:`record_columns` order, written a column at a time (:mod:`benchproof.receipts.record_text`);
     a row holding a carriage return is written by the csv module, every field quoted."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from benchproof.pages.record_text import TEXT, joined, lit, sources
+    from benchproof.receipts.record_text import TEXT, joined, lit, sources
 
     columns = record_columns(project)
     found = sources(project, csv_cell)
@@ -105,7 +105,7 @@ def jsonl_pieces(project: Project) -> Iterator[bytes]:
     a column at a time."""
     import pyarrow.compute as pc
 
-    from benchproof.pages.record_text import joined, lit, sources
+    from benchproof.receipts.record_text import joined, lit, sources
 
     columns = record_columns(project)
     found = sources(project, csv_cell)
