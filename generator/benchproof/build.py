@@ -37,7 +37,7 @@ from benchproof.charts.workload import workload_svg
 from benchproof.receipts.decision_json import weighing_json
 from benchproof.receipts.distributions_json import distributions_json
 from benchproof.pages.render import asset, render, stylesheet
-from benchproof.receipts.record_text import forget
+from benchproof.receipts.record_text import sources
 from benchproof.pages.runs_page import runs_site_files
 from benchproof.receipts.runs_data import runs_data_files
 from benchproof.site import MARKER, SiteFiles, Stored, publish
@@ -209,14 +209,15 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
         log(f"decision  {weighed_line(decided, weighed)}")
     site = SiteFiles()
     deflated = {name: Deflater() for name in ("records.csv", "records.jsonl")}   # for the bundle, meanwhile
-    downloads = {name: Stored(store / name, pieces(project), deflated[name]) if store is not None
-                 else b"".join(pieces(project)) for name, pieces in (("records.csv", csv_pieces),
-                                                                     ("records.jsonl", jsonl_pieces))}
+    texts = sources(project)   # each record column's texts: made once, for the downloads and runs-data
+    downloads = {name: Stored(store / name, pieces(project, texts), deflated[name]) if store is not None
+                 else b"".join(pieces(project, texts)) for name, pieces in (("records.csv", csv_pieces),
+                                                                            ("records.jsonl", jsonl_pieces))}
     downloads["results.json"] = results_text.encode("utf-8")
     info = site_info(project, when.iso)
-    runs, filters = runs_data_files(project, audit, store)   # while the texts downloads made are at hand
+    runs, filters = runs_data_files(project, audit, store, texts)   # while the texts downloads made are at hand
     runs.update(runs_site_files(project, info, filters))
-    forget(project)   # the texts of the records' columns the downloads and runs.html shared
+    del texts   # the texts of the records' columns the downloads and runs-data shared
     free_unused_memory()
     bundle, data = evidence_zip(project, downloads, when, store, deflated if store is not None else None)
     downloads[bundle] = data

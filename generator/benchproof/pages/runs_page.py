@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchproof import text as fmt
-from benchproof.model.terms import STATUSES
-from benchproof.model.project import Project
-from benchproof.pages.report import SiteInfo
-from benchproof.pages.render import asset, render
 from benchproof.addresses import DATA_PATH, NUMBER_PATH, RUNS, SCRIPT_PATH, download_path
+from benchproof.model.project import Project
+from benchproof.model.terms import STATUSES
+from benchproof.pages.render import asset, render
+from benchproof.pages.report import SiteInfo
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,11 @@ description of the columns and their values, all of them up to :data:`CHUNK` rec
 that it holds the first :data:`FIRST_CHUNK` records, so the first page shows as soon as it is
 read, and ``runs-data-1.js``, ``runs-data-2.js``… each hand :data:`CHUNK` more records to
 ``window.benchproofRunsChunk``: the page reads them one after the other, filtering and sorting
-what it has meanwhile.  The values are those of records.csv (see
-:mod:`benchproof.receipts.record_text`), made a chunk at a time straight from the
-record columns.  The format (``FORMAT``)::
+what it has meanwhile.  Its columns are the record columns
+(:func:`benchproof.model.record_columns.record_columns`: their order, ids, labels, roles,
+units and decimals), their values those of records.csv (the same
+:func:`benchproof.receipts.record_text.sources`, handed over by the build), made a chunk at a
+time.  The format (``FORMAT``)::
 
     {"format": 3, "n": <records>, "decimals": <report decimals>, "report": "index.html",
      "sections": [{"id", "title"}], "arms": [{"id", "label", "href"}], "statuses": [...],
@@ -37,25 +39,28 @@ the indices, space-separated, of the record's entries in ``"notices": [{"anchor"
 
 from __future__ import annotations
 
+import functools
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
 from benchproof import progress
 from benchproof import text as fmt
+from benchproof.addresses import DATA_PATH, INDEX, arm_href, chunk_path, site_path
 from benchproof.audit.run import Audit
-from benchproof.model.terms import STATUSES
-from benchproof.model.project import Project, column_groups
 from benchproof.model.columns import Column
+from benchproof.model.project import Project
+from benchproof.model.record_columns import RecordColumn, record_columns
 from benchproof.model.records import Coded, first_use
+from benchproof.model.terms import STATUSES
 from benchproof.pages.runs_page import Filter, FilterOption
 from benchproof.read.numbers import NUMBER
-from benchproof.addresses import DATA_PATH, INDEX, arm_href, chunk_path, site_path
-from benchproof.receipts.record_text import Labels, Source, Values, csv_cell, joined, sources
+from benchproof.receipts.record_text import Labels, Source, Sources, Values, joined, sources
 from benchproof.site import Stored
 from benchproof.text import SCRIPT_ESCAPES, SCRIPT_UNSAFE, script_json_text
 
@@ -67,9 +72,6 @@ FIRST_CHUNK = 1000       # records in runs-data.js itself: the first pages show 
 CHUNK = 50000            # records per further script
 # The plain decimal form: what the browser's Number() reads exactly as Python's float() does.
 NUMBER_TEXT = NUMBER
-FIXED_LABELS = {"run_id": "Run", "section": "Section", "arm": "Arm", "status": "Status",
-                "repeat": "Repeat", "started_at": "Started", "reason": "Reason",
-                "evidence": "Evidence", "source": "Source"}
 AUDIT_LABELS = {"audit": "Audit", "findings": "Findings"}
 
 
@@ -95,7 +97,7 @@ def _cell(value: Any) -> Any:
 
 def _cells(values: list[Any]) -> list[Any]:
     """:func:`_cell` of each value, with a fast path for the common types (100,000s of values)."""
-    out = []
+    out: list[Any] = []
     append = out.append
     for value in values:
         kind = type(value)
@@ -114,26 +116,16 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, str) and NUMBER_TEXT.fullmatch(value.strip()) is not None
 
 
-def _spec(project: Project, column: str, role: str | None) -> dict[str, Any]:
-    """What the page is told about a column: its label and role (and unit, decimals...)."""
-    report = project.report
-    dims = {d.id: d for d in report.dimensions}
-    metrics = {m.id: m for m in report.metrics}
-    reported = {f"{m.id}_reported": m for m in report.metrics}
-    if role is not None:
-        return {"label": AUDIT_LABELS[role], "role": role}
-    if column in FIXED_LABELS:
-        label = report.arm_label if column == "arm" else FIXED_LABELS[column]
-        return {"label": label, "role": "id" if column == "run_id" else column}
-    if column in dims:
-        return {"label": dims[column].label, "role": "dimension"}
-    if column in metrics:
-        m = metrics[column]
-        return {"label": m.label, "role": "metric", "unit": m.unit, "derived": bool(m.derive),
-                "better": m.better, "decimals": m.decimals}
-    if column in reported:
-        return {"label": f"{reported[column].label} (reported)", "role": "raw", "unit": reported[column].unit}
-    return {"label": column, "role": "raw"}
+def _spec(column: RecordColumn) -> dict[str, Any]:
+    """What the page is told about a record column: its label and role (a metric's unit,
+    decimals, which way is better and whether it is derived; a reported value's unit)."""
+    spec: dict[str, Any] = {"label": column.label, "role": column.role}
+    m = column.metric
+    if column.role == "metric" and m is not None:
+        spec.update(unit=m.unit, derived=bool(m.derive), better=m.better, decimals=column.decimals)
+    elif m is not None:
+        spec["unit"] = column.unit
+    return spec
 
 
 @dataclass
@@ -175,7 +167,7 @@ def _coded(column: str, spec: dict, coded: Coded, order: list | None = None) -> 
     values, codes = _dictionary(coded, order)
     if order is not None or len(values) * 2 <= len(codes):
         return _Column(column, spec, values, codes)
-    return _Column(column, spec, values=Labels(Coded(codes, tuple(values)), csv_cell))
+    return _Column(column, spec, values=Labels(Coded(codes, tuple(values))))
 
 
 def _numeric(data: Column) -> tuple[bool, bool]:
@@ -201,7 +193,7 @@ def _raw(column: str, spec: dict, data: Column, n: int, source: Source) -> _Colu
     spec["numeric"] = held and numeric
     if data.kind == "object":
         values = _cells(data.values())
-        return _Column(column, spec, values=Values(lambda a, b: values[a:b], csv_cell))
+        return _Column(column, spec, values=Values(lambda a, b: values[a:b]))
     if data.kind == "mixed" or data.whole is not None:   # 5 and 5.0 are not one value
         return _Column(column, spec, values=source)
     codes, distinct, missing = data.encoded()   # the distinct values made Python values only when few
@@ -210,64 +202,63 @@ def _raw(column: str, spec: dict, data: Column, n: int, source: Source) -> _Colu
     return _Column(column, spec, values=source)
 
 
-def _columns(project: Project, audit: Audit | None) -> tuple[list[_Column], dict[str, tuple[list, np.ndarray]],
-                                                               str | None, list[dict[str, Any]]]:
+def _columns(project: Project, audit: Audit | None, text: Sources) -> tuple[list[_Column], dict[str, tuple[list, np.ndarray]],
+                                                                            str | None, list[dict[str, Any]]]:
     """Every column of runs-data, in records.csv order (then the audit's); the dictionaries of
-    the columns the page filters on; the audit state's column; and the notices."""
+    the columns the page filters on; the audit state's column; and the notices (``text``:
+    records.csv's columns, whose JSON values runs-data holds)."""
     records, report = project.records, project.report
     n = len(records)
-    dims, metrics, reported, extra = column_groups(project)
+    columns = record_columns(project)
     fixed = {"section": (records.section, [s.id for s in report.sections]), "arm": (records.arm, _arm_order(project)),
              "status": (records.status, list(STATUSES))}
-    for dim in dims:   # a dimension's values in the report's order of them (256K before 2M)
+    for dim in (c.id for c in columns if c.role == "dimension"):   # its values in the report's order (256K before 2M)
         labels = tuple(dict(p).get(dim) for p in records.point.labels)
-        order = sorted({_cell(v) for v in labels} - {None}, key=lambda v, d=dim: report.dim_key(d, v))
+        order = sorted({_cell(v) for v in labels} - {None}, key=functools.partial(report.dim_key, dim))
         fixed[dim] = (Coded(records.point.codes, labels), order)
     dictionaries = {name: _dictionary(coded, order) for name, (coded, order) in fixed.items()}
-    text = sources(project, csv_cell)   # records.csv's columns, as JSON
-    out = [_Column("run_id", _spec(project, "run_id", None), values=text["run_id"])]
-    for name in ("section", "arm", "status"):
-        out.append(_Column(name, _spec(project, name, None), *dictionaries[name]))
-    out.append(_Column("repeat", _spec(project, "repeat", None), values=text["repeat"]))
-    for dim in dims:
-        out.append(_coded(dim, _spec(project, dim, None), *fixed[dim]))
-        values = [v for v in dictionaries[dim][0] if v is not None]
-        out[-1].spec["numeric"] = bool(values) and all(map(_is_number, values))
-        out[-1].spec["ranked"] = not out[-1].spec["numeric"]   # sorted as the dictionary lists them
-    for metric in metrics:
-        out.append(_Column(metric, _spec(project, metric, None), values=text[metric]))
-    for column, name in [(f"{m}_reported", m) for m in reported] + [(c, c) for c in extra]:
-        out.append(_raw(column, _spec(project, column, None), records.raw.get(name) or Column.missing(n), n, text[column]))
-    out.append(_Column("started_at", _spec(project, "started_at", None), values=text["started_at"]))
-    out.append(_coded("reason", _spec(project, "reason", None), records.reason))
-    out.append(_coded("evidence", _spec(project, "evidence", None), records.evidence))
-    out[-1].spec["published"] = {v: site_path(v) for v in sorted(set(records.evidence.labels) - {None})
-                                 if site_path(v) != v}   # files published as text, each under its site name
-    out.append(_Column("source", _spec(project, "source", None), values=text["source"]))
+    out: list[_Column] = []
+    for column in columns:
+        name, spec, role = column.id, _spec(column), column.role
+        if role in ("section", "arm", "status"):
+            out.append(_Column(name, spec, *dictionaries[name]))
+        elif role == "dimension":
+            out.append(_coded(name, spec, *fixed[name]))
+            values = [v for v in dictionaries[name][0] if v is not None]
+            spec["numeric"] = bool(values) and all(map(_is_number, values))
+            spec["ranked"] = not spec["numeric"]   # sorted as the dictionary lists them
+        elif role == "raw":
+            out.append(_raw(name, spec, records.raw.get(column.field) or Column.missing(n), n, text[name]))
+        elif role in ("reason", "evidence"):
+            out.append(_coded(name, spec, getattr(records, role)))
+        else:   # the run id, the repeat, a metric, the start time, the source: a value per record
+            out.append(_Column(name, spec, values=text[name]))
+        if role == "evidence":   # files published as text, each under its site name
+            spec["published"] = {v: site_path(v) for v in sorted(set(records.evidence.labels) - {None})
+                                 if site_path(v) != v}
     notices: list[dict[str, Any]] = []
-    names: list[str | None] = [None]
+    state: str | None = None   # the audit state's column
     if audit is not None:
         taken = {c.id for c in out}
-        names = []
-        for role in ("audit", "findings"):
-            name = "_" + role
-            while name in taken:
-                name = "_" + name
-            names.append(name)
+        state, findings = ("_" + role for role in ("audit", "findings"))
+        while state in taken:
+            state = "_" + state
+        while findings in taken:
+            findings = "_" + findings
         codes, combos = audit.records.combinations(n)
         states = Coded(codes, tuple(_state(audit, combo) for combo in combos))
-        dictionaries[names[0]] = _dictionary(states, list(AUDIT_STATES))
-        out.append(_Column(names[0], _spec(project, names[0], "audit"), *dictionaries[names[0]]))
+        dictionaries[state] = _dictionary(states, list(AUDIT_STATES))
+        out.append(_Column(state, {"label": AUDIT_LABELS["audit"], "role": "audit"}, *dictionaries[state]))
         texts = tuple(" ".join(map(str, combo)) if combo else None for combo in combos)
-        out.append(_coded(names[1], _spec(project, names[1], "findings"), Coded(codes, texts)))
+        out.append(_coded(findings, {"label": AUDIT_LABELS["findings"], "role": "findings"}, Coded(codes, texts)))
         notices = [{"anchor": x.anchor, "rule": x.rule, "accepted": x.accepted is not None} for x in audit.records.notices]
-    for column in out:
-        role = column.spec["role"]
+    for made in out:
+        role = made.spec["role"]
         if role in ("metric", "repeat"):
-            column.spec["numeric"] = True
+            made.spec["numeric"] = True
         elif role not in ("raw", "dimension"):
-            column.spec["numeric"] = False
-    return out, dictionaries, names[0], notices
+            made.spec["numeric"] = False
+    return out, dictionaries, state, notices
 
 
 def _state(audit: Audit, combo: tuple[int, ...]) -> str | None:
@@ -283,6 +274,7 @@ def _state(audit: Audit, combo: tuple[int, ...]) -> str | None:
 
 def _filters(project: Project, dictionaries: dict[str, tuple[list, np.ndarray]], audit: str | None) -> list[Filter]:
     report = project.report
+    columns = {c.id: c for c in record_columns(project)}
 
     def options(column: str, order: list[Any], label) -> tuple[FilterOption, ...]:
         values, codes = dictionaries[column]
@@ -293,14 +285,14 @@ def _filters(project: Project, dictionaries: dict[str, tuple[list, np.ndarray]],
     filters = []
     if len(report.sections) > 1:
         titles = {s.id: s.title for s in report.sections}
-        filters.append(Filter("section", "Section", options("section", list(titles), titles.get)))
+        filters.append(Filter("section", columns["section"].label, options("section", list(titles), titles.get)))
     arm_order = _arm_order(project)
     arm_labels = {a: project.arms[a].label if a in project.arms else a for a in arm_order}
-    filters.append(Filter("arm", report.arm_label, options("arm", arm_order, arm_labels.get)))
-    filters.append(Filter("status", "Status", options("status", list(STATUSES), str)))
+    filters.append(Filter("arm", columns["arm"].label, options("arm", arm_order, arm_labels.get)))
+    filters.append(Filter("status", columns["status"].label, options("status", list(STATUSES), str)))
     if audit is not None and any(v is not None for v in dictionaries[audit][0]):
-        filters.append(Filter(audit, "Audit", options(audit, list(AUDIT_STATES), str)))
-    for dim in report.dimensions:
+        filters.append(Filter(audit, AUDIT_LABELS["audit"], options(audit, list(AUDIT_STATES), str)))
+    for dim in (c for c in columns.values() if c.role == "dimension"):
         values = [v for v in dictionaries[dim.id][0] if v is not None]
         filters.append(Filter(dim.id, dim.label, options(dim.id, values, str)))
     return filters
@@ -324,17 +316,19 @@ def _script_safe(texts):
     return texts
 
 
-def runs_data(project: Project, audit: Audit | None = None) -> tuple[bytes, list[Filter], Iterator[bytes]]:
+def runs_data(project: Project, audit: Audit | None = None,
+              found: Sources | None = None) -> tuple[bytes, list[Filter], Iterator[bytes]]:
     """``runs-data.js`` (the description of the columns and the first records, or all), the
     filters it offers, and the scripts of the other chunks (``runs-data-<k>.js``), each made
-    when it is asked for."""
+    when it is asked for (``found``: the record columns' sources records.csv was written
+    from, :func:`benchproof.receipts.record_text.sources`; made when not given)."""
     report = project.report
     n = len(project.records)
-    columns, dictionaries, audit_column, notices = _columns(project, audit)
+    columns, dictionaries, audit_column, notices = _columns(project, audit, sources(project) if found is None else found)
     filters = _filters(project, dictionaries, audit_column)
     first = n if n <= CHUNK else FIRST_CHUNK
     bounds = [first, *range(first + CHUNK, n, CHUNK), n] if first < n else [n]
-    chunks = (_chunk(columns, a, b, n) for a, b in zip(bounds, bounds[1:]))
+    chunks = (_chunk(columns, a, b, n) for a, b in zip(bounds, bounds[1:], strict=False))
     data = {
         "format": FORMAT,
         "title": report.title,
@@ -361,11 +355,12 @@ def runs_data(project: Project, audit: Audit | None = None) -> tuple[bytes, list
     return text, filters, chunks
 
 
-def runs_data_files(project: Project, audit: Audit | None = None,
-                    store: Path | None = None) -> tuple[dict[str, bytes | Stored], list[Filter]]:
+def runs_data_files(project: Project, audit: Audit | None = None, store: Path | None = None,
+                    found: Sources | None = None) -> tuple[dict[str, bytes | Stored], list[Filter]]:
     """``runs-data.js`` and the scripts of its chunks (``store``: a private temporary folder
-    where the chunks of a million records wait, one made at a time), and the filters they offer."""
-    data, filters, chunks = runs_data(project, audit)
+    where the chunks of a million records wait, one made at a time; ``found``: as
+    :func:`runs_data`), and the filters they offer."""
+    data, filters, chunks = runs_data(project, audit, found)
     return {
         DATA_PATH: data,
         **{chunk_path(k): text if store is None else Stored(store / f"runs-data-{k}.js", [text])
