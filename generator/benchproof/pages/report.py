@@ -151,8 +151,7 @@ def _cell(column: RecordColumn, r: RunRecord, arms: Mapping[str, Arm]) -> Cell:
         return Cell(r.evidence or "", href=evidence_href(r.evidence) if r.evidence else "")
     if role == "source":
         return Cell(str(r.where))
-    texts = {"id": r.run_id, "section": r.section, "status": r.status, "started_at": r.started_at, "reason": r.reason}
-    return Cell(texts[role] or "")
+    return Cell(getattr(r, column.id) or "")   # what the record holds under the column's id: its run id, section…
 
 
 def measure_cells(report: Report, r: RunRecord) -> list[Cell]:

@@ -347,8 +347,6 @@ def sources(project: Project) -> Sources:
         role = column.role
         if role == "id":
             made[column.id] = Texts(lambda a, b: records.run_id[a:b], len(records))
-        elif role in ("section", "arm", "status", "reason", "evidence"):
-            made[column.id] = Labels(getattr(records, role))
         elif role == "dimension":
             made[column.id] = Labels(Coded(records.point.codes, tuple(dict(p).get(column.id) for p in records.point.labels)))
         elif role in ("repeat", "metric"):
@@ -357,6 +355,8 @@ def sources(project: Project) -> Sources:
             made[column.id] = raw(fields.get(column.field, none))
         elif role == "started_at":
             made[column.id] = raw(started) if started.kind == "text" else Values(records.started_at)
-        else:
+        elif role == "source":
             made[column.id] = Texts(records.sources, len(records))
+        else:   # a few labels the records hold under the column's id: section, arm, status, reason, evidence
+            made[column.id] = Labels(getattr(records, column.id))
     return made
