@@ -52,6 +52,15 @@ def test_every_output_lists_the_declared_columns_in_their_order(example_site):
     assert classes["Run"] == {"col-id"} and classes["Reason"] == {"col-reason"}
     assert classes["Evidence"] == {"col-evidence"} and classes["Source"] == {"col-source"}
     assert classes["Started"] == set()
+    # an arm page's records: the arm left out, the audit's markers after the measures
+    label = {c.id: c.label for c in declared}
+    arm = sorted((example_site / "arms").glob("*.html"))[0]
+    fixed = [label["run_id"], label["status"]] + ([label["section"]] if several else [])
+    measured = [c.label + (" (derived)" if c.role == "metric" and c.metric and c.metric.derive else "")
+                for c in sorted((c for c in declared if c.role in ("dimension", "repeat", "metric")),
+                                key=lambda c: order.index(c.role))]
+    assert [th.get_text() for th in page(arm).select("table.arm-runs thead th")] == \
+        fixed + measured + ["Audit"] + [label[c] for c in ("reason", "evidence", "started_at", "source")]
 
 
 def _small_project(tmp_path):
