@@ -120,7 +120,9 @@ def date_range(records: Records) -> str:
     return days[0] if days[0] == days[-1] else f"{days[0]} – {days[-1]}"
 
 
+# the classes of the raw table's columns, by role (runs.js gives every cell ``col-<role>``)
 CLASSES = {"id": "col-id", "reason": "col-reason", "evidence": "col-evidence", "source": "col-source"}
+WHOSE = ("id", "section", "arm", "status")   # the raw table's first columns: whose record it is
 
 
 def _header(column: RecordColumn) -> tuple[str, bool]:
@@ -166,8 +168,8 @@ def raw_table(project: Project) -> RawTable:
     section only when there are several."""
     columns = record_columns(project)
     several = len(project.report.sections) > 1
-    first = [c for c in columns if c.role in ("id", "section", "arm", "status") and (several or c.role != "section")]
-    shown = first + measured(columns) + [c for c in columns if c.role not in ("id", "section", "arm", "status", *MEASURED)]
+    whose = [c for c in columns if c.role in WHOSE and (several or c.role != "section")]
+    shown = whose + measured(columns) + [c for c in columns if c.role not in (*WHOSE, *MEASURED)]
     headers = tuple(_header(c) for c in shown)
     classes = tuple(CLASSES.get(c.role, "") for c in shown)
     if len(project.records) > INLINE_LIMIT:
