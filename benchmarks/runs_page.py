@@ -67,12 +67,15 @@ def build_site(project: Path, out: Path, runs_only: bool) -> tuple[float, list[t
         from benchproof.pages.report import site_info
         from benchproof.pages.render import stylesheet
         from benchproof.pages.runs_page import runs_site_files
+        from benchproof.receipts.runs_data import runs_data_files
         from benchproof.site import SiteFiles, publish
 
         checked = check(project, False, log)
         loaded = checked.projects[""]
         site = SiteFiles()
-        site.update(runs_site_files(loaded, site_info(loaded), checked.audited[""].audit))
+        data, filters = runs_data_files(loaded, checked.audited[""].audit)
+        site.update(data)
+        site.update(runs_site_files(loaded, site_info(loaded), filters))
         log("runs      runs.html, runs-data.js")
         site.add("assets/style.css", stylesheet())
         publish(site, out)

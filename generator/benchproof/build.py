@@ -9,37 +9,38 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from benchproof import progress
-from benchproof.audit.run import Audit, run_audit
-from benchproof.compute.aggregate import Results
-from benchproof.compute.decision import DecisionOutcome, flagged
-from benchproof.compute.run import Computed, compute
-from benchproof.pages.arm_pages import arm_site_files
-from benchproof.receipts.buildtime import ENV, build_time
-from benchproof.receipts.bundle import Deflater, evidence_zip
-from benchproof.receipts.downloads import csv_pieces, jsonl_pieces, results_json
-from benchproof.receipts.evidence import site_files as evidence_files
-from benchproof.errors import InputError, Problem, printable, strictly
-from benchproof.model.terms import STATUSES
-from benchproof.model.project import Project
-from benchproof.model.columns import free_unused_memory
-from benchproof.read.multisite import folder_problems, report_folders
-from benchproof.pages.site_index import index_entries
-from benchproof.pages.report import SiteInfo, report_page, site_info
-from benchproof.read.project import load_project
-from benchproof.receipts.listing import receipts
-from benchproof.receipts.signature import Signature, signature_name
-from benchproof.charts.widgets import charts_page
 from benchproof.addresses import INDEX, asset_path, download_path
+from benchproof.audit.run import Audit, run_audit
 from benchproof.cache import Cache
 from benchproof.charts.chart import KINDS, Chart
 from benchproof.charts.stage import report_charts
 from benchproof.charts.vega import files as chart_files
 from benchproof.charts.vega import runtime
+from benchproof.charts.widgets import charts_page
+from benchproof.compute.aggregate import Results
+from benchproof.compute.decision import DecisionOutcome, flagged
+from benchproof.compute.run import Computed, compute
+from benchproof.errors import InputError, Problem, printable, strictly
+from benchproof.model.columns import free_unused_memory
+from benchproof.model.project import Project
+from benchproof.model.terms import STATUSES
+from benchproof.pages.arm_pages import arm_site_files
+from benchproof.pages.render import asset, render, stylesheet
+from benchproof.pages.report import SiteInfo, report_page, site_info
+from benchproof.pages.runs_page import runs_site_files
+from benchproof.pages.site_index import index_entries
+from benchproof.read.multisite import folder_problems, report_folders
+from benchproof.read.project import load_project
+from benchproof.receipts.buildtime import ENV, build_time
+from benchproof.receipts.bundle import Deflater, evidence_zip
 from benchproof.receipts.decision_json import weighing_json
 from benchproof.receipts.distributions_json import distributions_json
-from benchproof.pages.render import asset, render, stylesheet
-from benchproof.pages.record_text import forget
-from benchproof.pages.runs_page import runs_site_files
+from benchproof.receipts.downloads import csv_pieces, jsonl_pieces, results_json
+from benchproof.receipts.evidence import site_files as evidence_files
+from benchproof.receipts.listing import receipts
+from benchproof.receipts.record_text import sources
+from benchproof.receipts.runs_data import runs_data_files
+from benchproof.receipts.signature import Signature, signature_name
 from benchproof.site import MARKER, SiteFiles, Stored, publish
 
 Log = Callable[[str], None]
@@ -216,13 +217,15 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
         log(f"decision  {weighed_line(decided, weighed)}")
     site = SiteFiles()
     deflated = {name: Deflater() for name in ("records.csv", "records.jsonl")}   # for the bundle, meanwhile
-    downloads = {name: Stored(store / name, pieces(project), deflated[name]) if store is not None
-                 else b"".join(pieces(project)) for name, pieces in (("records.csv", csv_pieces),
-                                                                     ("records.jsonl", jsonl_pieces))}
+    texts = sources(project)   # each record column's texts: made once, for the downloads and runs-data
+    downloads = {name: Stored(store / name, pieces(project, texts), deflated[name]) if store is not None
+                 else b"".join(pieces(project, texts)) for name, pieces in (("records.csv", csv_pieces),
+                                                                            ("records.jsonl", jsonl_pieces))}
     downloads["results.json"] = results_text.encode("utf-8")
     info = site_info(project, when.iso)
-    runs = runs_site_files(project, info, audit, store)   # while the texts downloads made are at hand
-    forget(project)   # the texts of the records' columns the downloads and runs.html shared
+    runs, filters = runs_data_files(project, audit, store, texts)   # while the texts downloads made are at hand
+    runs.update(runs_site_files(project, info, filters))
+    del texts   # the texts of the records' columns the downloads and runs-data shared
     free_unused_memory()
     bundle, data = evidence_zip(project, downloads, when, store, deflated if store is not None else None)
     downloads[bundle] = data

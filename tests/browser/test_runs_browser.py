@@ -183,6 +183,7 @@ def big(tmp_path_factory) -> Big:
     from benchproof.read.project import load_project
     from benchproof.pages.render import stylesheet
     from benchproof.pages.runs_page import runs_site_files
+    from benchproof.receipts.runs_data import runs_data_files
     from benchproof.site import SiteFiles, publish
 
     generator = _generator()
@@ -190,7 +191,9 @@ def big(tmp_path_factory) -> Big:
     project_dir = generator.make_project(root / "project", BIG, seed=0, evidence=False)
     project = load_project(project_dir)
     site = SiteFiles()
-    site.update(runs_site_files(project, site_info(project)))
+    data, filters = runs_data_files(project)
+    site.update(data)
+    site.update(runs_site_files(project, site_info(project), filters))
     site.add("assets/style.css", stylesheet())
     publish(site, root / "site")
     rows: list[dict[str, str]] = []

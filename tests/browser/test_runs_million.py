@@ -17,7 +17,7 @@ import pyarrow.csv as pacsv
 import pyarrow as pa
 import pytest
 
-from benchproof.pages.runs_page import CHUNK, FIRST_CHUNK
+from benchproof.receipts.runs_data import CHUNK, FIRST_CHUNK
 from support.common import REPO
 from support.browser_runs import ROWS, all_read, choose, count_line, read_up_to, row_ids
 
@@ -36,6 +36,7 @@ def million(tmp_path_factory) -> Million:
     from benchproof.pages.render import stylesheet
     from benchproof.pages.report import site_info
     from benchproof.pages.runs_page import runs_site_files
+    from benchproof.receipts.runs_data import runs_data_files
     from benchproof.read.project import load_project
     from benchproof.site import SiteFiles, publish
 
@@ -45,7 +46,8 @@ def million(tmp_path_factory) -> Million:
     root = tmp_path_factory.mktemp("million")
     project_dir = generator.make_wide_project(root / "project", MILLION)
     project = load_project(project_dir)
-    files = runs_site_files(project, site_info(project))
+    files, filters = runs_data_files(project)
+    files.update(runs_site_files(project, site_info(project), filters))
     site = SiteFiles()
     site.update(files)
     site.add("assets/style.css", stylesheet())

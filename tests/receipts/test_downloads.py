@@ -69,7 +69,7 @@ def test_a_float_of_many_digits_is_written_as_json_writes_it_not_with_an_exponen
     write every value as Python's json does (repr)."""
     import numpy as np
 
-    from benchproof.pages.record_text import float_texts
+    from benchproof.receipts.record_text import float_texts
 
     values = [19615170452.69781, 9999999999999998.0, 123456789012345.6, 1e15, 0.5, 1e-310, 2e16, 512.0]
     assert float_texts(np.array(values)).to_pylist() == [repr(v) for v in values]
@@ -81,7 +81,7 @@ def test_one_formula_rule_serves_a_single_value_and_a_whole_column():
     return) and a column at a time (pyarrow): both ask the same rule."""
     import pyarrow as pa
 
-    from benchproof.pages.record_text import FORMULA_START, _csv_texts, csv_safe
+    from benchproof.receipts.record_text import FORMULA_START, _csv_texts, csv_safe
 
     texts = [start + rest for start in FORMULA_START + "a1 " for rest in ("", "1", "1e3", "SUM(A1)", ".5", "x")]
     texts += ["-1", "+0.5", "-.5", "1e-3", "-1e400", "=1", "'-1", "@@", "-inf", "- 1"]

@@ -1,4 +1,4 @@
-"""Edge table of the spreadsheet-formula rule of records.csv (pages/record_text.py, one rule for a
+"""Edge table of the spreadsheet-formula rule of records.csv (receipts/record_text.py, one rule for a
 value and for a whole column): a text cell starting with = + - @ a tab, a carriage return or '
 gets a leading ', numbers are left alone, and dropping one leading ' always gives the value back
 — in every kind of column (a field as written, a reason, a run id, a dimension value, the

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import bisect
 import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -34,6 +35,7 @@ import pyarrow as pa
 from benchproof.model import arrow  # noqa: F401  (pyarrow asks nothing of pandas)
 
 TEXT, NUMBER, OBJECT, MIXED = "text", "number", "object", "mixed"
+_NO_STARTS = np.zeros(0, np.int64)   # a column of one kind has no parts to start
 
 
 def text_of(value: Any) -> str | None:
@@ -72,11 +74,14 @@ class Column:
     def __init__(self, kind: str, data: pa.Array | pa.ChunkedArray | list, whole: np.ndarray | None = None) -> None:
         if kind not in (OBJECT, MIXED) and isinstance(data, pa.ChunkedArray):
             data = data.combine_chunks()
-        self.kind, self.data = kind, data
+        self.kind = kind
+        # a pyarrow array (text, number), Python values (object) or Columns (mixed): ``kind``
+        # says which, which a type checker cannot follow, hence Any
+        self.data: Any = data
         # a floating-point number column: True where the number was written as an integer
         self.whole = whole if whole is not None and whole.any() else None
         # a mixed column: the first row of each part (and the number of rows, last)
-        self.starts = np.cumsum([0] + [len(p) for p in data]) if kind == MIXED else None
+        self.starts: np.ndarray = np.cumsum([0] + [len(p) for p in data]) if kind == MIXED else _NO_STARTS
 
     @classmethod
     def text(cls, values: Iterable[str | None]) -> Column:
@@ -100,7 +105,7 @@ class Column:
         """``(first row, column)`` of each part of one kind: the column itself unless it is mixed."""
         if self.kind != MIXED:
             return [(0, self)]
-        return list(zip(self.starts.tolist(), self.data))
+        return list(zip(self.starts.tolist(), self.data, strict=False))
 
     def _part(self, row: int) -> tuple[int, Column]:
         k = bisect.bisect_right(self.starts, row) - 1
@@ -140,7 +145,7 @@ class Column:
                 return Column(OBJECT, [self.value(int(r)) for r in rows.tolist()])
             cuts = np.searchsorted(rows, self.starts)
             return Column.concat([part.take(rows[a:b] - first) for (first, part), a, b
-                                  in zip(self.parts(), cuts[:-1].tolist(), cuts[1:].tolist())],
+                                  in zip(self.parts(), cuts[:-1].tolist(), cuts[1:].tolist(), strict=True)],
                                  np.diff(cuts).tolist())
         if self.kind == OBJECT:
             data = self.data
@@ -162,12 +167,13 @@ class Column:
         (100,000 records name a handful of arms); an object column is decided row by row;
         a mixed one a part at a time."""
         if self.kind == MIXED:
-            codes, results = [], []
+            each: list[np.ndarray] = []
+            results: list = []
             for _, part in self.parts():
                 found, decided = part.by_value(decide)
-                codes.append(found + len(results))
+                each.append(found + len(results))
                 results += decided
-            return np.concatenate(codes), results
+            return np.concatenate(each), results
         if self.kind == OBJECT:
             return np.arange(len(self.data)), [decide(v) for v in self.data]
         codes, distinct, missing = self.encoded()
@@ -198,26 +204,25 @@ class Column:
         kinds = {(p.kind, None if p.kind in (OBJECT, MIXED) else p.data.type) for p in present}
         if len(kinds) == 1 and next(iter(kinds))[0] not in (OBJECT, MIXED):
             like = present[0]
-            arrays = [(p if p is not None else Column.missing(n, like)).data for p, n in zip(parts, lengths)]
+            arrays = [(p if p is not None else Column.missing(n, like)).data for p, n in zip(parts, lengths, strict=True)]
             whole = None
             if any(p is not None and p.whole is not None for p in parts):
                 whole = np.concatenate([p.whole if p is not None and p.whole is not None else np.zeros(n, bool)
-                                        for p, n in zip(parts, lengths)])
+                                        for p, n in zip(parts, lengths, strict=True)])
             return Column(like.kind, pa.concat_arrays(arrays) if len(arrays) > 1 else arrays[0], whole)
         if len(kinds) == 1 and next(iter(kinds))[0] == OBJECT and len(present) == len(parts):
             values: list = []
-            for part in present:
-                values += part.data
+            for kept in present:
+                values += kept.data
             return Column(OBJECT, values)
         pieces: list[Column] = []
-        for part, n in zip(parts, lengths):
+        for part, n in zip(parts, lengths, strict=True):
             for _, piece in (part or Column.missing(n, present[0])).parts():
                 if not len(piece):
                     continue
-                last = pieces[-1] if pieces else None
-                if last is not None and last.kind == piece.kind and (
-                        piece.kind == OBJECT or last.data.type == piece.data.type):
-                    pieces[-1] = Column.concat([last, piece], [len(last), len(piece)])
+                if pieces and pieces[-1].kind == piece.kind and (
+                        piece.kind == OBJECT or pieces[-1].data.type == piece.data.type):
+                    pieces[-1] = Column.concat([pieces[-1], piece], [len(pieces[-1]), len(piece)])
                 else:
                     pieces.append(piece)
         if len(pieces) == 1:

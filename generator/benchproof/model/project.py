@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from benchproof.model.config import Arm, AuditSettings, GuardOutcome, Report
 from benchproof.model.decision import Weighing
 from benchproof.model.requests import RequestData
-from benchproof.model.terms import RESERVED
 
 if TYPE_CHECKING:
     from benchproof.model.records import Records
@@ -32,11 +31,3 @@ class Project:
     # not in it holds asserted records (written by hand, or imported before the log said how)
     custody: dict = field(default_factory=dict)
 
-
-def column_groups(project: Project) -> tuple[list[str], list[str], list[str], list[str]]:
-    """Dimension ids, metric ids, derived metrics also reported in the input, other raw columns."""
-    dims = [d.id for d in project.report.dimensions]
-    metrics = [m.id for m in project.report.metrics]
-    extra = [c for c in project.raw_columns if c not in RESERVED and c not in dims and c not in metrics]
-    reported = [m.id for m in project.report.metrics if m.derive and m.id in project.raw_columns]
-    return dims, metrics, reported, extra

@@ -22,6 +22,7 @@ from benchproof.addresses import ARM_ROOT, RUNS, arm_path, href
 from benchproof.model.terms import STATUSES
 from benchproof.model.config import Arm
 from benchproof.model.project import Project
+from benchproof.model.record_columns import record_columns
 from benchproof.pages.report import INLINE_LIMIT, Cell, SiteInfo, measure_cells, measure_headers
 from benchproof.pages.render import render
 
@@ -95,6 +96,7 @@ class ArmPage:
     custody: Custody                           # which of its records derive from a kept tool file
     report_anchor: str                         # the arm's column in index.html#what-actually-ran
     audit: AuditBlock | None = None            # the report's findings about this arm
+    labels: tuple[tuple[str, str], ...] = ()   # (record column id, its heading): model.record_columns
 
 
 def _pairs(mapping: dict) -> tuple[tuple[str, str], ...]:
@@ -181,6 +183,7 @@ def arm_page(project: Project, arm: Arm, audit: Audit) -> ArmPage:
         custody=custody(project, rows),
         report_anchor=sections[0].config_anchor if sections else "",
         audit=audit_block(audit, project, arm.id),
+        labels=tuple((c.id, c.label) for c in record_columns(project)),
     )
 
 

@@ -6,29 +6,31 @@ only lay out text they are given.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from benchproof import __version__
 from benchproof import text as fmt
+from benchproof.addresses import evidence_href
 from benchproof.audit.run import Audit
+from benchproof.charts.chart import ReportCharts
 from benchproof.compute.decision import DecisionOutcome
 from benchproof.compute.run import Computed
+from benchproof.model.columns import text_of
+from benchproof.model.config import Arm, Metric, Report
+from benchproof.model.project import Project
+from benchproof.model.record_columns import MEASURED, RecordColumn, columns_of, measured, record_columns
+from benchproof.model.records import Records, RunRecord
+from benchproof.model.terms import STATUSES
 from benchproof.pages.audit_view import AuditBlock, audit_block
-from benchproof.addresses import evidence_href
 from benchproof.pages.configuration import what_ran
 from benchproof.pages.decision_view import DecisionView, decision_view
+from benchproof.pages.distributions_view import DistributionsPage, distributions_page
 from benchproof.pages.headlines import Headline, headlines
 from benchproof.pages.summary import Cell, SectionView, section_view
 from benchproof.pages.workload_view import WorkloadView, workload_view
-from benchproof.charts.chart import ReportCharts
-from benchproof.pages.distributions_view import DistributionsPage, distributions_page
-from benchproof.model.terms import STATUSES
-from benchproof.model.config import Metric, Report
-from benchproof.model.project import Project, column_groups
-from benchproof.model.records import Records, RunRecord
-from benchproof.model.columns import text_of
 
 INLINE_LIMIT = 1000  # more records than this are browsed in runs.html, not listed inline
 FOLD_METRICS = 4     # more metric definitions than this fold into a compact list
@@ -53,14 +55,9 @@ class RawTable:
     headers: tuple[tuple[str, bool], ...]      # (label, numeric)
     rows: tuple[tuple[str, str, tuple[Cell, ...]], ...]  # (anchor, status, cells)
     inline: bool = True                        # False: too many to list; runs.html has them all
-
-    @property
-    def columns(self) -> tuple[str, ...]:
-        """Each column's class: ``col-id`` (the run id, kept in view while the table scrolls),
-        ``col-reason`` (the one that may wrap), ``col-evidence``, ``col-source``; '' for the rest."""
-        n = len(self.headers)
-        return tuple("col-id" if i == 0 else {n - 3: "col-reason", n - 2: "col-evidence", n - 1: "col-source"}.get(i, "")
-                     for i in range(n))
+    # each column's class: ``col-id`` (the run id, kept in view while the table scrolls),
+    # ``col-reason`` (the one that may wrap), ``col-evidence``, ``col-source``; '' for the rest
+    columns: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -123,46 +120,62 @@ def date_range(records: Records) -> str:
     return days[0] if days[0] == days[-1] else f"{days[0]} – {days[-1]}"
 
 
+# the classes of the raw table's columns, by role (runs.js gives every cell ``col-<role>``)
+CLASSES = {"id": "col-id", "reason": "col-reason", "evidence": "col-evidence", "source": "col-source"}
+WHOSE = ("id", "section", "arm", "status")   # the raw table's first columns: whose record it is
+
+
+def _header(column: RecordColumn) -> tuple[str, bool]:
+    derived = column.metric is not None and column.metric.derive and column.role == "metric"
+    return column.label + (" (derived)" if derived else ""), column.numeric
+
+
 def measure_headers(report: Report) -> list[tuple[str, bool]]:
     """The (label, numeric) headers of a record's workload point, repeat and metrics."""
-    headers = [(d.label, True) for d in report.dimensions] + [("Repeat", True)]
-    headers += [(m.label + (" (derived)" if m.derive else ""), True) for m in report.metrics]
-    return headers
+    return [_header(c) for c in measured(columns_of(report))]
+
+
+def _cell(column: RecordColumn, r: RunRecord, arms: Mapping[str, Arm]) -> Cell:
+    """A record's value in one column, as the tables of records show it (a metric with its
+    decimals, ``--`` when not measured)."""
+    role = column.role
+    if role in ("dimension", "repeat"):
+        return Cell(str(r.dims[column.id] if role == "dimension" else r.repeat), numeric=True)
+    if role == "metric":
+        value = r.metrics[column.id]
+        return Cell(fmt.number(value, column.decimals or 0), numeric=True, missing=value is None)
+    if role == "raw":
+        text = fmt.raw_value(r.raw.get(column.field))
+        return Cell(text, numeric=True, missing=text == fmt.MISSING)
+    if role == "arm":
+        return Cell(arms[r.arm].label)
+    if role == "evidence":
+        return Cell(r.evidence or "", href=evidence_href(r.evidence) if r.evidence else "")
+    if role == "source":
+        return Cell(str(r.where))
+    return Cell(getattr(r, column.id) or "")   # what the record holds under the column's id: its run id, section…
 
 
 def measure_cells(report: Report, r: RunRecord) -> list[Cell]:
     """A record's workload point, repeat and metrics (each metric's decimals, ``--`` when not measured)."""
-    cells = [Cell(str(r.dims[d.id]), numeric=True) for d in report.dimensions] + [Cell(str(r.repeat), numeric=True)]
-    for m in report.metrics:
-        value = r.metrics[m.id]
-        cells.append(Cell(fmt.number(value, m.decimals), numeric=True, missing=value is None))
-    return cells
+    return [_cell(c, r, {}) for c in measured(columns_of(report))]
 
 
 def raw_table(project: Project) -> RawTable:
     """Every record, failed and excluded ones included, with all its columns (up to
-    INLINE_LIMIT records; beyond that the page links to runs.html, which lists them all)."""
-    report = project.report
-    _, _, reported_ids, extra = column_groups(project)
-    reported = [m for m in report.metrics if m.id in reported_ids]
-    several = len(report.sections) > 1
-    headers = [("Run", False)] + ([("Section", False)] if several else []) + [(report.arm_label, False), ("Status", False)]
-    headers += measure_headers(report)
-    headers += [(m.label + " (reported)", True) for m in reported]
-    headers += [(c, True) for c in extra] + [("Started", False), ("Reason", False), ("Evidence", False), ("Source", False)]
-    rows = []
+    INLINE_LIMIT records; beyond that the page links to runs.html, which lists them all):
+    records.csv's columns, the workload point before the repeat (:func:`measured`), the
+    section only when there are several."""
+    columns = record_columns(project)
+    several = len(project.report.sections) > 1
+    whose = [c for c in columns if c.role in WHOSE and (several or c.role != "section")]
+    shown = whose + measured(columns) + [c for c in columns if c.role not in (*WHOSE, *MEASURED)]
+    headers = tuple(_header(c) for c in shown)
+    classes = tuple(CLASSES.get(c.role, "") for c in shown)
     if len(project.records) > INLINE_LIMIT:
-        return RawTable(tuple(headers), (), inline=False)
-    for r in project.records:
-        cells = [Cell(r.run_id)] + ([Cell(r.section)] if several else [])
-        cells += [Cell(project.arms[r.arm].label), Cell(r.status)]
-        cells += measure_cells(report, r)
-        for c in [m.id for m in reported] + extra:
-            text = fmt.raw_value(r.raw.get(c))
-            cells.append(Cell(text, numeric=True, missing=text == fmt.MISSING))
-        cells += [Cell(r.started_at or ""), Cell(r.reason or ""), Cell(r.evidence or "", href=evidence_href(r.evidence) if r.evidence else ""), Cell(str(r.where))]
-        rows.append((f"run-{r.run_id}", r.status, tuple(cells)))
-    return RawTable(tuple(headers), tuple(rows))
+        return RawTable(headers, (), inline=False, columns=classes)
+    rows = tuple((f"run-{r.run_id}", r.status, tuple(_cell(c, r, project.arms) for c in shown)) for r in project.records)
+    return RawTable(headers, rows, columns=classes)
 
 
 def report_page(project: Project, computed: Computed, audit: Audit, decided: DecisionOutcome | None,

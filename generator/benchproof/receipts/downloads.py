@@ -11,22 +11,18 @@ import csv
 import io
 import json
 import math
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
 from benchproof import __version__, progress
 from benchproof.compute.aggregate import Results
-from benchproof.model.project import Project, column_groups
-from benchproof.pages.record_text import csv_cell
+from benchproof.model.project import Project
+from benchproof.model.record_columns import record_columns
+from benchproof.receipts.record_text import Sources, csv_cell, sources
 
 RESULTS_FORMAT = 2  # 2: findings and guards of the audit
-
-
-def record_columns(project: Project) -> list[str]:
-    dims, metrics, reported, extra = column_groups(project)
-    return (["run_id", "section", "arm", "status", "repeat"] + dims + metrics
-            + [f"{m}_reported" for m in reported] + extra + ["started_at", "reason", "evidence", "source"])
 
 
 CHUNK = 65536   # records written at a time: a million are never Python values at once
@@ -41,17 +37,18 @@ def records_csv(project: Project) -> bytearray:
     return _joined(csv_pieces(project))
 
 
-def csv_pieces(project: Project) -> Iterator[bytes]:
-    """records.csv a chunk of records at a time: every record, one line each, in
-    :func:`record_columns` order, written a column at a time (:mod:`benchproof.pages.record_text`);
-    a row holding a carriage return is written by the csv module, every field quoted."""
+def csv_pieces(project: Project, found: Sources | None = None) -> Iterator[bytes]:
+    """records.csv a chunk of records at a time: every record, one line each, its columns
+    those of :func:`~benchproof.model.record_columns.record_columns`, written a column at a time
+    (``found``: their sources, :func:`benchproof.receipts.record_text.sources`, made when not
+    given); a row holding a carriage return is written by the csv module, every field quoted."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from benchproof.pages.record_text import TEXT, joined, lit, sources
+    from benchproof.receipts.record_text import TEXT, joined, lit
 
-    columns = record_columns(project)
-    found = sources(project, csv_cell)
+    columns = [c.id for c in record_columns(project)]
+    found = sources(project) if found is None else found
     header = io.StringIO()
     _write_rows(header, [csv_cell(c) for c in columns])
     yield header.getvalue().encode("utf-8")
@@ -90,8 +87,8 @@ def write_csv(columns: list[str], rows: list[dict[str, Any]]) -> str:
 
 def _write_rows(buffer: io.StringIO, cells: list[Any]) -> None:
     # the csv module quotes only the line terminator's characters: a bare \r needs QUOTE_ALL
-    quoting = csv.QUOTE_ALL if any(isinstance(c, str) and "\r" in c for c in cells) else csv.QUOTE_MINIMAL
-    csv.writer(buffer, lineterminator="\n", quoting=quoting).writerow(cells)
+    carriage = any(isinstance(c, str) and "\r" in c for c in cells)
+    csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL if carriage else csv.QUOTE_MINIMAL).writerow(cells)
 
 
 def records_jsonl(project: Project) -> bytearray:
@@ -99,19 +96,19 @@ def records_jsonl(project: Project) -> bytearray:
     return _joined(jsonl_pieces(project))
 
 
-def jsonl_pieces(project: Project) -> Iterator[bytes]:
+def jsonl_pieces(project: Project, found: Sources | None = None) -> Iterator[bytes]:
     """records.jsonl a chunk of records at a time: every record as one JSON object a line, the
     same columns as records.csv, raw values, written compactly (no space after ``,`` and ``:``),
-    a column at a time."""
+    a column at a time (``found``: as :func:`csv_pieces`)."""
     import pyarrow.compute as pc
 
-    from benchproof.pages.record_text import joined, lit, sources
+    from benchproof.receipts.record_text import joined, lit
 
-    columns = record_columns(project)
-    found = sources(project, csv_cell)
+    columns = [c.id for c in record_columns(project)]
+    found = sources(project) if found is None else found
     keys = [lit(("{" if i == 0 else ",") + json.dumps(c, ensure_ascii=False) + ":") for i, c in enumerate(columns)]
     for start, stop in _bounds(len(project.records)):
-        pieces = [piece for key, c in zip(keys, columns) for piece in (key, found[c].json(start, stop))]
+        pieces = [piece for key, c in zip(keys, columns, strict=True) for piece in (key, found[c].json(start, stop))]
         yield joined(pc.binary_join_element_wise(*pieces, lit("}\n"), lit("")))
         progress.update("downloads", stop, len(project.records), "records in records.jsonl")
 

@@ -1,7 +1,7 @@
 """The records' columns as the downloads and runs.html write them: CSV fields and JSON values,
 made a column (and a chunk of records) at a time, not a value at a time.
 
-Each column of records.csv (:func:`benchproof.receipts.downloads.record_columns`) comes from
+Each record column (:func:`benchproof.model.record_columns.record_columns`) comes from
 one source in :class:`~benchproof.model.records.Records`: codes into a few labels (section, arm,
 status, the workload point, reason, evidence), numbers (repeat, metrics), fields as written
 (pyarrow text or numbers, or JSON's Python values), or a list (run ids, sources).  A label is
@@ -16,17 +16,18 @@ to it (:meth:`Source.carriage`).
 from __future__ import annotations
 
 import json
-import weakref
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from benchproof.model.project import Project, column_groups
 from benchproof.model.columns import Column
-from benchproof.read.numbers import NUMBER_PATTERN, is_number_text
+from benchproof.model.project import Project
+from benchproof.model.record_columns import record_columns
 from benchproof.model.records import Coded
+from benchproof.read.numbers import NUMBER_PATTERN, is_number_text
 
 _JSON_STRING = json.encoder.encode_basestring  # type: ignore[attr-defined]  # what json.dumps writes for a str
 NEEDS_ESCAPE = '["\\\\\x00-\x1f]'               # characters JSON writes escaped
@@ -137,8 +138,8 @@ class Source:
 class Labels(Source):
     """Codes into a few labels."""
 
-    def __init__(self, coded: Coded, cell: Callable[[Any], Any]):
-        self.coded, self.cell = coded, cell
+    def __init__(self, coded: Coded):
+        self.coded = coded
 
     def value(self, row):
         return self.coded.value(row)
@@ -150,7 +151,7 @@ class Labels(Source):
         return self._take([json_value(v) for v in self.coded.labels], start, stop)
 
     def csv(self, start, stop):
-        cells = pa.array([_text(self.cell(v)) for v in self.coded.labels] or [""], TEXT)
+        cells = pa.array([_text(csv_cell(v)) for v in self.coded.labels] or [""], TEXT)
         return _quoted(cells).take(pa.array(self.coded.codes[start:stop]))
 
     def carriage(self, start, stop):
@@ -229,8 +230,8 @@ class Texts(Source):
 class Values(Source):
     """Python values made a chunk at a time (None: not measured)."""
 
-    def __init__(self, values: Callable[[int, int], list], cell: Callable[[Any], Any]):
-        self.values, self.cell = values, cell
+    def __init__(self, values: Callable[[int, int], list]):
+        self.values = values
 
     def value(self, row):
         return self.values(row, row + 1)[0]
@@ -239,7 +240,7 @@ class Values(Source):
         return pa.array([json_value(v) for v in self.values(start, stop)], TEXT)
 
     def csv(self, start, stop):
-        return _quoted(pa.array([_text(self.cell(v)) for v in self.values(start, stop)], TEXT))
+        return _quoted(pa.array([_text(csv_cell(v)) for v in self.values(start, stop)], TEXT))
 
     def carriage(self, start, stop):
         return np.array([isinstance(v, str) and "\r" in v for v in self.values(start, stop)], bool)
@@ -267,8 +268,8 @@ class Whole(Source):
 class Parts(Source):
     """A mixed column: each part's own source, joined."""
 
-    def __init__(self, column: Column, cell: Callable[[Any], Any]):
-        self.parts = [(first, first + len(part), raw(part, cell)) for first, part in column.parts()]
+    def __init__(self, column: Column):
+        self.parts = [(first, first + len(part), raw(part)) for first, part in column.parts()]
 
     def _each(self, start: int, stop: int):
         for first, last, source in self.parts:
@@ -289,17 +290,17 @@ class Parts(Source):
         return np.concatenate([s.carriage(a, b) for s, a, b in self._each(start, stop)] or [np.zeros(0, bool)])
 
 
-def raw(column: Column, cell: Callable[[Any], Any]) -> Source:
+def raw(column: Column) -> Source:
     """A field as written: pyarrow text, pyarrow numbers, Python values, or parts of these."""
     if column.kind == "mixed":
-        return Parts(column, cell)
+        return Parts(column)
     if column.kind == "text":
         return Texts(lambda a, b: column.data.slice(a, b - a), len(column))
     if column.kind == "number" and pa.types.is_floating(column.data.type):
         return Numbers(column.data.to_numpy(zero_copy_only=False), column.whole)
     if column.kind == "number":
         return Whole(column.data)
-    return Values(column.values, cell)
+    return Values(column.values)
 
 
 def _text(cell: Any) -> str:
@@ -329,43 +330,33 @@ def _carriage(texts: pa.Array) -> np.ndarray:
     return pc.match_substring(texts, "\r").fill_null(False).to_numpy(zero_copy_only=False)
 
 
-_MADE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # Records → {cell: sources}
+Sources = dict[str, Source]   # record column id → its source
 
 
-def sources(project: Project, cell: Callable[[Any], Any]) -> dict[str, Source]:
-    """The source of every column of records.csv, by column name (``cell``: how a value
-    becomes a csv.writer cell, :func:`csv_cell`): made once per records, so that records.csv,
-    records.jsonl and runs.html write each column of numbers and texts once."""
-    made = _MADE.setdefault(project.records, {})
-    if cell not in made:
-        made[cell] = _sources(project, cell)
-    return made[cell]
-
-
-def forget(project: Project) -> None:
-    """Let go of the texts :func:`sources` made for the project's records (once runs.html and
-    the downloads are written)."""
-    _MADE.pop(project.records, None)
-
-
-def _sources(project: Project, cell: Callable[[Any], Any]) -> dict[str, Source]:
+def sources(project: Project) -> Sources:
+    """The source of every record column (:func:`benchproof.model.record_columns.record_columns`),
+    by id.  Made once per build, by the build, and handed to records.csv, records.jsonl and
+    runs-data, so that each column of numbers and texts is written once (each source keeps
+    the texts it made until the build lets go of it)."""
     records = project.records
-    dims, metrics, reported, extra = column_groups(project)
     fields = records.raw
     none = Column.missing(len(records))
-
-    def dim(name: str) -> Coded:
-        return Coded(records.point.codes, tuple(dict(p).get(name) for p in records.point.labels))
-
     started = fields.get("started_at", none)
-    return {
-        "run_id": Texts(lambda a, b: records.run_id[a:b], len(records)), "section": Labels(records.section, cell),
-        "arm": Labels(records.arm, cell), "status": Labels(records.status, cell), "repeat": Numbers(records.repeat),
-        **{d: Labels(dim(d), cell) for d in dims},
-        **{m: Numbers(records.metrics[m]) for m in metrics},
-        **{f"{m}_reported": raw(fields.get(m, none), cell) for m in reported},
-        **{c: raw(fields.get(c, none), cell) for c in extra},
-        "started_at": raw(started, cell) if started.kind == "text" else Values(records.started_at, cell),
-        "reason": Labels(records.reason, cell), "evidence": Labels(records.evidence, cell),
-        "source": Texts(records.sources, len(records)),
-    }
+    made: Sources = {}
+    for column in record_columns(project):
+        role = column.role
+        if role == "id":
+            made[column.id] = Texts(lambda a, b: records.run_id[a:b], len(records))
+        elif role == "dimension":
+            made[column.id] = Labels(Coded(records.point.codes, tuple(dict(p).get(column.id) for p in records.point.labels)))
+        elif role in ("repeat", "metric"):
+            made[column.id] = Numbers(records.repeat if role == "repeat" else records.metrics[column.id])
+        elif role == "raw":
+            made[column.id] = raw(fields.get(column.field, none))
+        elif role == "started_at":
+            made[column.id] = raw(started) if started.kind == "text" else Values(records.started_at)
+        elif role == "source":
+            made[column.id] = Texts(records.sources, len(records))
+        else:   # a few labels the records hold under the column's id: section, arm, status, reason, evidence
+            made[column.id] = Labels(getattr(records, column.id))
+    return made
