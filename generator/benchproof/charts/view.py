@@ -131,11 +131,11 @@ def cached_skeleton(cache: Cache, content: dict, make: Callable[[], dict]) -> di
 @lru_cache(maxsize=1)
 def _skeleton_version() -> str:
     """Altair's version and the text of the modules that make skeletons."""
-    from importlib.metadata import version
+    from benchproof.resources import installed_version
 
     here = Path(__file__).parent
     text = b"".join((here / name).read_bytes() for name in ("specs.py", "sweep.py", "style.py", "view.py", "ecdf.py"))
-    return f"altair {version('altair')}, {hashlib.sha256(text).hexdigest()}"
+    return f"altair {installed_version('altair')}, {hashlib.sha256(text).hexdigest()}"
 
 
 def metric_key(metric: Metric) -> list[str]:
