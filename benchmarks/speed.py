@@ -297,7 +297,7 @@ def main(argv: list[str]) -> int:
 
         request_rows(work, env, args.requests, args.repeats, run, row, median)
     if site is None:
-        return 0
+        return finish(holder)
     n = sizes[-1]
     size = (site / "index.html").stat().st_size
     row(f"index.html at {n:,} records", f"{size / 1e6:.2f} MB", "", "", "≤ 2 MB", size <= 2e6)
