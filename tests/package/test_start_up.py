@@ -82,3 +82,25 @@ def test_a_build_loads_no_other_command_and_no_library_its_report_does_not_use(t
     assert "benchproof.build" in modules
     assert among(modules, OTHER_COMMANDS) == []
     assert among(modules, NOT_LOADED) == []
+
+
+SERVE_TWICE = """
+import sys, time
+from pathlib import Path
+from benchproof.serve import rebuild
+from benchproof.serve.server import Status
+status = rebuild(Path(sys.argv[1]), Path(sys.argv[2]), Status(), lambda line: None, time.monotonic())
+first = dict(sys.modules)
+status = rebuild(Path(sys.argv[1]), Path(sys.argv[2]), status, lambda line: None, time.monotonic())
+assert status.ok and status.version == 2, status
+print(" ".join(sorted(name for name, module in sys.modules.items() if first.get(name) is not module)))
+"""
+
+
+def test_serve_rebuilds_in_its_own_process_and_imports_nothing_again(tmp_path):
+    # serve's rebuild after an edit costs the build alone: its modules stay loaded from the first
+    # (none is imported again, none newly)
+    done = subprocess.run([sys.executable, "-c", SERVE_TWICE, str(EXAMPLE), str(tmp_path / "site")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == []
