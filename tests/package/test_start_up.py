@@ -44,7 +44,9 @@ OTHER_COMMANDS = ("benchproof.published", "benchproof.verify", "benchproof.compa
 # chart cache holds the skeletons), importlib.metadata (Markdown's extensions and Altair's
 # version are found without it: with it, a tenth of a small build goes to the email parser
 # and every installed package's entry points).
-NOT_LOADED = ("pandas", "altair", "importlib.metadata", "email")
+NOT_LOADED = ("pandas", "altair", "importlib.metadata", "email",
+              # the page of per-request distributions and its charts: the example has no requests/
+              "benchproof.pages.distributions_view", "benchproof.charts.ecdf")
 LOADED = """
 import sys
 from benchproof.cli import main

@@ -7,6 +7,7 @@ only lay out text they are given.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,12 +24,14 @@ from benchproof.pages.headlines import Headline, headlines
 from benchproof.pages.summary import Cell, SectionView, section_view
 from benchproof.pages.workload_view import WorkloadView, workload_view
 from benchproof.cache import Cache
-from benchproof.pages.distributions_view import DistributionsPage, distributions_page
 from benchproof.model.terms import STATUSES
 from benchproof.model.config import Metric, Report
 from benchproof.model.project import Project, column_groups
 from benchproof.model.records import Records, RunRecord
 from benchproof.model.columns import text_of
+
+if TYPE_CHECKING:   # its module is loaded only for a report with requests/ (report_page)
+    from benchproof.pages.distributions_view import DistributionsPage
 
 INLINE_LIMIT = 1000  # more records than this are browsed in runs.html, not listed inline
 FOLD_METRICS = 4     # more metric definitions than this fold into a compact list
@@ -172,6 +175,11 @@ def report_page(project: Project, computed: Computed, audit: Audit, decided: Dec
     report = project.report
     results = computed.results
     sections = [section_view(project, results, audit, s, computed.comparisons) for s in report.sections]
+    distributions = None
+    if computed.distributions.views or computed.distributions.goodput:   # requests/: only then its module
+        from benchproof.pages.distributions_view import distributions_page
+
+        distributions = distributions_page(project, computed, audit, set(view_keys), cache)
     return ReportPage(
         title=report.title, subtitle=report.subtitle, topics=report.topics,
         subject=tuple((str(k), fmt.raw_value(v)) for k, v in report.subject.items()),
@@ -186,5 +194,5 @@ def report_page(project: Project, computed: Computed, audit: Audit, decided: Dec
         decision=decision_view(project, decided, audit, computed.comparisons), workload=workload_view(project, computed, audit),
         arm_label=report.arm_label, headlines=headlines(project, computed),
         noise=f"{fmt.setting(project.audit.noise_threshold * 100)}%",
-        distributions=distributions_page(project, computed, audit, set(view_keys), cache),
+        distributions=distributions,
     )
