@@ -30,7 +30,7 @@ def installed_version(name: str) -> str:
     """The version of the installed distribution ``name``, as ``importlib.metadata.version``
     finds it: the ``Version`` of the first ``<name>-<version>.dist-info`` along ``sys.path``.
     Read here because importing importlib.metadata (and the email parser under it) costs a
-    small build a tenth of its time; importlib.metadata answers where there is no such folder."""
+    small build a few per cent of its time; importlib.metadata answers where there is no such folder."""
     wanted = name.lower().replace("-", "_").replace(".", "_")
     for entry in sys.path:
         try:

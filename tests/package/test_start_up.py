@@ -42,7 +42,7 @@ OTHER_COMMANDS = ("benchproof.published", "benchproof.verify", "benchproof.compa
                   "benchproof.importers", "benchproof.serve", "benchproof.starter", "benchproof.read.json_schema")
 # Libraries and standard modules a build of the example does not need: pandas and altair (the
 # chart cache holds the skeletons), importlib.metadata (Markdown's extensions and Altair's
-# version are found without it: with it, a tenth of a small build goes to the email parser
+# version are found without it: with it, 5% of a small build goes to the email parser
 # and every installed package's entry points).
 NOT_LOADED = ("pandas", "altair", "importlib.metadata", "email",
               # the page of per-request distributions and its charts: the example has no requests/
