@@ -18,12 +18,12 @@ from __future__ import annotations
 import csv
 import random
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 PROMPTS = (128, 512, 2048, 8192)
 CONCURRENCY = (1, 4, 16)
-START = datetime(2025, 3, 1, 8, 0, 0, tzinfo=timezone.utc)
+START = datetime(2025, 3, 1, 8, 0, 0, tzinfo=UTC)
 
 # id: (label, role, launch status, decode tok/s at concurrency 1, ttft ms per 1k prompt tokens)
 ARMS = {
@@ -203,13 +203,13 @@ def make_wide_project(folder: Path | str, n_records: int, seed: int = 0, section
     report = report.replace("make_big_project.py, seed", "make_big_project.py --wide, seed").replace(
         "  - {id: concurrency, label: \"Concurrent requests\"}\n", "")
     (root / "report.yaml").write_text(report, encoding="utf-8")
-    for k, arm in enumerate(arm_ids):
-        (root / "arms" / f"{arm}.yaml").write_text(
-            f"id: {arm}\nlabel: \"Engine {k + 1} · build {k % 3}\"\nrole: {'incumbent' if k == 0 else 'candidate'}\n"
+    for k, arm_id in enumerate(arm_ids):
+        (root / "arms" / f"{arm_id}.yaml").write_text(
+            f"id: {arm_id}\nlabel: \"Engine {k + 1} · build {k % 3}\"\nrole: {'incumbent' if k == 0 else 'candidate'}\n"
             f"engine: {{name: engine-{k + 1}, version: \"1.{k}\"}}\nsettings: {{threads: 8, batch: {64 * (k + 1)}}}\n"
-            f"launch:\n  status: launched\n  evidence: evidence/{arm}.log\n", encoding="utf-8")
+            f"launch:\n  status: launched\n  evidence: evidence/{arm_id}.log\n", encoding="utf-8")
         (root / "evidence").mkdir(exist_ok=True)
-        (root / "evidence" / f"{arm}.log").write_text(f"{arm}: client log (synthetic)\n", encoding="utf-8")
+        (root / "evidence" / f"{arm_id}.log").write_text(f"{arm_id}: client log (synthetic)\n", encoding="utf-8")
     rng = np.random.default_rng(seed)
     i = np.arange(n_records)
     groups = sections * arms * points
@@ -264,7 +264,6 @@ NUMERIC = ("repeat", "prompt_tokens", "output_n", "decode_ms", "ttft_ms", "reque
 def _json_lines(columns: dict) -> list[str]:
     """The records as JSON objects, one a line, as a tool writes them: numbers as JSON numbers,
     ``null`` for a value not measured, text quoted (none of the generated texts needs escaping)."""
-    import pyarrow as pa
     import pyarrow.compute as pc
 
     parts = []

@@ -16,7 +16,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -63,6 +62,7 @@ def measure(code: str, project: Path) -> tuple[float, float, float]:
     """(seconds reading, seconds checking, peak GiB) of one fresh process."""
     process = subprocess.Popen([sys.executable, "-c", code, str(project), PATTERN], stdout=subprocess.PIPE, text=True)
     _, _, usage = os.wait4(process.pid, 0)
+    assert process.stdout is not None
     read, check = map(float, process.stdout.read().split())
     process.stdout.close()
     return read, check, usage.ru_maxrss / 2**20

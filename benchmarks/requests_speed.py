@@ -61,7 +61,9 @@ for metric in ("ttft_ms", "tpot_ms", "e2el_ms"):
 def sql_of_the_docs() -> str:
     """The query of docs/speed.md (its first ```sql block)."""
     text = (REPO / "docs" / "speed.md").read_text(encoding="utf-8")
-    return re.search(r"```sql\n(.*?)```", text, re.S).group(1)
+    found = re.search(r"```sql\n(.*?)```", text, re.S)
+    assert found, "docs/speed.md holds no ```sql block"
+    return found.group(1)
 
 
 def duckdb_check(project: Path, site: Path) -> tuple[float, bool] | None:
@@ -126,7 +128,7 @@ def request_rows(work: Path, env: dict, n: int, repeats: int, run, row, median) 
 
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(HERE))
-    from speed import load, median, row, run, workspace
+    from speed import finish, load, median, row, run, workspace
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=10_000_000)
@@ -138,10 +140,7 @@ def main(argv: list[str]) -> int:
     print("| work | today | floor it is measured against | ratio | target |")
     print("|---|---|---|---|---|")
     request_rows(work, env, args.requests, args.repeats, run, row, median)
-    print(f"load average {load()} at the end")
-    if holder:
-        holder.cleanup()
-    return 0
+    return finish(holder)
 
 
 if __name__ == "__main__":

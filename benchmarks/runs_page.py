@@ -64,8 +64,8 @@ def build_site(project: Path, out: Path, runs_only: bool) -> tuple[float, list[t
 
     if runs_only:
         from benchproof.build import check
-        from benchproof.pages.report import site_info
         from benchproof.pages.render import stylesheet
+        from benchproof.pages.report import site_info
         from benchproof.pages.runs_page import runs_site_files
         from benchproof.receipts.runs_data import runs_data_files
         from benchproof.site import SiteFiles, publish
@@ -151,7 +151,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     args = parser.parse_args(argv)
     holder = None if args.keep else tempfile.TemporaryDirectory(prefix="benchproof-runs-")
-    work = args.keep or Path(holder.name)
+    work = args.keep or Path(holder.name if holder else "")
     work.mkdir(parents=True, exist_ok=True)
 
     t = time.perf_counter()
@@ -168,9 +168,9 @@ def main(argv: list[str]) -> int:
           f"{len(data) / args.records:.0f} bytes per record")
     print(f"runs.js      {(site / 'assets/runs.js').stat().st_size:,} bytes")
 
-    from playwright.sync_api import sync_playwright
-
     import csv
+
+    from playwright.sync_api import sync_playwright
     with open(project / "runs" / "week-2.csv", newline="", encoding="utf-8") as handle:
         late_id = list(csv.DictReader(handle))[-50]["run_id"]
     server, base = serve(site)

@@ -8,8 +8,8 @@ Rows (each build is a fresh ``python -m benchproof build`` process, its chart ca
 an edit-build-look loop; the cold first build is printed too).  The package measured is this
 checkout's wheel, unpacked and byte-compiled as ``pip install`` leaves it (:func:`installed`):
 
-- rebuild the bundled example  vs  importing pandas, altair, jinja2, markdown, yaml, vl_convert,
-  click (a fresh process);
+- rebuild the bundled example  vs  importing the third-party modules such a build loads, found
+  by measuring (a fresh process; benchmarks/rebuild.py, which also times serve's rebuild);
 - build N records (3 sections × 8 arms × 4 points, half CSV and half JSON Lines:
   benchmarks/make_big_project.py --wide --jsonl)  vs  two floors, each a fresh process:
   **pandas** reading the same run files (``read_csv``, ``read_json(lines=True)``), writing them
@@ -38,8 +38,8 @@ import argparse
 import compileall
 import json
 import os
-import statistics
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -51,7 +51,6 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
-IMPORTS = "import pandas, altair, jinja2, markdown, yaml, vl_convert, click"
 KEYS = ["section", "arm", "prompt_tokens"]
 PANDAS = """
 import glob, sys
@@ -62,10 +61,10 @@ frames = [pd.read_csv(f) if f.endswith(".csv") else pd.read_json(f, lines=True, 
 frame = pd.concat(frames, ignore_index=True)
 frame.to_csv(out + "/records.csv", index=False)
 frame.to_json(out + "/records.jsonl", orient="records", lines=True)
-keys = %r
+keys = KEYS
 numbers = [c for c in frame.columns if c not in keys and c != "repeat" and pd.api.types.is_numeric_dtype(frame[c])]
 frame[frame.status == "ok"].groupby(keys)[numbers].median().to_csv(out + "/medians.csv")
-""" % KEYS
+""".replace("KEYS", repr(KEYS))
 PYARROW = """
 import glob, sys
 import pyarrow as pa, pyarrow.compute as pc, pyarrow.csv as pacsv, pyarrow.json as pajson
@@ -76,12 +75,12 @@ tables = [pacsv.read_csv(f, convert_options=pacsv.ConvertOptions(column_types=te
           for f in sorted(glob.glob(root + "/runs/*"))]
 table = pa.concat_tables(tables, promote_options="permissive")
 pacsv.write_csv(table, out + "/records.csv")
-keys = %r
+keys = KEYS
 numbers = [f.name for f in table.schema if f.name not in keys and f.name != "repeat"
            and (pa.types.is_floating(f.type) or pa.types.is_integer(f.type))]
 ok = table.filter(pc.equal(table["status"], "ok"))
 pacsv.write_csv(ok.group_by(keys).aggregate([(c, "approximate_median") for c in numbers]), out + "/medians.csv")
-""" % KEYS
+""".replace("KEYS", repr(KEYS))
 
 
 def workspace(keep: Path | None, prefix: str) -> tuple[tempfile.TemporaryDirectory | None, Path, dict]:
@@ -89,7 +88,7 @@ def workspace(keep: Path | None, prefix: str) -> tuple[tempfile.TemporaryDirecto
     and the environment of its processes: a chart cache of its own, this checkout's package as
     a user installs it (:func:`installed`)."""
     holder = None if keep else tempfile.TemporaryDirectory(prefix=prefix)
-    work = keep or Path(holder.name)
+    work = keep or Path(holder.name if holder else "")
     work.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "BENCHPROOF_CACHE_DIR": str(work / "chart-cache"),
            "PYTHONPATH": os.pathsep.join(filter(None, [str(installed(work)), os.environ.get("PYTHONPATH")]))}
@@ -125,8 +124,10 @@ def measure(args: list[str], env: dict | None = None) -> tuple[float, float, flo
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - start
-    error = process.stderr.read().decode() if process.stderr else ""
-    process.stderr.close()
+    error = ""
+    if process.stderr:
+        error = process.stderr.read().decode()
+        process.stderr.close()
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{' '.join(args)} failed:\n{error}")
     return seconds, usage.ru_maxrss / 2**20, usage.ru_utime + usage.ru_stime
@@ -169,16 +170,23 @@ def load() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
+def finish(holder: tempfile.TemporaryDirectory | None) -> int:
+    """The load average at the end, and the temporary folder removed."""
+    print(f"load average {load()} at the end")
+    if holder:
+        holder.cleanup()
+    return 0
+
+
 def browser_rows(site: Path, example: Path, chromium: str, n: int) -> None:
     """runs.html in Chromium: the first rows, then filters (and the same redraw on the example's
     25 records, for what drawing a table costs here whatever the number of records)."""
     from playwright.sync_api import sync_playwright
-
     from runs_page import CHROMIUM_ARGS, TIMED, option_value, serve
 
     servers = [serve(site), serve(example)]
     for server, _ in servers:
-        server.handle_error = lambda request, address: None   # a page closed while a chunk was on its way
+        server.handle_error = lambda request, address: None  # type: ignore[method-assign,assignment]  # a page closed while a chunk was on its way
     (_, base), (_, small) = servers
     try:
         with sync_playwright() as p:
@@ -256,14 +264,14 @@ def main(argv: list[str]) -> int:
     print("| work | today | floor it is measured against | ratio | target |")
     print("|---|---|---|---|---|")
 
-    example, out = REPO / "data" / "example", work / "example-site"
-    cold = run(build_args(example, out), env)[0]
-    floors, builds, _ = alternate([sys.executable, "-c", IMPORTS], build_args(example, out), env, max(5, args.repeats))
-    ratio = median(builds) / median(floors)
-    row("rebuild the bundled example", f"{median(builds):.2f} s (cold cache: {cold:.2f} s)",
-        f"importing pandas, altair, jinja2, markdown, yaml, vl_convert, click: {median(floors):.2f} s",
-        f"{ratio:.2f}×", "≤ 1.5×", ratio <= 1.5)
+    from rebuild import Measured
 
+    example = Measured(env, work, max(5, args.repeats))
+    ratio = example.ratio()
+    row("rebuild the bundled example", f"{median(example.builds):.2f} s (cold cache: {example.cold:.2f} s; "
+        f"serve's rebuild: {statistics.median(example.served):.2f} s)",
+        f"importing the {len(example.modules)} modules of {', '.join(example.packages)} a build loads: "
+        f"{median(example.floors):.2f} s", f"{ratio:.2f}× (CPU: {example.ratio(1):.2f}×)", "≤ 1.5×", ratio <= 1.5)
     site = None
     for n in sizes:
         project, site = work / f"project-{n}", work / f"site-{n}"
@@ -289,7 +297,7 @@ def main(argv: list[str]) -> int:
 
         request_rows(work, env, args.requests, args.repeats, run, row, median)
     if site is None:
-        return 0
+        return finish(holder)
     n = sizes[-1]
     size = (site / "index.html").stat().st_size
     row(f"index.html at {n:,} records", f"{size / 1e6:.2f} MB", "", "", "≤ 2 MB", size <= 2e6)
@@ -307,10 +315,7 @@ def main(argv: list[str]) -> int:
         "no field repeated that the CSV does not need", not extra)
     if not args.no_import:
         import_row(work, env)
-    print(f"load average {load()} at the end")
-    if holder:
-        holder.cleanup()
-    return 0
+    return finish(holder)
 
 
 if __name__ == "__main__":

@@ -13,8 +13,7 @@ from pathlib import Path
 import click
 
 from benchproof import __version__
-
-from benchproof.site import MARKER, recover  # noqa: E402  (light module)
+from benchproof.site import MARKER, recover
 
 
 def _say(message: str) -> None:
@@ -178,10 +177,9 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
     baseline the records need. Every skipped line or value is listed with file:line;
     imports.yaml records what was written, for --remove.
     """
-    from benchproof.errors import InputError
+    from benchproof.errors import ImportFormatError, InputError
     from benchproof.importers import arms as arm_fields
     from benchproof.importers import detect, known, lookup, messages, parameters
-    from benchproof.errors import ImportFormatError
     from benchproof.importers.disk import staged
     from benchproof.importers.folders import expand
     from benchproof.importers.remove import remove_import
@@ -219,15 +217,16 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
             for text, err in messages.removed(done, project, dry_run):
                 click.echo(text, err=err)
             return
+        assert format_name is not None   # (refused above without --remove)
         importer = None if format_name == "auto" else lookup(format_name)
         if format_name != "auto" and importer is None:
             raise click.UsageError(f"unknown format '{format_name}'; known formats: {known()}")
         problems, read = [], []
         named = [one for name in files for one in expand(name, importer)]
-        for name, known in named:
+        for name, given in named:
             path = Path(name)
             try:
-                chosen = known or detect(path, name)
+                chosen = given or detect(path, name)
                 found = chosen.read(path, name, arm_fields.requested(arm_from))
                 parameters.choose(found, name, arm_fields.requested(dimension_from) or (),
                                   parameters.renames(dimensions))
@@ -274,7 +273,8 @@ def serve(project: str | None, port: int, no_cache: bool) -> None:
     after each rebuild; a rebuild that fails keeps the last good site and shows its problems
     in the terminal and at the top of the page. Ctrl-C stops.
     """
-    from benchproof.serve import PortProblem, serve as run_serve
+    from benchproof.serve import PortProblem
+    from benchproof.serve import serve as run_serve
 
     try:
         run_serve(_project_dir(project), port, _say, cache=not no_cache)

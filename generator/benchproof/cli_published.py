@@ -12,12 +12,28 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from benchproof.errors import printable
 from benchproof.options import Number, RegularFile, WebAddress
-from benchproof.published.reader import LIMITS
+
+
+class PublishedFile(RegularFile):
+    """A regular file within the published reader's limit for ``what`` (``LIMITS``), looked up
+    when a file is given: the command line loads no reader of published files until one of
+    these commands runs."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(0)
+        self.what = what
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from benchproof.published.reader import LIMITS
+
+        self.limit = LIMITS[self.what]
+        return super().convert(value, param, ctx)
 
 
 def _say(text: str, err: bool = False, nl: bool = True) -> None:
@@ -31,11 +47,11 @@ def _say(text: str, err: bool = False, nl: bool = True) -> None:
 @click.command()
 @click.argument("path", metavar="PATH")
 @click.option("--json", "as_json", is_flag=True, help="Print {verified, checks: [{check, ok, detail}], …} as JSON.")
-@click.option("--allowed-signers", metavar="FILE", type=RegularFile(LIMITS["key"]),
+@click.option("--allowed-signers", metavar="FILE", type=PublishedFile("key"),
               help="Check the signature beside the bundle against these signers (ssh-keygen's allowed_signers "
                    "format: 'ID namespaces=\"benchproof\" ssh-ed25519 AAAA…').")
 @click.option("--identity", metavar="ID", help="The signer the signature must be from (with --allowed-signers).")
-@click.option("--signature", metavar="FILE", type=RegularFile(LIMITS["signature"]),
+@click.option("--signature", metavar="FILE", type=PublishedFile("signature"),
               help="The signature file, when it is not beside the bundle as <bundle>.SHA256SUMS.sig.")
 def verify(path: str, as_json: bool, allowed_signers: str | None, identity: str | None, signature: str | None) -> None:
     """Check that a published report follows from the records it ships.
@@ -62,7 +78,7 @@ def verify(path: str, as_json: bool, allowed_signers: str | None, identity: str 
 
 @click.command()
 @click.argument("site", metavar="SITE")
-@click.option("--key", required=True, metavar="KEY", type=RegularFile(LIMITS["key"]),
+@click.option("--key", required=True, metavar="KEY", type=PublishedFile("key"),
               help="Your SSH private key (or the public key of one in ssh-agent).")
 def sign(site: str, key: str) -> None:
     """Sign a site's bundle (its SHA256SUMS) with an SSH key, offline.
@@ -176,7 +192,8 @@ def summary(path: str, form: str, url: str | None) -> None:
     their state, the audit's markers and findings, and a link to the receipts; the caveats
     kept. A SITE is read through its own evidence bundle. Exit 2 when it cannot be read.
     """
-    from benchproof.summary.run import NoSummary, summary as run_summary
+    from benchproof.summary.run import NoSummary
+    from benchproof.summary.run import summary as run_summary
 
     try:
         _say(run_summary(Path(path), url), nl=False)

@@ -11,12 +11,11 @@ beside the output folder; the next build puts it back before doing anything else
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import os
 import shutil
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path, PurePosixPath
-from typing import Callable, Iterable, Iterator, Mapping
 
 STAGING_PREFIX = ".benchproof-staging-"
 OLD_PREFIX = ".benchproof-old-"
@@ -114,6 +113,8 @@ def write_file(path: Path, data: bytes) -> None:
 
 def _exchange(a: Path, b: Path) -> bool:
     """Swap two folders atomically; False where the system cannot."""
+    import ctypes  # only when a site is replaced: ``benchproof --help`` and check never need it
+
     try:
         renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
     except (OSError, AttributeError):

@@ -1,4 +1,5 @@
-"""What a build costs before it reads a record: no library it does not use."""
+"""What a build costs before it reads a record: no library it does not use, and none of
+benchproof's own modules that its report or command does not use (docs/speed.md, "Start-up")."""
 
 from __future__ import annotations
 
@@ -34,3 +35,74 @@ def test_pandas_still_works_with_pyarrow_after_the_question_was_answered_without
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["3", "[3.5]"]
+
+
+# The modules the other commands use: a build never loads them (each command imports its own).
+OTHER_COMMANDS = ("benchproof.published", "benchproof.verify", "benchproof.compare", "benchproof.summary",
+                  "benchproof.importers", "benchproof.serve", "benchproof.starter", "benchproof.read.json_schema")
+# Libraries and standard modules a build of the example does not need: pandas and altair (the
+# chart cache holds the skeletons), importlib.metadata (Markdown's extensions and Altair's
+# version are found without it: with it, 5% of a small build goes to the email parser
+# and every installed package's entry points).
+NOT_LOADED = ("pandas", "altair", "importlib.metadata", "email",
+              # the page of per-request distributions and its charts: the example has no requests/
+              "benchproof.pages.distributions_view", "benchproof.charts.ecdf")
+LOADED = """
+import sys
+from benchproof.cli import main
+if sys.argv[1:]:
+    try:
+        main(sys.argv[1:])
+    except SystemExit as done:
+        assert done.code == 0, done.code
+print(" ".join(sys.modules))
+"""
+
+
+def loaded(*args: str) -> set[str]:
+    """The modules in sys.modules after ``benchproof.cli`` is imported and ``args`` run."""
+    done = subprocess.run([sys.executable, "-c", LOADED, *args], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return set(done.stdout.split())
+
+
+def among(modules: set[str], prefixes: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules if any(m == p or m.startswith(p + ".") for p in prefixes))
+
+
+def test_the_command_line_alone_loads_no_command_and_no_stage():
+    modules = loaded()
+    assert among(modules, OTHER_COMMANDS + ("benchproof.build", "benchproof.read", "benchproof.pages",
+                                            "benchproof.charts", "benchproof.compute", "benchproof.audit")) == []
+    assert among(modules, ("ctypes", "zipfile", "numpy", "pyarrow", "jinja2", "yaml")) == []
+
+
+def test_a_build_loads_no_other_command_and_no_library_its_report_does_not_use(tmp_path):
+    build = ("build", str(EXAMPLE), "-o", str(tmp_path / "site"))
+    loaded(*build)                # the first build of the session fills the chart cache
+    modules = loaded(*build)      # a rebuild, as in an edit-build-look loop
+    assert "benchproof.build" in modules
+    assert among(modules, OTHER_COMMANDS) == []
+    assert among(modules, NOT_LOADED) == []
+
+
+SERVE_TWICE = """
+import sys, time
+from pathlib import Path
+from benchproof.serve import rebuild
+from benchproof.serve.server import Status
+status = rebuild(Path(sys.argv[1]), Path(sys.argv[2]), Status(), lambda line: None, time.monotonic())
+first = dict(sys.modules)
+status = rebuild(Path(sys.argv[1]), Path(sys.argv[2]), status, lambda line: None, time.monotonic())
+assert status.ok and status.version == 2, status
+print(" ".join(sorted(name for name, module in sys.modules.items() if first.get(name) is not module)))
+"""
+
+
+def test_serve_rebuilds_in_its_own_process_and_imports_nothing_again(tmp_path):
+    # serve's rebuild after an edit costs the build alone: its modules stay loaded from the first
+    # (none is imported again, none newly)
+    done = subprocess.run([sys.executable, "-c", SERVE_TWICE, str(EXAMPLE), str(tmp_path / "site")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == []

@@ -111,11 +111,11 @@ def cached_skeleton(cache: Cache, content: dict, make: Callable[[], dict]) -> di
 @lru_cache(maxsize=1)
 def _skeleton_version() -> str:
     """Altair's version and the text of the modules that make skeletons."""
-    from importlib.metadata import version
+    from benchproof.resources import installed_version
 
     here = Path(__file__).parent
     text = b"".join((here / name).read_bytes() for name in ("bars.py", "sweep.py", "style.py", "view.py", "ecdf.py"))
-    return f"altair {version('altair')}, {hashlib.sha256(text).hexdigest()}"
+    return f"altair {installed_version('altair')}, {hashlib.sha256(text).hexdigest()}"
 
 
 def places(metric: Metric) -> int:

@@ -59,7 +59,7 @@ class FileImport:
     evidence_rel: str = ""                                  # evidence/imports/<format>/[<digest>/]<name>
     evidence_new: bool = False                              # the copy is made by this import
     arm_ids: dict[str, str] = field(default_factory=dict)   # arm value ('' for one arm) → id
-    hint: tuple[str, str, str] | None = None                # a scan imported unsplit: parameters.hint
+    hint: tuple[str, str, str | None] | None = None         # a scan imported unsplit: parameters.hint
     options: dict[str, Any] = field(default_factory=dict)   # the command's options that shaped the records
     data: bytes = b""                                       # the file's bytes, read once
     sha: str = ""                                           # their SHA-256: the file's identity

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,10 +28,12 @@ from benchproof.model.terms import STATUSES
 from benchproof.pages.audit_view import AuditBlock, audit_block
 from benchproof.pages.configuration import what_ran
 from benchproof.pages.decision_view import DecisionView, decision_view
-from benchproof.pages.distributions_view import DistributionsPage, distributions_page
 from benchproof.pages.headlines import Headline, headlines
 from benchproof.pages.summary import Cell, SectionView, section_view
 from benchproof.pages.workload_view import WorkloadView, workload_view
+
+if TYPE_CHECKING:   # its module is loaded only for a report with requests/ (report_page)
+    from benchproof.pages.distributions_view import DistributionsPage
 
 INLINE_LIMIT = 1000  # more records than this are browsed in runs.html, not listed inline
 FOLD_METRICS = 4     # more metric definitions than this fold into a compact list
@@ -185,6 +188,11 @@ def report_page(project: Project, computed: Computed, audit: Audit, decided: Dec
     report = project.report
     results = computed.results
     sections = [section_view(project, results, audit, s, computed.comparisons) for s in report.sections]
+    distributions = None
+    if computed.distributions.views or computed.distributions.goodput:   # requests/: only then its module
+        from benchproof.pages.distributions_view import distributions_page
+
+        distributions = distributions_page(project, computed, audit, charts)
     return ReportPage(
         title=report.title, subtitle=report.subtitle, topics=report.topics,
         subject=tuple((str(k), fmt.raw_value(v)) for k, v in report.subject.items()),
@@ -199,5 +207,5 @@ def report_page(project: Project, computed: Computed, audit: Audit, decided: Dec
         decision=decision_view(project, decided, audit, computed.comparisons), workload=workload_view(project, computed, audit, charts),
         arm_label=report.arm_label, headlines=headlines(project, computed),
         noise=f"{fmt.setting(project.audit.noise_threshold * 100)}%",
-        distributions=distributions_page(project, computed, audit, charts),
+        distributions=distributions,
     )

@@ -11,6 +11,8 @@ import re
 
 import markdown
 import nh3
+from markdown.extensions.sane_lists import SaneListExtension
+from markdown.extensions.tables import TableExtension
 
 TAGS = {
     "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "details", "dl", "dt", "em",
@@ -65,7 +67,9 @@ def _nest_headings(html: str) -> str:
 
 def render_markdown(text: str) -> str:
     """Render ``text`` as Markdown and return sanitized HTML (headings start at h3)."""
-    html = markdown.markdown(text or "", extensions=["tables", "sane_lists"], output_format="html")
+    # the extensions as objects: named by text, Markdown first looks for them among every
+    # installed package's entry points (importlib.metadata: 30 ms, 5% of a small build)
+    html = markdown.markdown(text or "", extensions=[TableExtension(), SaneListExtension()], output_format="html")
     return nh3.clean(
         _nest_headings(html),
         tags=TAGS,

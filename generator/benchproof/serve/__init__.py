@@ -15,9 +15,9 @@ import tempfile
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable
 
 from benchproof import text as fmt
 from benchproof.serve.server import HOST, SiteServer, Status, counted, listen

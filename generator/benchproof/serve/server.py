@@ -58,7 +58,7 @@ def banner(status: Status) -> bytes:
             f"<strong>The last build failed ({counted(status.problems)}): {shown}.</strong> "
             f"Fix the files and save: the page reloads by itself."
             f'<ul style="margin:0.4rem 0 0;padding-left:1.2rem;max-height:40vh;overflow:auto">{items}</ul>'
-            "</div>").encode("utf-8")
+            "</div>").encode()
 
 
 def inject(page: bytes, status: Status) -> bytes:
@@ -115,7 +115,7 @@ def site_file(site: Path, path: str) -> Path | None:
 class Handler(http.server.SimpleHTTPRequestHandler):
     """Serves the site folder; answers only to 127.0.0.1 and localhost on its own port."""
 
-    server: "SiteServer"
+    server: SiteServer
 
     def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
         self._safely(head=False)
