@@ -16,7 +16,6 @@ from benchproof.cache import Cache
 from benchproof.charts import style
 from benchproof.charts.bars import chart_views
 from benchproof.charts.chart import Distribution, ReportCharts
-from benchproof.charts.ecdf import ecdf_chart, histogram_chart
 from benchproof.charts.view import places
 from benchproof.charts.workload import crossover_chart, reference_chart
 from benchproof.compute.run import Computed
@@ -32,10 +31,14 @@ def report_charts(project: Project, computed: Computed, flags: Mapping | None = 
     request_metrics = {m.id: m for m in report.request_metrics}
     dims = {d.id: d.label for d in report.dimensions}
     labels = {s.id: style.labels(project, s.arms) for s in report.sections}
-    distributions = tuple(
-        Distribution(ecdf_chart(v, request_metrics[v.metric], labels[v.section], dims, report.arm_label, cache),
-                     histogram_chart(v, request_metrics[v.metric], labels[v.section], dims, report.arm_label, cache))
-        for v in computed.distributions.views)
+    distributions: tuple[Distribution, ...] = ()
+    if computed.distributions.views:   # requests/: only then the ECDF's module (tests/package/test_start_up)
+        from benchproof.charts.ecdf import ecdf_chart, histogram_chart
+
+        distributions = tuple(Distribution(ecdf_chart(v, request_metrics[v.metric], labels[v.section], dims, report.arm_label, cache),
+                                   histogram_chart(v, request_metrics[v.metric], labels[v.section], dims,
+                                                   report.arm_label, cache))
+                              for v in computed.distributions.views)
     weighed = computed.weighed
     arms = {a.id: a.label for a in project.arms.values()}
     metrics = {m.id: m for m in report.metrics}
