@@ -9,6 +9,7 @@ import json
 
 import numpy as np
 import pytest
+
 from support.importing import FIXTURES, import_files, records, results, run_import, shared_samples
 from support.requests import sglang_line, vllm_result
 

@@ -12,10 +12,11 @@ import math
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
 from benchproof.cli import main
 from benchproof.errors import ImportFormatError
 from benchproof.importers import base, common, vllm_serve, vllm_throughput
-from click.testing import CliRunner
 from support.importing import (
     FIXTURES,
     build_page,

@@ -10,7 +10,7 @@ import pytest
 from benchproof.importers import detect
 from support.importing import shared_samples
 
-UNLICENSED = {   # the file, under the folder: the format that must claim it
+UNLICENSED = {  # the file, under the folder: the format that must claim it
     "hyperfine/zeroows-1brc_hyperfine.json": "hyperfine",
     "hyperfine/RUCICS-meowhw-delique1984_hyperfine_results.json": "hyperfine",
     "hyperfine/dandavison-misc_hyperfine_old-format_error.json": "hyperfine",

@@ -13,8 +13,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from benchproof.cli import main
 from click.testing import CliRunner
+
+from benchproof.cli import main
 from support.common import REPO, build, figure_texts, page, strict_json, summary_rows
 
 FIXTURES = REPO / "tests" / "fixtures" / "formats"
