@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> None:
     per_run = args.count // len(every)
     writer = None
     try:
-        for k, (run_id, arm, rate, rep) in enumerate(every):
+        for k, (run_id, arm, rate, _rep) in enumerate(every):
             n = per_run + (1 if k < args.count - per_run * len(every) else 0)
             part = table(run_id, requests(k, arm, rate, n, rng))
             if args.partitioned:

@@ -246,7 +246,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         warnings.append(warning(rel, line_of(doc, "results"),
                                 "no 'exit_codes' (a hyperfine older than 1.12): every run is "
                                 "recorded as ok, since the file cannot say which failed"))
-    for index, (result, line, params) in enumerate(entries):
+    for index, (result, _line, params) in enumerate(entries):
         times = result["times"]
         codes = _per_run(result, "exit_codes", len(times), rel)
         memory = _per_run(result, "memory_usage_byte", len(times), rel)

@@ -232,7 +232,7 @@ class _Plan:
             self.problems.append(Problem(
                 f.shown, None, f"{whose} the dimension '{gap}', which these {f.imported.format} "
                                f"records do not have; {why}"))
-        for rel, raw in self.others() if new else []:
+        for _rel, raw in self.others() if new else []:
             gap = next((d for d in new if raw.fields.get(d) is None), None)
             if gap is not None:
                 self.problems.append(Problem(
