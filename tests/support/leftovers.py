@@ -14,6 +14,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -29,10 +30,15 @@ class SessionFolder:
     started it (an xdist worker, a pytest run by a test)."""
 
     def __init__(self) -> None:
+        self.keep = False
+        if "mutmut" in sys.modules:
+            # the mutation runs (scripts/mutation*.py) run the tests in forked children that
+            # leave by os._exit, so no check could run: their copy of the tree is theirs to clear
+            self.made, self.path = False, Path(tempfile.gettempdir())
+            return
         inherited = os.environ.get(VARIABLE)
         self.made = not inherited
         self.path = Path(inherited) if inherited else Path(tempfile.mkdtemp(prefix=PREFIX))
-        self.keep = False
         os.environ[VARIABLE] = os.environ["TMPDIR"] = str(self.path)
         tempfile.tempdir = str(self.path)  # from now on, this process's temporary files too
         if self.made:
