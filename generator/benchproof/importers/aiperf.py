@@ -282,7 +282,7 @@ def _settings(summary: dict, load: dict, prefix: str) -> dict[str, Any]:
     names = [m.get("name") for m in items if isinstance(m, dict) and isinstance(m.get("name"), str)] or \
         [m for m in endpoint.get("model_names") or () if isinstance(m, str)]
     urls = endpoint["urls"] if isinstance(endpoint.get("urls"), list) else [endpoint.get("url")]
-    text = lambda v: v if isinstance(v, str) and v else None  # noqa: E731
+    text = lambda v: v if isinstance(v, str) and v else None  # noqa: E731 (a shorthand of this function)
     return {"tool": "AIPerf", "tool_version": text(summary.get("aiperf_version")),
             "schema_version": text(summary.get("schema_version")), "benchmark_client": "aiperf profile",
             "summary": SUMMARY,
@@ -347,8 +347,8 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     else:   # the requests' own times, when every request has them (else the first or last may be missing)
         starts = [r.get("started_at") for r in rows]
         ends = [r.get("ended_at") for r in rows]
-        started = min(starts) if all(starts) else None   # type: ignore[type-var]
-        ended = max(ends) if all(ends) else None          # type: ignore[type-var]
+        started = min(starts) if all(starts) else None   # type: ignore[type-var]  # all(): no None left
+        ended = max(ends) if all(ends) else None          # type: ignore[type-var]  # all(): no None left
     if started:
         record["started_at"] = started
     if ended:

@@ -58,7 +58,7 @@ def banner(status: Status) -> bytes:
             f"<strong>The last build failed ({counted(status.problems)}): {shown}.</strong> "
             f"Fix the files and save: the page reloads by itself."
             f'<ul style="margin:0.4rem 0 0;padding-left:1.2rem;max-height:40vh;overflow:auto">{items}</ul>'
-            "</div>").encode("utf-8")
+            "</div>").encode()
 
 
 def inject(page: bytes, status: Status) -> bytes:
@@ -115,12 +115,12 @@ def site_file(site: Path, path: str) -> Path | None:
 class Handler(http.server.SimpleHTTPRequestHandler):
     """Serves the site folder; answers only to 127.0.0.1 and localhost on its own port."""
 
-    server: "SiteServer"
+    server: SiteServer
 
     def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
         self._safely(head=False)
 
-    def do_HEAD(self) -> None:  # noqa: N802
+    def do_HEAD(self) -> None:  # noqa: N802 (the name http.server calls)
         self._safely(head=True)
 
     def _safely(self, head: bool) -> None:
@@ -171,7 +171,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if not head:
             self.wfile.write(data)
 
-    def log_message(self, format: str, *args) -> None:  # noqa: A002
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 (http.server names it so)
         """Quiet: the page polls several times a second."""
 
 
