@@ -202,7 +202,7 @@ def main(argv: list[str]) -> int:
         groups.setdefault(p.tests, []).append(p)
     found: dict[str, str] = {}
     diffs: dict[str, str] = {}
-    for tests, members in groups.items():
+    for members in groups.values():
         statuses, shows = run_group(members, wording, jobs)
         found.update(statuses)
         diffs.update(shows)

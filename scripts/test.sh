@@ -61,6 +61,11 @@ if [ ! -f node_modules/axe-core/axe.min.js ] || [ ! -f node_modules/vnu-jar/buil
     exit 1
   fi
 fi
+# ruff (lint and format) and mypy first: a finding fails the command before the suite runs
+if ! sh scripts/lint.sh; then   # setup.sh left us at the root
+  echo "error: scripts/lint.sh failed (above); the test suite did not run" >&2
+  exit 1
+fi
 status=0
 # Two workers, as CI's two cores (about 6.5 minutes instead of 8.5 on such a machine); a later
 # -n in the arguments wins (-n 0: one process).

@@ -9,9 +9,22 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
-from support.second_project import SecondProject, make_second_project
+from support import leftovers
 from support.common import EXAMPLE, REJECTED, build, copy_example
+from support.second_project import SecondProject, make_second_project
+
+# Every temporary file of the session (this process, the xdist workers, the builds and tools
+# the tests start) is made in one folder, which must hold nothing but pytest's folders when the
+# session ends (support/leftovers.py; pytest_sessionfinish below).
+SESSION_TMP = leftovers.SessionFolder()
+# Hypothesis keeps no example database (every run draws afresh), and what else it stores (its
+# cache of the source's constants) goes into the session's folder, not the checkout's .hypothesis/.
+settings.register_profile("benchproof", database=None)
+settings.load_profile("benchproof")
+set_hypothesis_home_dir(SESSION_TMP.path / leftovers.HYPOTHESIS)
 
 # The chart cache of every build the tests run (in this process and in the ones they start)
 # lives in a temporary folder, never in the user's cache folder.
@@ -92,3 +105,19 @@ def numbers_site(tmp_path_factory) -> Path:
     from support.numbers import numbers_project
 
     return _built(tmp_path_factory, "numbers", numbers_project)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session, exitstatus) -> None:
+    """In the process that made the session's temporary folder (not an xdist worker, which has
+    stopped by now): nothing may be left in it."""
+    if not SESSION_TMP.made:
+        return
+    failed = exitstatus not in (0, 5)
+    problem = SESSION_TMP.check(failed)
+    write = session.config.get_terminal_writer().line
+    if problem:
+        write(f"error: {problem}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    elif failed:
+        write(f"the session's temporary folders are kept in {SESSION_TMP.path}")

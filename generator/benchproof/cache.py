@@ -34,8 +34,8 @@ import hmac
 import json
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from benchproof import cache_key
 from benchproof.cache_key import refused
@@ -101,7 +101,7 @@ class Cache:
         if secret is None:
             return make()
         key = self.key(kind, version, content)
-        folder = _Folder.open(self.folder, self.write)   # type: ignore[arg-type]
+        folder = _Folder.open(self.folder, self.write)   # type: ignore[arg-type]  # set: no secret without it
         if folder is None:
             return make()
         try:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Literal, NoReturn
+from typing import Literal, NoReturn
 
 from benchproof.text import thousands
 
@@ -107,7 +108,7 @@ def runs_of(lines: Iterable[int]) -> list[list[int]]:
     return runs
 
 
-def repeated(message: str, count: int, runs: list[list[int]], values: list[str] = ()) -> str:
+def repeated(message: str, count: int, runs: list[list[int]], values: Sequence[str] = ()) -> str:
     """The same problem on ``count`` lines of a file, said once: the message, how many lines,
     their ranges (``runs_of``) and the first values it names: ``... on 5,160 lines (2–21,
     62–5201): 'soon', 'later', …``.  A line number is written as in ``file:line``, without a

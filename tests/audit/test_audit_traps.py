@@ -62,7 +62,7 @@ def test_the_page_lists_every_trap_and_marks_its_cell(report):
         return
     anchors = {li["id"] for li in block.select("li.notice")}
     assert all(len(td.select("a.flag")) <= 1 for td in soup.select("table.summary td"))   # one marker a cell
-    for rule, section, arm, size, metric in TRAPS:
+    for rule, section, arm, size, _metric in TRAPS:
         notice = block.select_one(f'li.notice[data-rule="{rule}"][id*="-{section}-{arm or "section"}"]')
         assert notice is not None, rule
         if arm is None:

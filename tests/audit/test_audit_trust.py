@@ -224,7 +224,7 @@ def test_records_without_the_ttft_others_have_are_missing_value(tmp_path):
     assert audit.findings[0].message == (
         "Arm CAND · Prefill · Size 4096: none of its 3 successful records has Prefill value, which Arm INC's records "
         "here have: a parser that saw nothing, or a field the tool did not write? The figure shows not measured.")
-    result = invoke("build", planted, "-o", tmp_path / "site")
+    invoke("build", planted, "-o", tmp_path / "site")
     soup = page(tmp_path / "site/index.html")
     cand = [r for r in summary_rows(soup) if r[0] == "Arm CAND"]
     assert [r[3] for r in cand] == ["-- not measured ⚠ missing-value"] * 2

@@ -319,7 +319,7 @@ def test_rerun_bar_at_its_edges(row, tmp_path):
     assert [n.findings for n in notices] == [(f,) for f in found]
     assert [(f.arm, f.metric, dict(f.point)["size"]) for f in found] == [x[:3] for x in row.found], \
         [f.message for f in found]
-    for finding, (arm, metric, size, which) in zip(found, row.found):
+    for finding, (arm, _metric, size, which) in zip(found, row.found):
         assert str(finding.where) == f"report.yaml:{line_of(root, '# ' + which)}"
         assert finding.topic == f"re-run bar: {finding.place}" and finding.place.endswith(f" · Size {size}")
         assert finding.section == "main" and finding.message == f"{finding.subject} · {finding.place}: {finding.detail}"

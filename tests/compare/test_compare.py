@@ -93,7 +93,7 @@ def test_the_terminal_table_names_each_state_and_counts_them(example_site, slowe
     result = compare(example_site, slower)
     assert result.exit_code == 0
     assert "30 figures: 6 worse, 6 new-failure, 6 within-noise, 6 too-few, 6 still-failing" in result.stdout
-    line = next(l for l in result.stdout.splitlines() if l.startswith(SLOW) and "prefill_tok_s" in l and "=512" in l)
+    line = next(ln for ln in result.stdout.splitlines() if ln.startswith(SLOW) and "prefill_tok_s" in ln and "=512" in ln)
     assert "worse" in line and "20% worse" in line and "203.97 (199.39–207.86)" in line and "163.18" in line
     assert "noise threshold: 3% (the default audit.noise_threshold of site" in result.stdout
 
@@ -102,10 +102,10 @@ def test_markdown_is_a_table_for_a_pull_request(example_site, slower, tmp_path):
     result = compare(example_site, slower, "--format", "markdown")
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    header = next(i for i, l in enumerate(lines) if l.startswith("| Arm |"))
+    header = next(i for i, ln in enumerate(lines) if ln.startswith("| Arm |"))
     assert lines[header] == "| Arm | Point | Metric | State | Change | Old | New |"
     assert lines[header + 1] == "|---|---|---|---|---|---:|---:|"
-    row = next(l for l in lines if l.startswith(f"| {escape(SLOW)} | prompt\\_target=512 | prefill\\_tok\\_s |"))
+    row = next(ln for ln in lines if ln.startswith(f"| {escape(SLOW)} | prompt\\_target=512 | prefill\\_tok\\_s |"))
     assert "| **worse** | 20% worse | 203.97 (199.39–207.86) | 163.18 (159.51–166.29) |" in row
     assert "**6 worse, 6 new-failure, 6 within-noise, 6 too-few, 6 still-failing** (30 figures)" in result.stdout
     # rendered, the table shows the words as written (no stray emphasis from the ids' underscores)
@@ -223,7 +223,7 @@ def test_records_that_do_not_give_the_published_medians_are_refused(example_site
     shutil.copytree(example_site, site)
     records = site / "downloads/records.jsonl"
     lines = records.read_text().splitlines()
-    edited = [json.loads(l) for l in lines]
+    edited = [json.loads(ln) for ln in lines]
     row = next(r for r in edited if r["status"] == "ok" and r["prefill_tok_s"])
     row["prefill_tok_s"] *= 3
     records.write_text("".join(json.dumps(r) + "\n" for r in edited))
@@ -240,7 +240,7 @@ def test_added_and_removed_figures(example_site, tmp_path):
                       .replace("      - [v100-expxa0982-parallel, v100-expxa0982-oldprep]\n", ""))
     arm.unlink()
     runs = project / "runs/nov3-tuning.csv"
-    runs.write_text("\n".join(l for l in runs.read_text().split("\n") if ",v100-expxa0982-oldprep," not in l))
+    runs.write_text("\n".join(ln for ln in runs.read_text().split("\n") if ",v100-expxa0982-oldprep," not in ln))
     doc = json.loads(compare(example_site, project, "--format", "json").stdout)
     assert {f["state"] for f in doc["figures"] if f["arm"] == FAILING} == {"removed"}
     doc = json.loads(compare(project, example_site, "--format", "json").stdout)

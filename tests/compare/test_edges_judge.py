@@ -365,7 +365,7 @@ def test_a_1_percent_change_with_ranges_apart_is_within_the_noise_threshold_prin
     assert result.exit_code == 0, result.output
     assert "noise threshold: 3% (the default, 0.03" in result.stdout
     assert "judged from the min–max ranges only" in result.stdout
-    line = next(l for l in result.stdout.splitlines() if l.startswith("a  "))
+    line = next(ln for ln in result.stdout.splitlines() if ln.startswith("a  "))
     assert "within-noise" in line and "1% worse" in line
     result = run(tmp_path, old, doc({("a", 1, TOK): stat(90.0, 89.9, 90.1)}), "--fail-on", "worse")
     assert result.exit_code == 1 and "--fail-on: 1 figure worse" in result.stderr

@@ -3,21 +3,20 @@ is refused with a message at its line; never a traceback."""
 
 from __future__ import annotations
 
-import atexit
 import csv
 import io
 import json
 import re
-import shutil
-import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from benchproof.read.runs.records_io import read_runs
 from benchproof.read.yamlio import load_yaml
 from benchproof.receipts.downloads import write_csv
-from hostile.attack import FORMULA_START, plain_number, csv_text, unneutralised
+from hostile.attack import FORMULA_START, csv_text, plain_number, unneutralised
 
 SETTINGS = settings(max_examples=120, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)      # any character but a lone surrogate
@@ -29,8 +28,15 @@ JSON_VALUE = st.recursive(JSON_SCALAR, lambda inner: st.lists(inner, max_size=3)
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-FOLDER = Path(tempfile.mkdtemp(prefix="benchproof-properties-"))  # one file, rewritten per example
-atexit.register(shutil.rmtree, FOLDER, True)
+FOLDER = Path()   # one file, rewritten per example: in a folder of pytest's, made by _folder
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _folder(tmp_path_factory):
+    """FOLDER for the module's tests (made here, not at import: an xdist worker imports the
+    module whether or not it runs a test of it)."""
+    global FOLDER
+    FOLDER = tmp_path_factory.mktemp("properties")
 
 
 def _read(name: str, data: bytes):

@@ -15,10 +15,10 @@ from click.testing import CliRunner
 from benchproof.cli import main
 from benchproof.read.project import load_project
 from support.common import summary_rows
-from support.importing import SHARED, build_page, copy_in, run_import, tree
+from support.importing import build_page, copy_in, run_import, shared_samples, tree
 from support.tools import SCAN, hyperfine
 
-OLD = SHARED / "hyperfine" / "dandavison-misc_hyperfine_old-format_error.json"  # pre-1.12, no licence
+OLD = "hyperfine/dandavison-misc_hyperfine_old-format_error.json"  # pre-1.12, no licence: not copied
 
 
 @pytest.fixture(scope="module")
@@ -153,9 +153,9 @@ def test_a_generated_label_too_long_to_show_is_shortened_and_kept_whole(tmp_path
     assert arm.label in {r[0] for r in summary_rows(soup)}
 
 
-@pytest.mark.skipif(not OLD.is_file(), reason="the unlicensed genuine sample is only in shared/formats")
 def test_the_genuine_pre_1_12_file_with_a_389_character_label_imports(tmp_path):
-    shutil.copy(OLD, tmp_path / "old.json")
+    (old,) = shared_samples(OLD)
+    shutil.copy(old, tmp_path / "old.json")
     result = run_import(tmp_path, "hyperfine", "old.json", "--into", "proj")
     assert result.exit_code == 0, result.output
     (arm,) = load_project(tmp_path / "proj").arms.values()

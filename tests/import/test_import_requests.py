@@ -9,7 +9,8 @@ import json
 
 import numpy as np
 import pytest
-from support.importing import FIXTURES, SHARED, import_files, records, results, run_import
+
+from support.importing import FIXTURES, import_files, records, results, run_import, shared_samples
 from support.requests import sglang_line, vllm_result
 
 QPS4 = FIXTURES / "vllm" / "llm-k8s_01_tp8_pp1_qps_04_first30req.json"
@@ -146,7 +147,6 @@ def test_remove_takes_the_request_records_back(tmp_path):
     assert not (tmp_path / "p" / "requests").exists() or not any((tmp_path / "p" / "requests").iterdir())
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason="the shared research samples are not here")
 def test_the_shared_vllm_sample_reads_the_same_as_its_fixture_copy(tmp_path):
-    shared = SHARED / "vllm" / QPS4.name
+    (shared,) = shared_samples(f"vllm/{QPS4.name}")
     assert shared.read_bytes() == QPS4.read_bytes()

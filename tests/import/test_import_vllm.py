@@ -12,25 +12,27 @@ import math
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
 from benchproof.cli import main
 from benchproof.errors import ImportFormatError
 from benchproof.importers import base, common, vllm_serve, vllm_throughput
-from click.testing import CliRunner
 from support.importing import (
     FIXTURES,
-    SHARED,
     build_page,
     cell,
     import_files,
     messages,
     sample_files,
+    shared_samples,
     write,
 )
 
 QPS4 = FIXTURES / "vllm" / "llm-k8s_01_tp8_pp1_qps_04_first30req.json"
 QPSINF = FIXTURES / "vllm" / "llm-k8s_02_tp4_pp2_no_IB_qps_inf_first30req.json"
 THROUGHPUT = FIXTURES / "vllm-throughput" / "minimal_throughput.json"
-STRIX = sorted(SHARED.glob("vllm/strix-halo-vllm-toolboxes_*_throughput.json")) if SHARED.is_dir() else []
+STRIX = [f"vllm/strix-halo-vllm-toolboxes_{backend}_MiniMax-M2.7_tp2_throughput.json"   # no licence: not copied
+         for backend in ("aiter", "rocm", "triton")]
 
 
 def text_of(path: Path) -> str:
@@ -349,9 +351,9 @@ def test_throughput_one_record_with_the_tools_own_figures():
     assert "engine" not in imported.arm and "no model" in imported.arm["notes"]
 
 
-@pytest.mark.skipif(not STRIX, reason="the unlicensed genuine samples are only in shared/formats")
-@pytest.mark.parametrize("path", STRIX, ids=lambda p: p.name)
-def test_throughput_genuine_samples_read_in_place(path):
+@pytest.mark.parametrize("name", STRIX, ids=lambda name: name.split("_")[1])
+def test_throughput_genuine_samples_read_in_place(name):
+    (path,) = shared_samples(name)
     data = load(path)
     (rec,) = vllm_throughput.read(path, path.name).records
     assert rec["tokens_per_second"] == data["tokens_per_second"]

@@ -14,7 +14,6 @@ import pytest
 
 from support.common import REPO, build, copy_example, tree
 
-
 # The build runs in a child whose file writes into the staging folder slow down after the
 # twelfth, so that "mid-way through staging" is a moment the test can reliably hit.
 CHILD = """
@@ -35,9 +34,12 @@ main()
 
 
 def _start(project: Path, out: Path) -> subprocess.Popen:
+    # a killed build cannot remove its temporary folders: they go into the test's own
+    temp = out.parent / "tmp"
+    temp.mkdir(exist_ok=True)
     return subprocess.Popen([sys.executable, "-c", CHILD, str(project), str(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "PYTHONPATH": str(REPO / "generator")})
+                            env={**os.environ, "PYTHONPATH": str(REPO / "generator"), "TMPDIR": str(temp)})
 
 
 def _staging(out: Path) -> list[Path]:

@@ -6,17 +6,16 @@ comparison is never between the exact reader and itself)."""
 
 from __future__ import annotations
 
-import atexit
 import csv
 import io
 import json
-import shutil
-import tempfile
 import textwrap
 from pathlib import Path
 from unittest import mock
 
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from benchproof.errors import InputError
 from benchproof.read.project import load_project
@@ -25,7 +24,6 @@ from benchproof.read.runs.fast_csv import plain_csv
 from benchproof.read.runs.fast_jsonl import plain_jsonl
 from benchproof.receipts.downloads import records_csv, records_jsonl
 from support.promises import check_named_tests
-
 
 # What docs/speed.md ("Records as columns") promises of read/runs/fast_csv.py and
 # read/runs/fast_jsonl.py against the exact readers → the test that guards it.
@@ -58,22 +56,29 @@ def test_every_promise_names_a_test_that_exists():
 SETTINGS = settings(max_examples=60, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
-ROOT = Path(tempfile.mkdtemp(prefix="benchproof-column-readers-"))   # one project, its run file rewritten
-atexit.register(shutil.rmtree, ROOT, True)
-(ROOT / "arms").mkdir()
-(ROOT / "runs").mkdir()
-(ROOT / "report.yaml").write_text(textwrap.dedent("""\
-    title: Column readers
-    metrics:
-      - {id: m, label: M, unit: s, better: lower, source: wall clock}
-      - {id: rate, label: Rate, unit: x/s, better: higher, source: derived, derive: "n / m"}
-    dimensions:
-      - {id: d, label: D}
-    sections:
-      - {id: main, title: Main, arms: [a, b], baseline: a}
-    """), encoding="utf-8")
-for arm in ("a", "b"):
-    (ROOT / "arms" / f"{arm}.yaml").write_text(f"id: {arm}\nlabel: Arm {arm}\nrole: candidate\n", encoding="utf-8")
+ROOT = Path()   # one project, its run file rewritten: made by _project in a folder of pytest's
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _project(tmp_path_factory):
+    """The project in ROOT, for the module's tests (made here, not at import: an xdist worker
+    imports the module whether or not it runs a test of it)."""
+    global ROOT
+    ROOT = tmp_path_factory.mktemp("column-readers")
+    (ROOT / "arms").mkdir()
+    (ROOT / "runs").mkdir()
+    (ROOT / "report.yaml").write_text(textwrap.dedent("""\
+        title: Column readers
+        metrics:
+          - {id: m, label: M, unit: s, better: lower, source: wall clock}
+          - {id: rate, label: Rate, unit: x/s, better: higher, source: derived, derive: "n / m"}
+        dimensions:
+          - {id: d, label: D}
+        sections:
+          - {id: main, title: Main, arms: [a, b], baseline: a}
+        """), encoding="utf-8")
+    for arm in ("a", "b"):
+        (ROOT / "arms" / f"{arm}.yaml").write_text(f"id: {arm}\nlabel: Arm {arm}\nrole: candidate\n", encoding="utf-8")
 
 # What a field holds, as JSON text: mostly values a valid record has, some that are not.
 LITERALS = ["0", "-0", "1", "2", "3", "5", "512", "2048", "1.5", "2.0", "-3.25", "1E5", "1e-3", "0.0",

@@ -72,7 +72,7 @@ def test_a_field_as_written_and_a_reason(tmp_path, carriage):
     # a reason is read without the blanks around it (" =1" is the reason "=1")
     assert [r["reason"] for r, (v, _) in zip(rows, CELLS) if v == v.strip()] == \
         [cell for v, cell in CELLS if v == v.strip()]
-    for (value, cell), row in zip(CELLS, rows):   # one leading quote dropped gives the value back
+    for (value, _cell), row in zip(CELLS, rows):   # one leading quote dropped gives the value back
         assert (row[NOTE_COLUMN][1:] if row[NOTE_COLUMN] != value else row[NOTE_COLUMN]) == value
 
 

@@ -6,18 +6,24 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import shutil
 import statistics
 import zipfile
 from pathlib import Path
 
 import pytest
-from benchproof.cli import main
 from click.testing import CliRunner
+
+from benchproof.cli import main
 from support.common import REPO, build, figure_texts, page, strict_json, summary_rows
 
 FIXTURES = REPO / "tests" / "fixtures" / "formats"
-SHARED = REPO.parent / "shared" / "formats"  # the research notes' samples, when present
+# The research notes' genuine samples whose repositories show no licence: they are not
+# redistributable, so never in tests/fixtures/; a test that reads them runs only when this
+# variable names their folder, and otherwise skips saying why (the same tests are collected
+# either way: the suite never looks beside the checkout by itself).
+SHARED_VARIABLE = "BENCHPROOF_SHARED_FORMATS"
 SCALE = {"s": 1.0, "ms": 1e3, "µs": 1e6, "ns": 1e9, "tok/s": 1.0}
 
 
@@ -45,10 +51,22 @@ def run_import(where: Path, *args: str):
 
 
 def sample_files() -> list[Path]:
-    """Every sample file: our fixtures (all tools) and the shared research samples."""
-    roots = [FIXTURES] + ([SHARED] if SHARED.is_dir() else [])
-    return [p for root in roots for p in sorted(root.rglob("*"))
-            if p.is_file() and p.suffix.lower() != ".md"]
+    """Every sample file of tests/fixtures/formats/ (all tools)."""
+    return [p for p in sorted(FIXTURES.rglob("*")) if p.is_file() and p.suffix.lower() != ".md"]
+
+
+def shared_samples(*names: str) -> list[Path]:
+    """The unlicensed samples ``names`` (globs under the folder ``$BENCHPROOF_SHARED_FORMATS``);
+    the calling test skips, saying it did not run and how to run it, when the variable is not
+    set, and fails when it names a folder without them."""
+    where = os.environ.get(SHARED_VARIABLE)
+    if not where:
+        pytest.skip(f"NOT RUN: it reads genuine samples that have no licence to be copied here; "
+                    f"set {SHARED_VARIABLE}=/path/to/shared/formats to run it")
+    found = [p for name in names for p in sorted(Path(where).glob(name))]
+    if not found or len(found) < len(names):
+        pytest.fail(f"{SHARED_VARIABLE}={where} lacks {', '.join(names)}")
+    return found
 
 
 def write(folder: Path, name: str, text: str) -> Path:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -84,6 +85,14 @@ class Served:
         return self.process.wait(timeout)
 
     def close(self) -> None:
+        """Stop it as a user does (Ctrl-C), so that it removes its temporary folder; only if that
+        does not stop it, kill it and remove the folder here."""
         if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(10)
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+                if hasattr(self, "site"):
+                    shutil.rmtree(self.site.parent, ignore_errors=True)

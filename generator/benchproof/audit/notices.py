@@ -95,11 +95,11 @@ def group(findings: list[Finding], project: Project, results: Results) -> list[N
     topics: dict[tuple, list[str]] = {}
     anchors: set[str] = set()
     notices = []
-    for (rule, section, arm, topic, accepted), items in buckets.items():
-        kinds = topics.setdefault((rule, section, arm), [])
+    for (rule_id, section, arm, topic, accepted), items in buckets.items():
+        kinds = topics.setdefault((rule_id, section, arm), [])
         if topic not in kinds:
             kinds.append(topic)
-        anchor = _slug("-".join(["finding", rule, section, arm or "section"]
+        anchor = _slug("-".join(["finding", rule_id, section, arm or "section"]
                                 + ([str(kinds.index(topic) + 1)] if kinds.index(topic) else [])
                                 + (["accepted"] if accepted else [])))
         base, n = anchor, 2
@@ -108,7 +108,7 @@ def group(findings: list[Finding], project: Project, results: Results) -> list[N
         anchors.add(anchor)
         where = min((f.where for f in items), key=lambda w: (w.file, w.line or 0))
         points = sum(1 for row in results.section_rows(section) if row.arm == arm)
-        notices.append(Notice(anchor, rule, section, arm, items[0].subject, items[0].headline, tuple(items),
+        notices.append(Notice(anchor, rule_id, section, arm, items[0].subject, items[0].headline, tuple(items),
                               accepted, where, points))
     return notices
 

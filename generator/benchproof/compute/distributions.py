@@ -158,8 +158,9 @@ def distributions(project: Project, results: Results, groups: Groups) -> Distrib
                 if not any(d.n for d in arms) and not any(d.n_failed for d in arms):
                     continue
                 positive = [d for d in arms if d.n]
-                log = bool(positive) and min(d.low for d in positive) > 0 and \
-                    max(d.high for d in positive) > LOG_SPAN * min(d.low for d in positive)
+                lows = [d.low for d in positive if d.low is not None]   # all of them: each has values
+                highs = [d.high for d in positive if d.high is not None]
+                log = bool(positive) and min(lows) > 0 and max(highs) > LOG_SPAN * min(lows)
                 views.append(DistributionView(section.id, metric.id, point, tuple(arms), log, _histogram(pooled, log)))
             if data.good is not None:
                 for arm, runs in runs_of.items():

@@ -27,16 +27,15 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
-
-from benchproof.model.percentiles import median
 
 from benchproof import text as fmt
 from benchproof.compute.bootstrap import ratio_interval
 from benchproof.compute.spread import ROBUST_FROM
+from benchproof.model.percentiles import median
 
 SEPARATED, WITHIN_NOISE, TOO_FEW, SAME = "separated", "within-noise", "too-few", "same"
 STATES = (SEPARATED, WITHIN_NOISE, TOO_FEW, SAME)
@@ -127,7 +126,7 @@ def needed(n_a: int, n_b: int) -> int | None:
     raise AssertionError("unreachable")  # pragma: no mutate
 
 
-def separation(a: Sequence[float], b: Sequence[float], noise: float) -> Separation:
+def separation(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray, noise: float) -> Separation:
     """How the repetitions ``b`` stand against ``a`` (see the module's rule)."""
     # (the dtype only says what is read: ints, even past 2**64, give the same state and medians)
     x, y = np.asarray(a, float), np.asarray(b, float)   # pragma: no mutate

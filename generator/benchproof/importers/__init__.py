@@ -9,8 +9,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchproof.errors import ImportFormatError, Problem
-from benchproof.importers import (aiperf, guidellm, hyperfine, inference_perf, llama_bench, llmd_report,  # noqa: F401
-                                  pytest_benchmark, sglang, vllm_serve, vllm_throughput)
+from benchproof.importers import (  # noqa: F401 (each registers its format)
+    aiperf,
+    guidellm,
+    hyperfine,
+    inference_perf,
+    llama_bench,
+    llmd_report,
+    pytest_benchmark,
+    sglang,
+    vllm_serve,
+    vllm_throughput,
+)
 from benchproof.importers.base import REGISTRY, Importer
 from benchproof.read.yamlio import read_text
 

@@ -41,15 +41,21 @@ from typing import Any
 
 from benchproof.errors import Problem, fail
 from benchproof.importers.base import Imported, Importer, register
-from benchproof.importers.common import IMPORTED_FROM, finite, origin, read_file
+from benchproof.importers.common import IMPORTED_FROM, finite, mapping, origin, read_file, warning
 from benchproof.importers.common import skipped as skip
-from benchproof.importers.common import warning
 from benchproof.importers.serving.fields import order_record
 from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.importers.serving.requests import RequestNumbers, definitions, present_metrics, request_row
 from benchproof.importers.serving.stub import arm_stub, same_or_joined
-from benchproof.importers.serving.values import (CONCURRENCY_DIM, INF, NOT_RECORDED, RATE_DIM, iso_from_epoch_ns,
-                                                 plain_number, rate_value)
+from benchproof.importers.serving.values import (
+    CONCURRENCY_DIM,
+    INF,
+    NOT_RECORDED,
+    RATE_DIM,
+    iso_from_epoch_ns,
+    plain_number,
+    rate_value,
+)
 from benchproof.read.tooljson import json_document, tool_lines
 
 NAME = "aiperf"
@@ -86,12 +92,6 @@ def detect(path: Path, text: str) -> bool:
         ('"x_request_id"' in line or '"error"' in line) and '"benchmarks": [' not in line
 
 
-def _mapping(obj: dict, key: str) -> dict:
-    """``obj[key]`` when it is a JSON object, else an empty one."""
-    value = obj.get(key)
-    return value if isinstance(value, dict) else {}
-
-
 def _metric(metrics: dict, names: tuple[str, ...]) -> tuple[Any, float | None]:
     """(value, factor to ms) of the first of ``names`` the request has."""
     for name in names:
@@ -114,7 +114,7 @@ def _key(metrics: dict, names: tuple[str, ...]) -> str:
 
 
 def _request(obj: dict, meta: dict, rel: str, line: int, skipped: list[Problem], numbers: RequestNumbers) -> dict:
-    metrics = _mapping(obj, "metrics")
+    metrics = mapping(obj, "metrics")
     number = numbers.at(line)
     error = _error(obj.get("error"))
     found = {metric: _metric(metrics, names) for metric, names in NAMES.items()}
@@ -145,8 +145,8 @@ def _request(obj: dict, meta: dict, rel: str, line: int, skipped: list[Problem],
         if isinstance(gaps, list) and gaps_ms else None
     if gaps is not None and gaps_ms and not isinstance(gaps, list):
         number(gaps, _key(metrics, NAMES["itl_ms"]))
-    row["itl_ms"] = [g * gaps_ms for g in listed] if listed is not None and gaps_ms and \
-        all(g is not None for g in listed) else None
+    row["itl_ms"] = [g * gaps_ms for g in listed if g is not None] if listed is not None and gaps_ms and \
+        None not in listed else None
     out = finite(out_tokens)
     row["tpot_ms"] = sum(row["itl_ms"]) / (out - 1) if row["itl_ms"] and out is not None and out > 1 else None
     row["e2el_ms"] = scale("e2el_ms")
@@ -238,7 +238,7 @@ def _stated(entries: dict[str, dict], present: set[str], srel: str,
 def _load(summary: dict, srel: str) -> tuple[dict, str, str, str]:
     """The profiling phase's load settings (0.13: ``input_config.phases``; before: ``loadgen``),
     the prefix of their names in the arm's settings, and the keys of concurrency and rate."""
-    config = _mapping(summary, "input_config")
+    config = mapping(summary, "input_config")
     phases = config.get("phases")
     if isinstance(phases, list):
         profiling = [p for p in phases if isinstance(p, dict) and p.get("kind") == "profiling"]
@@ -274,15 +274,15 @@ def _time(value: Any, key: str, srel: str, warnings: list[Problem]) -> str | Non
 
 
 def _settings(summary: dict, load: dict, prefix: str) -> dict[str, Any]:
-    config = _mapping(summary, "input_config")
-    endpoint = _mapping(config, "endpoint")
-    run_info = _mapping(summary, "run_info")
-    items = _mapping(config, "models").get("items")
+    config = mapping(summary, "input_config")
+    endpoint = mapping(config, "endpoint")
+    run_info = mapping(summary, "run_info")
+    items = mapping(config, "models").get("items")
     items = items if isinstance(items, list) else []
     names = [m.get("name") for m in items if isinstance(m, dict) and isinstance(m.get("name"), str)] or \
         [m for m in endpoint.get("model_names") or () if isinstance(m, str)]
     urls = endpoint["urls"] if isinstance(endpoint.get("urls"), list) else [endpoint.get("url")]
-    text = lambda v: v if isinstance(v, str) and v else None  # noqa: E731
+    text = lambda v: v if isinstance(v, str) and v else None  # noqa: E731 (a shorthand of this function)
     return {"tool": "AIPerf", "tool_version": text(summary.get("aiperf_version")),
             "schema_version": text(summary.get("schema_version")), "benchmark_client": "aiperf profile",
             "summary": SUMMARY,
@@ -307,7 +307,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         if not isinstance(obj, dict) or "metrics" not in obj or "metadata" not in obj:
             skipped.append(skip(rel, number, f"not an {WHAT} line: no 'metadata' and 'metrics'"))
             continue
-        meta = _mapping(obj, "metadata")
+        meta = mapping(obj, "metadata")
         phase = meta.get("benchmark_phase", meta.get("credit_phase", "profiling"))
         if phase not in (None, "profiling"):
             other_phase += 1
@@ -347,8 +347,8 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     else:   # the requests' own times, when every request has them (else the first or last may be missing)
         starts = [r.get("started_at") for r in rows]
         ends = [r.get("ended_at") for r in rows]
-        started = min(starts) if all(starts) else None   # type: ignore[type-var]
-        ended = max(ends) if all(ends) else None          # type: ignore[type-var]
+        started = min(starts) if all(starts) else None   # type: ignore[type-var]  # all(): no None left
+        ended = max(ends) if all(ends) else None          # type: ignore[type-var]  # all(): no None left
     if started:
         record["started_at"] = started
     if ended:

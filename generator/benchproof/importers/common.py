@@ -18,12 +18,13 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from benchproof.errors import ImportFormatError, Problem, fail
-from benchproof.read.tooljson import load_json
 from benchproof.read.schema import line_of
+from benchproof.read.tooljson import load_json
 from benchproof.read.yamlio import read_text
 
 __all__ = ["skipped", "warning", "read_file", "object_list", "line_of", "is_number", "finite", "nested", "number_repeats",
@@ -103,6 +104,12 @@ def finite(value: Any, exact: bool = False) -> float | int | None:
     if not math.isfinite(number):
         return None
     return value if exact else number
+
+
+def mapping(obj: dict, key: str) -> dict:
+    """``obj[key]`` when it is a JSON object, else an empty one."""
+    value = obj.get(key)
+    return value if isinstance(value, dict) else {}
 
 
 def nested(node: Any, *keys: str) -> Any:

@@ -34,11 +34,23 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from benchproof.errors import fail
 from benchproof.importers import arms
 from benchproof.importers.base import DimensionDef, Imported, Importer, MetricDef, register
-from benchproof.importers.common import (IMPORTED_FROM, RESERVED_COLUMNS, finite, line_of, number_repeats, object_list,
-                                         origin, parameter_column, shorten, skipped, split_constant, warning)
-from benchproof.errors import fail
+from benchproof.importers.common import (
+    IMPORTED_FROM,
+    RESERVED_COLUMNS,
+    finite,
+    line_of,
+    number_repeats,
+    object_list,
+    origin,
+    parameter_column,
+    shorten,
+    skipped,
+    split_constant,
+    warning,
+)
 
 NAME = "hyperfine"
 WALL = MetricDef(
@@ -123,7 +135,7 @@ def _templates(entries: list, raw: dict[str, str]) -> list[str] | None:
         expanded = template
         for name, value in values.items():
             expanded = expanded.replace("{" + name + "}", value) if expanded is not None else None
-        if expanded != result["command"]:
+        if template is None or expanded != result["command"]:   # (no template: nothing expanded)
             return None
         found.append(template)
     combos = {tuple(params[c] for c in raw.values()) for _, _, params in entries}
@@ -246,7 +258,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         warnings.append(warning(rel, line_of(doc, "results"),
                                 "no 'exit_codes' (a hyperfine older than 1.12): every run is "
                                 "recorded as ok, since the file cannot say which failed"))
-    for index, (result, line, params) in enumerate(entries):
+    for index, (result, _line, params) in enumerate(entries):
         times = result["times"]
         codes = _per_run(result, "exit_codes", len(times), rel)
         memory = _per_run(result, "memory_usage_byte", len(times), rel)
@@ -282,10 +294,10 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
                 "kept as measured"))
     found: dict[str, dict] = {}
     if fields:
-        named = _names(templates) if fields == (TEMPLATE.id,) else {}
+        named = _names(templates) if fields == (TEMPLATE.id,) and templates else {}   # the field is there
         arms.put(records, fields, (lambda r: (named[r[TEMPLATE.id]],)) if named else None)
         found = arms.stubs(records, units, lambda indices: _stub(
-            [entries[i] for i in indices], templates[indices[0]] if fields == (TEMPLATE.id,) else None))
+            [entries[i] for i in indices], templates[indices[0]] if fields == (TEMPLATE.id,) and templates else None))
     number_repeats(records, [d.id for d in dims] + [arms.ARM])
     return Imported(NAME, records, [WALL], dims, _stub(entries), problems_skipped, warnings,
                     fields, found, parameters=raw_names, tool_version=None)  # hyperfine writes none

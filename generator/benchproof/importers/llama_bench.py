@@ -37,15 +37,25 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from pathlib import Path, PurePath
+from typing import Any
 
+from benchproof.errors import ImportFormatError, Problem, fail
 from benchproof.importers import arms
 from benchproof.importers.base import DimensionDef, Imported, Importer, MetricDef, register
-from benchproof.errors import ImportFormatError, fail
-from benchproof.importers.common import (aggregate_fields, finite, line_of, number_repeats, origin, read_file, shorten,
-                                         skipped, split_constant, warning)
+from benchproof.importers.common import (
+    aggregate_fields,
+    finite,
+    line_of,
+    number_repeats,
+    origin,
+    read_file,
+    shorten,
+    skipped,
+    split_constant,
+    warning,
+)
 from benchproof.importers.serving.values import NOT_RECORDED
 from benchproof.read.tooljson import json_document, load_json, tool_lines
-from benchproof.read.yamlio import MarkedMap
 
 NAME = "llama-bench"
 PREFILL = MetricDef(
@@ -95,13 +105,14 @@ def _shown(key: str, value):
     if value is None:
         return NOT_RECORDED
     if key == "flash_attn" and isinstance(value, (bool, int, float)):
-        return {1: "on", 0: "off", -1: "auto"}.get(value, value)  # True == 1, False == 0
+        words: dict[float, str] = {1: "on", 0: "off", -1: "auto"}
+        return words.get(value, value)  # True == 1, False == 0
     if key == "model_filename" and isinstance(value, str):
         return PurePath(value.replace("\\", "/")).name
     return value
 
 
-def _objects(text: str, rel: str) -> tuple[list[MarkedMap], list]:
+def _objects(text: str, rel: str) -> tuple[list[tuple[Any, int]], list[Problem]]:
     """The JSON objects of the file (array or lines), and the lines skipped as not JSON."""
     if text.lstrip().startswith("["):
         try:
@@ -114,7 +125,7 @@ def _objects(text: str, rel: str) -> tuple[list[MarkedMap], list]:
             raise
         if not isinstance(doc, list):
             fail(rel, 1, "not llama-bench output: expected a JSON array of tests")
-        return [(item, line_of(doc, i)) for i, item in enumerate(doc)], []
+        return [(item, line_of(doc, i) or 1) for i, item in enumerate(doc)], []   # load_json marks every item
     try:
         whole = json_document(text, rel)
     except ImportFormatError:   # not one document (or one of too many digits): line by line

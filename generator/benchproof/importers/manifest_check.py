@@ -12,8 +12,9 @@ in the place an import writes such a file (a runs file in ``runs/``, the tool's 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from benchproof.editor import SCHEMA_DIR
 from benchproof.errors import Problem, printable
@@ -101,8 +102,8 @@ def _entry(check: _Check, item: Any, i: int, line: int | None) -> bool:
     for key in _ENTRY_KEYS[:12]:
         if key not in item and key != "report_before":
             check.fail(line_of(item), f"{where} is missing '{key}'")
-    at = lambda key: line_of(item, key)   # noqa: E731
-    runs = lambda value, ln: check.path(value, ln, f"{where}: a runs file", ("runs/",))   # noqa: E731
+    at = lambda key: line_of(item, key)   # noqa: E731 (a shorthand of this function)
+    runs = lambda value, ln: check.path(value, ln, f"{where}: a runs file", ("runs/",))   # noqa: E731 (a shorthand of this function)
     if "runs" in item:
         runs(item["runs"], at("runs"))
     for key in ("format", "file", "section"):
@@ -139,7 +140,7 @@ def _entry(check: _Check, item: Any, i: int, line: int | None) -> bool:
 
 def _derivation(check: _Check, item: dict, where: str) -> None:
     """The keys ``verify`` re-derives the records with (issue 32's log)."""
-    at = lambda key: line_of(item, key)   # noqa: E731
+    at = lambda key: line_of(item, key)   # noqa: E731 (a shorthand of this function)
     for key in ("benchproof", "tool_version"):
         if key in item:
             check.text(item[key], at(key), f"{where}: '{key}'", optional=True)
@@ -172,7 +173,7 @@ def _added(check: _Check, added: Any, where: str, line: int | None) -> None:
     if not isinstance(added, dict):
         check.fail(line, f"{where}: 'added' must be a mapping, got {_shown(added)}")
         return
-    at = lambda key: line_of(added, key) or line   # noqa: E731
+    at = lambda key: line_of(added, key) or line   # noqa: E731 (a shorthand of this function)
     for key in added:
         if key not in _ADDED_KEYS:
             check.fail(at(key), f"{where}: 'added' has a key benchproof does not write: '{printable(str(key))}'")

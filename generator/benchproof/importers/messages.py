@@ -85,9 +85,9 @@ def imported(done: Written, project: str, dry: bool) -> list[Line]:
             what, why, arm_from = f.hint
             arm = f" --arm {arms.slug(f.path.stem)}" if arm_from == arms.NONE else ""
             each = "benchmark" if found.arm_from == ("name",) else ", ".join(found.arm_from)
-            shown, into = shlex.quote(f.shown), shlex.quote(project)
-            back = "" if dry else f" (after taking this one back: benchproof import --remove {shown} --into {into})"
-            command = "" if arm_from is None else (f": benchproof import {found.format} {shown} --arm-from "
+            quoted, into = shlex.quote(f.shown), shlex.quote(project)
+            back = "" if dry else f" (after taking this one back: benchproof import --remove {quoted} --into {into})"
+            command = "" if arm_from is None else (f": benchproof import {found.format} {quoted} --arm-from "
                                                    f"{arm_from}{arm} --into {into}{back}")
             lines.append((f"  hint: {f.shown} is {what}, imported as one arm per {each}; {why}{command}", False))
         where = root / f.evidence_rel

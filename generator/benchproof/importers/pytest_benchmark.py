@@ -35,12 +35,25 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from benchproof.errors import fail
 from benchproof.importers import arms
 from benchproof.importers.base import DimensionDef, Imported, Importer, MetricDef, register
-from benchproof.importers.common import (RESERVED_COLUMNS, aggregate_fields, finite, line_of, number_repeats,
-                                         object_list, origin, parameter_column, plain_value, shorten, skipped,
-                                         split_constant, warning)
-from benchproof.errors import fail
+from benchproof.importers.common import (
+    RESERVED_COLUMNS,
+    aggregate_fields,
+    finite,
+    line_of,
+    mapping,
+    number_repeats,
+    object_list,
+    origin,
+    parameter_column,
+    plain_value,
+    shorten,
+    skipped,
+    split_constant,
+    warning,
+)
 from benchproof.importers.serving.values import NOT_RECORDED
 
 NAME = "pytest-benchmark"
@@ -105,7 +118,7 @@ def _parameter_value(value):
 
 def _base(bench: dict, stats: dict, name: str, parameters: dict[str, str]) -> dict:
     record = {"status": "ok", "repeat": None, **_names(bench), "time_s": None}
-    params = bench.get("params") if isinstance(bench.get("params"), dict) else {}
+    params = mapping(bench, "params")
     for raw, column in parameters.items():
         record[column] = _parameter_value(params[raw]) if raw in params else f"no {raw}"
     record["iterations"] = stats.get("iterations")
@@ -161,9 +174,9 @@ def _fields(wanted: tuple[str, ...] | None, records: list[dict], parameters: dic
 
 
 def _arm(doc: dict, benches: list[dict]) -> dict:
-    machine = doc.get("machine_info") if isinstance(doc.get("machine_info"), dict) else {}
-    commit = doc.get("commit_info") if isinstance(doc.get("commit_info"), dict) else {}
-    cpu = machine.get("cpu") if isinstance(machine.get("cpu"), dict) else {}
+    machine = mapping(doc, "machine_info")
+    commit = mapping(doc, "commit_info")
+    cpu = mapping(machine, "cpu")
     hardware = {name: machine[key] for key, name in MACHINE.items() if machine.get(key)}
     hardware.update({name: cpu[key] for key, name in CPU.items() if cpu.get(key) and name not in hardware})
     settings = {key: machine[key] for key in PYTHON if machine.get(key)}
@@ -171,7 +184,7 @@ def _arm(doc: dict, benches: list[dict]) -> dict:
                      if commit.get(k) is not None})
     if doc.get("version"):
         settings["pytest_benchmark_version"] = doc["version"]
-    options = [b.get("options") if isinstance(b.get("options"), dict) else {} for b in benches]
+    options = [mapping(b, "options") for b in benches]
     constant, varying = split_constant(options, dict.fromkeys(k for o in options for k in o))
     settings.update({k: v for k, v in constant.items() if v is not None})
     settings.update({k: "varies by benchmark" for k in varying})

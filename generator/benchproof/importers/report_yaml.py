@@ -43,7 +43,7 @@ def add(doc: dict, created: bool, section: str, arm_ids: list[str], metrics: lis
         words.append("subject")
     known = _items(doc, "metrics")
     for item in known:
-        more = more_sources.get(item.get("id")) if isinstance(item, dict) else None
+        more = more_sources.get(item.get("id", "")) if isinstance(item, dict) else None
         if more:
             item["source"] = f"{item.get('source', '')}; {more}".lstrip("; ")
             added.sources[item["id"]] = more
@@ -63,7 +63,7 @@ def add(doc: dict, created: bool, section: str, arm_ids: list[str], metrics: lis
         entry = {"id": section, "title": section, "arms": []}
         sections.append(entry)
         added.section = True
-    listed = entry.get("arms") if isinstance(entry.get("arms"), list) else []
+    listed = arms if isinstance(arms := entry.get("arms"), list) else []
     added.arms = [a for a in arm_ids if a not in listed]
     entry["arms"] = [*listed, *added.arms]
     if added.section:
@@ -92,7 +92,7 @@ def take_back(doc: dict, added: Added, section: str, used_arms: set[str],
     doc["sections"] = sections
     entry = section_of(doc, section)
     if entry is not None:
-        listed = entry.get("arms") if isinstance(entry.get("arms"), list) else []
+        listed = arms if isinstance(arms := entry.get("arms"), list) else []
         entry["arms"] = [a for a in listed if a not in added.arms or a in used_arms]
         change = added.baseline or {}
         if change and entry.get("baseline") == change.get("to"):
@@ -109,7 +109,7 @@ def take_back(doc: dict, added: Added, section: str, used_arms: set[str],
         doc[key] = [m for m in _items(doc, key)
                     if not (isinstance(m, dict) and m.get("id") in gone and m["id"] not in used_columns)]
     for item in doc["metrics"]:
-        more = added.sources.get(item.get("id")) if isinstance(item, dict) else None
+        more = added.sources.get(item.get("id", "")) if isinstance(item, dict) else None
         if more and str(item.get("source", "")).endswith(more):
             item["source"] = str(item["source"])[: -len(more)].removesuffix("; ")
     if added.subject is not None and doc.get("subject") == added.subject:

@@ -21,7 +21,8 @@ def requests_name(runs_rel: str) -> str:
 def request_rows(requests: list[dict[str, Any]], runs: list[dict]) -> list[dict]:
     """The request records, each naming its run record's id (``runs``: the rows written), numbered
     within its run."""
-    out, numbers = [], {}
+    out: list[dict] = []
+    numbers: dict[Any, int] = {}
     for request in requests:
         run_id = runs[request["record"]]["run_id"]
         numbers[run_id] = numbers.get(run_id, 0) + 1

@@ -40,8 +40,8 @@ from benchproof.importers import rows as rows_of
 from benchproof.importers.base import Imported
 from benchproof.importers.disk import Files, UsageProblem, build_errors, dump_rows, dump_yaml, plain
 from benchproof.importers.request_writer import request_definitions, request_rows, requests_name
-from benchproof.read.runs.records_io import read_runs
 from benchproof.read.config.report import REL
+from benchproof.read.runs.records_io import read_runs
 from benchproof.read.runs.validate import run_files
 from benchproof.read.schema import line_of
 from benchproof.read.yamlio import load_yaml
@@ -159,12 +159,13 @@ class _Plan:
                                    "file gives nothing to name it by (no field differs): name it with "
                                    "--arm ID, or split the file with --arm-from FIELD")
         ids: dict[str, str] = {}
+        prefix = self.prefix or ""   # set whenever single or a value is empty (refused above otherwise)
         for value in values:
-            text = self.prefix if single or not value else (f"{self.prefix} · {value}" if self.prefix else value)
+            text = prefix if single or not value else (f"{prefix} · {value}" if prefix else value)
             label = arms.label(text)
             if label != text:
                 self.full[label] = value
-            base = self.prefix if single or not value else "-".join(filter(None, (self.prefix, arms.slug(value))))
+            base = prefix if single or not value else "-".join(filter(None, (prefix, arms.slug(value))))
             arm_id, n = base, 1
             while arm_id in self.arms:
                 n += 1
@@ -232,7 +233,7 @@ class _Plan:
             self.problems.append(Problem(
                 f.shown, None, f"{whose} the dimension '{gap}', which these {f.imported.format} "
                                f"records do not have; {why}"))
-        for rel, raw in self.others() if new else []:
+        for _rel, raw in self.others() if new else []:
             gap = next((d for d in new if raw.fields.get(d) is None), None)
             if gap is not None:
                 self.problems.append(Problem(
@@ -326,7 +327,7 @@ class _Plan:
             if full is not None and full not in ([stub.get("command")] if isinstance(stub.get("command"), str)
                                                  else stub.get("command") or []):
                 notes.append(f"The label is shortened from: `{full}`")
-            notes += [found["notes"] for _, found in sources if (found or {}).get("notes")]
+            notes += [(found or {})["notes"] for _, found in sources if (found or {}).get("notes")]
             stub["notes"] = "\n\n".join(dict.fromkeys(notes)) + "\n"
             order = ("label", "engine", "subject", "hardware", "settings", "command", "notes")
             stubs[arm_id] = {**{k: stub[k] for k in order if k in stub}, **stub}
@@ -376,7 +377,7 @@ def write_import(root: Path, prefix: str | None, section: str | None, files: lis
         for arm_id in written:
             disk.write(f"arms/{arm_id}.yaml", dump_yaml(stubs[arm_id]))
         doc, added, changes = plan.report(chosen)
-        text = dump_yaml(doc) if plan.created else roundtrip.edited(before_text, plan.doc, doc).encode("utf-8")
+        text = dump_yaml(doc) if before_text is None else roundtrip.edited(before_text, plan.doc, doc).encode("utf-8")
         if plan.created or doc != plan.doc:
             disk.write(REL, text)
         after = (root / REL).read_bytes()

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
+from typing import TypeGuard
 
 BINARY = {p: 1024.0 ** (i + 1) for i, p in enumerate("KMGTPE")}
 DECIMAL = {p: 1000.0 ** (i + 1) for i, p in enumerate("KMGTPE")}
@@ -39,7 +40,7 @@ FACTORS: dict[str, float] = {
 _SUFFIXED = re.compile(r"((?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)(?: ?([A-Za-z]{1,3}))?")
 
 
-def _is_number(value: object) -> bool:
+def _is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -96,7 +97,7 @@ def middle_of_two(below: float, above: float) -> float:
     return float(mean) if math.isfinite(mean) else below / 2 + above / 2
 
 
-def median(values: np.ndarray) -> float:
+def median(values: np.ndarray | Sequence[float]) -> float:
     k = len(values)
     if k % 2:
         return float(np.partition(values, k // 2)[k // 2])

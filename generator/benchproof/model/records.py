@@ -12,8 +12,9 @@ which are made from the columns when asked for.  ``Records`` is a sequence of th
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -103,7 +104,7 @@ class Records(Sequence[RunRecord]):
     def __len__(self) -> int:
         return len(self.run_id)
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):
         if isinstance(index, slice):
             return [self.record(i) for i in range(*index.indices(len(self)))]
         if index < 0:

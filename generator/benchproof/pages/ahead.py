@@ -60,12 +60,13 @@ def header(source: str) -> str:
 
 def write(templates: Path, out: Path) -> None:
     """Compile every template under ``templates`` into ``out`` (emptied first)."""
-    env = environment(jinja2.FileSystemLoader(str(templates)), {name: _unused for name in FILTERS})
+    loader = jinja2.FileSystemLoader(str(templates))
+    env = environment(loader, {name: _unused for name in FILTERS})
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*.py"):
         old.unlink()
     for name in sorted(env.list_templates(filter_func=lambda name: name.endswith(SUFFIX))):
-        source, filename, _ = env.loader.get_source(env, name)
+        source, filename, _ = loader.get_source(env, name)
         code = env.compile(source, name, filename, raw=True)
         (out / module_name(name)).write_text(header(source) + code, encoding="utf-8")
 
@@ -88,8 +89,10 @@ class Loader(jinja2.FileSystemLoader):
         if not _matches(path, header(source)):
             return super().load(environment, name, globals)
         spec = importlib.util.spec_from_file_location(f"benchproof.pages.compiled.{path.stem}", path)
+        if spec is None or spec.loader is None:   # cannot happen for a .py path; the source then
+            return super().load(environment, name, globals)
         module = importlib.util.module_from_spec(spec)
-        module.environment = environment   # as jinja2's own Template.from_code gives it
+        vars(module)["environment"] = environment   # as jinja2's own Template.from_code gives it
         try:
             spec.loader.exec_module(module)     # a fresh namespace each time: one per environment
             template = environment.template_class.from_module_dict(environment, vars(module), globals or {})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from benchproof.addresses import RUNS, arm_href, href
 from benchproof.audit.finding import Finding
 from benchproof.audit.notices import Notice
 from benchproof.audit.registry import RULES
@@ -16,7 +17,6 @@ from benchproof.audit.run import Audit
 from benchproof.charts.view import bar_view
 from benchproof.compute.aggregate import Results
 from benchproof.model.project import Project
-from benchproof.addresses import RUNS, arm_href, href
 
 RECORD_LINKS = 8   # records linked by name under one place; the rest are one link to runs.html
 OPEN_PLACES = 3    # a notice with more places than this folds them (the notice line sums them up)
@@ -135,12 +135,13 @@ def _no_view(finding: Finding) -> str:
 
 
 def notice_view(notice: Notice, project: Project, views=_no_view) -> NoticeView:
-    records, more = (), 0
+    records: tuple[RecordLink, ...] = ()
+    more = 0
     view = ""
     if len(notice.findings) == 1:
         f = notice.findings[0]
         summary = f"{f.place}: {f.detail}" if f.place else f.detail
-        places = ()
+        places: tuple[PlaceView, ...] = ()
         records, more = _records(project, f)
         view = views(f)
     else:

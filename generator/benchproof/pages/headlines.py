@@ -80,7 +80,7 @@ def _best(words: _Words, computed: Computed, metric) -> str:
         here = [r for r in rows if r.point == point]
         if here:
             pick = max if metric.better == "higher" else min
-            top = pick(here, key=lambda r: r.stats[metric.id].median)
+            top = pick(here, key=lambda r: r.stats[metric.id].median or 0.0)   # never None: rows has medians
             best.append((point, top))
     if not best:
         return ""

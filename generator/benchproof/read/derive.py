@@ -23,12 +23,15 @@ from __future__ import annotations
 import ast
 import math
 import operator
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Literal, cast
 
 from benchproof.read.numbers import parse_number
-from benchproof.read.timecuts import TimeCutError, time_text as _time_text, times as _times
+from benchproof.read.timecuts import TimeCutError
+from benchproof.read.timecuts import time_text as _time_text
+from benchproof.read.timecuts import times as _times
 
 MAX_LENGTH = 500
 MAX_EXPONENT = 8
@@ -61,7 +64,7 @@ def _quote(text: str, limit: int = 60) -> str:
     return repr(text if len(text) <= limit else text[: limit - 3] + "...")
 
 
-def _forbidden_condition(node: ast.AST) -> str | None | bool:
+def _forbidden_condition(node: ast.AST) -> str | Literal[True] | None:
     """Why ``node`` is not allowed in a condition; True when it is allowed only there; None
     when the arithmetic rules decide."""
     if isinstance(node, ast.Compare):
@@ -92,7 +95,7 @@ def _forbidden(node: ast.AST, condition: bool = False) -> str | None:
             kind = {str: "strings", bytes: "bytes", complex: "complex numbers"}.get(type(value))
             return f"{kind or type(value).__name__ + ' values'} are not allowed"
         try:
-            return None if math.isfinite(float(value)) else "this number is too large"
+            return None if math.isfinite(float(cast(float, value))) else "this number is too large"   # int or float
         except OverflowError:
             return "this number is too large"
     if isinstance(node, ast.Name) and node.id.startswith("_"):
@@ -101,8 +104,8 @@ def _forbidden(node: ast.AST, condition: bool = False) -> str | None:
         return f"the operator '{_OP_TEXT.get(type(node.op), '?')}' is not allowed"
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
         power = node.right.operand if isinstance(node.right, ast.UnaryOp) else node.right
-        if not (isinstance(power, ast.Constant) and type(power.value) in (int, float)
-                and abs(power.value) <= MAX_EXPONENT):
+        if not (isinstance(power, ast.Constant) and isinstance(power.value, (int, float))
+                and not isinstance(power.value, bool) and abs(power.value) <= MAX_EXPONENT):
             return f"'**' needs a number from -{MAX_EXPONENT} to {MAX_EXPONENT} as exponent"
     if isinstance(node, (ast.Name, ast.UnaryOp, ast.BinOp, ast.operator, ast.unaryop,
                          ast.expr_context)):
@@ -154,8 +157,8 @@ def _check(expr: str, condition: bool = False) -> tuple[str, ast.expr, tuple[str
     try:
         tree = ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError) as e:  # ValueError: null bytes on Python < 3.12
-        why = e.msg if isinstance(e, SyntaxError) else str(e)
-        raise DeriveError(f"{what}: invalid expression: {why} ({_quote(text)})") from None
+        said = e.msg if isinstance(e, SyntaxError) else str(e)
+        raise DeriveError(f"{what}: invalid expression: {said} ({_quote(text)})") from None
     except (RecursionError, MemoryError):
         raise DeriveError(f"{what}: expression is too deeply nested ({_quote(text)})") from None
     for node in ast.walk(tree):  # iterative, parents before children
@@ -231,10 +234,11 @@ class Derivation:
         division by zero and results that overflow or are not real numbers.
         """
         nums = {name: self._value(name, values.get(name)) for name in self.fields}
-        if any(v is None for v in nums.values()):
+        known = {name: v for name, v in nums.items() if v is not None}
+        if len(known) < len(nums):
             return None
         try:
-            return self._eval(self._tree, nums)  # type: ignore[arg-type]
+            return self._eval(self._tree, known)
         except RecursionError:
             raise DeriveError(f"expression is too deeply nested: {_quote(self._text)}") from None
 
@@ -280,7 +284,8 @@ class Derivation:
 
         n = len(next(iter(env.values())))
         if isinstance(node, ast.Constant):
-            value = self._literals[node.value] if isinstance(node.value, str) else float(node.value)
+            value = self._literals[node.value] if isinstance(node.value, str) else \
+                float(cast(float, node.value))   # _check let only ints and floats through
             return np.full(n, value), np.zeros(n, bool)
         if isinstance(node, ast.Name):
             return env[node.id], np.zeros(n, bool)
@@ -314,7 +319,8 @@ class Derivation:
 
     def _eval(self, node: ast.expr, env: Mapping[str, float]) -> Any:
         if isinstance(node, ast.Constant):
-            return self._literals[node.value] if isinstance(node.value, str) else float(node.value)
+            return self._literals[node.value] if isinstance(node.value, str) else \
+                float(cast(float, node.value))   # _check let only ints and floats through
         if isinstance(node, ast.Name):
             return env[node.id]
         if isinstance(node, ast.Compare):  # chained like Python: a < b < c is a < b and b < c
@@ -357,8 +363,8 @@ class Condition(Derivation):
 
     CONDITION = True
 
-    def evaluate(self, values: Mapping[str, object]) -> bool | None:  # type: ignore[override]
-        return super().evaluate(values)
+    def evaluate(self, values: Mapping[str, object]) -> bool | None:
+        return cast("bool | None", super().evaluate(values))   # a comparison's tree evaluates to a bool
 
 
 def parse(expr: str) -> Derivation:

@@ -17,7 +17,6 @@ from typing import Any
 from benchproof.errors import Problem, printable
 from benchproof.read.numbers import checked
 
-
 # --- run records --------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -208,13 +207,13 @@ def read_json_records(text: str, rel: str) -> Result:
         return [], [Problem(rel, exc.lineno, f"invalid JSON: {exc.msg}")]
     except RecursionError:
         return [], [Problem(rel, _deep_line(text), f"invalid JSON: nested too deeply (more than {DEEP} levels)")]
-    pos = _WHITESPACE.match(text).end()  # type: ignore[union-attr]
+    pos = _WHITESPACE.match(text).end()  # type: ignore[union-attr]  # matches "" too
     if not isinstance(document, list):
         return [], [Problem(rel, text.count("\n", 0, pos) + 1, "expected a JSON array of records")]
     # Second pass over the known-good array: decode each element where it starts.
     records: list[RawRecord] = []
     problems: list[Problem] = []
-    pos = _WHITESPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+    pos = _WHITESPACE.match(text, pos + 1).end()  # type: ignore[union-attr]  # matches "" too
     line, counted = 1, 0  # line number of offset ``counted``
     while text[pos] != "]":
         line, counted = line + text.count("\n", counted, pos), pos
@@ -227,7 +226,7 @@ def read_json_records(text: str, rel: str) -> Result:
         found, trouble = _record(value, strict, rel, line, text[pos:end])
         records += found
         problems += trouble
-        pos = _WHITESPACE.match(text, end).end()  # type: ignore[union-attr]
+        pos = _WHITESPACE.match(text, end).end()  # type: ignore[union-attr]  # matches "" too
         if text[pos] == ",":
-            pos = _WHITESPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+            pos = _WHITESPACE.match(text, pos + 1).end()  # type: ignore[union-attr]  # matches "" too
     return records, problems

@@ -44,17 +44,18 @@ def times(expr: str) -> tuple[tuple[str, ...], tuple[tuple[str, float], ...]]:
         if not texts:
             continue
         for o in texts:
-            seconds = time_text(o.value)
+            written = str(o.value)   # a str already: texts holds only those
+            seconds = time_text(written)
             if seconds is None or math.isnan(seconds):
                 raise TimeCutError(f"check: strings are not allowed, except an ISO 8601 time to compare a field "
-                                  f"with, e.g. ts >= '2025-06-02T00:00:00Z' (got {_quote(o.value)})")
-            literals[o.value] = seconds
+                                  f"with, e.g. ts >= '2025-06-02T00:00:00Z' (got {_quote(written)})")
+            literals[written] = seconds
         others = [o for o in operands if o not in texts]
         if not others or not all(isinstance(o, ast.Name) for o in others):
             src = ast.get_source_segment(text, node) or ast.unparse(node)
             raise TimeCutError(f"check: a time is compared with a field, e.g. \"ts >= '2025-06-02T00:00:00Z'\" "
                               f"(got {_quote(src)})")
-        fields += [o.id for o in others]
+        fields += [o.id for o in others if isinstance(o, ast.Name)]   # all of them, as checked above
     def is_text(n: ast.AST) -> bool:
         return isinstance(n, ast.Constant) and isinstance(n.value, str)
 

@@ -23,13 +23,13 @@ import bisect
 import json
 import re
 from dataclasses import dataclass
+from functools import partial
 from json import decoder as _decoder
 from json import scanner as _scanner
 from typing import Any
 
 from benchproof.errors import ImportFormatError, error, fail
 from benchproof.read.yamlio import MarkedMap, MarkedSeq
-
 
 # --- a tool's file: numbers ---------------------------------------------------------------
 
@@ -72,9 +72,9 @@ class _LineDecoder(json.JSONDecoder):
     def __init__(self, text: str) -> None:
         super().__init__(parse_int=_tool_int)
         self._newlines = [m.start() for m in re.finditer("\n", text)]
-        self.parse_object = self._object  # type: ignore[assignment]
-        self.parse_array = self._array  # type: ignore[assignment]
-        self.scan_once = _scanner.py_make_scanner(self)
+        self.parse_object = self._object
+        self.parse_array = self._array
+        self.scan_once = _scanner.py_make_scanner(self)  # type: ignore[attr-defined]  # the pure-Python one, not in typeshed
 
     def line(self, pos: int) -> int:
         return bisect.bisect_left(self._newlines, pos) + 1
@@ -160,15 +160,15 @@ def _array_items(text: str, pos: int) -> list[tuple[int, Any]]:
     """(line in ``text``, value) of each element of the (already valid) JSON array at ``pos``."""
     decoder = _tool_decoder()
     items: list[tuple[int, Any]] = []
-    pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+    pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]  # matches "" too
     line, counted = 1, 0
     while text[pos] != "]":
         line, counted = line + text.count("\n", counted, pos), pos
         value, end = decoder.raw_decode(text, pos)
         items.append((line, value))
-        pos = _WS.match(text, end).end()  # type: ignore[union-attr]
+        pos = _WS.match(text, end).end()  # type: ignore[union-attr]  # matches "" too
         if text[pos] == ",":
-            pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+            pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]  # matches "" too
     return items
 
 
@@ -181,7 +181,7 @@ def json_values(text: str, rel: str) -> list[tuple[int, Any]]:
     """
     decoder = _tool_decoder()
     values: list[tuple[int, Any]] = []
-    pos = _WS.match(text).end()  # type: ignore[union-attr]
+    pos = _WS.match(text).end()  # type: ignore[union-attr]  # matches "" too
     while pos < len(text):
         try:
             value, end = decoder.raw_decode(text, pos)
@@ -195,7 +195,7 @@ def json_values(text: str, rel: str) -> list[tuple[int, Any]]:
             values += _array_items(text, pos)
         else:
             values.append((_line_at(text, pos), value))
-        pos = _WS.match(text, end).end()  # type: ignore[union-attr]
+        pos = _WS.match(text, end).end()  # type: ignore[union-attr]  # matches "" too
     return values
 
 
@@ -215,20 +215,20 @@ def member_item_lines(text: str, key: str) -> list[int]:
     """Start lines of the elements of the array under the top-level ``key`` of a JSON
     object (``text`` already known to be valid JSON); ``[]`` if there is none."""
     decoder = json.JSONDecoder()
-    pos = _WS.match(text).end()  # type: ignore[union-attr]
+    pos = _WS.match(text).end()  # type: ignore[union-attr]  # matches "" too
     if text[pos:pos + 1] != "{":
         return []
-    pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+    pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]  # matches "" too
     while pos < len(text) and text[pos] != "}":
         name, pos = decoder.raw_decode(text, pos)
-        pos = _WS.match(text, pos).end() + 1  # type: ignore[union-attr]  # the ':'
-        pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+        pos = _WS.match(text, pos).end() + 1  # type: ignore[union-attr]  # matches "" too; the +1 steps over the colon
+        pos = _WS.match(text, pos).end()  # type: ignore[union-attr]  # matches "" too
         if name == key and text[pos] == "[":
             return [line for line, _ in _array_items(text, pos)]
         _, pos = decoder.raw_decode(text, pos)
-        pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
+        pos = _WS.match(text, pos).end()  # type: ignore[union-attr]  # matches "" too
         if text[pos:pos + 1] == ",":
-            pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]
+            pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]  # matches "" too
     return []
 
 
@@ -256,8 +256,7 @@ def tool_lines(text: str, marked: bool = False) -> list[ToolLine]:
         if not source.strip():
             continue
         decoder = json.JSONDecoder(parse_int=_tool_int,
-                                   object_pairs_hook=(lambda pairs, n=number: MarkedMap(pairs, line=n)) if marked
-                                   else None)
+                                   object_pairs_hook=partial(MarkedMap, line=number) if marked else None)
         try:
             out.append(ToolLine(number, source, decoder.decode(source)))
         except _LongNumber:

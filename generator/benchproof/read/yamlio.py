@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import codecs
 import pathlib
-from typing import Any, Iterator
-
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import yaml
 from yaml.composer import ComposerError
 from yaml.constructor import ConstructorError
+from yaml.error import Mark
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
@@ -33,6 +34,13 @@ _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_EXPANDED = 10_000   # values that aliases may add to one file
 MAX_DEPTH = 100         # mappings and lists inside one another
+
+
+def _mark(event: yaml.Event) -> Mark | None:
+    """Where ``event`` starts (typeshed allows the C loader's mark there too, which this loader,
+    PyYAML's pure-Python one, never makes)."""
+    mark = event.start_mark
+    return mark if isinstance(mark, Mark) else None
 
 
 class MarkedMap(dict):
@@ -111,19 +119,19 @@ class _Loader(yaml.SafeLoader):
         self.expanded = 0
         self.sizes: dict[int, tuple[int, int]] = {}
 
-    def compose_node(self, parent: Node | None, index: object) -> Node:  # type: ignore[override]
+    def compose_node(self, parent: Node | None, index: int) -> Node | None:
         event = self.peek_event()
         if isinstance(event, AliasEvent):
             node = self.anchors.get(event.anchor)  # an unknown one is PyYAML's to report
             if node is not None:
                 if node.end_mark is None:  # still being read: the alias is inside it
                     raise ComposerError(None, None, f"the alias *{event.anchor} refers to a value that "
-                                        "contains it", event.start_mark)
+                                        "contains it", _mark(event))
                 size, depth = self._measure(node)
                 self.expanded += size
                 if self.expanded > MAX_EXPANDED:
                     raise ComposerError(None, None, f"aliases expand to more than {MAX_EXPANDED:,} values "
-                                        "(an alias bomb?): write the values out", event.start_mark)
+                                        "(an alias bomb?): write the values out", _mark(event))
                 self._descend(self.depth + depth - 1, event)
             return super().compose_node(parent, index)
         self._descend(self.depth, event)
@@ -135,7 +143,7 @@ class _Loader(yaml.SafeLoader):
 
     def _descend(self, depth: int, event: yaml.Event) -> None:
         if depth >= MAX_DEPTH:
-            raise ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep", event.start_mark)
+            raise ComposerError(None, None, f"nested more than {MAX_DEPTH} levels deep", _mark(event))
 
     def _measure(self, node: Node) -> tuple[int, int]:
         """How many values ``node`` holds once every alias in it is written out, and how deep."""
@@ -151,8 +159,8 @@ class _Loader(yaml.SafeLoader):
                                     1 + max((depth for _, depth in measured), default=0))
         return self.sizes[id(node)]
 
-    def construct_scalar(self, node: Node) -> Any:  # type: ignore[override]
-        value = super().construct_scalar(node)  # type: ignore[arg-type]
+    def construct_scalar(self, node: Node) -> Any:
+        value = super().construct_scalar(node)  # type: ignore[arg-type]  # PyYAML checks the node itself
         if isinstance(value, str) and _SURROGATE.search(value):
             raise ConstructorError(None, None, "a text holds a lone surrogate escape (half of a UTF-16 "
                                    "pair, such as \\ud800, without the other half): not valid Unicode",
@@ -184,11 +192,11 @@ class _Loader(yaml.SafeLoader):
                 merged.extend(self._merged_pairs(source, active))
         return merged + own
 
-    def construct_mapping(  # type: ignore[override]
+    def construct_mapping(
         self, node: Node, deep: bool = False
     ) -> MarkedMap:
         if not isinstance(node, MappingNode):
-            raise ConstructorError(None, None, f"expected a mapping node, but found {node.id}",
+            raise ConstructorError(None, None, f"expected a mapping node, but found {getattr(node, 'id', 'a node')}",
                                    node.start_mark)
         result = MarkedMap(line=_line(node))
         own_lines: dict[Any, int] = {}
@@ -213,25 +221,25 @@ class _Loader(yaml.SafeLoader):
             result.key_lines[key] = line
         return result
 
-    def construct_yaml_map(self, node: MappingNode) -> Iterator[MarkedMap]:  # type: ignore
+    def construct_yaml_map(self, node: MappingNode) -> Iterator[MarkedMap]:  # type: ignore[override]  # a generator, as PyYAML's
         data = MarkedMap(line=_line(node))
         yield data
         filled = self.construct_mapping(node)
         data.update(filled)
         data.key_lines = filled.key_lines
 
-    def construct_yaml_seq(self, node: SequenceNode) -> Iterator[MarkedSeq]:  # type: ignore
+    def construct_yaml_seq(self, node: SequenceNode) -> Iterator[MarkedSeq]:  # type: ignore[override]  # as construct_yaml_map
         data = MarkedSeq(line=_line(node))
         yield data
         data.extend(self.construct_sequence(node))
         data.item_lines = [_line(child) for child in node.value]
 
-    def construct_yaml_timestamp(self, node: Node) -> str:  # type: ignore[override]
-        return self.construct_scalar(node)  # type: ignore[arg-type]
+    def construct_yaml_timestamp(self, node: Node) -> str:  # type: ignore[override]  # a date stays its text
+        return self.construct_scalar(node)
 
     def construct_yaml_int(self, node: Node) -> int:
         try:
-            return super().construct_yaml_int(node)  # type: ignore[arg-type]
+            return super().construct_yaml_int(node)  # type: ignore[arg-type]  # PyYAML checks the node
         except ValueError as exc:  # e.g. more digits than Python converts
             raise ConstructorError(None, None, str(exc), node.start_mark) from None
 

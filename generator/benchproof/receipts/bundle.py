@@ -22,15 +22,15 @@ import re
 import struct
 import zlib
 from collections import deque
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from benchproof import __version__
-from benchproof.receipts.buildtime import BuildTime
 from benchproof.model.project import Project
+from benchproof.receipts.buildtime import BuildTime
 from benchproof.site import Content, Stored
 
 ZIP_EPOCH_MIN = 315532800  # 1980-01-01T00:00:00Z: the earliest time a zip entry can hold
@@ -64,7 +64,7 @@ def provenance(project: Project, inputs: dict[str, bytes], when: BuildTime) -> b
     return (json.dumps(data, ensure_ascii=False, indent=1, allow_nan=False) + "\n").encode("utf-8")
 
 
-def sha256sums(files: dict[str, bytes]) -> bytes:
+def sha256sums(files: Mapping[str, Content]) -> bytes:
     """GNU ``sha256sum`` format: ``<hex>  <path>`` per line, paths in byte order."""
     paths = sorted(files)
     digests = _pool().map(lambda path: sha256(files[path]), paths)
@@ -76,7 +76,7 @@ def _stamp(when: BuildTime) -> int:
 
 
 def _dos_time(stamp: int) -> tuple[int, int]:
-    year, month, day, hour, minute, second = datetime.fromtimestamp(stamp, timezone.utc).timetuple()[:6]
+    year, month, day, hour, minute, second = datetime.fromtimestamp(stamp, UTC).timetuple()[:6]
     return (hour << 11) | (minute << 5) | (second // 2), ((year - 1980) << 9) | (month << 5) | day
 
 

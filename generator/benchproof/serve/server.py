@@ -120,7 +120,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
         self._safely(head=False)
 
-    def do_HEAD(self) -> None:  # noqa: N802
+    def do_HEAD(self) -> None:  # noqa: N802 (the name http.server calls)
         self._safely(head=True)
 
     def _safely(self, head: bool) -> None:
@@ -171,7 +171,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if not head:
             self.wfile.write(data)
 
-    def log_message(self, format: str, *args) -> None:  # noqa: A002
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 (http.server names it so)
         """Quiet: the page polls several times a second."""
 
 

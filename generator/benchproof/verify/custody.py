@@ -13,8 +13,9 @@ counted and named as asserted: not a failure, and not derived.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from benchproof import __version__
 from benchproof.errors import ImportFormatError, InputError, printable
@@ -80,7 +81,7 @@ def _derive(root: Path, entry: manifest.Entry) -> tuple[list[dict], list[dict]]:
                     {k: (str(v[0]), float(v[1])) for k, v in entry.targets.items()}, entry.evidence, offsets)
     requests = request_rows(found.requests, rows) if found.requests else []
     # as written: through the same JSON encoding, so a float compares as the file holds it
-    again = lambda items: [json.loads(x) for x in dump_rows(items, entry.evidence).decode().splitlines()]  # noqa: E731
+    again = lambda items: [json.loads(x) for x in dump_rows(items, entry.evidence).decode().splitlines()]  # noqa: E731 (a shorthand of this function)
     return again(rows), again(requests)
 
 

@@ -47,7 +47,7 @@ def sign(data: bytes, key: Path) -> bytes:
         message.write_bytes(data)
         try:
             done = subprocess.run([program, "-Y", "sign", "-f", str(key), "-n", NAMESPACE, str(message)],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
+                                  capture_output=True, timeout=TIMEOUT)
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise SignFailed(f"ssh-keygen could not run: {exc}") from None
         signature = message.with_name("SHA256SUMS.sig")
@@ -65,8 +65,8 @@ def check(data: bytes, signature: bytes, allowed_signers: Path, identity: str) -
         sig.write_bytes(signature)
         try:
             done = subprocess.run([program, "-Y", "verify", "-f", str(allowed_signers), "-I", identity,
-                                   "-n", NAMESPACE, "-s", str(sig)], input=data, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, timeout=TIMEOUT, env={**os.environ, "LC_ALL": "C"})
+                                   "-n", NAMESPACE, "-s", str(sig)], input=data, capture_output=True,
+                                  timeout=TIMEOUT, env={**os.environ, "LC_ALL": "C"})
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise ToolMissing(f"ssh-keygen could not run: {exc}") from None
     return done.returncode == 0, _said(done)

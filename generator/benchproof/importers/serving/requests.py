@@ -21,7 +21,7 @@ from typing import Any
 
 from benchproof.errors import Problem, printable
 from benchproof.importers.base import MetricDef
-from benchproof.importers.common import finite
+from benchproof.importers.common import finite, mapping
 from benchproof.importers.common import skipped as skip
 from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.model.percentiles import COUNT
@@ -46,7 +46,8 @@ class RequestNumbers:
 
     def __init__(self, rel: str, skipped: list[Problem]):
         self.rel, self.skipped = rel, skipped
-        self.said, self.more, self.more_line = 0, 0, None
+        self.said, self.more = 0, 0
+        self.more_line: int | None = None
 
     def at(self, line: int | None, prefix: str = "") -> Number:
         """The reader of the values of one request (or of one result's arrays) at ``line``."""
@@ -134,10 +135,10 @@ def request_row(record: int, error: Any, ttft_s: Any, itls_s: Any, latency_s: An
         row.update(ttft_ms=None, tpot_ms=None, itl_ms=None, e2el_ms=None)
         return row
     ttft = number(ttft_s, keys[0])
-    gaps = None
+    gaps: list[float] | None = None
     if isinstance(itls_s, list):
-        gaps = [number(x, f"{keys[1]}[{j}]") for j, x in enumerate(itls_s)]
-        gaps = None if any(g is None for g in gaps) else gaps
+        read = [number(x, f"{keys[1]}[{j}]") for j, x in enumerate(itls_s)]
+        gaps = [g for g in read if g is not None] if None not in read else None
     elif itls_s is not None:
         number(itls_s, keys[1])
     itl = [g * scale for g in gaps] if gaps is not None else None
@@ -161,7 +162,7 @@ def array_requests(obj: dict, record: int, rel: str, line: int, skipped: list[Pr
     they are missing or of different lengths.  A value that is not a number is said, at the
     result's line, by its key (``ttfts[3]``), in ``numbers`` (the file's)."""
     under = "details." if isinstance(obj.get("details"), dict) else ""
-    source = obj.get("details") if under else obj
+    source = mapping(obj, "details") if under else obj
     if not all(isinstance(source.get(k), list) for k in ARRAYS):
         odd = [k for k in ARRAYS if source.get(k) is not None and not isinstance(source.get(k), list)]
         if odd:     # the arrays are there, one is not a list: said, never a run quietly without requests

@@ -13,7 +13,6 @@ import numpy as np
 from benchproof import progress
 from benchproof.errors import Problems
 from benchproof.model.columns import free_unused_memory
-from benchproof.text import setting
 from benchproof.model.config import Metric, Report
 from benchproof.model.percentiles import PER_RUN, level, slice_quantiles
 from benchproof.model.records import Records
@@ -22,6 +21,7 @@ from benchproof.read.config.requests import GOODPUT, per_run_ids
 from benchproof.read.requests.check import ERROR, RUN_ID
 from benchproof.read.requests.gather import Gather
 from benchproof.read.requests.sources import FOLDER, batches, sources
+from benchproof.text import setting
 
 
 def read_requests(root: Path, report: Report, records: Records, problems: Problems) -> tuple[Report, Records, RequestData]:
@@ -78,6 +78,7 @@ def with_per_run(report: Report, records: Records, data: RequestData) -> tuple[R
         metrics.append(Metric(GOODPUT, "Goodput", "%", "higher",
                               f"each run's share of its requests, failed ones included, that succeeded and met every "
                               f"objective of slo: ({rules})", decimals=1))
+        assert data.good is not None   # counted whenever report.slo is set (read/requests/gather.py)
         with np.errstate(invalid="ignore", divide="ignore"):
             columns[GOODPUT] = np.where(data.requests > 0, 100.0 * data.good / np.maximum(data.requests, 1), np.nan)
     return replace(report, metrics=tuple(metrics)), replace(records, metrics=columns)

@@ -15,9 +15,10 @@ rows never sit in memory as a table.  A Parquet row's "line" is its row number i
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +37,7 @@ class Batch:
 
     rel: str
     lines: np.ndarray
-    columns: dict[str, object]    # a Column (CSV, JSON Lines), or a pyarrow array (Parquet)
+    columns: dict[str, Any]    # a Column (CSV, JSON Lines), or a pyarrow array (Parquet; untyped)
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,7 @@ def batches(root: Path, source: Source, wanted: tuple[str, ...], problems: list[
             yield Batch(source.rel, found.lines, {n: found.columns[n] for n in wanted if n in found.columns})
 
 
-def kind_of(data: object) -> str:
+def kind_of(data: Any) -> str:   # a Column, or a pyarrow array (untyped)
     """``text``, ``number``, ``object`` (a Column's kind), or ``list`` / ``other`` for a pyarrow array."""
     if isinstance(data, Column):
         return data.kind

@@ -115,10 +115,11 @@ def _fractions(data, lines, name: str) -> Column | None:
     if not len(whole):
         return Column(NUMBER, data)
     literals = _literals(lines, whole, name)
-    if any(text is None for text in literals):
+    texts = [text for text in literals if text is not None]
+    if len(texts) < len(literals):
         return None
     integers: dict[int, str] = {}
-    for row, text in zip(whole.tolist(), literals):
+    for row, text in zip(whole.tolist(), texts):
         mantissa = text.lower().split("e")[0]
         if values[row] == 0 and any(c in "123456789" for c in mantissa):
             return None                                   # 1e-400: the exact reader says why

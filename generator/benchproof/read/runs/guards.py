@@ -14,9 +14,9 @@ import numpy as np
 
 from benchproof.errors import Problems
 from benchproof.model.config import Guard, GuardOutcome
+from benchproof.model.records import Coded, Records
 from benchproof.read.derive import parse_condition
 from benchproof.read.numbers import parse_column
-from benchproof.model.records import Coded, Records
 
 
 def _value(records: Records, name: str, row: int):
@@ -61,9 +61,11 @@ def apply_guards(records: Records, guards: tuple[Guard, ...],
         condition = parse_condition(guard.check)
         numbers = {name: _numbers(records, name) for name in condition.fields}
         bad = set().union(*(found for _, found in numbers.values()))
+        def values_of(row: int, fields: tuple[str, ...] = condition.fields) -> dict[str, object]:
+            return {name: _value(records, name, row) for name in fields}
+
         result, errors = condition.evaluate_many(
-            {name: values for name, (values, _) in numbers.items()}, bad,
-            lambda row: {name: _value(records, name, row) for name in condition.fields})
+            {name: values for name, (values, _) in numbers.items()}, bad, values_of)
         _report(guard, [(row, errors[row]) for row in sorted(errors) if ok[row]], records, problems)
         checked = ok & ~np.isnan(result)   # a record it could not be evaluated on is NaN there
         excluded = np.flatnonzero(checked & (result == 0)).tolist()

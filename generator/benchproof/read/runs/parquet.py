@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import math
 import pathlib
+from typing import Any
 
 import numpy as np
 
 from benchproof.errors import Problem, printable
 from benchproof.model.columns import NUMBER, OBJECT, TEXT, Column, RunFile
 from benchproof.read.runs.fast_csv import padded
-
 
 _PER_SECOND = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
 # 0001-01-02 and 9999-12-31 (seconds from 1970): a time ISO 8601 writes with four digits of year,
@@ -150,7 +150,7 @@ def read_parquet(path: pathlib.Path, rel: str) -> tuple[RunFile | None, list[Pro
         rows += trouble
         if problem is not None:
             problems.append(problem)
-        else:
+        elif column is not None:   # always, when there is no problem
             columns[name] = column
     if problems:
         return None, problems
@@ -167,9 +167,10 @@ def _finite(found: RunFile) -> tuple[RunFile, list[Problem]]:
     bad = np.zeros(found.n, bool)
     problems = []
     for name, column in found.columns.items():
-        if column.kind != NUMBER or not pa.types.is_floating(column.data.type):
+        data: Any = column.data   # an arrow array: a Parquet column's data is never a list
+        if column.kind != NUMBER or not pa.types.is_floating(data.type):
             continue
-        infinite = pc.is_inf(column.data).fill_null(False).to_numpy(zero_copy_only=False)
+        infinite = pc.is_inf(data).fill_null(False).to_numpy(zero_copy_only=False)
         for row in np.flatnonzero(infinite).tolist():
             problems.append(Problem(found.rel, row + 1, f"'{printable(name)}' is {column.value(row)}: "
                                                         "not a finite number; leave it empty (null) when it was not measured"))
@@ -178,5 +179,5 @@ def _finite(found: RunFile) -> tuple[RunFile, list[Problem]]:
         return found, []
     keep = np.flatnonzero(~bad)
     columns = {name: column.take(keep) for name, column in found.columns.items()}
-    problems.sort(key=lambda p: p.line)
+    problems.sort(key=lambda p: p.line or 0)   # each names its row
     return RunFile(found.rel, found.names, columns, found.lines[keep]), problems

@@ -28,15 +28,16 @@ import codecs
 import csv
 import io
 import pathlib
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 
 from benchproof.errors import Problem
 from benchproof.model.columns import Column, RunFile
+from benchproof.read.jsonio import RawRecord, Result, read_json_records, read_jsonl_records
 from benchproof.read.runs.fast_csv import plain_csv
 from benchproof.read.runs.fast_jsonl import plain_jsonl
-from benchproof.read.jsonio import RawRecord, Result, read_json_records, read_jsonl_records
 from benchproof.read.yamlio import read_text, utf8_problem
 
 PART = 4 << 20    # bytes of a JSON Lines file read at a time by :func:`jsonl_parts` (whole lines)
@@ -188,8 +189,8 @@ def _read_csv(text: str, rel: str) -> tuple[RunFile | None, list[Problem]]:
     if header is None:
         problems.append(Problem(rel, 1, "no header row"))
         return None, problems
-    cells = list(zip(*rows)) if rows else [()] * len(header)
-    columns = {name: Column.text(values) for name, values in zip(header, cells)}
+    by_column = list(zip(*rows)) if rows else [()] * len(header)
+    columns = {name: Column.text(values) for name, values in zip(header, by_column)}
     return RunFile(rel, header, columns, np.asarray(lines, np.int64)), problems
 
 

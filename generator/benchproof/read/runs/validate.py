@@ -16,28 +16,30 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import numpy as np
 
 from benchproof import progress
 from benchproof import text as fmt
 from benchproof.errors import Problems, Suggest
-from benchproof.model.terms import STATUSES, DimValue
-from benchproof.model.config import Arm, Report
 from benchproof.model.columns import Column, RunTable, text_of
+from benchproof.model.config import Arm, Report
+from benchproof.model.records import Records
+from benchproof.model.terms import STATUSES, DimValue
 from benchproof.read.derive import parse
 from benchproof.read.inputs import folder_files, outside, strays
 from benchproof.read.limits import MAX_VALUE, text_problem
 from benchproof.read.numbers import is_number_text, parse_column, parse_decimal, parse_number
 from benchproof.read.paths import check_path
-from benchproof.read.runs.records_io import read_columns
-from benchproof.read.schema import shown
-from benchproof.read.runs.timestamps import timestamp, timestamps
-from benchproof.model.records import Records
 from benchproof.read.runs.assemble import records
+from benchproof.read.runs.records_io import read_columns
+from benchproof.read.runs.timestamps import timestamp, timestamps
+from benchproof.read.schema import shown
 
 RUN_SUFFIXES = (".csv", ".jsonl", ".json", ".parquet")
 MAX_REPEAT = 2.0 ** 63   # a repeat is kept as a 64-bit integer
@@ -106,7 +108,7 @@ class Validation:
             self.errors.append((row, check, message if isinstance(message, str) else message(row)))
             self.bad[row] = True
 
-    def fail_where(self, codes: np.ndarray, messages: list[str | None], check: int) -> None:
+    def fail_where(self, codes: np.ndarray, messages: Sequence[str | None], check: int) -> None:
         """Fail the rows whose code has a message (one message per distinct value)."""
         failing = [i for i, m in enumerate(messages) if m]
         if failing:
@@ -145,7 +147,7 @@ class Validation:
         check = 6
         dims = []
         for dim in self.report.dimensions:
-            codes, values = self.column(dim.id).by_value(lambda v, d=dim.id: self._dimension(d, v))
+            codes, values = self.column(dim.id).by_value(partial(self._dimension, dim.id))
             self.fail_where(codes, [why for _, why in values], check)
             dims.append((codes, [value for value, _ in values]))
             check += 1
@@ -189,7 +191,7 @@ class Validation:
     def _arms(self, arm_codes: np.ndarray, arms: list, section_codes: np.ndarray, sections: list) -> None:
         """An arm that has no file, or that its section does not list (once per arm × section)."""
         pairs, inverse = np.unique(arm_codes * (len(sections) + 1) + section_codes, return_inverse=True)
-        messages = []
+        messages: list[str | None] = []
         for pair in pairs.tolist():
             arm, section = arms[pair // (len(sections) + 1)], sections[pair % (len(sections) + 1)][0]
             if arm and arm not in self.arms and arm not in self.unreadable_arms:
@@ -257,7 +259,7 @@ class Validation:
         if metric.id in self.derivations:
             reported = self.reported[metric.id] = values
             values = self._derived(metric, reported, failed, status_ok, check)
-        negative = np.flatnonzero(values < 0) if not metric.allow_negative else []
+        negative = np.flatnonzero(values < 0) if not metric.allow_negative else np.zeros(0, np.intp)
         self.fail(list(negative), check, lambda row: said(
             f"'{metric.id}' is negative; set allow_negative: true on the metric if that is meaningful", fmt.setting(values[row]),
             f"'{metric.id}' is negative ({fmt.setting(values[row])}); set allow_negative: true on the metric if that is meaningful"))
@@ -364,10 +366,11 @@ def _id_texts(part: Column):
     """A part of the run_id column as text (null where there is none), as :func:`text_of` writes it."""
     import pyarrow as pa
 
+    data: Any = part.data   # an arrow array: a text or number column's data is never a list
     if part.kind == "text":
-        return part.data.cast(pa.string())
-    if part.kind == "number" and pa.types.is_integer(part.data.type):
-        return part.data.cast(pa.string())
+        return data.cast(pa.string())
+    if part.kind == "number" and pa.types.is_integer(data.type):
+        return data.cast(pa.string())
     return pa.array([text_of(v) or None for v in part.values()], pa.string())
 
 
