@@ -175,8 +175,8 @@ def _apart(f: Facts, section: str, arm: str, other: str, point, metric: Metric, 
     value, beside = values[arm], values[other]
     factor = max(value, beside) / min(value, beside)
     # (>= is the same: the two are never equal, they are more than the limit apart)
-    ahead = (value > beside) == (metric.better == "higher")  # pragma: no mutate
-    word = "better" if ahead else "worse"
+    word = metric.way(beside, value)   # never the same: the two are more than the limit apart
+    ahead = word == "better"
     headline = (f"a figure more than {fmt.setting(limit)}× away from another arm's at the same point: check the "
                 "timer and the regime before quoting")
     detail = (f"{f.number(value, metric.id)} is {f.times(factor)} {word} than {f.labels[other]}'s "

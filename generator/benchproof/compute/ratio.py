@@ -9,6 +9,7 @@ higher-is-better metric); beyond that as a factor (0.24× → ``4.17× worse``).
 from __future__ import annotations
 
 from benchproof import text as fmt
+from benchproof.model.terms import way
 
 BASELINE = "baseline"   # the words beside the baseline arm's own figures
 PERCENT_BAND = (0.5, 1.5)
@@ -23,8 +24,7 @@ def ratio_direction(ratio: float | None, better: str, is_baseline: bool = False)
         return BASELINE
     if ratio == 1:
         return "same"
-    good = ratio > 1 if better == "higher" else ratio < 1
-    word = "better" if good else "worse"
+    word = way(better, 1, ratio)
     low, high = PERCENT_BAND
     if low < ratio < high:
         gap = abs(ratio - 1) * 100

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from benchproof import text as fmt
 from benchproof.compare.markdown import escape, table
 from benchproof.compute.relative import mark
 from benchproof.compute.separation import SAME, SEPARATED, TOO_FEW
-from benchproof import text as fmt
+from benchproof.model.terms import way
 
 CAVEATS = ("Figures are medians of the successful repetitions, with their min–max; n is shown below three "
            "repetitions; `--` means not measured, never zero; failed and unsupported arms stay listed. "
@@ -43,8 +44,7 @@ def state(compared, better: str, is_baseline: bool, median) -> str:
         return ""
     found = compared.separation
     if found.state == SEPARATED:
-        higher = found.median_b > found.median_a
-        return "better" if higher == (better == "higher") else "worse"
+        return way(better, found.median_a, found.median_b)
     return {TOO_FEW: "too-few", SAME: "same"}.get(found.state, "within-noise")
 
 
