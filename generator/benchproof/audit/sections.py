@@ -7,7 +7,6 @@ from __future__ import annotations
 from benchproof import text as fmt
 from benchproof.audit.finding import Facts, Finding
 from benchproof.compute.aggregate import ratio_of
-from benchproof.compute.ratio import ratio_direction
 from benchproof.model.config import AuditSettings
 from benchproof.model.terms import Point
 
@@ -41,7 +40,7 @@ def _against(f: Facts, section, incumbent: str, there: str) -> list[tuple[str, P
 
 def _ratio_words(f: Facts, ratio: float, metric: str) -> str:
     """``0.84× (16% worse)``: the ratio and its words, as the summary table writes them."""
-    words = fmt.direction(ratio, ratio_direction(ratio, f.metrics[metric].better))
+    words = fmt.beside(ratio, f.metrics[metric].better)
     return f"{fmt.ratio(ratio)} ({words})"
 
 

@@ -14,7 +14,6 @@ from benchproof.audit.host import host_events
 from benchproof.audit.order import run_order
 from benchproof.audit.strays import noise_stray, overlap_stray
 from benchproof.compute.aggregate import ratio_of
-from benchproof.compute.ratio import ratio_direction
 from benchproof.compute.separation import WITHIN_NOISE, separation
 from benchproof.compute.spread import DIXON_Q90, dixon_stray, method, robust, stat_bounds, stat_relative
 from benchproof.model.config import AuditSettings
@@ -145,7 +144,7 @@ def without_first(f: Facts, settings: AuditSettings, section: str, arm: str, poi
         if not again.separated:
             continue
         ratio = ratio_of(again.median_b, again.median_a)
-        words = ratio_direction(ratio, f.metrics[metric].better)
+        words = fmt.ratio_words(ratio, f.metrics[metric].better)
         runs, it = ("its first run", "it") if len(first) == 1 else (f"its first {len(first)} runs", "them")
         if c.vs == arm:
             now = f"{f.number(middle(base), metric)}, and {f.labels[c.arm]} is {words} than it"

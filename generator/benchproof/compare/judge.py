@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from typing import TypeGuard, cast
 
 import numpy as np
+from benchproof import text
 from benchproof.compare.load import Key, Snapshot, figure_keys, point_key
-from benchproof.compute.ratio import ratio_direction
 from benchproof.compute.separation import (
     MIN_VALUES,
     SEPARATED,
@@ -152,7 +152,7 @@ def _figures(old: Snapshot, new: Snapshot, noise: float) -> list[Figure]:
         if _measured(a) and _measured(b) and a["median"]:
             ratio = b["median"] / a["median"]
             ratio = ratio if math.isfinite(ratio) else None   # beyond a double: null, as results.json writes it
-        words = ratio_direction(ratio, better)
+        words = text.ratio_words(ratio, better)
         out.append(Figure(section, arm, point, metric, a, b, ratio, words, _state(a, b, values, better, noise), values))
     return out
 

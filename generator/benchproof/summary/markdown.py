@@ -102,11 +102,11 @@ def _section(project, results, audit, comparisons, section, said=None) -> list[s
             stat = row.stats[metric.id]
             if stat.median is None and stat.status == "n/a":
                 continue
-            words = fmt.direction(stat.ratio, stat.ratio_direction)
+            words = fmt.beside(stat.ratio, metric.better, stat.is_baseline)
             ratio = "" if stat.ratio is None or row.arm == section.baseline else f"{fmt.ratio(stat.ratio)} {words}".strip()
             compared = comparisons.baseline(section.id, row.arm, row.point, metric.id)
             if compared is not None and compared.relative_only:   # made of records a relative guard caught
-                ratio = f"{fmt.ratio(compared.ratio)} {fmt.direction(compared.ratio, compared.direction)}, " \
+                ratio = f"{fmt.ratio(compared.ratio)} {fmt.beside(compared.ratio, metric.better)}, " \
                         f"{mark(compared.relative_only)}"
             figure = fmt.summary(stat, metric.decimals) if stat.median is not None else f"{fmt.MISSING} {stat.status}"
             small = fmt.small_n(stat)
