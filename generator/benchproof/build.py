@@ -40,6 +40,7 @@ from benchproof.pages.render import asset, render, stylesheet
 from benchproof.pages.record_text import forget
 from benchproof.pages.runs_page import runs_site_files
 from benchproof.site import MARKER, SiteFiles, Stored, publish
+from benchproof import text as fmt
 
 Log = Callable[[str], None]
 MARKER_TEXT = "This folder was written by benchproof; a rebuild replaces it whole.\n"
@@ -50,7 +51,7 @@ def describe(project: Project) -> str:
     by_status = ", ".join(f"{counts[s]:,} {s}" for s in STATUSES if counts.get(s))
     sections = len(project.report.sections)
     return (f"{len(project.records):,} records ({by_status}), {len(project.arms)} arms, "
-            f"{sections} section{'s' if sections != 1 else ''}")
+            f"{fmt.count(sections, 'section')}")
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ def audit_line(audit: Audit, project: Project) -> str:
         return f"{ran}, no finding"
     rules = Counter(notice.rule for notice in audit.notices)
     each = ", ".join(f"{count} {rule}" for rule, count in rules.items())
-    return (f"{ran}, {n} finding{'s' if n != 1 else ''} ({each})"
+    return (f"{ran}, {fmt.count(n, 'finding')} ({each})"
             + (f", {accepted} accepted" if accepted else ""))
 
 

@@ -83,9 +83,7 @@ class Facts:
     # -- words and numbers -----------------------------------------------------------------
 
     def point_text(self, point: Point | None) -> str:
-        if not point:
-            return ""
-        return " · ".join(f"{self.dim_labels.get(k, k)} {v}" for k, v in point)
+        return fmt.point(point or (), self.dim_labels)
 
     def place(self, point: Point | None, metric: str | None = None) -> str:
         parts = [self.metrics[metric].label] if metric else []

@@ -76,7 +76,7 @@ def guard(f: Facts, settings: AuditSettings) -> list[Finding]:
                 points = sorted({records.point.value(i) for i in rows} - {()},
                                 key=project.report.point_key)
                 at = f" at {', '.join(map(f.point_text, points))}" if points else ""
-                detail = (f"{len(rows)} record{'s' if len(rows) != 1 else ''}{at} excluded by the guard "
+                detail = (f"{fmt.count(len(rows), 'record')}{at} excluded by the guard "
                           f"'{g.check}' ({g.reason}): {seen}")
                 if relative:
                     detail += _kept(f, g.reason, section.id, arm)
@@ -94,5 +94,5 @@ def _kept(f: Facts, reason: str, section: str, arm: str) -> str:
     if not n:
         return ("; out of every absolute figure, and in no ratio: no other arm was caught by it in the same "
                 "rounds")
-    return (f"; out of every absolute figure, still in {n} ratio{'s' if n != 1 else ''} against arms caught "
+    return (f"; out of every absolute figure, still in {fmt.count(n, 'ratio')} against arms caught "
             "by it in the same rounds (relative only: measured on a degraded machine)")

@@ -113,11 +113,11 @@ def no_common_point(f: Facts, settings: AuditSettings) -> list[Finding]:
                  if not any(mine & theirs for other, theirs in measured.items() if other != arm)]
         if not alone:
             continue
-        each = "; ".join(f"{f.labels[arm]} at {', '.join(f.point_text(p) or 'its one point' for p in points[arm])}"
+        each = "; ".join(f"{f.labels[arm]} at {', '.join(f.point_text(p) for p in points[arm])}"
                          for arm in alone)
         others = [f.labels[a] for a in measured if a not in alone]
         against = f" (nor with {', '.join(others)})" if others else ""
-        detail = (f"{len(alone)} arm{'s' if len(alone) != 1 else ''} share{'' if len(alone) != 1 else 's'} no "
+        detail = (f"{fmt.count(len(alone), 'arm')} share{'' if len(alone) != 1 else 's'} no "
                   f"workload point with another{against}: {each}; no ratio or comparison is made between them; "
                   "measure them at a common point")
         rows = [r for arm in alone for p in points[arm] for r in f.ok(section.id, arm, p).tolist()]

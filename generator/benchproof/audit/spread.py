@@ -30,7 +30,7 @@ def few_repetitions(f: Facts, settings: AuditSettings) -> list[Finding]:
         n = len(records)
         if not 0 < n < least:
             continue
-        detail = f"{n} successful repetition{'s' if n != 1 else ''}, fewer than {least}"
+        detail = f"{n} successful {fmt.plural(n, 'repetition')}, fewer than {least}"
         out.append(f.finding("few-repetitions", row.section, row.arm, row.point, None, headline,
                              detail, f"n = {n}", records, (("n_ok", n), ("min_repetitions", least))))
     return out

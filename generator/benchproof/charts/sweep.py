@@ -156,7 +156,7 @@ def _sweep(project: Project, results: Results, section: Section, metric: Metric,
     shown_as = {x: str(dict(point)[across]) for x, point in items}   # each value as written (256K)
     at_label = dims[across]
     named = {k for k, _ in rest} | {across}
-    at_text = {x: " · ".join([f"{at_label} {shown_as[x]}"] + [f"{dims[k]} {v}" for k, v in point if k not in named])
+    at_text = {x: fmt.point(((across, shown_as[x]), *(p for p in point if p[0] not in named)), dims)
                for x, point in items}
     lines, medians, dots, off, gaps, edge = [], [], [], [], [], []
     shown = total = outside = 0

@@ -46,6 +46,7 @@ from benchproof.importers.common import (aggregate_fields, finite, line_of, numb
 from benchproof.importers.serving.values import NOT_RECORDED
 from benchproof.read.tooljson import json_document, load_json, tool_lines
 from benchproof.read.yamlio import MarkedMap
+from benchproof import text as fmt
 
 NAME = "llama-bench"
 PREFILL = MetricDef(
@@ -251,7 +252,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         more = f"; and {len(repeated) - 3} more" if len(repeated) > 3 else ""
         warnings.append(warning(
             rel, repeated[0][1][1],
-            f"{len(repeated)} test{'s' if len(repeated) > 1 else ''} appear more than once with the "
+            f"{fmt.count(len(repeated), 'test')} appear more than once with the "
             f"same build and settings ({examples}{more}): their samples are pooled into one figure; "
             "if they came from different binaries, import each into its own arm"))
     dims = DIMENSIONS + ([CONFIG] if config_keys else [])

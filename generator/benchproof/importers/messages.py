@@ -17,6 +17,7 @@ from benchproof.errors import printable
 from benchproof.importers import arms
 from benchproof.importers.remove import Removed
 from benchproof.importers.writer import Written
+from benchproof import text as fmt
 
 Line = tuple[str, bool]
 
@@ -41,7 +42,7 @@ def preview(rows: list[dict], runs_rel: str) -> list[Line]:
     shown += [("    " + printable(json.dumps(row, ensure_ascii=False)), False) for row in rows[:PREVIEW]]
     if len(rows) > PREVIEW:
         more = len(rows) - PREVIEW
-        shown.append((f"    … and {more} more record{'s' if more != 1 else ''}", False))
+        shown.append((f"    … and {more} more {fmt.plural(more, 'record')}", False))
     return shown
 
 
@@ -112,7 +113,7 @@ def imported(done: Written, project: str, dry: bool) -> list[Line]:
     written = [str(root / "arms" / f"{i}.yaml") for i in done.arms_written]
     kept = [str(root / "arms" / f"{i}.yaml") for i in done.arms if i not in done.arms_written]
     if written:
-        lines.append((f"{_verb(dry, 'write', 'wrote')} {_files(written)} (stub{'s' if len(written) > 1 else ''}: "
+        lines.append((f"{_verb(dry, 'write', 'wrote')} {_files(written)} ({fmt.plural(len(written), 'stub')}: "
                       f"check {'them' if len(written) > 1 else 'it'})", False))
     if kept:
         lines.append((f"{_verb(dry, 'keep', 'kept')} {_files(kept)} as "

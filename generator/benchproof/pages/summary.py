@@ -139,7 +139,7 @@ def spread_text(stat: Stat, decimals: int) -> str:
     q = stat.quantiles
     parts = [f"IQR {fmt.span(q[25], q[75], decimals)}", f"p5–p95 {fmt.span(q[5], q[95], decimals)}"]
     if stat.outliers:
-        parts.append(f"{fmt.thousands(stat.outliers)} outlier{'s' if stat.outliers != 1 else ''} (Tukey)")
+        parts.append(f"{fmt.thousands(stat.outliers)} {fmt.plural(stat.outliers, 'outlier')} (Tukey)")
     return " · ".join(parts)
 
 
@@ -214,7 +214,7 @@ def _shown_dims(project: Project, points: tuple[Point, ...]) -> tuple[list[str],
 def _point_cells(point: Point, shown: list[str], compact: bool) -> tuple[str, ...]:
     values = dict(point)
     if compact:
-        return (" · ".join(f"{d} {values[d]}" for d in shown),) if shown else ()
+        return (fmt.point(tuple((d, values[d]) for d in shown)),) if shown else ()
     return tuple(str(values[d]) for d in shown)
 
 
@@ -223,7 +223,7 @@ def _point_label(point: Point, shown: list[str], compact: bool, labels: dict[str
     if compact:
         return " · ".join(_point_cells(point, shown, compact))
     values = dict(point)
-    return " · ".join(f"{labels[d]} {values[d]}" for d in shown)
+    return fmt.point(tuple((d, values[d]) for d in shown), labels) if shown else ""
 
 
 def section_view(project: Project, results: Results, audit: Audit, section: Section,
@@ -238,7 +238,7 @@ def section_view(project: Project, results: Results, audit: Audit, section: Sect
     else:
         headers = tuple((labels[d], "") for d in shown)
     first = dict(points[0]) if points else {}
-    fixed_text = " · ".join(f"{labels[d]} {first.get(d)}" for d in fixed)
+    fixed_text = fmt.point(tuple((d, first.get(d)) for d in fixed), labels) if fixed else ""
 
     rows = {(r.arm, r.point): r for r in results.section_rows(section.id)}
     arms = list(section.arms)

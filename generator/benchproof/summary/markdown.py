@@ -86,9 +86,6 @@ def _section(project, results, audit, comparisons, section, said=None) -> list[s
     labels = {a.id: a.label for a in project.arms.values()}
     dims = {d.id: d.label for d in project.report.dimensions}
 
-    def point_text(point) -> str:
-        return " · ".join(f"{dims.get(k, k)} {v}" for k, v in point)
-
     metrics = project.report.metrics
     many_dims = len(project.report.dimensions) > 0
     heading = f"### {escape(section.title)}"
@@ -111,7 +108,7 @@ def _section(project, results, audit, comparisons, section, said=None) -> list[s
             figure = fmt.summary(stat, metric.decimals) if stat.median is not None else f"{fmt.MISSING} {stat.status}"
             small = fmt.small_n(stat)
             flags = (*audit.cells.get((section.id, row.arm, row.point, metric.id), ()), *audit.sections.get(section.id, ()))
-            rows.append([escape(labels[row.arm])] + ([escape(point_text(row.point))] if many_dims else []) + [
+            rows.append([escape(labels[row.arm])] + ([escape(fmt.point(row.point, dims))] if many_dims else []) + [
                 escape(f"{metric.label} ({metric.unit})" if metric.unit else metric.label),
                 escape(f"{figure} {small}".strip()), escape(ratio),
                 escape(state(comparisons.baseline(section.id, row.arm, row.point, metric.id), metric.better,
