@@ -184,7 +184,7 @@ def weighed_line(decided, weighed) -> str:
         states = Counter(c.state for c in decided.claims)
         parts.append(f"{len(decided.claims)} claims" + (f" ({', '.join(f'{n} {s}' for s, n in states.items())})"
                                                         if states else ""))
-    parts += [f"{len(items)} {name}{'s' if len(items) != 1 else ''}" for name, items in
+    parts += [fmt.count(len(items), name) for name, items in
               (("crossover", weighed.crossovers), ("reference", weighed.references)) if items]
     return ", ".join(parts)
 

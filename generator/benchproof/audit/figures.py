@@ -90,7 +90,7 @@ def _zero(f: Facts, row, metric: Metric) -> Finding | None:
         return None
     n, total = len(zero), len(rows)
     which = (f"all {total} successful records give" if n == total and n > 1 else
-             f"{n} of its {total} successful {fmt.plural(total, 'record')} give{'s' if n == 1 else ''}")
+             f"{n} of its {total} successful {fmt.plural(total, 'record')} {fmt.plural(n, 'gives', 'give')}")
     detail = (f"{which} exactly {f.number(0.0, metric.id)}: a successful run has no {kind} of 0, a counter or a "
               "timer that saw nothing (no tokens parsed, a time below the clock's resolution?)")
     headline = "a rate or a duration of exactly 0 on successful records"

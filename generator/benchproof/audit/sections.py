@@ -117,7 +117,7 @@ def no_common_point(f: Facts, settings: AuditSettings) -> list[Finding]:
                          for arm in alone)
         others = [f.labels[a] for a in measured if a not in alone]
         against = f" (nor with {', '.join(others)})" if others else ""
-        detail = (f"{fmt.count(len(alone), 'arm')} share{'' if len(alone) != 1 else 's'} no "
+        detail = (f"{fmt.count(len(alone), 'arm')} {fmt.plural(len(alone), 'shares', 'share')} no "
                   f"workload point with another{against}: {each}; no ratio or comparison is made between them; "
                   "measure them at a common point")
         rows = [r for arm in alone for p in points[arm] for r in f.ok(section.id, arm, p).tolist()]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from benchproof import text as fmt
 from benchproof.charts import style
 from benchproof.cache import Cache
 from benchproof.addresses import view_key
@@ -184,8 +185,8 @@ def _sweep(project: Project, results: Results, section: Section, metric: Metric,
             dots += [{**d, "x": x, "at": at} for d in dot_rows(records, reps.inside, metric, label)]
             off += [{**d, "x": x, "at": at} for d in dot_rows(records, reps.outside, metric, label, off_scale=True)]
     moving = [dims[k] for k in dims if k not in named and len({dict(p).get(k) for _, p in items}) > 1]
-    where = " · ".join([f"{dims[k]}: {v}" for k, v in rest]
-                       + ([f"{', '.join(moving)} change{'s' if len(moving) == 1 else ''} with {at_label}"]
+    where = " · ".join(([fmt.point(rest, dims)] if rest else [])
+                       + ([f"{', '.join(moving)} {fmt.plural(len(moving), 'changes', 'change')} with {at_label}"]
                           if moving else []))
     heading = f"{metric.label} across {at_label}" + (f" · {where}" if where else "")
     _, x_words = _x_scale(xs)

@@ -27,8 +27,7 @@ def counts(records: list[dict]) -> str:
     statuses = {s: n for s, n in Counter(r.get("status") for r in records).items() if s != "ok"}
     aggregates = sum(bool(r.get("aggregate")) for r in records)
     notes = [f"{n} {s}" for s, n in statuses.items()] + ([f"{aggregates} aggregate"] if aggregates else [])
-    word = "record" if len(records) == 1 else "records"
-    return f"{len(records)} {word}" + (f" ({', '.join(notes)})" if notes else "")
+    return f"{len(records)} {fmt.plural(len(records), 'record')}" + (f" ({', '.join(notes)})" if notes else "")
 
 
 PREVIEW = 3   # records of each file a dry run prints
@@ -114,10 +113,10 @@ def imported(done: Written, project: str, dry: bool) -> list[Line]:
     kept = [str(root / "arms" / f"{i}.yaml") for i in done.arms if i not in done.arms_written]
     if written:
         lines.append((f"{_verb(dry, 'write', 'wrote')} {_files(written)} ({fmt.plural(len(written), 'stub')}: "
-                      f"check {'them' if len(written) > 1 else 'it'})", False))
+                      f"check {fmt.plural(len(written), 'it', 'them')})", False))
     if kept:
         lines.append((f"{_verb(dry, 'keep', 'kept')} {_files(kept)} as "
-                      f"{'they were' if len(kept) > 1 else 'it was'}", False))
+                      f"{fmt.plural(len(kept), 'it was', 'they were')}", False))
     if dry:
         lines += diff(done.report, project)
     else:

@@ -160,7 +160,7 @@ def notice_view(notice: Notice, project: Project, views=_no_view) -> NoticeView:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'s' if n != 1 else ''}"
+    return fmt.count(n, word)
 
 
 def _count(notices: list[Notice]) -> str:
