@@ -243,7 +243,7 @@ NOISY = [
     Case("eleven: one far value does not move the interquartile range", ELEVEN_CALM, arms=("a",)),
     Case("eleven: an interquartile range of 23.8% of the median is noisy", ELEVEN_WIDE, [("a", P, "tok_s")],
          arms=("a",), figures={"low": 92.5, "high": 117.5, "spread": 25 / 105, "method": method(11)},
-         message="IQR 92.50–117.50 tok/s around a median of 105.00: the interquartile range is 23.8%"),
+         message="IQR 92.5–117.5 tok/s around a median of 105: the interquartile range is 23.8%"),
     Case("lower is better reads the same, each metric on its own: wall_s named",
          tuple(rec("a", r, 100.0, wall_s=w) for r, w in ((1, 1.0), (2, 1.2), (3, 1.1))), [("a", P, "wall_s")],
          arms=("a",)),

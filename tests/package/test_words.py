@@ -10,7 +10,6 @@ import ast
 from pathlib import Path
 
 import pytest
-
 from benchproof import text
 from benchproof.model.config import Metric
 from support.common import REPO, package_modules
