@@ -71,13 +71,32 @@ def plurals(path: Path) -> list[str]:
 
 
 def directions(path: Path) -> list[str]:
-    """Where ``path`` decides better or worse itself: ``"better" if … else "worse"``."""
+    """Where ``path`` decides better or worse itself: ``"better" if … else "worse"``, or reads a
+    metric's direction by hand (``….better == "higher"``)."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.IfExp) and {getattr(node.body, "value", None), getattr(node.orelse, "value", None)} \
                 == {"better", "worse"}:
-            found.append(f"{node.lineno}: {ast.unparse(node)}")
+            found.append(ast.unparse(node))
+        elif (isinstance(node, ast.Compare) and len(node.comparators) == 1
+              and isinstance(node.ops[0], (ast.Eq, ast.NotEq)) and "better" in ast.unparse(node)
+              and any(getattr(side, "value", None) in ("higher", "lower") for side in (node.left, node.comparators[0]))):
+            found.append(ast.unparse(node))
     return found
+
+
+# A metric's direction read for a magnitude, not for words: (module, the comparison) → why.
+NOT_DIRECTIONS = {
+    ("audit/compare.py", "better == 'higher'"): "the signed log of a ratio, worse positive (degraded-regime's factor)",
+    ("audit/finding.py", "better == 'higher'"): "worse_by: a signed gap as a fraction of the reference",
+    ("audit/figures.py", "metric.better == 'higher'"): "which of two arms is the better one (implausible's far end)",
+    ("audit/spread.py", "f.metrics[metric].better == 'higher'"): "the worse direction's word, lower or higher, of a "
+                                                                 "slow first repetition",
+    ("pages/headlines.py", "better == 'higher'"): "a ratio turned so that more is better, to rank the arms",
+    ("pages/headlines.py", "metric.better == 'higher'"): "the best arm: max or min",
+    ("read/config/workload.py", "targets.metrics[metrics[key]].better != 'higher'"):
+        "a crossover's rate metric must be higher-is-better: a check of the configuration",
+}
 
 
 # A choice by a count that is not a plural: (module, the expression) → why.
@@ -136,8 +155,14 @@ def test_no_module_writes_a_plural_itself():
 
 
 def test_no_module_decides_better_or_worse_itself():
-    found = {name: lines for name, path in _package().items() if name not in HOMES and (lines := directions(path))}
+    found = {}
+    for name, path in _package().items():
+        mine = [e for e in directions(path) if (name, e) not in NOT_DIRECTIONS]
+        if mine and name not in HOMES and not name.startswith("importers/"):   # importers write better: into files
+            found[name] = mine
     assert found == {}
+    listed = {(name, e) for name, path in _package().items() for e in directions(path)}
+    assert set(NOT_DIRECTIONS) <= listed, "an allowed reading that is gone: remove its line"
 
 
 def test_the_checks_find_them_where_they_belong(tmp_path):
@@ -147,8 +172,9 @@ def test_the_checks_find_them_where_they_belong(tmp_path):
                       'e = [f"{dims[k]}: {v}" for k, v in rest]\n'
                       'b = f"{n} run{\'s\' if n != 1 else \'\'}"\n'
                       'c = "is" if len(x) == 1 else "are"\n'
-                      'd = "better" if up else "worse"\n', encoding="utf-8")
-    assert len(point_spellings(sample)) == 3 and len(plurals(sample)) == 2 and len(directions(sample)) == 1
+                      'd = "better" if up else "worse"\n'
+                      'f = "up" if metric.better == "higher" else "down"\n', encoding="utf-8")
+    assert len(point_spellings(sample)) == 3 and len(plurals(sample)) == 2 and len(directions(sample)) == 2
     assert directions(PACKAGE / "model" / "terms.py") and point_spellings(PACKAGE / "text.py")
 
 
