@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from markupsafe import Markup
@@ -169,7 +170,7 @@ def beside(value: float | None, better: str, is_baseline: bool = False) -> str:
 ALL = "all runs"   # the point of a report with no dimension (every run is at it)
 
 
-def point(point: tuple, labels: Any = None) -> str:
+def point(point: tuple, labels: Mapping[str, str] | None = None) -> str:
     """A workload point in the reader's words, for a sentence, a title or a table cell:
     ``Concurrency 8 · Prompt 512`` (``labels``: dimension id → label; an id without one reads
     as itself); :data:`ALL` for the point of a report with no dimension."""
@@ -187,7 +188,7 @@ def point_ids(point: tuple) -> str:
     return " · ".join(f"{k}={v}" for k, v in point)
 
 
-def point_in(where: tuple, labels: Any = None) -> str:
+def point_in(where: tuple, labels: Mapping[str, str] | None = None) -> str:
     """``at Concurrency 8 · Prompt 512`` to follow a subject in a sentence; '' for the point of a
     report with no dimension, where "at all runs" would say nothing."""
     return f" at {point(where, labels)}" if where else ""
