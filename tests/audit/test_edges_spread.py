@@ -215,6 +215,10 @@ NOISY = [
          [("a", P, "tok_s")], records=[("a-512-r1", "a-512-r2", "a-512-r3")], arms=("a",),
          message="100.00–130.00 tok/s around a median of 100.50: the range is 29.9% of the median (limit 10%); "
                  "100.00, 100.50, 130.00 tok/s: 3 repetitions that disagree; at n = 3 none can be told apart as the stray"),
+    Case("three whole values, one far apart: written at the metric's decimals, as the summary's 101 (100–130)",
+         values(100.0, 101.0, 130.0), [("a", P, "tok_s")], arms=("a",),
+         message="100–130 tok/s around a median of 101: the range is 29.7% of the median (limit 10%); "
+                 "100, 101, 130 tok/s: 3 repetitions that disagree; at n = 3 none can be told apart as the stray"),
     Case("three, the first far apart (seed 002's control at 512 decode): noisy", values(38.33, 31.23, 31.07),
          [("a", P, "tok_s")], arms=("a",),
          message="38.33, 31.23, 31.07 tok/s: 3 repetitions that disagree; at n = 3 none can be told apart as the stray"),

@@ -40,7 +40,7 @@ def derived_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
             fields = ", ".join(m.derive_fields)
             detail = (f"the reported value differs by {by} from the one derived from {fields} in {len(differs)} "
                       f"of {len(rows)} repetitions (e.g. {f.ids(rows[worst:worst + 1])[0]}: reported "
-                      f"{f.number(float(given[worst]), m.id, unit=False)}, derived {f.number(float(derived[worst]), m.id)}); "
+                      f"{f.plain(float(given[worst]), m.id)}, derived {f.number(float(derived[worst]), m.id)}); "
                       "the derived value is used")
             headline = f"a reported figure differs from the one derived from raw fields by more than {percent(REPORTED_TOLERANCE)}"
             brief = f"{by} in {len(differs)} of {len(rows)}"

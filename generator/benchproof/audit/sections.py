@@ -76,7 +76,7 @@ def baseline_role(f: Facts, settings: AuditSettings) -> list[Finding]:
         figures = _against(f, section, incumbent, there)
         if figures:
             each = "; ".join(f"{f.labels[arm]} · {f.place(point, metric)}: {_ratio_words(f, ratio, metric)}, "
-                             f"{f.number(mine, metric, unit=False)} against {f.number(theirs, metric)}"
+                             f"{f.plain(mine, metric)} against {f.number(theirs, metric)}"
                              for arm, point, metric, mine, theirs, ratio in figures)
             said = f"against {inc} in “{title}”, at the same point and metric: {each}"
         else:

@@ -22,7 +22,7 @@ def claim_text(f: Facts, figure: ClaimFigure) -> str:
     """``0.68× (21.10 vs 31.00 tok/s of Incumbent)`` or ``21.10 tok/s``: a claim's figure."""
     if figure.vs is None:
         return f.number(figure.value, figure.metric)
-    return (f"{f.times(figure.value)} ({f.number(figure.side.median, figure.metric, unit=False)} vs {f.number(figure.vs.median, figure.metric)} "
+    return (f"{f.times(figure.value)} ({f.plain(figure.side.median, figure.metric)} vs {f.number(figure.vs.median, figure.metric)} "
             f"of {f.labels[figure.vs.arm]})")
 
 
