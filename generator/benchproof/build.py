@@ -42,6 +42,7 @@ from benchproof.receipts.record_text import sources
 from benchproof.receipts.runs_data import runs_data_files
 from benchproof.receipts.signature import Signature, signature_name
 from benchproof.site import MARKER, SiteFiles, Stored, publish
+from benchproof import text as fmt
 
 Log = Callable[[str], None]
 MARKER_TEXT = "This folder was written by benchproof; a rebuild replaces it whole.\n"
@@ -52,7 +53,7 @@ def describe(project: Project) -> str:
     by_status = ", ".join(f"{counts[s]:,} {s}" for s in STATUSES if counts.get(s))
     sections = len(project.report.sections)
     return (f"{len(project.records):,} records ({by_status}), {len(project.arms)} arms, "
-            f"{sections} section{'s' if sections != 1 else ''}")
+            f"{fmt.count(sections, 'section')}")
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ def audit_line(audit: Audit, project: Project) -> str:
         return f"{ran}, no finding"
     rules = Counter(notice.rule for notice in audit.notices)
     each = ", ".join(f"{count} {rule}" for rule, count in rules.items())
-    return (f"{ran}, {n} finding{'s' if n != 1 else ''} ({each})"
+    return (f"{ran}, {fmt.count(n, 'finding')} ({each})"
             + (f", {accepted} accepted" if accepted else ""))
 
 
@@ -185,7 +186,7 @@ def weighed_line(decided, weighed) -> str:
         states = Counter(c.state for c in decided.claims)
         parts.append(f"{len(decided.claims)} claims" + (f" ({', '.join(f'{n} {s}' for s, n in states.items())})"
                                                         if states else ""))
-    parts += [f"{len(items)} {name}{'s' if len(items) != 1 else ''}" for name, items in
+    parts += [fmt.count(len(items), name) for name, items in
               (("crossover", weighed.crossovers), ("reference", weighed.references)) if items]
     return ", ".join(parts)
 

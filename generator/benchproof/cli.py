@@ -37,11 +37,13 @@ def _project_dir(project: str | None) -> Path:
 
 
 def _report_problems(problems, strict: bool) -> None:
+    from benchproof import text as fmt   # (here: --help stays light)
+
     for p in problems:
         _say(str(p))
     errors = sum(p.severity == "error" for p in problems)
     warnings = len(problems) - errors
-    _say(f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}"
+    _say(f"{fmt.count(errors, 'error')}, {fmt.count(warnings, 'warning')}"
          + (" (--strict: warnings count as errors)" if strict else ""))
 
 

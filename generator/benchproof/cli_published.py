@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from benchproof import text
 from benchproof.errors import printable
 from benchproof.options import Number, RegularFile, WebAddress
 
@@ -116,13 +117,15 @@ def _failing(comparison, reasons: tuple[str, ...]) -> list[str]:
     for reason in reasons:
         if reason == "rerun-bar":
             n = sum(row.inside is not True for row in comparison.rerun_bar)
-            what = "re-run bar row{s} not met"
+            what = f"re-run bar {text.plural(n, 'row')} not met"
         elif reason == "new-finding":
-            n, what = len(comparison.new_findings), "new finding{s}"
+            n = len(comparison.new_findings)
+            what = f"new {text.plural(n, 'finding')}"
         else:
-            n, what = comparison.count(reason), f"figure{{s}} {reason}"
+            n = comparison.count(reason)
+            what = f"{text.plural(n, 'figure')} {reason}"
         if n:
-            found.append(f"{n} {what.format(s='' if n == 1 else 's')}")
+            found.append(f"{n} {what}")
     return found
 
 

@@ -1,14 +1,30 @@
 """Value → text: pure display formatting (used as Jinja filters), and JSON made safe to place in
-a script.  ``--`` means "not measured", never zero."""
+a script.  ``--`` means "not measured", never zero.
+
+Every word a reader meets more than once is said here, once:
+
+- a number (:func:`number` and its kin; ``templates/assets/number.js`` is its browser twin);
+- a workload point: :func:`point` in the reader's words (``Concurrency 8 · Prompt 512``),
+  :func:`point_ids` in the words a project's author types (``concurrency=8 · prompt=512``), and
+  :data:`ALL` for the point of a report with no dimension (tests/package/test_words.py keeps
+  every module to them);
+- a plural: :func:`count` (``3 repetitions``) and :func:`plural` (the word alone, a verb too);
+- a ratio's words: :func:`ratio_words` (``4.17× worse``) and :func:`beside` (what stands next
+  to the ratio), rendered from the ratio and the metric's direction
+  (:meth:`benchproof.model.config.Metric.way`), never parsed back.
+"""
 
 from __future__ import annotations
 
 import json
 import math
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from markupsafe import Markup
+
+from benchproof.model.terms import way
 
 MISSING = "--"
 SMALL_N = 3
@@ -113,21 +129,81 @@ def ratio(value: float | None) -> str:
     return times(value)
 
 
-def direction(value: float | None, words: str | None) -> str:
-    """The ratio's words as they sit beside it: ``13% better``; ``worse`` alone when they
-    repeat the ratio (``4.17×`` · ``worse``); nothing beside the baseline's own ``1.00×``."""
-    if not words or words == "baseline":
+BASELINE = "baseline"   # the words beside the baseline arm's own figures
+PERCENT_BAND = (0.5, 1.5)
+
+
+def ratio_words(value: float | None, better: str, is_baseline: bool = False) -> str | None:
+    """A ratio to the baseline in words, in the metric's direction (``better``: ``higher`` or
+    ``lower``): ``13% better``, ``4.17× worse``, ``same``, ``baseline``; None without a ratio, or
+    for a ratio that is not positive (a negative or zero median: better and worse mean nothing).
+
+    The words are generic (better / worse, never faster / slower): a metric may be a time, a
+    rate or a count.  Within half the baseline either way (0.5 < ratio < 1.5) the gap reads as a
+    percentage of the baseline, the way the ratio beside it reads (0.94× → ``6% worse`` for a
+    higher-is-better metric); beyond that as a factor (0.24× → ``4.17× worse``)."""
+    if value is None or value <= 0:
+        return None
+    if is_baseline:
+        return BASELINE
+    if value == 1:
+        return "same"
+    word = way(better, 1, value)
+    low, high = PERCENT_BAND
+    if low < value < high:
+        gap = abs(value - 1) * 100
+        return f"{number(gap, 0)}% {word}" if gap >= 0.5 else f"<1% {word}"
+    return f"{times(value if value > 1 else 1 / value)} {word}"
+
+
+def beside(value: float | None, better: str, is_baseline: bool = False) -> str:
+    """The ratio's words as they sit beside the ratio itself: ``13% better``; ``worse`` alone
+    when the factor is the ratio shown (``4.17×`` · ``worse``); nothing beside the baseline's
+    own ``1.00×``."""
+    words = ratio_words(value, better, is_baseline)
+    if not words or words == BASELINE:
         return ""
     shown = ratio(value)
     return words[len(shown) + 1:] if words.startswith(shown + " ") else words
 
 
-def point(point: tuple, with_names: bool = False) -> str:
-    """A workload point as text: ``512`` or ``prompt_target=512 · depth=0``."""
+ALL = "all runs"   # the point of a report with no dimension (every run is at it)
+
+
+def point(point: tuple, labels: Mapping[str, str] | None = None) -> str:
+    """A workload point in the reader's words, for a sentence, a title or a table cell:
+    ``Concurrency 8 · Prompt 512`` (``labels``: dimension id → label; an id without one reads
+    as itself); :data:`ALL` for the point of a report with no dimension."""
     if not point:
-        return "all"
-    parts = [f"{k}={v}" if with_names else str(v) for k, v in point]
-    return " · ".join(parts)
+        return ALL
+    return " · ".join(f"{(labels or {}).get(k, k)} {v}" for k, v in point)
+
+
+def point_ids(point: tuple) -> str:
+    """A workload point in the words a project's author types in report.yaml and on the
+    command line: ``concurrency=8 · prompt=512``; :data:`ALL` for the point of a report with no
+    dimension.  For messages about a project's files and for tools reading results.json."""
+    if not point:
+        return ALL
+    return " · ".join(f"{k}={v}" for k, v in point)
+
+
+def point_in(where: tuple, labels: Mapping[str, str] | None = None) -> str:
+    """``at Concurrency 8 · Prompt 512`` to follow a subject in a sentence; '' for the point of a
+    report with no dimension, where "at all runs" would say nothing."""
+    return f" at {point(where, labels)}" if where else ""
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """The word for ``n`` of a thing: ``repetition`` or ``repetitions`` (``many`` when the plural
+    is not ``one`` + s: ``entry``/``entries``, and for verbs: ``is``/``are``, ``gives``/``give``)."""
+    return one if n == 1 else (many if many is not None else f"{one}s")
+
+
+def count(n: int, one: str, many: str | None = None) -> str:
+    """``3 repetitions``, ``1 repetition``, ``1,204 records``: ``n`` by :func:`thousands` and
+    its :func:`plural`."""
+    return f"{thousands(n)} {plural(n, one, many)}"
 
 
 def raw_value(value: Any) -> str:

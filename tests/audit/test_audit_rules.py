@@ -49,8 +49,8 @@ def test_not_separated_fires_when_the_range_overlaps_the_baselines(tmp_path):
     assert only(planted, "not-separated") == [("not-separated", "b", {"size": 512}, "tok_s"),
                                               ("not-separated", "b", {"size": 512}, "wall_s")]
     assert audit_of(planted).findings[0].message == (
-        "Arm B · Tok/s · Size 512: 5% better than Arm A (the baseline), within noise: 108.00–112.00 tok/s overlaps "
-        "100.00–110.00 tok/s; with 3 vs 3 repetitions an exact rank test cannot give p below 0.1; 4 a side could "
+        "Arm B · Tok/s · Size 512: 5% better than Arm A (the baseline), within noise: 108–112 tok/s overlaps "
+        "100–110 tok/s; with 3 vs 3 repetitions an exact rank test cannot give p below 0.1; 4 a side could "
         "reach 0.029")
     assert rules_found(write(tmp_path / "c", interleaved(CLEAN), baseline="a")) == []
 
@@ -67,7 +67,7 @@ def test_noisy_fires_when_the_range_is_wide_for_the_median(tmp_path):
     found = only(planted, "noisy")
     assert found == [("noisy", "b", {"size": 512}, "tok_s"), ("noisy", "b", {"size": 512}, "wall_s")]
     noisy = audit_of(planted).findings[0]
-    assert noisy.message == ("Arm B · Tok/s · Size 512: 140.00–167.00 tok/s around a median of 151.00: "
+    assert noisy.message == ("Arm B · Tok/s · Size 512: 140–167 tok/s around a median of 151: "
                              "the range is 17.9% of the median (limit 10%)")
     assert dict(noisy.figures)["spread"] == pytest.approx(27 / 151)
     assert rules_found(write(tmp_path / "c", interleaved(CLEAN))) == []
@@ -90,7 +90,7 @@ def test_warm_up_fires_on_a_slow_first_repetition_by_time(tmp_path):
     finding = audit_of(planted).findings[0]
     assert finding.records == ("runs/r.csv:7",)
     assert "the first repetition by start time (runs/r.csv:7) is 26.9% worse (lower) than the median of the other 2: " \
-           "110.00 vs 150.50 tok/s" in finding.message
+           "110 vs 150.5 tok/s" in finding.message
     assert rules_found(write(tmp_path / "c", interleaved(CLEAN))) == []
 
 
@@ -277,3 +277,19 @@ def test_order_is_not_judged_without_every_time(tmp_path):
               for h, (arm, values) in enumerate(CLEAN.items()) for r, v in enumerate(values, 1)]
     blocks[0]["started_at"] = ""
     assert only(write(tmp_path, blocks), "order-confounded") == []
+
+
+def test_a_finding_writes_its_figures_at_the_metrics_decimals_as_the_summary_does(tmp_path):
+    """A metric whose every value is whole is written without decimals in the summary
+    (``3 (2–9)``); its finding writes the same numbers the same way, never ``2.00–9.00``."""
+    from click.testing import CliRunner
+
+    from benchproof.cli import main
+
+    planted = write(tmp_path, interleaved({"a": [3.0, 3.0, 3.0], "b": [2.0, 3.0, 9.0]}))
+    noisy = [f for f in audit_of(planted).findings if f.rule == "noisy" and f.metric == "tok_s"]
+    assert [f.message for f in noisy] == ["Arm B · Tok/s · Size 512: 2–9 tok/s around a median of 3: the range is "
+                                          "233.3% of the median (limit 10%)"]
+    summary = CliRunner().invoke(main, ["summary", str(planted)])
+    assert summary.exit_code == 0, summary.output
+    assert "| Arm B | Size 512 | Tok/s (tok/s) | 3 (2–9) |" in summary.output

@@ -147,7 +147,7 @@ def test_check_prints_each_unaccepted_finding_as_file_line_warning_rule(tmp_path
     result = invoke("check", root)
     assert result.exit_code == 0
     assert "runs/r.csv:3: warning: [noisy] Arm B: repetitions spread over more than 10% of the median, at 2 places: " \
-           "Tok/s · Size 512 (140.00–167.00 tok/s, 17.9% of the median 151.00); Wall · Size 512 (5.99–7.14 s, " \
+           "Tok/s · Size 512 (140–167 tok/s, 17.9% of the median 151); Wall · Size 512 (5.99–7.14 s, " \
            "17.4% of the median 6.62)" in result.output.splitlines()
     assert result.output.splitlines()[-1] == "0 errors, 1 warning"
 

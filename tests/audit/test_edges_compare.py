@@ -134,7 +134,7 @@ REGIME = [
          (*medians("a", flat(100.0, s4096=10.0)), *medians("b", flat(110.0))), [("a", {"size": 4096}, "tok_s")],
          records=[("a-4096-r1", "a-4096-r2", "a-4096-r3")],
          figures={"median": 10.0, "other": "b", "times_worse": 11.0, "healthy": tuple((("size", s),) for s in FOUR[:3])},
-         message="10.00 tok/s is 11.00× worse than Arm B's 110.00 tok/s here"),
+         message="10 tok/s is 11.00× worse than Arm B's 110 tok/s here"),
     Case("a departure of exactly 5×: fires (5 times or more)",
          (*medians("a", flat(100.0, s4096=20.0)), *medians("b", flat(100.0))), [("a", {"size": 4096}, "tok_s")]),
     Case("a departure of 4.9×: does not", (*medians("a", flat(100.0, s4096=100 / 4.9)), *medians("b", flat(100.0)))),
@@ -178,8 +178,8 @@ REGIME = [
          (*medians("a", {512: 100.0, 4096: 10.0}), *medians("b", {512: 100.0, 4096: 49.0}))),
     Case("two points, the other arm falls by exactly the square root (36× and 6×): fires",
          (*medians("a", {512: 360.0, 4096: 10.0}), *medians("b", {512: 300.0, 4096: 50.0})),
-         [("a", {"size": 4096}, "tok_s")], message="Arm A itself is 36.00× worse than at Size 512 (360.00 tok/s → "
-                                                   "10.00 tok/s), Arm B changes by 6.00× (300.00 tok/s → 50.00 tok/s)"),
+         [("a", {"size": 4096}, "tok_s")], message="Arm A itself is 36.00× worse than at Size 512 (360 tok/s → "
+                                                   "10 tok/s), Arm B changes by 6.00× (300 tok/s → 50 tok/s)"),
     Case("two points, the other arm falls by more than the square root (36× and 6.1×): the workload, does not",
          (*medians("a", {512: 360.0, 4096: 10.0}), *medians("b", {512: 305.0, 4096: 50.0}))),
     Case("two points, the arm itself falls exactly 5× while the other gains 2×: fires",
@@ -218,7 +218,7 @@ REGIME = [
          [("a", {"size": 4096}, "tok_s")], arms=("a", "b", "c"), baseline="b", figures={"other": "b"}),
     Case("the collapsed arm listed second: still the one named",
          (*medians("a", flat(100.0)), *medians("b", flat(100.0, s512=10.0))), [("b", P, "tok_s")],
-         figures={"median": 10.0, "other": "a"}, message="10.00 tok/s is 10.00× worse than Arm A's 100.00 tok/s here"),
+         figures={"median": 10.0, "other": "a"}, message="10 tok/s is 10.00× worse than Arm A's 100 tok/s here"),
     Case("a median of 0 at one point of the first arm: no ratio there, not a regime",
          (*medians("a", flat(100.0, s2048=0.0)), *medians("b", flat(100.0)))),
     Case("a median of 0 at one point of the second arm: no ratio there, not a regime",

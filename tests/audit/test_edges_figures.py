@@ -180,14 +180,14 @@ PLAUSIBLE_BY_DEFAULT = [
     Case("a decode of 0 on three successful records: at that arm", (*one(0.0, 0.0, 0.0), *one(30.0, 31.0, 32.0, arm="b")),
          [("a", P, "tok_s")], records=[("a-512-r1", "a-512-r2", "a-512-r3")], figures={"zero": 3, "of": 3},
          topics=("zero",),
-         message="Arm A · Tok/s · Size 512: all 3 successful records give exactly 0.00 tok/s: a successful run has "
+         message="Arm A · Tok/s · Size 512: all 3 successful records give exactly 0 tok/s: a successful run has "
                  "no rate of 0"),
     Case("its twin: a decode of 0.01 tok/s, silent", one(0.01, 0.01, 0.01), arms=("a",)),
     Case("one record of three at 0: named", one(30.0, 0.0, 31.0), [("a", P, "tok_s")], arms=("a",),
          records=[("a-512-r2",)], figures={"zero": 1, "of": 3},
-         message="1 of its 3 successful records gives exactly 0.00 tok/s"),
+         message="1 of its 3 successful records gives exactly 0 tok/s"),
     Case("a single successful record at 0", one(0.0), [("a", P, "tok_s")], arms=("a",),
-         message="1 of its 1 successful record gives exactly 0.00 tok/s"),
+         message="1 of its 1 successful record gives exactly 0 tok/s"),
     Case("a duration of 0 (lower is better)", tuple(rec("a", r, wall_s=0.0) for r in (1, 2, 3)), [("a", P, "wall_s")],
          arms=("a",), message="a successful run has no duration of 0"),
     Case("a failed or excluded record at 0 is no successful record",

@@ -88,7 +88,7 @@ BASELINE_ROLE += [
          message="Main: the baseline, Arm A, has role reference while the report's incumbent, Arm D, is measured in "
                  "“Other”: every ratio in this section (\"1.79× better\") is against Arm A, not against what you run; "
                  "against Arm D in “Other”, at the same point and metric: Arm B · Tok/s · Size 512: 0.98× (2% worse), "
-                 "179.00 against 183.00 tok/s"),
+                 "179 against 183 tok/s"),
     Case("an incumbent in another section at another point only: no ratio, said",
          [*at("a", 100), *at("b", 179), *at("d", 183, size=4096)], [SECTION], arms=FOUR, report=ELSEWHERE,
          roles=OUTSIDE, records=[IDS["a"]],
@@ -97,8 +97,8 @@ BASELINE_ROLE += [
     Case("the incumbent at one of two points: that point only",
          [*at("a", 100), *at("b", 179), *at("a", 90, size=4096), *at("b", 170, size=4096), *at("d", 183)],
          [SECTION], arms=FOUR, report=ELSEWHERE, roles=OUTSIDE,
-         message="at the same point and metric: Arm B · Tok/s · Size 512: 0.98× (2% worse), 179.00 against "
-                 "183.00 tok/s"),
+         message="at the same point and metric: Arm B · Tok/s · Size 512: 0.98× (2% worse), 179 against "
+                 "183 tok/s"),
     Case("a lower-is-better metric: the ratio's words follow it", [*timed("a", 2.0), *timed("b", 0.5), *timed("d", 1.0)],
          [SECTION], arms=FOUR, report=ELSEWHERE, roles=OUTSIDE,
          message="at the same point and metric: Arm B · Wall · Size 512: 0.50× (2.00× better), 0.50 against 1.00 s"),
@@ -113,7 +113,7 @@ BASELINE_ROLE += [
          arms=FOUR, report=ELSEWHERE, roles=OUTSIDE, message="Arm D has no median"),
     Case("two incumbents in another section: the first listed is named", SEED, [SECTION], arms=FOUR,
          report=ELSEWHERE, roles={**OUTSIDE, "c": "incumbent"}, figures={"incumbent": "c"},
-         message="Arm B · Tok/s · Size 512: 0.99× (1% worse), 179.00 against 180.00 tok/s"),
+         message="Arm B · Tok/s · Size 512: 0.99× (1% worse), 179 against 180 tok/s"),
     Case("an incumbent in the section and another elsewhere: the section's own is named", SEED, [SECTION],
          arms=FOUR, report=ELSEWHERE, roles={**OUTSIDE, "b": "incumbent"}, figures={"incumbent": "b"},
          message="the baseline, Arm A, has role reference while Arm B is the incumbent: every ratio"),
@@ -123,7 +123,7 @@ BASELINE_ROLE += [
          report=two_sections(other_base="c"), roles={"a": "incumbent", "b": "candidate", "c": "reference",
                                                       "d": "candidate"},
          message="against Arm A in “Main”, at the same point and metric: Arm D · Tok/s · Size 512: 1.83× (better), "
-                 "183.00 against 100.00 tok/s"),
+                 "183 against 100 tok/s"),
     Case("an incumbent in the first section, a reference baseline in each: both named, the second against it",
          SEED, [SECTION, SECTION], arms=FOUR, report=two_sections(main_base="a", other_base="c"),
          roles={"a": "reference", "b": "incumbent", "c": "reference", "d": "candidate"},

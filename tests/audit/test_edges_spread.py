@@ -215,6 +215,10 @@ NOISY = [
          [("a", P, "tok_s")], records=[("a-512-r1", "a-512-r2", "a-512-r3")], arms=("a",),
          message="100.00–130.00 tok/s around a median of 100.50: the range is 29.9% of the median (limit 10%); "
                  "100.00, 100.50, 130.00 tok/s: 3 repetitions that disagree; at n = 3 none can be told apart as the stray"),
+    Case("three whole values, one far apart: written at the metric's decimals, as the summary's 101 (100–130)",
+         values(100.0, 101.0, 130.0), [("a", P, "tok_s")], arms=("a",),
+         message="100–130 tok/s around a median of 101: the range is 29.7% of the median (limit 10%); "
+                 "100, 101, 130 tok/s: 3 repetitions that disagree; at n = 3 none can be told apart as the stray"),
     Case("three, the first far apart (seed 002's control at 512 decode): noisy", values(38.33, 31.23, 31.07),
          [("a", P, "tok_s")], arms=("a",),
          message="38.33, 31.23, 31.07 tok/s: 3 repetitions that disagree; at n = 3 none can be told apart as the stray"),
@@ -243,7 +247,7 @@ NOISY = [
     Case("eleven: one far value does not move the interquartile range", ELEVEN_CALM, arms=("a",)),
     Case("eleven: an interquartile range of 23.8% of the median is noisy", ELEVEN_WIDE, [("a", P, "tok_s")],
          arms=("a",), figures={"low": 92.5, "high": 117.5, "spread": 25 / 105, "method": method(11)},
-         message="IQR 92.50–117.50 tok/s around a median of 105.00: the interquartile range is 23.8%"),
+         message="IQR 92.5–117.5 tok/s around a median of 105: the interquartile range is 23.8%"),
     Case("lower is better reads the same, each metric on its own: wall_s named",
          tuple(rec("a", r, 100.0, wall_s=w) for r, w in ((1, 1.0), (2, 1.2), (3, 1.1))), [("a", P, "wall_s")],
          arms=("a",)),

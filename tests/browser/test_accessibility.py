@@ -206,7 +206,7 @@ def test_each_drawn_chart_has_an_accessible_name_and_a_description_in_words(brow
         assert rows.count() == len(view["figures"]["rows"])
     if name == "example":
         first = views["nov3-tuning--prefill_tok_s--prompt_target-512"]["spec"]["description"]
-        assert first.startswith("Prefill t/s (Input tokens: 512): V100 · expXa0982 · parallel preparation 203.97 tok/s;")
+        assert first.startswith("Prefill t/s (Input tokens 512): V100 · expXa0982 · parallel preparation 203.97 tok/s;")
         assert "V100 · PXA4 · tuning control 180.82 tok/s ⚠ noisy" in first
         img = page.locator(f"{MEASURE} .chart-canvas img")       # without script: the same words
         assert img.count() == 0 or first in img.get_attribute("alt")

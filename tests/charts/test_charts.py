@@ -45,7 +45,7 @@ def test_a_crowded_group_is_sampled_deterministically_and_says_so(tmp_path):
     a_dots = [d for d in dots if d["arm"] == "Arm A"]
     assert len(a_dots) == DOT_CAP == 200
     assert view.total == 1003 and view.shown == 203
-    assert view.spec["title"]["subtitle"][0] == "Size: 1"   # the point, then what the marks are
+    assert view.spec["title"]["subtitle"][0] == "Size 1"   # the point, then what the marks are
     assert "showing 203 of 1,003 repetitions" in view.spec["title"]["subtitle"][1]
     values = [d["value"] for d in a_dots]
     assert min(values) == 100 and max(values) == 200  # the extremes are always drawn

@@ -121,7 +121,7 @@ def test_a_figure_without_a_median_or_a_count():
                     {"section": "s", "arm": "c", "metrics": {"m": {"n_ok": 2, "median": None}}}]}
     c = [{"section": "s", "arm": "c", "status": "ok", "m": v} for v in (1.0, 5.0)]
     assert values(lines(*c), doc) == {("s", "c", (), "m"): [1.0, 5.0]}
-    with pytest.raises(Unreadable, match="s · a · m at the only point"):
+    with pytest.raises(Unreadable, match="s · a · m at all runs"):
         values(lines(*c, {"section": "s", "arm": "a", "status": "ok", "m": 1.0}), doc)
 
 

@@ -126,7 +126,7 @@ def test_one_or_two_equal_repetitions_a_side_are_too_few_never_the_same(a, b):
     found = separation(a, b, 0.10)
     assert found.state == "too-few" and found.gap is None and found.overlap is None
     assert found.median_a == (5.0 if a else None) and found.median_b == (5.0 if b else None)
-    words = Comparison("s", "b", "a", None, "m", BASELINE, 1.0, "same", found).words
+    words = Comparison("s", "b", "a", None, "m", BASELINE, 1.0, "higher", found).words
     assert words == "the same median, too few repetitions to tell"
 
 
@@ -206,15 +206,15 @@ def test_what_a_stronger_claim_would_need():
     assert (found.smallest_p, found.needs) == (0.1, 4)
 
 
-@pytest.mark.parametrize(("a", "b", "direction", "words"), [
-    ([100.0, 101.0], [113.0, 114.0, 115.0], "13% better", "13% better, too few repetitions to tell"),
-    ([100.0, 101.0, 102.0], [100.0, 114.0, 115.0], "13% better", "13% better, within noise"),
-    ([100.0, 101.0, 102.0], [113.0, 114.0, 115.0], "13% better", "13% better"),
-    ([5.0, 5.0, 5.0], [5.0, 5.0, 5.0], "same", "the same"),
-    ([5.0, 5.0, 5.0], [5.0, 5.0, 6.0], "same", "the same median, within noise"),
+@pytest.mark.parametrize(("a", "b", "ratio", "words"), [
+    ([100.0, 101.0], [113.0, 114.0, 115.0], 1.13, "13% better, too few repetitions to tell"),
+    ([100.0, 101.0, 102.0], [100.0, 114.0, 115.0], 1.13, "13% better, within noise"),
+    ([100.0, 101.0, 102.0], [113.0, 114.0, 115.0], 1.13, "13% better"),
+    ([5.0, 5.0, 5.0], [5.0, 5.0, 5.0], 1.0, "the same"),
+    ([5.0, 5.0, 5.0], [5.0, 5.0, 6.0], 1.0, "the same median, within noise"),
 ])
-def test_the_state_is_said_on_the_ratios_words(a, b, direction, words):
-    assert Comparison("s", "b", "a", None, "m", BASELINE, 1.0, direction, separation(a, b, 0.03)).words == words
+def test_the_state_is_said_on_the_ratios_words(a, b, ratio, words):
+    assert Comparison("s", "b", "a", None, "m", BASELINE, ratio, "higher", separation(a, b, 0.03)).words == words
 
 
 MANY_A = [100 + (k * 37 % 41) * 0.37 for k in range(41)]    # odd, and ratios with many distinct values

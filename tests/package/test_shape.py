@@ -165,7 +165,7 @@ def test_the_checks_find_what_they_look_for():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert "compute.aggregate" in GRAPH["audit.finding"] or "compute.run" in GRAPH["audit.finding"]
     assert stage("pages.runs_page") == 5 and stage("receipts.downloads") == 6 and stage("importers.writer") is None
-    assert "text" in GRAPH["compute.ratio"] and "model.terms" in GRAPH["addresses"]   # from … import, relative or not
+    assert "text" in GRAPH["compute.comparisons"] and "model.terms" in GRAPH["addresses"]   # from … import, relative or not
 
 
 def test_no_module_is_over_450_lines():

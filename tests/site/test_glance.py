@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from benchproof.compute.ratio import ratio_direction
+from benchproof.text import ratio_words as ratio_direction
 from support.common import SMALL_REPORT, build, page, summary_rows, text, write_project
 
 

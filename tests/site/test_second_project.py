@@ -16,7 +16,7 @@ import statistics
 from collections import Counter
 
 import pytest
-from benchproof.compute.ratio import ratio_direction
+from benchproof.text import ratio_words as ratio_direction
 from benchproof.compute.separation import separation
 
 from support.second_project import (BATCHES, BUNDLE, CROWDED, CROWDED_OK, DECIMALS, LABELS, METRICS, PROTOCOL, SECTIONS,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from benchproof import text
 from benchproof.audit.finding import Finding
 from benchproof.errors import Problem
 from benchproof.model.config import AcceptEntry
@@ -31,7 +32,7 @@ def describe(entry: AcceptEntry) -> str:
     parts = [f"rule '{entry.rule}'"]
     parts += [f"{key} '{getattr(entry, key)}'" for key in ("section", "arm", "metric") if getattr(entry, key)]
     if entry.point:
-        parts.append("point " + ", ".join(f"{k}={v}" for k, v in entry.point))
+        parts.append("point " + text.point_ids(entry.point))
     return ", ".join(parts)
 
 

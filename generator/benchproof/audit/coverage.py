@@ -84,7 +84,7 @@ def shared_points(least: int) -> Need:
                      and any(s.median is not None for s in r.stats.values())} for arm in section.arms]
             if any(len(a & b) >= least for i, a in enumerate(have) for b in have[i + 1:]):
                 return RAN
-        return False, f"no two arms have medians at {least} common point{'s' if least != 1 else ''}"
+        return False, f"no two arms have medians at {least} common {fmt.plural(least, 'point')}"
     return need
 
 

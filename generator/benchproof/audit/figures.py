@@ -90,7 +90,7 @@ def _zero(f: Facts, row, metric: Metric) -> Finding | None:
         return None
     n, total = len(zero), len(rows)
     which = (f"all {total} successful records give" if n == total and n > 1 else
-             f"{n} of its {total} successful record{'s' if total != 1 else ''} give{'s' if n == 1 else ''}")
+             f"{n} of its {total} successful {fmt.plural(total, 'record')} {fmt.plural(n, 'gives', 'give')}")
     detail = (f"{which} exactly {f.number(0.0, metric.id)}: a successful run has no {kind} of 0, a counter or a "
               "timer that saw nothing (no tokens parsed, a time below the clock's resolution?)")
     headline = "a rate or a duration of exactly 0 on successful records"
@@ -175,8 +175,8 @@ def _apart(f: Facts, section: str, arm: str, other: str, point, metric: Metric, 
     value, beside = values[arm], values[other]
     factor = max(value, beside) / min(value, beside)
     # (>= is the same: the two are never equal, they are more than the limit apart)
-    ahead = (value > beside) == (metric.better == "higher")  # pragma: no mutate
-    word = "better" if ahead else "worse"
+    word = metric.way(beside, value)   # never the same: the two are more than the limit apart
+    ahead = word == "better"
     headline = (f"a figure more than {fmt.setting(limit)}× away from another arm's at the same point: check the "
                 "timer and the regime before quoting")
     detail = (f"{f.number(value, metric.id)} is {f.times(factor)} {word} than {f.labels[other]}'s "
@@ -212,7 +212,7 @@ def missing_value(f: Facts, settings: AuditSettings) -> list[Finding]:
                     others = [f.labels[a] for a in section.arms if a != arm and have[a].any()]
                     whose = f"{others[0]}'s" if others else "the other repetitions'"
                     n, total = len(lacking), len(rows)
-                    which = (f"none of its {total} successful record{'s' if total != 1 else ''} has" if n == total
+                    which = (f"none of its {total} successful {fmt.plural(total, 'record')} has" if n == total
                              else f"{n} of its {total} successful records have no")
                     detail = (f"{which} {metric.label}{' value' if n == total else ''}, which {whose} records here "
                               "have: a parser that saw nothing, or a field the tool did not write? "

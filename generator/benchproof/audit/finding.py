@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 
 from benchproof import text as fmt
-from benchproof.model.percentiles import median
-from benchproof.model.terms import Point, Where
 from benchproof.compute.run import Computed
 from benchproof.model.config import Metric
+from benchproof.model.percentiles import median
 from benchproof.model.project import Project
+from benchproof.model.terms import Point, Where
 
 Figure = tuple[str, Any]   # ("median", 180.82): a figure a finding rests on
 
@@ -83,18 +83,26 @@ class Facts:
     # -- words and numbers -----------------------------------------------------------------
 
     def point_text(self, point: Point | None) -> str:
-        if not point:
-            return ""
-        return " · ".join(f"{self.dim_labels.get(k, k)} {v}" for k, v in point)
+        return fmt.point(point or (), self.dim_labels)
 
     def place(self, point: Point | None, metric: str | None = None) -> str:
         parts = [self.metrics[metric].label] if metric else []
         return " · ".join(parts + ([self.point_text(point)] if point else []))
 
+    def decimals(self, metric: str | None) -> int:
+        """The metric's decimals, as the summary table writes its figures (the report's
+        without a metric, or for one the report does not list)."""
+        mine = self.metrics[metric].decimals if metric in self.metrics else None
+        return self.report.decimals if mine is None else mine
+
     def number(self, value: float, metric: str | None = None) -> str:
-        """``12.30 ms`` (:func:`benchproof.text.number` at the report's decimals; the metric's
-        unit when it is given)."""
-        return fmt.measured(value, self.report.decimals, self.metrics[metric].unit if metric else "")
+        """``12.30 ms`` (:func:`benchproof.text.number` at the metric's decimals, as the summary
+        table has it, and its unit; the report's decimals without a metric)."""
+        return fmt.measured(value, self.decimals(metric), self.metrics[metric].unit if metric else "")
+
+    def plain(self, value: float, metric: str) -> str:
+        """``12.30``: :meth:`number` without the unit, for the first of ``12.30 vs 14.10 ms``."""
+        return fmt.number(value, self.decimals(metric))
 
     def times(self, value: float | None) -> str:
         """``1.13×`` (a ratio or a factor, :func:`benchproof.text.times`)."""
@@ -104,7 +112,7 @@ class Facts:
         return fmt.measured(value, self.report.decimals, "s")
 
     def span(self, low: float, high: float, metric: str) -> str:
-        return fmt.span(low, high, self.report.decimals, self.metrics[metric].unit)
+        return fmt.span(low, high, self.decimals(metric), self.metrics[metric].unit)
 
     def finding(self, rule: str, section: str, arm: str | None, point: Point | None, metric: str | None,
                 headline: str, detail: str, brief: str, records, figures: tuple[Figure, ...] = (),

@@ -196,7 +196,7 @@ def host_event(f: Facts, settings: AuditSettings) -> list[Finding]:
     for event in host_events(f, settings):
         window = clock_window(event.start, event.end)
         touched = "; ".join(
-            f"{f.labels[s.arm]}{' · ' + f.place(s.point, s.metric)} {f.ids([s.row])[0]}: {f.number(s.value)} vs "
+            f"{f.labels[s.arm]}{' · ' + f.place(s.point, s.metric)} {f.ids([s.row])[0]}: {f.plain(s.value, s.metric)} vs "
             f"{f.number(s.others, s.metric)}, {percent(worse_by(s.value, s.others, f.metrics[s.metric].better) or 0.0)} "
             "worse" for s in event.slow)
         quoted = "".join(f"; {name} {f.number(inside)} inside it, {f.number(outside)} outside"

@@ -16,6 +16,7 @@ from benchproof.model.terms import Point, Where
 from benchproof.compute.aggregate import Results
 from benchproof.errors import Problem
 from benchproof.model.project import Project
+from benchproof import text as fmt
 
 CHECK_PLACES = 6   # places named in one line of `check` output; the page lists them all
 
@@ -66,8 +67,8 @@ class Notice:
         """``at 2 of 4 points`` or ``at 3 places``."""
         n = len(self.findings)
         if all(f.metric is None and f.point is not None for f in self.findings):
-            return f"at {n} of {self.points} point{'s' if self.points != 1 else ''}"
-        return f"at {n} place{'s' if n != 1 else ''}"
+            return f"at {n} of {fmt.count(self.points, 'point')}"
+        return f"at {fmt.count(n, 'place')}"
 
     def text(self, most: int | None = None) -> str:
         """The whole message; ``most`` limits how many places are named."""

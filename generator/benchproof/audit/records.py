@@ -40,7 +40,7 @@ def derived_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
             fields = ", ".join(m.derive_fields)
             detail = (f"the reported value differs by {by} from the one derived from {fields} in {len(differs)} "
                       f"of {len(rows)} repetitions (e.g. {f.ids(rows[worst:worst + 1])[0]}: reported "
-                      f"{f.number(float(given[worst]))}, derived {f.number(float(derived[worst]), m.id)}); "
+                      f"{f.plain(float(given[worst]), m.id)}, derived {f.number(float(derived[worst]), m.id)}); "
                       "the derived value is used")
             headline = f"a reported figure differs from the one derived from raw fields by more than {percent(REPORTED_TOLERANCE)}"
             brief = f"{by} in {len(differs)} of {len(rows)}"
@@ -76,7 +76,7 @@ def guard(f: Facts, settings: AuditSettings) -> list[Finding]:
                 points = sorted({records.point.value(i) for i in rows} - {()},
                                 key=project.report.point_key)
                 at = f" at {', '.join(map(f.point_text, points))}" if points else ""
-                detail = (f"{len(rows)} record{'s' if len(rows) != 1 else ''}{at} excluded by the guard "
+                detail = (f"{fmt.count(len(rows), 'record')}{at} excluded by the guard "
                           f"'{g.check}' ({g.reason}): {seen}")
                 if relative:
                     detail += _kept(f, g.reason, section.id, arm)
@@ -94,5 +94,5 @@ def _kept(f: Facts, reason: str, section: str, arm: str) -> str:
     if not n:
         return ("; out of every absolute figure, and in no ratio: no other arm was caught by it in the same "
                 "rounds")
-    return (f"; out of every absolute figure, still in {n} ratio{'s' if n != 1 else ''} against arms caught "
+    return (f"; out of every absolute figure, still in {fmt.count(n, 'ratio')} against arms caught "
             "by it in the same rounds (relative only: measured on a degraded machine)")

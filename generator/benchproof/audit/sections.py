@@ -7,7 +7,6 @@ from __future__ import annotations
 from benchproof import text as fmt
 from benchproof.audit.finding import Facts, Finding
 from benchproof.compute.aggregate import ratio_of
-from benchproof.compute.ratio import ratio_direction
 from benchproof.model.config import AuditSettings
 from benchproof.model.terms import Point
 
@@ -41,7 +40,7 @@ def _against(f: Facts, section, incumbent: str, there: str) -> list[tuple[str, P
 
 def _ratio_words(f: Facts, ratio: float, metric: str) -> str:
     """``0.84× (16% worse)``: the ratio and its words, as the summary table writes them."""
-    words = fmt.direction(ratio, ratio_direction(ratio, f.metrics[metric].better))
+    words = fmt.beside(ratio, f.metrics[metric].better)
     return f"{fmt.ratio(ratio)} ({words})"
 
 
@@ -77,7 +76,7 @@ def baseline_role(f: Facts, settings: AuditSettings) -> list[Finding]:
         figures = _against(f, section, incumbent, there)
         if figures:
             each = "; ".join(f"{f.labels[arm]} · {f.place(point, metric)}: {_ratio_words(f, ratio, metric)}, "
-                             f"{f.number(mine)} against {f.number(theirs, metric)}"
+                             f"{f.plain(mine, metric)} against {f.number(theirs, metric)}"
                              for arm, point, metric, mine, theirs, ratio in figures)
             said = f"against {inc} in “{title}”, at the same point and metric: {each}"
         else:
@@ -114,11 +113,11 @@ def no_common_point(f: Facts, settings: AuditSettings) -> list[Finding]:
                  if not any(mine & theirs for other, theirs in measured.items() if other != arm)]
         if not alone:
             continue
-        each = "; ".join(f"{f.labels[arm]} at {', '.join(f.point_text(p) or 'its one point' for p in points[arm])}"
+        each = "; ".join(f"{f.labels[arm]} at {', '.join(f.point_text(p) for p in points[arm])}"
                          for arm in alone)
         others = [f.labels[a] for a in measured if a not in alone]
         against = f" (nor with {', '.join(others)})" if others else ""
-        detail = (f"{len(alone)} arm{'s' if len(alone) != 1 else ''} share{'' if len(alone) != 1 else 's'} no "
+        detail = (f"{fmt.count(len(alone), 'arm')} {fmt.plural(len(alone), 'shares', 'share')} no "
                   f"workload point with another{against}: {each}; no ratio or comparison is made between them; "
                   "measure them at a common point")
         rows = [r for arm in alone for p in points[arm] for r in f.ok(section.id, arm, p).tolist()]

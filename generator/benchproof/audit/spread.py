@@ -14,7 +14,6 @@ from benchproof.audit.host import host_events
 from benchproof.audit.order import run_order
 from benchproof.audit.strays import noise_stray, overlap_stray
 from benchproof.compute.aggregate import ratio_of
-from benchproof.compute.ratio import ratio_direction
 from benchproof.compute.separation import WITHIN_NOISE, separation
 from benchproof.compute.spread import DIXON_Q90, dixon_stray, method, robust, stat_bounds, stat_relative
 from benchproof.model.config import AuditSettings
@@ -31,7 +30,7 @@ def few_repetitions(f: Facts, settings: AuditSettings) -> list[Finding]:
         n = len(records)
         if not 0 < n < least:
             continue
-        detail = f"{n} successful repetition{'s' if n != 1 else ''}, fewer than {least}"
+        detail = f"{n} successful {fmt.plural(n, 'repetition')}, fewer than {least}"
         out.append(f.finding("few-repetitions", row.section, row.arm, row.point, None, headline,
                              detail, f"n = {n}", records, (("n_ok", n), ("min_repetitions", least))))
     return out
@@ -56,7 +55,7 @@ def noisy(f: Facts, settings: AuditSettings) -> list[Finding]:
             low, high = stat_bounds(s)
             what = "the interquartile range" if robust(len(values)) else "the range"
             shown = f"IQR {f.span(low, high, metric)}" if robust(len(values)) else f.span(low, high, metric)
-            detail = (f"{shown} around a median of {f.number(s.median)}: {what} is {percent(spread)} of the "
+            detail = (f"{shown} around a median of {f.plain(s.median, metric)}: {what} is {percent(spread)} of the "
                       f"median (limit {limit(settings.noise)})")
             apart = noise_stray(values, settings.noise, dixon_stray)   # one apart, among fewer than 4
             if apart is not None:
@@ -64,10 +63,10 @@ def noisy(f: Facts, settings: AuditSettings) -> list[Finding]:
                 if (warm is not None and apart.index in warm[0]) or _on_host(f, settings, [rows[apart.index]], metric):
                     continue                             # a slow first repetition (warm-up names it), or one
                                                          # slowed with other arms (host-event names it)
-                listed = ", ".join(f.number(float(v)) for v in values[:-1])
+                listed = ", ".join(f.plain(float(v), metric) for v in values[:-1])
                 detail += (f"; {listed}, {f.number(float(values[-1]), metric)}: {len(values)} repetitions that "
                            f"disagree; at n = {len(values)} none can be told apart as the stray")
-            brief = f"{shown}, {percent(spread)} of the median {f.number(s.median)}"
+            brief = f"{shown}, {percent(spread)} of the median {f.plain(s.median, metric)}"
             out.append(f.finding("noisy", row.section, row.arm, row.point, metric, headline, detail, brief, rows,
                                  (("median", s.median), ("low", low), ("high", high), ("spread", spread),
                                   ("method", method(len(values))))))
@@ -115,10 +114,10 @@ def warm_up(f: Facts, settings: AuditSettings) -> list[Finding]:
                 which = (f"the first {len(first)} repetitions {how} (a tenth, from {f.ids(rows[first[:1]])[0]}) are, "
                          "as a median,")
             detail = (f"{which} {percent(gap)} worse ({direction}) than the median of the other "
-                      f"{len(rows) - len(first)}: {f.number(value)} vs {f.number(others, metric)} "
+                      f"{len(rows) - len(first)}: {f.plain(value, metric)} vs {f.number(others, metric)} "
                       f"(limit {limit(settings.warmup)}): warm-up?")
             detail += "".join(without_first(f, settings, row.section, row.arm, row.point, metric, first))
-            brief = f"{f.number(value)} vs {f.number(others, metric)}, {percent(gap)} worse"
+            brief = f"{f.plain(value, metric)} vs {f.number(others, metric)}, {percent(gap)} worse"
             out.append(f.finding("warm-up", row.section, row.arm, row.point, metric, headline, detail, brief,
                                  rows[first], (("first", value), ("median_of_others", others), ("worse_by", gap))))
     return out
@@ -145,7 +144,7 @@ def without_first(f: Facts, settings: AuditSettings, section: str, arm: str, poi
         if not again.separated:
             continue
         ratio = ratio_of(again.median_b, again.median_a)
-        words = ratio_direction(ratio, f.metrics[metric].better)
+        words = fmt.ratio_words(ratio, f.metrics[metric].better)
         runs, it = ("its first run", "it") if len(first) == 1 else (f"its first {len(first)} runs", "them")
         if c.vs == arm:
             now = f"{f.number(middle(base), metric)}, and {f.labels[c.arm]} is {words} than it"

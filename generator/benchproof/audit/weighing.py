@@ -22,7 +22,7 @@ def claim_text(f: Facts, figure: ClaimFigure) -> str:
     """``0.68× (21.10 vs 31.00 tok/s of Incumbent)`` or ``21.10 tok/s``: a claim's figure."""
     if figure.vs is None:
         return f.number(figure.value, figure.metric)
-    return (f"{f.times(figure.value)} ({f.number(figure.side.median)} vs {f.number(figure.vs.median, figure.metric)} "
+    return (f"{f.times(figure.value)} ({f.plain(figure.side.median, figure.metric)} vs {f.number(figure.vs.median, figure.metric)} "
             f"of {f.labels[figure.vs.arm]})")
 
 
@@ -96,17 +96,15 @@ def reference_words(f: Facts, outcome: ReferenceOutcome) -> str:
     middle = (f"the reference's p25–p75 is {f.span(p[25], p[75], spec.metric)}, "
               f"median {f.number(p[50], spec.metric)}")
     title, n, k = spec.title, fmt.thousands(outcome.n), len(reps)
-    better = f.metrics[spec.metric].better
     below = all(v < outcome.minimum for v in reps)
     above = all(v > outcome.maximum for v in reps)
     if reps and (below or above):
-        worse = below if better == "higher" else above
-        side = "worse" if worse else "better"
-        extreme = "worst" if worse else "best"
-        these = "the benchmark's one repetition" if k == 1 else f"the benchmark's {k} repetitions"
+        side = f.metrics[spec.metric].way(outcome.minimum if below else outcome.maximum, reps[0])
+        extreme = "worst" if side == "worse" else "best"
+        these = f"the benchmark's {'one repetition' if k == 1 else fmt.count(k, 'repetition')}"
         span = f.number(reps[0], spec.metric) if k == 1 else f.span(min(reps), max(reps), spec.metric)
         among = f"it would be the {extreme}" if k == 1 else f"they would be the {k} {extreme}"
-        verb = "is" if k == 1 else "are"
+        verb = fmt.plural(k, "is", "are")
         return f"{these} ({span}) {verb} {side} than every one of the {n} values of “{title}”: among them {among} ({middle})"
     share = sum(1 for v in spec.values if v < outcome.median) / outcome.n
     where = "outside" if outcome.outside else "inside"

@@ -118,7 +118,7 @@ def _view(project: Project, results: Results, section, metric: Metric, point: Po
         dots += dot_rows(dots_of, reps.inside, metric, label)
         off += dot_rows(dots_of, reps.outside, metric, label, off_scale=True)
     dims = {d.id: d.label for d in project.report.dimensions}
-    where = " · ".join(f"{dims[k]}: {v}" for k, v in point) or "all records"
+    where = fmt.point(point, dims)
     subtitle = SUBTITLE + (f" · showing {shown:,} of {total:,} repetitions" if shown < total else "")
     heading = f"{metric.label} · {where}"
     note = style.off_scale_note(outside)

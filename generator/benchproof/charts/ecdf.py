@@ -81,7 +81,7 @@ def _titled(skeleton: dict, title: str, subtitle: list[str], description: str, d
 
 
 def _where(view: DistributionView, dims: dict[str, str]) -> str:
-    return " · ".join(f"{dims.get(k, k)}: {v}" for k, v in view.point) or "all runs"
+    return fmt.point(view.point, dims)
 
 
 def ecdf_chart(view: DistributionView, metric: Metric, labels: dict[str, str], dims: dict[str, str],

@@ -62,7 +62,7 @@ def off_scale_note(n: int) -> str:
     """The line under a chart that has off-scale repetitions ('' when none)."""
     if not n:
         return ""
-    return (f"{n:,} repetition{'s' if n != 1 else ''} off scale (beyond {fmt.setting(OFF_SCALE)}× the largest median): "
+    return (f"{fmt.count(n, 'repetition')} off scale (beyond {fmt.setting(OFF_SCALE)}× the largest median): "
             f"drawn as {OFF_SCALE_MARK} at the edge, the value in the tooltip")
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from benchproof import text as fmt
 from benchproof.addresses import view_key
 from benchproof.cache import Cache
 from benchproof.charts import style, view
@@ -156,7 +157,7 @@ def _sweep(project: Project, results: Results, section: Section, metric: Metric,
     shown_as = {x: str(dict(point)[across]) for x, point in items}   # each value as written (256K)
     at_label = dims[across]
     named = {k for k, _ in rest} | {across}
-    at_text = {x: " · ".join([f"{at_label} {shown_as[x]}"] + [f"{dims[k]} {v}" for k, v in point if k not in named])
+    at_text = {x: fmt.point(((across, shown_as[x]), *(p for p in point if p[0] not in named)), dims)
                for x, point in items}
     lines: list[dict] = []
     medians: list[dict] = []
@@ -189,8 +190,8 @@ def _sweep(project: Project, results: Results, section: Section, metric: Metric,
             dots += [{**d, "x": x, "at": at} for d in view.dot_rows(records, reps.inside, metric, label)]
             off += [{**d, "x": x, "at": at} for d in view.dot_rows(records, reps.outside, metric, label, off_scale=True)]
     moving = [dims[k] for k in dims if k not in named and len({dict(p).get(k) for _, p in items}) > 1]
-    where = " · ".join([f"{dims[k]}: {v}" for k, v in rest]
-                       + ([f"{', '.join(moving)} change{'s' if len(moving) == 1 else ''} with {at_label}"]
+    where = " · ".join(([fmt.point(rest, dims)] if rest else [])
+                       + ([f"{', '.join(moving)} {fmt.plural(len(moving), 'changes', 'change')} with {at_label}"]
                           if moving else []))
     heading = f"{metric.label} across {at_label}" + (f" · {where}" if where else "")
     _, x_words = _x_scale(xs)

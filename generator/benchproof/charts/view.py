@@ -21,7 +21,6 @@ from benchproof.cache import Cache
 from benchproof.charts import style
 from benchproof.charts.dots import Dots
 from benchproof.compute.aggregate import Results, Stat
-from benchproof.compute.ratio import BASELINE
 from benchproof.model.config import Metric
 from benchproof.model.terms import Point
 
@@ -75,9 +74,9 @@ def ratio_text(stat: Stat) -> str:
     """``1.13× the baseline (13% better)`` for a tooltip ('' without a ratio)."""
     if stat.ratio is None:
         return ""
-    if stat.ratio_direction == BASELINE:
+    if fmt.ratio_words(stat.ratio, stat.better, stat.is_baseline) == fmt.BASELINE:
         return "this is the baseline"
-    words = fmt.direction(stat.ratio, stat.ratio_direction)
+    words = fmt.beside(stat.ratio, stat.better, stat.is_baseline)
     return f"{fmt.ratio(stat.ratio)} the baseline" + (f" ({words})" if words else "")
 
 

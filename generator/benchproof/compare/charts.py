@@ -74,7 +74,7 @@ def charts(comparison: Comparison) -> list[Chart]:
         info = metrics.get(metric, {"id": metric})
         label, unit = printable(str(info.get("label") or metric)), printable(str(info.get("unit") or ""))
         decimals = found if isinstance(found := info.get("decimals"), int) else 2
-        better = "higher is better" if info.get("better", "higher") == "higher" else "lower is better"
+        better = f"{info.get('better', 'higher')} is better"   # results.json's better: higher or lower (parse_results)
         title = f"{label} · {printable(point_text(point))}"
         axis = f"{label}{f' ({unit})' if unit else ''} · {better}"
         order = list(dict.fromkeys(printable(f.arm) for f in figures))

@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TypeGuard, cast
 
 import numpy as np
+from benchproof import text
 from benchproof.compare.load import Key, Snapshot, figure_keys, point_key
-from benchproof.compute.ratio import ratio_direction
 from benchproof.compute.separation import (
     MIN_VALUES,
     SEPARATED,
@@ -34,6 +35,7 @@ from benchproof.compute.separation import (
     WITHIN_NOISE,
     separation,
 )
+from benchproof.model.terms import way
 
 NOT_APPLICABLE = "n/a"
 STATES = ("worse", "new-failure", "removed", "better", "fixed", "added", "within-noise", "too-few", "still-failing")
@@ -95,7 +97,7 @@ def _metrics(*docs: dict) -> dict[str, dict]:
     return out
 
 
-def _measured(stat: dict | None) -> bool:
+def _measured(stat: dict | None) -> TypeGuard[dict]:
     return stat is not None and stat.get("median") is not None
 
 
@@ -125,11 +127,11 @@ def _state(old: dict | None, new: dict | None, values: tuple, better: str, noise
         return "new-failure"
     if not _measured(old):
         return "fixed"
+    old, new = cast(dict, old), cast(dict, new)  # pragma: no mutate (both measured, above; a cast changes no value)
     a, b = values
     found = separation(a, b, noise).state if a is not None and b is not None else _range_state(old, new, noise)
     if found == SEPARATED:
-        higher = new["median"] > old["median"]  # pragma: no mutate (separated medians differ: >= reads the same)
-        return "better" if higher == (better == "higher") else "worse"
+        return way(better, old["median"], new["median"])   # separated medians differ: never the same
     return "too-few" if found == TOO_FEW else "within-noise"
 
 
@@ -150,7 +152,7 @@ def _figures(old: Snapshot, new: Snapshot, noise: float) -> list[Figure]:
         if _measured(a) and _measured(b) and a["median"]:
             ratio = b["median"] / a["median"]
             ratio = ratio if math.isfinite(ratio) else None   # beyond a double: null, as results.json writes it
-        words = ratio_direction(ratio, better)
+        words = text.ratio_words(ratio, better)
         out.append(Figure(section, arm, point, metric, a, b, ratio, words, _state(a, b, values, better, noise), values))
     return out
 
@@ -165,7 +167,8 @@ def _bar(old: Snapshot, new: Snapshot) -> list[BarRow]:
     for row in rows or []:
         if not isinstance(row, dict):
             continue
-        point = point_key(row.get("point") if isinstance(row.get("point"), dict) else {}, dims)
+        given = row.get("point")
+        point = point_key(given if isinstance(given, dict) else {}, dims)
         sections = [row["section"]] if isinstance(row.get("section"), str) else sorted(
             {k[0] for k in list(before) + list(after) if k[1:] == (row.get("arm"), point, row.get("metric"))})
         for section in sections or ["?"]:
@@ -181,7 +184,8 @@ def _bar(old: Snapshot, new: Snapshot) -> list[BarRow]:
 
 
 def _finding_key(f: dict) -> tuple:
-    point = f.get("point") if isinstance(f.get("point"), dict) else {}
+    given = f.get("point")
+    point = given if isinstance(given, dict) else {}
     return (f.get("rule"), f.get("section"), f.get("arm"), tuple(sorted(point.items())), f.get("metric"))
 
 

@@ -39,7 +39,7 @@ from benchproof.published.locate import (
 )
 from benchproof.published.reader import MAX_LINE, Refused
 from benchproof.published.results import ResultsProblem, parse_results
-from benchproof.text import setting
+from benchproof.text import point_ids, setting
 
 DEFAULT_NOISE = AuditSettings().noise_threshold
 Key = tuple   # (section, arm, point: ((dimension, value), ...), metric)
@@ -123,7 +123,7 @@ def read_values(source: IO[bytes], doc: dict, where: str) -> dict[Key, np.ndarra
                                                    not math.isclose(median_of(mine), median)):   # within 1e-9 of it
             section, arm, point, metric = key
             raise Unreadable(f"{where}: the records of {section} · {arm} · {metric} at "
-                             f"{', '.join(f'{k}={v}' for k, v in point) or 'the only point'} do not give the "
+                             f"{point_ids(point)} do not give the "
                              f"median and count results.json states (check the report with benchproof verify)")
     return values
 

@@ -10,7 +10,7 @@ from benchproof.compare.judge import STATES, BarRow, Comparison, Figure
 from benchproof.compare.markdown import escape, table
 from benchproof.errors import printable
 from benchproof.published.shown import json_text, more
-from benchproof.text import MISSING, number, setting
+from benchproof.text import MISSING, number, point_ids, setting
 
 RULE = ("better / worse: the old and new repetitions are separated — their ranges apart (beyond ten a side, "
         "their interquartile ranges, and a rank test agreeing) and the medians more than the noise threshold "
@@ -27,7 +27,8 @@ def decimals_of(comparison: Comparison) -> dict[str, int]:
 
 
 def point_text(point: tuple) -> str:
-    return " · ".join(f"{k}={v}" for k, v in point) or "all"
+    """A point as results.json names it: ``concurrency=8 · prompt=512`` (:func:`benchproof.text.point_ids`)."""
+    return point_ids(point)
 
 
 def figure_text(stat: dict | None, decimals: int) -> str:

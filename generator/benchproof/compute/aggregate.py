@@ -17,10 +17,9 @@ from functools import cached_property
 import numpy as np
 
 from benchproof.compute.groups import Groups
-from benchproof.compute.ratio import ratio_direction
-from benchproof.model.terms import STATUSES, Point
 from benchproof.model.project import Project
 from benchproof.model.records import RunRecord
+from benchproof.model.terms import STATUSES, Point
 
 NOT_MEASURED = "not measured"   # the arm ran, another record at the point has a value
 NOT_APPLICABLE = "n/a"          # the arm ran, no record of the section has a value at the point
@@ -35,7 +34,8 @@ class Stat:
     max: float | None
     ratio: float | None
     status: str
-    ratio_direction: str | None = None   # "13% better", "4.17× worse", "baseline" (compute.ratio)
+    better: str = "higher"               # the metric's direction: the ratio's words are text.ratio_words
+    is_baseline: bool = False            # the section's baseline arm's own figure (its ratio is 1)
     quantiles: dict[int, float] | None = None   # p5, p25, p75, p95 from eleven repetitions (compute.spread)
     outliers: int | None = None          # repetitions beyond Tukey's fences (from eleven repetitions)
 
@@ -158,8 +158,8 @@ def aggregate(project: Project, groups: Groups) -> Results:
                         status = NOT_APPLICABLE
                     elif n == 0 and c.get("ok"):
                         status = NOT_MEASURED
-                    words = ratio_direction(ratio, metric.better, arm_id == section.baseline)
                     spread, outliers = spreads.get((section.id, arm_id, point, metric.id), (None, None))
-                    stats[metric.id] = Stat(n, sum(c.values()), med, lo, hi, ratio, status, words, spread, outliers)
+                    stats[metric.id] = Stat(n, sum(c.values()), med, lo, hi, ratio, status, metric.better,
+                                           arm_id == section.baseline, spread, outliers)
                 rows.append(Row(section.id, arm_id, point, c, label, stats))
     return Results(tuple(rows), ordered)

@@ -21,14 +21,14 @@ from typing import Protocol
 
 import numpy as np
 
+from benchproof import text as fmt
 from benchproof.compute.aggregate import Results, ratio_of
 from benchproof.compute.groups import Groups
-from benchproof.compute.ratio import ratio_direction
 from benchproof.compute.relative import Degraded, mark
 from benchproof.compute.separation import SAME, SEPARATED, TOO_FEW, WITHIN_NOISE, Separation, separation
 from benchproof.model.project import Project
-from benchproof.model.terms import Point
 from benchproof.model.records import Records
+from benchproof.model.terms import Point
 
 
 class Read(Protocol):
@@ -51,7 +51,7 @@ class Comparison:
     metric: str
     kind: str                       # BASELINE or PAIR
     ratio: float | None             # median of arm ÷ median of vs
-    direction: str | None           # the ratio in words: "13% better", "4.17× worse"
+    better: str                     # the metric's direction, "higher" or "lower"
     separation: Separation
     relative_only: str | None = None   # the relative guards' reasons, when made of the records they caught
     caught: tuple[tuple[int, ...], tuple[int, ...]] | None = field(default=None, compare=False)   # (vs's, arm's) then
@@ -59,6 +59,11 @@ class Comparison:
     @property
     def state(self) -> str:
         return self.separation.state
+
+    @property
+    def direction(self) -> str | None:
+        """The ratio in words (:func:`benchproof.text.ratio_words`): ``13% better``, ``4.17× worse``."""
+        return fmt.ratio_words(self.ratio, self.better)
 
     @property
     def relative_guards(self) -> tuple[str, ...]:
@@ -132,7 +137,7 @@ def _compare(project: Project, results: Results, groups: Groups, degraded: Degra
                 ratio = ratio_of(found.median_b, found.median_a)
                 rows_used = (tuple(theirs_rows.tolist()), tuple(mine_rows.tolist()))
             yield Comparison(section.id, arm, vs, point, metric.id, kind, ratio,
-                             ratio_direction(ratio, better[metric.id]), found, relative,
+                             better[metric.id], found, relative,
                              rows_used)
 
 

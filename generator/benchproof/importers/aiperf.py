@@ -57,6 +57,7 @@ from benchproof.importers.serving.values import (
     rate_value,
 )
 from benchproof.read.tooljson import json_document, tool_lines
+from benchproof import text as fmt
 
 NAME = "aiperf"
 WHAT = "AIPerf profile_export.jsonl"
@@ -317,7 +318,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     if not rows:
         fail(rel, 1, f"not an {WHAT}: no line is a request of the profiling phase")
     if other_phase:
-        skipped.append(skip(rel, None, f"{other_phase} request{'s' if other_phase != 1 else ''} of another "
+        skipped.append(skip(rel, None, f"{fmt.count(other_phase, 'request')} of another "
                                        "benchmark phase than profiling (warm-up) not imported"))
     summary, entries, srel = _summary(path, rel)
     warnings: list[Problem] = []

@@ -36,6 +36,7 @@ from typing import Any
 
 import yaml
 
+from benchproof import text as fmt
 from benchproof.errors import ImportFormatError, Problem, fail
 from benchproof.importers.base import (
     DimensionDef,
@@ -237,7 +238,7 @@ def _requests(path: Path, rel: str, skipped: list[Problem]) -> list[dict]:
                                        "no request records"))
         return []
     if without:
-        skipped.append(skip(rel, None, f"{without} entr{'ies' if without != 1 else 'y'} of {path.name} without "
+        skipped.append(skip(rel, None, f"{fmt.count(without, 'entry', 'entries')} of {path.name} without "
                                        "computed_metrics or error: not imported as requests"))
     return rows
 

@@ -39,6 +39,7 @@ from datetime import datetime
 from pathlib import Path, PurePath
 from typing import Any
 
+from benchproof import text as fmt
 from benchproof.errors import ImportFormatError, Problem, fail
 from benchproof.importers import arms
 from benchproof.importers.base import DimensionDef, Imported, Importer, MetricDef, register
@@ -262,7 +263,7 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         more = f"; and {len(repeated) - 3} more" if len(repeated) > 3 else ""
         warnings.append(warning(
             rel, repeated[0][1][1],
-            f"{len(repeated)} test{'s' if len(repeated) > 1 else ''} appear more than once with the "
+            f"{fmt.count(len(repeated), 'test')} appear more than once with the "
             f"same build and settings ({examples}{more}): their samples are pooled into one figure; "
             "if they came from different binaries, import each into its own arm"))
     dims = DIMENSIONS + ([CONFIG] if config_keys else [])

@@ -17,6 +17,7 @@ from benchproof.errors import printable
 from benchproof.importers import arms
 from benchproof.importers.remove import Removed
 from benchproof.importers.writer import Written
+from benchproof import text as fmt
 
 Line = tuple[str, bool]
 
@@ -26,8 +27,7 @@ def counts(records: list[dict]) -> str:
     statuses = {s: n for s, n in Counter(r.get("status") for r in records).items() if s != "ok"}
     aggregates = sum(bool(r.get("aggregate")) for r in records)
     notes = [f"{n} {s}" for s, n in statuses.items()] + ([f"{aggregates} aggregate"] if aggregates else [])
-    word = "record" if len(records) == 1 else "records"
-    return f"{len(records)} {word}" + (f" ({', '.join(notes)})" if notes else "")
+    return f"{len(records)} {fmt.plural(len(records), 'record')}" + (f" ({', '.join(notes)})" if notes else "")
 
 
 PREVIEW = 3   # records of each file a dry run prints
@@ -41,7 +41,7 @@ def preview(rows: list[dict], runs_rel: str) -> list[Line]:
     shown += [("    " + printable(json.dumps(row, ensure_ascii=False)), False) for row in rows[:PREVIEW]]
     if len(rows) > PREVIEW:
         more = len(rows) - PREVIEW
-        shown.append((f"    … and {more} more record{'s' if more != 1 else ''}", False))
+        shown.append((f"    … and {more} more {fmt.plural(more, 'record')}", False))
     return shown
 
 
@@ -112,11 +112,11 @@ def imported(done: Written, project: str, dry: bool) -> list[Line]:
     written = [str(root / "arms" / f"{i}.yaml") for i in done.arms_written]
     kept = [str(root / "arms" / f"{i}.yaml") for i in done.arms if i not in done.arms_written]
     if written:
-        lines.append((f"{_verb(dry, 'write', 'wrote')} {_files(written)} (stub{'s' if len(written) > 1 else ''}: "
-                      f"check {'them' if len(written) > 1 else 'it'})", False))
+        lines.append((f"{_verb(dry, 'write', 'wrote')} {_files(written)} ({fmt.plural(len(written), 'stub')}: "
+                      f"check {fmt.plural(len(written), 'it', 'them')})", False))
     if kept:
         lines.append((f"{_verb(dry, 'keep', 'kept')} {_files(kept)} as "
-                      f"{'they were' if len(kept) > 1 else 'it was'}", False))
+                      f"{fmt.plural(len(kept), 'it was', 'they were')}", False))
     if dry:
         lines += diff(done.report, project)
     else:

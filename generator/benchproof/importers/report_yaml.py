@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from benchproof.importers.manifest import Added
+from benchproof import text as fmt
 
 ORDER = ("title", "subtitle", "subject", "metrics", "dimensions", "sections")
 
@@ -67,9 +68,9 @@ def add(doc: dict, created: bool, section: str, arm_ids: list[str], metrics: lis
     added.arms = [a for a in arm_ids if a not in listed]
     entry["arms"] = [*listed, *added.arms]
     if added.section:
-        words.append(f"section {section} with arm{'s' if len(arm_ids) > 1 else ''} {', '.join(arm_ids)}")
+        words.append(f"section {section} with {fmt.plural(len(arm_ids), 'arm')} {', '.join(arm_ids)}")
     elif added.arms:
-        words.append(f"arm{'s' if len(added.arms) > 1 else ''} {', '.join(added.arms)} in section {section}")
+        words.append(f"{fmt.plural(len(added.arms), 'arm')} {', '.join(added.arms)} in section {section}")
     old = entry.get("baseline")
     if baseline is None and old is None and len(entry["arms"]) >= 2:
         baseline = entry["arms"][0]

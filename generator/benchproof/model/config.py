@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
-from benchproof.model.terms import DimValue, Point, Where, dim_sort_key, value_key
+from benchproof.model.terms import DimValue, Point, Where, dim_sort_key, value_key, way
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,10 @@ class Metric:
     @property
     def better_text(self) -> str:
         return f"{self.better} is better"
+
+    def way(self, before: float, after: float) -> str:
+        """``better``, ``worse`` or ``same``: ``after`` against ``before`` in this metric's direction."""
+        return way(self.better, before, after)
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,15 @@ class Where:
         return self.file if self.line is None else f"{self.file}:{self.line}"
 
 
+def way(better: str, before: float, after: float) -> str:
+    """``better``, ``worse`` or ``same``: ``after`` against ``before`` for a metric whose good
+    direction is ``better`` (``higher`` or ``lower``).  The one place the direction is decided:
+    :meth:`benchproof.model.config.Metric.way`, and ``compare`` with results.json's ``better``."""
+    if after == before:
+        return "same"
+    return "better" if (after > before) == (better == "higher") else "worse"
+
+
 def numeric(value: object) -> bool:
     """Whether a dimension value is a number (``true`` is not, though Python counts it as one)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)

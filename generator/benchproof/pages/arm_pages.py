@@ -127,7 +127,7 @@ def _record_row(project: Project, row: int, audit: Audit) -> RecordRow:
 
 
 def _size(n: int) -> str:
-    return f"{n:,} byte{'s' if n != 1 else ''}"
+    return f"{fmt.count(n, 'byte')}"
 
 
 def _evidence_files(project: Project, arm: Arm, rows: np.ndarray) -> tuple[EvidenceFile, ...]:
@@ -147,7 +147,7 @@ def _evidence_files(project: Project, arm: Arm, rows: np.ndarray) -> tuple[Evide
     for path in per_file:
         uses.setdefault(path, [])
     for path, n in per_file.items():
-        uses[path].append(f"{n} record{'s' if n != 1 else ''}")
+        uses[path].append(f"{fmt.count(n, 'record')}")
     files = []
     for path, used in uses.items():
         size = (project.root / path).stat().st_size

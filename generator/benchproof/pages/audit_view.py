@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from benchproof import text as fmt
 from benchproof.addresses import RUNS, arm_href, href
 from benchproof.audit.finding import Finding
 from benchproof.audit.notices import Notice
@@ -160,7 +161,7 @@ def notice_view(notice: Notice, project: Project, views=_no_view) -> NoticeView:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'s' if n != 1 else ''}"
+    return fmt.count(n, word)
 
 
 def _count(notices: list[Notice]) -> str:
@@ -197,13 +198,13 @@ def _summary(notices: list[Notice], arm: str | None, audit: Audit) -> str:
     parts = []
     if opened:
         whole = {n.section for n in opened if not n.arm}   # about a whole section (host-event, order-confounded)
-        on = f" on {len(arms)} arm{'s' if len(arms) != 1 else ''}" if arms and not arm else ""
+        on = f" on {fmt.count(len(arms), 'arm')}" if arms and not arm else ""
         if on and whole:
-            on += f" and {len(whole)} whole section{'s' if len(whole) != 1 else ''}"
-        parts.append(f"{len(opened)} finding{'s' if len(opened) != 1 else ''}{on}")
+            on += f" and {len(whole)} whole {fmt.plural(len(whole), 'section')}"
+        parts.append(f"{fmt.count(len(opened), 'finding')}{on}")
     if len(opened) < len(notices):
         n = len(notices) - len(opened)
-        parts.append(f"{n} {'more ' if opened else ''}finding{'s' if n != 1 else ''} accepted by the author, "
+        parts.append(f"{n} {'more ' if opened else ''}{fmt.plural(n, 'finding')} accepted by the author, "
                      "with the reason")
     where = "on this page and " if arm else ""
     return ("The audit raised " + " and ".join(parts) + f". Flagged figures carry a ⚠ marker {where}in the "
@@ -231,7 +232,7 @@ def audit_block(audit: Audit, project: Project, arm: str | None = None,
     if not wanted:
         headline = "✓ no audit finding"
     else:
-        headline = f"⚠ {n_open} audit finding{'s' if n_open != 1 else ''}" if n_open else "✓ no open audit finding"
+        headline = f"⚠ {n_open} audit {fmt.plural(n_open, 'finding')}" if n_open else "✓ no open audit finding"
         headline += f" ({n_accepted} accepted)" if n_accepted else ""
     return AuditBlock(tuple(rules), n_open, n_accepted, _summary(wanted, arm, audit), headline, guards,
                       audit.ran, causes(wanted),

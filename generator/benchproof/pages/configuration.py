@@ -164,7 +164,7 @@ class ConfigTable:
         if not names:
             return "No arm states its hardware or settings."
         words = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
-        return f"{words[:1].upper()}{words[1:]} {'are' if len(names) > 1 else 'is'} the same on every arm."
+        return f"{words[:1].upper()}{words[1:]} {fmt.plural(len(names), 'is', 'are')} the same on every arm."
 
     @property
     def launches(self) -> bool:

@@ -37,15 +37,15 @@ class Custody:
         """``12 of 14 records …``: the words both pages use."""
         if not self.total:
             return ""
-        records = f"record{'s' if self.total != 1 else ''}{whose}"
+        records = f"{fmt.plural(self.total, 'record')}{whose}"
         if not self.derived:
             return (f"None of the {fmt.thousands(self.total)} {records} derives from a kept tool file: they are "
                     "asserted (written by hand or by a script), not derived from the tool's own output.")
         head = (f"All {fmt.thousands(self.total)} {records}" if not self.asserted else
                 f"{fmt.thousands(self.derived)} of the {fmt.thousands(self.total)} {records}")
-        tail = (f" The other {fmt.thousands(self.asserted)} {'are' if self.asserted != 1 else 'is'} asserted "
+        tail = (f" The other {fmt.thousands(self.asserted)} {fmt.plural(self.asserted, 'is', 'are')} asserted "
                 "(written by hand or by a script), not derived from a kept tool file." if self.asserted else "")
-        files = f"{len(self.files)} tool file{'s' if len(self.files) != 1 else ''}"
+        files = f"{len(self.files)} tool {fmt.plural(len(self.files), 'file')}"
         return (f"{head} derive from {files} kept in the bundle: benchproof verify imports each of them again and "
                 f"compares the records value by value.{tail}")
 

@@ -52,7 +52,7 @@ class Words:
 
     def place(self, point: Point, metric: str | None = None) -> str:
         """``Prefill t/s · Prompt tokens 26015`` (the figure's link leads to its section)."""
-        parts = ([self.metrics[metric].label] if metric else []) + [f"{self.dims.get(k, k)} {v}" for k, v in point]
+        parts = ([self.metrics[metric].label] if metric else []) + ([fmt.point(point, self.dims)] if point else [])
         return " · ".join(parts)
 
 
@@ -175,7 +175,7 @@ def _summary(claims: tuple[ClaimView, ...]) -> str:
     verbs = {HOLDS: ("holds", "hold"), FAILS: ("fails", "fail"), CANNOT: ("cannot be checked", "cannot be checked"),
              FLAGGED: ("holds on flagged figures", "hold on flagged figures")}
     parts = [f"{n} {verbs[state][0 if n == 1 else 1]}" for state, n in counts.items() if n]
-    return f"{len(claims)} claim{'s' if len(claims) != 1 else ''} checked against the figures: {', '.join(parts)}."
+    return f"{fmt.count(len(claims), 'claim')} checked against the figures: {', '.join(parts)}."
 
 
 def decision_view(project: Project, outcome: DecisionOutcome | None, audit: Audit,

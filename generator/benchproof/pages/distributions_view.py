@@ -107,7 +107,7 @@ def distributions_page(project: Project, computed: Computed, audit: Audit,
             ecdf, histogram = drawn.ecdf, drawn.histogram
             decimals = metric.decimals or 0   # set once the project is read
             ecdfs.append(ecdf)
-            where = " · ".join(f"{dims[k]} {v}" for k, v in view.point) or "all runs"
+            where = fmt.point(view.point, dims)
             rows = []
             for d in view.arms:
                 shown = {name: fmt.measured(d.percentiles[name], decimals, metric.unit) if d.percentiles
@@ -127,7 +127,7 @@ def distributions_page(project: Project, computed: Computed, audit: Audit,
     for g in found.goodput:
         runs = " · ".join(f"{run} {fmt.percent(good / n if n else None, 1)}" for run, good, n in g.runs) or fmt.MISSING
         goodput.append(GoodputRow(style.labels(project, (g.arm,))[g.arm], arm_href(g.arm),
-                                  " · ".join(f"{dims[k]} {v}" for k, v in g.point) or "all runs",
+                                  fmt.point(g.point, dims),
                                   fmt.percent(g.share, 1), f"{fmt.thousands(g.n_good)} of {fmt.thousands(g.n)}", runs))
     objectives = " and ".join(f"{metrics[o.metric].label} ≤ {fmt.measured(o.max, metrics[o.metric].decimals or 0, metrics[o.metric].unit)}"
                               for o in report.slo)

@@ -40,9 +40,7 @@ class _Words:
         self.points = computed.results.points[section.id]
 
     def at(self, point) -> str:
-        if len(self.points) <= 1 or not point:
-            return ""
-        return " at " + " · ".join(f"{self.dims.get(k, k)} {v}" for k, v in point)
+        return "" if len(self.points) <= 1 else fmt.point_in(point, self.dims)
 
 
 def _goodness(c: Comparison, better: str) -> float:
@@ -121,7 +119,7 @@ def headline(project: Project, computed: Computed, section: Section) -> Headline
                 parts.append((metric.label, _compared(words, found, metric.better)))
         more = len([a for a in section.arms if a not in (arm, vs)])
         if more:
-            subject += f" (and {more} more arm{'s' if more != 1 else ''} in the table)"
+            subject += f" (and {more} more {fmt.plural(more, 'arm')} in the table)"
         return Headline(section.id, section.title, subject, tuple(parts))
     measured = [a for a in section.arms
                 if any(r.arm == a and any(s.median is not None for s in r.stats.values())

@@ -19,7 +19,7 @@ from benchproof.compute.aggregate import NOT_APPLICABLE, NOT_MEASURED, Results, 
 from benchproof.compute.comparisons import STATE_WORDS, Comparisons
 from benchproof.compute.relative import mark
 from benchproof.compute.separation import SAME, SEPARATED, stronger_claim
-from benchproof.model.terms import STATUSES, Point
+from benchproof.model.terms import STATUSES, Point, way
 from benchproof.model.project import Project
 from benchproof.model.config import Section
 from benchproof import text as fmt
@@ -125,10 +125,10 @@ def runs_text(counts: dict[str, int], label: str) -> str:
     return " · ".join(f"{counts[s]} {s}" for s in STATUSES if counts.get(s))
 
 
-def tone(words: str | None) -> str:
-    """``better``, ``worse`` or ``same``: the colour class of a ratio's words."""
-    last = (words or "").split(",")[0].split(" ")[-1]
-    return last if last in ("better", "worse", "same") else ""
+def tone(ratio: float | None, better: str, is_baseline: bool = False) -> str:
+    """``better``, ``worse`` or ``same``: the colour class of a ratio's words, from the ratio
+    (none for the baseline's own figure, nor without a ratio that has words)."""
+    return "" if is_baseline or ratio is None or ratio <= 0 else way(better, 1, ratio)
 
 
 def spread_text(stat: Stat, decimals: int) -> str:
@@ -139,7 +139,7 @@ def spread_text(stat: Stat, decimals: int) -> str:
     q = stat.quantiles
     parts = [f"IQR {fmt.span(q[25], q[75], decimals)}", f"p5–p95 {fmt.span(q[5], q[95], decimals)}"]
     if stat.outliers:
-        parts.append(f"{fmt.thousands(stat.outliers)} outlier{'s' if stat.outliers != 1 else ''} (Tukey)")
+        parts.append(f"{fmt.thousands(stat.outliers)} {fmt.plural(stat.outliers, 'outlier')} (Tukey)")
     return " · ".join(parts)
 
 
@@ -151,10 +151,10 @@ def _cells(project: Project, row: Row, audit: Audit, comparisons: Comparisons | 
         na = missing and stat.status == NOT_APPLICABLE
         compared = comparisons.baseline(row.section, row.arm, row.point, metric.id) if comparisons else None
         state = STATE_WORDS[compared.state] if compared is not None and compared.state != SEPARATED else ""
-        ratio, words, relative = stat.ratio, stat.ratio_direction, ""
+        ratio, own, relative = stat.ratio, stat.is_baseline, ""
         if compared is not None and compared.relative_only:   # made of degraded records: its own ratio
-            ratio, words, relative = compared.ratio, compared.direction, mark(compared.relative_only)
-        direction = fmt.direction(ratio, words)
+            ratio, own, relative = compared.ratio, False, mark(compared.relative_only)
+        direction = fmt.beside(ratio, metric.better, own)
         if compared is not None and compared.state == SAME:
             direction, state = STATE_WORDS[SAME], ""
         state = ", ".join(w for w in (state, relative) if w)
@@ -164,7 +164,7 @@ def _cells(project: Project, row: Row, audit: Audit, comparisons: Comparisons | 
             status=stat.status if missing else "", na=na,
             flags=tuple(f for f in audit.cells.get((row.section, row.arm, row.point, metric.id), ()) if not f.whole),
             anchor=figure_anchor(row.section, row.arm, row.point, metric.id),
-            tone=tone(words if direction != STATE_WORDS[SAME] else "same"), separation=state,
+            tone="same" if direction == STATE_WORDS[SAME] else tone(ratio, metric.better, own), separation=state,
             spread=spread_text(stat, metric.decimals),
         ))
     return tuple(cells)
@@ -185,7 +185,7 @@ def _pairs(project: Project, results: Results, comparisons: Comparisons, section
                 _point_label(c.point, shown, compact, labels) if c.point else "", m.label,
                 fmt.summary(rows[(arm, c.point)].stats[c.metric], m.decimals),
                 fmt.summary(rows[(vs, c.point)].stats[c.metric], m.decimals), fmt.ratio(c.ratio), c.words,
-                "same" if c.state == SAME else tone(c.direction),
+                "same" if c.state == SAME else tone(c.ratio, m.better),
                 f"{fmt.times(interval[0])}–{fmt.times(interval[1])}" if interval else ""))
         out.append(PairView(project.arms[arm].label, project.arms[vs].label, tuple(pair_rows)))
     return tuple(out)
@@ -214,7 +214,7 @@ def _shown_dims(project: Project, points: tuple[Point, ...]) -> tuple[list[str],
 def _point_cells(point: Point, shown: list[str], compact: bool) -> tuple[str, ...]:
     values = dict(point)
     if compact:
-        return (" · ".join(f"{d} {values[d]}" for d in shown),) if shown else ()
+        return (fmt.point(tuple((d, values[d]) for d in shown)),) if shown else ()
     return tuple(str(values[d]) for d in shown)
 
 
@@ -223,7 +223,7 @@ def _point_label(point: Point, shown: list[str], compact: bool, labels: dict[str
     if compact:
         return " · ".join(_point_cells(point, shown, compact))
     values = dict(point)
-    return " · ".join(f"{labels[d]} {values[d]}" for d in shown)
+    return fmt.point(tuple((d, values[d]) for d in shown), labels) if shown else ""
 
 
 def section_view(project: Project, results: Results, audit: Audit, section: Section,
@@ -238,7 +238,7 @@ def section_view(project: Project, results: Results, audit: Audit, section: Sect
     else:
         headers = tuple((labels[d], "") for d in shown)
     first = dict(points[0]) if points else {}
-    fixed_text = " · ".join(f"{labels[d]} {first.get(d)}" for d in fixed)
+    fixed_text = fmt.point(tuple((d, first.get(d)) for d in fixed), labels) if fixed else ""
 
     rows = {(r.arm, r.point): r for r in results.section_rows(section.id)}
     arms = list(section.arms)
@@ -253,7 +253,7 @@ def section_view(project: Project, results: Results, audit: Audit, section: Sect
                                     if f.whole))
         return SummaryRow(arm.id, arm.label, _point_cells(point, shown, compact), runs_text(row.counts, row.status),
                           row.status, bool(row.counts.get("ok")), _cells(project, row, audit, comparisons),
-                          fmt.point(point, with_names=True) if point else "", arm_id == section.baseline, whole)
+                          fmt.point_ids(point) if point else "", arm_id == section.baseline, whole)
 
     if section.group_by == "arm":
         groups = tuple(SummaryGroup(tuple(summary_row(a, p) for p in points)) for a in arms)

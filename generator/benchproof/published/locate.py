@@ -12,6 +12,7 @@ from benchproof.addresses import DOWNLOADS, INDEX
 from benchproof.errors import printable
 from benchproof.published.manifest import SUMS
 from benchproof.receipts.signature import SIGNATURE_SUFFIX
+from benchproof import text as fmt
 
 SITE, ZIP, BUNDLE, RESULTS, PROJECT, MULTI = "site", "zip", "bundle", "results.json", "project", "multi-report site"
 
@@ -52,7 +53,7 @@ def site_zip(site: Path) -> Path:
     found = sorted(p for p in (site / DOWNLOADS).glob("*-evidence.zip"))
     if len(found) != 1:
         raise NotPublished(f"{printable(str(site))} looks like a site, but its {DOWNLOADS}/ holds "
-                           f"{'no' if not found else f'{len(found):,}'} evidence zip{'s' if len(found) != 1 else ''}")
+                           f"{'no' if not found else f'{len(found):,}'} evidence {fmt.plural(len(found), 'zip')}")
     if not stat.S_ISREG(found[0].lstat().st_mode):
         raise NotPublished(f"{printable(str(found[0]))}: the evidence zip is not a regular file (a link, a folder, "
                            "a FIFO or a device is never read)")

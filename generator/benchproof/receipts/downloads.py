@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from benchproof import __version__, progress
+from benchproof import __version__, progress, text
 from benchproof.compute.aggregate import Results
 from benchproof.model.project import Project
 from benchproof.model.record_columns import record_columns
@@ -200,7 +200,7 @@ def results_json(project: Project, results: Results, findings=(), weighing: dict
             "section": row.section, "arm": row.arm, "point": dict(row.point),
             "counts": row.counts, "status": row.status,
             "metrics": {mid: {"n_ok": s.n_ok, "n_total": s.n_total, "median": s.median, "min": s.min,
-                              "max": s.max, "ratio": s.ratio, "ratio_direction": s.ratio_direction,
+                              "max": s.max, "ratio": s.ratio, "ratio_direction": text.ratio_words(s.ratio, s.better, s.is_baseline),
                               "separation": baseline.get((row.section, row.arm, row.point, mid)),
                               "status": s.status,
                               "quantiles": {f"p{q}": v for q, v in s.quantiles.items()} if s.quantiles else None,

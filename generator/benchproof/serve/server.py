@@ -16,6 +16,8 @@ from functools import partial
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from benchproof import text as fmt
+
 HOST = "127.0.0.1"
 PREFIX = "/__benchproof__/"
 RELOAD_JS = (Path(__file__).with_name("reload.js")).read_bytes()
@@ -47,8 +49,8 @@ def counted(problems: tuple[str, ...]) -> str:
     """``2 errors, 1 warning`` for problems printed as ``file:line: [warning: ]message``."""
     warnings = sum(": warning: " in p for p in problems)
     errors = len(problems) - warnings
-    return f"{errors} error{'s' if errors != 1 else ''}" + \
-        (f", {warnings} warning{'s' if warnings != 1 else ''}" if warnings else "")
+    return f"{fmt.count(errors, 'error')}" + \
+        (f", {fmt.count(warnings, 'warning')}" if warnings else "")
 
 
 def banner(status: Status) -> bytes:

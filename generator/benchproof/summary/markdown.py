@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from benchproof import text as fmt
 from benchproof.compare.markdown import escape, table
 from benchproof.compute.relative import mark
 from benchproof.compute.separation import SAME, SEPARATED, TOO_FEW
-from benchproof import text as fmt
+from benchproof.model.terms import way
 
 CAVEATS = ("Figures are medians of the successful repetitions, with their min–max; n is shown below three "
            "repetitions; `--` means not measured, never zero; failed and unsupported arms stay listed. "
@@ -43,8 +44,7 @@ def state(compared, better: str, is_baseline: bool, median) -> str:
         return ""
     found = compared.separation
     if found.state == SEPARATED:
-        higher = found.median_b > found.median_a
-        return "better" if higher == (better == "higher") else "worse"
+        return way(better, found.median_a, found.median_b)
     return {TOO_FEW: "too-few", SAME: "same"}.get(found.state, "within-noise")
 
 
@@ -86,9 +86,6 @@ def _section(project, results, audit, comparisons, section, said=None) -> list[s
     labels = {a.id: a.label for a in project.arms.values()}
     dims = {d.id: d.label for d in project.report.dimensions}
 
-    def point_text(point) -> str:
-        return " · ".join(f"{dims.get(k, k)} {v}" for k, v in point)
-
     metrics = project.report.metrics
     many_dims = len(project.report.dimensions) > 0
     heading = f"### {escape(section.title)}"
@@ -102,16 +99,16 @@ def _section(project, results, audit, comparisons, section, said=None) -> list[s
             stat = row.stats[metric.id]
             if stat.median is None and stat.status == "n/a":
                 continue
-            words = fmt.direction(stat.ratio, stat.ratio_direction)
+            words = fmt.beside(stat.ratio, metric.better, stat.is_baseline)
             ratio = "" if stat.ratio is None or row.arm == section.baseline else f"{fmt.ratio(stat.ratio)} {words}".strip()
             compared = comparisons.baseline(section.id, row.arm, row.point, metric.id)
             if compared is not None and compared.relative_only:   # made of records a relative guard caught
-                ratio = f"{fmt.ratio(compared.ratio)} {fmt.direction(compared.ratio, compared.direction)}, " \
+                ratio = f"{fmt.ratio(compared.ratio)} {fmt.beside(compared.ratio, metric.better)}, " \
                         f"{mark(compared.relative_only)}"
             figure = fmt.summary(stat, metric.decimals) if stat.median is not None else f"{fmt.MISSING} {stat.status}"
             small = fmt.small_n(stat)
             flags = (*audit.cells.get((section.id, row.arm, row.point, metric.id), ()), *audit.sections.get(section.id, ()))
-            rows.append([escape(labels[row.arm])] + ([escape(point_text(row.point))] if many_dims else []) + [
+            rows.append([escape(labels[row.arm])] + ([escape(fmt.point(row.point, dims))] if many_dims else []) + [
                 escape(f"{metric.label} ({metric.unit})" if metric.unit else metric.label),
                 escape(f"{figure} {small}".strip()), escape(ratio),
                 escape(state(comparisons.baseline(section.id, row.arm, row.point, metric.id), metric.better,

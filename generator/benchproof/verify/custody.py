@@ -26,6 +26,7 @@ from benchproof.importers.rows import run_rows
 from benchproof.read.runs.records_io import read_runs
 from benchproof.read.runs.validate import run_files
 from benchproof.verify.checks import Check
+from benchproof import text as fmt
 
 SHOWN = 5
 
@@ -142,14 +143,14 @@ def custody_checks(root: Path, label: Callable[[str], str]) -> tuple[list[Check]
         total = sum(asserted.values())
         listed = ", ".join(f"{printable(rel)} ({n:,})" for rel, n in list(asserted.items())[:SHOWN])
         more = f", and {len(asserted) - SHOWN} more files" if len(asserted) > SHOWN else ""
-        notes.append(label(f"{total:,} record{'s' if total != 1 else ''} asserted, not derived from a kept tool file: "
+        notes.append(label(f"{fmt.count(total, 'record')} asserted, not derived from a kept tool file: "
                            f"{listed}{more}"))
     if not derived:
         return [], notes
     checks = []
     if problems:
         shown = "; ".join(problems[:SHOWN]) + (f"; and {len(problems) - SHOWN} more" if len(problems) > SHOWN else "")
-        checks.append(Check("custody", False, label(f"{len(problems):,} difference{'s' if len(problems) != 1 else ''} "
+        checks.append(Check("custody", False, label(f"{fmt.count(len(problems), 'difference')} "
                                                     f"between the records and the tool files they were imported "
                                                     f"from: {shown}")))
     if unchecked:
@@ -158,7 +159,7 @@ def custody_checks(root: Path, label: Callable[[str], str]) -> tuple[list[Check]
         kinds = ", ".join(f"{n} × {t}" if n > 1 else t for t, n in _count(tools).items())
         checks.append(Check("custody", True, label(
             f"every imported record follows from its kept tool file: {counts[0]:,} run records and {counts[1]:,} "
-            f"request records, re-imported from {len(derived)} file{'s' if len(derived) != 1 else ''} ({kinds})")))
+            f"request records, re-imported from {fmt.count(len(derived), 'file')} ({kinds})")))
     return checks, notes
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from benchproof.errors import printable
+from benchproof.text import point_ids
 from benchproof.published.results import ResultsProblem, parse_results
 from benchproof.published.shown import some
 from benchproof.verify.checks import Check
@@ -19,7 +20,7 @@ DERIVED = ("figures", "audit", "claims", "rerun-bar")
 def _point(point: Any) -> str:
     if not isinstance(point, dict) or not point:
         return ""
-    return " · " + ", ".join(f"{k}={v}" for k, v in point.items())
+    return " · " + point_ids(tuple(point.items()))
 
 
 def _figures(doc: dict) -> dict[tuple, dict]:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import IO
 
 from benchproof.errors import printable
+from benchproof.text import plural
 from benchproof.published import reader
 from benchproof.published.reader import CHUNK, Refused
 
@@ -108,7 +109,8 @@ def zip_difference(published: Path, rebuilt: Path) -> str:
             if only:
                 side = "published" if only[0] in mine else "rebuilt"
                 return f"entry {printable(only[0])} is only in the {side} zip" + (
-                    f" (and {len(only) - 1:,} more entries differ)" if len(only) > 1 else "")
+                    f" (and {len(only) - 1:,} more {plural(len(only) - 1, 'entry differs', 'entries differ')})"
+                    if len(only) > 1 else "")
             for name in sorted(mine):
                 shown = f"entry {printable(name)}"
                 try:

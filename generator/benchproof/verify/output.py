@@ -4,6 +4,7 @@ does not prove; or, with ``--json``, ``{verified, checks: [{check, ok, detail}],
 from __future__ import annotations
 
 from benchproof.errors import printable
+from benchproof.text import count
 from benchproof.published.shown import json_text
 from benchproof.verify.checks import MISMATCH, NOT_PROVEN, UNCHECKED, VERIFIED, verdict
 from benchproof.verify.run import Outcome
@@ -11,8 +12,8 @@ from benchproof.verify.run import Outcome
 MARKS = {True: "pass", False: "FAIL", None: "not checked"}
 VERDICTS = {
     VERIFIED: "verified: {what} follow{es} from the records it ships, byte for byte.",
-    MISMATCH: "NOT verified: {n} check{s} found a mismatch.",
-    UNCHECKED: "could not check: {n} check{s} could not be made (this is not a pass).",
+    MISMATCH: "NOT verified: {checks} found a mismatch.",
+    UNCHECKED: "could not check: {checks} could not be made (this is not a pass).",
 }
 
 
@@ -26,7 +27,7 @@ def text(outcome: Outcome) -> str:
     n = sum(c.ok is (False if code == MISMATCH else None) for c in outcome.checks)
     site = outcome.kind in ("site", "multi-report site")
     what = "the page and its downloads" if site else "the bundle's downloads and findings"
-    lines.append(VERDICTS[code].format(n=n, s="" if n == 1 else "s", what=what, es=""))
+    lines.append(VERDICTS[code].format(checks=count(n, "check"), what=what, es=""))
     if code != UNCHECKED or any(c.ok is not None for c in outcome.checks):
         lines.append(f"What a match does not prove: {NOT_PROVEN}")
     return "\n".join(lines)

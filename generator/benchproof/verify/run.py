@@ -21,6 +21,7 @@ from typing import Callable
 from benchproof.addresses import DOWNLOADS, download_path
 from benchproof import __version__
 from benchproof.errors import printable
+from benchproof.text import count, plural
 from benchproof.published.archive import ArchiveError, Unpacked, copy_folder, unpack_zip
 from benchproof.published.locate import BUNDLE, MULTI, SITE, ZIP, Located, NotPublished, locate, site_zip
 from benchproof.published.manifest import PROVENANCE, SUMS, Provenance, check_files, check_provenance, read_provenance
@@ -163,7 +164,7 @@ def _rebuild_check(located: Located, reports: list[Report], work: Path, out: Out
                                "from the one the build makes (entry times, order or compression)")
         whole = f"the bundle rebuilt from its records ({time})"
     if differences:
-        out.checks.append(Check("rebuild", False, f"{len(differences)} file{'s differ' if len(differences) != 1 else ' differs'} "
+        out.checks.append(Check("rebuild", False, f"{count(len(differences), 'file')} {plural(len(differences), 'differs', 'differ')} "
                                                   f"from {whole}: {_some(differences)}"))
     else:
         out.checks.append(Check("rebuild", True, f"identical, byte for byte, to {whole}: {len(published):,} files"))

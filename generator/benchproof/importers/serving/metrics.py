@@ -14,6 +14,7 @@ from benchproof.errors import Problem
 from benchproof.importers.base import MetricDef
 from benchproof.importers.common import IMPORTED_FROM, finite
 from benchproof.importers.common import skipped as skip
+from benchproof import text as fmt
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ def partly_failed(records: list[dict], rel: str) -> list[Problem]:
             and r["failed"] > 0]
     if not some:
         return []
-    return [Problem(rel, None, f"{len(some)} run{'s' if len(some) > 1 else ''} had failed requests "
+    return [Problem(rel, None, f"{fmt.count(len(some), 'run')} had failed requests "
                                f"(the first: {some[0]['failed']} failed, {some[0].get('completed')} "
                                f"completed, {some[0][IMPORTED_FROM]}): the figures cover the "
                                "completed requests only; see the raw columns failed and completed",

@@ -12,6 +12,7 @@ from typing import Any
 
 from benchproof.errors import Problems, did_you_mean
 from benchproof.model.terms import Point
+from benchproof.text import point_ids
 from benchproof.model.config import Report
 from benchproof.read.config.report import REL
 from benchproof.read.runs.validate import _dim_value as dim_value  # the same reading as a record's dimension values
@@ -19,8 +20,8 @@ from benchproof.read.schema import check_map, line_of, shown
 
 
 def point_words(point: Point) -> str:
-    """``prompt_target=26015`` (``all`` for a report without dimensions)."""
-    return ", ".join(f"{k}={v}" for k, v in point) or "all"
+    """``prompt_target=26015`` (:func:`benchproof.text.point_ids`)."""
+    return point_ids(point)
 
 
 def read_point(item: Any, node: Any, dims: list[str], what: str, key: str,

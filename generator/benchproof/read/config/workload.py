@@ -18,6 +18,7 @@ from benchproof.read.paths import check_path
 from benchproof.read.config.report import REL
 from benchproof.read.schema import check_map, line_of, shown
 from benchproof.read.config.targets import Targets
+from benchproof import text as fmt
 
 
 def _file(root: Path, item: Any, key: str, value: str, what: str, problems: Problems) -> str | None:
@@ -137,7 +138,7 @@ def _crossover(root: Path, item: Any, line: int | None, targets: Targets, proble
         n = len(read.skipped)
         out = f", {read.filtered_out} filtered out by 'where'" if where is not None else ""
         problems.error(REL, line_of(item, "where" if where is not None else "output_lengths"),
-                       f"{what}: {path} gives no output length: {n} line{'s' if n != 1 else ''} skipped{out}"
+                       f"{what}: {path} gives no output length: {fmt.count(n, 'line')} skipped{out}"
                        f"{_first_skipped(path, read.skipped)}")
     if len(problems.errors) > before:
         return None

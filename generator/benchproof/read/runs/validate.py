@@ -352,7 +352,7 @@ class Validation:
             if any(f not in columns for f in missing):
                 continue
             fields = ", ".join(self.derivations[metric].fields)
-            verb = "was" if len(missing) == 1 else "were"
+            verb = fmt.plural(len(missing), "was", "were")
             if len(found) == 1:
                 what = f"{fmt.setting(found[0][1])} is not used"
             else:
