@@ -7,8 +7,8 @@ turns a missing value into 0.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from benchproof.model.magnitude import magnitude, suffixed
 
@@ -22,13 +22,6 @@ Point = tuple[tuple[str, DimValue], ...]   # a workload point: (dimension id, va
 # record columns with a meaning of their own; every other column is a raw field
 RESERVED = ("run_id", "section", "arm", "status", "repeat", "reason", "evidence", "started_at")
 DECISION_STATUSES = ("adopted", "rejected", "undecided")
-# the audit's rule ids, in the order it lists them (audit/registry.RULES: a rule of its own each)
-RULE_IDS = ("few-repetitions", "missing-value", "not-separated", "outlier", "noisy", "warm-up", "host-event",
-            "derived-differs",
-            "guard", "implausible", "degraded-regime", "summary-differs",
-            "workload-differs", "order-confounded", "no-common-point",
-            "baseline-role", "outside-reference", "distribution-spike", "claim-fails", "rerun-bar",
-            "verdict-contradicted")
 
 
 @dataclass(frozen=True)
