@@ -3,7 +3,7 @@ handed from stage to stage."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
@@ -14,7 +14,7 @@ from benchproof.model.rules import AuditSettings as AuditSettings
 from benchproof.model.rules import ExpectBound as ExpectBound
 from benchproof.model.rules import Guard as Guard
 from benchproof.model.rules import GuardOutcome as GuardOutcome
-from benchproof.model.terms import DimValue, Point, Where, dim_sort_key, value_key
+from benchproof.model.terms import DimValue, Marks, Point, Where, dim_sort_key, value_key
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,7 @@ class Metric:
     per: Literal["run", "request"] = "run"   # request: a value per request (requests/), not per run
     stated: tuple[tuple[str, str], ...] = ()   # a request metric: (statistic, run column) where a
                                                # tool states its own summary of it (mean, median, p99)
+    marks: Marks = field(default=Marks(), compare=False, repr=False)   # its lines in report.yaml
 
     @property
     def better_text(self) -> str:
@@ -44,6 +45,8 @@ class Dimension:
     label: str
     order: tuple[DimValue, ...] = ()   # report.yaml's `order`: these values first, in this order
     seen: tuple[str, ...] = ()         # the text values in the order the records first have them
+    marks: Marks = field(default=Marks(), compare=False, repr=False)   # its lines; ``order`` entries
+                                                                       # keyed by their value_key
 
     @cached_property
     def _places(self) -> tuple[dict, dict]:
@@ -131,6 +134,7 @@ class Report:
     arm_label: str = "Arm"         # the heading of the arm column
     request_metrics: tuple[Metric, ...] = ()   # ``per: request``: distributions of requests/ records
     slo: tuple[Objective, ...] = ()            # service-level objectives: what makes a request good
+    marks: Marks = field(default=Marks(), compare=False, repr=False)   # the lines of report.yaml's keys
 
     @cached_property
     def _dimension(self) -> dict[str, Dimension]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from benchproof.model.terms import Point, Where
+from benchproof.model.terms import Marks, Point, Where
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,7 @@ class AuditSettings:
     accept: tuple[AcceptEntry, ...] = key((), "Findings the author acknowledges: still listed, marked accepted, "
                                               "with the reason", "list")
     where: Where = Where("report.yaml", None)   # the ``audit:`` key, when there is one
+    marks: Marks = field(default=Marks(), compare=False, repr=False)   # the lines of the block's keys
 
 
 @dataclass(frozen=True)

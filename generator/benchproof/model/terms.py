@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from benchproof.model.magnitude import magnitude, suffixed
 
@@ -33,6 +34,25 @@ class Where:
 
     def __str__(self) -> str:
         return self.file if self.line is None else f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Marks:
+    """The lines a YAML mapping was read from: its own, each key's, and those of the entries
+    (list items or mapping keys) under some keys.  Kept in the model, so a check made once the
+    records are read points at the line without the YAML (``read/schema.marks`` makes one)."""
+
+    line: int | None = None
+    keys: tuple[tuple[Any, int], ...] = ()
+    entries: tuple[tuple[str, Any, int | None], ...] = ()    # (key, entry's index or key, its line)
+
+    def of(self, key: Any) -> int | None:
+        """The line of ``key``, or of the mapping when the key is absent (as the YAML reader says)."""
+        return next((line for k, line in self.keys if k == key), self.line)
+
+    def entry(self, key: str, entry: Any) -> int | None:
+        """The line of ``entry`` under ``key``, or None."""
+        return next((line for k, e, line in self.entries if k == key and e == entry), None)
 
 
 def numeric(value: object) -> bool:

@@ -18,7 +18,7 @@ from benchproof.read.config.audit_fields import ACCEPT_FIELDS, AUDIT_FIELDS, BOU
 from benchproof.read.config.report import REL
 from benchproof.read.config.targets import read_point
 from benchproof.read.derive import DeriveError, parse_condition
-from benchproof.read.schema import check_map, line_of, shown
+from benchproof.read.schema import check_map, line_of, marks, shown
 
 
 def read_audit(doc: dict, report: Report, problems: Problems) -> AuditSettings:
@@ -46,7 +46,7 @@ def read_audit(doc: dict, report: Report, problems: Problems) -> AuditSettings:
     accept = tuple(a for a in (_accept(item, line_of(node["accept"], i), report, problems)
                                for i, item in enumerate(block.get("accept") or [])) if a)
     expect = _expect(node, block.get("expect") or {}, report, problems)
-    return AuditSettings(**values, expect=expect, guards=guards, accept=accept, where=where)
+    return AuditSettings(**values, expect=expect, guards=guards, accept=accept, where=where, marks=marks(node))
 
 
 def _expect(node: dict, block: dict, report: Report, problems: Problems) -> tuple[ExpectBound, ...]:
@@ -136,13 +136,11 @@ def _point(item: Any, node: dict, report: Report, problems: Problems):
     return read_point(item, node, [d.id for d in report.dimensions], "audit.accept", "point", problems)
 
 
-def check_parity(settings: AuditSettings, doc: dict, report: Report, columns: tuple[str, ...],
-                 problems: Problems) -> None:
+def check_parity(settings: AuditSettings, report: Report, columns: tuple[str, ...], problems: Problems) -> None:
     """Each ``parity`` field must be a raw column of some run file."""
     if not settings.parity:
         return
-    block = doc.get("audit") or {}
-    line = line_of(block, "parity")
+    line = settings.marks.of("parity")
     dims = {d.id for d in report.dimensions}
     raw = [c for c in columns if c not in RESERVED and c not in dims]
     for name in settings.parity:
