@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from benchproof.read.config.arms import ARM_FIELDS
 from benchproof.read.config.report import REPORT_FIELDS

@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from benchproof.errors import Problems, did_you_mean
-from benchproof.model.terms import DECISION_STATUSES, Where
 from benchproof.model.decision import Decision, DecisionClaim, Expectation, RerunBar
+from benchproof.model.terms import DECISION_STATUSES, Where
 from benchproof.read.config.decision_fields import CLAIM_FIELDS, DECISION_FIELDS, RERUN_FIELDS
 from benchproof.read.config.report import REL, read_notes
-from benchproof.read.schema import check_map, line_of
 from benchproof.read.config.targets import Targets
 from benchproof.read.numbers import parse_decimal
+from benchproof.read.schema import check_map, line_of
 from benchproof.text import setting
 
 # a number in a claim is any word here, read by the one grammar every reader shares
@@ -79,7 +79,7 @@ def _claim(item: Any, line: int | None, targets: Targets, problems: Problems) ->
             expect = parse_expect(c["expect"])
         except ExpectError as exc:
             problems.error(REL, line_of(item, "expect"), f"{what}: {exc}")
-    if None in (section, arm, metric, expect, points, c.get("text")):   # each problem is reported already
+    if expect is None or None in (section, arm, metric, points, c.get("text")):   # each is reported already
         return None
     return DecisionClaim(c["text"].strip(), section, metric, arm, expect, Where(REL, line_of(item) or line),
                          vs, points)
@@ -108,7 +108,7 @@ def read_decision(root: Path, doc: dict, targets: Targets, problems: Problems) -
     if not isinstance(node, dict):   # absent, or not a mapping (the report's own check says so)
         return None
     line = line_of(doc, "decision")
-    block = check_map(node, REL, "decision", DECISION_FIELDS, problems, line)
+    block = check_map(node, REL, "decision", DECISION_FIELDS, problems, line) or {}
     status = block.get("status", DECISION_FIELDS["status"].default)
     if status not in DECISION_STATUSES:
         problems.error(REL, line_of(node, "status"), f"decision: 'status' must be one of "
