@@ -45,6 +45,9 @@ def test_the_reader_and_the_schema_take_the_audit_block_from_its_declaration():
     assert {n: audit[n].get("default") for n in names} == {
         k.name: k.default if k.threshold else None for k in keys()}
     assert {n: audit[n]["description"] for n in names} == {k.name: k.doc for k in keys()}
+    assert audit["spike"]["exclusiveMinimum"] == 0 and audit["spike"]["maximum"] == 1
+    assert {n: audit[n].get("minimum", audit[n].get("exclusiveMinimum")) for n in names} == {
+        k.name: k.threshold.least if k.threshold else None for k in keys()}
 
 
 def test_docs_audit_lists_the_rules_in_the_order_of_the_registry():

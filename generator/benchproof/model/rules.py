@@ -62,6 +62,11 @@ class Threshold:
     off: bool = False              # ``least`` turns the check off; any other value must be above 1
     words: str = ""                # the allowed range in words, for a value above ``most`` or in (least, 1]
 
+    def schema_range(self) -> tuple[tuple[str, float], ...]:
+        """The range as JSON Schema keywords: what an editor can check (not the gap after ``off``)."""
+        low = (("minimum" if self.inclusive else "exclusiveMinimum", self.least),)
+        return low + ((("maximum", self.most),) if self.most is not None else ())
+
     def problem(self, value: float) -> str | None:
         """Why ``value`` is refused, as the words after the key (``must be at least 0 (...)``), or None."""
         if value < self.least or (value == self.least and not self.inclusive):

@@ -44,6 +44,9 @@ class Field:
     fields: Mapping[str, Field] | None = field(default=None, compare=False)
     item: str | None = None            # for a list of plain values: the kind of each item
     limit: int | None = None           # the most characters a text may have (see read/limits.py)
+    # a number's range as JSON Schema keywords (minimum, exclusiveMinimum, maximum), for the schema;
+    # the reader of the key checks it with its own words (an audit threshold: model/rules.Threshold)
+    number_range: tuple[tuple[str, float], ...] = ()
 
 
 # The tables of the files a project has ("report.yaml", "an arm file"), filled by the modules

@@ -31,5 +31,6 @@ BOUND_FIELDS = {
 }
 NESTED = {"guards": GUARD_FIELDS, "accept": ACCEPT_FIELDS}
 AUDIT_FIELDS = {k.name: Field(k.kind, default=k.default if k.threshold else None, doc=k.doc,
-                              fields=NESTED.get(k.name))
+                              fields=NESTED.get(k.name),
+                              number_range=k.threshold.schema_range() if k.threshold else ())
                 for k in keys()}
