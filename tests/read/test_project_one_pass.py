@@ -23,6 +23,12 @@ FIRST_PASS = {"read_report", "read_audit", "_named_notes"}
 AFTER_RECORDS = {"read_weighing"}
 
 
+def calls(function) -> list[tuple[int, str]]:
+    """(line, name) of every call ``function`` makes to a plain name, in source order."""
+    tree = ast.parse(inspect.getsource(function))
+    return sorted((n.lineno, n.func.id) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name))
+
+
 def calls_with_doc() -> list[tuple[int, str]]:
     tree = ast.parse(inspect.getsource(project.load_project))
     found = []
@@ -40,6 +46,15 @@ def test_only_the_readers_of_the_first_pass_take_the_yaml():
     records_at = next(n.lineno for n in ast.walk(ast.parse(inspect.getsource(project.load_project)))
                       if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "read_records")
     assert [name for line, name in calls if line > records_at] == sorted(AFTER_RECORDS)
+
+
+def test_the_report_is_settled_once_when_every_record_is_read():
+    """The declared report (read_report) becomes the settled one in a single step, after the
+    run and request records: every check that follows sees the same report."""
+    called = [name for _, name in calls(project.load_project)]
+    assert called.count("_settled") == 1
+    assert called.index("_settled") > called.index("read_requests") > called.index("read_records")
+    assert not {"with_order", "with_decimals", "without_unrecorded"} & set(called)
 
 
 def test_the_model_keeps_the_lines_a_later_check_reports(tmp_path):

@@ -9,8 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchproof.errors import InputError, Problem, Problems, collapse, did_you_mean, strictly
-from benchproof.model.config import Arm, Metric
+from benchproof.model.config import Arm, Metric, Report
 from benchproof.model.project import Project
+from benchproof.model.records import Records
 from benchproof.read.config.arms import arm_files, read_arm
 from benchproof.read.config.audit import check_parity, read_audit
 from benchproof.read.config.report import REL, read_report, with_decimals, with_order
@@ -89,11 +90,10 @@ def load_project(root: Path, strict: bool = False) -> Project:
         if arm_id not in listed:
             problems.warning(f"arms/{arm_id}.yaml", 1, f"arm '{arm_id}' is not listed in any section")
     records, columns, count = read_records(root, report, arms, section_arms, problems, arm_names)
-    report, records = without_unrecorded(report, records)
-    report = with_order(report, records, problems)
     check_names(report, problems)
     check_stated(report, columns, problems)
     report, records, requests = read_requests(root, report, records, problems)
+    report, records = _settled(report, records, problems)
     if not count and not any(p.file.startswith("runs/") and p.file.lower().endswith(RUN_SUFFIXES)
                              for p in problems.errors):
         problems.error("runs", None, "no run records found: add runs/*.csv, runs/*.jsonl or runs/*.json")
@@ -112,10 +112,18 @@ def load_project(root: Path, strict: bool = False) -> Project:
         problems.items = strictly(problems.items)
     if problems.errors:
         raise InputError(collapse(sorted(problems.items, key=_order)))
-    return Project(root=root, report=with_decimals(report, records), arms=arms, records=records,
+    return Project(root=root, report=report, arms=arms, records=records,
                    raw_columns=columns, warnings=tuple(collapse(sorted(problems.warnings, key=_order))),
                    inputs=inputs, audit=settings, guards=guards, weighing=weighing, requests=requests,
                    custody=custody)
+
+
+def _settled(report: Report, records: Records, problems: Problems) -> tuple[Report, Records]:
+    """The report as every record (runs and requests) settles it, in one step, before any check
+    that reads it: without the dimensions no record has, with each dimension's text values in
+    the order the records first have them, each metric's decimals decided."""
+    report, records = without_unrecorded(report, records)
+    return with_decimals(with_order(report, records, problems), records), records
 
 
 def _order(p: Problem) -> tuple:
