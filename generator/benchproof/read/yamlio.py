@@ -35,6 +35,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _INT, _FLOAT = "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
 _WHOLE = re.compile(r"^[+-]?[0-9]+$")
 _DECIMAL = re.compile(rf"^(?:{NUMBER_PATTERN})$")
+_NOT_FINITE = re.compile(r"^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")   # said to be not finite
 MAX_EXPANDED = 10_000   # values that aliases may add to one file
 MAX_DEPTH = 100         # mappings and lists inside one another
 
@@ -103,10 +104,10 @@ class _Loader(yaml.SafeLoader):
     """SafeLoader that builds marked containers, keeps dates as strings, reports duplicates."""
 
     # a plain scalar is a number only as read/numbers writes one (``5_12``, ``0x1F``, ``1:30``
-    # stay texts; ``1e3`` is a number); YAML 1.1's other forms are not numbers here
+    # stay texts; ``1e3`` is a number), or ``.inf`` / ``.nan``, which a check calls not finite
     yaml_implicit_resolvers = {
         first: [(tag, rx) for tag, rx in resolvers if tag not in (_TIMESTAMP, _INT, _FLOAT)]
-        + ([(_INT, _WHOLE), (_FLOAT, _DECIMAL)] if first in "+-.0123456789" else [])
+        + ([(_INT, _WHOLE), (_FLOAT, _DECIMAL), (_FLOAT, _NOT_FINITE)] if first in "+-.0123456789" else [])
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
     }
 
