@@ -15,7 +15,7 @@ from benchproof.compute.decision import flagged
 from benchproof.compute.run import compute
 from benchproof.read.project import load_project
 from support.edges import table
-from support.weighing import REPORT, records, write
+from support.weighing import REPORT, line_of, problems, records, write
 
 # medians (three repetitions each, the middle one the median): cand decode 20, inc decode 40:
 # cand ÷ inc = 0.5 exactly; prefill 400 and 300
@@ -234,6 +234,30 @@ def test_a_claim_at_its_edges(case, tmp_path):
     assert tuple(f.relative_only for f in outcome.figures) == (case.relative or (None,) * len(case.figures))
     failing = [(dict(f.point)["size"]) for f in audit.findings if f.rule == "claim-fails"]
     assert failing == [size for size, _, meets in case.figures if meets is False]
+
+
+# a claim's numbers are read by the one grammar of every reader (read/numbers.py): what a run
+# file refuses, a claim refuses, at the line of its expect
+REFUSED = [
+    ("between ١ and ٢", "'١' is not a number"),           # Arabic-Indic digits
+    ("between 1 and ２", "'２' is not a number"),               # a full-width digit, second number
+    (">= 1e400", "'1e400' is too large (beyond ±1.8e308)"),
+    ("> 1e-400", "'1e-400' is too small (closer to 0 than a double holds: it would read as 0)"),
+    ("<= 1_0", "'1_0' is not a number"),
+    ("< inf", "'inf' is not a finite number"),
+    ("== 1 ± nan", "'nan' is not a finite number"),
+    ("== ١ ± 0.1", "'١' is not a number"),
+    ("between 1 and 2x", "'2x' is not a number"),
+]
+
+
+@pytest.mark.parametrize("expect, why", REFUSED)
+def test_a_claim_number_a_run_file_refuses_is_an_error_at_its_line(expect, why, tmp_path):
+    blocks = ("decision:\n  question: \"Edge?\"\n  claims:\n    - {text: t, metric: decode, arm: cand, vs: inc,\n"
+              f"       expect: \"{expect}\"}}\n")
+    root = write(tmp_path / "p", blocks)
+    line = line_of(root, "expect:")
+    assert problems(root) == [f"report.yaml:{line}: decision claim: 'expect' {expect!r}: {why}"]
 
 
 @dataclass(frozen=True)

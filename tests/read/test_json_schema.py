@@ -107,6 +107,13 @@ BAD = [
     ("report.yaml", "topics: [Inference Engineering]", "topics: [1, 2]", "topics"),
     ("report.yaml", "  - id: request_s", "  - id: request seconds", "id"),
     ("report.yaml", "      - v100-pxa4-control\n", "      - {id: v100-pxa4-control}\n", "arms"),
+    # the audit thresholds' bounds, from their one declaration (model/rules.py)
+    ("report.yaml", "audit:\n", "audit:\n  noise: -0.1\n", "noise"),
+    ("report.yaml", "audit:\n", "audit:\n  min_repetitions: 0\n", "min_repetitions"),
+    ("report.yaml", "audit:\n", "audit:\n  regime: 1\n", "regime"),
+    ("report.yaml", "audit:\n", "audit:\n  spike: 1.5\n", "spike"),
+    ("report.yaml", "audit:\n", "audit:\n  spike: 0\n", "spike"),
+    ("report.yaml", "audit:\n", "audit:\n  ratio_limit: -1\n", "ratio_limit"),
     (CONTROL, "settings:", "setings:", "setings"),
     (CONTROL, "  commit:", "  comit:", "comit"),
     (CONTROL, "  evidence: evidence/v100-pxa4-control/launch.log\nclaims:",

@@ -8,7 +8,7 @@ the report; ``(False, why)`` it could not run, and ``why`` says what it lacked
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -96,7 +96,9 @@ def parity(f: Facts, settings: AuditSettings) -> Coverage:
 
 def order(f: Facts, settings: AuditSettings) -> Coverage:
     records = f.records
-    judged, lacking, single = [], [], []
+    judged: list[str] = []
+    lacking: list[str] = []
+    single: list[str] = []
     for section in f.report.sections:
         ok = np.flatnonzero(records.ok() & (records.section.codes == records.section.code_of(section.id)))
         arms = len(np.unique(records.arm.codes[ok]))

@@ -3,11 +3,18 @@ handed from stage to stage."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from benchproof.model.terms import DimValue, Point, Where, dim_sort_key, value_key, way
+# the audit: block's dataclasses live with the rules they configure; named here too for the
+# stages that import them from model.config (``X as X``: an explicit re-export)
+from benchproof.model.rules import AcceptEntry as AcceptEntry
+from benchproof.model.rules import AuditSettings as AuditSettings
+from benchproof.model.rules import ExpectBound as ExpectBound
+from benchproof.model.rules import Guard as Guard
+from benchproof.model.rules import GuardOutcome as GuardOutcome
+from benchproof.model.terms import DimValue, Marks, Point, Where, dim_sort_key, value_key, way
 
 
 @dataclass(frozen=True)
@@ -25,6 +32,7 @@ class Metric:
     per: Literal["run", "request"] = "run"   # request: a value per request (requests/), not per run
     stated: tuple[tuple[str, str], ...] = ()   # a request metric: (statistic, run column) where a
                                                # tool states its own summary of it (mean, median, p99)
+    marks: Marks = field(default=Marks(), compare=False, repr=False)   # its lines in report.yaml
 
     @property
     def better_text(self) -> str:
@@ -41,6 +49,8 @@ class Dimension:
     label: str
     order: tuple[DimValue, ...] = ()   # report.yaml's `order`: these values first, in this order
     seen: tuple[str, ...] = ()         # the text values in the order the records first have them
+    marks: Marks = field(default=Marks(), compare=False, repr=False)   # its lines; ``order`` entries
+                                                                       # keyed by their value_key
 
     @cached_property
     def _places(self) -> tuple[dict, dict]:
@@ -128,6 +138,7 @@ class Report:
     arm_label: str = "Arm"         # the heading of the arm column
     request_metrics: tuple[Metric, ...] = ()   # ``per: request``: distributions of requests/ records
     slo: tuple[Objective, ...] = ()            # service-level objectives: what makes a request good
+    marks: Marks = field(default=Marks(), compare=False, repr=False)   # the lines of report.yaml's keys
 
     @cached_property
     def _dimension(self) -> dict[str, Dimension]:
@@ -142,72 +153,3 @@ class Report:
         """The order of workload points in tables, selectors and sweeps: by each dimension's
         values in turn (see :meth:`Dimension.sort_key`)."""
         return tuple(self.dim_key(k, v) for k, v in point)
-
-
-@dataclass(frozen=True)
-class Guard:
-    """One ``audit.guards`` entry: a condition every successful record must meet.  ``scope``:
-    ``absolute`` (a record that breaks it is in no figure) or ``relative`` (in no absolute
-    figure, but still in ratios against arms caught the same way in the same rounds:
-    :mod:`benchproof.compute.relative`)."""
-
-    check: str
-    reason: str
-    fields: tuple[str, ...]
-    where: Where
-    scope: str = "absolute"
-
-
-@dataclass(frozen=True)
-class AcceptEntry:
-    """One ``audit.accept`` entry: findings of ``rule`` (narrowed by the other keys that are
-    set) acknowledged by the author, with the reason shown beside them."""
-
-    rule: str
-    reason: str
-    where: Where
-    section: str | None = None
-    arm: str | None = None
-    point: Point | None = None
-    metric: str | None = None
-
-
-@dataclass(frozen=True)
-class ExpectBound:
-    """One ``audit.expect`` entry: the medians of ``metric`` a working measurement can give."""
-
-    metric: str
-    min: float | None
-    max: float | None
-    where: Where
-
-
-@dataclass(frozen=True)
-class AuditSettings:
-    """The ``audit:`` block of report.yaml, defaults filled in."""
-
-    min_repetitions: int = 3
-    noise: float = 0.10              # noisy: a group's spread beyond this fraction of its median
-    noise_threshold: float = 0.03    # a difference of medians at most this fraction of the compared one's is within noise
-    warmup: float = 0.15
-    regime: float = 5.0
-    ratio_limit: float = 20.0        # implausible: two arms' medians at one point more than this many times apart (0: off)
-    parity: tuple[str, ...] = ()
-    parity_tolerance: float = 0.01
-    spike: float = 0.25              # distribution-spike when one value holds more than this share
-    expect: tuple[ExpectBound, ...] = ()
-    guards: tuple[Guard, ...] = ()
-    accept: tuple[AcceptEntry, ...] = ()
-    where: Where = Where("report.yaml", None)   # the ``audit:`` key, when there is one
-
-
-@dataclass(frozen=True)
-class GuardOutcome:
-    """What one guard did: how many successful records it could check (they had every field
-    it reads) and which ones it excluded."""
-
-    guard: Guard
-    checked: int
-    considered: int                 # successful records before the guards
-    excluded: tuple[str, ...]       # run ids, in input order
-    rows: tuple[int, ...] = ()      # the same records, as indices into the project's records

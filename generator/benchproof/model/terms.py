@@ -7,8 +7,9 @@ turns a missing value into 0.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Any
 
 from benchproof.model.magnitude import magnitude, suffixed
 
@@ -22,13 +23,6 @@ Point = tuple[tuple[str, DimValue], ...]   # a workload point: (dimension id, va
 # record columns with a meaning of their own; every other column is a raw field
 RESERVED = ("run_id", "section", "arm", "status", "repeat", "reason", "evidence", "started_at")
 DECISION_STATUSES = ("adopted", "rejected", "undecided")
-# the audit's rule ids, in the order it lists them (audit/registry.RULES: a rule of its own each)
-RULE_IDS = ("few-repetitions", "missing-value", "not-separated", "outlier", "noisy", "warm-up", "host-event",
-            "derived-differs",
-            "guard", "implausible", "degraded-regime", "summary-differs",
-            "workload-differs", "order-confounded", "no-common-point",
-            "baseline-role", "outside-reference", "distribution-spike", "claim-fails", "rerun-bar",
-            "verdict-contradicted")
 
 
 @dataclass(frozen=True)
@@ -49,6 +43,25 @@ def way(better: str, before: float, after: float) -> str:
     if after == before:
         return "same"
     return "better" if (after > before) == (better == "higher") else "worse"
+
+
+@dataclass(frozen=True)
+class Marks:
+    """The lines a YAML mapping was read from: its own, each key's, and those of the entries
+    (list items or mapping keys) under some keys.  Kept in the model, so a check made once the
+    records are read points at the line without the YAML (``read/schema.marks`` makes one)."""
+
+    line: int | None = None
+    keys: tuple[tuple[Any, int], ...] = ()
+    entries: tuple[tuple[str, Any, int | None], ...] = ()    # (key, entry's index or key, its line)
+
+    def of(self, key: Any) -> int | None:
+        """The line of ``key``, or of the mapping when the key is absent (as the YAML reader says)."""
+        return next((line for k, line in self.keys if k == key), self.line)
+
+    def entry(self, key: str, entry: Any) -> int | None:
+        """The line of ``entry`` under ``key``, or None."""
+        return next((line for k, e, line in self.entries if k == key and e == entry), None)
 
 
 def numeric(value: object) -> bool:

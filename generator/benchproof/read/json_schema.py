@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from benchproof.read.config.arms import ARM_FIELDS
 from benchproof.read.config.report import REPORT_FIELDS
@@ -60,6 +61,7 @@ def _value(spec: Field) -> dict[str, Any]:
         schema["maxLength"] = spec.limit
     if spec.bounds is not None:
         schema["minimum"], schema["maximum"] = spec.bounds
+    schema.update(spec.number_range)
     if not spec.required:  # an empty value (``key:``) means "not given"
         _or_null(schema)
     elif spec.kind == "any" and not spec.choices:

@@ -8,41 +8,45 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchproof.read.config.arms import arm_files, read_arm
 from benchproof.errors import InputError, Problem, Problems, collapse, did_you_mean, strictly
-from benchproof.model.config import Arm
+from benchproof.model.config import Arm, Metric, Report
 from benchproof.model.project import Project
+from benchproof.model.records import Records
+from benchproof.read.config.arms import arm_files, read_arm
 from benchproof.read.config.audit import check_parity, read_audit
-from benchproof.read.runs.guards import apply_guards
+from benchproof.read.config.report import REL, read_report, with_decimals, with_order
+from benchproof.read.config.requests import check_names, check_stated
+from benchproof.read.config.weighing import read_weighing
 from benchproof.read.custody import LOG, read_custody
-from benchproof.read.unrecorded import without_unrecorded
 from benchproof.read.inputs import collect, folder_files, outside
 from benchproof.read.paths import check_path, named_evidence, publish_clashes
-from benchproof.read.config.report import REL, read_report, with_decimals, with_order
-from benchproof.read.runs.validate import RUN_SUFFIXES, read_records
-from benchproof.read.schema import line_of
-from benchproof.read.config.weighing import read_weighing
-from benchproof.read.config.requests import check_names, check_stated
 from benchproof.read.requests.load import read_requests
+from benchproof.read.runs.guards import apply_guards
+from benchproof.read.runs.validate import RUN_SUFFIXES, read_records
+from benchproof.read.unrecorded import without_unrecorded
 from benchproof.read.yamlio import load_yaml
 
-def _read_files(root: Path, doc: dict, arms: list[Path]) -> list[str]:
-    """report.yaml, arm files, run files and the notes files the report names."""
+
+def _named_notes(doc: dict) -> list[str]:
+    """The notes the report names (sections', the protocol, the decision's): files or Markdown."""
     named = [s.get("notes") for s in doc.get("sections") or [] if isinstance(s, dict)] + [doc.get("protocol")]
     named += [doc["decision"].get("notes")] if isinstance(doc.get("decision"), dict) else []
-    notes = [check_path(root.absolute(), n, "notes")[0] for n in named if isinstance(n, str)]
+    return [n for n in named if isinstance(n, str)]
+
+
+def _read_files(root: Path, named: list[str], arms: list[Path]) -> list[str]:
+    """report.yaml, arm files, run files and the notes files the report names."""
+    notes = [check_path(root.absolute(), n, "notes")[0] for n in named]
     runs = [p for p in folder_files(root, "runs", RUN_SUFFIXES) if not outside(root, p)]
     return [REL, *(p.relative_to(root).as_posix() for p in arms + runs), *(n for n in notes if n)]
 
 
-def _unknown_derive_fields(doc, metrics, columns: tuple[str, ...], problems: Problems) -> None:
+def _unknown_derive_fields(metrics: tuple[Metric, ...], columns: tuple[str, ...], problems: Problems) -> None:
     """A derive field that no run file has would leave the metric silently unmeasured."""
-    lines = {item.get("id"): line_of(item, "derive") for item in doc.get("metrics") or []
-             if isinstance(item, dict)}
     for metric in metrics:
         for name in metric.derive_fields:
             if name not in columns:
-                problems.error(REL, lines.get(metric.id),
+                problems.error(REL, metric.marks.of("derive"),
                                f"metric '{metric.id}': derive uses '{name}', which is not a column "
                                f"of any run file{did_you_mean(name, columns)}")
 
@@ -62,9 +66,10 @@ def load_project(root: Path, strict: bool = False) -> Project:
             problems.error(REL, 1, "report.yaml is empty")
         raise InputError(problems.items)
     report, section_infos = read_report(root, doc, problems)
-    if report is None:
+    if report is None or not isinstance(doc, dict):   # report.yaml is not a mapping: said already
         raise InputError(problems.items)
     settings = read_audit(doc, report, problems)
+    named = _named_notes(doc)
     files = arm_files(root, problems)
     arms: dict[str, Arm] = {}
     for path in files:
@@ -74,7 +79,7 @@ def load_project(root: Path, strict: bool = False) -> Project:
     arm_names = [p.stem for p in files]
     listed: set[str] = set()
     section_arms: dict[str, tuple[str, ...]] = {}
-    for section, info in zip(report.sections, section_infos):
+    for section, info in zip(report.sections, section_infos, strict=True):
         section_arms[section.id] = section.arms
         for arm_id, line in info["arms"].items():
             listed.add(arm_id)
@@ -85,33 +90,40 @@ def load_project(root: Path, strict: bool = False) -> Project:
         if arm_id not in listed:
             problems.warning(f"arms/{arm_id}.yaml", 1, f"arm '{arm_id}' is not listed in any section")
     records, columns, count = read_records(root, report, arms, section_arms, problems, arm_names)
-    report, records = without_unrecorded(report, records)
-    report = with_order(report, records, doc, problems)
-    check_names(report, doc, problems)
-    check_stated(report, columns, doc, problems)
+    check_names(report, problems)
+    check_stated(report, columns, problems)
     report, records, requests = read_requests(root, report, records, problems)
+    report, records = _settled(report, records, problems)
     if not count and not any(p.file.startswith("runs/") and p.file.lower().endswith(RUN_SUFFIXES)
                              for p in problems.errors):
         problems.error("runs", None, "no run records found: add runs/*.csv, runs/*.jsonl or runs/*.json")
     elif count:
-        _unknown_derive_fields(doc, report.metrics, columns, problems)
-        check_parity(settings, doc, report, columns, problems)
+        _unknown_derive_fields(report.metrics, columns, problems)
+        check_parity(settings, report, columns, problems)
     records, guards = apply_guards(records, settings.guards, problems)
     runs_read = count and not any(p.file.startswith("runs/") for p in problems.errors)
     weighing = read_weighing(root, doc, report, records if runs_read else None, problems)
     evidence = named_evidence(arms.values(), records.evidence.labels, weighing.files)
     publish_clashes(evidence, problems)
     custody, logged = read_custody(root, problems)
-    inputs = collect(root, _read_files(root, doc, files) + list(requests.files) + evidence + ([LOG] if logged else []),
+    inputs = collect(root, _read_files(root, named, files) + list(requests.files) + evidence + ([LOG] if logged else []),
                      problems)
     if strict:
         problems.items = strictly(problems.items)
     if problems.errors:
         raise InputError(collapse(sorted(problems.items, key=_order)))
-    return Project(root=root, report=with_decimals(report, records), arms=arms, records=records,
+    return Project(root=root, report=report, arms=arms, records=records,
                    raw_columns=columns, warnings=tuple(collapse(sorted(problems.warnings, key=_order))),
                    inputs=inputs, audit=settings, guards=guards, weighing=weighing, requests=requests,
                    custody=custody)
+
+
+def _settled(report: Report, records: Records, problems: Problems) -> tuple[Report, Records]:
+    """The report as every record (runs and requests) settles it, in one step, before any check
+    that reads it: without the dimensions no record has, with each dimension's text values in
+    the order the records first have them, each metric's decimals decided."""
+    report, records = without_unrecorded(report, records)
+    return with_decimals(with_order(report, records, problems), records), records
 
 
 def _order(p: Problem) -> tuple:

@@ -9,10 +9,12 @@ one-line docs their fields carry, are exported as JSON Schemas (:mod:`benchproof
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from benchproof.errors import Problems, did_you_mean
+from benchproof.model.terms import Marks
 from benchproof.read.limits import text_problem
 from benchproof.read.yamlio import MarkedMap, MarkedSeq
 
@@ -39,9 +41,12 @@ class Field:
     pattern: str | None = None         # a regular expression a text must match
     bounds: tuple[int, int] | None = None  # (lowest, highest) for a whole number
     # the fields of a nested mapping (kind "map"), or of each item (kind "list"); None: free
-    fields: Mapping[str, "Field"] | None = field(default=None, compare=False)
+    fields: Mapping[str, Field] | None = field(default=None, compare=False)
     item: str | None = None            # for a list of plain values: the kind of each item
     limit: int | None = None           # the most characters a text may have (see read/limits.py)
+    # a number's range as JSON Schema keywords (minimum, exclusiveMinimum, maximum), for the schema;
+    # the reader of the key checks it with its own words (an audit threshold: model/rules.Threshold)
+    number_range: tuple[tuple[str, float], ...] = ()
 
 
 # The tables of the files a project has ("report.yaml", "an arm file"), filled by the modules
@@ -78,6 +83,21 @@ def line_of(node: Any, key: Any = None) -> int | None:
     if isinstance(node, (MarkedMap, MarkedSeq)):
         return node.line if key is None else node.line_of(key)
     return None
+
+
+def marks(node: Any, *under: str) -> Marks:
+    """The lines of ``node`` (a mapping as the loader marked it) and of its keys; for each key
+    in ``under``, the lines of the entries of the list or mapping it holds."""
+    if not isinstance(node, MarkedMap):
+        return Marks()
+    entries = []
+    for key in under:
+        child = node.get(key)
+        if isinstance(child, MarkedMap):
+            entries += [(key, k, child.line_of(k)) for k in child]
+        elif isinstance(child, MarkedSeq):
+            entries += [(key, i, child.line_of(i)) for i in range(len(child))]
+    return Marks(node.line, tuple(node.key_lines.items()), tuple(entries))
 
 
 def check_map(

@@ -28,10 +28,15 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import ReaderError
 
 from benchproof.errors import Problem
+from benchproof.read.numbers import NUMBER_PATTERN, parse_decimal
 
 _MERGE = "tag:yaml.org,2002:merge"
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_INT, _FLOAT = "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
+_WHOLE = re.compile(r"^[+-]?[0-9]+$")
+_DECIMAL = re.compile(rf"^(?:{NUMBER_PATTERN})$")
+_NOT_FINITE = re.compile(r"^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")   # said to be not finite
 MAX_EXPANDED = 10_000   # values that aliases may add to one file
 MAX_DEPTH = 100         # mappings and lists inside one another
 
@@ -106,8 +111,11 @@ def _line(node: Node) -> int:
 class _Loader(yaml.SafeLoader):
     """SafeLoader that builds marked containers, keeps dates as strings, reports duplicates."""
 
+    # a plain scalar is a number only as read/numbers writes one (``5_12``, ``0x1F``, ``1:30``
+    # stay texts; ``1e3`` is a number), or ``.inf`` / ``.nan``, which a check calls not finite
     yaml_implicit_resolvers = {
-        first: [(tag, rx) for tag, rx in resolvers if tag != _TIMESTAMP]
+        first: [(tag, rx) for tag, rx in resolvers if tag not in (_TIMESTAMP, _INT, _FLOAT)]
+        + ([(_INT, _WHOLE), (_FLOAT, _DECIMAL), (_FLOAT, _NOT_FINITE)] if first in "+-.0123456789" else [])
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
     }
 
@@ -238,16 +246,31 @@ class _Loader(yaml.SafeLoader):
         return self.construct_scalar(node)
 
     def construct_yaml_int(self, node: Node) -> int:
+        text = self.construct_scalar(node)
         try:
+            if isinstance(text, str) and _WHOLE.match(text):   # 012 is twelve, as in a run file
+                return int(text)
             return super().construct_yaml_int(node)  # type: ignore[arg-type]  # PyYAML checks the node
         except ValueError as exc:  # e.g. more digits than Python converts
             raise ConstructorError(None, None, str(exc), node.start_mark) from None
+
+    def construct_yaml_float(self, node: Node) -> float | str:
+        """A number as read/numbers reads it; one it refuses (``1e400``) stays its text, so the
+        key's check says it is not a number."""
+        text = self.construct_scalar(node)
+        if isinstance(text, str) and _DECIMAL.match(text):
+            try:
+                return parse_decimal(text)
+            except ValueError:
+                return text
+        return super().construct_yaml_float(node)
 
 
 _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
 _Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_yaml_seq)
 _Loader.add_constructor(_TIMESTAMP, _Loader.construct_yaml_timestamp)
 _Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
+_Loader.add_constructor(_FLOAT, _Loader.construct_yaml_float)
 
 
 def load_yaml(path: pathlib.Path, rel: str) -> tuple[object, list[Problem]]:

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from benchproof.errors import Problems, did_you_mean
-from benchproof.model.terms import LAUNCH_STATUSES, ROLES, Where
 from benchproof.model.config import Arm, Claim, Launch
-from benchproof.read.markdown import render_markdown
-from benchproof.read.inputs import folder_files, outside, strays
-from benchproof.read.paths import project_file
-from benchproof.read.limits import MAX_LABEL
+from benchproof.model.terms import LAUNCH_STATUSES, ROLES, Where
 from benchproof.read.config.report import id_problem
+from benchproof.read.inputs import folder_files, outside, strays
+from benchproof.read.limits import MAX_LABEL
+from benchproof.read.markdown import render_markdown
+from benchproof.read.paths import project_file
 from benchproof.read.schema import FILE_TABLES, Field, check_map, line_of, shown
 from benchproof.read.yamlio import load_yaml
 
@@ -121,7 +121,7 @@ def _claims(root: Path, doc: dict, rel: str, problems: Problems) -> list[Claim]:
         c = check_map(item, rel, what, CLAIM_FIELDS, problems, line)
         if not c or "name" not in c:
             continue
-        verified = c.get("verified")
+        verified: bool | Literal["unknown"] | None = c.get("verified")
         if verified is None:  # missing: check_map has said so
             verified = "unknown"
         elif verified not in CLAIM_FIELDS["verified"].choices:
@@ -164,10 +164,11 @@ def read_arm(root: Path, path: Path, report_subject: dict, problems: Problems) -
         engine = check_map(arm["engine"], rel, "engine", ENGINE_FIELDS, problems) or {}
     subject = arm.get("subject")
     # Keys the arm leaves out are not claims of a difference: compare only what it states.
-    differs = sorted((k for k in (subject or {}) if subject[k] != report_subject.get(k)), key=str)
+    stated: dict = subject or {}
+    differs = sorted((k for k in stated if stated[k] != report_subject.get(k)), key=str)
     if differs:
         shown_diffs = "; ".join(
-            f"{k}: {shown(subject[k])}, the report has "
+            f"{k}: {shown(stated[k])}, the report has "
             f"{shown(report_subject[k]) if k in report_subject else 'none'}" for k in differs)
         problems.warning(rel, line_of(doc, "subject"),
                          f"the arm's subject differs from the report subject ({shown_diffs}): "

@@ -11,25 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from benchproof.errors import Problems, did_you_mean
-from benchproof.model.terms import RESERVED, RULE_IDS, Where
 from benchproof.model.config import AcceptEntry, AuditSettings, ExpectBound, Guard, Report
-from benchproof.read.derive import DeriveError, parse_condition
-from benchproof.read.config.report import REL
+from benchproof.model.rules import RULE_IDS, keys
+from benchproof.model.terms import RESERVED, Where
 from benchproof.read.config.audit_fields import ACCEPT_FIELDS, AUDIT_FIELDS, BOUND_FIELDS, GUARD_FIELDS
-from benchproof.read.schema import check_map, line_of, shown
+from benchproof.read.config.report import REL
 from benchproof.read.config.targets import read_point
-
-# key: (smallest allowed, whether the smallest itself is allowed, what the number means)
-LIMITS = {
-    "min_repetitions": (1, True, "a count of repetitions"),
-    "noise": (0, True, "a fraction of the median, e.g. 0.10 for 10%"),
-    "noise_threshold": (0, True, "a fraction of the compared median, e.g. 0.03 for 3%"),
-    "warmup": (0, True, "a fraction, e.g. 0.15 for 15%"),
-    "regime": (1, False, "a factor, e.g. 5 for five times worse"),
-    "ratio_limit": (0, True, "a factor, e.g. 20 for twenty times apart; 0 turns the check off"),
-    "parity_tolerance": (0, True, "a fraction, e.g. 0.01 for 1%"),
-    "spike": (0, False, "a share of the distribution, e.g. 0.25 for 25%"),
-}
+from benchproof.read.derive import DeriveError, parse_condition
+from benchproof.read.schema import check_map, line_of, marks, shown
 
 
 def read_audit(doc: dict, report: Report, problems: Problems) -> AuditSettings:
@@ -38,24 +27,17 @@ def read_audit(doc: dict, report: Report, problems: Problems) -> AuditSettings:
     where = Where(REL, line_of(doc, "audit"))
     if not isinstance(node, dict):   # absent, or not a mapping (the report's own check says so)
         return AuditSettings(where=where)
-    block = check_map(node, REL, "audit", AUDIT_FIELDS, problems, where.line)
+    block = check_map(node, REL, "audit", AUDIT_FIELDS, problems, where.line) or {}
     values: dict[str, Any] = {}
-    for key, (least, inclusive, meaning) in LIMITS.items():
-        if key not in block:
+    for key in keys():
+        if key.threshold is None or key.name not in block:
             continue
-        value = block[key]
-        if value < least or (value == least and not inclusive):
-            bound = f"at least {least}" if inclusive else f"more than {least}"
-            problems.error(REL, line_of(node, key), f"audit: '{key}' must be {bound} ({meaning}), got {shown(value)}")
+        value = block[key.name]
+        why = key.threshold.problem(value)
+        if why:
+            problems.error(REL, line_of(node, key.name), f"audit: '{key.name}' {why}, got {shown(value)}")
             continue
-        values[key] = float(value) if key != "min_repetitions" else value
-    if values.get("spike", 0) > 1:
-        problems.error(REL, line_of(node, "spike"), f"audit: 'spike' is a share from 0 to 1, got {shown(values['spike'])}")
-        del values["spike"]
-    if 0 < values.get("ratio_limit", 0) <= 1:
-        problems.error(REL, line_of(node, "ratio_limit"), "audit: 'ratio_limit' is 0 (off) or a factor above 1, "
-                                                         f"got {shown(block['ratio_limit'])}")
-        del values["ratio_limit"]
+        values[key.name] = float(value) if key.kind == "number" else value
     if "parity" in block:
         parity = [block["parity"]] if isinstance(block["parity"], str) else list(block["parity"])
         values["parity"] = tuple(dict.fromkeys(parity))
@@ -64,7 +46,7 @@ def read_audit(doc: dict, report: Report, problems: Problems) -> AuditSettings:
     accept = tuple(a for a in (_accept(item, line_of(node["accept"], i), report, problems)
                                for i, item in enumerate(block.get("accept") or [])) if a)
     expect = _expect(node, block.get("expect") or {}, report, problems)
-    return AuditSettings(**values, expect=expect, guards=guards, accept=accept, where=where)
+    return AuditSettings(**values, expect=expect, guards=guards, accept=accept, where=where, marks=marks(node))
 
 
 def _expect(node: dict, block: dict, report: Report, problems: Problems) -> tuple[ExpectBound, ...]:
@@ -154,13 +136,11 @@ def _point(item: Any, node: dict, report: Report, problems: Problems):
     return read_point(item, node, [d.id for d in report.dimensions], "audit.accept", "point", problems)
 
 
-def check_parity(settings: AuditSettings, doc: dict, report: Report, columns: tuple[str, ...],
-                 problems: Problems) -> None:
+def check_parity(settings: AuditSettings, report: Report, columns: tuple[str, ...], problems: Problems) -> None:
     """Each ``parity`` field must be a raw column of some run file."""
     if not settings.parity:
         return
-    block = doc.get("audit") or {}
-    line = line_of(block, "parity")
+    line = settings.marks.of("parity")
     dims = {d.id for d in report.dimensions}
     raw = [c for c in columns if c not in RESERVED and c not in dims]
     for name in settings.parity:

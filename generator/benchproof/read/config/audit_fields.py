@@ -1,10 +1,12 @@
-"""The keys of report.yaml's ``audit:`` block: one table for validation
+"""The keys of report.yaml's ``audit:`` block as a table for validation
 (:mod:`benchproof.read.config.audit`), the JSON Schema and the "where does this key belong"
-hints.  Defaults come from :class:`benchproof.model.config.AuditSettings`."""
+hints.  The block's own keys are made from their one declaration,
+:class:`benchproof.model.rules.AuditSettings` (kind, default, doc, bounds); the keys of its
+entries (a guard, an accept entry, an expect bound) are declared here."""
 
 from __future__ import annotations
 
-from benchproof.model.config import AuditSettings as D
+from benchproof.model.rules import keys
 from benchproof.read.schema import Field
 
 GUARD_FIELDS = {
@@ -27,31 +29,8 @@ BOUND_FIELDS = {
     "min": Field("number", doc="The lowest median a working measurement can give"),
     "max": Field("number", doc="The highest median a working measurement can give"),
 }
-AUDIT_FIELDS = {
-    "min_repetitions": Field("int", default=D.min_repetitions,
-                             doc="few-repetitions below this many successful repetitions"),
-    "noise": Field("number", default=D.noise, doc="noisy when (max - min) / median exceeds this fraction"),
-    "noise_threshold": Field("number", default=D.noise_threshold,
-                             doc="two arms are separated only when their medians differ by more than this fraction "
-                                 "(and their repetitions do not overlap); a smaller difference is within noise"),
-    "warmup": Field("number", default=D.warmup,
-                    doc="warm-up when the first repetition is worse than the median of the others by more than this fraction"),
-    "regime": Field("number", default=D.regime,
-                    doc="degraded-regime when the ratio between two arms at some points departs this many times "
-                        "from its value at the points where both look healthy"),
-    "ratio_limit": Field("number", default=D.ratio_limit,
-                         doc="implausible when two arms' medians at the same point are more than this many times "
-                             "apart (the extreme arm is named); 0 turns the check off"),
-    "parity": Field("strlist", doc="Raw fields that must agree between arms at the same point"),
-    "parity_tolerance": Field("number", default=D.parity_tolerance,
-                              doc="workload-differs when a parity field differs by more than this fraction"),
-    "spike": Field("number", default=D.spike,
-                   doc="distribution-spike when one value holds more than this share of a crossover's or a "
-                       "reference's distribution"),
-    "expect": Field("map", doc="Plausible medians per metric, e.g. {prefill_tok_s: {min: 1, max: 5000}}: "
-                               "implausible outside them"),
-    "guards": Field("list", fields=GUARD_FIELDS,
-                    doc="Per-record conditions; a record that breaks one is excluded, its values kept"),
-    "accept": Field("list", fields=ACCEPT_FIELDS,
-                    doc="Findings the author acknowledges: still listed, marked accepted, with the reason"),
-}
+NESTED = {"guards": GUARD_FIELDS, "accept": ACCEPT_FIELDS}
+AUDIT_FIELDS = {k.name: Field(k.kind, default=k.default if k.threshold else None, doc=k.doc,
+                              fields=NESTED.get(k.name),
+                              number_range=k.threshold.schema_range() if k.threshold else ())
+                for k in keys()}

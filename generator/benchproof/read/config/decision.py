@@ -9,19 +9,22 @@ from pathlib import Path
 from typing import Any
 
 from benchproof.errors import Problems, did_you_mean
-from benchproof.model.terms import DECISION_STATUSES, Where
 from benchproof.model.decision import Decision, DecisionClaim, Expectation, RerunBar
+from benchproof.model.terms import DECISION_STATUSES, Where
 from benchproof.read.config.decision_fields import CLAIM_FIELDS, DECISION_FIELDS, RERUN_FIELDS
 from benchproof.read.config.report import REL, read_notes
-from benchproof.read.schema import check_map, line_of
 from benchproof.read.config.targets import Targets
+from benchproof.read.numbers import parse_decimal
+from benchproof.read.schema import check_map, line_of
 from benchproof.text import setting
 
-_NUMBER = r"([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)"
+# a number in a claim is any word here, read by the one grammar every reader shares
+# (:func:`benchproof.read.numbers.parse_decimal`): ``١`` or ``1e400`` is an error, not a bound
+_WORD = r"(\S+?)"
 _FORMS = [
-    (re.compile(rf"between\s+{_NUMBER}\s+and\s+{_NUMBER}", re.IGNORECASE), "between"),
-    (re.compile(rf"(>=|≥|>|<=|≤|<)\s*{_NUMBER}"), "compare"),
-    (re.compile(rf"==\s*{_NUMBER}\s*(?:±|\+-|\+/-)\s*{_NUMBER}"), "about"),
+    (re.compile(rf"between\s+{_WORD}\s+and\s+{_WORD}", re.IGNORECASE), "between"),
+    (re.compile(rf"(>=|≥|>|<=|≤|<)\s*{_WORD}"), "compare"),
+    (re.compile(rf"==\s*{_WORD}\s*(?:±|\+-|\+/-)\s*{_WORD}"), "about"),
 ]
 FORMS_TEXT = "'between 1.04 and 1.08', '>= 1.04', '> 1', '<= 0.9', '< 0.8' or '== 1 ± 0.02'"
 
@@ -30,25 +33,33 @@ class ExpectError(ValueError):
     """An ``expect`` that does not parse; the message says why."""
 
 
+def _number(source: str, word: str) -> float:
+    try:
+        return parse_decimal(word)
+    except ValueError as exc:
+        raise ExpectError(f"'expect' {source!r}: {word!r} {exc}") from None
+
+
 def parse_expect(text: str) -> Expectation:
     """``between 1.04 and 1.08`` (both ends included), ``>= 1.04``, ``> 1``, ``<= 0.9``,
-    ``< 0.8``, ``== 1 ± 0.02`` (or ``+-``) → :class:`Expectation`."""
+    ``< 0.8``, ``== 1 ± 0.02`` (or ``+-``) → :class:`Expectation`; each number as a run file
+    writes it (:mod:`benchproof.read.numbers`)."""
     source = text.strip()
     for pattern, form in _FORMS:
         match = pattern.fullmatch(source)
         if not match:
             continue
         if form == "between":
-            low, high = float(match[1]), float(match[2])
+            low, high = _number(source, match[1]), _number(source, match[2])
             if low > high:
                 raise ExpectError(f"'expect' {source!r}: the first number is larger than the second")
             return Expectation(source, low, high)
         if form == "about":
-            centre, tolerance = float(match[1]), float(match[2])
+            centre, tolerance = _number(source, match[1]), _number(source, match[2])
             if tolerance < 0:
                 raise ExpectError(f"'expect' {source!r}: the tolerance after ± must not be negative")
             return Expectation(source, centre - tolerance, centre + tolerance)
-        op, bound = match[1].replace("≥", ">=").replace("≤", "<="), float(match[2])
+        op, bound = match[1].replace("≥", ">=").replace("≤", "<="), _number(source, match[2])
         if op.startswith(">"):
             return Expectation(source, bound, None, low_inclusive=op == ">=")
         return Expectation(source, None, bound, high_inclusive=op == "<=")
@@ -68,7 +79,7 @@ def _claim(item: Any, line: int | None, targets: Targets, problems: Problems) ->
             expect = parse_expect(c["expect"])
         except ExpectError as exc:
             problems.error(REL, line_of(item, "expect"), f"{what}: {exc}")
-    if None in (section, arm, metric, expect, points, c.get("text")):   # each problem is reported already
+    if expect is None or None in (section, arm, metric, points, c.get("text")):   # each is reported already
         return None
     return DecisionClaim(c["text"].strip(), section, metric, arm, expect, Where(REL, line_of(item) or line),
                          vs, points)
@@ -97,7 +108,7 @@ def read_decision(root: Path, doc: dict, targets: Targets, problems: Problems) -
     if not isinstance(node, dict):   # absent, or not a mapping (the report's own check says so)
         return None
     line = line_of(doc, "decision")
-    block = check_map(node, REL, "decision", DECISION_FIELDS, problems, line)
+    block = check_map(node, REL, "decision", DECISION_FIELDS, problems, line) or {}
     status = block.get("status", DECISION_FIELDS["status"].default)
     if status not in DECISION_STATUSES:
         problems.error(REL, line_of(node, "status"), f"decision: 'status' must be one of "

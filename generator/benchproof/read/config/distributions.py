@@ -17,9 +17,9 @@ from benchproof.model.decision import Skipped
 from benchproof.read.derive import Condition, Derivation, DeriveError
 from benchproof.read.jsonio import RawRecord
 from benchproof.read.runs.records_io import read_runs
-from benchproof.text import setting
 from benchproof.read.runs.validate import parse_number
 from benchproof.read.yamlio import read_text
+from benchproof.text import setting
 
 TABLE_SUFFIXES = (".csv", ".jsonl", ".json")
 

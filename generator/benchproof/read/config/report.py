@@ -8,20 +8,20 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from benchproof.read.derive import DeriveError, parse
 from benchproof.errors import Problems, did_you_mean
-from benchproof.model.terms import RESERVED, value_key
 from benchproof.model.config import Dimension, Metric, Report, Section
-from benchproof.read.markdown import render_markdown
-from benchproof.read.paths import project_file
+from benchproof.model.terms import RESERVED, value_key
 from benchproof.read.config.audit_fields import AUDIT_FIELDS
 from benchproof.read.config.decision_fields import CROSSOVER_FIELDS, DECISION_FIELDS, REFERENCE_FIELDS
 from benchproof.read.config.requests import PER, PER_FIELD, SLO_FIELD, STATED_FIELD, read_slo, stated_of
+from benchproof.read.derive import DeriveError, parse
 from benchproof.read.limits import MAX_ID, MAX_LABEL, too_long
+from benchproof.read.markdown import render_markdown
+from benchproof.read.paths import project_file
 
 if TYPE_CHECKING:
     from benchproof.model.records import Records
-from benchproof.read.schema import FILE_TABLES, Field, check_map, kind_ok, line_of, shown
+from benchproof.read.schema import FILE_TABLES, Field, check_map, kind_ok, line_of, marks, shown
 
 REL = "report.yaml"
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -198,6 +198,7 @@ def _metrics(doc: dict, problems: Problems) -> list[Metric]:
             source=m.get("source", ""), derive=m.get("derive"), derive_fields=fields,
             allow_negative=bool(m.get("allow_negative", False)),
             decimals=_decimals(m, item, METRIC_FIELDS, problems, None), per=per, stated=stated,
+            marks=marks(item, "stated"),
         ))
     return metrics
 
@@ -214,13 +215,17 @@ def _dimensions(doc: dict, metric_ids: set[str], problems: Problems) -> list[Dim
         if why:
             problems.error(REL, line, why)
             continue
-        dims.append(Dimension(d["id"], d.get("label", d["id"]), _order(d, item, problems)))
+        order, lines = _order(d, item, problems)
+        dims.append(Dimension(d["id"], d.get("label", d["id"]), order,
+                              marks=replace(marks(item), entries=tuple(("order", k, line) for k, line in lines.items()))))
     return dims
 
 
-def _order(d: dict, item: Any, problems: Problems) -> tuple:
-    """A dimension's ``order``: numbers and texts, each value once."""
-    values, seen = [], {}
+def _order(d: dict, item: Any, problems: Problems) -> tuple[tuple, dict[tuple, int | None]]:
+    """A dimension's ``order``: numbers and texts, each value once; and the line of each
+    (by :func:`value_key`)."""
+    values: list = []
+    seen: dict[tuple, int | None] = {}
     for i, value in enumerate(d.get("order") or []):
         where = line_of(item["order"], i)
         if not kind_ok("scalar", value) or (isinstance(value, float) and not math.isfinite(value)):
@@ -232,25 +237,22 @@ def _order(d: dict, item: Any, problems: Problems) -> tuple:
         else:
             seen[value_key(value)] = where
             values.append(value)
-    return tuple(values)
+    return tuple(values), seen
 
 
-def with_order(report: Report, records: Records, doc: Any, problems: Problems) -> Report:
+def with_order(report: Report, records: Records, problems: Problems) -> Report:
     """The report with each dimension's text values in the order the records first have them
     (how they are listed where ``order`` does not say); a value ``order`` lists that no record
     has is a warning (a typo, or a record that is gone)."""
     dims = []
-    items = {item.get("id"): item for item in (doc.get("dimensions") if isinstance(doc, dict) else None) or []
-             if isinstance(item, dict)}
     for dim in report.dimensions:
         values = [v for point in records.point.labels for k, v in point if k == dim.id]  # first-use order
         seen = tuple(dict.fromkeys(v for v in values if isinstance(v, str)))
         found = {value_key(v) for v in values}
-        listed = items.get(dim.id, {}).get("order")
-        for i, value in enumerate(dim.order):
+        for value in dim.order:
             if values and value_key(value) not in found:
                 known = ", ".join(map(str, sorted(set(values), key=dim.sort_key)[:8]))
-                problems.warning(REL, line_of(listed, listed.index(value)) if isinstance(listed, list) else None,
+                problems.warning(REL, dim.marks.entry("order", value_key(value)),
                                  f"dimension '{dim.id}': 'order' lists {shown(value)}, which no record has "
                                  f"(its values: {known})")
         dims.append(replace(dim, seen=seen))
@@ -340,7 +342,7 @@ def with_decimals(report: Report, records: Records) -> Report:
     for metric in report.metrics:
         decimals = metric.decimals
         if decimals is None:
-            import numpy as np   # here: `benchproof --help` and `schema` stay light
+            import numpy as np  # here: `benchproof --help` and `schema` stay light
 
             values = records.metrics.get(metric.id)   # a column: NaN where not measured
             values = values[~np.isnan(values)] if values is not None else values
@@ -362,7 +364,8 @@ def read_report(root: Path, doc: Any, problems: Problems) -> tuple[Report | None
     if "metrics" in top and not metrics:
         problems.error(REL, line_of(doc, "metrics"), "the report needs at least one metric")
     sections = _sections(root, top, problems)
-    decimals = _decimals(top, doc, REPORT_FIELDS, problems, REPORT_FIELDS["decimals"].default)
+    default: int = REPORT_FIELDS["decimals"].default
+    decimals = _decimals(top, doc, REPORT_FIELDS, problems, default)
     topics = top.get("topics") or ()
     per_request = tuple(m for m in metrics if m.per == "request")
     report = Report(
@@ -372,7 +375,7 @@ def read_report(root: Path, doc: Any, problems: Problems) -> tuple[Report | None
         dimensions=tuple(dims),
         sections=tuple(s for s, _ in sections),
         protocol_html=read_notes(root, top.get("protocol"), line_of(doc, "protocol"), problems),
-        decimals=decimals, arm_label=top.get("arm_label") or REPORT_FIELDS["arm_label"].default,
-        request_metrics=per_request, slo=read_slo(top, doc, per_request, problems),
+        decimals=default if decimals is None else decimals, arm_label=top.get("arm_label") or REPORT_FIELDS["arm_label"].default,
+        request_metrics=per_request, slo=read_slo(top, doc, per_request, problems), marks=marks(doc),
     )
     return report, [info for _, info in sections]

@@ -14,11 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from benchproof.errors import Problems, did_you_mean
-from benchproof.text import setting
 from benchproof.model.config import Metric, Objective, Report
 from benchproof.model.percentiles import COUNT, PER_RUN, is_stat
 from benchproof.model.terms import Where
 from benchproof.read.schema import Field, check_map, line_of, shown
+from benchproof.text import setting
 
 REL = "report.yaml"
 PER = ("run", "request")
@@ -92,7 +92,7 @@ def read_slo(top: dict, doc: Any, request_metrics: tuple[Metric, ...], problems:
     return tuple(found)
 
 
-def check_names(report: Report, doc: Any, problems: Problems) -> None:
+def check_names(report: Report, problems: Problems) -> None:
     """The run-level figures made from the requests must not take an id the report uses."""
     if not report.request_metrics:
         return
@@ -100,18 +100,16 @@ def check_names(report: Report, doc: Any, problems: Problems) -> None:
     made = [*(i for m in report.request_metrics for i in per_run_ids(m)), *([GOODPUT] if report.slo else [])]
     for name in made:
         if name in taken:
-            problems.error(REL, line_of(doc, "metrics"), f"metric or dimension id '{name}' is taken by the run-level "
+            problems.error(REL, report.marks.of("metrics"), f"metric or dimension id '{name}' is taken by the run-level "
                                                          "figure benchproof makes from the requests: rename it")
 
 
-def check_stated(report: Report, columns: tuple[str, ...], doc: Any, problems: Problems) -> None:
+def check_stated(report: Report, columns: tuple[str, ...], problems: Problems) -> None:
     """A ``stated`` column must be a column of some run file (or a run metric)."""
     known = set(columns) | {m.id for m in report.metrics}
-    lines = {item.get("id"): item for item in (doc.get("metrics") or []) if isinstance(item, dict)}
     for metric in report.request_metrics:
         for stat, column in metric.stated:
             if column not in known:
-                item = lines.get(metric.id, {})
-                problems.error(REL, line_of(item.get("stated"), stat) or line_of(item),
+                problems.error(REL, metric.marks.entry("stated", stat) or metric.marks.line,
                                f"metric '{metric.id}': 'stated' {stat} names '{column}', which is not a column of "
                                f"any run file{did_you_mean(column, known)}")

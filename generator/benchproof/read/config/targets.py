@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from benchproof.errors import Problems, did_you_mean
-from benchproof.model.terms import Point
-from benchproof.text import point_ids
 from benchproof.model.config import Report
+from benchproof.model.terms import Point
 from benchproof.read.config.report import REL
 from benchproof.read.runs.validate import _dim_value as dim_value  # the same reading as a record's dimension values
 from benchproof.read.schema import check_map, line_of, shown
+from benchproof.text import point_ids
 
 
 def point_words(point: Point) -> str:
@@ -118,11 +118,12 @@ class Targets:
         ``()`` when there is no ``at`` and ``single`` is not asked for; exactly one point with
         ``single``.  None (with a problem) when ``at`` is wrong or names no point there."""
         node = good.get("at")
-        wanted: Point | None = ()
+        wanted: Point = ()
         if node is not None:
-            wanted = read_point(item, node, self.dims, what, "at", problems)
-            if wanted is None:
+            named = read_point(item, node, self.dims, what, "at", problems)
+            if named is None:
                 return None
+            wanted = named
         if section is None or self.points is None:   # the problem that hides them is reported already
             return None
         known = self.points[section]

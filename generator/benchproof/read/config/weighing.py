@@ -3,18 +3,19 @@ read once the run files are (their workload points are checked against the recor
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from benchproof.errors import Problems
 from benchproof.model.config import Report
-from benchproof.model.records import RunRecord
 from benchproof.model.decision import Weighing
+from benchproof.model.records import RunRecord
 from benchproof.read.config.decision import read_decision
 from benchproof.read.config.targets import Targets
 from benchproof.read.config.workload import read_crossovers, read_references
 
 
-def section_points(records: list[RunRecord], report: Report) -> dict[str, tuple]:
+def section_points(records: Iterable[RunRecord], report: Report) -> dict[str, tuple]:
     """section → the workload points its records have, in table order."""
     found: dict[str, set] = {s.id: set() for s in report.sections}
     for r in records:
@@ -23,7 +24,7 @@ def section_points(records: list[RunRecord], report: Report) -> dict[str, tuple]
             for sid, points in found.items()}
 
 
-def read_weighing(root: Path, doc: dict, report: Report, records: list[RunRecord] | None,
+def read_weighing(root: Path, doc: dict, report: Report, records: Iterable[RunRecord] | None,
                   problems: Problems) -> Weighing:
     """Every block that is there; ``records`` None when the run files had errors (then the
     points named in the blocks are not checked: the records that have them may be the bad ones)."""

@@ -8,17 +8,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from benchproof import text as fmt
 from benchproof.errors import Problems, did_you_mean
 from benchproof.model.decision import Crossover, Reference, Skipped
 from benchproof.model.terms import Where
 from benchproof.read.config.decision_fields import COMPARE_FIELDS, CROSSOVER_FIELDS, REFERENCE_FIELDS
-from benchproof.read.derive import DeriveError, parse, parse_condition
 from benchproof.read.config.distributions import Read, is_table, read_lengths, read_reference, reason
-from benchproof.read.paths import check_path
 from benchproof.read.config.report import REL
-from benchproof.read.schema import check_map, line_of, shown
 from benchproof.read.config.targets import Targets
-from benchproof import text as fmt
+from benchproof.read.derive import DeriveError, parse, parse_condition
+from benchproof.read.paths import check_path
+from benchproof.read.schema import check_map, line_of, shown
 
 
 def _file(root: Path, item: Any, key: str, value: str, what: str, problems: Problems) -> str | None:
@@ -71,10 +71,10 @@ def _two_arms(item: Any, c: dict, section: str | None, targets: Targets, problem
 
 def _rates(item: Any, c: dict, targets: Targets, problems: Problems) -> dict[str, str | None]:
     """The prefill and decode metrics: rates, higher is better."""
-    metrics = {}
+    metrics: dict[str, str | None] = {}
     for key in ("prefill", "decode"):
-        metrics[key] = targets.metric(item, c, key, "crossover", problems)
-        if metrics[key] and targets.metrics[metrics[key]].better != "higher":
+        metric = metrics[key] = targets.metric(item, c, key, "crossover", problems)
+        if metric and targets.metrics[metric].better != "higher":
             problems.error(REL, line_of(item, key), f"crossover: '{key}' must be a rate in tokens per second "
                                                     f"(better: higher); metric '{metrics[key]}' is better: lower")
     return metrics
@@ -119,7 +119,9 @@ def _crossover(root: Path, item: Any, line: int | None, targets: Targets, proble
     if where is not None and path and c.get("column") is None:
         problems.error(REL, line_of(item, "where"), f"{what}: 'where' selects lines of a CSV or JSONL file by their "
                                                     "fields; give output_lengths as one, with 'column'")
-    if len(problems.errors) > before or None in (section, points, *arms, *metrics.values()) or not path:
+    prefill, decode = metrics["prefill"], metrics["decode"]
+    if (len(problems.errors) > before or section is None or points is None or None in arms or prefill is None
+            or decode is None or not path):
         return None
     title, column = c.get("title") or f"{arms[0]} vs {arms[1]}", c.get("column")
     read = read_lengths(root, path, column, where)
@@ -142,7 +144,7 @@ def _crossover(root: Path, item: Any, line: int | None, targets: Targets, proble
                        f"{_first_skipped(path, read.skipped)}")
     if len(problems.errors) > before:
         return None
-    return Crossover(title, section, (arms[0], arms[1]), points[0], metrics["prefill"], metrics["decode"],
+    return Crossover(title, section, (arms[0], arms[1]), points[0], prefill, decode,
                      float(c["prompt_tokens"]), cache, path, column, read.values, read.skipped,
                      Where(REL, line_of(item) or line), where.expr.strip() if where else None, read.filtered_out)
 
@@ -170,7 +172,8 @@ def _reference(root: Path, item: Any, line: int | None, targets: Targets, proble
     if path and not is_table(path):
         problems.error(REL, line_of(item, "file"), f"{what}: 'file' must be a JSONL, CSV or JSON file "
                                                    f"(one line, row or object a request), got {path}")
-    if len(problems.errors) > before or None in (section, arm, metric, points, value) or not path or "title" not in r:
+    if (len(problems.errors) > before or None in (section, arm, metric) or points is None or value is None
+            or not path or "title" not in r):
         return None
     read = read_reference(root, path, value, where)
     used = (*value.fields, *(where.fields if where else ()))
