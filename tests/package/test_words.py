@@ -94,7 +94,7 @@ NOT_DIRECTIONS = {
                                                                  "slow first repetition",
     ("pages/headlines.py", "better == 'higher'"): "a ratio turned so that more is better, to rank the arms",
     ("pages/headlines.py", "metric.better == 'higher'"): "the best arm: max or min",
-    ("read/config/workload.py", "targets.metrics[metrics[key]].better != 'higher'"):
+    ("read/config/workload.py", "targets.metrics[metric].better != 'higher'"):
         "a crossover's rate metric must be higher-is-better: a check of the configuration",
 }
 
