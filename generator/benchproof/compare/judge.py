@@ -107,7 +107,8 @@ def _absent(stat: dict | None) -> bool:
 
 def _range_state(old: dict, new: dict, noise: float) -> str:
     """The separation from the figures alone: the rule below eleven repetitions a side."""
-    counts = (old.get("n_ok") or 0, new.get("n_ok") or 0)  # pragma: no mutate (none: any count below MIN_VALUES reads the same)
+    # no mutate: none: any count below MIN_VALUES reads the same
+    counts = (old.get("n_ok") or 0, new.get("n_ok") or 0)  # pragma: no mutate
     if min(counts) < MIN_VALUES:
         return TOO_FEW
     apart = old["max"] < new["min"] or new["max"] < old["min"]     # every value the same: not apart

@@ -115,7 +115,8 @@ def read_values(source: IO[bytes], doc: dict, where: str) -> dict[Key, np.ndarra
             value = record.get(metric)
             if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
                 found.setdefault((record.get("section"), record.get("arm"), point, metric), []).append(float(value))
-    values = {key: np.asarray(v, float) for key, v in found.items()}  # pragma: no mutate (floats already: float64 either way)
+    # no mutate: floats already: float64 either way
+    values = {key: np.asarray(v, float) for key, v in found.items()}  # pragma: no mutate
     for key, stat in figure_keys(doc).items():
         mine = values.get(key, np.zeros(0))
         median = stat.get("median")
@@ -135,7 +136,8 @@ def _noise_of(report_yaml: bytes | None, label: str) -> tuple[float, str]:
     from benchproof.read.yamlio import load_yaml_text
 
     try:
-        doc, _problems = load_yaml_text(report_yaml.decode("utf-8-sig"), "report.yaml")  # pragma: no mutate (a codec's name in any case; the name is only in problems, unused)
+        # no mutate: a codec's name in any case; the name is only in problems, unused
+        doc, _problems = load_yaml_text(report_yaml.decode("utf-8-sig"), "report.yaml")  # pragma: no mutate
     except UnicodeDecodeError:
         doc = None
     if doc is None:
