@@ -41,7 +41,7 @@ from benchproof.receipts.listing import receipts
 from benchproof.receipts.record_text import sources
 from benchproof.receipts.runs_data import runs_data_files
 from benchproof.receipts.signature import Signature, signature_name
-from benchproof.site import MARKER, SiteFiles, Stored, publish
+from benchproof.site import MARKER, Content, SiteFiles, Stored, publish
 from benchproof import text as fmt
 
 Log = Callable[[str], None]
@@ -219,13 +219,13 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     site = SiteFiles()
     deflated = {name: Deflater() for name in ("records.csv", "records.jsonl")}   # for the bundle, meanwhile
     texts = sources(project)   # each record column's texts: made once, for the downloads and runs-data
-    downloads = {name: Stored(store / name, pieces(project, texts), deflated[name]) if store is not None
+    downloads: dict[str, Content] = {name: Stored(store / name, pieces(project, texts), deflated[name]) if store is not None
                  else b"".join(pieces(project, texts)) for name, pieces in (("records.csv", csv_pieces),
                                                                             ("records.jsonl", jsonl_pieces))}
     downloads["results.json"] = results_text.encode("utf-8")
     info = site_info(project, when.iso)
-    runs, filters = runs_data_files(project, audit, store, texts)   # while the texts downloads made are at hand
-    runs.update(runs_site_files(project, info, filters))
+    data_files, filters = runs_data_files(project, audit, store, texts)   # while the texts downloads made are at hand
+    runs: dict[str, Content | str] = {**data_files, **runs_site_files(project, info, filters)}
     del texts   # the texts of the records' columns the downloads and runs-data shared
     free_unused_memory()
     bundle, data = evidence_zip(project, downloads, when, store, deflated if store is not None else None)

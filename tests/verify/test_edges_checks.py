@@ -229,3 +229,11 @@ def test_without_signers_a_signature_is_noted_not_checked():
     assert found == [] and calls == []
     assert notes == ["signed by the ED25519 key SHA256:abc: not checked; give --allowed-signers FILE --identity ID "
                      "to check who signed it"]
+
+
+@pytest.mark.parametrize("allowed, identity", [(Path("allowed"), None), (None, "me")])
+def test_signers_without_an_identity_or_an_identity_without_signers_check_nothing(allowed, identity):
+    # the two go together (the CLI asks for both): one alone is noted, never handed to ssh-keygen
+    found, notes, calls = signature_checks([report()], allowed=allowed, identity=identity)
+    assert found == [] and calls == []
+    assert notes[0].startswith("signed by the ED25519 key SHA256:abc: not checked")

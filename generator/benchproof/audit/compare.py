@@ -36,6 +36,7 @@ def why_within(f: Facts, c: Comparison) -> str:
         return (f"the interquartile ranges ({f.span(*bounds(b), c.metric)} and {f.span(*bounds(a), c.metric)}) "
                 "overlap, or a rank test cannot tell the two apart at α = 0.05")
     what = "ranges" if sep.method == "ranges" else "interquartile ranges"
+    assert sep.gap is not None   # a within-noise comparison has both sides, so a gap
     return (f"the {what} are apart, but the medians differ by {percent(sep.gap)}, not more than the noise "
             f"threshold of {limit(sep.noise)} (audit.noise_threshold)")
 
@@ -138,10 +139,12 @@ def degraded_regime(f: Facts, settings: AuditSettings) -> list[Finding]:
         rows = {(r.arm, r.point): r for r in f.results.section_rows(section.id)}
         for metric in f.report.metrics:
             for a, b in combinations(section.arms, 2):
-                medians = {p: (rows[(a, p)].stats[metric.id].median, rows[(b, p)].stats[metric.id].median)
-                           for p in f.results.points[section.id]}   # every arm has a row at every point
-                worse = {p: w for p, (x, y) in medians.items() if x is not None and y is not None
-                         and (w := _worse(x, y, metric.better)) is not None
+                # every arm has a row at every point; only the points where both have a median
+                medians = {p: (x, y) for p in f.results.points[section.id]
+                           if (x := rows[(a, p)].stats[metric.id].median) is not None
+                           and (y := rows[(b, p)].stats[metric.id].median) is not None}
+                worse = {p: w for p, (x, y) in medians.items()
+                         if (w := _worse(x, y, metric.better)) is not None
                          and (section.id, a, p) not in other_work and (section.id, b, p) not in other_work}
                 pair = len(worse) == PAIR_POINTS
                 if len(worse) >= REGIME_POINTS:

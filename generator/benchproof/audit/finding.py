@@ -95,12 +95,12 @@ class Facts:
         mine = self.metrics[metric].decimals if metric in self.metrics else None
         return self.report.decimals if mine is None else mine
 
-    def number(self, value: float, metric: str | None = None) -> str:
+    def number(self, value: float | None, metric: str | None = None) -> str:
         """``12.30 ms`` (:func:`benchproof.text.number` at the metric's decimals, as the summary
-        table has it, and its unit; the report's decimals without a metric)."""
+        table has it, and its unit; the report's decimals without a metric; ``--`` for None)."""
         return fmt.measured(value, self.decimals(metric), self.metrics[metric].unit if metric else "")
 
-    def plain(self, value: float, metric: str) -> str:
+    def plain(self, value: float | None, metric: str) -> str:
         """``12.30``: :meth:`number` without the unit, for the first of ``12.30 vs 14.10 ms``."""
         return fmt.number(value, self.decimals(metric))
 

@@ -32,9 +32,9 @@ def _against(f: Facts, section, incumbent: str, there: str) -> list[tuple[str, P
         if row.arm == section.baseline:
             continue
         for metric, stat in row.stats.items():
-            ratio = ratio_of(stat.median, theirs.get((row.point, metric)))
-            if ratio is not None:
-                out.append((row.arm, row.point, metric, stat.median, theirs[(row.point, metric)], ratio))
+            mine, base = stat.median, theirs.get((row.point, metric))
+            if mine is not None and base is not None and (ratio := ratio_of(mine, base)) is not None:
+                out.append((row.arm, row.point, metric, mine, base, ratio))
     return out
 
 

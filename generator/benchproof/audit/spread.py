@@ -52,10 +52,13 @@ def noisy(f: Facts, settings: AuditSettings) -> list[Finding]:
             rows, values = f.values(row.section, row.arm, row.point, metric)
             if noise_stray(values, settings.noise) is not None:
                 continue
-            low, high = stat_bounds(s)
+            found, median = stat_bounds(s), s.median
+            assert found is not None   # a figure with a spread has its bounds
+            assert median is not None   # a figure with a spread has its median
+            low, high = found
             what = "the interquartile range" if robust(len(values)) else "the range"
             shown = f"IQR {f.span(low, high, metric)}" if robust(len(values)) else f.span(low, high, metric)
-            detail = (f"{shown} around a median of {f.plain(s.median, metric)}: {what} is {percent(spread)} of the "
+            detail = (f"{shown} around a median of {f.plain(median, metric)}: {what} is {percent(spread)} of the "
                       f"median (limit {limit(settings.noise)})")
             apart = noise_stray(values, settings.noise, dixon_stray)   # one apart, among fewer than 4
             if apart is not None:
@@ -66,7 +69,7 @@ def noisy(f: Facts, settings: AuditSettings) -> list[Finding]:
                 listed = ", ".join(f.plain(float(v), metric) for v in values[:-1])
                 detail += (f"; {listed}, {f.number(float(values[-1]), metric)}: {len(values)} repetitions that "
                            f"disagree; at n = {len(values)} none can be told apart as the stray")
-            brief = f"{shown}, {percent(spread)} of the median {f.plain(s.median, metric)}"
+            brief = f"{shown}, {percent(spread)} of the median {f.plain(median, metric)}"
             out.append(f.finding("noisy", row.section, row.arm, row.point, metric, headline, detail, brief, rows,
                                  (("median", s.median), ("low", low), ("high", high), ("spread", spread),
                                   ("method", method(len(values))))))

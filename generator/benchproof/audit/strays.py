@@ -32,8 +32,8 @@ STRAY_FROM = 4     # the fewest repetitions among which one can be named as the 
 @dataclass(frozen=True)
 class Stray:
     index: int                 # in the group's values (and rows)
-    spread: float | None       # the group's relative spread with it
-    without: float | None      # ... and without it
+    spread: float              # the group's relative spread with it
+    without: float             # ... and without it
 
 
 def lone_stray(values: np.ndarray) -> int | None:

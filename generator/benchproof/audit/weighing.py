@@ -20,9 +20,12 @@ SPIKE_FROM = 20       # values a distribution needs before one value's share mea
 
 def claim_text(f: Facts, figure: ClaimFigure) -> str:
     """``0.68× (21.10 vs 31.00 tok/s of Incumbent)`` or ``21.10 tok/s``: a claim's figure."""
+    value = figure.value
+    assert value is not None   # a failing figure has its value (meets is None without one)
     if figure.vs is None:
-        return f.number(figure.value, figure.metric)
-    return (f"{f.times(figure.value)} ({f.plain(figure.side.median, figure.metric)} vs {f.number(figure.vs.median, figure.metric)} "
+        return f.number(value, figure.metric)
+    # (a ratio of the records a relative guard caught has no medians: they read --)
+    return (f"{f.times(value)} ({f.plain(figure.side.median, figure.metric)} vs {f.number(figure.vs.median, figure.metric)} "
             f"of {f.labels[figure.vs.arm]})")
 
 
@@ -51,7 +54,10 @@ def bar_text(f: Facts, low: float | None, high: float | None, metric: str) -> st
     ``at least 28.00 tok/s``, ``at most 34.00 tok/s``."""
     if low is not None and high is not None:
         return f.span(low, high, metric)
-    return f"at least {f.number(low, metric)}" if low is not None else f"at most {f.number(high, metric)}"
+    if low is not None:
+        return f"at least {f.number(low, metric)}"
+    assert high is not None   # a re-run bar row has a min or a max (read/config checks it)
+    return f"at most {f.number(high, metric)}"
 
 
 def rerun_bar(f: Facts, settings: AuditSettings) -> list[Finding]:
@@ -75,9 +81,11 @@ def rerun_bar(f: Facts, settings: AuditSettings) -> list[Finding]:
             brief = f"no median ({outcome.side.status}), bar {wanted}"
         else:
             # at the min itself the row is inside and never reaches here: < and <= are the same
-            below = bar.min is not None and median < bar.min  # pragma: no mutate
-            side = "below" if below else "above"
-            bound = f"its min, {f.number(bar.min, bar.metric)}" if below else f"its max, {f.number(bar.max, bar.metric)}"
+            if bar.min is not None and median < bar.min:  # pragma: no mutate
+                side, bound = "below", f"its min, {f.number(bar.min, bar.metric)}"
+            else:
+                assert bar.max is not None   # outside the bar and not below its min: above its max
+                side, bound = "above", f"its max, {f.number(bar.max, bar.metric)}"
             detail = (f"the median {f.number(median, bar.metric)} is {side} the decision's re-run bar, {wanted} "
                       f"({bound}): the report does not reach the bar it sets for a re-run; correct the figure or the "
                       "bar before quoting either")
@@ -91,7 +99,8 @@ def rerun_bar(f: Facts, settings: AuditSettings) -> list[Finding]:
 
 def reference_words(f: Facts, outcome: ReferenceOutcome) -> str:
     """Where the compared group sits in the reference, in words (its median must exist)."""
-    spec, p = outcome.spec, outcome.percentiles
+    spec, p, median = outcome.spec, outcome.percentiles, outcome.median
+    assert median is not None   # the callers place only a group with a median
     reps = [r.value for r in outcome.repetitions]
     middle = (f"the reference's p25–p75 is {f.span(p[25], p[75], spec.metric)}, "
               f"median {f.number(p[50], spec.metric)}")
@@ -106,9 +115,9 @@ def reference_words(f: Facts, outcome: ReferenceOutcome) -> str:
         among = f"it would be the {extreme}" if k == 1 else f"they would be the {k} {extreme}"
         verb = fmt.plural(k, "is", "are")
         return f"{these} ({span}) {verb} {side} than every one of the {n} values of “{title}”: among them {among} ({middle})"
-    share = sum(1 for v in spec.values if v < outcome.median) / outcome.n
+    share = sum(1 for v in spec.values if v < median) / outcome.n
     where = "outside" if outcome.outside else "inside"
-    return (f"the median {f.number(outcome.median, spec.metric)} is higher than {percent(share)} of the {n} values "
+    return (f"the median {f.number(median, spec.metric)} is higher than {percent(share)} of the {n} values "
             f"of “{title}”, {where} their middle half ({middle})")
 
 
@@ -118,11 +127,11 @@ def outside_reference(f: Facts, settings: AuditSettings) -> list[Finding]:
     headline = "the benchmark lies outside the middle half of a reference distribution"
     out = []
     for outcome in f.references:   # placed once, in the compute stage
-        spec = outcome.spec
-        if not outcome.outside:
+        spec, median = outcome.spec, outcome.median
+        if median is None or not outcome.outside:   # (no median is never outside)
             continue
         detail = reference_words(f, outcome)
-        brief = f"median {f.number(outcome.median, spec.metric)} vs p25–p75 " \
+        brief = f"median {f.number(median, spec.metric)} vs p25–p75 " \
                 f"{f.span(outcome.percentiles[25], outcome.percentiles[75], spec.metric)}"
         out.append(f.finding("outside-reference", spec.section, spec.arm, spec.point, spec.metric, headline, detail,
                              brief, project.records.rows_of([r.run_id for r in outcome.repetitions]).tolist(),
@@ -158,7 +167,8 @@ def verdict_contradicted(f: Facts, settings: AuditSettings) -> list[Finding]:
         if not (slower if decision.status == "adopted" else faster):
             continue
         word = "slower" if slower else "faster"
-        share = c.share_faster[cand]   # computed with the totals
+        assert c.share_faster is not None   # the shares are computed with the totals
+        share = c.share_faster[cand]
         on = f" (though faster on {percent(share)} of requests)" if slower and share else ""
         detail = (f"the decision is {decision.status}, while its crossover “{c.spec.title}” finds "
                   f"{f.labels[cand]} {word} in total over the {fmt.thousands(c.lengths.n)} requests{on}: "

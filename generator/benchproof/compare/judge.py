@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TypeGuard, cast
+from typing import TypeGuard
 
 import numpy as np
 from benchproof import text
@@ -128,7 +128,6 @@ def _state(old: dict | None, new: dict | None, values: tuple, better: str, noise
         return "new-failure"
     if not _measured(old):
         return "fixed"
-    old, new = cast(dict, old), cast(dict, new)  # pragma: no mutate (both measured, above; a cast changes no value)
     a, b = values
     found = separation(a, b, noise).state if a is not None and b is not None else _range_state(old, new, noise)
     if found == SEPARATED:

@@ -132,10 +132,10 @@ def separation(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray,
     x, y = np.asarray(a, float), np.asarray(b, float)   # pragma: no mutate
     large = len(x) >= RANK_TEST_FROM and len(y) >= RANK_TEST_FROM
     method = "interquartile ranges and rank test" if large else "ranges"
-    med_a = median(x) if len(x) else None
-    med_b = median(y) if len(y) else None
     if len(x) < MIN_VALUES or len(y) < MIN_VALUES:
-        return Separation(TOO_FEW, len(x), len(y), med_a, med_b, None, noise, method, None)
+        return Separation(TOO_FEW, len(x), len(y), median(x) if len(x) else None, median(y) if len(y) else None,
+                          None, noise, method, None)
+    med_a, med_b = median(x), median(y)
     gap = _gap(med_a, med_b)
     if x.min() == x.max() == y.min() == y.max():
         return Separation(SAME, len(x), len(y), med_a, med_b, gap, noise, method, None)

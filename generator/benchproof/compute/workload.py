@@ -42,8 +42,16 @@ class Line:
     def known(self) -> bool:
         return self.fixed is not None and self.per_token is not None
 
+    def terms(self) -> tuple[float, float]:
+        """(fixed, per_token): only a known line has them."""
+        fixed, per_token = self.fixed, self.per_token
+        assert fixed is not None   # a line that is not known has no time
+        assert per_token is not None   # a line that is not known has no time
+        return fixed, per_token
+
     def time(self, out: float) -> float:
-        return self.fixed + out * self.per_token
+        fixed, per_token = self.terms()
+        return fixed + out * per_token
 
 
 @dataclass(frozen=True)
@@ -128,10 +136,11 @@ def _line(spec: Crossover, rows, arm: str) -> Line:
 
 def crossover_tokens(a: Line, b: Line) -> float | None:
     """The output length at which the two lines cross, if they do at a length above 0."""
-    slope = a.per_token - b.per_token
+    (fixed_a, per_a), (fixed_b, per_b) = a.terms(), b.terms()
+    slope = per_a - per_b
     if slope == 0:
         return None
-    out = (b.fixed - a.fixed) / slope
+    out = (fixed_b - fixed_a) / slope
     return out if out > 0 else None
 
 
@@ -142,7 +151,8 @@ def crossover(spec: Crossover, results: Results) -> CrossoverOutcome:
     if not (a.known and b.known):
         return CrossoverOutcome(spec, (a, b), dist, None, None, None, None, None)
     values = np.asarray(spec.lengths)
-    time_a, time_b = a.fixed + values * a.per_token, b.fixed + values * b.per_token
+    (fixed_a, per_a), (fixed_b, per_b) = a.terms(), b.terms()
+    time_a, time_b = fixed_a + values * per_a, fixed_b + values * per_b
     share = {a.arm: float(np.mean(time_a < time_b)), b.arm: float(np.mean(time_b < time_a))}
     p50 = {line.arm: line.time(dist.percentiles[50]) for line in (a, b)}
     mean = {line.arm: line.time(dist.mean) for line in (a, b)}

@@ -38,6 +38,12 @@ class Metric:
     def better_text(self) -> str:
         return f"{self.better} is better"
 
+    @property
+    def places(self) -> int:
+        """Its decimals, once the project is read (the reading sets them; asked for only after)."""
+        assert self.decimals is not None
+        return self.decimals
+
     def way(self, before: float, after: float) -> str:
         """``better``, ``worse`` or ``same``: ``after`` against ``before`` in this metric's direction."""
         return way(self.better, before, after)

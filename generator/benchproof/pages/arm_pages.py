@@ -151,7 +151,9 @@ def _evidence_files(project: Project, arm: Arm, rows: np.ndarray) -> tuple[Evide
     files = []
     for path, used in uses.items():
         size = (project.root / path).stat().st_size
-        files.append(EvidenceFile(evidence(path), _size(size), " · ".join(used)))
+        named = evidence(path)
+        assert named is not None   # every path here is named: none of them is empty
+        files.append(EvidenceFile(named, _size(size), " · ".join(used)))
     return tuple(files)
 
 

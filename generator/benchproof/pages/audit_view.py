@@ -14,7 +14,7 @@ from benchproof.addresses import RUNS, arm_href, href
 from benchproof.audit.finding import Finding
 from benchproof.audit.notices import Notice
 from benchproof.audit.registry import RULES
-from benchproof.audit.run import Audit
+from benchproof.audit.run import Audit, Covered
 from benchproof.charts.view import bar_view
 from benchproof.compute.aggregate import Results
 from benchproof.model.project import Project
@@ -212,6 +212,11 @@ def _summary(notices: list[Notice], arm: str | None, audit: Audit) -> str:
             "within noise is said beside its ratio.")
 
 
+def _why_not(covered: Covered) -> str:
+    assert covered.reason is not None   # a rule that cannot run says why (RuleSpec.needs)
+    return covered.reason
+
+
 def audit_block(audit: Audit, project: Project, arm: str | None = None,
                 results: Results | None = None, folded: bool = False) -> AuditBlock:
     """The block of the report page, or (``arm``) only the notices about one arm and the
@@ -236,5 +241,5 @@ def audit_block(audit: Audit, project: Project, arm: str | None = None,
         headline += f" ({n_accepted} accepted)" if n_accepted else ""
     return AuditBlock(tuple(rules), n_open, n_accepted, _summary(wanted, arm, audit), headline, guards,
                       audit.ran, causes(wanted),
-                      tuple((c.rule, c.reason) for c in audit.coverage if not c.ran),
+                      tuple((c.rule, _why_not(c)) for c in audit.coverage if not c.ran),
                       tuple((c.rule, c.reason) for c in audit.coverage if c.ran and c.reason), folded)

@@ -159,13 +159,13 @@ def _cells(project: Project, row: Row, audit: Audit, comparisons: Comparisons | 
             direction, state = STATE_WORDS[SAME], ""
         state = ", ".join(w for w in (state, relative) if w)
         cells.append(Cell(
-            text=fmt.summary(stat, metric.decimals), numeric=True, missing=missing,
+            text=fmt.summary(stat, metric.places), numeric=True, missing=missing,
             note=fmt.small_n(stat), ratio=fmt.ratio(ratio), direction=direction,
             status=stat.status if missing else "", na=na,
             flags=tuple(f for f in audit.cells.get((row.section, row.arm, row.point, metric.id), ()) if not f.whole),
             anchor=figure_anchor(row.section, row.arm, row.point, metric.id),
             tone="same" if direction == STATE_WORDS[SAME] else tone(ratio, metric.better, own), separation=state,
-            spread=spread_text(stat, metric.decimals),
+            spread=spread_text(stat, metric.places),
         ))
     return tuple(cells)
 
@@ -183,8 +183,8 @@ def _pairs(project: Project, results: Results, comparisons: Comparisons, section
             interval = c.separation.interval
             pair_rows.append(PairRow(
                 _point_label(c.point, shown, compact, labels) if c.point else "", m.label,
-                fmt.summary(rows[(arm, c.point)].stats[c.metric], m.decimals),
-                fmt.summary(rows[(vs, c.point)].stats[c.metric], m.decimals), fmt.ratio(c.ratio), c.words,
+                fmt.summary(rows[(arm, c.point)].stats[c.metric], m.places),
+                fmt.summary(rows[(vs, c.point)].stats[c.metric], m.places), fmt.ratio(c.ratio), c.words,
                 "same" if c.state == SAME else tone(c.ratio, m.better),
                 f"{fmt.times(interval[0])}–{fmt.times(interval[1])}" if interval else ""))
         out.append(PairView(project.arms[arm].label, project.arms[vs].label, tuple(pair_rows)))
@@ -233,6 +233,7 @@ def section_view(project: Project, results: Results, audit: Audit, section: Sect
     points = results.points[section.id]
     shown, fixed = _shown_dims(project, points)
     compact = len(report.dimensions) > COMPACT_OVER
+    headers: tuple[tuple[str, str], ...]
     if compact:
         headers = (("Point", " · ".join(f"{d}: {labels[d]}" for d in shown)),) if shown else ()
     else:

@@ -105,7 +105,7 @@ def read_provenance(data: bytes | None, latest: int) -> tuple[Provenance | None,
     if not isinstance(generator, str) or not isinstance(source, str):
         return None, f"{PROVENANCE}: 'generator' and 'build_time_source' must be texts"
     inputs: dict[str, tuple[int, str]] = {}
-    for item in doc.get("inputs") if isinstance(doc.get("inputs"), list) else []:
+    for item in found if isinstance(found := doc.get("inputs"), list) else []:
         if (isinstance(item, dict) and isinstance(item.get("path"), str) and type(item.get("bytes")) is int
                 and isinstance(item.get("sha256"), str)):
             inputs[item["path"]] = (item["bytes"], item["sha256"])

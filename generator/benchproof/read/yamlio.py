@@ -254,7 +254,7 @@ class _Loader(yaml.SafeLoader):
         except ValueError as exc:  # e.g. more digits than Python converts
             raise ConstructorError(None, None, str(exc), node.start_mark) from None
 
-    def construct_yaml_float(self, node: Node) -> float | str:
+    def construct_yaml_float(self, node: ScalarNode) -> float | str:  # type: ignore[override]  # a refused number stays its text
         """A number as read/numbers reads it; one it refuses (``1e400``) stays its text, so the
         key's check says it is not a number."""
         text = self.construct_scalar(node)

@@ -11,6 +11,7 @@ from benchproof.receipts.bundle import sha256
 from benchproof.addresses import download_path, evidence_href
 from benchproof.receipts.evidence import referenced
 from benchproof.receipts.signature import SIGNATURE_SUFFIX, Signature
+from benchproof.site import Content
 from benchproof.model.project import Project
 from benchproof.pages.custody_view import Custody, custody
 
@@ -55,9 +56,9 @@ def _description(name: str, signature: Signature | None) -> str:
     return DESCRIPTIONS.get(name, BUNDLE)
 
 
-def receipts(project: Project, downloads: dict[str, bytes], when: BuildTime,
+def receipts(project: Project, downloads: dict[str, Content], when: BuildTime,
              signature: Signature | None = None) -> Receipts:
-    """``downloads``: file name → bytes, in the order to list them (the bundle, then its
+    """``downloads``: file name → its content, in the order to list them (the bundle, then its
     signature when it is signed, last)."""
     return Receipts(
         downloads=tuple(Download(name, download_path(name), _description(name, signature), size_text(len(data)),

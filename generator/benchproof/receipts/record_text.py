@@ -29,7 +29,7 @@ from benchproof.model.record_columns import record_columns
 from benchproof.model.records import Coded
 from benchproof.read.numbers import NUMBER_PATTERN, is_number_text
 
-_JSON_STRING = json.encoder.encode_basestring  # type: ignore[attr-defined]  # what json.dumps writes for a str
+_JSON_STRING = json.encoder.encode_basestring  # what json.dumps writes for a str
 NEEDS_ESCAPE = '["\\\\\x00-\x1f]'               # characters JSON writes escaped
 # The spreadsheet-formula rule (OWASP CSV injection), for one value (csv_safe) and for a whole
 # column (_csv_texts): a text that starts with one of these and is not a number is a formula

@@ -147,7 +147,7 @@ class _Column:
             import pyarrow.compute as pc
 
             return b"[" + joined(pc.cast(pa.array(self.codes[start:stop]), pa.string()), ",") + b"]"
-        return b"[" + joined(_script_safe(self.values.json(start, stop)), ",") + b"]"  # type: ignore[union-attr]
+        return b"[" + joined(_script_safe(self.values.json(start, stop)), ",") + b"]"  # type: ignore[union-attr]  # codes or values: one is set
 
 
 def _dictionary(coded: Coded, order: list | None = None) -> tuple[list, np.ndarray]:

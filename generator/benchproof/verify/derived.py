@@ -44,7 +44,7 @@ def _finding_key(f: Any) -> tuple:
     """What a finding is about (its words left out: they are compared on their own)."""
     if not isinstance(f, dict):
         return ("?", printable(repr(f))[:60])
-    point = f.get("point") if isinstance(f.get("point"), dict) else {}
+    point = found if isinstance(found := f.get("point"), dict) else {}
     return (f.get("rule"), f.get("section"), f.get("arm"), tuple(point.items()), f.get("metric"))
 
 

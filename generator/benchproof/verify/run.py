@@ -55,6 +55,16 @@ class Report:
     def label(self, text: str) -> str:
         return f"{self.name}/: {text}" if self.name else text
 
+    def opened(self) -> Unpacked:
+        """Its bundle, unpacked: asked for only once it is (verify checks ``unpacked`` first)."""
+        assert self.unpacked is not None
+        return self.unpacked
+
+    def recorded(self) -> Provenance:
+        """Its PROVENANCE.json: asked for only once it was read (verify checks ``provenance`` first)."""
+        assert self.provenance is not None
+        return self.provenance
+
 
 @dataclass
 class Outcome:
@@ -123,25 +133,26 @@ def rebuild_as_recorded(reports: list[Report], work: Path, out: Path,
     the reports' own, unless given); the problems that stopped it."""
     if signatures is None:
         signatures = {r.name: r.signature for r in reports if r.signature}
-    with as_recorded([(r.unpacked.root, r.provenance) for r in reports]):
+    with as_recorded([(r.opened().root, r.recorded()) for r in reports]):
         return rebuild(work / "project", out, signatures)
 
 
 def _rebuild_check(located: Located, reports: list[Report], work: Path, out: Outcome) -> Path | None:
     """The byte comparison; the rebuilt site's folder, or None when it could not be built."""
     rebuilt = work / "rebuilt"
-    first = reports[0].provenance
+    first = reports[0].recorded()
     problems = rebuild_as_recorded(reports, work, rebuilt)
     if problems:
         # with another generator a bundle may not build at all: that says nothing of the bundle
-        same = all(r.provenance.generator == GENERATOR for r in reports)
+        same = all(r.recorded().generator == GENERATOR for r in reports)
         out.checks.append(Check("rebuild", False if same else None, f"the bundle does not build: {_some(problems)}"))
         return None
     time = (f"built as of {BuildTime(first.epoch, first.source).iso}, from {printable(first.source)}, as recorded"
             if len(reports) == 1 else "each report built as of the time its bundle records")
     if located.kind in (SITE, MULTI):
         published, odd = tree(located.path)
-        skipped = [f"{r.name}/{download_path(r.signature_file.name)}".lstrip("/") for r in reports if r.signature]
+        skipped = [f"{r.name}/{download_path(r.signature_file.name)}".lstrip("/") for r in reports
+                   if r.signature and r.signature_file]   # (a signature is read only from its file)
         for rel in skipped:
             published.pop(rel, None)
             out.notes.append(f"{rel} is not made from the bundle: it is left out of the byte comparison "
@@ -154,8 +165,7 @@ def _rebuild_check(located: Located, reports: list[Report], work: Path, out: Out
     else:
         report = reports[0]
         made_zip, remade = _rebuilt_bundle(rebuilt, work)
-        ours = report.unpacked
-        assert ours is not None
+        ours = report.opened()
         published = {rel: ours.path(rel) for rel in ours.digests}
         differences = [str(d) for d in compare(published, {rel: remade.path(rel) for rel in remade.digests},
                                                lambda rel: ours.digests[rel] == remade.digests[rel])]
@@ -187,7 +197,7 @@ def _results_checks(located: Located, reports: list[Report], rebuilt: Path | Non
         else:
             where = f"{printable(report.bundle.name)}: results.json"
             try:
-                published = report.unpacked.read("results.json")
+                published = report.opened().read("results.json")
             except Refused as exc:
                 out.checks += [Check(name, False, report.label(str(exc))) for name in DERIVED]
                 continue
@@ -199,7 +209,7 @@ def _results_checks(located: Located, reports: list[Report], rebuilt: Path | Non
 
 def _signature_checks(reports: list[Report], allowed: Path | None, identity: str | None, out: Outcome) -> None:
     for report in reports:
-        if allowed is None:
+        if allowed is None or identity is None:   # they go together: one alone checks nothing
             if report.signature:
                 out.notes.append(report.label(f"signed by the {report.signature.signer}: not checked; give "
                                               "--allowed-signers FILE --identity ID to check who signed it"))
@@ -210,7 +220,7 @@ def _signature_checks(reports: list[Report], allowed: Path | None, identity: str
                 out.checks.append(Check("signature", False, report.label(f"no signature to check: none {where}")))
             continue
         try:
-            good, said = ssh.check(report.unpacked.read(SUMS) or b"", report.signature.data, allowed, identity)
+            good, said = ssh.check(report.opened().read(SUMS) or b"", report.signature.data, allowed, identity)
         except Refused as exc:
             out.checks.append(Check("signature", False, report.label(f"nothing to check the signature against: {exc}")))
             continue

@@ -85,7 +85,9 @@ def sign_site(path: Path, key: Path) -> Signed:
             raise NotSigned(f"{printable(str(path))} is a {located.kind}: sign a site (each report's folder of a "
                             "multi-report site) or an evidence zip", UNCHECKED)
         try:
-            data = ssh.sign(report.unpacked.read(SUMS), key)
+            sums = report.opened().read(SUMS)
+            assert sums is not None   # verify passed: check_files fails a bundle without its SHA256SUMS
+            data = ssh.sign(sums, key)
         except ssh.ToolMissing as exc:
             raise NotSigned(str(exc), UNCHECKED) from None
         except ssh.SignFailed as exc:
@@ -94,6 +96,7 @@ def sign_site(path: Path, key: Path) -> Signed:
         if signature.namespace != NAMESPACE:
             raise NotSigned(f"ssh-keygen signed in namespace {printable(signature.namespace)}, not {NAMESPACE}", MISMATCH)
         if located.kind == ZIP:
+            assert report.signature_file is not None   # beside a zip there is always a place for it
             _write_beside(report.signature_file, data)
         else:
             problems = rebuild_as_recorded(reports, work, located.path, {"": signature})
