@@ -48,9 +48,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from benchproof.errors import ImportFormatError, Problem, error, fail
+from benchproof.errors import Problem, fail
 from benchproof.importers import arms
 from benchproof.importers.base import (
     DimensionDef,
@@ -67,19 +65,18 @@ from benchproof.importers.common import (
 )
 from benchproof.importers.common import skipped as skip
 from benchproof.importers.guidellm_arm import _arm, _text
-from benchproof.importers.guidellm_requests import bench_requests, request_metrics
-from benchproof.importers.serving.requests import RequestNumbers
+from benchproof.importers.guidellm_load import WHAT, _check_schema, _load, _no_benchmark, _problem, _whose
+from benchproof.importers.guidellm_requests import TPOT_VARIANTS, _tpot_variant, bench_requests, request_metrics
 from benchproof.importers.serving.fields import order_record
 from benchproof.importers.serving.metrics import MetricSpec
+from benchproof.importers.serving.requests import RequestNumbers
 from benchproof.importers.serving.values import (
     NOT_RECORDED,
     iso_from_epoch_exact,
     plain_number,
 )
-from benchproof.read.tooljson import json_document, member_item_lines
 
 NAME = "guidellm"
-WHAT = "GuideLLM benchmarks report"
 STATUSES = ("successful", "errored", "incomplete", "total")
 _STATS = (("median", "median"), ("mean", "mean"), ("p99", "p99"))
 
@@ -121,13 +118,6 @@ DIMS = [DimensionDef("strategy", "Strategy (GuideLLM)")]
 # a constant or poisson strategy's rate; "not recorded" where the strategy does not state it
 CONCURRENCY = DimensionDef("max_concurrency", "Max concurrency")
 RATE = DimensionDef("request_rate", "Request rate (req/s)")
-# the report schema versions read (GuideLLM's metadata.version: 1 in 0.5–0.6, 2 from 0.7, whose
-# benchmarks keep the same layout; reports up to 0.4 have no metadata)
-SCHEMA_VERSIONS = (1, 2)
-
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def detect(path: Path, text: str) -> bool:
     if re.search(r'"benchmarks"\s*:', text):
         return bool(re.search(r'"time_to_first_token_ms"\s*:', text)) and \
@@ -138,46 +128,6 @@ def detect(path: Path, text: str) -> bool:
 
 
 # --- loading ---------------------------------------------------------------------------
-
-def _load(text: str, rel: str) -> tuple[dict, list[int | None]]:
-    """The document and the start line of each ``benchmarks`` entry."""
-    if text.lstrip().startswith(("{", "[")):
-        doc = json_document(text, rel)
-        lines: list[int | None] = list(member_item_lines(text, "benchmarks")) \
-            if isinstance(doc, dict) else []
-    else:
-        doc, lines = _load_yaml(text, rel)
-    if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
-        fail(rel, 1, f"not a {WHAT}: no 'benchmarks' list at the top level")
-    if not doc["benchmarks"]:
-        fail(rel, lines[0] if lines else 1, f"not a {WHAT}: 'benchmarks' is empty")
-    if len(lines) != len(doc["benchmarks"]):
-        lines = [None] * len(doc["benchmarks"])
-    return doc, lines
-
-
-def _load_yaml(text: str, rel: str) -> tuple[Any, list[int | None]]:
-    loader = _LOADER(text)
-    try:
-        node = loader.get_single_node()
-        doc = loader.construct_document(node) if node is not None else None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        message = exc.problem or exc.context or "invalid YAML"
-        raise error(rel, mark.line + 1 if mark else 1, f"YAML syntax error: {message}") from None
-    except yaml.YAMLError as exc:
-        raise error(rel, 1, f"YAML syntax error: {exc}") from None
-    except RecursionError:
-        raise error(rel, None, "YAML syntax error: nested too deeply") from None
-    finally:
-        loader.dispose()
-    lines: list[int | None] = []
-    if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            if getattr(key, "value", None) == "benchmarks" and isinstance(value, yaml.SequenceNode):
-                lines = [item.start_mark.line + 1 for item in value.value]
-    return doc, lines
-
 
 # --- one benchmark ---------------------------------------------------------------------
 
@@ -284,14 +234,6 @@ def _record(bench: dict, index: int, path: Path, rel: str, line: int | None,
     return record
 
 
-def _problem(bench: Any) -> str | None:
-    if not isinstance(bench, dict):
-        return f"is a {type(bench).__name__}, not a mapping"
-    if not isinstance(bench.get("metrics"), dict):
-        return "has no 'metrics' mapping"
-    return None
-
-
 def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
     text = read_file(path, rel, WHAT)
     doc, lines = _load(text, rel)
@@ -356,15 +298,6 @@ def _tool_warnings(bench: dict, rel: str, line: int | None, index: int) -> list[
     return out
 
 
-def _check_schema(doc: dict, rel: str, version: str | None) -> None:
-    """A report of a schema version this importer does not know is refused, naming it."""
-    schema = nested(doc, "metadata", "version")
-    if "metadata" in doc and schema not in SCHEMA_VERSIONS:
-        fail(rel, 1, f"{_whose(version)} report schema {schema!r} ('metadata.version') is not one this "
-                     f"importer reads (schema {', '.join(map(str, SCHEMA_VERSIONS))}, or a report "
-                     "without 'metadata', as up to 0.4): its layout may have changed; nothing imported")
-
-
 def _check_layout(bench: dict, rel: str, line: int | None, index: int, version: str | None) -> None:
     """A benchmark whose load or metrics are not where a known layout keeps them is refused."""
     strategy = nested(bench, "config", "strategy")
@@ -381,51 +314,10 @@ def _check_layout(bench: dict, rel: str, line: int | None, index: int, version: 
                         "not know; nothing imported")
 
 
-def _whose(version: str | None) -> str:
-    return f"GuideLLM {version}:" if version else "GuideLLM (version not stated):"
-
-
 def _backend(doc: dict, bench: dict, worker_key: str, key: str) -> str | None:
     """The model or target one benchmark ran against (v0.3: ``worker``; later: ``config``)."""
     return (_text(nested(bench, "worker", worker_key)) or _text(nested(bench, "config", "backend", key))
             or _text(nested(doc, "config", key)))
-
-
-# GuideLLM's time_per_output_token_ms changed meaning; the request samples tell which one a
-# file has (the summaries do not).
-TPOT_VARIANTS = {
-    "first_token": "in this file (request samples with first_token_time: an older GuideLLM) it is "
-                   "(last token − first token) / output tokens: the wait for the first token "
-                   "is excluded, but the division is by every output token",
-    "request_start": "in this file (request samples with scheduler_info.request_timings or "
-                     "info.timings: a later GuideLLM) it is (last token − request start) / "
-                     "output tokens: the wait for the first token is INCLUDED",
-    None: "its definition changed between versions — (last token − first token) / output "
-          "tokens in files whose request samples carry first_token_time (older releases), "
-          "(last token − request start) / output tokens, TTFT included, later — and this "
-          "file keeps no request sample that tells which",
-}
-
-
-def _tpot_variant(benches: list[dict]) -> str | None:
-    for bench in benches:
-        requests = bench.get("requests")
-        for status in ("successful", "incomplete", "errored"):
-            sample = requests.get(status) if isinstance(requests, dict) else None
-            for request in sample if isinstance(sample, list) else ():
-                if not isinstance(request, dict):
-                    continue
-                if "first_token_time" in request:
-                    return "first_token"
-                if nested(request, "scheduler_info", "request_timings") is not None or \
-                        nested(request, "info", "timings") is not None:
-                    return "request_start"
-    return None
-
-
-def _no_benchmark(skipped: list[Problem], rel: str) -> ImportFormatError:
-    return ImportFormatError([*(Problem(p.file, p.line, p.message) for p in skipped),
-                              Problem(rel, 1, f"not a {WHAT}: no benchmark entry has metrics")])
 
 
 IMPORTER = register(Importer(
