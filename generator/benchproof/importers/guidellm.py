@@ -118,6 +118,8 @@ DIMS = [DimensionDef("strategy", "Strategy (GuideLLM)")]
 # a constant or poisson strategy's rate; "not recorded" where the strategy does not state it
 CONCURRENCY = DimensionDef("max_concurrency", "Max concurrency")
 RATE = DimensionDef("request_rate", "Request rate (req/s)")
+
+
 def detect(path: Path, text: str) -> bool:
     if re.search(r'"benchmarks"\s*:', text):
         return bool(re.search(r'"time_to_first_token_ms"\s*:', text)) and \
