@@ -60,8 +60,9 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
     from benchproof.importers import detect, known, lookup, messages, parameters
     from benchproof.importers.disk import staged
     from benchproof.importers.folders import expand
+    from benchproof.importers.plan import FileImport
     from benchproof.importers.remove import remove_import
-    from benchproof.importers.writer import FileImport, UsageProblem, write_import
+    from benchproof.importers.writer import UsageProblem, write_import
     from benchproof.read.config.report import ID_RE
 
     if remove is not None:

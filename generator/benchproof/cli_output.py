@@ -14,7 +14,7 @@ def _say(message: str) -> None:
 
 
 def _report_problems(problems, strict: bool) -> None:
-    from benchproof import text as fmt   # (here: --help stays light)
+    from benchproof import text as fmt  # (here: --help stays light)
 
     for p in problems:
         _say(str(p))

@@ -97,6 +97,8 @@ MEASURED = {"n_prompt", "n_gen", "n_depth", "test_time", "avg_ns", "stddev_ns", 
             "stddev_ts", "samples_ns", "samples_ts"}
 NOT_SETTINGS = {*BUILD, *HARDWARE, *MODEL, *MEASURED}
 VARIES = "varies by test: see the 'config' column"
+
+
 def detect(path: Path, text: str) -> bool:
     return '"build_commit"' in text and '"n_prompt"' in text and '"avg_ns"' in text
 
