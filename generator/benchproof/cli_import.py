@@ -14,34 +14,85 @@ from benchproof.cli_output import _report_problems, _say
 @click.command("import")
 @click.argument("format_name", metavar="FORMAT", required=False)
 @click.argument("files", metavar="FILE...", nargs=-1, type=click.Path())
-@click.option("--into", "project", metavar="PROJECT", required=True, type=click.Path(file_okay=False),
-              help="The report project folder; created, with report.yaml, when missing.")
-@click.option("--arm", metavar="ID", help="The arm's id when the file is one arm; the prefix of the "
-              "arm ids (ID-<value>) when it holds several.")
-@click.option("--arm-from", metavar="FIELD[,FIELD]", help="Make each value of FIELD an arm (hyperfine: "
-              "command or a -L parameter; pytest-benchmark: name, fullname, func, param, group or a parametrize "
-              "argument; "
-              "llama-bench: any configuration field, e.g. backends; serving tools: model, backend or a "
-              "--metadata key); 'none' keeps the file one arm. Default: the comparison the tool ran.")
-@click.option("--dimension-from", metavar="FIELD[,FIELD]", help="Make these fields of the records "
-              "dimensions too (a parameter, e.g. llama-bench n_threads or a --metadata key).")
-@click.option("--dimension", "dimensions", metavar="FIELD=ID", multiple=True, help="Make FIELD a dimension "
-              "with the id ID (to match the report's, or to keep clear of it); repeatable.")
-@click.option("--baseline", metavar="VALUE", help="The section's baseline: an arm id, or the value it "
-              "comes from (e.g. the command). Default: the section's baseline is kept; with none, its "
-              "first arm.")
-@click.option("--section", metavar="ID", help="The report section (default: the report's only one; 'main' in a new report).")
-@click.option("--replace", is_flag=True, help="Import FILE again in the place of the earlier import with the same "
-              "content, else of the same path (a file with neither is imported as a new run).")
-@click.option("--dry-run", is_flag=True, help="Print what would be written (files, arms, the first records "
-              "of each file, report.yaml changes) and write nothing.")
-@click.option("--remove", "remove", metavar="FILE", help="Take back the import of FILE (the tool's "
-              "file, its evidence copy or its runs file): its runs file, evidence copy, arms "
-              "nothing else uses and its report.yaml additions.")
-def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: str | None,
-            arm_from: str | None, dimension_from: str | None, dimensions: tuple[str, ...],
-            baseline: str | None, section: str | None, replace: bool, dry_run: bool,
-            remove: str | None) -> None:
+@click.option(
+    "--into",
+    "project",
+    metavar="PROJECT",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="The report project folder; created, with report.yaml, when missing.",
+)
+@click.option(
+    "--arm",
+    metavar="ID",
+    help="The arm's id when the file is one arm; the prefix of the arm ids (ID-<value>) when it holds several.",
+)
+@click.option(
+    "--arm-from",
+    metavar="FIELD[,FIELD]",
+    help="Make each value of FIELD an arm (hyperfine: "
+    "command or a -L parameter; pytest-benchmark: name, fullname, func, param, group or a parametrize "
+    "argument; "
+    "llama-bench: any configuration field, e.g. backends; serving tools: model, backend or a "
+    "--metadata key); 'none' keeps the file one arm. Default: the comparison the tool ran.",
+)
+@click.option(
+    "--dimension-from",
+    metavar="FIELD[,FIELD]",
+    help="Make these fields of the records "
+    "dimensions too (a parameter, e.g. llama-bench n_threads or a --metadata key).",
+)
+@click.option(
+    "--dimension",
+    "dimensions",
+    metavar="FIELD=ID",
+    multiple=True,
+    help="Make FIELD a dimension with the id ID (to match the report's, or to keep clear of it); repeatable.",
+)
+@click.option(
+    "--baseline",
+    metavar="VALUE",
+    help="The section's baseline: an arm id, or the value it "
+    "comes from (e.g. the command). Default: the section's baseline is kept; with none, its "
+    "first arm.",
+)
+@click.option(
+    "--section", metavar="ID", help="The report section (default: the report's only one; 'main' in a new report)."
+)
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="Import FILE again in the place of the earlier import with the same "
+    "content, else of the same path (a file with neither is imported as a new run).",
+)
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Print what would be written (files, arms, the first records "
+    "of each file, report.yaml changes) and write nothing.",
+)
+@click.option(
+    "--remove",
+    "remove",
+    metavar="FILE",
+    help="Take back the import of FILE (the tool's "
+    "file, its evidence copy or its runs file): its runs file, evidence copy, arms "
+    "nothing else uses and its report.yaml additions.",
+)
+def import_(
+    format_name: str | None,
+    files: tuple[str, ...],
+    project: str,
+    arm: str | None,
+    arm_from: str | None,
+    dimension_from: str | None,
+    dimensions: tuple[str, ...],
+    baseline: str | None,
+    section: str | None,
+    replace: bool,
+    dry_run: bool,
+    remove: str | None,
+) -> None:
     """Turn a benchmark tool's output FILEs into run records in PROJECT.
 
     FORMAT is the tool (llama-bench, hyperfine, pytest-benchmark, vllm-serve, ...) or
@@ -66,20 +117,31 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
     from benchproof.read.config.report import ID_RE
 
     if remove is not None:
-        extra = [name for name, value in (("FORMAT", format_name), ("--arm", arm), ("--arm-from", arm_from),
-                                          ("--dimension-from", dimension_from), ("--dimension", dimensions),
-                                          ("--baseline", baseline), ("--section", section)) if value]
+        extra = [
+            name
+            for name, value in (
+                ("FORMAT", format_name),
+                ("--arm", arm),
+                ("--arm-from", arm_from),
+                ("--dimension-from", dimension_from),
+                ("--dimension", dimensions),
+                ("--baseline", baseline),
+                ("--section", section),
+            )
+            if value
+        ]
         if extra or replace:
-            raise click.UsageError(f"--remove takes back an import: it takes only --into and --dry-run, "
-                                   f"not {', '.join(extra + (['--replace'] if replace else []))}")
+            raise click.UsageError(
+                f"--remove takes back an import: it takes only --into and --dry-run, "
+                f"not {', '.join(extra + (['--replace'] if replace else []))}"
+            )
     elif format_name is None or not files:
         raise click.UsageError("name the FORMAT and at least one FILE (or --remove FILE)")
     elif arm is None and arm_fields.requested(arm_from) == ():
         raise click.UsageError("--arm-from none makes each file one arm: name it with --arm ID")
     for option, value in (("--arm", arm), ("--section", section)):
         if value is not None and not ID_RE.match(value):
-            raise click.BadParameter(f"'{value}' may use only letters, digits, '-', '_' and '.'",
-                                     param_hint=option)
+            raise click.BadParameter(f"'{value}' may use only letters, digits, '-', '_' and '.'", param_hint=option)
     root = Path(project)
     from benchproof.site import link_problem
 
@@ -96,7 +158,7 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
             for text, err in messages.removed(done, project, dry_run):
                 click.echo(text, err=err)
             return
-        assert format_name is not None   # (refused above without --remove)
+        assert format_name is not None  # (refused above without --remove)
         importer = None if format_name == "auto" else lookup(format_name)
         if format_name != "auto" and importer is None:
             raise click.UsageError(f"unknown format '{format_name}'; known formats: {known()}")
@@ -107,13 +169,21 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
             try:
                 chosen = given or detect(path, name)
                 found = chosen.read(path, name, arm_fields.requested(arm_from))
-                parameters.choose(found, name, arm_fields.requested(dimension_from) or (),
-                                  parameters.renames(dimensions))
+                parameters.choose(
+                    found, name, arm_fields.requested(dimension_from) or (), parameters.renames(dimensions)
+                )
                 hint = parameters.hint(found, chosen.single_scan) if arm_from is None else None
-                options = {"arm": arm, "arm_from": arm_from, "dimension_from": dimension_from,
-                           "dimensions": list(dimensions) or None}
-                read.append(FileImport(name, path, found, hint=hint,
-                                       options={k: v for k, v in options.items() if v is not None}))
+                options = {
+                    "arm": arm,
+                    "arm_from": arm_from,
+                    "dimension_from": dimension_from,
+                    "dimensions": list(dimensions) or None,
+                }
+                read.append(
+                    FileImport(
+                        name, path, found, hint=hint, options={k: v for k, v in options.items() if v is not None}
+                    )
+                )
             except ImportFormatError as exc:
                 problems += exc.problems
         if problems:
@@ -129,7 +199,7 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
         sys.exit(1)
     except UsageProblem as exc:
         raise click.UsageError(str(exc)) from None
-    except OSError as exc:   # a folder that cannot be made, a full disk: what was written is undone
+    except OSError as exc:  # a folder that cannot be made, a full disk: what was written is undone
         from benchproof.errors import printable
 
         _say(f"error: cannot write the import into {printable(project)}: {printable(exc.strerror or str(exc))}")
@@ -137,4 +207,3 @@ def import_(format_name: str | None, files: tuple[str, ...], project: str, arm: 
         sys.exit(1)
     for text, err in messages.imported(written, project, dry_run):
         click.echo(text, err=err)
-

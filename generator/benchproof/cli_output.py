@@ -9,7 +9,7 @@ import click
 def _say(message: str) -> None:
     from benchproof import progress
 
-    progress.clear()   # a progress line on the terminal is erased first
+    progress.clear()  # a progress line on the terminal is erased first
     click.echo(message, err=True)
 
 
@@ -20,5 +20,7 @@ def _report_problems(problems, strict: bool) -> None:
         _say(str(p))
     errors = sum(p.severity == "error" for p in problems)
     warnings = len(problems) - errors
-    _say(f"{fmt.count(errors, 'error')}, {fmt.count(warnings, 'warning')}"
-         + (" (--strict: warnings count as errors)" if strict else ""))
+    _say(
+        f"{fmt.count(errors, 'error')}, {fmt.count(warnings, 'warning')}"
+        + (" (--strict: warnings count as errors)" if strict else "")
+    )

@@ -15,19 +15,27 @@ from benchproof.read.tooljson import json_document
 SUMMARY = "profile_export_aiperf.json"
 
 
-KNOWN_SCHEMA = (1, 4)    # the newest summary schema_version read (AIPerf 0.13.0 writes "1.4")
+KNOWN_SCHEMA = (1, 4)  # the newest summary schema_version read (AIPerf 0.13.0 writes "1.4")
 
 
 TO_MS = {"ms": 1.0, "s": 1000.0, "sec": 1000.0, "us": 1e-3, "ns": 1e-6}
 
 
 # request metric → AIPerf metric names (the first present wins) and its summary's family word
-NAMES = {"ttft_ms": ("time_to_first_token", "ttft"), "itl_ms": ("inter_chunk_latency",),
-         "tpot_ms": ("inter_token_latency",), "e2el_ms": ("request_latency",)}
+NAMES = {
+    "ttft_ms": ("time_to_first_token", "ttft"),
+    "itl_ms": ("inter_chunk_latency",),
+    "tpot_ms": ("inter_token_latency",),
+    "e2el_ms": ("request_latency",),
+}
 
 
-FAMILY = {"ttft_ms": ("ttft", "TTFT"), "tpot_ms": ("tpot", "TPOT"), "itl_ms": ("itl", "ITL"),
-          "e2el_ms": ("e2el", "E2E latency")}
+FAMILY = {
+    "ttft_ms": ("ttft", "TTFT"),
+    "tpot_ms": ("tpot", "TPOT"),
+    "itl_ms": ("itl", "ITL"),
+    "e2el_ms": ("e2el", "E2E latency"),
+}
 
 
 # the summary's statistic → benchproof's name of it (as ``stated`` names it)
@@ -38,19 +46,46 @@ STATS = (("avg", "mean"), ("p50", "median"), ("p90", "p90"), ("p95", "p95"), ("p
 RATE_UNITS = {"requests/sec", "tokens/sec"}
 
 
-RATES = (MetricSpec("request_throughput", "Requests/s", "req/s", "higher", ("request_throughput",),
-                    "AIPerf request_throughput (profile_export_aiperf.json): requests / benchmark duration (req/s)"),
-         MetricSpec("output_throughput", "Output tok/s", "tok/s", "higher", ("output_token_throughput",),
-                    "AIPerf output_token_throughput (profile_export_aiperf.json): output tokens / benchmark "
-                    "duration (tok/s)"),
-         MetricSpec("total_token_throughput", "Total tok/s", "tok/s", "higher", ("total_token_throughput",),
-                    "AIPerf total_token_throughput (profile_export_aiperf.json): input and output tokens / "
-                    "benchmark duration (tok/s)"))
+RATES = (
+    MetricSpec(
+        "request_throughput",
+        "Requests/s",
+        "req/s",
+        "higher",
+        ("request_throughput",),
+        "AIPerf request_throughput (profile_export_aiperf.json): requests / benchmark duration (req/s)",
+    ),
+    MetricSpec(
+        "output_throughput",
+        "Output tok/s",
+        "tok/s",
+        "higher",
+        ("output_token_throughput",),
+        "AIPerf output_token_throughput (profile_export_aiperf.json): output tokens / benchmark duration (tok/s)",
+    ),
+    MetricSpec(
+        "total_token_throughput",
+        "Total tok/s",
+        "tok/s",
+        "higher",
+        ("total_token_throughput",),
+        "AIPerf total_token_throughput (profile_export_aiperf.json): input and output tokens / "
+        "benchmark duration (tok/s)",
+    ),
+)
 
 
 # the summary metrics one of which a summary of either layout has (what a drifted one lacks)
-LOOKED_FOR = ("request_latency", "time_to_first_token", "ttft", "inter_token_latency", "inter_chunk_latency",
-              "request_throughput", "output_token_throughput", "request_count")
+LOOKED_FOR = (
+    "request_latency",
+    "time_to_first_token",
+    "ttft",
+    "inter_token_latency",
+    "inter_chunk_latency",
+    "request_throughput",
+    "output_token_throughput",
+    "request_count",
+)
 
 
 def _beside(rel: str) -> str:
@@ -84,20 +119,29 @@ def _summary(path: Path, rel: str) -> tuple[dict, dict[str, dict], str]:
     newest = ".".join(map(str, KNOWN_SCHEMA))
     parsed = _schema(version)
     if "schema_version" in doc and (parsed is None or parsed > KNOWN_SCHEMA):
-        fail(srel, 1, f"{who} wrote schema_version {json.dumps(version)}: benchproof reads AIPerf summaries up to "
-                      f"schema_version {newest} (AIPerf 0.13.0); the summary's layout may have changed")
+        fail(
+            srel,
+            1,
+            f"{who} wrote schema_version {json.dumps(version)}: benchproof reads AIPerf summaries up to "
+            f"schema_version {newest} (AIPerf 0.13.0); the summary's layout may have changed",
+        )
     if isinstance(doc.get("records"), dict):
-        return doc, doc["records"], srel          # before 0.13: the metrics under "records"
+        return doc, doc["records"], srel  # before 0.13: the metrics under "records"
     top = {k: v for k, v in doc.items() if isinstance(v, dict) and "unit" in v}
     if not any(name in top for name in LOOKED_FOR):
         stated = json.dumps(version) if "schema_version" in doc else "not stated"
-        fail(srel, 1, f"{who}, schema_version {stated}: no metric benchproof knows at the top level (looked for "
-                      f"{', '.join(LOOKED_FOR)}) and no 'records': not a layout of AIPerf's summary benchproof reads")
+        fail(
+            srel,
+            1,
+            f"{who}, schema_version {stated}: no metric benchproof knows at the top level (looked for "
+            f"{', '.join(LOOKED_FOR)}) and no 'records': not a layout of AIPerf's summary benchproof reads",
+        )
     return doc, top, srel
 
 
-def _stated(entries: dict[str, dict], present: set[str], srel: str,
-            warnings: list[Problem]) -> tuple[dict[str, Any], list[MetricSpec], dict[str, dict[str, str]]]:
+def _stated(
+    entries: dict[str, dict], present: set[str], srel: str, warnings: list[Problem]
+) -> tuple[dict[str, Any], list[MetricSpec], dict[str, dict[str, str]]]:
     """The summary's figures as run metrics: (values, their specs, request metric → stated)."""
     values: dict[str, Any] = {}
     specs: list[MetricSpec] = []
@@ -107,8 +151,14 @@ def _stated(entries: dict[str, dict], present: set[str], srel: str,
         if not isinstance(entry, dict) or finite(entry.get("avg")) is None:
             continue
         if str(entry.get("unit")) not in RATE_UNITS:
-            warnings.append(warning(srel, None, f"'{spec.keys[0]}' is in {json.dumps(entry.get('unit'))}, a unit "
-                                                f"benchproof does not know: '{spec.id}' is not measured"))
+            warnings.append(
+                warning(
+                    srel,
+                    None,
+                    f"'{spec.keys[0]}' is in {json.dumps(entry.get('unit'))}, a unit "
+                    f"benchproof does not know: '{spec.id}' is not measured",
+                )
+            )
             continue
         values[spec.id] = entry["avg"]
         specs.append(spec)
@@ -122,8 +172,14 @@ def _stated(entries: dict[str, dict], present: set[str], srel: str,
             value = finite(entry.get(key))
             if value is None:
                 continue
-            spec = MetricSpec(f"{family}_{stat}_ms", f"{label} {stat}", "ms", "lower", (key,),
-                              f"AIPerf {names[0]} {key} (profile_export_aiperf.json), as AIPerf states it; ms")
+            spec = MetricSpec(
+                f"{family}_{stat}_ms",
+                f"{label} {stat}",
+                "ms",
+                "lower",
+                (key,),
+                f"AIPerf {names[0]} {key} (profile_export_aiperf.json), as AIPerf states it; ms",
+            )
             values[spec.id] = value * factor
             specs.append(spec)
             stated.setdefault(metric, {})[stat] = spec.id

@@ -28,8 +28,7 @@ def _load(text: str, rel: str) -> tuple[dict, list[int | None]]:
     """The document and the start line of each ``benchmarks`` entry."""
     if text.lstrip().startswith(("{", "[")):
         doc = json_document(text, rel)
-        lines: list[int | None] = list(member_item_lines(text, "benchmarks")) \
-            if isinstance(doc, dict) else []
+        lines: list[int | None] = list(member_item_lines(text, "benchmarks")) if isinstance(doc, dict) else []
     else:
         doc, lines = _load_yaml(text, rel)
     if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
@@ -76,9 +75,13 @@ def _check_schema(doc: dict, rel: str, version: str | None) -> None:
     """A report of a schema version this importer does not know is refused, naming it."""
     schema = nested(doc, "metadata", "version")
     if "metadata" in doc and schema not in SCHEMA_VERSIONS:
-        fail(rel, 1, f"{_whose(version)} report schema {schema!r} ('metadata.version') is not one this "
-                     f"importer reads (schema {', '.join(map(str, SCHEMA_VERSIONS))}, or a report "
-                     "without 'metadata', as up to 0.4): its layout may have changed; nothing imported")
+        fail(
+            rel,
+            1,
+            f"{_whose(version)} report schema {schema!r} ('metadata.version') is not one this "
+            f"importer reads (schema {', '.join(map(str, SCHEMA_VERSIONS))}, or a report "
+            "without 'metadata', as up to 0.4): its layout may have changed; nothing imported",
+        )
 
 
 def _whose(version: str | None) -> str:
@@ -86,5 +89,9 @@ def _whose(version: str | None) -> str:
 
 
 def _no_benchmark(skipped: list[Problem], rel: str) -> ImportFormatError:
-    return ImportFormatError([*(Problem(p.file, p.line, p.message) for p in skipped),
-                              Problem(rel, 1, f"not a {WHAT}: no benchmark entry has metrics")])
+    return ImportFormatError(
+        [
+            *(Problem(p.file, p.line, p.message) for p in skipped),
+            Problem(rel, 1, f"not a {WHAT}: no benchmark entry has metrics"),
+        ]
+    )

@@ -55,7 +55,9 @@ def _window(partials: list[dict]) -> tuple[str | None, str | None]:
     ends = [iso_time(nested(p, "run", "time", "end")) for p in partials]
     known_starts = [s for s in starts if s]
     known_ends = [e for e in ends if e]
-    start = min(known_starts, key=datetime.fromisoformat) if known_starts and len(known_starts) == len(partials) else None
+    start = (
+        min(known_starts, key=datetime.fromisoformat) if known_starts and len(known_starts) == len(partials) else None
+    )
     end = max(known_ends, key=datetime.fromisoformat) if known_ends and len(known_ends) == len(partials) else None
     return start, end
 
@@ -63,13 +65,17 @@ def _window(partials: list[dict]) -> tuple[str | None, str | None]:
 def _partials(path: Path, prefix: str, stage: int | None, config: dict | None) -> list[Path] | None:
     """The stage partials beside the report: its stage's, or for the summary one per stage of the
     run (the stages of config.yaml and of the stage reports beside it); ``None`` when one is missing."""
+
     def partial(n: int) -> Path:
         return path.with_name(f"{prefix}inference-perf.partial.stage_{n}.yaml")
 
     if stage is not None:
         return [partial(stage)] if partial(stage).is_file() else None
-    stages = {int(m.group("stage")) for p in path.parent.iterdir()
-              if (m := STAGE_FILE.match(p.name)) and m.group("prefix") == prefix}
+    stages = {
+        int(m.group("stage"))
+        for p in path.parent.iterdir()
+        if (m := STAGE_FILE.match(p.name)) and m.group("prefix") == prefix
+    }
     configured = nested(config, "load", "stages")
     stages |= set(range(len(configured))) if isinstance(configured, list) else set()
     pattern = re.compile(re.escape(prefix) + r"inference-perf\.partial\.stage_(\d+)\.yaml$")
@@ -110,30 +116,66 @@ def _requests(path: Path, rel: str, skipped: list[Problem]) -> list[dict]:
         computed = entry.get("computed_metrics")
         tokens = nested(entry, "info", "request_metrics", "text", "input_tokens")
         if error:
-            rows.append(request_row(0, error, None, None, None, tokens, nested(entry, "info", "response_metrics",
-                                                                             "output_tokens"), number=number,
-                                    keys=("", "", "", "info.request_metrics.text.input_tokens",
-                                          "info.response_metrics.output_tokens")))
+            rows.append(
+                request_row(
+                    0,
+                    error,
+                    None,
+                    None,
+                    None,
+                    tokens,
+                    nested(entry, "info", "response_metrics", "output_tokens"),
+                    number=number,
+                    keys=("", "", "", "info.request_metrics.text.input_tokens", "info.response_metrics.output_tokens"),
+                )
+            )
             continue
         if not isinstance(computed, dict):
             without += 1
             continue
         gaps = computed.get("inter_token_latencies")
-        row = request_row(0, "", computed.get("time_to_first_token"), gaps if gaps else None,
-                          computed.get("request_latency"), computed.get("input_tokens"), computed.get("output_tokens"),
-                          number=number, keys=tuple(f"computed_metrics.{key}" for key in (
-                              "time_to_first_token", "inter_token_latencies", "request_latency", "input_tokens",
-                              "output_tokens")))
+        row = request_row(
+            0,
+            "",
+            computed.get("time_to_first_token"),
+            gaps if gaps else None,
+            computed.get("request_latency"),
+            computed.get("input_tokens"),
+            computed.get("output_tokens"),
+            number=number,
+            keys=tuple(
+                f"computed_metrics.{key}"
+                for key in (
+                    "time_to_first_token",
+                    "inter_token_latencies",
+                    "request_latency",
+                    "input_tokens",
+                    "output_tokens",
+                )
+            ),
+        )
         tpot = number(computed.get("time_per_output_token"), "computed_metrics.time_per_output_token")
         row["tpot_ms"] = tpot * 1000.0 if tpot is not None else None  # inference-perf's own, as its summary
         rows.append(row)
     numbers.finish()
     if without and not any(not r["error"] for r in rows):
-        skipped.append(skip(rel, None, f"{path.name} beside it has no computed_metrics (inference-perf writes them "
-                                       "with report.request_lifecycle.per_request_fields.computed_metrics: true): "
-                                       "no request records"))
+        skipped.append(
+            skip(
+                rel,
+                None,
+                f"{path.name} beside it has no computed_metrics (inference-perf writes them "
+                "with report.request_lifecycle.per_request_fields.computed_metrics: true): "
+                "no request records",
+            )
+        )
         return []
     if without:
-        skipped.append(skip(rel, None, f"{fmt.count(without, 'entry', 'entries')} of {path.name} without "
-                                       "computed_metrics or error: not imported as requests"))
+        skipped.append(
+            skip(
+                rel,
+                None,
+                f"{fmt.count(without, 'entry', 'entries')} of {path.name} without "
+                "computed_metrics or error: not imported as requests",
+            )
+        )
     return rows

@@ -28,27 +28,41 @@ def _objects(text: str, rel: str) -> tuple[list[tuple[Any, int]], list[Problem]]
         except ImportFormatError as exc:
             if "ends too early" in exc.problems[0].message:
                 p = exc.problems[0]
-                fail(p.file, p.line, f"{p.message}; llama-bench stops at its first failed test and "
-                                     "leaves the array open, so the tests after it are missing")
+                fail(
+                    p.file,
+                    p.line,
+                    f"{p.message}; llama-bench stops at its first failed test and "
+                    "leaves the array open, so the tests after it are missing",
+                )
             raise
         if not isinstance(doc, list):
             fail(rel, 1, "not llama-bench output: expected a JSON array of tests")
-        return [(item, line_of(doc, i) or 1) for i, item in enumerate(doc)], []   # load_json marks every item
+        return [(item, line_of(doc, i) or 1) for i, item in enumerate(doc)], []  # load_json marks every item
     try:
         whole = json_document(text, rel)
-    except ImportFormatError:   # not one document (or one of too many digits): line by line
+    except ImportFormatError:  # not one document (or one of too many digits): line by line
         whole = None
     if isinstance(whole, dict) and "n_prompt" not in whole:
-        fail(rel, 1, "not llama-bench output: one JSON object without n_prompt (llama-bench writes "
-                     "an array of tests with -o json, one test a line with -o jsonl)")
+        fail(
+            rel,
+            1,
+            "not llama-bench output: one JSON object without n_prompt (llama-bench writes "
+            "an array of tests with -o json, one test a line with -o jsonl)",
+        )
     found, lost = [], []
     for line in tool_lines(text, marked=True):
         if not line.source.lstrip().startswith("{"):
-            lost.append(skipped(rel, line.number, f"not JSON (stderr mixed into the output?): "
-                                                  f"{shorten(line.source)!r}"))
+            lost.append(
+                skipped(rel, line.number, f"not JSON (stderr mixed into the output?): {shorten(line.source)!r}")
+            )
         elif line.problem:
-            fail(rel, line.number, line.problem.replace("invalid JSON", "invalid JSON (the line is cut off)", 1)
-                 if line.cut_off else line.problem)
+            fail(
+                rel,
+                line.number,
+                line.problem.replace("invalid JSON", "invalid JSON (the line is cut off)", 1)
+                if line.cut_off
+                else line.problem,
+            )
         else:
             found.append((line.value, line.number))
     return found, lost
@@ -77,7 +91,7 @@ def _depth(test: dict, rel: str, line: int) -> int | str:
 
 
 def _count(test: dict, key: str, rel: str, line: int) -> int:
-    value = test[key]   # the callers take only fields the test has
+    value = test[key]  # the callers take only fields the test has
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         fail(rel, line, f"'{key}' must be a whole number ≥ 0, got {shorten(repr(value))}")
     return value

@@ -48,19 +48,26 @@ IMPORTS = sources.IMPORTS
 @dataclass
 class Written:
     files: list[FileImport]
-    arms: dict[str, str]                                    # id → label, in file order
+    arms: dict[str, str]  # id → label, in file order
     arms_written: list[str]
     report_created: bool
     section: str
-    changes: list[str] = field(default_factory=list)       # what was added to report.yaml
-    baseline: str | None = None                             # set by this import
-    baseline_default: bool = False                          # chosen for want of --baseline
-    notes: list[Problem] = field(default_factory=list)     # conversions, problems left as they were
+    changes: list[str] = field(default_factory=list)  # what was added to report.yaml
+    baseline: str | None = None  # set by this import
+    baseline_default: bool = False  # chosen for want of --baseline
+    notes: list[Problem] = field(default_factory=list)  # conversions, problems left as they were
     report: tuple[bytes | None, bytes | None] = (None, None)  # report.yaml before and after
 
 
-def write_import(root: Path, prefix: str | None, section: str | None, files: list[FileImport],
-                 replace: bool = False, baseline: str | None = None, shown_root: str | None = None) -> Written:
+def write_import(
+    root: Path,
+    prefix: str | None,
+    section: str | None,
+    files: list[FileImport],
+    replace: bool = False,
+    baseline: str | None = None,
+    shown_root: str | None = None,
+) -> Written:
     """Write ``files`` (already read by their importers) into the project at ``root``.
 
     Raises :class:`InputError` (nothing written, or everything put back) or
@@ -116,11 +123,29 @@ def write_import(root: Path, prefix: str | None, section: str | None, files: lis
     new = [p for p in errors_after if (p.file, p.message) not in before]
     if new:
         disk.undo()
-        raise InputError([Problem(shown_root or str(root), None, "the import would leave the project "
-                                                                 "unable to build, so nothing was written:"), *new])
-    notes = plan.notes + [Problem(p.file, p.line, f"(there before the import) {p.message}", "warning")
-                          for p in errors_after]
+        raise InputError(
+            [
+                Problem(
+                    shown_root or str(root),
+                    None,
+                    "the import would leave the project unable to build, so nothing was written:",
+                ),
+                *new,
+            ]
+        )
+    notes = plan.notes + [
+        Problem(p.file, p.line, f"(there before the import) {p.message}", "warning") for p in errors_after
+    ]
     change = added.baseline or {}
-    return Written(files, dict(plan.arms), written, plan.created, plan.section, changes,
-                   change.get("to"), bool(change) and chosen is None, notes,
-                   (before_text.encode("utf-8") if before_text is not None else None, after))
+    return Written(
+        files,
+        dict(plan.arms),
+        written,
+        plan.created,
+        plan.section,
+        changes,
+        change.get("to"),
+        bool(change) and chosen is None,
+        notes,
+        (before_text.encode("utf-8") if before_text is not None else None, after),
+    )

@@ -28,9 +28,11 @@ def with_order(report: Report, records: Records, problems: Problems) -> Report:
         for value in dim.order:
             if values and value_key(value) not in found:
                 known = ", ".join(map(str, sorted(set(values), key=dim.sort_key)[:8]))
-                problems.warning(REL, dim.marks.entry("order", value_key(value)),
-                                 f"dimension '{dim.id}': 'order' lists {shown(value)}, which no record has "
-                                 f"(its values: {known})")
+                problems.warning(
+                    REL,
+                    dim.marks.entry("order", value_key(value)),
+                    f"dimension '{dim.id}': 'order' lists {shown(value)}, which no record has (its values: {known})",
+                )
         dims.append(replace(dim, seen=seen))
     return replace(report, dimensions=tuple(dims))
 
@@ -44,11 +46,12 @@ def with_decimals(report: Report, records: Records) -> Report:
         if decimals is None:
             import numpy as np  # here: `benchproof --help` and `schema` stay light
 
-            values = records.metrics.get(metric.id)   # a column: NaN where not measured
+            values = records.metrics.get(metric.id)  # a column: NaN where not measured
             values = values[~np.isnan(values)] if values is not None else values
             whole = values is not None and values.size > 0 and bool(np.all(values == np.floor(values)))
             decimals = 0 if whole else report.decimals
         metrics.append(replace(metric, decimals=decimals))
-    per_request = tuple(replace(m, decimals=report.decimals if m.decimals is None else m.decimals)
-                        for m in report.request_metrics)
+    per_request = tuple(
+        replace(m, decimals=report.decimals if m.decimals is None else m.decimals) for m in report.request_metrics
+    )
     return replace(report, metrics=tuple(metrics), request_metrics=per_request)

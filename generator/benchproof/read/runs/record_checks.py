@@ -23,7 +23,7 @@ from benchproof.read.paths import check_path
 from benchproof.read.runs.timestamps import timestamp, timestamps
 from benchproof.read.schema import shown
 
-MAX_REPEAT = 2.0 ** 63   # a repeat is kept as a 64-bit integer
+MAX_REPEAT = 2.0**63  # a repeat is kept as a 64-bit integer
 
 
 HINT = " (leave it empty for a value that was not measured)"
@@ -61,20 +61,27 @@ def _dim_value(value: Any) -> DimValue:
 class Validation:
     """Checks every record of a :class:`RunTable` against the report and the arms."""
 
-    def __init__(self, root: Path, report: Report, arms: dict[str, Arm],
-                 section_arms: dict[str, tuple[str, ...]], arm_files: Iterable[str], table: RunTable):
+    def __init__(
+        self,
+        root: Path,
+        report: Report,
+        arms: dict[str, Arm],
+        section_arms: dict[str, tuple[str, ...]],
+        arm_files: Iterable[str],
+        table: RunTable,
+    ):
         self.root, self.report, self.arms, self.table = root, report, arms, table
         self.section_arms = section_arms
         # Arms with a file that could not be read: that file's problem is reported already.
         self.unreadable_arms = set(arm_files) - set(arms)
         self.derivations = {m.id: parse(m.derive) for m in report.metrics if m.derive}
-        self.errors: list[tuple[int, int, str]] = []   # (row, check, message)
+        self.errors: list[tuple[int, int, str]] = []  # (row, check, message)
         self.bad = np.zeros(table.n, bool)
         # (file, metric, fields not measured) → ((first row, metric), [(line, value)]) of reported
         # figures that could not be checked against the derived one
         self.unused: dict[tuple, tuple[tuple[int, int], list[tuple]]] = {}
         self._numbers: dict[str, tuple[np.ndarray, dict[int, str]]] = {}
-        self.reported: dict[str, np.ndarray] = {}   # a derived metric's reported figure, as read
+        self.reported: dict[str, np.ndarray] = {}  # a derived metric's reported figure, as read
         # "did you mean": once per distinct value, for the first few (a million typos cost ten)
         self.suggest_section = Suggest(s.id for s in report.sections)
         self.suggest_arm = Suggest([*arms, *self.unreadable_arms])
@@ -119,9 +126,20 @@ class Validation:
         section_codes, sections = self.column("section").by_value(self._section)
         self.fail_where(section_codes, [why for _, why in sections], 2)
         self._arms(arm_codes, arms, section_codes, sections)
-        self.fail_where(status_codes, [said(f"status is not one of {', '.join(STATUSES)}", f"'{s}'",
-                                            f"status '{s}' is not one of {', '.join(STATUSES)}{self.suggest_status(s)}")
-                                       if s and s not in STATUSES else None for s in statuses], 4)
+        self.fail_where(
+            status_codes,
+            [
+                said(
+                    f"status is not one of {', '.join(STATUSES)}",
+                    f"'{s}'",
+                    f"status '{s}' is not one of {', '.join(STATUSES)}{self.suggest_status(s)}",
+                )
+                if s and s not in STATUSES
+                else None
+                for s in statuses
+            ],
+            4,
+        )
         repeats = self._repeats(5)
         check = 6
         dims = []
@@ -139,16 +157,26 @@ class Validation:
         reason_codes, reasons = self.column("reason").by_value(lambda v: text_of(v) or None)
         failing = [i for i, s in enumerate(statuses) if s in ("failed", "excluded")]
         need = np.isin(status_codes, failing) & np.isin(reason_codes, [i for i, r in enumerate(reasons) if not r])
-        self.fail(np.flatnonzero(need).tolist(), check + 1,
-                  lambda row: f"a record with status '{statuses[status_codes[row]]}' needs a reason (the 'reason' column)")
+        self.fail(
+            np.flatnonzero(need).tolist(),
+            check + 1,
+            lambda row: f"a record with status '{statuses[status_codes[row]]}' needs a reason (the 'reason' column)",
+        )
         started = self._started(check + 2)
         evidence_codes, evidence = self.column("evidence").by_value(self._evidence)
         self.fail_where(evidence_codes, [why for _, why in evidence], check + 3)
         columns = {
-            "run_id": run_ids, "arm": (arm_codes, arms), "status": (status_codes, statuses),
-            "section": (section_codes, [s for s, _ in sections]), "repeat": repeats,
-            "dims": dims, "metrics": metrics, "reported": self.reported, "reason": (reason_codes, reasons),
-            "started": started, "evidence": (evidence_codes, [p for p, _ in evidence]),
+            "run_id": run_ids,
+            "arm": (arm_codes, arms),
+            "status": (status_codes, statuses),
+            "section": (section_codes, [s for s, _ in sections]),
+            "repeat": repeats,
+            "dims": dims,
+            "metrics": metrics,
+            "reported": self.reported,
+            "reason": (reason_codes, reasons),
+            "started": started,
+            "evidence": (evidence_codes, [p for p, _ in evidence]),
         }
         self.errors.sort(key=lambda e: (e[0], e[1]))
         return columns, [(row, message) for row, _, message in self.errors]
@@ -202,19 +230,28 @@ class Validation:
         except ValueError:
             number = -1.0
         if number < 1 or not number.is_integer():
-            return 0, said("'repeat' must be a whole number from 1", repr(text),
-                           f"'repeat' must be a whole number from 1, got {text!r}")
-        if number >= 2**63:   # kept as a 64-bit integer
-            return 0, said("'repeat' must be a whole number from 1 that a 64-bit integer holds", shown(text),
-                           f"'repeat' must be a whole number from 1 that a 64-bit integer holds, got {shown(text)}")
+            return 0, said(
+                "'repeat' must be a whole number from 1",
+                repr(text),
+                f"'repeat' must be a whole number from 1, got {text!r}",
+            )
+        if number >= 2**63:  # kept as a 64-bit integer
+            return 0, said(
+                "'repeat' must be a whole number from 1 that a 64-bit integer holds",
+                shown(text),
+                f"'repeat' must be a whole number from 1 that a 64-bit integer holds, got {shown(text)}",
+            )
         return int(number), None
 
     def _dimension(self, dim_id: str, value: Any) -> tuple[DimValue | None, str | None]:
         if value is None or text_of(value) == "":
             return None, f"missing value for dimension '{dim_id}'"
         if isinstance(value, (dict, list, bool)):
-            return None, said(f"dimension '{dim_id}' must be a number or a text", repr(value),
-                              f"dimension '{dim_id}' must be a number or a text, got {value!r}")
+            return None, said(
+                f"dimension '{dim_id}' must be a number or a text",
+                repr(value),
+                f"dimension '{dim_id}' must be a number or a text, got {value!r}",
+            )
         try:
             dim = _dim_value(value)
         except ValueError as exc:
@@ -232,30 +269,47 @@ class Validation:
         reported_column = self.column(metric.id)
         values, failed = self.numbers(metric.id)
         values = values.copy()
-        self.fail(sorted(failed), check, lambda row: said(
-            f"'{metric.id}' {failed[row]}{HINT}", shown(text_of(reported_column.value(row))),
-            f"'{metric.id}' {failed[row]}: {shown(text_of(reported_column.value(row)))}{HINT}"))
+        self.fail(
+            sorted(failed),
+            check,
+            lambda row: said(
+                f"'{metric.id}' {failed[row]}{HINT}",
+                shown(text_of(reported_column.value(row))),
+                f"'{metric.id}' {failed[row]}: {shown(text_of(reported_column.value(row)))}{HINT}",
+            ),
+        )
         if metric.id in self.derivations:
             reported = self.reported[metric.id] = values
             values = self._derived(metric, reported, failed, status_ok, check)
         negative = np.flatnonzero(values < 0) if not metric.allow_negative else np.zeros(0, np.intp)
-        self.fail(list(negative), check, lambda row: said(
-            f"'{metric.id}' is negative; set allow_negative: true on the metric if that is meaningful", fmt.setting(values[row]),
-            f"'{metric.id}' is negative ({fmt.setting(values[row])}); set allow_negative: true on the metric if that is meaningful"))
+        self.fail(
+            list(negative),
+            check,
+            lambda row: said(
+                f"'{metric.id}' is negative; set allow_negative: true on the metric if that is meaningful",
+                fmt.setting(values[row]),
+                f"'{metric.id}' is negative ({fmt.setting(values[row])}); set allow_negative: true on the metric if that is meaningful",
+            ),
+        )
         values[negative] = np.nan
         return values
 
-    def _derived(self, metric, reported: np.ndarray, failed: dict[int, str], status_ok: np.ndarray,
-                 check: int) -> np.ndarray:
+    def _derived(
+        self, metric, reported: np.ndarray, failed: dict[int, str], status_ok: np.ndarray, check: int
+    ) -> np.ndarray:
         derivation = self.derivations[metric.id]
         numbers = {name: self.numbers(name)[0] for name in derivation.fields}
         bad = set().union(*(self.numbers(name)[1] for name in derivation.fields))
         columns = {name: self.column(name) for name in derivation.fields}
         values, errors = derivation.evaluate_many(
-            numbers, bad, lambda row: {name: column.value(row) for name, column in columns.items()})
-        values[list(failed)] = np.nan   # a reported value that is not a number: nothing is derived
-        self.fail([row for row in sorted(errors) if status_ok[row] and row not in failed], check,
-                  lambda row: f"cannot derive '{metric.id}' from {metric.derive}: {errors[row]}")
+            numbers, bad, lambda row: {name: column.value(row) for name, column in columns.items()}
+        )
+        values[list(failed)] = np.nan  # a reported value that is not a number: nothing is derived
+        self.fail(
+            [row for row in sorted(errors) if status_ok[row] and row not in failed],
+            check,
+            lambda row: f"cannot derive '{metric.id}' from {metric.derive}: {errors[row]}",
+        )
         # A reported figure that differs from the derived one is the audit's `derived-differs`;
         # one that cannot be checked (a field it is derived from was not measured) is said here.
         blank = {name: np.isnan(numbers[name]) for name in derivation.fields}
@@ -276,8 +330,9 @@ class Validation:
         import pyarrow.compute as pc
 
         table = self.table
-        texts = pa.concat_arrays([_id_texts(part) for _, part in self.column("run_id").parts()]
-                                 or [pa.array([], pa.string())])
+        texts = pa.concat_arrays(
+            [_id_texts(part) for _, part in self.column("run_id").parts()] or [pa.array([], pa.string())]
+        )
         files = pa.array(table.files or [""], pa.string()).take(pa.array(table.file))
         default = pc.binary_join_element_wise(files, pc.cast(pa.array(table.lines), pa.string()), ":")
         ids = pc.if_else(texts.is_valid(), texts, default)
@@ -285,9 +340,15 @@ class Validation:
         _, first = np.unique(codes, return_index=True)
         first_row = first[codes] if len(codes) else first
         repeated = np.flatnonzero(first_row != np.arange(len(codes)))
-        self.fail(repeated.tolist(), check,
-                  lambda row: said("duplicate run_id", f"'{ids[row]}' (first at {self.where(int(first_row[row]))})",
-                                   f"duplicate run_id '{ids[row]}' (first at {self.where(int(first_row[row]))})"))
+        self.fail(
+            repeated.tolist(),
+            check,
+            lambda row: said(
+                "duplicate run_id",
+                f"'{ids[row]}' (first at {self.where(int(first_row[row]))})",
+                f"duplicate run_id '{ids[row]}' (first at {self.where(int(first_row[row]))})",
+            ),
+        )
         return ids
 
     def _started(self, check: int) -> np.ndarray:
@@ -296,7 +357,7 @@ class Validation:
         times, settled = np.full(len(column), np.nan), np.zeros(len(column), bool)
         for first, part in column.parts():
             if part.kind == "text":
-                times[first:first + len(part)], settled[first:first + len(part)] = timestamps(part.data)
+                times[first : first + len(part)], settled[first : first + len(part)] = timestamps(part.data)
         rest = np.flatnonzero(~settled)
         if len(rest):
             codes, found = column.take(rest).by_value(self._started_at)
@@ -337,15 +398,19 @@ class Validation:
             else:
                 lines = ", ".join(str(line) for line, _ in found[:5]) + (", …" if len(found) > 5 else "")
                 what = f"is not used on {len(found)} records (lines {lines})"
-            problems.warning(file, found[0][0], f"reported '{metric}' {what}: it is derived from {fields}, "
-                                                f"and {', '.join(missing)} {verb} not measured")
+            problems.warning(
+                file,
+                found[0][0],
+                f"reported '{metric}' {what}: it is derived from {fields}, "
+                f"and {', '.join(missing)} {verb} not measured",
+            )
 
 
 def _id_texts(part: Column):
     """A part of the run_id column as text (null where there is none), as :func:`text_of` writes it."""
     import pyarrow as pa
 
-    data: Any = part.data   # an arrow array: a text or number column's data is never a list
+    data: Any = part.data  # an arrow array: a text or number column's data is never a list
     if part.kind == "text":
         return data.cast(pa.string())
     if part.kind == "number" and pa.types.is_integer(data.type):

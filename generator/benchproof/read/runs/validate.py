@@ -39,16 +39,28 @@ def run_files(root: Path) -> list[Path]:
     return folder_files(root, "runs", RUN_SUFFIXES)
 
 
-def read_records(root: Path, report: Report, arms: dict[str, Arm],
-                 section_arms: dict[str, tuple[str, ...]], problems: Problems,
-                 arm_files: Iterable[str] = ()) -> tuple[Records, tuple[str, ...], int]:
+def read_records(
+    root: Path,
+    report: Report,
+    arms: dict[str, Arm],
+    section_arms: dict[str, tuple[str, ...]],
+    problems: Problems,
+    arm_files: Iterable[str] = (),
+) -> tuple[Records, tuple[str, ...], int]:
     """Every valid record of every run file, in file order; the columns seen, in order; and
     how many records were read (valid or not).
 
     ``arm_files`` are the ids of every arm file, including those that failed to load.
     """
-    strays(root, "runs", RUN_SUFFIXES, problems, "not a run file: run files end in .csv, .jsonl, .json or .parquet "
-           "(in any case); other files belong in evidence/", error=True)
+    strays(
+        root,
+        "runs",
+        RUN_SUFFIXES,
+        problems,
+        "not a run file: run files end in .csv, .jsonl, .json or .parquet "
+        "(in any case); other files belong in evidence/",
+        error=True,
+    )
     files = []
     paths = []
     for path in run_files(root):
@@ -68,7 +80,12 @@ def read_records(root: Path, report: Report, arms: dict[str, Arm],
     check = Validation(root, report, arms, section_arms, arm_files, table)
     columns, errors = check.run()
     for row, message in errors:
-        problems.error(table.files[table.file[row]], int(table.lines[row]), message,
-                       getattr(message, "kind", None), getattr(message, "value", None))
+        problems.error(
+            table.files[table.file[row]],
+            int(table.lines[row]),
+            message,
+            getattr(message, "kind", None),
+            getattr(message, "value", None),
+        )
     check.finish(problems, tuple(table.names))
     return records(table, columns, np.flatnonzero(~check.bad), report), tuple(table.names), table.n
