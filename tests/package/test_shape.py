@@ -29,7 +29,7 @@ STAGES = (
     ("receipts", ("receipts",)),
     ("build", ("build",)),
     ("after the build", ("serve", "published", "verify", "compare", "summary")),
-    ("commands", ("cli", "cli_published", "__main__")),
+    ("commands", ("cli", "cli_import", "cli_output", "cli_published", "__main__")),
 )
 # Beside the pipeline: what the commands use to write a project.  They read with read/ and
 # the shared modules, and only the commands (and the stages after the build) use them.
@@ -276,3 +276,20 @@ def test_no_template_or_page_script_writes_a_site_path_itself():
     assert {name: paths for name, paths in found.items() if paths} == {}
     assert SITE_PATH.search('<a href="runs.html">') and SITE_PATH.search('link.href = "downloads/records.csv"')
     assert SITE_PATH.search('href="{{ root }}index.html#x"') and not SITE_PATH.search('href="{{ root }}{{ link.index }}"')
+
+
+def test_each_format_registers_from_its_own_module_which_the_layout_names():
+    """A format split into several modules (guidellm_load, aiperf_summary…) still registers from
+    the one module named after it, which holds its detect and read: the module the Layout's list
+    of tool formats names."""
+    import sys
+
+    from benchproof.importers import base
+
+    formats = layout().split("one module per tool format (")[1].split(";")[0]
+    assert len(base.REGISTRY) >= 10
+    for name, importer in base.REGISTRY.items():
+        module = importer.read.__module__
+        assert importer.detect.__module__ == module, name
+        assert sys.modules[module].IMPORTER is importer, name
+        assert f"`{module.rpartition('.')[2]}`" in formats, name

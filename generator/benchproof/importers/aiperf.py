@@ -39,12 +39,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from benchproof import text as fmt
 from benchproof.errors import Problem, fail
+from benchproof.importers.aiperf_summary import NAMES, SUMMARY, TO_MS, _stated, _summary
 from benchproof.importers.base import Imported, Importer, register
 from benchproof.importers.common import IMPORTED_FROM, finite, mapping, origin, read_file, warning
 from benchproof.importers.common import skipped as skip
 from benchproof.importers.serving.fields import order_record
-from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.importers.serving.requests import RequestNumbers, definitions, present_metrics, request_row
 from benchproof.importers.serving.stub import arm_stub, same_or_joined
 from benchproof.importers.serving.values import (
@@ -56,41 +57,22 @@ from benchproof.importers.serving.values import (
     plain_number,
     rate_value,
 )
-from benchproof.read.tooljson import json_document, tool_lines
-from benchproof import text as fmt
+from benchproof.read.tooljson import tool_lines
 
 NAME = "aiperf"
 WHAT = "AIPerf profile_export.jsonl"
-SUMMARY = "profile_export_aiperf.json"
-KNOWN_SCHEMA = (1, 4)    # the newest summary schema_version read (AIPerf 0.13.0 writes "1.4")
-TO_MS = {"ms": 1.0, "s": 1000.0, "sec": 1000.0, "us": 1e-3, "ns": 1e-6}
-# request metric → AIPerf metric names (the first present wins) and its summary's family word
-NAMES = {"ttft_ms": ("time_to_first_token", "ttft"), "itl_ms": ("inter_chunk_latency",),
-         "tpot_ms": ("inter_token_latency",), "e2el_ms": ("request_latency",)}
-FAMILY = {"ttft_ms": ("ttft", "TTFT"), "tpot_ms": ("tpot", "TPOT"), "itl_ms": ("itl", "ITL"),
-          "e2el_ms": ("e2el", "E2E latency")}
-# the summary's statistic → benchproof's name of it (as ``stated`` names it)
-STATS = (("avg", "mean"), ("p50", "median"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99"))
-# the units a rate is read in; another unit is not read (a warning), never converted by guess
-RATE_UNITS = {"requests/sec", "tokens/sec"}
-RATES = (MetricSpec("request_throughput", "Requests/s", "req/s", "higher", ("request_throughput",),
-                    "AIPerf request_throughput (profile_export_aiperf.json): requests / benchmark duration (req/s)"),
-         MetricSpec("output_throughput", "Output tok/s", "tok/s", "higher", ("output_token_throughput",),
-                    "AIPerf output_token_throughput (profile_export_aiperf.json): output tokens / benchmark "
-                    "duration (tok/s)"),
-         MetricSpec("total_token_throughput", "Total tok/s", "tok/s", "higher", ("total_token_throughput",),
-                    "AIPerf total_token_throughput (profile_export_aiperf.json): input and output tokens / "
-                    "benchmark duration (tok/s)"))
-# the summary metrics one of which a summary of either layout has (what a drifted one lacks)
-LOOKED_FOR = ("request_latency", "time_to_first_token", "ttft", "inter_token_latency", "inter_chunk_latency",
-              "request_throughput", "output_token_throughput", "request_count")
 
 
 def detect(path: Path, text: str) -> bool:
     line = next((x for x in text[:1_000_000].split("\n") if x.strip()), "")
     # a GuideLLM 0.8 report is one JSON line with "metadata", "metrics" and "error" too
-    return line.lstrip().startswith("{") and '"metadata"' in line and '"metrics"' in line and \
-        ('"x_request_id"' in line or '"error"' in line) and '"benchmarks": [' not in line
+    return (
+        line.lstrip().startswith("{")
+        and '"metadata"' in line
+        and '"metrics"' in line
+        and ('"x_request_id"' in line or '"error"' in line)
+        and '"benchmarks": [' not in line
+    )
 
 
 def _metric(metrics: dict, names: tuple[str, ...]) -> tuple[Any, float | None]:
@@ -121,33 +103,55 @@ def _request(obj: dict, meta: dict, rel: str, line: int, skipped: list[Problem],
     found = {metric: _metric(metrics, names) for metric, names in NAMES.items()}
     for metric, (value, factor) in found.items():
         if value is not None and factor is None:
-            skipped.append(skip(rel, line, f"'{NAMES[metric][0]}' is in a unit benchproof does not know: "
-                                           f"'{metric}' of this request is not measured"))
+            skipped.append(
+                skip(
+                    rel,
+                    line,
+                    f"'{NAMES[metric][0]}' is in a unit benchproof does not know: "
+                    f"'{metric}' of this request is not measured",
+                )
+            )
     outs, ins = ("output_sequence_length", "output_token_count"), ("input_sequence_length", "error_isl")
     out_tokens, in_tokens = _metric(metrics, outs)[0], _metric(metrics, ins)[0]
     ttft, ttft_ms = found["ttft_ms"]
     gaps, gaps_ms = found["itl_ms"]
     latency, latency_ms = found["e2el_ms"]
-    row = request_row(0, error, None, None, None, in_tokens, out_tokens, number=number,
-                      keys=("", "", "", _key(metrics, ins), _key(metrics, outs)))
+    row = request_row(
+        0,
+        error,
+        None,
+        None,
+        None,
+        in_tokens,
+        out_tokens,
+        number=number,
+        keys=("", "", "", _key(metrics, ins), _key(metrics, outs)),
+    )
     for column, key in (("started_at", "request_start_ns"), ("ended_at", "request_end_ns")):
         when = iso_from_epoch_ns(meta.get(key))
         if when is not None:
             row[column] = when
     if error:
         return row
+
     def scale(metric: str) -> float | None:
         value, factor = found[metric]
         checked = number(value, _key(metrics, NAMES[metric])) if factor else None
         return checked * factor if checked is not None and factor else None
 
     row["ttft_ms"] = scale("ttft_ms")
-    listed = [number(g, f"{_key(metrics, NAMES['itl_ms'])}[{j}]") for j, g in enumerate(gaps)] \
-        if isinstance(gaps, list) and gaps_ms else None
+    listed = (
+        [number(g, f"{_key(metrics, NAMES['itl_ms'])}[{j}]") for j, g in enumerate(gaps)]
+        if isinstance(gaps, list) and gaps_ms
+        else None
+    )
     if gaps is not None and gaps_ms and not isinstance(gaps, list):
         number(gaps, _key(metrics, NAMES["itl_ms"]))
-    row["itl_ms"] = [g * gaps_ms for g in listed if g is not None] if listed is not None and gaps_ms and \
-        None not in listed else None
+    row["itl_ms"] = (
+        [g * gaps_ms for g in listed if g is not None]
+        if listed is not None and gaps_ms and None not in listed
+        else None
+    )
     out = finite(out_tokens)
     row["tpot_ms"] = sum(row["itl_ms"]) / (out - 1) if row["itl_ms"] and out is not None and out > 1 else None
     row["e2el_ms"] = scale("e2el_ms")
@@ -159,83 +163,6 @@ def _request(obj: dict, meta: dict, rel: str, line: int, skipped: list[Problem],
 # --- the summary ---------------------------------------------------------------------------
 
 
-def _beside(rel: str) -> str:
-    """The summary's name as the user would write it: the file's folder as given, then SUMMARY."""
-    name = Path(rel).name
-    return rel[: len(rel) - len(name)] + SUMMARY if name and rel.endswith(name) else SUMMARY
-
-
-def _schema(version: Any) -> tuple[int, ...] | None:
-    if not isinstance(version, str):
-        return None
-    try:
-        return tuple(int(part) for part in version.strip().split("."))
-    except ValueError:
-        return None
-
-
-def _summary(path: Path, rel: str) -> tuple[dict, dict[str, dict], str]:
-    """(the summary, its metrics by name, its name in messages); ``({}, {}, name)`` without one.
-    A summary that is not readable, is newer than any known, or of neither layout stops the import."""
-    srel = _beside(rel)
-    beside = path.with_name(SUMMARY)
-    if not beside.is_file():
-        return {}, {}, srel
-    doc = json_document(read_file(beside, srel, "AIPerf summary"), srel)
-    if not isinstance(doc, dict):
-        fail(srel, 1, "not an AIPerf summary: the file is not a JSON object")
-    tool = doc.get("aiperf_version")
-    who = f"AIPerf {tool}" if isinstance(tool, str) and tool else "AIPerf (the file states no aiperf_version)"
-    version = doc.get("schema_version")
-    newest = ".".join(map(str, KNOWN_SCHEMA))
-    parsed = _schema(version)
-    if "schema_version" in doc and (parsed is None or parsed > KNOWN_SCHEMA):
-        fail(srel, 1, f"{who} wrote schema_version {json.dumps(version)}: benchproof reads AIPerf summaries up to "
-                      f"schema_version {newest} (AIPerf 0.13.0); the summary's layout may have changed")
-    if isinstance(doc.get("records"), dict):
-        return doc, doc["records"], srel          # before 0.13: the metrics under "records"
-    top = {k: v for k, v in doc.items() if isinstance(v, dict) and "unit" in v}
-    if not any(name in top for name in LOOKED_FOR):
-        stated = json.dumps(version) if "schema_version" in doc else "not stated"
-        fail(srel, 1, f"{who}, schema_version {stated}: no metric benchproof knows at the top level (looked for "
-                      f"{', '.join(LOOKED_FOR)}) and no 'records': not a layout of AIPerf's summary benchproof reads")
-    return doc, top, srel
-
-
-def _stated(entries: dict[str, dict], present: set[str], srel: str,
-            warnings: list[Problem]) -> tuple[dict[str, Any], list[MetricSpec], dict[str, dict[str, str]]]:
-    """The summary's figures as run metrics: (values, their specs, request metric → stated)."""
-    values: dict[str, Any] = {}
-    specs: list[MetricSpec] = []
-    stated: dict[str, dict[str, str]] = {}
-    for spec in RATES:
-        entry = entries.get(spec.keys[0])
-        if not isinstance(entry, dict) or finite(entry.get("avg")) is None:
-            continue
-        if str(entry.get("unit")) not in RATE_UNITS:
-            warnings.append(warning(srel, None, f"'{spec.keys[0]}' is in {json.dumps(entry.get('unit'))}, a unit "
-                                                f"benchproof does not know: '{spec.id}' is not measured"))
-            continue
-        values[spec.id] = entry["avg"]
-        specs.append(spec)
-    for metric, names in NAMES.items():
-        entry = next((entries[n] for n in names if isinstance(entries.get(n), dict)), None)
-        factor = TO_MS.get(str(entry.get("unit", "ms")).lower()) if entry else None
-        if entry is None or factor is None or metric not in present:
-            continue
-        family, label = FAMILY[metric]
-        for key, stat in STATS:
-            value = finite(entry.get(key))
-            if value is None:
-                continue
-            spec = MetricSpec(f"{family}_{stat}_ms", f"{label} {stat}", "ms", "lower", (key,),
-                              f"AIPerf {names[0]} {key} (profile_export_aiperf.json), as AIPerf states it; ms")
-            values[spec.id] = value * factor
-            specs.append(spec)
-            stated.setdefault(metric, {})[stat] = spec.id
-    return values, specs, stated
-
-
 def _load(summary: dict, srel: str) -> tuple[dict, str, str, str]:
     """The profiling phase's load settings (0.13: ``input_config.phases``; before: ``loadgen``),
     the prefix of their names in the arm's settings, and the keys of concurrency and rate."""
@@ -245,9 +172,13 @@ def _load(summary: dict, srel: str) -> tuple[dict, str, str, str]:
         profiling = [p for p in phases if isinstance(p, dict) and p.get("kind") == "profiling"]
         if len(profiling) > 1:
             names = ", ".join(str(p.get("name")) for p in profiling)
-            fail(srel, None, f"{len(profiling)} profiling phases in input_config.phases ({names}): benchproof "
-                             "imports the file of one profiling phase as one run, and cannot tell which the summary's "
-                             "figures are of")
+            fail(
+                srel,
+                None,
+                f"{len(profiling)} profiling phases in input_config.phases ({names}): benchproof "
+                "imports the file of one profiling phase as one run, and cannot tell which the summary's "
+                "figures are of",
+            )
         return (profiling[0] if profiling else {}), "phase", "concurrency", "rate"
     loadgen = config.get("loadgen")
     return (loadgen if isinstance(loadgen, dict) else {}), "loadgen", "concurrency", "request_rate"
@@ -280,18 +211,24 @@ def _settings(summary: dict, load: dict, prefix: str) -> dict[str, Any]:
     run_info = mapping(summary, "run_info")
     items = mapping(config, "models").get("items")
     items = items if isinstance(items, list) else []
-    names = [m.get("name") for m in items if isinstance(m, dict) and isinstance(m.get("name"), str)] or \
-        [m for m in endpoint.get("model_names") or () if isinstance(m, str)]
+    names = [m.get("name") for m in items if isinstance(m, dict) and isinstance(m.get("name"), str)] or [
+        m for m in endpoint.get("model_names") or () if isinstance(m, str)
+    ]
     urls = endpoint["urls"] if isinstance(endpoint.get("urls"), list) else [endpoint.get("url")]
     text = lambda v: v if isinstance(v, str) and v else None  # noqa: E731 (a shorthand of this function)
-    return {"tool": "AIPerf", "tool_version": text(summary.get("aiperf_version")),
-            "schema_version": text(summary.get("schema_version")), "benchmark_client": "aiperf profile",
-            "summary": SUMMARY,
-            "cli_command": text(run_info.get("cli_command")) or text(config.get("cli_command")),
-            "model": same_or_joined(names), "endpoint_type": text(endpoint.get("type")),
-            "streaming": endpoint.get("streaming") if isinstance(endpoint.get("streaming"), bool) else None,
-            "url": same_or_joined(u for u in urls if isinstance(u, str)),
-            **{f"{prefix}_{k}": plain_number(v) for k, v in load.items() if not isinstance(v, (dict, list))}}
+    return {
+        "tool": "AIPerf",
+        "tool_version": text(summary.get("aiperf_version")),
+        "schema_version": text(summary.get("schema_version")),
+        "benchmark_client": "aiperf profile",
+        "summary": SUMMARY,
+        "cli_command": text(run_info.get("cli_command")) or text(config.get("cli_command")),
+        "model": same_or_joined(names),
+        "endpoint_type": text(endpoint.get("type")),
+        "streaming": endpoint.get("streaming") if isinstance(endpoint.get("streaming"), bool) else None,
+        "url": same_or_joined(u for u in urls if isinstance(u, str)),
+        **{f"{prefix}_{k}": plain_number(v) for k, v in load.items() if not isinstance(v, (dict, list))},
+    }
 
 
 def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
@@ -318,8 +255,13 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     if not rows:
         fail(rel, 1, f"not an {WHAT}: no line is a request of the profiling phase")
     if other_phase:
-        skipped.append(skip(rel, None, f"{fmt.count(other_phase, 'request')} of another "
-                                       "benchmark phase than profiling (warm-up) not imported"))
+        skipped.append(
+            skip(
+                rel,
+                None,
+                f"{fmt.count(other_phase, 'request')} of another benchmark phase than profiling (warm-up) not imported",
+            )
+        )
     summary, entries, srel = _summary(path, rel)
     warnings: list[Problem] = []
     load, prefix, concurrency, rate = _load(summary, srel)
@@ -327,10 +269,14 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     values, specs, stated = _stated(entries, present, srel, warnings)
     failed = sum(1 for r in rows if r["error"])
     record: dict[str, Any] = {
-        "status": "ok" if failed < len(rows) else "failed", "repeat": 1,
-        "request_rate": _dimension(load, rate, True), "max_concurrency": _dimension(load, concurrency, False),
+        "status": "ok" if failed < len(rows) else "failed",
+        "repeat": 1,
+        "request_rate": _dimension(load, rate, True),
+        "max_concurrency": _dimension(load, concurrency, False),
         **{spec.id: values.get(spec.id) for spec in specs},
-        "requests": len(rows), "completed": len(rows) - failed, "failed": failed,
+        "requests": len(rows),
+        "completed": len(rows) - failed,
+        "failed": failed,
     }
     if failed == len(rows):
         record["reason"] = f"no request succeeded (failed: {failed})"
@@ -342,44 +288,77 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
                 record[key] = summary[key]
         if summary.get("was_cancelled") is True or summary.get("is_complete") is False:
             reason = summary.get("incomplete_reason")
-            warnings.append(warning(srel, None, "AIPerf states the run did not finish (" + ", ".join(
-                f"{k}: {json.dumps(summary[k])}" for k in ("was_cancelled", "is_complete", "incomplete_reason")
-                if k in summary and (k != "incomplete_reason" or reason)) + "): its figures cover part of it"))
-    else:   # the requests' own times, when every request has them (else the first or last may be missing)
+            warnings.append(
+                warning(
+                    srel,
+                    None,
+                    "AIPerf states the run did not finish ("
+                    + ", ".join(
+                        f"{k}: {json.dumps(summary[k])}"
+                        for k in ("was_cancelled", "is_complete", "incomplete_reason")
+                        if k in summary and (k != "incomplete_reason" or reason)
+                    )
+                    + "): its figures cover part of it",
+                )
+            )
+    else:  # the requests' own times, when every request has them (else the first or last may be missing)
         starts = [r.get("started_at") for r in rows]
         ends = [r.get("ended_at") for r in rows]
-        started = min(starts) if all(starts) else None   # type: ignore[type-var]  # all(): no None left
-        ended = max(ends) if all(ends) else None          # type: ignore[type-var]  # all(): no None left
+        started = min(starts) if all(starts) else None  # type: ignore[type-var]  # all(): no None left
+        ended = max(ends) if all(ends) else None  # type: ignore[type-var]  # all(): no None left
     if started:
         record["started_at"] = started
     if ended:
         record["ended_at"] = ended
     record[IMPORTED_FROM] = origin(path, 1)
     settings = _settings(summary, load, prefix) if summary else {"tool": "AIPerf", "benchmark_client": "aiperf profile"}
-    notes = ("Imported from an AIPerf per-request export (profile_export.jsonl): one run, one request record per "
-             "line." + (f" The run's figures, load and times come from {SUMMARY} beside it." if summary else
-                        f" No {SUMMARY} beside it: the request rate and concurrency are not recorded.")
-             + " The command is AIPerf's (the client's); the server's configuration is not in the files: fill in "
-               "the engine and its settings.")
+    notes = (
+        "Imported from an AIPerf per-request export (profile_export.jsonl): one run, one request record per "
+        "line."
+        + (
+            f" The run's figures, load and times come from {SUMMARY} beside it."
+            if summary
+            else f" No {SUMMARY} beside it: the request rate and concurrency are not recorded."
+        )
+        + " The command is AIPerf's (the client's); the server's configuration is not in the files: fill in "
+        "the engine and its settings."
+    )
     stub = arm_stub(None, settings, notes, settings.get("model"))
     if settings.get("cli_command"):
         stub["command"] = settings["cli_command"]
     version = summary.get("aiperf_version")
-    return Imported(format=NAME, records=[order_record(record, ["request_rate", "max_concurrency"],
-                                                       [s.id for s in specs])],
-                    metrics=[s.definition() for s in specs], dimensions=[RATE_DIM, CONCURRENCY_DIM], arm=stub,
-                    skipped=skipped, warnings=warnings, requests=rows,
-                    request_metrics=[replace(m, stated=stated.get(m.id)) for m in definitions(
-                        "AIPerf", present, {"ttft_ms": "AIPerf time_to_first_token", "itl_ms": "AIPerf inter_chunk_latency",
-                                            "tpot_ms": "the sum of AIPerf inter_chunk_latency / (output_sequence_length − 1)",
-                                            "e2el_ms": "AIPerf request_latency"})],
-                    tool_version=version if isinstance(version, str) and version else None,
-                    companions=[path.with_name(SUMMARY)] if summary else [])
+    return Imported(
+        format=NAME,
+        records=[order_record(record, ["request_rate", "max_concurrency"], [s.id for s in specs])],
+        metrics=[s.definition() for s in specs],
+        dimensions=[RATE_DIM, CONCURRENCY_DIM],
+        arm=stub,
+        skipped=skipped,
+        warnings=warnings,
+        requests=rows,
+        request_metrics=[
+            replace(m, stated=stated.get(m.id))
+            for m in definitions(
+                "AIPerf",
+                present,
+                {
+                    "ttft_ms": "AIPerf time_to_first_token",
+                    "itl_ms": "AIPerf inter_chunk_latency",
+                    "tpot_ms": "the sum of AIPerf inter_chunk_latency / (output_sequence_length − 1)",
+                    "e2el_ms": "AIPerf request_latency",
+                },
+            )
+        ],
+        tool_version=version if isinstance(version, str) and version else None,
+        companions=[path.with_name(SUMMARY)] if summary else [],
+    )
 
 
-IMPORTER = register(Importer(
-    name=NAME,
-    description="AIPerf profile_export.jsonl (one run; a request record per line; the summary beside it read too)",
-    detect=detect,
-    read=read,
-))
+IMPORTER = register(
+    Importer(
+        name=NAME,
+        description="AIPerf profile_export.jsonl (one run; a request record per line; the summary beside it read too)",
+        detect=detect,
+        read=read,
+    )
+)

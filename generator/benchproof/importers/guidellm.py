@@ -48,9 +48,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from benchproof.errors import ImportFormatError, Problem, error, fail
+from benchproof.errors import Problem, fail
 from benchproof.importers import arms
 from benchproof.importers.base import (
     DimensionDef,
@@ -67,119 +65,114 @@ from benchproof.importers.common import (
 )
 from benchproof.importers.common import skipped as skip
 from benchproof.importers.guidellm_arm import _arm, _text
-from benchproof.importers.guidellm_requests import bench_requests, request_metrics
-from benchproof.importers.serving.requests import RequestNumbers
+from benchproof.importers.guidellm_load import WHAT, _check_schema, _load, _no_benchmark, _problem, _whose
+from benchproof.importers.guidellm_requests import TPOT_VARIANTS, _tpot_variant, bench_requests, request_metrics
 from benchproof.importers.serving.fields import order_record
 from benchproof.importers.serving.metrics import MetricSpec
+from benchproof.importers.serving.requests import RequestNumbers
 from benchproof.importers.serving.values import (
     NOT_RECORDED,
     iso_from_epoch_exact,
     plain_number,
 )
-from benchproof.read.tooljson import json_document, member_item_lines
 
 NAME = "guidellm"
-WHAT = "GuideLLM benchmarks report"
 STATUSES = ("successful", "errored", "incomplete", "total")
 _STATS = (("median", "median"), ("mean", "mean"), ("p99", "p99"))
 
 
 def _dist_specs(metric: str, fid: str, label: str, scale: float, meaning: str) -> list[MetricSpec]:
     unit_note = " (seconds in the file, ×1000 → ms)" if scale != 1.0 else ""
-    return [MetricSpec(f"{fid}_{sid}_ms", f"{label} {stat}", "ms", "lower", (metric, stat),
-                       f"GuideLLM metrics.{metric}.successful.{stat}{unit_note}: {meaning}",
-                       scale)
-            for stat, sid in _STATS]
+    return [
+        MetricSpec(
+            f"{fid}_{sid}_ms",
+            f"{label} {stat}",
+            "ms",
+            "lower",
+            (metric, stat),
+            f"GuideLLM metrics.{metric}.successful.{stat}{unit_note}: {meaning}",
+            scale,
+        )
+        for stat, sid in _STATS
+    ]
 
 
 SPECS: list[MetricSpec] = [
-    MetricSpec("output_throughput", "Output tok/s", "tok/s", "higher",
-               ("output_tokens_per_second", "mean"),
-               "GuideLLM metrics.output_tokens_per_second.successful.mean: output tokens of "
-               "successful requests per second, the mean of GuideLLM's distribution over time "
-               "(tok/s)"),
-    MetricSpec("total_token_throughput", "Total tok/s (prompt + output)", "tok/s", "higher",
-               ("tokens_per_second", "mean"),
-               "GuideLLM metrics.tokens_per_second.successful.mean: prompt + output tokens per "
-               "second, the mean of a distribution over time; not a decode rate (tok/s)"),
-    MetricSpec("request_throughput", "Requests/s", "req/s", "higher",
-               ("requests_per_second", "mean"),
-               "GuideLLM metrics.requests_per_second.successful.mean: successful requests per "
-               "second, the mean of a distribution over time (req/s)"),
-    *_dist_specs("time_to_first_token_ms", "ttft", "TTFT", 1.0,
-                 "time to first token, request start → first token received; client side; ms"),
-    *_dist_specs("inter_token_latency_ms", "tpot", "TPOT (GuideLLM ITL)", 1.0,
-                 "GuideLLM's inter-token latency = (last token − first token) / (output tokens "
-                 "− 1): excludes the first token, the same definition as vLLM/SGLang TPOT; ms"),
-    *_dist_specs("time_per_output_token_ms", "guidellm_tpot", "GuideLLM TPOT", 1.0,
-                 "GuideLLM's own TPOT, NOT vLLM's TPOT (compare tpot_* instead); {variant}; ms"),
-    *_dist_specs("request_latency", "e2el", "E2E latency", 1000.0,
-                 "request latency, request start → end, client side"),
+    MetricSpec(
+        "output_throughput",
+        "Output tok/s",
+        "tok/s",
+        "higher",
+        ("output_tokens_per_second", "mean"),
+        "GuideLLM metrics.output_tokens_per_second.successful.mean: output tokens of "
+        "successful requests per second, the mean of GuideLLM's distribution over time "
+        "(tok/s)",
+    ),
+    MetricSpec(
+        "total_token_throughput",
+        "Total tok/s (prompt + output)",
+        "tok/s",
+        "higher",
+        ("tokens_per_second", "mean"),
+        "GuideLLM metrics.tokens_per_second.successful.mean: prompt + output tokens per "
+        "second, the mean of a distribution over time; not a decode rate (tok/s)",
+    ),
+    MetricSpec(
+        "request_throughput",
+        "Requests/s",
+        "req/s",
+        "higher",
+        ("requests_per_second", "mean"),
+        "GuideLLM metrics.requests_per_second.successful.mean: successful requests per "
+        "second, the mean of a distribution over time (req/s)",
+    ),
+    *_dist_specs(
+        "time_to_first_token_ms",
+        "ttft",
+        "TTFT",
+        1.0,
+        "time to first token, request start → first token received; client side; ms",
+    ),
+    *_dist_specs(
+        "inter_token_latency_ms",
+        "tpot",
+        "TPOT (GuideLLM ITL)",
+        1.0,
+        "GuideLLM's inter-token latency = (last token − first token) / (output tokens "
+        "− 1): excludes the first token, the same definition as vLLM/SGLang TPOT; ms",
+    ),
+    *_dist_specs(
+        "time_per_output_token_ms",
+        "guidellm_tpot",
+        "GuideLLM TPOT",
+        1.0,
+        "GuideLLM's own TPOT, NOT vLLM's TPOT (compare tpot_* instead); {variant}; ms",
+    ),
+    *_dist_specs("request_latency", "e2el", "E2E latency", 1000.0, "request latency, request start → end, client side"),
 ]
 DIMS = [DimensionDef("strategy", "Strategy (GuideLLM)")]
 # the load each strategy states: a concurrent strategy's streams (else its max_concurrency),
 # a constant or poisson strategy's rate; "not recorded" where the strategy does not state it
 CONCURRENCY = DimensionDef("max_concurrency", "Max concurrency")
 RATE = DimensionDef("request_rate", "Request rate (req/s)")
-# the report schema versions read (GuideLLM's metadata.version: 1 in 0.5–0.6, 2 from 0.7, whose
-# benchmarks keep the same layout; reports up to 0.4 have no metadata)
-SCHEMA_VERSIONS = (1, 2)
-
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def detect(path: Path, text: str) -> bool:
     if re.search(r'"benchmarks"\s*:', text):
-        return bool(re.search(r'"time_to_first_token_ms"\s*:', text)) and \
-            bool(re.search(r'"inter_token_latency_ms"\s*:', text))
-    return bool(re.search(r"^benchmarks:", text, re.MULTILINE)) and \
-        bool(re.search(r"^\s*time_to_first_token_ms:", text, re.MULTILINE)) and \
-        bool(re.search(r"^\s*inter_token_latency_ms:", text, re.MULTILINE))
+        return bool(re.search(r'"time_to_first_token_ms"\s*:', text)) and bool(
+            re.search(r'"inter_token_latency_ms"\s*:', text)
+        )
+    return (
+        bool(re.search(r"^benchmarks:", text, re.MULTILINE))
+        and bool(re.search(r"^\s*time_to_first_token_ms:", text, re.MULTILINE))
+        and bool(re.search(r"^\s*inter_token_latency_ms:", text, re.MULTILINE))
+    )
 
 
 # --- loading ---------------------------------------------------------------------------
 
-def _load(text: str, rel: str) -> tuple[dict, list[int | None]]:
-    """The document and the start line of each ``benchmarks`` entry."""
-    if text.lstrip().startswith(("{", "[")):
-        doc = json_document(text, rel)
-        lines: list[int | None] = list(member_item_lines(text, "benchmarks")) \
-            if isinstance(doc, dict) else []
-    else:
-        doc, lines = _load_yaml(text, rel)
-    if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
-        fail(rel, 1, f"not a {WHAT}: no 'benchmarks' list at the top level")
-    if not doc["benchmarks"]:
-        fail(rel, lines[0] if lines else 1, f"not a {WHAT}: 'benchmarks' is empty")
-    if len(lines) != len(doc["benchmarks"]):
-        lines = [None] * len(doc["benchmarks"])
-    return doc, lines
-
-
-def _load_yaml(text: str, rel: str) -> tuple[Any, list[int | None]]:
-    loader = _LOADER(text)
-    try:
-        node = loader.get_single_node()
-        doc = loader.construct_document(node) if node is not None else None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        message = exc.problem or exc.context or "invalid YAML"
-        raise error(rel, mark.line + 1 if mark else 1, f"YAML syntax error: {message}") from None
-    except yaml.YAMLError as exc:
-        raise error(rel, 1, f"YAML syntax error: {exc}") from None
-    except RecursionError:
-        raise error(rel, None, "YAML syntax error: nested too deeply") from None
-    finally:
-        loader.dispose()
-    lines: list[int | None] = []
-    if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            if getattr(key, "value", None) == "benchmarks" and isinstance(value, yaml.SequenceNode):
-                lines = [item.start_mark.line + 1 for item in value.value]
-    return doc, lines
-
-
 # --- one benchmark ---------------------------------------------------------------------
+
 
 def _strategy(bench: dict) -> dict:
     found = nested(bench, "config", "strategy") or nested(bench, "args", "strategy")
@@ -198,16 +191,21 @@ def strategy_name(strategy: dict) -> str:
 
 
 def _totals(bench: dict) -> dict | None:
-    for path in (("request_totals",), ("metrics", "request_totals"),
-                 ("scheduler_metrics", "requests_made"), ("run_stats", "requests_made")):
+    for path in (
+        ("request_totals",),
+        ("metrics", "request_totals"),
+        ("scheduler_metrics", "requests_made"),
+        ("run_stats", "requests_made"),
+    ):
         found = nested(bench, *path)
         if isinstance(found, dict):
             return found
     return None
 
 
-def _value(bench: dict, spec: MetricSpec, rel: str, line: int | None,
-           skipped: list[Problem], index: int) -> tuple[bool, float | None]:
+def _value(
+    bench: dict, spec: MetricSpec, rel: str, line: int | None, skipped: list[Problem], index: int
+) -> tuple[bool, float | None]:
     metric, stat = spec.keys
     summary = nested(bench, "metrics", metric)
     if not isinstance(summary, dict):
@@ -222,19 +220,25 @@ def _value(bench: dict, spec: MetricSpec, rel: str, line: int | None,
         return True, None
     number = finite(raw)
     if number is None:
-        skipped.append(skip(rel, line, f"benchmarks[{index}]: metrics.{metric}.successful.{stat} "
-                                       f"is {raw!r}, not a finite number: '{spec.id}' is not "
-                                       "measured"))
+        skipped.append(
+            skip(
+                rel,
+                line,
+                f"benchmarks[{index}]: metrics.{metric}.successful.{stat} "
+                f"is {raw!r}, not a finite number: '{spec.id}' is not "
+                "measured",
+            )
+        )
         return True, None
     return True, number * spec.scale
 
 
-def _record(bench: dict, index: int, path: Path, rel: str, line: int | None,
-            skipped: list[Problem], present: set[str]) -> dict:
+def _record(
+    bench: dict, index: int, path: Path, rel: str, line: int | None, skipped: list[Problem], present: set[str]
+) -> dict:
     strategy = _strategy(bench)
     totals = _totals(bench) or {}
-    counts = {s: plain_number(totals.get(s)) if finite(totals.get(s)) is not None else None
-              for s in STATUSES}
+    counts = {s: plain_number(totals.get(s)) if finite(totals.get(s)) is not None else None for s in STATUSES}
     none_succeeded = counts["successful"] == 0
     record: dict[str, Any] = {"strategy": strategy_name(strategy)}
     streams = strategy.get("streams") if strategy.get("streams") is not None else strategy.get("max_concurrency")
@@ -247,9 +251,11 @@ def _record(bench: dict, index: int, path: Path, rel: str, line: int | None,
         record[spec.id] = None if none_succeeded else value
     if none_succeeded:
         record["status"] = "failed"
-        record["reason"] = (f"no request succeeded (errored: {counts['errored']}, incomplete: "
-                            f"{counts['incomplete']}); GuideLLM's 0-valued summaries of such a "
-                            "benchmark are not kept")
+        record["reason"] = (
+            f"no request succeeded (errored: {counts['errored']}, incomplete: "
+            f"{counts['incomplete']}); GuideLLM's 0-valued summaries of such a "
+            "benchmark are not kept"
+        )
     else:
         record["status"] = "ok"
     for status in STATUSES:
@@ -264,11 +270,12 @@ def _record(bench: dict, index: int, path: Path, rel: str, line: int | None,
         if strategy.get(key) is not None:
             record[f"strategy_{key}"] = plain_number(strategy[key])
     index_v03 = nested(bench, "args", "strategy_index")
-    record["strategy_index"] = index_v03 if index_v03 is not None else \
-        nested(bench, "config", "run_index")
-    for key, metric in (("prompt_tokens_mean", "prompt_token_count"),
-                        ("output_tokens_mean", "output_token_count"),
-                        ("request_concurrency_mean", "request_concurrency")):
+    record["strategy_index"] = index_v03 if index_v03 is not None else nested(bench, "config", "run_index")
+    for key, metric in (
+        ("prompt_tokens_mean", "prompt_token_count"),
+        ("output_tokens_mean", "output_token_count"),
+        ("request_concurrency_mean", "request_concurrency"),
+    ):
         record[key] = finite(nested(bench, "metrics", metric, "successful", "mean"), exact=True)
     record["duration_s"] = finite(bench.get("duration"), exact=True)
     for column, key in (("warmup_s", "warmup_duration"), ("cooldown_s", "cooldown_duration")):
@@ -282,14 +289,6 @@ def _record(bench: dict, index: int, path: Path, rel: str, line: int | None,
             record[column] = when
     record["imported_from"] = origin(path, line) if line else f"{path.name}: benchmarks[{index}]"
     return record
-
-
-def _problem(bench: Any) -> str | None:
-    if not isinstance(bench, dict):
-        return f"is a {type(bench).__name__}, not a mapping"
-    if not isinstance(bench.get("metrics"), dict):
-        return "has no 'metrics' mapping"
-    return None
 
 
 def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
@@ -325,21 +324,43 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         for dim in (CONCURRENCY, RATE):
             if dim not in load:
                 del record[dim.id]
-    fields, dims, found = arms.by_columns(records, list(range(len(records))), [*DIMS, *load], arm_from,
-                                          ("model", "target"), {}, lambda indices: _arm(
-                                              doc, [benches[i] for i in indices]), rel, NAME)
+    fields, dims, found = arms.by_columns(
+        records,
+        list(range(len(records))),
+        [*DIMS, *load],
+        arm_from,
+        ("model", "target"),
+        {},
+        lambda indices: _arm(doc, [benches[i] for i in indices]),
+        rel,
+        NAME,
+    )
     number_repeats(records, [*(d.id for d in dims), arms.ARM])
     ids = [s.id for s in SPECS if s.id in present]
     all_ids = {s.id for s in SPECS}
-    records = [order_record({k: v for k, v in r.items() if k not in all_ids or k in present},
-                            [d.id for d in dims], ids) for r in records]
+    records = [
+        order_record({k: v for k, v in r.items() if k not in all_ids or k in present}, [d.id for d in dims], ids)
+        for r in records
+    ]
     variant = TPOT_VARIANTS[_tpot_variant(benches)]
-    metrics = [replace(d, source=d.source.replace("{variant}", variant))
-               for d in (s.definition() for s in SPECS if s.id in present)]
-    return Imported(format=NAME, records=records, metrics=metrics, dimensions=dims,
-                    arm=_arm(doc, benches), skipped=skipped, arm_from=fields, arms=found, warnings=warnings,
-                    requests=requests, request_metrics=request_metrics(SPECS, present, requests),
-                    tool_version=version)
+    metrics = [
+        replace(d, source=d.source.replace("{variant}", variant))
+        for d in (s.definition() for s in SPECS if s.id in present)
+    ]
+    return Imported(
+        format=NAME,
+        records=records,
+        metrics=metrics,
+        dimensions=dims,
+        arm=_arm(doc, benches),
+        skipped=skipped,
+        arm_from=fields,
+        arms=found,
+        warnings=warnings,
+        requests=requests,
+        request_metrics=request_metrics(SPECS, present, requests),
+        tool_version=version,
+    )
 
 
 def _tool_warnings(bench: dict, rel: str, line: int | None, index: int) -> list[Problem]:
@@ -351,18 +372,12 @@ def _tool_warnings(bench: dict, rel: str, line: int | None, index: int) -> list[
         if isinstance(warning, dict) and isinstance(warning.get("message"), str):
             note = f" {warning['note']}" if isinstance(warning.get("note"), str) else ""
             label = strategy_name(_strategy(bench))
-            out.append(Problem(rel, line, f"benchmarks[{index}] ({label}): GuideLLM warns: "
-                                          f"{warning['message']}{note}", "warning"))
+            out.append(
+                Problem(
+                    rel, line, f"benchmarks[{index}] ({label}): GuideLLM warns: {warning['message']}{note}", "warning"
+                )
+            )
     return out
-
-
-def _check_schema(doc: dict, rel: str, version: str | None) -> None:
-    """A report of a schema version this importer does not know is refused, naming it."""
-    schema = nested(doc, "metadata", "version")
-    if "metadata" in doc and schema not in SCHEMA_VERSIONS:
-        fail(rel, 1, f"{_whose(version)} report schema {schema!r} ('metadata.version') is not one this "
-                     f"importer reads (schema {', '.join(map(str, SCHEMA_VERSIONS))}, or a report "
-                     "without 'metadata', as up to 0.4): its layout may have changed; nothing imported")
 
 
 def _check_layout(bench: dict, rel: str, line: int | None, index: int, version: str | None) -> None:
@@ -371,66 +386,38 @@ def _check_layout(bench: dict, rel: str, line: int | None, index: int, version: 
     if strategy is None:
         strategy = nested(bench, "args", "strategy")
     if not isinstance(strategy, dict) or not isinstance(strategy.get("type_"), str):
-        fail(rel, line, f"{_whose(version)} benchmarks[{index}]: no strategy with a 'type_' at "
-                        "'config.strategy' (≥0.4) or 'args.strategy' (v0.3): a layout this importer does "
-                        "not know; nothing imported")
+        fail(
+            rel,
+            line,
+            f"{_whose(version)} benchmarks[{index}]: no strategy with a 'type_' at "
+            "'config.strategy' (≥0.4) or 'args.strategy' (v0.3): a layout this importer does "
+            "not know; nothing imported",
+        )
     metrics = bench["metrics"]
     if not any(spec.keys[0] in metrics for spec in SPECS):
-        fail(rel, line, f"{_whose(version)} benchmarks[{index}]: 'metrics' has none of "
-                        f"{', '.join(sorted({s.keys[0] for s in SPECS}))}: a layout this importer does "
-                        "not know; nothing imported")
-
-
-def _whose(version: str | None) -> str:
-    return f"GuideLLM {version}:" if version else "GuideLLM (version not stated):"
+        fail(
+            rel,
+            line,
+            f"{_whose(version)} benchmarks[{index}]: 'metrics' has none of "
+            f"{', '.join(sorted({s.keys[0] for s in SPECS}))}: a layout this importer does "
+            "not know; nothing imported",
+        )
 
 
 def _backend(doc: dict, bench: dict, worker_key: str, key: str) -> str | None:
     """The model or target one benchmark ran against (v0.3: ``worker``; later: ``config``)."""
-    return (_text(nested(bench, "worker", worker_key)) or _text(nested(bench, "config", "backend", key))
-            or _text(nested(doc, "config", key)))
+    return (
+        _text(nested(bench, "worker", worker_key))
+        or _text(nested(bench, "config", "backend", key))
+        or _text(nested(doc, "config", key))
+    )
 
 
-# GuideLLM's time_per_output_token_ms changed meaning; the request samples tell which one a
-# file has (the summaries do not).
-TPOT_VARIANTS = {
-    "first_token": "in this file (request samples with first_token_time: an older GuideLLM) it is "
-                   "(last token − first token) / output tokens: the wait for the first token "
-                   "is excluded, but the division is by every output token",
-    "request_start": "in this file (request samples with scheduler_info.request_timings or "
-                     "info.timings: a later GuideLLM) it is (last token − request start) / "
-                     "output tokens: the wait for the first token is INCLUDED",
-    None: "its definition changed between versions — (last token − first token) / output "
-          "tokens in files whose request samples carry first_token_time (older releases), "
-          "(last token − request start) / output tokens, TTFT included, later — and this "
-          "file keeps no request sample that tells which",
-}
-
-
-def _tpot_variant(benches: list[dict]) -> str | None:
-    for bench in benches:
-        requests = bench.get("requests")
-        for status in ("successful", "incomplete", "errored"):
-            sample = requests.get(status) if isinstance(requests, dict) else None
-            for request in sample if isinstance(sample, list) else ():
-                if not isinstance(request, dict):
-                    continue
-                if "first_token_time" in request:
-                    return "first_token"
-                if nested(request, "scheduler_info", "request_timings") is not None or \
-                        nested(request, "info", "timings") is not None:
-                    return "request_start"
-    return None
-
-
-def _no_benchmark(skipped: list[Problem], rel: str) -> ImportFormatError:
-    return ImportFormatError([*(Problem(p.file, p.line, p.message) for p in skipped),
-                              Problem(rel, 1, f"not a {WHAT}: no benchmark entry has metrics")])
-
-
-IMPORTER = register(Importer(
-    name=NAME,
-    description="GuideLLM benchmarks.json / benchmarks.yaml (one record per benchmark strategy)",
-    detect=detect,
-    read=read,
-))
+IMPORTER = register(
+    Importer(
+        name=NAME,
+        description="GuideLLM benchmarks.json / benchmarks.yaml (one record per benchmark strategy)",
+        detect=detect,
+        read=read,
+    )
+)

@@ -12,7 +12,6 @@ from benchproof.importers.serving.stub import arm_stub, same_or_joined
 from benchproof.importers.serving.values import plain_number
 
 
-
 def _arm(doc: dict, benches: list[dict]) -> dict:
     def each(*path: str):
         return same_or_joined(_text(nested(b, *path)) for b in benches)

@@ -28,7 +28,7 @@ from dataclasses import replace
 
 from benchproof.errors import Problem
 from benchproof.importers.base import MetricDef
-from benchproof.importers.common import finite, line_of
+from benchproof.importers.common import finite, line_of, nested
 from benchproof.importers.common import skipped as skip
 from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.importers.serving.requests import (
@@ -108,4 +108,36 @@ def _first(request: dict, paths: tuple[tuple[str, ...], ...]) -> object:
             node = node.get(key) if isinstance(node, dict) else None
         if node is not None:
             return node
+    return None
+
+
+# GuideLLM's time_per_output_token_ms changed meaning; the request samples tell which one a
+# file has (the summaries do not).
+TPOT_VARIANTS = {
+    "first_token": "in this file (request samples with first_token_time: an older GuideLLM) it is "
+                   "(last token − first token) / output tokens: the wait for the first token "
+                   "is excluded, but the division is by every output token",
+    "request_start": "in this file (request samples with scheduler_info.request_timings or "
+                     "info.timings: a later GuideLLM) it is (last token − request start) / "
+                     "output tokens: the wait for the first token is INCLUDED",
+    None: "its definition changed between versions — (last token − first token) / output "
+          "tokens in files whose request samples carry first_token_time (older releases), "
+          "(last token − request start) / output tokens, TTFT included, later — and this "
+          "file keeps no request sample that tells which",
+}
+
+
+def _tpot_variant(benches: list[dict]) -> str | None:
+    for bench in benches:
+        requests = bench.get("requests")
+        for status in ("successful", "incomplete", "errored"):
+            sample = requests.get(status) if isinstance(requests, dict) else None
+            for request in sample if isinstance(sample, list) else ():
+                if not isinstance(request, dict):
+                    continue
+                if "first_token_time" in request:
+                    return "first_token"
+                if nested(request, "scheduler_info", "request_timings") is not None or \
+                        nested(request, "info", "timings") is not None:
+                    return "request_start"
     return None

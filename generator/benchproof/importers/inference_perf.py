@@ -30,14 +30,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from benchproof import text as fmt
-from benchproof.errors import ImportFormatError, Problem, fail
+from benchproof.errors import Problem, fail
 from benchproof.importers.base import (
     DimensionDef,
     Imported,
@@ -47,13 +43,12 @@ from benchproof.importers.base import (
 )
 from benchproof.importers.common import IMPORTED_FROM, finite, nested, origin, read_file
 from benchproof.importers.common import skipped as skip
+from benchproof.importers.inference_perf_beside import STAGE_FILE, _partials, _requests, _window, _yaml_beside
 from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.importers.serving.reading import has_keys
 from benchproof.importers.serving.requests import (
-    RequestNumbers,
     definitions,
     present_metrics,
-    request_row,
     stated_of,
 )
 from benchproof.importers.serving.result import ArmFields, serving_import
@@ -63,55 +58,99 @@ from benchproof.importers.serving.values import (
     NOT_RECORDED,
     plain_number,
 )
-from benchproof.read.tooljson import json_document, json_values
+from benchproof.read.tooljson import json_document
 
 NAME = "inference-perf"
 WHAT = "inference-perf lifecycle report"
 PER_REQUEST = "per_request_lifecycle_metrics.json"
 CONFIG = "config.yaml"
 SUMMARY = "summary"
-STAGE_FILE = re.compile(r"^(?P<prefix>.*?)stage_(?P<stage>\d+)_lifecycle_metrics\.json$")
 PROMETHEUS_FILE = re.compile(r"^.*?(stage_\d+|summary)_prometheus_metrics\.json$")
 ADAPTER_FILE = re.compile(r"^(?:.*?)adapter_.+_lifecycle_metrics\.json$")
 SUMMARY_FILE = re.compile(r"^(?P<prefix>.*?)summary_lifecycle_metrics\.json$")
 
-DIMS = [DimensionDef("stage", "Stage (inference-perf)"),
-        DimensionDef("request_rate", "Requested rate (req/s, as inference-perf states it)"),
-        CONCURRENCY_DIM]
+DIMS = [
+    DimensionDef("stage", "Stage (inference-perf)"),
+    DimensionDef("request_rate", "Requested rate (req/s, as inference-perf states it)"),
+    CONCURRENCY_DIM,
+]
 
 # (metric id, label, unit, key in successes.throughput, meaning)
 _RATES = (
-    ("request_throughput", "Requests/s", "req/s", "requests_per_sec",
-     "successful requests / the stage's time from first request start to last request end"),
-    ("output_throughput", "Output tok/s", "tok/s", "output_tokens_per_sec",
-     "output tokens of the successful requests (client tokenization) / the same time"),
-    ("total_token_throughput", "Total tok/s (input + output)", "tok/s", "total_tokens_per_sec",
-     "(input + output tokens) of the successful requests / the same time; not a decode rate"),
-    ("input_throughput", "Input tok/s", "tok/s", "input_tokens_per_sec",
-     "input tokens of the successful requests / the same time"),
+    (
+        "request_throughput",
+        "Requests/s",
+        "req/s",
+        "requests_per_sec",
+        "successful requests / the stage's time from first request start to last request end",
+    ),
+    (
+        "output_throughput",
+        "Output tok/s",
+        "tok/s",
+        "output_tokens_per_sec",
+        "output tokens of the successful requests (client tokenization) / the same time",
+    ),
+    (
+        "total_token_throughput",
+        "Total tok/s (input + output)",
+        "tok/s",
+        "total_tokens_per_sec",
+        "(input + output tokens) of the successful requests / the same time; not a decode rate",
+    ),
+    (
+        "input_throughput",
+        "Input tok/s",
+        "tok/s",
+        "input_tokens_per_sec",
+        "input tokens of the successful requests / the same time",
+    ),
 )
 # (inference-perf latency name, metric family, label, meaning)
 _FAMILIES = (
     ("time_to_first_token", "ttft", "TTFT", "request start → first output token received; client side"),
     ("time_per_output_token", "tpot", "TPOT", "(last token − first token) / (output tokens − 1) per request"),
-    ("inter_token_latency", "itl", "ITL", ("each gap between consecutive output tokens, all requests pooled "
-                                           "(the tokens of one streamed chunk share its arrival time)")),
+    (
+        "inter_token_latency",
+        "itl",
+        "ITL",
+        (
+            "each gap between consecutive output tokens, all requests pooled "
+            "(the tokens of one streamed chunk share its arrival time)"
+        ),
+    ),
     ("request_latency", "e2el", "E2E latency", "request start → end, client side"),
     ("normalized_time_per_output_token", "ntpot", "Normalized TPOT", "request latency / output tokens"),
 )
-_STATS = (("mean", "mean"), ("median", "median"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99"),
-          ("p99.9", "p99_9"))
+_STATS = (("mean", "mean"), ("median", "median"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99"), ("p99.9", "p99_9"))
 
 
 def _specs() -> list[MetricSpec]:
-    specs = [MetricSpec(mid, label, unit, "higher", ("throughput", key),
-                        f"inference-perf successes.throughput.{key}: {meaning} ({unit})")
-             for mid, label, unit, key, meaning in _RATES]
+    specs = [
+        MetricSpec(
+            mid,
+            label,
+            unit,
+            "higher",
+            ("throughput", key),
+            f"inference-perf successes.throughput.{key}: {meaning} ({unit})",
+        )
+        for mid, label, unit, key, meaning in _RATES
+    ]
     for name, family, label, meaning in _FAMILIES:
         for stat, sid in _STATS:
-            specs.append(MetricSpec(f"{family}_{sid}_ms", f"{label} {stat}", "ms", "lower", ("latency", name, stat),
-                                    f"inference-perf successes.latency.{name}.{stat} (seconds in the file, ×1000 "
-                                    f"→ ms): {meaning}; successful requests only", 1000.0))
+            specs.append(
+                MetricSpec(
+                    f"{family}_{sid}_ms",
+                    f"{label} {stat}",
+                    "ms",
+                    "lower",
+                    ("latency", name, stat),
+                    f"inference-perf successes.latency.{name}.{stat} (seconds in the file, ×1000 "
+                    f"→ ms): {meaning}; successful requests only",
+                    1000.0,
+                )
+            )
     return specs
 
 
@@ -127,130 +166,22 @@ def detect(path: Path, text: str) -> bool:
     return head == "[" and has_keys(text[:200_000], "start_time", "end_time", "request_metrics", "response_metrics")
 
 
-
-def _yaml_beside(path: Path) -> dict | None:
-    if not path.is_file():
-        return None
-    try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return None
-    return doc if isinstance(doc, dict) else None
-
-
-def iso_time(value: Any) -> str | None:
-    """A BR 0.2 time (``2026-12-07T16:31:16.023024Z``, or the datetime YAML made of it) as ISO
-    8601 text, ``+00:00`` for UTC; ``None`` when it is not a time."""
-    if isinstance(value, str):
-        try:
-            value = datetime.fromisoformat(value.strip())
-        except ValueError:
-            return None
-    if not isinstance(value, datetime):
-        return None
-    if value.tzinfo is not None and value.utcoffset() == UTC.utcoffset(None):
-        value = value.astimezone(UTC)
-    return value.isoformat()
-
-
-def _window(partials: list[dict]) -> tuple[str | None, str | None]:
-    """The earliest start and latest end of the partials' ``run.time``."""
-    starts = [iso_time(nested(p, "run", "time", "start")) for p in partials]
-    ends = [iso_time(nested(p, "run", "time", "end")) for p in partials]
-    known_starts = [s for s in starts if s]
-    known_ends = [e for e in ends if e]
-    start = min(known_starts, key=datetime.fromisoformat) if known_starts and len(known_starts) == len(partials) else None
-    end = max(known_ends, key=datetime.fromisoformat) if known_ends and len(known_ends) == len(partials) else None
-    return start, end
-
-
-def _partials(path: Path, prefix: str, stage: int | None, config: dict | None) -> list[Path] | None:
-    """The stage partials beside the report: its stage's, or for the summary one per stage of the
-    run (the stages of config.yaml and of the stage reports beside it); ``None`` when one is missing."""
-    def partial(n: int) -> Path:
-        return path.with_name(f"{prefix}inference-perf.partial.stage_{n}.yaml")
-
-    if stage is not None:
-        return [partial(stage)] if partial(stage).is_file() else None
-    stages = {int(m.group("stage")) for p in path.parent.iterdir()
-              if (m := STAGE_FILE.match(p.name)) and m.group("prefix") == prefix}
-    configured = nested(config, "load", "stages")
-    stages |= set(range(len(configured))) if isinstance(configured, list) else set()
-    pattern = re.compile(re.escape(prefix) + r"inference-perf\.partial\.stage_(\d+)\.yaml$")
-    stages |= {int(m.group(1)) for p in path.parent.iterdir() if (m := pattern.match(p.name))}
-    found = [partial(n) for n in sorted(stages)]
-    return found if found and all(p.is_file() for p in found) else None
-
-
-def _error_text(error: Any) -> str:
-    if isinstance(error, dict):
-        kind, message = error.get("error_type"), error.get("error_msg")
-        return ": ".join(str(x) for x in (kind, message) if x) or "error"
-    return "" if error in (None, "", False) else str(error)
-
-
-def _requests(path: Path, rel: str, skipped: list[Problem]) -> list[dict]:
-    """Request rows from ``per_request_lifecycle_metrics.json`` (record 0): one per entry that has
-    ``computed_metrics`` or an error; none, with a warning, when no entry has computed metrics.
-    A value that is not a number is said at its entry's line of that file."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-        entries = json_values(text, path.name)
-    except (OSError, UnicodeDecodeError, ImportFormatError):
-        skipped.append(skip(rel, None, f"{path.name} beside it is not readable JSON: no request records"))
-        return []
-    if not text.lstrip().startswith("["):
-        skipped.append(skip(rel, None, f"{path.name} beside it is not a list of requests: no request records"))
-        return []
-    numbers = RequestNumbers((Path(rel).parent / path.name).as_posix(), skipped)
-    rows: list[dict] = []
-    without = 0
-    for k, (line, entry) in enumerate(entries):
-        if not isinstance(entry, dict):
-            without += 1
-            continue
-        number = numbers.at(line, f"[{k}].")
-        error = _error_text(entry.get("error"))
-        computed = entry.get("computed_metrics")
-        tokens = nested(entry, "info", "request_metrics", "text", "input_tokens")
-        if error:
-            rows.append(request_row(0, error, None, None, None, tokens, nested(entry, "info", "response_metrics",
-                                                                             "output_tokens"), number=number,
-                                    keys=("", "", "", "info.request_metrics.text.input_tokens",
-                                          "info.response_metrics.output_tokens")))
-            continue
-        if not isinstance(computed, dict):
-            without += 1
-            continue
-        gaps = computed.get("inter_token_latencies")
-        row = request_row(0, "", computed.get("time_to_first_token"), gaps if gaps else None,
-                          computed.get("request_latency"), computed.get("input_tokens"), computed.get("output_tokens"),
-                          number=number, keys=tuple(f"computed_metrics.{key}" for key in (
-                              "time_to_first_token", "inter_token_latencies", "request_latency", "input_tokens",
-                              "output_tokens")))
-        tpot = number(computed.get("time_per_output_token"), "computed_metrics.time_per_output_token")
-        row["tpot_ms"] = tpot * 1000.0 if tpot is not None else None  # inference-perf's own, as its summary
-        rows.append(row)
-    numbers.finish()
-    if without and not any(not r["error"] for r in rows):
-        skipped.append(skip(rel, None, f"{path.name} beside it has no computed_metrics (inference-perf writes them "
-                                       "with report.request_lifecycle.per_request_fields.computed_metrics: true): "
-                                       "no request records"))
-        return []
-    if without:
-        skipped.append(skip(rel, None, f"{fmt.count(without, 'entry', 'entries')} of {path.name} without "
-                                       "computed_metrics or error: not imported as requests"))
-    return rows
-
-
 def _stage_of(path: Path, rel: str) -> tuple[str, int | None]:
     """(the file-name prefix, the stage number; ``None`` for the summary)."""
     if PROMETHEUS_FILE.match(path.name):
-        fail(rel, 1, "this is inference-perf's report of the server's Prometheus metrics: benchproof imports the "
-                     "lifecycle reports (stage_<N>_lifecycle_metrics.json, summary_lifecycle_metrics.json)")
+        fail(
+            rel,
+            1,
+            "this is inference-perf's report of the server's Prometheus metrics: benchproof imports the "
+            "lifecycle reports (stage_<N>_lifecycle_metrics.json, summary_lifecycle_metrics.json)",
+        )
     if ADAPTER_FILE.match(path.name):
-        fail(rel, 1, "this is inference-perf's report of one LoRA adapter's requests: benchproof imports the "
-                     "stage reports (stage_<N>_lifecycle_metrics.json) or the summary of the run")
+        fail(
+            rel,
+            1,
+            "this is inference-perf's report of one LoRA adapter's requests: benchproof imports the "
+            "stage reports (stage_<N>_lifecycle_metrics.json) or the summary of the run",
+        )
     m = STAGE_FILE.match(path.name)
     if m:
         return m.group("prefix"), int(m.group("stage"))
@@ -258,11 +189,19 @@ def _stage_of(path: Path, rel: str) -> tuple[str, int | None]:
     if m:
         return m.group("prefix"), None
     if path.name.endswith(PER_REQUEST):
-        fail(rel, 1, f"this is inference-perf's per-request report: import summary_lifecycle_metrics.json "
-                     f"beside it (its requests are read from {PER_REQUEST} then)")
-    fail(rel, 1, f"not a {WHAT} of a stage or of the run: inference-perf names them "
-                 "stage_<N>_lifecycle_metrics.json and summary_lifecycle_metrics.json, and the stage is "
-                 "read from that name")
+        fail(
+            rel,
+            1,
+            f"this is inference-perf's per-request report: import summary_lifecycle_metrics.json "
+            f"beside it (its requests are read from {PER_REQUEST} then)",
+        )
+    fail(
+        rel,
+        1,
+        f"not a {WHAT} of a stage or of the run: inference-perf names them "
+        "stage_<N>_lifecycle_metrics.json and summary_lifecycle_metrics.json, and the stage is "
+        "read from that name",
+    )
     raise AssertionError  # fail raises
 
 
@@ -274,22 +213,34 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         fail(rel, 1, f"not a {WHAT}: expected a JSON object")
     missing = [k for k in ("load_summary", "successes", "failures") if not isinstance(doc.get(k), dict)]
     if not missing and not any(k in doc["successes"] for k in ("latency", "throughput")):
-        fail(rel, 1, f"not a {WHAT}: 'successes' has no 'latency' or 'throughput' (inference-perf's Prometheus "
-                     "reports look so; benchproof imports its lifecycle reports)")
+        fail(
+            rel,
+            1,
+            f"not a {WHAT}: 'successes' has no 'latency' or 'throughput' (inference-perf's Prometheus "
+            "reports look so; benchproof imports its lifecycle reports)",
+        )
     if missing:
-        fail(rel, 1, f"not a {WHAT} of a layout benchproof reads (the file states no inference-perf version): "
-                     f"no {', '.join(repr(k) for k in missing)} mapping")
+        fail(
+            rel,
+            1,
+            f"not a {WHAT} of a layout benchproof reads (the file states no inference-perf version): "
+            f"no {', '.join(repr(k) for k in missing)} mapping",
+        )
     skipped: list[Problem] = []
     companions: list[Path] = []
     load, successes = doc["load_summary"], doc["successes"]
     completed = plain_number(successes.get("count")) if finite(successes.get("count")) is not None else None
-    failed = plain_number(nested(doc, "failures", "count")) if finite(nested(doc, "failures", "count")) is not None else None
+    failed = (
+        plain_number(nested(doc, "failures", "count")) if finite(nested(doc, "failures", "count")) is not None else None
+    )
     none_succeeded = completed == 0
     record: dict[str, Any] = {
         "stage": stage if stage is not None else SUMMARY,
-        "request_rate": plain_number(load["requested_rate"]) if finite(load.get("requested_rate")) is not None
+        "request_rate": plain_number(load["requested_rate"])
+        if finite(load.get("requested_rate")) is not None
         else NOT_RECORDED,
-        "max_concurrency": plain_number(load["concurrency"]) if finite(load.get("concurrency")) is not None
+        "max_concurrency": plain_number(load["concurrency"])
+        if finite(load.get("concurrency")) is not None
         else NOT_RECORDED,
     }
     present: set[str] = set()
@@ -301,25 +252,34 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
             present.add(spec.id)
         value = finite(raw)
         if raw is not None and value is None:
-            skipped.append(skip(rel, None, f"successes.{'.'.join(spec.keys)} is {raw!r}, not a finite number: "
-                                           f"'{spec.id}' is not measured"))
+            skipped.append(
+                skip(
+                    rel,
+                    None,
+                    f"successes.{'.'.join(spec.keys)} is {raw!r}, not a finite number: '{spec.id}' is not measured",
+                )
+            )
         record[spec.id] = None if none_succeeded or value is None else value * spec.scale
     record["status"] = "failed" if none_succeeded else "ok"
     if none_succeeded:
-        record["reason"] = (f"no request succeeded (failures: {failed}); inference-perf's 0 rates of such a stage "
-                            "are placeholders and are not kept")
-    record.update({
-        "requests": plain_number(load["count"]) if finite(load.get("count")) is not None else None,
-        "completed": completed,
-        "failed": failed,
-        "duration_s": finite(doc.get("benchmark_time_seconds"), exact=True),
-        "send_duration_s": finite(load.get("send_duration"), exact=True),
-        "achieved_rate": finite(load.get("achieved_rate"), exact=True),
-        "prompt_tokens_mean": finite(nested(successes, "prompt_tokens", "mean"), exact=True),
-        "prompt_len_mean": finite(nested(successes, "prompt_len", "mean"), exact=True),  # before 0.7
-        "output_len_mean": finite(nested(successes, "output_len", "mean"), exact=True),
-        "report": path.name,
-    })
+        record["reason"] = (
+            f"no request succeeded (failures: {failed}); inference-perf's 0 rates of such a stage "
+            "are placeholders and are not kept"
+        )
+    record.update(
+        {
+            "requests": plain_number(load["count"]) if finite(load.get("count")) is not None else None,
+            "completed": completed,
+            "failed": failed,
+            "duration_s": finite(doc.get("benchmark_time_seconds"), exact=True),
+            "send_duration_s": finite(load.get("send_duration"), exact=True),
+            "achieved_rate": finite(load.get("achieved_rate"), exact=True),
+            "prompt_tokens_mean": finite(nested(successes, "prompt_tokens", "mean"), exact=True),
+            "prompt_len_mean": finite(nested(successes, "prompt_len", "mean"), exact=True),  # before 0.7
+            "output_len_mean": finite(nested(successes, "output_len", "mean"), exact=True),
+            "report": path.name,
+        }
+    )
     config_path = path.with_name(f"{prefix}{CONFIG}")
     config = _yaml_beside(config_path)
     partial_paths = _partials(path, prefix, stage, config)
@@ -332,8 +292,14 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         if ended:
             record["ended_at"] = ended
     elif stage is None and partial_paths is None:
-        skipped.append(skip(rel, None, "the stage partials (inference-perf.partial.stage_<N>.yaml) beside it do not "
-                                       "cover every stage of the run: its start and end are not recorded"))
+        skipped.append(
+            skip(
+                rel,
+                None,
+                "the stage partials (inference-perf.partial.stage_<N>.yaml) beside it do not "
+                "cover every stage of the run: its start and end are not recorded",
+            )
+        )
     if config is not None:
         companions.append(config_path)
     requests: list[dict] = []
@@ -343,21 +309,25 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         requests = _requests(per_request, rel, skipped)
     record[IMPORTED_FROM] = origin(path, 1)
     how = ArmFields(arm_from, (), {}, lambda indices: _stub(config))
-    imported = serving_import(NAME, [record], SPECS, present, list(DIMS), how, skipped, rel, requests,
-                              _request_metrics(present, requests))
+    imported = serving_import(
+        NAME, [record], SPECS, present, list(DIMS), how, skipped, rel, requests, _request_metrics(present, requests)
+    )
     imported.companions = companions
     return imported
 
 
 def _request_metrics(present: set[str], requests: list[dict]) -> list[MetricDef]:
     stated = stated_of(SPECS, present, ("ttft", "tpot", "itl", "e2el"), count="completed")
-    meanings = {"ttft_ms": "inference-perf computed_metrics.time_to_first_token (s, ×1000)",
-                "itl_ms": "inference-perf computed_metrics.inter_token_latencies (s, ×1000; per token, the tokens "
-                          "of one chunk sharing its time)",
-                "tpot_ms": "inference-perf computed_metrics.time_per_output_token (s, ×1000)",
-                "e2el_ms": "inference-perf computed_metrics.request_latency (s, ×1000)"}
-    return [replace(m, stated=stated.get(m.id)) for m in definitions("inference-perf", present_metrics(requests),
-                                                                      meanings)]
+    meanings = {
+        "ttft_ms": "inference-perf computed_metrics.time_to_first_token (s, ×1000)",
+        "itl_ms": "inference-perf computed_metrics.inter_token_latencies (s, ×1000; per token, the tokens "
+        "of one chunk sharing its time)",
+        "tpot_ms": "inference-perf computed_metrics.time_per_output_token (s, ×1000)",
+        "e2el_ms": "inference-perf computed_metrics.request_latency (s, ×1000)",
+    }
+    return [
+        replace(m, stated=stated.get(m.id)) for m in definitions("inference-perf", present_metrics(requests), meanings)
+    ]
 
 
 def _stub(config: dict | None) -> dict:
@@ -376,19 +346,25 @@ def _stub(config: dict | None) -> dict:
         "streaming": c("api", "streaming"),
         "load_type": c("load", "type"),
         "load_stages": [{k: v for k, v in s.items() if v is not None} for s in stages if isinstance(s, dict)]
-        if isinstance(stages, list) else None,
+        if isinstance(stages, list)
+        else None,
         "data_type": c("data", "type"),
         "input_distribution": c("data", "input_distribution"),
         "output_distribution": c("data", "output_distribution"),
         "tokenizer": c("tokenizer", "pretrained_model_name_or_path"),
         "ignore_eos": c("server", "ignore_eos"),
     }
-    notes = ("Imported from inference-perf lifecycle reports: one record per report (a load stage, or the "
-             "summary of the run). "
-             + (f"The settings come from the {CONFIG} inference-perf wrote beside them. " if config is not None else
-                f"No {CONFIG} beside the reports: the model, server and load settings are not recorded. ")
-             + "inference-perf states no version of itself in its reports. The server configuration (engine, "
-             "flags, hardware) is not in the files: fill in engine, settings and command.")
+    notes = (
+        "Imported from inference-perf lifecycle reports: one record per report (a load stage, or the "
+        "summary of the run). "
+        + (
+            f"The settings come from the {CONFIG} inference-perf wrote beside them. "
+            if config is not None
+            else f"No {CONFIG} beside the reports: the model, server and load settings are not recorded. "
+        )
+        + "inference-perf states no version of itself in its reports. The server configuration (engine, "
+        "flags, hardware) is not in the files: fill in engine, settings and command."
+    )
     model = settings["model_name"]
     return arm_stub(None, settings, notes, model)
 
@@ -397,15 +373,16 @@ def in_folder(paths: list[Path]) -> list[Path]:
     """A folder's runs: each report folder's stage reports, or its summary where it has none
     (the summary repeats the stages' requests: never both); never the per-request report."""
     stages = {p.parent for p in paths if STAGE_FILE.match(p.name)}
-    return [p for p in paths if STAGE_FILE.match(p.name)
-            or (SUMMARY_FILE.match(p.name) and p.parent not in stages)]
+    return [p for p in paths if STAGE_FILE.match(p.name) or (SUMMARY_FILE.match(p.name) and p.parent not in stages)]
 
 
-IMPORTER = register(Importer(
-    name=NAME,
-    description="inference-perf stage_<N>_lifecycle_metrics.json / summary_lifecycle_metrics.json "
-                "(one record per report; config.yaml, the stage partials and per-request report beside it read too)",
-    detect=detect,
-    read=read,
-    in_folder=in_folder,
-))
+IMPORTER = register(
+    Importer(
+        name=NAME,
+        description="inference-perf stage_<N>_lifecycle_metrics.json / summary_lifecycle_metrics.json "
+        "(one record per report; config.yaml, the stage partials and per-request report beside it read too)",
+        detect=detect,
+        read=read,
+        in_folder=in_folder,
+    )
+)

@@ -37,10 +37,9 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from pathlib import Path, PurePath
-from typing import Any
 
 from benchproof import text as fmt
-from benchproof.errors import ImportFormatError, Problem, fail
+from benchproof.errors import fail
 from benchproof.importers import arms
 from benchproof.importers.base import DimensionDef, Imported, Importer, MetricDef, register
 from benchproof.importers.common import (
@@ -55,44 +54,78 @@ from benchproof.importers.common import (
     split_constant,
     warning,
 )
+from benchproof.importers.llama_bench_tests import (
+    DEPTH_BUILD,
+    _before_depth,
+    _builds,
+    _count,
+    _depth,
+    _layout,
+    _objects,
+    _test_label,
+)
 from benchproof.importers.serving.values import NOT_RECORDED
-from benchproof.read.tooljson import json_document, load_json, tool_lines
 
 NAME = "llama-bench"
 PREFILL = MetricDef(
-    "prefill_tok_s", "Prefill t/s", "tok/s", "higher",
+    "prefill_tok_s",
+    "Prefill t/s",
+    "tok/s",
+    "higher",
     "llama-bench samples_ts of pp tests (n_prompt > 0, n_gen = 0): n_prompt / seconds of one "
     "repetition; tokenization and the warmup run are not timed, and the n_depth context is "
-    "processed before the timer starts")
+    "processed before the timer starts",
+)
 DECODE = MetricDef(
-    "decode_tok_s", "Decode t/s", "tok/s", "higher",
+    "decode_tok_s",
+    "Decode t/s",
+    "tok/s",
+    "higher",
     "llama-bench samples_ts of tg tests (n_gen > 0, n_prompt = 0): n_gen / seconds of one "
-    "repetition, one token per step after the n_depth context")
+    "repetition, one token per step after the n_depth context",
+)
 COMBINED = MetricDef(
-    "pp_tg_tok_s", "pp+tg t/s", "tok/s", "higher",
+    "pp_tg_tok_s",
+    "pp+tg t/s",
+    "tok/s",
+    "higher",
     "llama-bench samples_ts of combined pp+tg tests (-pg): (n_prompt + n_gen) / seconds of the "
-    "whole prompt-then-generate run; neither a prefill nor a decode rate")
-DIMENSIONS = [DimensionDef("n_prompt", "Prompt tokens"), DimensionDef("n_gen", "Generated tokens"),
-              DimensionDef("n_depth", "Context depth")]
+    "whole prompt-then-generate run; neither a prefill nor a decode rate",
+)
+DIMENSIONS = [
+    DimensionDef("n_prompt", "Prompt tokens"),
+    DimensionDef("n_gen", "Generated tokens"),
+    DimensionDef("n_depth", "Context depth"),
+]
 CONFIG = DimensionDef("config", "Configuration")
 # The configuration fields that name an arm best, first (--arm-from's default order), and the
 # short words --arm-from takes for some of them.
 PREFERRED = ("backends", "build_commit", "build_number", "model_filename", "gpu_info", "cpu_info")
-ALIASES = {"backend": "backends", "commit": "build_commit", "build": "build_number",
-           "model": "model_filename", "gpu": "gpu_info"}
+ALIASES = {
+    "backend": "backends",
+    "commit": "build_commit",
+    "build": "build_number",
+    "model": "model_filename",
+    "gpu": "gpu_info",
+}
 
 BUILD = ("build_commit", "build_number")
 HARDWARE = {"cpu_info": "cpu", "gpu_info": "gpu", "backends": "backends"}
-MODEL = {"model_type": "name", "model_filename": "file", "model_size": "size_bytes",
-         "model_n_params": "n_params"}
-MEASURED = {"n_prompt", "n_gen", "n_depth", "test_time", "avg_ns", "stddev_ns", "avg_ts",
-            "stddev_ts", "samples_ns", "samples_ts"}
+MODEL = {"model_type": "name", "model_filename": "file", "model_size": "size_bytes", "model_n_params": "n_params"}
+MEASURED = {
+    "n_prompt",
+    "n_gen",
+    "n_depth",
+    "test_time",
+    "avg_ns",
+    "stddev_ns",
+    "avg_ts",
+    "stddev_ts",
+    "samples_ns",
+    "samples_ts",
+}
 NOT_SETTINGS = {*BUILD, *HARDWARE, *MODEL, *MEASURED}
 VARIES = "varies by test: see the 'config' column"
-# llama-bench's -d (n_depth) came with llama.cpp PR #13096, merged in late April 2025 (builds
-# after b5163); a build below this one (but above 1: see _before_depth) certainly predates it,
-# so its tests ran at depth 0.
-DEPTH_BUILD = 5000
 
 
 def detect(path: Path, text: str) -> bool:
@@ -113,73 +146,14 @@ def _shown(key: str, value):
     return value
 
 
-def _objects(text: str, rel: str) -> tuple[list[tuple[Any, int]], list[Problem]]:
-    """The JSON objects of the file (array or lines), and the lines skipped as not JSON."""
-    if text.lstrip().startswith("["):
-        try:
-            doc = load_json(text, rel)
-        except ImportFormatError as exc:
-            if "ends too early" in exc.problems[0].message:
-                p = exc.problems[0]
-                fail(p.file, p.line, f"{p.message}; llama-bench stops at its first failed test and "
-                                     "leaves the array open, so the tests after it are missing")
-            raise
-        if not isinstance(doc, list):
-            fail(rel, 1, "not llama-bench output: expected a JSON array of tests")
-        return [(item, line_of(doc, i) or 1) for i, item in enumerate(doc)], []   # load_json marks every item
-    try:
-        whole = json_document(text, rel)
-    except ImportFormatError:   # not one document (or one of too many digits): line by line
-        whole = None
-    if isinstance(whole, dict) and "n_prompt" not in whole:
-        fail(rel, 1, "not llama-bench output: one JSON object without n_prompt (llama-bench writes "
-                     "an array of tests with -o json, one test a line with -o jsonl)")
-    found, lost = [], []
-    for line in tool_lines(text, marked=True):
-        if not line.source.lstrip().startswith("{"):
-            lost.append(skipped(rel, line.number, f"not JSON (stderr mixed into the output?): "
-                                                  f"{shorten(line.source)!r}"))
-        elif line.problem:
-            fail(rel, line.number, line.problem.replace("invalid JSON", "invalid JSON (the line is cut off)", 1)
-                 if line.cut_off else line.problem)
-        else:
-            found.append((line.value, line.number))
-    return found, lost
-
-
-def _test_label(n_prompt: int, n_gen: int, n_depth: int | str) -> str:
-    parts = ([f"pp{n_prompt}"] if n_prompt else []) + ([f"tg{n_gen}"] if n_gen else [])
-    if not isinstance(n_depth, int):
-        return "+".join(parts) + " @ depth not recorded"
-    return "+".join(parts) + (f" @ d{n_depth}" if n_depth else "")
-
-
-def _before_depth(test: dict) -> bool:
-    """Is the test's build one from before llama-bench had a depth option?  A build number
-    of 0 (built without git) or 1 (from a shallow clone: the count of a one-commit history)
-    says nothing of the build's age."""
-    number = test.get("build_number")
-    return isinstance(number, int) and not isinstance(number, bool) and 1 < number < DEPTH_BUILD
-
-
-def _depth(test: dict, rel: str, line: int) -> int | str:
-    """``n_depth``; without it, 0 for a build before the depth option, else not recorded."""
-    if "n_depth" in test:
-        return _count(test, "n_depth", rel, line)
-    return 0 if _before_depth(test) else NOT_RECORDED
-
-
-def _count(test: dict, key: str, rel: str, line: int) -> int:
-    value = test[key]   # the callers take only fields the test has
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        fail(rel, line, f"'{key}' must be a whole number ≥ 0, got {shorten(repr(value))}")
-    return value
-
-
 def _stub(constant: dict, varying: list[str]) -> dict:
     def part(fields: dict) -> dict:
-        return {name: VARIES if key in varying else _shown(key, constant[key])
-                for key, name in fields.items() if key in varying or constant.get(key) is not None}
+        return {
+            name: VARIES if key in varying else _shown(key, constant[key])
+            for key, name in fields.items()
+            if key in varying or constant.get(key) is not None
+        }
+
     stub: dict = {}
     if any(k in constant or k in varying for k in BUILD):
         engine = {"name": "llama.cpp"}
@@ -210,29 +184,43 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
             continue
         tests.append((test, line))
     if not tests:
-        fail(rel, 1, "no llama-bench test in the file (expected objects with build_commit, "
-                     "n_prompt, n_gen, samples_ts)")
+        fail(
+            rel, 1, "no llama-bench test in the file (expected objects with build_commit, n_prompt, n_gen, samples_ts)"
+        )
     warnings = []
     lacking = [(test, line) for test, line in tests if "n_depth" not in test]
     if any(_before_depth(test) for test, _ in lacking):
         first = next(line for test, line in lacking if _before_depth(test))
-        warnings.append(warning(rel, first, f"no 'n_depth' field in a build before {DEPTH_BUILD} (a "
-                                            "llama-bench from before the depth option): recorded as "
-                                            "n_depth 0, an empty context"))
+        warnings.append(
+            warning(
+                rel,
+                first,
+                f"no 'n_depth' field in a build before {DEPTH_BUILD} (a "
+                "llama-bench from before the depth option): recorded as "
+                "n_depth 0, an empty context",
+            )
+        )
     if any(not _before_depth(test) for test, _ in lacking):
         test, first = next((test, line) for test, line in lacking if not _before_depth(test))
-        warnings.append(warning(rel, first, f"no 'n_depth' field ({_layout(test)}): the context depth "
-                                            f"is recorded as '{NOT_RECORDED}'"))
+        warnings.append(
+            warning(
+                rel, first, f"no 'n_depth' field ({_layout(test)}): the context depth is recorded as '{NOT_RECORDED}'"
+            )
+        )
     keys = dict.fromkeys(k for test, _ in tests for k in test if k not in MEASURED)
     constant, varying = split_constant([t for t, _ in tests], keys)
     fields = _fields(arm_from, [t for t, _ in tests], keys, varying, rel)
     config_keys = _within_arms([t for t, _ in tests], fields, varying)
     if config_keys:
-        warnings.append(warning(
-            rel, tests[0][1],
-            f"the tests{' of one arm' if fields else ''} differ in {', '.join(config_keys)}: these "
-            "fields are raw columns and a 'config' dimension keeps each configuration apart; "
-            f"--arm-from {','.join([*fields, *config_keys])} makes each one an arm to compare them"))
+        warnings.append(
+            warning(
+                rel,
+                tests[0][1],
+                f"the tests{' of one arm' if fields else ''} differ in {', '.join(config_keys)}: these "
+                "fields are raw columns and a 'config' dimension keeps each configuration apart; "
+                f"--arm-from {','.join([*fields, *config_keys])} makes each one an arm to compare them",
+            )
+        )
     records: list[dict] = []
     units: list[int] = []
     seen: dict[tuple, list[int]] = {}
@@ -249,8 +237,14 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         config = ", ".join(f"{k}={_shown(k, test.get(k))}" for k in config_keys)
         arm = arms.name(fields, (_shown(k, test.get(k)) for k in fields)) if fields else None
         seen.setdefault((arm, config, n_prompt, n_gen, n_depth), []).append(line)
-        base = {"status": "ok", "repeat": None, "n_prompt": n_prompt, "n_gen": n_gen,
-                "n_depth": n_depth, **({"config": config} if config_keys else {})}
+        base = {
+            "status": "ok",
+            "repeat": None,
+            "n_prompt": n_prompt,
+            "n_gen": n_gen,
+            "n_depth": n_depth,
+            **({"config": config} if config_keys else {}),
+        }
         extra = {"test": label, **{k: test.get(k) for k in dict.fromkeys([*varying, *fields])}}
         started = _started(test, line, label, rel, warnings)
         found = _samples(test, line, base, metric.id, extra, started, path, rel, lost, warnings)
@@ -258,47 +252,42 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         units += [index] * len(found)
     repeated = [(_test_label(*point), lines) for (_, _, *point), lines in seen.items() if len(lines) > 1]
     if repeated:
-        examples = "; ".join(f"{label} at lines {', '.join(map(str, lines))}"
-                             for label, lines in repeated[:3])
+        examples = "; ".join(f"{label} at lines {', '.join(map(str, lines))}" for label, lines in repeated[:3])
         more = f"; and {len(repeated) - 3} more" if len(repeated) > 3 else ""
-        warnings.append(warning(
-            rel, repeated[0][1][1],
-            f"{fmt.count(len(repeated), 'test')} appear more than once with the "
-            f"same build and settings ({examples}{more}): their samples are pooled into one figure; "
-            "if they came from different binaries, import each into its own arm"))
+        warnings.append(
+            warning(
+                rel,
+                repeated[0][1][1],
+                f"{fmt.count(len(repeated), 'test')} appear more than once with the "
+                f"same build and settings ({examples}{more}): their samples are pooled into one figure; "
+                "if they came from different binaries, import each into its own arm",
+            )
+        )
     dims = DIMENSIONS + ([CONFIG] if config_keys else [])
     number_repeats(records, [d.id for d in dims] + [arms.ARM])
     plain = [t for t, _ in tests]
-    found_arms = arms.stubs(records, units, lambda indices: _stub(
-        *split_constant([plain[i] for i in indices], keys))) if fields else {}
-    return Imported(NAME, records, list(metrics.values()), dims, _stub(constant, varying), lost, warnings,
-                    fields, found_arms, tool_version=_builds(plain))
+    found_arms = (
+        arms.stubs(records, units, lambda indices: _stub(*split_constant([plain[i] for i in indices], keys)))
+        if fields
+        else {}
+    )
+    return Imported(
+        NAME,
+        records,
+        list(metrics.values()),
+        dims,
+        _stub(constant, varying),
+        lost,
+        warnings,
+        fields,
+        found_arms,
+        tool_version=_builds(plain),
+    )
 
 
-def _build(test: dict) -> str | None:
-    """A test's llama.cpp build as the file states it: ``6865 (1c1409e1)``, or either part."""
-    number, commit = test.get("build_number"), test.get("build_commit")
-    if number is not None and commit is not None:
-        return f"{number} ({commit})"
-    if number is not None or commit is not None:
-        return str(number if number is not None else commit)
-    return None
-
-
-def _builds(tests: list[dict]) -> str | None:
-    """The builds of the file's tests, in file order (``None``: the file names none)."""
-    found = list(dict.fromkeys(b for b in map(_build, tests) if b is not None))
-    return ", ".join(found) if found else None
-
-
-def _layout(test: dict) -> str:
-    """The build for a message: ``llama-bench build 6865 (1c1409e1)`` or that none is stated."""
-    build = _build(test)
-    return f"llama-bench build {build}" if build else "a llama-bench that states no build"
-
-
-def _fields(wanted: tuple[str, ...] | None, tests: list[dict], keys: dict, varying: list[str],
-            rel: str) -> tuple[str, ...]:
+def _fields(
+    wanted: tuple[str, ...] | None, tests: list[dict], keys: dict, varying: list[str], rel: str
+) -> tuple[str, ...]:
     """The configuration fields the arms come from.  By default the fields that differ, taken
     in the order of :data:`PREFERRED` and only while each one splits the tests further (the
     GPU name that goes with the backend adds nothing to it); none differs: one arm."""
@@ -327,8 +316,11 @@ def _within_arms(tests: list[dict], fields: tuple[str, ...], varying: list[str])
     groups: dict[tuple, list[dict]] = {}
     for test in tests:
         groups.setdefault(tuple(_value(test, k) for k in fields), []).append(test)
-    return [k for k in varying if k not in fields
-            and any(len({_value(t, k) for t in group}) > 1 for group in groups.values())]
+    return [
+        k
+        for k in varying
+        if k not in fields and any(len({_value(t, k) for t in group}) > 1 for group in groups.values())
+    ]
 
 
 def _started(test: dict, line: int, label: str, rel: str, warnings: list) -> dict:
@@ -341,50 +333,91 @@ def _started(test: dict, line: int, label: str, rel: str, warnings: list) -> dic
     try:
         when = datetime.fromisoformat(value)
     except (TypeError, ValueError):
-        warnings.append(warning(rel, line_of(test, "test_time") or line,
-                                f"test {label}: test_time {shorten(repr(value))} is not an ISO 8601 time: "
-                                "kept as the column test_time, no started_at"))
+        warnings.append(
+            warning(
+                rel,
+                line_of(test, "test_time") or line,
+                f"test {label}: test_time {shorten(repr(value))} is not an ISO 8601 time: "
+                "kept as the column test_time, no started_at",
+            )
+        )
         return {"test_time": value}
     return {"started_at": when.isoformat() if when.tzinfo is not None else value}
 
 
-def _samples(test: dict, line: int, base: dict, metric: str, extra: dict, started: dict,
-             path: Path, rel: str, lost: list, warnings: list) -> list[dict]:
+def _samples(
+    test: dict,
+    line: int,
+    base: dict,
+    metric: str,
+    extra: dict,
+    started: dict,
+    path: Path,
+    rel: str,
+    lost: list,
+    warnings: list,
+) -> list[dict]:
     """One record per repetition; one aggregate record when the test has no samples."""
     label = extra["test"]
     rates, times = test.get("samples_ts"), test.get("samples_ns")
     tail = {**extra, **started, "imported_from": origin(path, line)}
     if rates is None and times is not None:
-        fail(rel, line, f"test {label} ({_layout(test)}) has samples_ns but no samples_ts, the "
-                        "rate of each repetition this importer reads: a layout it does not know")
+        fail(
+            rel,
+            line,
+            f"test {label} ({_layout(test)}) has samples_ns but no samples_ts, the "
+            "rate of each repetition this importer reads: a layout it does not know",
+        )
     if rates is None:
         mean = finite(test.get("avg_ts"))
         if mean is None:
-            fail(rel, line, f"test {label} ({_layout(test)}) has neither samples_ts nor a numeric "
-                            "avg_ts: no rate to import")
-        warnings.append(warning(rel, line, f"test {label} has no samples_ts (an older llama-bench?): "
-                                       "imported as one aggregate record, its avg_ts"))
-        return [{**base, metric: mean, **aggregate_fields(f"avg_ts over the repetitions of {label}"),
-                 **({"avg_ns": test["avg_ns"]} if test.get("avg_ns") is not None else {}), **tail}]
-    if not isinstance(rates, list) or (times is not None and
-                                       (not isinstance(times, list) or len(times) != len(rates))):
+            fail(
+                rel,
+                line,
+                f"test {label} ({_layout(test)}) has neither samples_ts nor a numeric avg_ts: no rate to import",
+            )
+        warnings.append(
+            warning(
+                rel,
+                line,
+                f"test {label} has no samples_ts (an older llama-bench?): imported as one aggregate record, its avg_ts",
+            )
+        )
+        return [
+            {
+                **base,
+                metric: mean,
+                **aggregate_fields(f"avg_ts over the repetitions of {label}"),
+                **({"avg_ns": test["avg_ns"]} if test.get("avg_ns") is not None else {}),
+                **tail,
+            }
+        ]
+    if not isinstance(rates, list) or (times is not None and (not isinstance(times, list) or len(times) != len(rates))):
         fail(rel, line, f"test {label}: samples_ts and samples_ns must be lists of the same length")
     if not rates:
-        lost.append(skipped(rel, line_of(test, "samples_ts") or line,
-                            f"test {label} has no repetition (samples_ts is empty): nothing measured"))
+        lost.append(
+            skipped(
+                rel,
+                line_of(test, "samples_ts") or line,
+                f"test {label} has no repetition (samples_ts is empty): nothing measured",
+            )
+        )
         return []
     records = []
     for i, rate in enumerate(rates):
         value = finite(rate)
         if value is None or value < 0:
-            lost.append(skipped(rel, line_of(test, "samples_ts") or line,
-                                f"samples_ts[{i}] of test {label} is not a rate: "
-                                f"{shorten(repr(rate))}"))
+            lost.append(
+                skipped(
+                    rel,
+                    line_of(test, "samples_ts") or line,
+                    f"samples_ts[{i}] of test {label} is not a rate: {shorten(repr(rate))}",
+                )
+            )
             continue
         sample_ns = times[i] if times is not None else None
         records.append({**base, metric: value, "sample_ns": sample_ns, **tail})
     return records
 
 
-IMPORTER = register(Importer(NAME, "llama-bench -o json / -o jsonl: one record per repetition",
-                             detect, read))
+IMPORTER = register(Importer(NAME, "llama-bench -o json / -o jsonl: one record per repetition", detect, read))

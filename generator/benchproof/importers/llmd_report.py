@@ -38,7 +38,7 @@ from benchproof.errors import Problem, error, fail
 from benchproof.importers.base import DimensionDef, Imported, Importer, register
 from benchproof.importers.common import IMPORTED_FROM, finite, nested, origin, read_file
 from benchproof.importers.common import skipped as skip
-from benchproof.importers.inference_perf import iso_time
+from benchproof.importers.inference_perf_beside import iso_time
 from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.importers.serving.result import ArmFields, serving_import
 from benchproof.importers.serving.stub import arm_stub

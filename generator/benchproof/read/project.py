@@ -14,8 +14,9 @@ from benchproof.model.project import Project
 from benchproof.model.records import Records
 from benchproof.read.config.arms import arm_files, read_arm
 from benchproof.read.config.audit import check_parity, read_audit
-from benchproof.read.config.report import REL, read_report, with_decimals, with_order
+from benchproof.read.config.report import REL, read_report
 from benchproof.read.config.requests import check_names, check_stated
+from benchproof.read.config.settle import with_decimals, with_order
 from benchproof.read.config.weighing import read_weighing
 from benchproof.read.custody import LOG, read_custody
 from benchproof.read.inputs import collect, folder_files, outside

@@ -16,8 +16,8 @@ from benchproof.errors import Problem
 from benchproof.model.decision import Skipped
 from benchproof.read.derive import Condition, Derivation, DeriveError
 from benchproof.read.jsonio import RawRecord
+from benchproof.read.numbers import parse_number
 from benchproof.read.runs.records_io import read_runs
-from benchproof.read.runs.validate import parse_number
 from benchproof.read.yamlio import read_text
 from benchproof.text import setting
 

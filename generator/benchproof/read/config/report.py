@@ -20,7 +20,7 @@ from benchproof.read.markdown import render_markdown
 from benchproof.read.paths import project_file
 
 if TYPE_CHECKING:
-    from benchproof.model.records import Records
+    pass
 from benchproof.read.schema import FILE_TABLES, Field, check_map, kind_ok, line_of, marks, shown
 
 REL = "report.yaml"
@@ -28,44 +28,59 @@ ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 RESERVED_COLUMNS = frozenset(RESERVED)  # a metric or dimension id may not take these
 
 METRIC_FIELDS = {
-    "id": Field("str", required=True, pattern=ID_RE.pattern,
-                doc="The record column that holds the value (letters, digits, '-', '_', '.')"),
+    "id": Field(
+        "str",
+        required=True,
+        pattern=ID_RE.pattern,
+        doc="The record column that holds the value (letters, digits, '-', '_', '.')",
+    ),
     "label": Field("str", limit=MAX_LABEL, doc="The column heading and chart title (default: the id)"),
     "unit": Field("str", limit=MAX_LABEL, doc="The unit shown after the figures, e.g. s, ms, items/s"),
-    "better": Field("str", required=True, choices=("higher", "lower"),
-                    doc="Which way is better: higher or lower"),
-    "source": Field("str", required=True,
-                    doc="Where the figure comes from: a timer, the wall clock, a tool's field"),
-    "derive": Field("str", doc="Arithmetic over record columns that recomputes the value, "
-                               "e.g. items / wall_s"),
+    "better": Field("str", required=True, choices=("higher", "lower"), doc="Which way is better: higher or lower"),
+    "source": Field("str", required=True, doc="Where the figure comes from: a timer, the wall clock, a tool's field"),
+    "derive": Field("str", doc="Arithmetic over record columns that recomputes the value, e.g. items / wall_s"),
     "allow_negative": Field("bool", default=False, doc="Accept negative values (an error otherwise)"),
-    "decimals": Field("int", bounds=(0, 6), doc="Decimals shown for this metric (default: the report's "
-                                                "decimals, or none when every value is a whole number)"),
+    "decimals": Field(
+        "int",
+        bounds=(0, 6),
+        doc="Decimals shown for this metric (default: the report's "
+        "decimals, or none when every value is a whole number)",
+    ),
     "per": PER_FIELD,
     "stated": STATED_FIELD,
 }
 DIMENSION_FIELDS = {
     "id": Field("str", required=True, pattern=ID_RE.pattern, doc="The record column that holds the workload value"),
     "label": Field("str", limit=MAX_LABEL, doc="The column heading (default: the id)"),
-    "order": Field("list", item="scalar",
-                   doc="The order of the values in tables, selectors and sweeps, e.g. [small, medium, large] "
-                       "(values not listed follow: numbers and sizes such as 256K by value, then text as "
-                       "the records first have it)"),
+    "order": Field(
+        "list",
+        item="scalar",
+        doc="The order of the values in tables, selectors and sweeps, e.g. [small, medium, large] "
+        "(values not listed follow: numbers and sizes such as 256K by value, then text as "
+        "the records first have it)",
+    ),
 }
 SECTION_FIELDS = {
     "id": Field("str", required=True, pattern=ID_RE.pattern, doc="The section's id (the 'section' column of records)"),
     "title": Field("str", limit=MAX_LABEL, doc="The section heading (default: the id)"),
-    "notes": Field("str", doc="The section's narrative: a Markdown file in the project "
-                              "(notes/x.md) or Markdown text"),
-    "arms": Field("list", required=True, item="str",
-                  doc="The ids of the section's arms, in table order (each has arms/<id>.yaml)"),
+    "notes": Field("str", doc="The section's narrative: a Markdown file in the project (notes/x.md) or Markdown text"),
+    "arms": Field(
+        "list", required=True, item="str", doc="The ids of the section's arms, in table order (each has arms/<id>.yaml)"
+    ),
     "baseline": Field("str", doc="The arm the others are compared with (the ratio column)"),
-    "compare": Field("list", item="strlist",
-                     doc="Comparisons beside the baseline: pairs [arm, vs], e.g. [[new, old]]; each is shown "
-                         "with its ratio (arm ÷ vs) and whether their repetitions are separated"),
-    "group_by": Field("str", default="point", choices=("point", "arm"),
-                      doc="Summary rows: 'point' puts the arms side by side at each workload point "
-                          "(baseline first); 'arm' lists each arm's points together"),
+    "compare": Field(
+        "list",
+        item="strlist",
+        doc="Comparisons beside the baseline: pairs [arm, vs], e.g. [[new, old]]; each is shown "
+        "with its ratio (arm ÷ vs) and whether their repetitions are separated",
+    ),
+    "group_by": Field(
+        "str",
+        default="point",
+        choices=("point", "arm"),
+        doc="Summary rows: 'point' puts the arms side by side at each workload point "
+        "(baseline first); 'arm' lists each arm's points together",
+    ),
 }
 REPORT_FIELDS = {
     "title": Field("str", required=True, limit=MAX_LABEL, doc="The report's title"),
@@ -73,22 +88,38 @@ REPORT_FIELDS = {
     "topics": Field("strlist", doc="Topic words for the header: a text or a list of texts"),
     "subject": Field("map", doc="What every arm has in common, e.g. {name, version, sha256}"),
     "metrics": Field("list", required=True, fields=METRIC_FIELDS, doc="The measured quantities"),
-    "dimensions": Field("list", required=True, fields=DIMENSION_FIELDS,
-                        doc="The workload keys: each value is one row of the tables and one chart point"),
-    "sections": Field("list", required=True, fields=SECTION_FIELDS,
-                      doc="The experiments, in page order; each lists its arms"),
-    "protocol": Field("str", doc="Protocol & limits: a Markdown file in the project "
-                                 "(notes/protocol.md) or Markdown text"),
+    "dimensions": Field(
+        "list",
+        required=True,
+        fields=DIMENSION_FIELDS,
+        doc="The workload keys: each value is one row of the tables and one chart point",
+    ),
+    "sections": Field(
+        "list", required=True, fields=SECTION_FIELDS, doc="The experiments, in page order; each lists its arms"
+    ),
+    "protocol": Field(
+        "str", doc="Protocol & limits: a Markdown file in the project (notes/protocol.md) or Markdown text"
+    ),
     "decimals": Field("int", default=2, bounds=(0, 6), doc="Decimals shown in the figures"),
-    "arm_label": Field("str", default="Arm", doc="The heading of the arm column in tables and charts, "
-                                                 "e.g. Engine / mode"),
+    "arm_label": Field(
+        "str", default="Arm", doc="The heading of the arm column in tables and charts, e.g. Engine / mode"
+    ),
     "audit": Field("map", fields=AUDIT_FIELDS, doc="What the audit checks: thresholds, guards, accepted findings"),
-    "decision": Field("map", fields=DECISION_FIELDS,
-                      doc="The decision the report supports: question, verdict, claims checked against the figures"),
-    "crossover": Field("list", fields=CROSSOVER_FIELDS,
-                       doc="Where one arm stops being faster, weighed by a distribution of output lengths"),
-    "reference": Field("list", fields=REFERENCE_FIELDS,
-                       doc="A distribution of your own measurements the benchmark's repetitions are placed in"),
+    "decision": Field(
+        "map",
+        fields=DECISION_FIELDS,
+        doc="The decision the report supports: question, verdict, claims checked against the figures",
+    ),
+    "crossover": Field(
+        "list",
+        fields=CROSSOVER_FIELDS,
+        doc="Where one arm stops being faster, weighed by a distribution of output lengths",
+    ),
+    "reference": Field(
+        "list",
+        fields=REFERENCE_FIELDS,
+        doc="A distribution of your own measurements the benchmark's repetitions are placed in",
+    ),
     "slo": SLO_FIELD,
 }
 FILE_TABLES[REL] = (REL, REPORT_FIELDS)
@@ -105,8 +136,7 @@ def names_a_file(value: str) -> bool:
     return text.lower().endswith((".md", ".markdown", ".txt")) or ("/" in text and " " not in text)
 
 
-def read_notes(root: Path, value: str | None, line: int | None, problems: Problems,
-               rel: str = REL) -> str:
+def read_notes(root: Path, value: str | None, line: int | None, problems: Problems, rel: str = REL) -> str:
     """The sanitized HTML of a Markdown file named in a YAML file, or of the Markdown text
     written there instead ('' when none); both go through the same sanitizer."""
     if not value:
@@ -149,8 +179,7 @@ def _named(item: Any, kind: str, key: str = "id") -> str:
 def _used(value: str, what: str, seen: set[str]) -> str | None:
     """Why ``value`` cannot be the id of a new metric or dimension, or ``None``."""
     if value in RESERVED_COLUMNS:
-        return (f"{what} id '{value}' is a reserved column name "
-                f"({', '.join(sorted(RESERVED_COLUMNS))})")
+        return f"{what} id '{value}' is a reserved column name ({', '.join(sorted(RESERVED_COLUMNS))})"
     if value in seen:
         return f"{what} id '{value}' is used twice"
     return None
@@ -176,13 +205,16 @@ def _metrics(doc: dict, problems: Problems) -> list[Metric]:
         seen.add(m["id"])
         better = m.get("better", "higher")
         if better not in BETTER:
-            problems.error(REL, line_of(item, "better"),
-                           f"'better' must be 'higher' or 'lower', got '{better}'"
-                           f"{did_you_mean(better, BETTER)}")
+            problems.error(
+                REL,
+                line_of(item, "better"),
+                f"'better' must be 'higher' or 'lower', got '{better}'{did_you_mean(better, BETTER)}",
+            )
         per = m.get("per", "run")
         if per not in PER:
-            problems.error(REL, line_of(item, "per"), f"'per' must be 'run' or 'request', got '{per}'"
-                                                      f"{did_you_mean(str(per), PER)}")
+            problems.error(
+                REL, line_of(item, "per"), f"'per' must be 'run' or 'request', got '{per}'{did_you_mean(str(per), PER)}"
+            )
             per = "run"
         stated = stated_of(m, item, problems)
         fields: tuple[str, ...] = ()
@@ -192,14 +224,22 @@ def _metrics(doc: dict, problems: Problems) -> list[Metric]:
             except DeriveError as exc:
                 problems.error(REL, line_of(item, "derive"), f"metric '{m['id']}': {exc}")
                 m["derive"] = None  # never evaluated: the project does not load
-        metrics.append(Metric(
-            id=m["id"], label=m.get("label", m["id"]), unit=m.get("unit", ""),
-            better=better if better in BETTER else "higher",
-            source=m.get("source", ""), derive=m.get("derive"), derive_fields=fields,
-            allow_negative=bool(m.get("allow_negative", False)),
-            decimals=_decimals(m, item, METRIC_FIELDS, problems, None), per=per, stated=stated,
-            marks=marks(item, "stated"),
-        ))
+        metrics.append(
+            Metric(
+                id=m["id"],
+                label=m.get("label", m["id"]),
+                unit=m.get("unit", ""),
+                better=better if better in BETTER else "higher",
+                source=m.get("source", ""),
+                derive=m.get("derive"),
+                derive_fields=fields,
+                allow_negative=bool(m.get("allow_negative", False)),
+                decimals=_decimals(m, item, METRIC_FIELDS, problems, None),
+                per=per,
+                stated=stated,
+                marks=marks(item, "stated"),
+            )
+        )
     return metrics
 
 
@@ -216,8 +256,14 @@ def _dimensions(doc: dict, metric_ids: set[str], problems: Problems) -> list[Dim
             problems.error(REL, line, why)
             continue
         order, lines = _order(d, item, problems)
-        dims.append(Dimension(d["id"], d.get("label", d["id"]), order,
-                              marks=replace(marks(item), entries=tuple(("order", k, line) for k, line in lines.items()))))
+        dims.append(
+            Dimension(
+                d["id"],
+                d.get("label", d["id"]),
+                order,
+                marks=replace(marks(item), entries=tuple(("order", k, line) for k, line in lines.items())),
+            )
+        )
     return dims
 
 
@@ -229,34 +275,22 @@ def _order(d: dict, item: Any, problems: Problems) -> tuple[tuple, dict[tuple, i
     for i, value in enumerate(d.get("order") or []):
         where = line_of(item["order"], i)
         if not kind_ok("scalar", value) or (isinstance(value, float) and not math.isfinite(value)):
-            problems.error(REL, where, f"'order' of dimension '{d['id']}' lists {shown(value)}: each "
-                                       "entry is one value of the dimension, a text or a number")
+            problems.error(
+                REL,
+                where,
+                f"'order' of dimension '{d['id']}' lists {shown(value)}: each "
+                "entry is one value of the dimension, a text or a number",
+            )
         elif value_key(value) in seen:
-            problems.error(REL, where, f"'order' of dimension '{d['id']}' lists {shown(value)} twice "
-                                       f"(first at line {seen[value_key(value)]})")
+            problems.error(
+                REL,
+                where,
+                f"'order' of dimension '{d['id']}' lists {shown(value)} twice (first at line {seen[value_key(value)]})",
+            )
         else:
             seen[value_key(value)] = where
             values.append(value)
     return tuple(values), seen
-
-
-def with_order(report: Report, records: Records, problems: Problems) -> Report:
-    """The report with each dimension's text values in the order the records first have them
-    (how they are listed where ``order`` does not say); a value ``order`` lists that no record
-    has is a warning (a typo, or a record that is gone)."""
-    dims = []
-    for dim in report.dimensions:
-        values = [v for point in records.point.labels for k, v in point if k == dim.id]  # first-use order
-        seen = tuple(dict.fromkeys(v for v in values if isinstance(v, str)))
-        found = {value_key(v) for v in values}
-        for value in dim.order:
-            if values and value_key(value) not in found:
-                known = ", ".join(map(str, sorted(set(values), key=dim.sort_key)[:8]))
-                problems.warning(REL, dim.marks.entry("order", value_key(value)),
-                                 f"dimension '{dim.id}': 'order' lists {shown(value)}, which no record has "
-                                 f"(its values: {known})")
-        dims.append(replace(dim, seen=seen))
-    return replace(report, dimensions=tuple(dims))
 
 
 def _sections(root: Path, doc: dict, problems: Problems) -> list[tuple[Section, dict]]:
@@ -280,15 +314,22 @@ def _sections(root: Path, doc: dict, problems: Problems) -> list[tuple[Section, 
                 arm_lines[arm] = where
         baseline = s.get("baseline")
         if baseline is not None and baseline not in arm_lines:
-            problems.error(REL, line_of(item, "baseline"),
-                           f"baseline '{baseline}' of section '{s['id']}' is not one of its arms"
-                           f"{did_you_mean(baseline, arm_lines)}")
+            problems.error(
+                REL,
+                line_of(item, "baseline"),
+                f"baseline '{baseline}' of section '{s['id']}' is not one of its arms"
+                f"{did_you_mean(baseline, arm_lines)}",
+            )
             baseline = None
         notes = read_notes(root, s.get("notes"), line_of(item, "notes"), problems)
         group_by = s.get("group_by", "point")
         if group_by not in GROUP_BY:
-            problems.error(REL, line_of(item, "group_by"), f"'group_by' of section '{s['id']}' must be "
-                           f"'point' or 'arm', got '{group_by}'{did_you_mean(str(group_by), GROUP_BY)}")
+            problems.error(
+                REL,
+                line_of(item, "group_by"),
+                f"'group_by' of section '{s['id']}' must be "
+                f"'point' or 'arm', got '{group_by}'{did_you_mean(str(group_by), GROUP_BY)}",
+            )
             group_by = "point"
         pairs = _pairs(item, s, arm_lines, baseline, problems)
         section = Section(s["id"], s.get("title", s["id"]), notes, tuple(arm_lines), baseline, group_by, pairs)
@@ -304,13 +345,20 @@ def _pairs(item: Any, s: dict, arm_lines: dict, baseline: str | None, problems: 
     for i, pair in enumerate(s.get("compare") or []):
         where = line_of(item["compare"], i) or line_of(item, "compare")
         if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(a, str) for a in pair)):
-            problems.error(REL, where, f"'compare' of section '{s['id']}': each entry is a pair [arm, vs] of two "
-                                       f"arm ids, got {shown(pair)}")
+            problems.error(
+                REL,
+                where,
+                f"'compare' of section '{s['id']}': each entry is a pair [arm, vs] of two arm ids, got {shown(pair)}",
+            )
             continue
         unknown = [a for a in pair if a not in arm_lines]
         for arm in unknown:
-            problems.error(REL, where, f"'compare' of section '{s['id']}' names '{arm}', which is not one of its "
-                                       f"arms{did_you_mean(arm, arm_lines)}")
+            problems.error(
+                REL,
+                where,
+                f"'compare' of section '{s['id']}' names '{arm}', which is not one of its "
+                f"arms{did_you_mean(arm, arm_lines)}",
+            )
         if unknown:
             continue
         if pair[0] == pair[1]:
@@ -318,8 +366,12 @@ def _pairs(item: Any, s: dict, arm_lines: dict, baseline: str | None, problems: 
         elif tuple(pair) in pairs:
             problems.error(REL, where, f"'compare' of section '{s['id']}' lists [{pair[0]}, {pair[1]}] twice")
         elif pair[1] == baseline:
-            problems.warning(REL, where, f"'compare' of section '{s['id']}': [{pair[0]}, {pair[1]}] is the "
-                                         "comparison with the baseline, which every table already shows")
+            problems.warning(
+                REL,
+                where,
+                f"'compare' of section '{s['id']}': [{pair[0]}, {pair[1]}] is the "
+                "comparison with the baseline, which every table already shows",
+            )
         else:
             pairs.append((pair[0], pair[1]))
     return tuple(pairs)
@@ -333,25 +385,6 @@ def _decimals(node: dict, marked: Any, fields: dict, problems: Problems, default
         problems.error(REL, line_of(marked, "decimals"), f"'decimals' must be between {low} and {high}, got {decimals}")
         return default
     return decimals
-
-
-def with_decimals(report: Report, records: Records) -> Report:
-    """The report with each metric's decimals settled: its own, else none (0) when every value
-    the records hold is a whole number, else the report's."""
-    metrics = []
-    for metric in report.metrics:
-        decimals = metric.decimals
-        if decimals is None:
-            import numpy as np  # here: `benchproof --help` and `schema` stay light
-
-            values = records.metrics.get(metric.id)   # a column: NaN where not measured
-            values = values[~np.isnan(values)] if values is not None else values
-            whole = values is not None and values.size > 0 and bool(np.all(values == np.floor(values)))
-            decimals = 0 if whole else report.decimals
-        metrics.append(replace(metric, decimals=decimals))
-    per_request = tuple(replace(m, decimals=report.decimals if m.decimals is None else m.decimals)
-                        for m in report.request_metrics)
-    return replace(report, metrics=tuple(metrics), request_metrics=per_request)
 
 
 def read_report(root: Path, doc: Any, problems: Problems) -> tuple[Report | None, list]:
@@ -369,13 +402,18 @@ def read_report(root: Path, doc: Any, problems: Problems) -> tuple[Report | None
     topics = top.get("topics") or ()
     per_request = tuple(m for m in metrics if m.per == "request")
     report = Report(
-        title=top.get("title", ""), subtitle=top.get("subtitle", ""),
+        title=top.get("title", ""),
+        subtitle=top.get("subtitle", ""),
         topics=(topics,) if isinstance(topics, str) else tuple(topics),
-        subject=dict(top.get("subject") or {}), metrics=tuple(m for m in metrics if m.per == "run"),
+        subject=dict(top.get("subject") or {}),
+        metrics=tuple(m for m in metrics if m.per == "run"),
         dimensions=tuple(dims),
         sections=tuple(s for s, _ in sections),
         protocol_html=read_notes(root, top.get("protocol"), line_of(doc, "protocol"), problems),
-        decimals=default if decimals is None else decimals, arm_label=top.get("arm_label") or REPORT_FIELDS["arm_label"].default,
-        request_metrics=per_request, slo=read_slo(top, doc, per_request, problems), marks=marks(doc),
+        decimals=default if decimals is None else decimals,
+        arm_label=top.get("arm_label") or REPORT_FIELDS["arm_label"].default,
+        request_metrics=per_request,
+        slo=read_slo(top, doc, per_request, problems),
+        marks=marks(doc),
     )
     return report, [info for _, info in sections]

@@ -14,7 +14,7 @@ from benchproof.errors import Problems, did_you_mean
 from benchproof.model.config import Report
 from benchproof.model.terms import Point
 from benchproof.read.config.report import REL
-from benchproof.read.runs.validate import _dim_value as dim_value  # the same reading as a record's dimension values
+from benchproof.read.runs.record_checks import _dim_value as dim_value  # the same reading as a record's dimension values
 from benchproof.read.schema import check_map, line_of, shown
 from benchproof.text import point_ids
 
