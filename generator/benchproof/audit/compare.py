@@ -153,7 +153,8 @@ def degraded_regime(f: Facts, settings: AuditSettings) -> list[Finding]:
                 else:
                     places = departure_of_two(worse, settings.regime) if pair else []
                 for p, healthy in places:
-                    arm, other = (a, b) if worse[p] > 0 else (b, a)  # pragma: no mutate (a ratio of 1 is never away: >= 0 is the same)
+                    # no mutate: a ratio of 1 is never away: >= 0 is the same
+                    arm, other = (a, b) if worse[p] > 0 else (b, a)  # pragma: no mutate
                     key = (section.id, arm, p, metric.id)
                     k, j = (0, 1) if arm == a else (1, 0)
                     moved = _moved({q: medians[q][k] for q in worse}, p, healthy, metric.better)
@@ -162,7 +163,8 @@ def degraded_regime(f: Facts, settings: AuditSettings) -> list[Finding]:
                     # two points: the other arm fell by more than the square root of this one's fall: the workload
                     theirs = _moved({q: medians[q][j] for q in worse}, p, healthy, metric.better) if pair else 0.0
                     if theirs is None or 2 * theirs > moved:
-                        continue  # pragma: no mutate (break is the same: only two points skip here, and then no later reading fires)
+                        # no mutate: break is the same: only two points skip here, and then no later reading fires
+                        continue  # pragma: no mutate
                     factor = math.exp(abs(worse[p]))
                     value, beside = medians[p][k], medians[p][j]
                     usual = sorted(medians[h][k] / medians[h][j] for h in healthy)
