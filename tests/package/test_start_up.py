@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from support.common import EXAMPLE
+from support.common import EXAMPLE, REJECTED
 
 PROBE = """
 import sys
@@ -46,7 +46,11 @@ OTHER_COMMANDS = ("benchproof.published", "benchproof.verify", "benchproof.compa
 # and every installed package's entry points).
 NOT_LOADED = ("pandas", "altair", "importlib.metadata", "email",
               # the page of per-request distributions and its charts: the example has no requests/
-              "benchproof.pages.distributions_view", "benchproof.charts.ecdf")
+              "benchproof.pages.distributions_view", "benchproof.charts.ecdf",
+              # the decision's claims, re-run bar and their block: the example has no decision:
+              "benchproof.compute.decision", "benchproof.pages.decision_view")
+# What a report with a decision loads besides (so the names above are the modules that matter).
+DECISION = ("benchproof.compute.decision", "benchproof.pages.decision_view")
 LOADED = """
 import sys
 from benchproof.cli import main
@@ -84,6 +88,11 @@ def test_a_build_loads_no_other_command_and_no_library_its_report_does_not_use(t
     assert "benchproof.build" in modules
     assert among(modules, OTHER_COMMANDS) == []
     assert among(modules, NOT_LOADED) == []
+
+
+def test_only_a_report_with_a_decision_loads_the_decision_modules(tmp_path):
+    modules = loaded("build", str(REJECTED), "-o", str(tmp_path / "site"))
+    assert among(modules, DECISION) == sorted(DECISION)
 
 
 SERVE_TWICE = """
