@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from benchproof import progress
 from benchproof.addresses import INDEX, asset_path, download_path
@@ -18,7 +19,6 @@ from benchproof.charts.vega import files as chart_files
 from benchproof.charts.vega import runtime
 from benchproof.charts.widgets import charts_page
 from benchproof.compute.aggregate import Results
-from benchproof.compute.decision import DecisionOutcome, flagged
 from benchproof.compute.run import Computed, compute
 from benchproof.errors import InputError, Problem, printable, strictly
 from benchproof.model.columns import free_unused_memory
@@ -43,6 +43,9 @@ from benchproof.receipts.runs_data import runs_data_files
 from benchproof.receipts.signature import Signature, signature_name
 from benchproof.site import MARKER, Content, SiteFiles, Stored, publish
 from benchproof import text as fmt
+
+if TYPE_CHECKING:   # loaded only for a report with a decision (check)
+    from benchproof.compute.decision import DecisionOutcome
 
 Log = Callable[[str], None]
 MARKER_TEXT = "This folder was written by benchproof; a rebuild replaces it whole.\n"
@@ -126,7 +129,12 @@ def check(project_dir: Path, strict: bool, log: Log) -> Checked:
         projects[name] = project
         computed = compute(project)
         audit = run_audit(project, computed)
-        audited[name] = Audited(computed, audit, flagged(computed.decision, audit.cells, audit.sections))
+        decision = computed.decision
+        if decision is not None:   # the decision's module is loaded only for a report with a decision
+            from benchproof.compute.decision import flagged
+
+            decision = flagged(decision, audit.cells, audit.sections)
+        audited[name] = Audited(computed, audit, decision)
         label = name + ": " if name else ""
         log(f"read      {label}{describe(project)}; {len(project.warnings)} warnings")
         log(f"audit     {label}{audit_line(audited[name].audit, project)}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from support.common import EXAMPLE
+from support.common import EXAMPLE, REJECTED
 
 PROBE = """
 import sys
@@ -46,7 +46,11 @@ OTHER_COMMANDS = ("benchproof.published", "benchproof.verify", "benchproof.compa
 # and every installed package's entry points).
 NOT_LOADED = ("pandas", "altair", "importlib.metadata", "email",
               # the page of per-request distributions and its charts: the example has no requests/
-              "benchproof.pages.distributions_view", "benchproof.charts.ecdf")
+              "benchproof.pages.distributions_view", "benchproof.charts.ecdf",
+              # the decision's claims, re-run bar and their block: the example has no decision:
+              "benchproof.compute.decision", "benchproof.pages.decision_view")
+# What a report with a decision loads besides (so the names above are the modules that matter).
+DECISION = ("benchproof.compute.decision", "benchproof.pages.decision_view")
 LOADED = """
 import sys
 from benchproof.cli import main
@@ -86,6 +90,11 @@ def test_a_build_loads_no_other_command_and_no_library_its_report_does_not_use(t
     assert among(modules, NOT_LOADED) == []
 
 
+def test_only_a_report_with_a_decision_loads_the_decision_modules(tmp_path):
+    modules = loaded("build", str(REJECTED), "-o", str(tmp_path / "site"))
+    assert among(modules, DECISION) == sorted(DECISION)
+
+
 SERVE_TWICE = """
 import sys, time
 from pathlib import Path
@@ -106,3 +115,44 @@ def test_serve_rebuilds_in_its_own_process_and_imports_nothing_again(tmp_path):
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == []
+
+
+def _yaml_files() -> list:
+    return sorted(p for folder in (EXAMPLE, REJECTED) for p in folder.rglob("*.yaml"))
+
+
+def test_yaml_is_parsed_by_libyaml_with_the_same_values_lines_and_problems(monkeypatch):
+    # libyaml's parser (C) feeds benchproof's own composer: about seven times faster than
+    # PyYAML's pure-Python parser, and nothing a reader sees changes
+    from benchproof.read import yamlio
+
+    assert yamlio.LIBYAML
+    text = "a: 1\nb: [x, {c: 2}]\na: 3\n"
+    fast = yamlio._FastLoader(text, "f.yaml")
+    assert fast.get_single_data() == {"a": 1, "b": ["x", {"c": 2}]} and fast.problems
+    for path in _yaml_files():
+        with_c = yamlio.load_yaml(path, path.name)
+        monkeypatch.setattr(yamlio, "LIBYAML", False)
+        alone = yamlio.load_yaml(path, path.name)
+        monkeypatch.setattr(yamlio, "LIBYAML", True)
+        assert _marked(with_c[0]) == _marked(alone[0]) and with_c[1] == alone[1], path
+
+
+def _marked(value):
+    """A value with the lines load_yaml keeps on its mappings and lists."""
+    if isinstance(value, dict):
+        return value.line, value.key_lines, {k: _marked(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return value.line, value.item_lines, [_marked(v) for v in value]
+    return value
+
+
+def test_a_yaml_problem_is_said_as_pythons_yaml_says_it():
+    # libyaml takes a tab in a plain text and words its errors its own way: such files are read
+    # by PyYAML's parser alone, whose messages and lines the read tests hold
+    from benchproof.read.yamlio import load_yaml_text
+
+    _, tab = load_yaml_text("a: 1\nver\tsion: 2\n", "f.yaml")
+    assert [(p.line, p.message) for p in tab] == [(2, "YAML syntax error: found character '\\t' that cannot start any token")]
+    _, colon = load_yaml_text("a: 1\nb: c: d\n", "f.yaml")
+    assert [(p.line, p.message) for p in colon] == [(2, "YAML syntax error: mapping values are not allowed here")]

@@ -121,7 +121,7 @@ NOT_PLURALS = {
 # Words made of a point's pairs that are not a point in words: (module, line's expression) → why.
 NOT_POINTS = {
     ("addresses.py", "[f'{k}-{v}' for k, v in point]"): "a chart view's file name and #view= key, not words",
-    ("pages/decision_view.py", "(f'{k}-{v}' for k, v in point)"): "a figure's anchor (fig-…), not words",
+    ("pages/figure_words.py", "(f'{k}-{v}' for k, v in point)"): "a figure's anchor (fig-…), not words",
     ("charts/widgets.py", "section or 'all'"): "a widget's HTML id, chart-all when it serves every section",
 }
 

@@ -7,13 +7,17 @@ findings point at that block's line (a claim's, a re-run bar row's)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from benchproof import text as fmt
 from benchproof.audit.finding import Facts, Finding, limit, percent
-from benchproof.compute.decision import ClaimFigure
 from benchproof.compute.workload import ReferenceOutcome
 from benchproof.model.config import AuditSettings
+
+if TYPE_CHECKING:   # loaded only for a report with a decision (compute.run.decided)
+    from benchproof.compute.decision import ClaimFigure
 
 SPIKE_FROM = 20       # values a distribution needs before one value's share means anything
 

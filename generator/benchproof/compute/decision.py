@@ -17,30 +17,21 @@ absolute figure.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Mapping
 
-from benchproof.model.terms import Point
 from benchproof.compute.aggregate import Results, Row
 from benchproof.compute.relative import Degraded
-from benchproof.model.percentiles import median
+from benchproof.compute.sides import Side, rows_by_group, side
 from benchproof.model.decision import DecisionClaim, RerunBar
+from benchproof.model.percentiles import median
 from benchproof.model.project import Project
+from benchproof.model.terms import Point
 
 HOLDS, FAILS, CANNOT, FLAGGED = "holds", "fails", "cannot-check", "holds-on-flagged"
 STATES = (HOLDS, FAILS, CANNOT, FLAGGED)
 CLAIM_RULE = "claim-fails"
 DECISION_RULES = (CLAIM_RULE, "rerun-bar")   # the decision's own findings: they flag no claim
-
-
-@dataclass(frozen=True)
-class Side:
-    """One arm's figure at one point: its median, or its status in words when it has none."""
-
-    arm: str
-    median: float | None
-    status: str
-    flags: tuple = ()          # the audit's markers on this figure (benchproof.audit.notices.Flag)
 
 
 @dataclass(frozen=True)
@@ -80,19 +71,6 @@ class BarOutcome:
 class DecisionOutcome:
     claims: tuple[ClaimOutcome, ...]
     bars: tuple[BarOutcome, ...]
-
-
-def rows_by_group(results: Results) -> dict[tuple, Row]:
-    """(section, arm, point) → the summary row there."""
-    return {(row.section, row.arm, row.point): row for row in results.rows}
-
-
-def side(rows: Mapping[tuple, Row], section: str, arm: str, point: Point, metric: str) -> Side:
-    row = rows.get((section, arm, point))
-    if row is None:
-        return Side(arm, None, "not run")
-    stat = row.stats[metric]
-    return Side(arm, stat.median, stat.status)
 
 
 def _figure(claim: DecisionClaim, rows: Mapping[tuple, Row], point: Point, degraded: Degraded | None) -> ClaimFigure:
@@ -137,12 +115,10 @@ def _flags(cells: Mapping, sections: Mapping, section: str, arm: str, point: Poi
 
 
 def _flagged(figure: ClaimFigure, cells: Mapping, sections: Mapping) -> ClaimFigure:
-    def mark(one: Side | None) -> Side | None:
-        if one is None:
-            return None
+    def mark(one: Side) -> Side:
         return replace(one, flags=_flags(cells, sections, figure.section, one.arm, figure.point, figure.metric))
 
-    return replace(figure, side=mark(figure.side), vs=mark(figure.vs))
+    return replace(figure, side=mark(figure.side), vs=None if figure.vs is None else mark(figure.vs))
 
 
 def decision_outcome(project: Project, results: Results) -> DecisionOutcome | None:

@@ -7,14 +7,17 @@ and the pages and downloads are built from it and the audit, nothing computed tw
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from benchproof.compute.aggregate import Results, aggregate
 from benchproof.compute.comparisons import Comparisons, compare
-from benchproof.compute.decision import DecisionOutcome, decision_outcome
 from benchproof.compute.distributions import Distributions, distributions
 from benchproof.compute.groups import Groups
 from benchproof.compute.workload import Weighed, weigh
 from benchproof.model.project import Project
+
+if TYPE_CHECKING:   # the decision's module is loaded only for a report with a decision: block (decided)
+    from benchproof.compute.decision import DecisionOutcome
 
 
 @dataclass(frozen=True)
@@ -30,5 +33,15 @@ class Computed:
 def compute(project: Project) -> Computed:
     groups = Groups(project.records)
     results = aggregate(project, groups)
-    return Computed(results, groups, decision_outcome(project, results), weigh(project, results, groups),
+    return Computed(results, groups, decided(project, results), weigh(project, results, groups),
                     compare(project, results, groups), distributions(project, results, groups))
+
+
+def decided(project: Project, results: Results) -> DecisionOutcome | None:
+    """The decision's claims and re-run bar against ``results``, or None for a report without
+    a ``decision:`` block, which then never loads the decision's module."""
+    if project.weighing.decision is None:
+        return None
+    from benchproof.compute.decision import decision_outcome
+
+    return decision_outcome(project, results)

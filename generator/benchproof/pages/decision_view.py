@@ -7,63 +7,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from benchproof import text as fmt
 from benchproof.audit.run import Audit
-from benchproof.addresses import slug
-from benchproof.model.terms import Point
 from benchproof.compute.comparisons import STATE_WORDS as STATE_WORDS_OF_STATE
-from benchproof.compute.decision import CANNOT, FAILS, FLAGGED, HOLDS, ClaimFigure, ClaimOutcome, DecisionOutcome, Side
+from benchproof.compute.decision import CANNOT, FAILS, FLAGGED, HOLDS, ClaimFigure, ClaimOutcome, DecisionOutcome
 from benchproof.compute.relative import mark as relative_mark
 from benchproof.model.project import Project
-from benchproof import text as fmt
+from benchproof.pages.figure_words import FigurePart, Words, figure_part, notice_anchor
 
 STATE_WORDS = {HOLDS: ("✓", "holds"), FAILS: ("✗", "fails"), CANNOT: ("?", "cannot be checked"),
                FLAGGED: ("⚠", "holds on flagged figures")}
 STATUS_WORDS = {"adopted": "Adopted", "rejected": "Rejected", "undecided": "Undecided"}
-
-
-def figure_anchor(section: str, arm: str, point: Point, metric: str) -> str:
-    """The id of a figure's cell in its section's summary table."""
-    return "fig-" + slug("--".join([section, arm, *(f"{k}-{v}" for k, v in point), metric]))
-
-
-def notice_anchor(audit: Audit, rule: str, section: str, topic: str) -> str:
-    """The anchor of the notice of ``rule`` about ``topic`` (a claim's text, a reference's
-    title), or ''."""
-    return next((n.anchor for n in audit.notices if n.rule == rule and n.section == section
-                 and any(f.topic == topic for f in n.findings)), "")
-
-
-class Words:
-    """Labels and numbers as the report writes them."""
-
-    def __init__(self, project: Project):
-        report = project.report
-        self.decimals = report.decimals
-        self.labels = {a.id: a.label for a in project.arms.values()}
-        self.metrics = {m.id: m for m in report.metrics}
-        self.dims = {d.id: d.label for d in report.dimensions}
-
-    def decimals_of(self, metric: str | None) -> int:
-        return self.metrics[metric].decimals if metric else self.decimals
-
-    def number(self, value: float | None, metric: str | None = None, unit: bool = True) -> str:
-        """At the metric's decimals (the summary table's), with its unit unless ``unit`` is False."""
-        return fmt.measured(value, self.decimals_of(metric), self.metrics[metric].unit if metric and unit else "")
-
-    def place(self, point: Point, metric: str | None = None) -> str:
-        """``Prefill t/s · Prompt tokens 26015`` (the figure's link leads to its section)."""
-        parts = ([self.metrics[metric].label] if metric else []) + ([fmt.point(point, self.dims)] if point else [])
-        return " · ".join(parts)
-
-
-@dataclass(frozen=True)
-class FigurePart:
-    """One side of a figure: its median (or status) and a link to its cell."""
-
-    text: str
-    arm: str            # the arm's label
-    href: str
-    flags: tuple        # the audit's markers (benchproof.audit.notices.Flag)
 
 
 @dataclass(frozen=True)
@@ -113,12 +67,6 @@ class DecisionView:
     bars: tuple[BarView, ...]
 
 
-def figure_part(words: Words, section: str, point: Point, metric: str, side: Side, unit: bool = True) -> FigurePart:
-    text = words.number(side.median, metric, unit) if side.median is not None \
-        else f"{fmt.MISSING} {side.status}"
-    return FigurePart(text, words.labels[side.arm], "#" + figure_anchor(section, side.arm, point, metric), side.flags)
-
-
 def _figure(words: Words, f: ClaimFigure, comparisons=None) -> FigureView:
     ratio = f.vs is not None
     parts = [figure_part(words, f.section, f.point, f.metric, one, unit=not ratio) for one in (f.side, f.vs) if one]
@@ -126,7 +74,7 @@ def _figure(words: Words, f: ClaimFigure, comparisons=None) -> FigureView:
     flagged = any(not flag.accepted for one in (f.side, f.vs) if one for flag in one.flags)
     mark = "⚠" if f.meets and flagged else {True: "✓", False: "✗", None: "?"}[f.meets]
     said = ""
-    if ratio and comparisons is not None:
+    if f.vs is not None and comparisons is not None:
         found = next((c for c in comparisons if (c.section, c.arm, c.vs, c.point, c.metric)
                       in ((f.section, f.side.arm, f.vs.arm, f.point, f.metric),
                           (f.section, f.vs.arm, f.side.arm, f.point, f.metric))), None)

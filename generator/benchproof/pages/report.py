@@ -17,7 +17,6 @@ from benchproof import text as fmt
 from benchproof.addresses import evidence_href
 from benchproof.audit.run import Audit
 from benchproof.charts.chart import ReportCharts
-from benchproof.compute.decision import DecisionOutcome
 from benchproof.compute.run import Computed
 from benchproof.model.columns import text_of
 from benchproof.model.config import Arm, Metric, Report
@@ -27,12 +26,13 @@ from benchproof.model.records import Records, RunRecord
 from benchproof.model.terms import STATUSES
 from benchproof.pages.audit_view import AuditBlock, audit_block
 from benchproof.pages.configuration import what_ran
-from benchproof.pages.decision_view import DecisionView, decision_view
 from benchproof.pages.headlines import Headline, headlines
 from benchproof.pages.summary import Cell, SectionView, section_view
 from benchproof.pages.workload_view import WorkloadView, workload_view
 
-if TYPE_CHECKING:   # its module is loaded only for a report with requests/ (report_page)
+if TYPE_CHECKING:   # their modules are loaded only for a report with requests/, a decision (report_page)
+    from benchproof.compute.decision import DecisionOutcome
+    from benchproof.pages.decision_view import DecisionView
     from benchproof.pages.distributions_view import DistributionsPage
 
 INLINE_LIMIT = 1000  # more records than this are browsed in runs.html, not listed inline
@@ -204,8 +204,17 @@ def report_page(project: Project, computed: Computed, audit: Audit, decided: Dec
         sections=tuple(sections), raw=raw_table(project), protocol_html=report.protocol_html,
         warnings=tuple(str(w) for w in project.warnings),
         ran=what_ran(project), audit=audit_block(audit, project, results=results, folded=True),
-        decision=decision_view(project, decided, audit, computed.comparisons), workload=workload_view(project, computed, audit, charts),
+        decision=_decision(project, decided, audit, computed), workload=workload_view(project, computed, audit, charts),
         arm_label=report.arm_label, headlines=headlines(project, computed),
         noise=f"{fmt.setting(project.audit.noise_threshold * 100)}%",
         distributions=distributions,
     )
+
+
+def _decision(project: Project, decided: DecisionOutcome | None, audit: Audit, computed: Computed) -> DecisionView | None:
+    """The Decision block, or None; its module is loaded only for a report with a decision."""
+    if decided is None:
+        return None
+    from benchproof.pages.decision_view import decision_view
+
+    return decision_view(project, decided, audit, computed.comparisons)

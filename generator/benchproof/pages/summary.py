@@ -23,7 +23,7 @@ from benchproof.model.terms import STATUSES, Point, way
 from benchproof.model.project import Project
 from benchproof.model.config import Section
 from benchproof import text as fmt
-from benchproof.pages.decision_view import figure_anchor
+from benchproof.pages.figure_words import figure_anchor
 
 COMPACT_OVER = 2   # a section with more dimensions than this shows its point as one column
 

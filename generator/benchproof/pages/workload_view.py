@@ -15,12 +15,12 @@ from benchproof.audit.finding import Facts
 from benchproof.audit.run import Audit
 from benchproof.audit.weighing import reference_words
 from benchproof.charts.chart import Chart, ReportCharts
-from benchproof.compute.decision import Side
+from benchproof.compute.sides import Side
 from benchproof.compute.run import Computed
 from benchproof.compute.workload import CrossoverOutcome, Line, ReferenceOutcome
 from benchproof.model.decision import Skipped
 from benchproof.model.project import Project
-from benchproof.pages.decision_view import FigurePart, Words, figure_part, notice_anchor
+from benchproof.pages.figure_words import FigurePart, Words, figure_part, notice_anchor
 from benchproof.text import script_json
 
 SKIPPED_LISTED = 10   # lines skipped listed by file:line; the rest are counted

@@ -4,11 +4,13 @@ page order): the same facts the page shows, for machines.  A figure that was not
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from benchproof.compute.decision import ClaimFigure, DecisionOutcome
 from benchproof.compute.workload import Weighed
 from benchproof.model.project import Project
+
+if TYPE_CHECKING:   # loaded only for a report with a decision (compute.run.decided)
+    from benchproof.compute.decision import ClaimFigure, DecisionOutcome
 
 
 def _figure(f: ClaimFigure) -> dict[str, Any]:
