@@ -13,13 +13,17 @@ from benchproof.model.config import Metric
 from benchproof.model.terms import Marks
 from benchproof.read import project
 from benchproof.read.config.report import read_report
+from benchproof.read.config.workload import crossover_shapes, read_crossovers
+from benchproof.read.yamlio import MarkedMap, MarkedSeq
 from benchproof.read.yamlio import load_yaml
 from support.weighing import line_of, write
 
 # readers of a block of report.yaml, called before the run files are read
-FIRST_PASS = {"read_report", "read_audit", "_named_notes"}
-# still reads its blocks once the records are known: the points a claim, a crossover or a
-# reference names are resolved against the records as the block is read (issue 35, point 4)
+FIRST_PASS = {"read_report", "read_audit", "_named_notes", "crossover_shapes"}
+# still reads the decision: and reference: blocks once the records are known: the points a
+# claim or a reference names are resolved against the records as the block is read (issue 35,
+# point 4); the crossover: block is read in the first pass (crossover_shapes) and only checked
+# against the records afterwards, from the shapes and their marks
 AFTER_RECORDS = {"read_weighing"}
 
 
@@ -66,3 +70,25 @@ def test_the_model_keeps_the_lines_a_later_check_reports(tmp_path):
     assert metric.marks.line == line_of(root, "- id: prefill")
     assert Marks().of("derive") is None and Marks(3, (("a", 4),)).of("b") == 3
 
+
+
+def test_a_crossover_is_checked_against_the_records_without_its_yaml(tmp_path):
+    """The crossover's first pass keeps plain values and their lines; the check made once the
+    records are read takes those, never the YAML (nothing marked survives into the shape)."""
+    assert "doc" not in inspect.signature(read_crossovers).parameters
+    report = ("title: t\nmetrics: []\ndimensions: []\nsections:\n  - {id: s, arms: [a, b]}\n"
+              "crossover:\n  - arms: [a, b]\n    at:\n      size: 1\n    cache_hit:\n      a: 0.5\n")
+    root = write(tmp_path / "p", report=report)
+    doc = load_yaml(root / "report.yaml", "report.yaml")[0]
+    shape = crossover_shapes(root, doc, Problems())[0]
+
+    def marked(value) -> bool:
+        if isinstance(value, (MarkedMap, MarkedSeq)):
+            return True
+        values = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        return any(marked(v) for v in values)
+
+    assert shape is not None and not marked(shape.keys) and shape.arms == ("a", "b")
+    assert shape.marks.entry("at", "size") == line_of(root, "size: 1")
+    assert shape.marks.entry("cache_hit", "a") == line_of(root, "a: 0.5")
+    assert shape.marks.of("arms") == line_of(root, "- arms:")

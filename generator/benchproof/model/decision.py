@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from benchproof.model.terms import Point, Where
+from benchproof.model.terms import Marks, Point, Where
 
 
 @dataclass(frozen=True)
@@ -128,3 +129,19 @@ class Weighing:
     def files(self) -> tuple[str, ...]:
         """The evidence files the blocks read."""
         return tuple(dict.fromkeys([c.file for c in self.crossovers] + [r.file for r in self.references]))
+
+
+@dataclass(frozen=True)
+class CrossoverShape:
+    """A ``crossover`` entry as the first pass reads it, before the run files: its keys that
+    passed their checks (plain values), their lines, and what needs only the YAML settled (the
+    two arms named, the lengths file, the ``where`` condition).  The checks that need the
+    records (section, arms, metrics, point) are made from it later, at these lines."""
+
+    line: int | None                    # the entry's line in the list
+    keys: dict[str, Any] = field(default_factory=dict)
+    marks: Marks = Marks()
+    faults: int = 0                     # errors the first pass found in the entry
+    arms: tuple[str, ...] | None = ()   # None: 'arms' is wrong (said already)
+    path: str | None = None             # output_lengths' project path
+    where: Any = None                   # the parsed ``where`` condition (read.derive)

@@ -15,7 +15,7 @@ from benchproof.read.config.decision_fields import CLAIM_FIELDS, DECISION_FIELDS
 from benchproof.read.config.report import REL, read_notes
 from benchproof.read.config.targets import Targets
 from benchproof.read.numbers import parse_decimal
-from benchproof.read.schema import check_map, line_of
+from benchproof.read.schema import check_map, line_of, marks
 from benchproof.text import setting
 
 # a number in a claim is any word here, read by the one grammar every reader shares
@@ -70,7 +70,7 @@ def _claim(item: Any, line: int | None, targets: Targets, problems: Problems) ->
     what = "decision claim"
     c, section, arm, metric, points = targets.entry(item, line, "a decision claim", what, CLAIM_FIELDS, problems,
                                                     single=False)
-    vs = targets.arm(item, c, "vs", section, what, problems)
+    vs = targets.arm(marks(item), c, "vs", section, what, problems)
     if vs is not None and vs == arm:
         problems.error(REL, line_of(item, "vs"), f"{what}: 'vs' names the claim's own arm '{vs}'")
     expect = None

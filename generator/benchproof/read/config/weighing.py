@@ -8,7 +8,7 @@ from pathlib import Path
 
 from benchproof.errors import Problems
 from benchproof.model.config import Report
-from benchproof.model.decision import Weighing
+from benchproof.model.decision import CrossoverShape, Weighing
 from benchproof.model.records import RunRecord
 from benchproof.read.config.decision import read_decision
 from benchproof.read.config.targets import Targets
@@ -24,12 +24,12 @@ def section_points(records: Iterable[RunRecord], report: Report) -> dict[str, tu
             for sid, points in found.items()}
 
 
-def read_weighing(root: Path, doc: dict, report: Report, records: Iterable[RunRecord] | None,
-                  problems: Problems) -> Weighing:
+def read_weighing(root: Path, doc: dict, crossovers: tuple[CrossoverShape | None, ...], report: Report,
+                  records: Iterable[RunRecord] | None, problems: Problems) -> Weighing:
     """Every block that is there; ``records`` None when the run files had errors (then the
     points named in the blocks are not checked: the records that have them may be the bad ones)."""
     if not any(key in doc for key in ("decision", "crossover", "reference")):
         return Weighing()
     targets = Targets(report, None if records is None else section_points(records, report))
-    return Weighing(read_decision(root, doc, targets, problems), read_crossovers(root, doc, targets, problems),
+    return Weighing(read_decision(root, doc, targets, problems), read_crossovers(root, crossovers, targets, problems),
                     read_references(root, doc, targets, problems))
