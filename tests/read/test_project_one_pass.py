@@ -13,17 +13,16 @@ from benchproof.model.config import Metric
 from benchproof.model.terms import Marks
 from benchproof.read import project
 from benchproof.read.config.report import read_report
-from benchproof.read.config.workload import crossover_shapes, read_crossovers
-from benchproof.read.yamlio import MarkedMap, MarkedSeq
-from benchproof.read.yamlio import load_yaml
+from benchproof.read.config.workload import crossover_shapes, read_crossovers, read_references, reference_shapes
+from benchproof.read.yamlio import MarkedMap, MarkedSeq, load_yaml
 from support.weighing import line_of, write
 
 # readers of a block of report.yaml, called before the run files are read
-FIRST_PASS = {"read_report", "read_audit", "_named_notes", "crossover_shapes"}
-# still reads the decision: and reference: blocks once the records are known: the points a
-# claim or a reference names are resolved against the records as the block is read (issue 35,
-# point 4); the crossover: block is read in the first pass (crossover_shapes) and only checked
-# against the records afterwards, from the shapes and their marks
+FIRST_PASS = {"read_report", "read_audit", "_named_notes", "crossover_shapes", "reference_shapes"}
+# still reads the decision: block once the records are known: the points a
+# claim names are resolved against the records as the block is read (issue 35,
+# point 4); the crossover: and reference: blocks are read in the first pass (crossover_shapes,
+# reference_shapes) and only checked against the records afterwards, from the shapes and marks
 AFTER_RECORDS = {"read_weighing"}
 
 
@@ -42,6 +41,14 @@ def calls_with_doc() -> list[tuple[int, str]]:
             if name != "isinstance":
                 found.append((node.lineno, name))
     return sorted(found)
+
+
+def marked(value) -> bool:
+    """Whether ``value`` or anything in it is a mapping or list as the YAML loader marked it."""
+    if isinstance(value, (MarkedMap, MarkedSeq)):
+        return True
+    values = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return any(marked(v) for v in values)
 
 
 def test_only_the_readers_of_the_first_pass_take_the_yaml():
@@ -82,13 +89,21 @@ def test_a_crossover_is_checked_against_the_records_without_its_yaml(tmp_path):
     doc = load_yaml(root / "report.yaml", "report.yaml")[0]
     shape = crossover_shapes(root, doc, Problems())[0]
 
-    def marked(value) -> bool:
-        if isinstance(value, (MarkedMap, MarkedSeq)):
-            return True
-        values = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
-        return any(marked(v) for v in values)
-
     assert shape is not None and not marked(shape.keys) and shape.arms == ("a", "b")
     assert shape.marks.entry("at", "size") == line_of(root, "size: 1")
     assert shape.marks.entry("cache_hit", "a") == line_of(root, "a: 0.5")
     assert shape.marks.of("arms") == line_of(root, "- arms:")
+
+
+def test_a_reference_is_checked_against_the_records_without_its_yaml(tmp_path):
+    """As for a crossover: the reference's shape and its compare group hold plain values and lines."""
+    assert "doc" not in inspect.signature(read_references).parameters
+    report = ("title: t\nmetrics: []\ndimensions: []\nsections:\n  - {id: s, arms: [a, b]}\n"
+              "reference:\n  - title: r\n    value: x\n    compare:\n      arm: a\n      at:\n        size: 1\n")
+    root = write(tmp_path / "p", report=report)
+    shape = reference_shapes(root, load_yaml(root / "report.yaml", "report.yaml")[0], Problems())[0]
+    assert shape is not None and not marked(shape.keys) and not marked(shape.compare)
+    assert shape.compare == {"arm": "a", "at": {"size": 1}} and shape.value.fields == ("x",)
+    assert shape.compare_marks.entry("at", "size") == line_of(root, "size: 1")
+    assert shape.compare_marks.of("arm") == line_of(root, "arm: a")
+    assert shape.marks.of("value") == line_of(root, "value: x")

@@ -145,3 +145,20 @@ class CrossoverShape:
     arms: tuple[str, ...] | None = ()   # None: 'arms' is wrong (said already)
     path: str | None = None             # output_lengths' project path
     where: Any = None                   # the parsed ``where`` condition (read.derive)
+
+
+@dataclass(frozen=True)
+class ReferenceShape:
+    """A ``reference`` entry as the first pass reads it, before the run files: its keys (plain
+    values) and their lines, the parsed ``value`` and ``where``, the file, and its ``compare``
+    group's keys and lines; the section, arm, metric and point are checked later from these."""
+
+    line: int | None                    # the entry's line in the list
+    keys: dict[str, Any] = field(default_factory=dict)
+    marks: Marks = Marks()
+    faults: int = 0                     # errors the first pass found in the entry
+    path: str | None = None             # the file's project path
+    value: Any = None                   # the parsed ``value`` expression (read.derive)
+    where: Any = None                   # the parsed ``where`` condition
+    compare: dict[str, Any] | None = None   # the compare group's keys (None: absent or wrong)
+    compare_marks: Marks = Marks()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from benchproof.errors import Problems
 from benchproof.model.config import Report
-from benchproof.model.decision import CrossoverShape, Weighing
+from benchproof.model.decision import CrossoverShape, ReferenceShape, Weighing
 from benchproof.model.records import RunRecord
 from benchproof.read.config.decision import read_decision
 from benchproof.read.config.targets import Targets
@@ -24,7 +24,8 @@ def section_points(records: Iterable[RunRecord], report: Report) -> dict[str, tu
             for sid, points in found.items()}
 
 
-def read_weighing(root: Path, doc: dict, crossovers: tuple[CrossoverShape | None, ...], report: Report,
+def read_weighing(root: Path, doc: dict, crossovers: tuple[CrossoverShape | None, ...],
+                  references: tuple[ReferenceShape | None, ...], report: Report,
                   records: Iterable[RunRecord] | None, problems: Problems) -> Weighing:
     """Every block that is there; ``records`` None when the run files had errors (then the
     points named in the blocks are not checked: the records that have them may be the bad ones)."""
@@ -32,4 +33,4 @@ def read_weighing(root: Path, doc: dict, crossovers: tuple[CrossoverShape | None
         return Weighing()
     targets = Targets(report, None if records is None else section_points(records, report))
     return Weighing(read_decision(root, doc, targets, problems), read_crossovers(root, crossovers, targets, problems),
-                    read_references(root, doc, targets, problems))
+                    read_references(root, references, targets, problems))

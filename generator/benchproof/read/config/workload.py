@@ -10,7 +10,7 @@ from typing import Any
 
 from benchproof import text as fmt
 from benchproof.errors import Problems, did_you_mean
-from benchproof.model.decision import Crossover, CrossoverShape, Reference, Skipped
+from benchproof.model.decision import Crossover, CrossoverShape, Reference, ReferenceShape, Skipped
 from benchproof.model.terms import Marks, Where
 from benchproof.read.config.decision_fields import COMPARE_FIELDS, CROSSOVER_FIELDS, REFERENCE_FIELDS
 from benchproof.read.config.distributions import Read, is_table, read_lengths, read_reference, reason
@@ -183,20 +183,31 @@ def _expression(item: Any, r: dict, key: str, what: str, problems: Problems):
         return None
 
 
-def _reference(root: Path, item: Any, line: int | None, targets: Targets, problems: Problems) -> Reference | None:
+def reference_shape(root: Path, item: Any, line: int | None, problems: Problems) -> ReferenceShape | None:
+    """What a reference entry says that needs only the YAML, checked: its keys, 'value' and
+    'where', the keys of 'compare', the file."""
     r, before = _entry(item, line, "a reference", REFERENCE_FIELDS, problems)
     if r is None:
         return None
     what = "reference"
     value = _expression(item, r, "value", what, problems) if "value" in r else None
     where = _expression(item, r, "where", what, problems) if "where" in r else None
-    _, section, arm, metric, points = targets.entry(item["compare"], line_of(item, "compare"), "reference compare",
-                                                    what, COMPARE_FIELDS, problems, single=True) \
-        if "compare" in r else (None,) * 5
+    compare = check_map(item["compare"], REL, "reference compare", COMPARE_FIELDS, problems,
+                        line_of(item, "compare")) if "compare" in r else None
     path = _file(root, item, "file", r["file"], what, problems) if "file" in r else None
     if path and not is_table(path):
         problems.error(REL, line_of(item, "file"), f"{what}: 'file' must be a JSONL, CSV or JSON file "
                                                    f"(one line, row or object a request), got {path}")
+    return ReferenceShape(line, plain(r), marks(item), len(problems.errors) - before, path, value, where,
+                          None if compare is None else plain(compare),
+                          marks(item["compare"], "at") if compare is not None else Marks())
+
+
+def _reference(root: Path, shape: ReferenceShape, targets: Targets, problems: Problems) -> Reference | None:
+    r, found, what, path, value, where = shape.keys, shape.marks, "reference", shape.path, shape.value, shape.where
+    before = len(problems.errors) - shape.faults
+    section, arm, metric, points = targets.group(shape.compare_marks, shape.compare, what, problems, single=True) \
+        if shape.compare is not None else (None,) * 4
     if (len(problems.errors) > before or None in (section, arm, metric) or points is None or value is None
             or not path or "title" not in r):
         return None
@@ -205,20 +216,20 @@ def _reference(root: Path, item: Any, line: int | None, targets: Targets, proble
     missing = [f for f in used if read.problem is None and read.fields and f not in read.fields]
     for name in dict.fromkeys(missing):
         key = "value" if name in value.fields else "where"
-        problems.error(REL, line_of(item, key), f"{what}: '{key}' uses '{name}', which no line of {path} has"
-                                                f"{did_you_mean(name, read.fields)}")
+        problems.error(REL, found.of(key), f"{what}: '{key}' uses '{name}', which no line of {path} has"
+                                           f"{did_you_mean(name, read.fields)}")
     if missing:
         return None
     _skipped(path, read, f"reference '{r['title']}'", problems)
     if read.problem is None and not read.values:
-        problems.error(REL, line_of(item, "where" if where else "file"),
+        problems.error(REL, found.of("where" if where else "file"),
                        f"{what}: no line of {path} is selected: {read.filtered_out} filtered out by 'where', "
                        f"{len(read.skipped)} unreadable{_first_skipped(path, read.skipped)}")
     if len(problems.errors) > before:
         return None
     return Reference(r["title"].strip(), path, value.expr.strip(), where.expr.strip() if where else None,
                      section, metric, arm, points[0], read.values, read.filtered_out, read.skipped,
-                     Where(REL, line_of(item) or line))
+                     Where(REL, found.line or shape.line))
 
 
 def crossover_shapes(root: Path, doc: dict, problems: Problems) -> tuple[CrossoverShape | None, ...]:
@@ -235,8 +246,15 @@ def read_crossovers(root: Path, shapes: tuple[CrossoverShape | None, ...], targe
     return tuple(c for c in found if c)
 
 
-def read_references(root: Path, doc: dict, targets: Targets, problems: Problems) -> tuple[Reference, ...]:
+def reference_shapes(root: Path, doc: dict, problems: Problems) -> tuple[ReferenceShape | None, ...]:
+    """The first pass over the ``reference:`` list (:func:`reference_shape`), before the run files."""
     node = doc.get("reference")
     items = node if isinstance(node, list) else []
-    found = (_reference(root, item, line_of(node, i), targets, problems) for i, item in enumerate(items))
+    return tuple(reference_shape(root, item, line_of(node, i), problems) for i, item in enumerate(items))
+
+
+def read_references(root: Path, shapes: tuple[ReferenceShape | None, ...], targets: Targets,
+                    problems: Problems) -> tuple[Reference, ...]:
+    """The references whose section, arm, metric and point the records have."""
+    found = (_reference(root, shape, targets, problems) for shape in shapes if shape is not None)
     return tuple(r for r in found if r)
