@@ -162,3 +162,47 @@ class ReferenceShape:
     where: Any = None                   # the parsed ``where`` condition
     compare: dict[str, Any] | None = None   # the compare group's keys (None: absent or wrong)
     compare_marks: Marks = Marks()
+
+
+@dataclass(frozen=True)
+class ClaimShape:
+    """A decision claim as the first pass reads it: its keys (plain values), their lines and
+    its ``expect`` parsed (None when it does not parse, said already)."""
+
+    line: int | None
+    keys: dict[str, Any] = field(default_factory=dict)
+    marks: Marks = Marks()
+    expect: Expectation | None = None
+
+
+@dataclass(frozen=True)
+class BarShape:
+    """A decision ``rerun_bar`` entry as the first pass reads it: its keys and their lines."""
+
+    line: int | None
+    keys: dict[str, Any] = field(default_factory=dict)
+    marks: Marks = Marks()
+
+
+@dataclass(frozen=True)
+class DecisionShape:
+    """The ``decision:`` block as the first pass reads it, before the run files: everything but
+    the section, arm, metric and points its claims and bars name (checked later, at their lines)."""
+
+    line: int | None
+    question: str | None
+    verdict: str
+    status: str
+    notes_html: str
+    would_change: tuple[str, ...]
+    claims: tuple[ClaimShape | None, ...] = ()
+    bars: tuple[BarShape | None, ...] = ()
+
+
+@dataclass(frozen=True)
+class WeighingShape:
+    """The ``decision``, ``crossover`` and ``reference`` blocks as the first pass reads them."""
+
+    decision: DecisionShape | None = None
+    crossovers: tuple[CrossoverShape | None, ...] = ()
+    references: tuple[ReferenceShape | None, ...] = ()

@@ -24,6 +24,13 @@ def point_words(point: Point) -> str:
     return point_ids(point)
 
 
+def plain(value: Any) -> Any:
+    """A value as the YAML loader read it, without its lines: dicts, lists and scalars."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return [plain(v) for v in value] if isinstance(value, list) else value
+
+
 def read_point(item: Any, node: Any, dims: list[str], what: str, key: str,
                problems: Problems) -> Point | None:
     """``{prompt_target: 512}`` → ``(("prompt_target", 512),)``, each key a dimension; None with

@@ -15,7 +15,7 @@ from benchproof.model.terms import Marks, Where
 from benchproof.read.config.decision_fields import COMPARE_FIELDS, CROSSOVER_FIELDS, REFERENCE_FIELDS
 from benchproof.read.config.distributions import Read, is_table, read_lengths, read_reference, reason
 from benchproof.read.config.report import REL
-from benchproof.read.config.targets import Targets
+from benchproof.read.config.targets import Targets, plain
 from benchproof.read.derive import DeriveError, parse, parse_condition
 from benchproof.read.paths import check_path
 from benchproof.read.schema import check_map, line_of, marks, shown
@@ -107,13 +107,6 @@ def _entry(item: Any, line: int | None, noun: str, fields: dict, problems: Probl
     """An entry's keys (None when it is not a mapping), and how many errors there were before it."""
     before = len(problems.errors)
     return check_map(item, REL, noun, fields, problems, line), before
-
-
-def plain(value: Any) -> Any:
-    """A value as the YAML loader read it, without its lines: dicts, lists and scalars."""
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    return [plain(v) for v in value] if isinstance(value, list) else value
 
 
 def crossover_shape(root: Path, item: Any, line: int | None, problems: Problems) -> CrossoverShape | None:
