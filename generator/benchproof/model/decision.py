@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from benchproof.model.terms import Point, Where
+from benchproof.model.terms import Marks, Point, Where
 
 
 @dataclass(frozen=True)
@@ -128,3 +129,80 @@ class Weighing:
     def files(self) -> tuple[str, ...]:
         """The evidence files the blocks read."""
         return tuple(dict.fromkeys([c.file for c in self.crossovers] + [r.file for r in self.references]))
+
+
+@dataclass(frozen=True)
+class CrossoverShape:
+    """A ``crossover`` entry as the first pass reads it, before the run files: its keys that
+    passed their checks (plain values), their lines, and what needs only the YAML settled (the
+    two arms named, the lengths file, the ``where`` condition).  The checks that need the
+    records (section, arms, metrics, point) are made from it later, at these lines."""
+
+    line: int | None                    # the entry's line in the list
+    keys: dict[str, Any] = field(default_factory=dict)
+    marks: Marks = Marks()
+    faults: int = 0                     # errors the first pass found in the entry
+    arms: tuple[str, ...] | None = ()   # None: 'arms' is wrong (said already)
+    path: str | None = None             # output_lengths' project path
+    where: Any = None                   # the parsed ``where`` condition (read.derive)
+
+
+@dataclass(frozen=True)
+class ReferenceShape:
+    """A ``reference`` entry as the first pass reads it, before the run files: its keys (plain
+    values) and their lines, the parsed ``value`` and ``where``, the file, and its ``compare``
+    group's keys and lines; the section, arm, metric and point are checked later from these."""
+
+    line: int | None                    # the entry's line in the list
+    keys: dict[str, Any] = field(default_factory=dict)
+    marks: Marks = Marks()
+    faults: int = 0                     # errors the first pass found in the entry
+    path: str | None = None             # the file's project path
+    value: Any = None                   # the parsed ``value`` expression (read.derive)
+    where: Any = None                   # the parsed ``where`` condition
+    compare: dict[str, Any] | None = None   # the compare group's keys (None: absent or wrong)
+    compare_marks: Marks = Marks()
+
+
+@dataclass(frozen=True)
+class ClaimShape:
+    """A decision claim as the first pass reads it: its keys (plain values), their lines and
+    its ``expect`` parsed (None when it does not parse, said already)."""
+
+    line: int | None
+    keys: dict[str, Any] = field(default_factory=dict)
+    marks: Marks = Marks()
+    expect: Expectation | None = None
+
+
+@dataclass(frozen=True)
+class BarShape:
+    """A decision ``rerun_bar`` entry as the first pass reads it: its keys and their lines."""
+
+    line: int | None
+    keys: dict[str, Any] = field(default_factory=dict)
+    marks: Marks = Marks()
+
+
+@dataclass(frozen=True)
+class DecisionShape:
+    """The ``decision:`` block as the first pass reads it, before the run files: everything but
+    the section, arm, metric and points its claims and bars name (checked later, at their lines)."""
+
+    line: int | None
+    question: str | None
+    verdict: str
+    status: str
+    notes_html: str
+    would_change: tuple[str, ...]
+    claims: tuple[ClaimShape | None, ...] = ()
+    bars: tuple[BarShape | None, ...] = ()
+
+
+@dataclass(frozen=True)
+class WeighingShape:
+    """The ``decision``, ``crossover`` and ``reference`` blocks as the first pass reads them."""
+
+    decision: DecisionShape | None = None
+    crossovers: tuple[CrossoverShape | None, ...] = ()
+    references: tuple[ReferenceShape | None, ...] = ()

@@ -17,7 +17,7 @@ from benchproof.read.config.audit import check_parity, read_audit
 from benchproof.read.config.report import REL, read_report
 from benchproof.read.config.requests import check_names, check_stated
 from benchproof.read.config.settle import with_decimals, with_order
-from benchproof.read.config.weighing import read_weighing
+from benchproof.read.config.weighing import read_weighing, weighing_shape
 from benchproof.read.custody import LOG, read_custody
 from benchproof.read.inputs import collect, folder_files, outside
 from benchproof.read.paths import check_path, named_evidence, publish_clashes
@@ -70,6 +70,7 @@ def load_project(root: Path, strict: bool = False) -> Project:
     if report is None or not isinstance(doc, dict):   # report.yaml is not a mapping: said already
         raise InputError(problems.items)
     settings = read_audit(doc, report, problems)
+    blocks = weighing_shape(root, doc, problems)
     named = _named_notes(doc)
     files = arm_files(root, problems)
     arms: dict[str, Arm] = {}
@@ -103,7 +104,7 @@ def load_project(root: Path, strict: bool = False) -> Project:
         check_parity(settings, report, columns, problems)
     records, guards = apply_guards(records, settings.guards, problems)
     runs_read = count and not any(p.file.startswith("runs/") for p in problems.errors)
-    weighing = read_weighing(root, doc, report, records if runs_read else None, problems)
+    weighing = read_weighing(root, blocks, report, records if runs_read else None, problems)
     evidence = named_evidence(arms.values(), records.evidence.labels, weighing.files)
     publish_clashes(evidence, problems)
     custody, logged = read_custody(root, problems)

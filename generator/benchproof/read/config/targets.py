@@ -12,10 +12,12 @@ from typing import Any
 
 from benchproof.errors import Problems, did_you_mean
 from benchproof.model.config import Report
-from benchproof.model.terms import Point
+from benchproof.model.terms import Marks, Point
 from benchproof.read.config.report import REL
-from benchproof.read.runs.record_checks import _dim_value as dim_value  # the same reading as a record's dimension values
-from benchproof.read.schema import check_map, line_of, shown
+from benchproof.read.runs.record_checks import (
+    _dim_value as dim_value,  # the same reading as a record's dimension values
+)
+from benchproof.read.schema import check_map, marks, shown
 from benchproof.text import point_ids
 
 
@@ -24,24 +26,38 @@ def point_words(point: Point) -> str:
     return point_ids(point)
 
 
+def plain(value: Any) -> Any:
+    """A value as the YAML loader read it, without its lines: dicts, lists and scalars."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return [plain(v) for v in value] if isinstance(value, list) else value
+
+
 def read_point(item: Any, node: Any, dims: list[str], what: str, key: str,
                problems: Problems) -> Point | None:
     """``{prompt_target: 512}`` → ``(("prompt_target", 512),)``, each key a dimension; None with
     a problem at the key's line when it is not."""
+    return point_of(marks(item, key), node, dims, what, key, problems)
+
+
+def point_of(lines: Marks, node: dict, dims: list[str], what: str, key: str,
+             problems: Problems) -> Point | None:
+    """:func:`read_point` of a mapping read already, its lines in ``lines`` (the entry's marks,
+    with the entries under ``key``)."""
     out = []
     for name, value in node.items():
         if name not in dims:
-            problems.error(REL, line_of(node, name) or line_of(item, key),
+            problems.error(REL, lines.entry(key, name) or lines.of(key),
                            f"{what}: '{name}' in {key} is not a dimension{did_you_mean(str(name), dims)}")
             return None
         if isinstance(value, (dict, list, bool)) or value is None:
-            problems.error(REL, line_of(node, name), f"{what}: {key} value of '{name}' must be a number "
-                                                     f"or a text, got {shown(value)}")
+            problems.error(REL, lines.entry(key, name), f"{what}: {key} value of '{name}' must be a number "
+                                                        f"or a text, got {shown(value)}")
             return None
         out.append((name, dim_value(value)))
     if not out:
-        problems.error(REL, line_of(item, key), f"{what}: '{key}' names no dimension, e.g. "
-                                                f"{{{dims[0] if dims else 'size'}: 512}}")
+        problems.error(REL, lines.of(key), f"{what}: '{key}' names no dimension, e.g. "
+                                           f"{{{dims[0] if dims else 'size'}: 512}}")
         return None
     return tuple(out)
 
@@ -57,42 +73,42 @@ class Targets:
         self.arms = list(dict.fromkeys(a for s in report.sections for a in s.arms))
         self.dims = [d.id for d in report.dimensions]
 
-    def section(self, item: dict, good: dict, what: str, problems: Problems) -> str | None:
+    def section(self, lines: Marks, good: dict, what: str, problems: Problems) -> str | None:
         """The entry's section: ``section`` when given, else the report's only one."""
         if "section" in good:
             name = good["section"]
             if name in self.sections:
                 return name
-            problems.error(REL, line_of(item, "section"),
+            problems.error(REL, lines.of("section"),
                            f"{what}: unknown section '{name}'{did_you_mean(name, self.sections)}")
             return None
         if len(self.sections) == 1:
             return next(iter(self.sections))
-        problems.error(REL, line_of(item) or 1, f"{what}: say which section with 'section': the report has "
+        problems.error(REL, lines.line or 1, f"{what}: say which section with 'section': the report has "
                                                 f"several ({', '.join(self.sections)})")
         return None
 
-    def arm(self, item: dict, good: dict, key: str, section: str | None, what: str,
+    def arm(self, lines: Marks, good: dict, key: str, section: str | None, what: str,
             problems: Problems) -> str | None:
         """The arm named by ``key``: an arm of the report, and of ``section`` when it is known."""
         name = good.get(key)
         if name is None:
             return None
         if name not in self.arms:
-            problems.error(REL, line_of(item, key), f"{what}: unknown arm '{name}'{did_you_mean(name, self.arms)}")
+            problems.error(REL, lines.of(key), f"{what}: unknown arm '{name}'{did_you_mean(name, self.arms)}")
             return None
         if section is not None and name not in self.sections[section].arms:
-            problems.error(REL, line_of(item, key), f"{what}: arm '{name}' is not in section '{section}' "
-                                                    f"(its arms: {', '.join(self.sections[section].arms)})")
+            problems.error(REL, lines.of(key), f"{what}: arm '{name}' is not in section '{section}' "
+                                               f"(its arms: {', '.join(self.sections[section].arms)})")
             return None
         return name
 
-    def metric(self, item: dict, good: dict, key: str, what: str, problems: Problems) -> str | None:
+    def metric(self, lines: Marks, good: dict, key: str, what: str, problems: Problems) -> str | None:
         name = good.get(key)
         if name is None:
             return None
         if name not in self.metrics:
-            problems.error(REL, line_of(item, key),
+            problems.error(REL, lines.of(key),
                            f"{what}: unknown metric '{name}'{did_you_mean(name, self.metrics)}")
             return None
         return name
@@ -102,17 +118,18 @@ class Targets:
         """An entry's keys checked against ``fields`` (:func:`check_map`), then its group:
         (keys, section, arm, metric, points); ``({}, None, …)`` when it is not a mapping."""
         good = check_map(item, REL, noun, fields, problems, line)
-        return ({}, None, None, None, None) if good is None else (good, *self.group(item, good, what, problems, single))
+        return ({}, None, None, None, None) if good is None else \
+            (good, *self.group(marks(item, "at"), good, what, problems, single))
 
-    def group(self, item: dict, good: dict, what: str, problems: Problems, single: bool) -> tuple:
+    def group(self, lines: Marks, good: dict, what: str, problems: Problems, single: bool) -> tuple:
         """(section, arm, metric, points) of an entry that names one group (``arm``, ``metric``,
         ``at``, ``section``); each None when it is wrong."""
-        section = self.section(item, good, what, problems)
-        return (section, self.arm(item, good, "arm", section, what, problems),
-                self.metric(item, good, "metric", what, problems),
-                self.points_at(item, good, section, what, problems, single))
+        section = self.section(lines, good, what, problems)
+        return (section, self.arm(lines, good, "arm", section, what, problems),
+                self.metric(lines, good, "metric", what, problems),
+                self.points_at(lines, good, section, what, problems, single))
 
-    def points_at(self, item: dict, good: dict, section: str | None, what: str, problems: Problems,
+    def points_at(self, lines: Marks, good: dict, section: str | None, what: str, problems: Problems,
                   single: bool) -> tuple[Point, ...] | None:
         """The section's points that ``at`` names (every dimension it names has that value):
         ``()`` when there is no ``at`` and ``single`` is not asked for; exactly one point with
@@ -120,7 +137,7 @@ class Targets:
         node = good.get("at")
         wanted: Point = ()
         if node is not None:
-            named = read_point(item, node, self.dims, what, "at", problems)
+            named = point_of(lines, node, self.dims, what, "at", problems)
             if named is None:
                 return None
             wanted = named
@@ -132,8 +149,8 @@ class Targets:
         found = tuple(p for p in known if all(dict(p).get(k) == v for k, v in wanted))
         listed = "; ".join(point_words(p) for p in known)
         if not found:
-            problems.error(REL, line_of(item, "at"), f"{what}: section '{section}' has no records at "
-                                                     f"{point_words(wanted)} (its points: {listed})")
+            problems.error(REL, lines.of("at"), f"{what}: section '{section}' has no records at "
+                                                f"{point_words(wanted)} (its points: {listed})")
             return None
         if single and len(found) > 1:
             if node is None:
@@ -141,7 +158,7 @@ class Targets:
             else:
                 message = (f"'at' matches {len(found)} points of section '{section}' "
                            f"({'; '.join(point_words(p) for p in found)}): name each dimension")
-            problems.error(REL, line_of(item, "at") if node is not None else line_of(item) or 1,
+            problems.error(REL, lines.of("at") if node is not None else lines.line or 1,
                            f"{what}: {message}")
             return None
         return found
