@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from benchproof import progress
+from benchproof import text as fmt
 from benchproof.addresses import INDEX, asset_path, download_path
 from benchproof.audit.run import Audit, run_audit
 from benchproof.cache import Cache
@@ -42,7 +43,6 @@ from benchproof.receipts.record_text import sources
 from benchproof.receipts.runs_data import runs_data_files
 from benchproof.receipts.signature import Signature, signature_name
 from benchproof.site import MARKER, Content, SiteFiles, Stored, publish
-from benchproof import text as fmt
 
 if TYPE_CHECKING:   # loaded only for a report with a decision (check)
     from benchproof.compute.decision import DecisionOutcome

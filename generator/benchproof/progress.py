@@ -10,8 +10,9 @@ line is rewritten in place (a carriage return) and erased before any other line 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator, TextIO
+from typing import TextIO
 
 AFTER = 2.0        # seconds of building before progress is shown
 EVERY = 0.1        # seconds between two updates of the line

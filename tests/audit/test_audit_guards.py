@@ -10,9 +10,9 @@ import json
 
 import pytest
 
-from support.audit import audit_of, interleaved, invoke, write
 from benchproof.errors import InputError
 from benchproof.read.project import load_project
+from support.audit import audit_of, interleaved, invoke, write
 from support.common import page, summary_rows, text
 
 GUARD = """\

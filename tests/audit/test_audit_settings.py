@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from support.audit import audit_of, interleaved, invoke, rep, write
 from benchproof.errors import InputError
 from benchproof.read.project import load_project
+from support.audit import audit_of, interleaved, invoke, rep, write
 from support.common import page, summary_rows, text
 
 NOISY = {"a": [100.0, 101.0, 102.0], "b": [140.0, 151.0, 167.0]}   # b is noisy at 512 (no single stray)

@@ -16,7 +16,6 @@ from support.audit import interleaved, invoke, rep, write
 from support.common import page, text
 from support.promises import check_named_tests
 
-
 PROMISES = {
     "order-confounded does not run, and says why, when one successful record lacks started_at":
         "test_one_successful_record_without_started_at_and_order_confounded_never_ran",

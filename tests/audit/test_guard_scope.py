@@ -4,15 +4,15 @@ ratios against arms caught by it in the same rounds, and those ratios say "relat
 
 from __future__ import annotations
 
-
 import pytest
 
-from support.audit import write
-from support.relative import MARK, decided, guards, niced
 from benchproof.audit.run import run_audit
 from benchproof.compute.run import compute
 from benchproof.errors import InputError
 from benchproof.read.project import load_project
+from support.audit import write
+from support.relative import MARK, decided, guards, niced
+
 
 def later(rows, arm: str, by: int):
     """``arm``'s repetitions renumbered ``by`` rounds later."""

@@ -8,6 +8,7 @@ import re
 from dataclasses import fields
 
 import yaml
+
 from benchproof.audit.registry import CHECKS, RULES
 from benchproof.model.rules import RULE_IDS, AuditSettings, keys
 from benchproof.read.config.audit_fields import AUDIT_FIELDS

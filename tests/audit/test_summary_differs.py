@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+
 from benchproof.audit.requests import beyond_rounding
 from support.common import build, page, strict_json, text
 from support.requests import REQUEST_REPORT, request_project

@@ -6,6 +6,7 @@ No build: the gate mutates ``Threshold.problem`` against this file."""
 from __future__ import annotations
 
 import pytest
+
 from benchproof.model.rules import Threshold, keys
 
 THRESHOLDS = {k.name: k.threshold for k in keys() if k.threshold}

@@ -17,7 +17,6 @@ from urllib.parse import urlparse
 
 import pytest
 
-
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage",

@@ -12,8 +12,8 @@ import pytest
 
 from benchproof.charts import style
 from support.browser_charts import MEASURE, ready
-from support.page_checks import axe_violations, vnu_errors
 from support.common import EXAMPLE, build
+from support.page_checks import axe_violations, vnu_errors
 
 THEMES = [("light", 1280), ("light", 390), ("dark", 1280), ("dark", 390)]
 

@@ -9,7 +9,9 @@ import json
 
 import numpy as np
 import pytest
-from support.common import build, page as soup_of, text
+
+from support.common import build, text
+from support.common import page as soup_of
 from support.importing import import_files
 from support.page_checks import axe_violations, vnu_errors
 from support.requests import vllm_result

@@ -4,6 +4,7 @@ sees its source and no script runs (the site publishes such files as text)."""
 from __future__ import annotations
 
 from hostile.attack import ACTIVE, active_evidence_project, build
+
 from support.browser_runs import all_read
 
 

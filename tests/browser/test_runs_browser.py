@@ -179,10 +179,10 @@ def big(tmp_path_factory) -> Big:
     not what is under test here and would add about 20 s at this size.  Per-record evidence is
     left out because validating 100,000 evidence paths is most of the load time.
     """
-    from benchproof.pages.report import site_info
-    from benchproof.read.project import load_project
     from benchproof.pages.render import stylesheet
+    from benchproof.pages.report import site_info
     from benchproof.pages.runs_page import runs_site_files
+    from benchproof.read.project import load_project
     from benchproof.receipts.runs_data import runs_data_files
     from benchproof.site import SiteFiles, publish
 

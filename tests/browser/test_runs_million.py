@@ -12,14 +12,14 @@ import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
-import pyarrow as pa
 import pytest
 
 from benchproof.receipts.runs_data import CHUNK, FIRST_CHUNK
-from support.common import REPO
 from support.browser_runs import ROWS, all_read, choose, count_line, read_up_to, row_ids
+from support.common import REPO
 
 MILLION = 1_000_000
 
@@ -36,8 +36,8 @@ def million(tmp_path_factory) -> Million:
     from benchproof.pages.render import stylesheet
     from benchproof.pages.report import site_info
     from benchproof.pages.runs_page import runs_site_files
-    from benchproof.receipts.runs_data import runs_data_files
     from benchproof.read.project import load_project
+    from benchproof.receipts.runs_data import runs_data_files
     from benchproof.site import SiteFiles, publish
 
     spec = importlib.util.spec_from_file_location("make_big_project", REPO / "benchmarks" / "make_big_project.py")

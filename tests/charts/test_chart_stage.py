@@ -9,15 +9,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import benchproof.build
-import benchproof.compare.page
 import numpy as np
 import pytest
+from click.testing import CliRunner
+
+import benchproof.build
+import benchproof.compare.page
 from benchproof.addresses import png_path, svg_path
 from benchproof.charts.chart import KINDS, Chart
 from benchproof.charts.vega import files
 from benchproof.cli import main
-from click.testing import CliRunner
 from support.common import EXAMPLE, REJECTED, build
 from support.importing import import_files
 from support.requests import vllm_result

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from benchproof.compute.run import compute
 from benchproof.charts.bars import DOT_CAP, chart_views
 from benchproof.charts.vega import svg
+from benchproof.compute.run import compute
 from benchproof.read.project import load_project
 from support.common import EXAMPLE, SMALL_ARMS, SMALL_REPORT, write_project
 

@@ -3,8 +3,8 @@ sweeps draw the same repetitions, so together they stay within the page's budget
 
 from __future__ import annotations
 
-from benchproof.charts.dots import MIN_DOTS, PAGE_DOTS, page_cap
 from benchproof.charts.bars import chart_views
+from benchproof.charts.dots import MIN_DOTS, PAGE_DOTS, page_cap
 from benchproof.compute.run import compute
 from benchproof.read.project import load_project
 from support.common import SMALL_ARMS, SMALL_REPORT, write_project

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from benchproof.cli import main
 from benchproof.audit.run import run_audit
+from benchproof.cli import main
 from benchproof.compute.run import compute
 from benchproof.read.project import load_project
 from support.validation import THREE_ERRORS, break_three_files, line_no, replace_once, tiny_project

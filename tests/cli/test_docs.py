@@ -103,8 +103,8 @@ def test_every_audit_rule_has_its_section_in_docs_audit():
 
 def test_every_import_format_has_its_page():
     """docs/import/README.md's table names every format `benchproof import` reads, with a page."""
-    from benchproof.importers.base import REGISTRY
     import benchproof.importers  # noqa: F401  (registers every format)
+    from benchproof.importers.base import REGISTRY
 
     text = (REPO / "docs" / "import" / "README.md").read_text(encoding="utf-8")
     assert len(REGISTRY) >= 10

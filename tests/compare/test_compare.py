@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from benchproof.cli import main
 from benchproof.compare.markdown import escape
-from support.rerun import rerun
 from support.common import EXAMPLE, REJECTED, build, page, text
+from support.rerun import rerun
 
 SLOW, FAILING = "v100-expxa0982-parallel", "v100-expxa0982-oldprep"
 

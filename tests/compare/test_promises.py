@@ -14,7 +14,6 @@ from benchproof.cli_published import FAIL_ON
 from benchproof.compare.judge import STATES
 from support.promises import Promise, check_promise, table_names
 
-
 T, E = "tests/compare/test_compare.py", "tests/compare/test_edges_judge.py"
 H = "tests/hostile/test_round_three_published.py"
 R = "receipts.md"

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from support.common import build, page, strict_json, text
 from support.importing import import_files
 from support.requests import aiperf_lines, guidellm_doc, percentiles, sglang_line, vllm_result

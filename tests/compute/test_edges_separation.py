@@ -18,10 +18,14 @@ from benchproof.compute import bootstrap
 from benchproof.compute.bootstrap import ratio_interval, resample_medians
 from benchproof.compute.comparisons import BASELINE, Comparison
 from benchproof.compute.separation import (
-    _log2_comb, needed, rank_test_p, separation, smallest_p, stronger_claim,
+    _log2_comb,
+    needed,
+    rank_test_p,
+    separation,
+    smallest_p,
+    stronger_claim,
 )
 from support.promises import check_named_tests
-
 
 # What docs/audit.md ("Comparisons: separated, within noise, or too few to tell", results.json
 # `comparisons`) and docs/format.md (`compare`) promise of compute/separation.py and

@@ -13,8 +13,8 @@ import pytest
 
 from benchproof.compute import groups as grouping
 from benchproof.compute.groups import Groups
-from benchproof.model.percentiles import median, middle_of_two
 from benchproof.compute.run import compute
+from benchproof.model.percentiles import median, middle_of_two
 from benchproof.read.project import load_project
 from support.common import SMALL_ARMS, SMALL_REPORT, write_project
 

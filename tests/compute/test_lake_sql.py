@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import pytest
+
 from support.common import REPO, build, strict_json
 
 try:

@@ -44,7 +44,7 @@ BROKEN = ['{"prompt": 1500, "new_tokens": 1490, "ttft_ms": null}',   # selected,
 
 
 def project(tmp_path, size=512, lines=None):
-    text_ = "\n".join((lines if lines is not None else log_lines(RATES) + BROKEN)) + "\n"
+    text_ = "\n".join(lines if lines is not None else log_lines(RATES) + BROKEN) + "\n"
     return write(tmp_path / "p", BLOCK.format(size=size), files={"evidence/log.jsonl": text_})
 
 

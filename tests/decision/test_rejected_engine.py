@@ -186,8 +186,7 @@ def test_a_report_without_these_blocks_has_none_of_them(example_site):
 
 
 def test_two_builds_give_the_same_bytes(tmp_path, rejected_site):
-    from support.common import build
-    from support.common import tree
+    from support.common import build, tree
 
     assert build(REJECTED, tmp_path / "again").exit_code == 0
     assert tree(tmp_path / "again") == tree(rejected_site)

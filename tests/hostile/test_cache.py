@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from benchproof import cache, cache_key
 from benchproof.resources import templates_dir

@@ -4,8 +4,20 @@ inert while the bundle keeps it byte for byte."""
 
 from __future__ import annotations
 
-from hostile.attack import (ACTIVE, ARMS, HEADER, REPORT, ROWS, active_evidence_project, built, bundle, check,
-                            project, refused, refused_both)
+from hostile.attack import (
+    ACTIVE,
+    ARMS,
+    HEADER,
+    REPORT,
+    ROWS,
+    active_evidence_project,
+    built,
+    bundle,
+    check,
+    project,
+    refused,
+    refused_both,
+)
 from support.common import page
 
 

@@ -7,8 +7,19 @@ import os
 
 import pytest
 
-from hostile.attack import (ARMS, REPORT, SECRET, build, built, check, no_secret, project, refused,
-                    refused_both, secret_folder)
+from hostile.attack import (
+    ARMS,
+    REPORT,
+    SECRET,
+    build,
+    built,
+    check,
+    no_secret,
+    project,
+    refused,
+    refused_both,
+    secret_folder,
+)
 
 
 @pytest.mark.parametrize("folder", ["evidence", "notes"])

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hostile.attack import snapshot
 from support.importing import FIXTURES, run_import

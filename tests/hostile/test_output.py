@@ -9,8 +9,7 @@ import pathlib
 
 import pytest
 
-from hostile.attack import (build, check, leftovers, previous_site, project, refused, refused_both,
-                            snapshot)
+from hostile.attack import build, leftovers, previous_site, project, refused, refused_both, snapshot
 
 
 @pytest.mark.parametrize("target", ["empty", "previous", "dangling"])

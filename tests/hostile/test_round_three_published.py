@@ -18,6 +18,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from support.hostile_published import (
     BUNDLE,
     GiB,

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from support.importing import FIXTURES as FORMATS
 from support.importing import run_import
 from support.requests import request_project
@@ -419,6 +420,7 @@ def numeric_options():
     a project or a tool's files: click's own numbers, and any type that calls itself a number (the
     shared finite-number type of the published commands' --noise)."""
     import click
+
     from benchproof.cli import main
 
     def numeric(kind: click.ParamType) -> bool:

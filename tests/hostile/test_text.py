@@ -10,8 +10,7 @@ import pytest
 import vl_convert as vlc
 
 from benchproof.charts.view import VL_VERSION
-from hostile.attack import (ARMS, REPORT, build, built, check, csv_matches_jsonl, project, refused,
-                            refused_both)
+from hostile.attack import ARMS, REPORT, built, check, csv_matches_jsonl, project, refused, refused_both
 from support.common import page
 
 ROWS = [{"arm": arm, "status": "ok", "repeat": i, "size": 512, "tok_s": 10 + i} for arm in "ab" for i in (1, 2, 3)]

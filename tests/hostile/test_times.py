@@ -9,8 +9,8 @@ import zipfile
 import pytest
 
 from benchproof.read.project import load_project
-from benchproof.receipts.bundle import ZIP_EPOCH_MAX, evidence_zip
 from benchproof.receipts.buildtime import BuildTime, build_time
+from benchproof.receipts.bundle import ZIP_EPOCH_MAX, evidence_zip
 from hostile.attack import build, built, check, project, receipts_verify, refused
 
 Y2038 = 2**31                      # 2038-01-19T03:14:08Z, one second past the signed limit

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 import yaml
+
 from benchproof.errors import ImportFormatError
 from benchproof.importers import aiperf
 from benchproof.importers.serving.values import NOT_RECORDED

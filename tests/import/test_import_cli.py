@@ -12,10 +12,21 @@ import pytest
 import yaml
 
 from benchproof.read.project import load_project
-from support.importing import (another_run, FIXTURES, SCALE, assert_receipt, build_page, compared, copy_in, figure, ratio_text,
-                               records, run_import, table)
-from support.common import EXAMPLE, build
 from support.cli import run as run_cli
+from support.common import EXAMPLE, build
+from support.importing import (
+    FIXTURES,
+    SCALE,
+    another_run,
+    assert_receipt,
+    build_page,
+    compared,
+    copy_in,
+    figure,
+    ratio_text,
+    records,
+    run_import,
+)
 
 RESULTS = "generated_one_failed_run.json"
 TWO = "generated_two_commands.json"  # hyperfine 'python3 -c pass' 'python3 -S -c pass' --export-json

@@ -10,8 +10,9 @@ import json
 
 import pytest
 import yaml
-from benchproof.importers import base, guidellm
+
 from benchproof.errors import ImportFormatError
+from benchproof.importers import base, guidellm
 from support.importing import (
     FIXTURES,
     build_page,

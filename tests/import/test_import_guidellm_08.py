@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from benchproof.errors import ImportFormatError
 from benchproof.importers import detect, guidellm
 from support.common import build, strict_json

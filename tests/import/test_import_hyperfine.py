@@ -11,8 +11,21 @@ import yaml
 
 from benchproof.importers import hyperfine as hyperfine_importer
 from benchproof.read.project import load_project
-from support.importing import (FIXTURES, SCALE, assert_receipt, assert_truncated_is_refused, build_page, compared,
-                               copy_in, figure, ratio_text, records, refused, run_import, table)
+from support.importing import (
+    FIXTURES,
+    SCALE,
+    assert_receipt,
+    assert_truncated_is_refused,
+    build_page,
+    compared,
+    copy_in,
+    figure,
+    ratio_text,
+    records,
+    refused,
+    run_import,
+    table,
+)
 from support.stripping import invented
 from support.stripping import without as without_fields
 from support.tools import hyperfine

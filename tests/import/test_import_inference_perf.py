@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from benchproof.errors import ImportFormatError
 from benchproof.importers import detect, inference_perf, lookup
 from support.importing import FIXTURES, build_page, import_files, messages, sample_files

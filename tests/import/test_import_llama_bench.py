@@ -11,8 +11,21 @@ import yaml
 
 from benchproof.importers import llama_bench
 from benchproof.read.project import load_project
-from support.importing import (FIXTURES, assert_receipt, build_page, compared, copy_in, figure, import_and_build,
-                               import_each, ratio_text, records, refused, run_import, table)
+from support.importing import (
+    FIXTURES,
+    assert_receipt,
+    build_page,
+    compared,
+    copy_in,
+    figure,
+    import_and_build,
+    import_each,
+    ratio_text,
+    records,
+    refused,
+    run_import,
+    table,
+)
 from support.stripping import invented, without_in_lines
 
 TOOL = "llama-bench"

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from benchproof.errors import ImportFormatError
 from benchproof.importers import detect, llmd_report, lookup
 from support.importing import FIXTURES, build_page, import_files, messages, sample_files

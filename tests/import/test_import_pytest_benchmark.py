@@ -12,9 +12,23 @@ import yaml
 
 from benchproof.importers import pytest_benchmark as pytest_benchmark_importer
 from benchproof.read.project import load_project
-from support.importing import (FIXTURES, SCALE, assert_receipt, assert_truncated_is_refused, build_page, compared,
-                               copy_in, figure, import_and_build, import_each, ratio_text, records, refused, run_import,
-                               table)
+from support.importing import (
+    FIXTURES,
+    SCALE,
+    assert_receipt,
+    assert_truncated_is_refused,
+    build_page,
+    compared,
+    copy_in,
+    figure,
+    import_and_build,
+    import_each,
+    ratio_text,
+    records,
+    refused,
+    run_import,
+    table,
+)
 from support.stripping import invented, without
 from support.tools import pytest_benchmark
 

@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from support.importing import FIXTURES, records, run_import
 
 AIPERF13 = FIXTURES / "aiperf-0.13"

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from benchproof.errors import ImportFormatError
 from benchproof.importers import base, sglang
 from support.importing import (

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from benchproof.errors import ImportFormatError
 from benchproof.importers import sglang
 from benchproof.importers.serving.values import NOT_RECORDED

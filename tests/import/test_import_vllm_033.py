@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+
 from benchproof.errors import ImportFormatError
 from benchproof.importers import detect, vllm_serve
 from support.common import page

@@ -5,10 +5,10 @@ by numpy; the values and every line are the same as when each item is read on it
 from __future__ import annotations
 
 import json
-
 from unittest import mock
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from benchproof.read import tooljson
 from benchproof.read.tooljson import load_json

@@ -10,8 +10,8 @@ import benchproof.compute.decision as decision
 import benchproof.compute.groups as groups
 import benchproof.compute.workload as workload
 import benchproof.read.numbers as numbers
-from benchproof.read.project import load_project
 from benchproof.build import check
+from benchproof.read.project import load_project
 from support.common import REJECTED, build, write_project
 
 

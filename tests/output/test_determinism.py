@@ -12,7 +12,6 @@ import pytest
 
 from support.common import REPO, build, copy_example, tree
 
-
 # Run in a child process: reverse what the file system lists (os.listdir, os.scandir) when
 # asked to, set the umask, then build.
 CHILD = """

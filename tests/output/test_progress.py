@@ -8,7 +8,6 @@ from pathlib import Path
 
 from benchproof import progress
 from benchproof.build import build
-
 from support.common import EXAMPLE
 
 

@@ -10,6 +10,7 @@ import ast
 from pathlib import Path
 
 import pytest
+
 from benchproof import text
 from benchproof.model.config import Metric
 from support.common import REPO, package_modules

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import MISSING, fields
 
 import pytest
+
 from benchproof.model.config import Launch, Metric, Report, Section
 from benchproof.read.config.arms import ARM_FIELDS, CLAIM_FIELDS, ENGINE_FIELDS, LAUNCH_FIELDS
 from benchproof.read.config.report import DIMENSION_FIELDS, METRIC_FIELDS, REPORT_FIELDS, SECTION_FIELDS

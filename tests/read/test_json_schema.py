@@ -16,8 +16,8 @@ from benchproof.errors import InputError
 from benchproof.read.json_schema import SCHEMAS, schema_texts
 from benchproof.read.project import load_project
 from benchproof.read.yamlio import load_yaml
-from support.importing import FIXTURES
 from support.common import EXAMPLE
+from support.importing import FIXTURES
 
 CONTROL = "arms/v100-pxa4-control.yaml"
 

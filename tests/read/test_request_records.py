@@ -11,6 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+
 from support.common import build, strict_json
 from support.requests import REQUEST_REPORT, request_project
 

@@ -7,16 +7,16 @@ import random
 import pytest
 
 from benchproof.audit.run import run_audit
+from benchproof.charts.stage import report_charts
+from benchproof.charts.widgets import charts_page
 from benchproof.compute.decision import flagged
 from benchproof.compute.run import compute
-from benchproof.receipts.buildtime import BuildTime
-from benchproof.receipts.listing import receipts
-from benchproof.charts.widgets import charts_page
-from benchproof.charts.stage import report_charts
 from benchproof.errors import InputError
+from benchproof.pages.render import render
 from benchproof.pages.report import report_page, site_info
 from benchproof.read.project import load_project
-from benchproof.pages.render import render
+from benchproof.receipts.buildtime import BuildTime
+from benchproof.receipts.listing import receipts
 from support.common import copy_example
 
 MUTATIONS = {

@@ -9,7 +9,6 @@ import pytest
 from click.testing import CliRunner
 
 from benchproof.cli import main
-
 from benchproof.errors import InputError
 from benchproof.read.project import load_project
 from support.common import page, text

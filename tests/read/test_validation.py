@@ -14,8 +14,23 @@ from pathlib import Path
 import pytest
 
 from benchproof.read.project import load_project
-from support.validation import (CONTROL, RUNS, THREE_ERRORS, add_column, audit_warnings, break_three_files, edit_run,
-                                errors, line_no, problems, read_rows, replace_once, tiny_project, warnings, write_rows)
+from support.validation import (
+    CONTROL,
+    RUNS,
+    THREE_ERRORS,
+    add_column,
+    audit_warnings,
+    break_three_files,
+    edit_run,
+    errors,
+    line_no,
+    problems,
+    read_rows,
+    replace_once,
+    tiny_project,
+    warnings,
+    write_rows,
+)
 
 STATUSES = "ok, failed, interrupted, unsupported, excluded"
 # Rows of the example's CSV, by run_id.

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import pytest
+
 from benchproof.read.yamlio import load_yaml_text
 from support.weighing import problems, write
 

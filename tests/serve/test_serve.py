@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from benchproof.cli import main
 from benchproof.serve.watch import POLL_SECONDS
-from support.serve import Served
 from support.common import REPO, summary_rows, text
+from support.serve import Served
 
 RELOAD = '<script src="/__benchproof__/reload.js"'
 RELOAD_POLL = 0.25  # how often an open page asks whether to reload (serve/reload.js)

@@ -7,8 +7,18 @@ import re
 import pytest
 
 from benchproof.pages.report import INLINE_LIMIT
-from support.common import (EXAMPLE, REPO, SMALL_ARMS, SMALL_REPORT, build, figure_texts, page, summary_rows, text,
-                            write_project)
+from support.common import (
+    EXAMPLE,
+    REPO,
+    SMALL_ARMS,
+    SMALL_REPORT,
+    build,
+    figure_texts,
+    page,
+    summary_rows,
+    text,
+    write_project,
+)
 
 
 @pytest.fixture(scope="module")

@@ -9,19 +9,29 @@ import hashlib
 import html
 import io
 import json
-import time
-import zipfile
 import re
 import statistics
+import time
+import zipfile
 from collections import Counter
 
 import pytest
-from benchproof.text import ratio_words as ratio_direction
-from benchproof.compute.separation import separation
 
-from support.second_project import (BATCHES, BUNDLE, CROWDED, CROWDED_OK, DECIMALS, LABELS, METRICS, PROTOCOL, SECTIONS,
-                                    TITLE)
+from benchproof.compute.separation import separation
+from benchproof.text import ratio_words as ratio_direction
 from support.common import assert_size, dot_labels, page, strict_json, summary_rows, text
+from support.second_project import (
+    BATCHES,
+    BUNDLE,
+    CROWDED,
+    CROWDED_OK,
+    DECIMALS,
+    LABELS,
+    METRICS,
+    PROTOCOL,
+    SECTIONS,
+    TITLE,
+)
 
 STATUS_ORDER = ("ok", "failed", "interrupted", "unsupported", "excluded")
 UNITS = {"tok_s": "tok/s", "lat_ms": "ms"}

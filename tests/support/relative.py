@@ -3,9 +3,9 @@ two arms in rotation on a machine that may be degraded (seed 004: nice 5)."""
 
 from __future__ import annotations
 
-from support.audit import interleaved, report_yaml, write
 from benchproof.compute.run import compute
 from benchproof.read.project import load_project
+from support.audit import interleaved, report_yaml, write
 
 MARK = "relative only: measured on a degraded machine (guard: process ran niced)"
 

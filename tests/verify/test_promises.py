@@ -12,7 +12,6 @@ import pytest
 
 from support.promises import Promise, check_promise, table_names
 
-
 D = "tests/verify/test_edges_derived.py"
 V, E, S, C = ("tests/verify/test_verify.py", "tests/verify/test_edges_checks.py", "tests/verify/test_sign.py",
               "tests/verify/test_custody.py")

@@ -20,6 +20,7 @@ from benchproof.verify.checks import NOT_PROVEN
 from support.common import EXAMPLE, build, tree
 from support.verify import BUNDLE, checks, resum, verify
 
+
 @pytest.fixture
 def site(example_site, tmp_path) -> Path:
     """A private copy of the example site, safe to tamper with."""

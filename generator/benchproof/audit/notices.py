@@ -10,13 +10,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from benchproof import text as fmt
 from benchproof.audit.finding import Finding
 from benchproof.audit.registry import rule
-from benchproof.model.terms import Point, Where
 from benchproof.compute.aggregate import Results
 from benchproof.errors import Problem
 from benchproof.model.project import Project
-from benchproof import text as fmt
+from benchproof.model.terms import Point, Where
 
 CHECK_PLACES = 6   # places named in one line of `check` output; the page lists them all
 

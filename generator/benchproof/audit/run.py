@@ -8,8 +8,7 @@ from dataclasses import dataclass
 
 from benchproof.audit.accept import apply_accept
 from benchproof.audit.finding import Facts, Finding
-from benchproof.audit.notices import (Flag, Notice, RecordFlags, cell_flags, group, record_flags,
-                                      section_flags, warnings)
+from benchproof.audit.notices import Flag, Notice, RecordFlags, cell_flags, group, record_flags, section_flags, warnings
 from benchproof.audit.registry import RULES
 from benchproof.compute.run import Computed
 from benchproof.errors import Problem

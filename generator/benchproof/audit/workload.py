@@ -4,7 +4,7 @@ which they ran be told apart from the arms themselves?"""
 from __future__ import annotations
 
 import math
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import numpy as np
 
@@ -127,4 +127,4 @@ def order_confounded(f: Facts, settings: AuditSettings) -> list[Finding]:
 
 
 def _clock(seconds: float, pattern: str) -> str:
-    return datetime.fromtimestamp(seconds, timezone.utc).strftime(pattern)
+    return datetime.fromtimestamp(seconds, UTC).strftime(pattern)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TypeGuard
 
 import numpy as np
+
 from benchproof import text
 from benchproof.compare.load import Key, Snapshot, figure_keys, point_key
 from benchproof.compute.separation import (

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO
 
 import numpy as np
+
 from benchproof.addresses import DOWNLOADS, download_path
 from benchproof.errors import InputError, errors_text, printable
 from benchproof.model.config import AuditSettings

@@ -17,7 +17,7 @@ Nothing here decides a verdict; it says what "the spread" of a group is.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from benchproof.compute.aggregate import Results
-from benchproof.compute.sides import Side, rows_by_group, side
 from benchproof.compute.groups import Groups
+from benchproof.compute.sides import Side, rows_by_group, side
 from benchproof.model.decision import Crossover, Reference
 from benchproof.model.project import Project
 

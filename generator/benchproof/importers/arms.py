@@ -18,10 +18,11 @@ its fields can tell arms apart and which one it splits by when asked nothing (it
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from benchproof.importers.base import DimensionDef
 from benchproof.errors import ImportFormatError, error, fail
+from benchproof.importers.base import DimensionDef
 from benchproof.importers.common import plain_value
 
 NONE = "none"           # --arm-from none: one arm for the whole file

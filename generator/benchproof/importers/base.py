@@ -9,9 +9,10 @@ format, truncated or empty raises :class:`~benchproof.errors.ImportFormatError` 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from benchproof.errors import Problem
 

@@ -13,11 +13,11 @@ import shlex
 from collections import Counter
 from pathlib import Path
 
+from benchproof import text as fmt
 from benchproof.errors import printable
 from benchproof.importers import arms
 from benchproof.importers.remove import Removed
 from benchproof.importers.writer import Written
-from benchproof import text as fmt
 
 Line = tuple[str, bool]
 

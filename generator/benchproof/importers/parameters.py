@@ -22,14 +22,14 @@ Every problem is an :class:`~benchproof.errors.ImportFormatError` naming the fil
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from benchproof.errors import fail
 from benchproof.importers import arms
 from benchproof.importers.base import DimensionDef, Imported
 from benchproof.importers.common import RESERVED_COLUMNS, number_repeats, plain_value
 from benchproof.model.magnitude import magnitude
-from benchproof.read.config.report import id_problem   # the one rule of what an id may be
+from benchproof.read.config.report import id_problem  # the one rule of what an id may be
 
 # dimensions an importer adds only so that records of different things are not pooled
 FALLBACK = ("command", "config", "benchmark")

@@ -21,11 +21,11 @@ from benchproof.errors import InputError, Problem
 from benchproof.importers import manifest, report_yaml, roundtrip
 from benchproof.importers.disk import Files, build_errors, plain, safe, sha256
 from benchproof.importers.writer import UsageProblem
-from benchproof.read.runs.records_io import read_runs
 from benchproof.read.config.report import REL
-from benchproof.read.runs.validate import run_files
 from benchproof.read.inputs import folder_files
 from benchproof.read.requests.sources import FILE_SUFFIXES, FOLDER
+from benchproof.read.runs.records_io import read_runs
+from benchproof.read.runs.validate import run_files
 from benchproof.read.yamlio import load_yaml
 
 NO_RUNS = "runs"  # where `check` says a project has no run records: so it was before its first import

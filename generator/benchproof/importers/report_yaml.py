@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchproof.importers.manifest import Added
 from benchproof import text as fmt
+from benchproof.importers.manifest import Added
 
 ORDER = ("title", "subtitle", "subject", "metrics", "dimensions", "sections")
 

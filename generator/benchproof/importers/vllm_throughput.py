@@ -26,12 +26,12 @@ from typing import Any
 
 from benchproof.errors import Problem
 from benchproof.importers.base import DimensionDef, Imported, Importer, register
-from benchproof.importers.serving.values import NOT_RECORDED, plain_number
-from benchproof.importers.serving.result import ArmFields, serving_import
-from benchproof.importers.serving.metrics import MetricSpec, put_metrics
-from benchproof.importers.serving.stub import arm_stub, same_or_joined
 from benchproof.importers.serving.fields import finish_record
+from benchproof.importers.serving.metrics import MetricSpec, put_metrics
 from benchproof.importers.serving.reading import has_keys, json_results
+from benchproof.importers.serving.result import ArmFields, serving_import
+from benchproof.importers.serving.stub import arm_stub, same_or_joined
+from benchproof.importers.serving.values import NOT_RECORDED, plain_number
 
 NAME = "vllm-throughput"
 WHAT = "vLLM bench throughput result"

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
-
 @dataclass(frozen=True)
 class RunValues:
     """One request metric's values of the successful requests, run after run, sorted within each."""

@@ -12,19 +12,29 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchproof.audit.run import Audit
 from benchproof import text as fmt
-from benchproof.pages.audit_view import AuditBlock, audit_block
-from benchproof.pages.custody_view import Custody, custody
-from benchproof.pages.configuration import (ENGINE_KEYS, ClaimView, Evidence, LaunchView, arm_anchors, claim_view,
-                                            evidence, flatten, launch_view, plain)
 from benchproof.addresses import ARM_ROOT, RUNS, arm_path, href
-from benchproof.model.terms import STATUSES
+from benchproof.audit.run import Audit
 from benchproof.model.config import Arm
 from benchproof.model.project import Project
 from benchproof.model.record_columns import record_columns
-from benchproof.pages.report import INLINE_LIMIT, Cell, SiteInfo, measure_cells, measure_headers
+from benchproof.model.terms import STATUSES
+from benchproof.pages.audit_view import AuditBlock, audit_block
+from benchproof.pages.configuration import (
+    ENGINE_KEYS,
+    ClaimView,
+    Evidence,
+    LaunchView,
+    arm_anchors,
+    claim_view,
+    evidence,
+    flatten,
+    launch_view,
+    plain,
+)
+from benchproof.pages.custody_view import Custody, custody
 from benchproof.pages.render import render
+from benchproof.pages.report import INLINE_LIMIT, Cell, SiteInfo, measure_cells, measure_headers
 
 
 @dataclass(frozen=True)

@@ -16,13 +16,14 @@ Evidence is linked at its project-relative path, which is also its place in the 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from benchproof import text as fmt
+from benchproof.addresses import arm_href, evidence_href
 from benchproof.model.config import Arm, Claim, Launch, Section
 from benchproof.model.project import Project
-from benchproof.addresses import arm_href, evidence_href
 
 SAME_SUBJECT = "same as the report"
 ENGINE_KEYS = (("name", "engine name"), ("version", "version"), ("commit", "commit"),

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from benchproof import text as fmt
+from benchproof.addresses import view_href
 from benchproof.audit.run import Audit
 from benchproof.charts.view import bar_view
-from benchproof.addresses import view_href
 from benchproof.compute.aggregate import NOT_APPLICABLE, NOT_MEASURED, Results, Row, Stat
 from benchproof.compute.comparisons import STATE_WORDS, Comparisons
 from benchproof.compute.relative import mark
 from benchproof.compute.separation import SAME, SEPARATED, stronger_claim
-from benchproof.model.terms import STATUSES, Point, way
-from benchproof.model.project import Project
 from benchproof.model.config import Section
-from benchproof import text as fmt
+from benchproof.model.project import Project
+from benchproof.model.terms import STATUSES, Point, way
 from benchproof.pages.figure_words import figure_anchor
 
 COMPACT_OVER = 2   # a section with more dimensions than this shows its point as one column

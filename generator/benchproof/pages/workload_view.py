@@ -15,8 +15,8 @@ from benchproof.audit.finding import Facts
 from benchproof.audit.run import Audit
 from benchproof.audit.weighing import reference_words
 from benchproof.charts.chart import Chart, ReportCharts
-from benchproof.compute.sides import Side
 from benchproof.compute.run import Computed
+from benchproof.compute.sides import Side
 from benchproof.compute.workload import CrossoverOutcome, Line, ReferenceOutcome
 from benchproof.model.decision import Skipped
 from benchproof.model.project import Project

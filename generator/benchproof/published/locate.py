@@ -8,11 +8,11 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchproof import text as fmt
 from benchproof.addresses import DOWNLOADS, INDEX
 from benchproof.errors import printable
 from benchproof.published.manifest import SUMS
 from benchproof.receipts.signature import SIGNATURE_SUFFIX
-from benchproof import text as fmt
 
 SITE, ZIP, BUNDLE, RESULTS, PROJECT, MULTI = "site", "zip", "bundle", "results.json", "project", "multi-report site"
 

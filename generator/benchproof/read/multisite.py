@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchproof.addresses import SITE_NAMES   # what a multi-report site writes beside its reports
+from benchproof.addresses import SITE_NAMES  # what a multi-report site writes beside its reports
 from benchproof.errors import Problem, printable
-from benchproof.read.inputs import outside
 from benchproof.read.config.report import REL, id_problem
+from benchproof.read.inputs import outside
 
 
 def report_folders(root: Path) -> list[Path] | None:

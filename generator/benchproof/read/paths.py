@@ -4,8 +4,8 @@ publishes an evidence file is :func:`benchproof.addresses.site_path`)."""
 from __future__ import annotations
 
 import errno
+from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
-from typing import Iterable
 
 from benchproof.addresses import site_path
 from benchproof.errors import Problems, printable

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Mapping
 
 from benchproof.errors import InputError, Problem
-
 
 ENV = "SOURCE_DATE_EPOCH"
 LATEST = 253402300799  # 9999-12-31T23:59:59Z: the last time a date can be written with four digits
@@ -25,7 +24,7 @@ class BuildTime:
 
     @property
     def iso(self) -> str:
-        return datetime.fromtimestamp(self.epoch, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return datetime.fromtimestamp(self.epoch, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def build_time(root: Path, inputs: tuple[str, ...], env: Mapping[str, str] = os.environ) -> BuildTime:

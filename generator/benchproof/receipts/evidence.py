@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from benchproof.addresses import site_path
 from benchproof.model.project import Project
 from benchproof.read.paths import named_evidence
-from benchproof.addresses import site_path
 
 
 def referenced(project: Project) -> list[str]:

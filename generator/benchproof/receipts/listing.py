@@ -6,14 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from benchproof import text as fmt
+from benchproof.addresses import download_path, evidence_href
+from benchproof.model.project import Project
+from benchproof.pages.custody_view import Custody, custody
 from benchproof.receipts.buildtime import BuildTime
 from benchproof.receipts.bundle import sha256
-from benchproof.addresses import download_path, evidence_href
 from benchproof.receipts.evidence import referenced
 from benchproof.receipts.signature import SIGNATURE_SUFFIX, Signature
 from benchproof.site import Content
-from benchproof.model.project import Project
-from benchproof.pages.custody_view import Custody, custody
 
 DESCRIPTIONS = {
     "records.csv": "every record, failed and excluded ones included: original and derived values, run id, source file:line",

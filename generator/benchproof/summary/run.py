@@ -8,13 +8,13 @@ import tempfile
 from pathlib import Path
 from urllib.parse import quote
 
-from benchproof.addresses import download_path
 from benchproof import __version__
+from benchproof.addresses import download_path
+from benchproof.compare.markdown import escape
 from benchproof.errors import InputError, errors_text, printable
 from benchproof.published.archive import ArchiveError, unpack_zip
-from benchproof.published.reader import Hashes, Refused
 from benchproof.published.locate import PROJECT, SITE, NotPublished, locate
-from benchproof.compare.markdown import escape
+from benchproof.published.reader import Hashes, Refused
 from benchproof.summary.markdown import Receipts, render
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from benchproof import __version__
+from benchproof import text as fmt
 from benchproof.errors import ImportFormatError, InputError, printable
 from benchproof.importers import arms, lookup, manifest, parameters
 from benchproof.importers.disk import dump_rows, sha256
@@ -26,7 +27,6 @@ from benchproof.importers.rows import run_rows
 from benchproof.read.runs.records_io import read_runs
 from benchproof.read.runs.validate import run_files
 from benchproof.verify.checks import Check
-from benchproof import text as fmt
 
 SHOWN = 5
 

@@ -4,12 +4,13 @@ one check each, naming the first things that differ."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from benchproof.errors import printable
-from benchproof.text import point_ids
 from benchproof.published.results import ResultsProblem, parse_results
 from benchproof.published.shown import some
+from benchproof.text import point_ids
 from benchproof.verify.checks import Check
 from benchproof.verify.differences import first_line
 

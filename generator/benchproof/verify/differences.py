@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import IO
 
 from benchproof.errors import printable
-from benchproof.text import plural
 from benchproof.published import reader
 from benchproof.published.reader import CHUNK, Refused
+from benchproof.text import plural
 
 WINDOW = 40     # characters shown before and after the first difference
 TAIL = 4096     # bytes kept of what was the same, for the line around a difference

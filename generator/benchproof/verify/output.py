@@ -4,8 +4,8 @@ does not prove; or, with ``--json``, ``{verified, checks: [{check, ok, detail}],
 from __future__ import annotations
 
 from benchproof.errors import printable
-from benchproof.text import count
 from benchproof.published.shown import json_text
+from benchproof.text import count
 from benchproof.verify.checks import MISMATCH, NOT_PROVEN, UNCHECKED, VERIFIED, verdict
 from benchproof.verify.run import Outcome
 

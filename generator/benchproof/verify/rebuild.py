@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, Mapping
 
 from benchproof.errors import InputError, printable
 from benchproof.published.manifest import Provenance

@@ -14,14 +14,13 @@ temporary folder, which is removed.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
-from benchproof.addresses import DOWNLOADS, download_path
 from benchproof import __version__
+from benchproof.addresses import DOWNLOADS, download_path
 from benchproof.errors import printable
-from benchproof.text import count, plural
 from benchproof.published.archive import ArchiveError, Unpacked, copy_folder, unpack_zip
 from benchproof.published.locate import BUNDLE, MULTI, SITE, ZIP, Located, NotPublished, locate, site_zip
 from benchproof.published.manifest import PROVENANCE, SUMS, Provenance, check_files, check_provenance, read_provenance
@@ -29,12 +28,13 @@ from benchproof.published.reader import Refused, read_if_file
 from benchproof.published.shown import some
 from benchproof.receipts.buildtime import LATEST, BuildTime
 from benchproof.receipts.signature import NotASignature, Signature, read_signature, signature_name
+from benchproof.text import count, plural
 from benchproof.verify import ssh
 from benchproof.verify.checks import VERIFIED, Check, verdict
 from benchproof.verify.custody import custody_checks
 from benchproof.verify.derived import DERIVED, derived_checks
-from benchproof.verify.page import check_downloads
 from benchproof.verify.differences import same_file
+from benchproof.verify.page import check_downloads
 from benchproof.verify.rebuild import as_recorded, compare, rebuild, tree
 
 GENERATOR = f"benchproof {__version__}"

@@ -10,11 +10,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from benchproof import text as fmt
 from benchproof.errors import Problem
 from benchproof.importers.base import MetricDef
 from benchproof.importers.common import IMPORTED_FROM, finite
 from benchproof.importers.common import skipped as skip
-from benchproof import text as fmt
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from benchproof.importers.base import DimensionDef
-from benchproof.model import terms
 from benchproof.importers.common import finite
+from benchproof.model import terms
 
 INF = "inf"              # dimension value of an unlimited request rate
 UNLIMITED = "unlimited"  # dimension value of an unset concurrency limit

@@ -256,7 +256,6 @@ def _arrow(data):
 def _plain(data):
     """A Parquet text or number column as a Column's data (numbers as they are, text as text)."""
     import pyarrow as pa
-
     import pyarrow.compute as pc
 
     data = _arrow(data)

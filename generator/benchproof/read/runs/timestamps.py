@@ -11,7 +11,7 @@ those checks refuse, is read by :func:`timestamp` itself, so it gets its verdict
 from __future__ import annotations
 
 import math
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import numpy as np
 
@@ -26,7 +26,7 @@ def timestamp(text: str) -> float:
     """Seconds since 1970 (NaN beyond a double); ``ValueError`` when ``text`` is not ISO 8601."""
     moment = datetime.fromisoformat(text)
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
     value = moment.timestamp()
     return value if math.isfinite(value) else math.nan
 
