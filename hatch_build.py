@@ -19,9 +19,9 @@ class CustomBuildHook(BuildHookInterface):
         root = Path(self.root)
         spec = importlib.util.spec_from_file_location("benchproof_ahead", root / "generator/benchproof/pages/ahead.py")
         ahead = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(ahead)   # only jinja2 and the standard library: see build-system.requires
+        spec.loader.exec_module(ahead)  # only jinja2 and the standard library: see build-system.requires
         if version == "editable":
-            ahead.write(root / "templates", ahead.COMPILED)   # loaded from the checkout: its package folder
+            ahead.write(root / "templates", ahead.COMPILED)  # loaded from the checkout: its package folder
             return
         self._out = tempfile.TemporaryDirectory(prefix="benchproof-compiled-")
         ahead.write(root / "templates", Path(self._out.name))

@@ -33,8 +33,10 @@ def main(argv: list[str]) -> int:
             compressor = zlib.compressobj(level, zlib.DEFLATED, -15)
             size += len(compressor.compress(content)) + len(compressor.flush())
         seconds = time.process_time() - start
-        print(f"| {level} | {seconds:.1f} s | {total / seconds / 1e6:.0f} | {size / 1e6:.1f} MB ({size / total:.1%}) |",
-              flush=True)
+        print(
+            f"| {level} | {seconds:.1f} s | {total / seconds / 1e6:.0f} | {size / 1e6:.1f} MB ({size / total:.1%}) |",
+            flush=True,
+        )
     return 0
 
 

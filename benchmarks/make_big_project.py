@@ -39,8 +39,22 @@ SECTIONS = (
 )
 FAILURES = ("timeout after 120 s", "server exited: CUDA out of memory", "stream closed before the last token")
 EXCLUSIONS = ("warm-up run", "foreign load observed on the host", "client clock skew")
-COLUMNS = ("run_id", "section", "arm", "status", "repeat", "prompt_tokens", "concurrency",
-           "output_n", "decode_ms", "ttft_ms", "request_s", "started_at", "reason", "evidence")
+COLUMNS = (
+    "run_id",
+    "section",
+    "arm",
+    "status",
+    "repeat",
+    "prompt_tokens",
+    "concurrency",
+    "output_n",
+    "decode_ms",
+    "ttft_ms",
+    "request_s",
+    "started_at",
+    "reason",
+    "evidence",
+)
 
 REPORT = """\
 title: "Synthetic load test: {n} records"
@@ -75,19 +89,24 @@ sections:
 
 def _report(n_records: int, seed: int) -> str:
     sections = "".join(
-        f"  - id: {sid}\n    title: \"{title}\"\n    arms: [{', '.join(arms)}]\n    baseline: alpha-incumbent\n"
-        for sid, title, arms in SECTIONS)
+        f'  - id: {sid}\n    title: "{title}"\n    arms: [{", ".join(arms)}]\n    baseline: alpha-incumbent\n'
+        for sid, title, arms in SECTIONS
+    )
     return REPORT.format(n=f"{n_records:,}", seed=seed, sections=sections)
 
 
 def _arm(arm_id: str) -> str:
     label, role, launch, _, _ = ARMS[arm_id]
-    text = (f"id: {arm_id}\nlabel: \"{label}\"\nrole: {role}\n"
-            f"engine: {{name: {arm_id.split('-')[0]}, version: \"1.0\"}}\n"
-            f"settings: {{threads: 8, ctx: 8192}}\n")
+    text = (
+        f'id: {arm_id}\nlabel: "{label}"\nrole: {role}\n'
+        f'engine: {{name: {arm_id.split("-")[0]}, version: "1.0"}}\n'
+        f"settings: {{threads: 8, ctx: 8192}}\n"
+    )
     if launch == "unsupported":
-        text += ("launch:\n  status: unsupported\n  reason: \"no overdrive recipe for this GPU\"\n"
-                 f"  evidence: evidence/{arm_id}/launch.log\n")
+        text += (
+            'launch:\n  status: unsupported\n  reason: "no overdrive recipe for this GPU"\n'
+            f"  evidence: evidence/{arm_id}/launch.log\n"
+        )
     else:
         text += f"launch:\n  status: launched\n  evidence: evidence/{arm_id}/launch.log\n"
     return text
@@ -107,13 +126,22 @@ def records(n_records: int, seed: int = 0, evidence: bool = True) -> list[dict[s
         repeat = i // len(groups) + 1
         _, _, launch, tok_s, ttft_k = ARMS[arm]
         row = dict.fromkeys(COLUMNS, "")
-        row.update(run_id=f"{sid}-{i + 1:06d}", section=sid, arm=arm, repeat=str(repeat),
-                   prompt_tokens=str(prompt), concurrency=str(conc),
-                   started_at=(START + timedelta(seconds=7 * i)).strftime("%Y-%m-%dT%H:%M:%SZ"),
-                   evidence=f"evidence/{arm}/client.log")
+        row.update(
+            run_id=f"{sid}-{i + 1:06d}",
+            section=sid,
+            arm=arm,
+            repeat=str(repeat),
+            prompt_tokens=str(prompt),
+            concurrency=str(conc),
+            started_at=(START + timedelta(seconds=7 * i)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            evidence=f"evidence/{arm}/client.log",
+        )
         if launch == "unsupported":
-            row.update(status="unsupported", reason="launch refused: no overdrive recipe",
-                       evidence=f"evidence/{arm}/launch.log")
+            row.update(
+                status="unsupported",
+                reason="launch refused: no overdrive recipe",
+                evidence=f"evidence/{arm}/launch.log",
+            )
             rows.append(row)
             continue
         draw = rng.random()
@@ -123,23 +151,32 @@ def records(n_records: int, seed: int = 0, evidence: bool = True) -> list[dict[s
         ttft = ttft_k * prompt / 1000 * (1 + 0.05 * conc) * rng.uniform(0.9, 1.15) + rng.uniform(20, 40)
         request_s = (ttft + decode_ms) / 1000 + rng.uniform(0.01, 0.05)
         if draw < 0.04:
-            row.update(status="failed", reason=FAILURES[int(rng.random() * len(FAILURES))],
-                       evidence=f"evidence/{arm}/failures.log", output_n=str(rng.randrange(0, output_n)),
-                       ttft_ms=_fmt(ttft, 2) if rng.random() < 0.5 else "")
+            row.update(
+                status="failed",
+                reason=FAILURES[int(rng.random() * len(FAILURES))],
+                evidence=f"evidence/{arm}/failures.log",
+                output_n=str(rng.randrange(0, output_n)),
+                ttft_ms=_fmt(ttft, 2) if rng.random() < 0.5 else "",
+            )
             rows.append(row)
             continue
         status = "excluded" if draw < 0.07 else "ok"
-        row.update(status=status, output_n=str(output_n), decode_ms=_fmt(decode_ms, 3),
-                   ttft_ms=_fmt(ttft, 2), request_s=_fmt(request_s, 3))
+        row.update(
+            status=status,
+            output_n=str(output_n),
+            decode_ms=_fmt(decode_ms, 3),
+            ttft_ms=_fmt(ttft, 2),
+            request_s=_fmt(request_s, 3),
+        )
         if status == "excluded":
             row["reason"] = EXCLUSIONS[int(rng.random() * len(EXCLUSIONS))]
         gap = rng.random()
         if gap < 0.015:
-            row["request_s"] = ""          # the client timer was lost: not measured
+            row["request_s"] = ""  # the client timer was lost: not measured
         elif gap < 0.025:
             row["ttft_ms"] = ""
         elif gap < 0.03:
-            row["decode_ms"] = ""          # so the derived decode t/s is not measured either
+            row["decode_ms"] = ""  # so the derived decode t/s is not measured either
         rows.append(row)
     if not evidence:
         for row in rows:
@@ -174,12 +211,32 @@ def make_project(folder: Path | str, n_records: int, seed: int = 0, evidence: bo
     return root
 
 
-WIDE_COLUMNS = ("run_id", "section", "arm", "status", "repeat", "prompt_tokens", "output_n", "decode_ms",
-                "ttft_ms", "request_s", "started_at", "reason", "evidence")
+WIDE_COLUMNS = (
+    "run_id",
+    "section",
+    "arm",
+    "status",
+    "repeat",
+    "prompt_tokens",
+    "output_n",
+    "decode_ms",
+    "ttft_ms",
+    "request_s",
+    "started_at",
+    "reason",
+    "evidence",
+)
 
 
-def make_wide_project(folder: Path | str, n_records: int, seed: int = 0, sections: int = 3, arms: int = 8,
-                      points: int = 4, jsonl: bool = False) -> Path:
+def make_wide_project(
+    folder: Path | str,
+    n_records: int,
+    seed: int = 0,
+    sections: int = 3,
+    arms: int = 8,
+    points: int = 4,
+    jsonl: bool = False,
+) -> Path:
     """``sections`` × ``arms`` × ``points`` (one dimension, ``prompt_tokens``), records in a
     rotation (every arm at every point, then again), about 4% failed and 3% excluded with
     reasons, 3% of the values not measured, a log per arm as evidence.  Deterministic.
@@ -195,19 +252,24 @@ def make_wide_project(folder: Path | str, n_records: int, seed: int = 0, section
     (root / "arms").mkdir(parents=True, exist_ok=True)
     (root / "runs").mkdir(exist_ok=True)
     arm_ids = [f"arm-{k + 1:02d}" for k in range(arms)]
-    prompts = [128 * 4 ** k for k in range(points)]
+    prompts = [128 * 4**k for k in range(points)]
     section_ids = [f"run-{k + 1}" for k in range(sections)]
-    listing = "".join(f"  - id: {sid}\n    title: \"Run {k + 1}\"\n    arms: [{', '.join(arm_ids)}]\n"
-                      f"    baseline: {arm_ids[0]}\n" for k, sid in enumerate(section_ids))
+    listing = "".join(
+        f'  - id: {sid}\n    title: "Run {k + 1}"\n    arms: [{", ".join(arm_ids)}]\n    baseline: {arm_ids[0]}\n'
+        for k, sid in enumerate(section_ids)
+    )
     report = REPORT.format(n=f"{n_records:,}", seed=seed, sections=listing)
     report = report.replace("make_big_project.py, seed", "make_big_project.py --wide, seed").replace(
-        "  - {id: concurrency, label: \"Concurrent requests\"}\n", "")
+        '  - {id: concurrency, label: "Concurrent requests"}\n', ""
+    )
     (root / "report.yaml").write_text(report, encoding="utf-8")
     for k, arm_id in enumerate(arm_ids):
         (root / "arms" / f"{arm_id}.yaml").write_text(
-            f"id: {arm_id}\nlabel: \"Engine {k + 1} · build {k % 3}\"\nrole: {'incumbent' if k == 0 else 'candidate'}\n"
-            f"engine: {{name: engine-{k + 1}, version: \"1.{k}\"}}\nsettings: {{threads: 8, batch: {64 * (k + 1)}}}\n"
-            f"launch:\n  status: launched\n  evidence: evidence/{arm_id}.log\n", encoding="utf-8")
+            f'id: {arm_id}\nlabel: "Engine {k + 1} · build {k % 3}"\nrole: {"incumbent" if k == 0 else "candidate"}\n'
+            f'engine: {{name: engine-{k + 1}, version: "1.{k}"}}\nsettings: {{threads: 8, batch: {64 * (k + 1)}}}\n'
+            f"launch:\n  status: launched\n  evidence: evidence/{arm_id}.log\n",
+            encoding="utf-8",
+        )
         (root / "evidence").mkdir(exist_ok=True)
         (root / "evidence" / f"{arm_id}.log").write_text(f"{arm_id}: client log (synthetic)\n", encoding="utf-8")
     rng = np.random.default_rng(seed)
@@ -223,7 +285,9 @@ def make_wide_project(folder: Path | str, n_records: int, seed: int = 0, section
     draw = rng.random(n_records)
     gap = rng.random(n_records)
     status = np.where(draw < 0.04, "failed", np.where(draw < 0.07, "excluded", "ok"))
-    reasons = np.array(["", "timeout after 120 s", "warm-up run"])[np.where(draw < 0.04, 1, np.where(draw < 0.07, 2, 0))]
+    reasons = np.array(["", "timeout after 120 s", "warm-up run"])[
+        np.where(draw < 0.04, 1, np.where(draw < 0.07, 2, 0))
+    ]
 
     def text(values, missing=None):
         out = pc.cast(pa.array(np.round(values, 3)), pa.string())
@@ -231,15 +295,18 @@ def make_wide_project(folder: Path | str, n_records: int, seed: int = 0, section
 
     columns = {
         "run_id": pc.binary_join_element_wise("r", pc.cast(pa.array(i + 1), pa.string()), ""),
-        "section": pa.array(np.array(section_ids)[section]), "arm": pa.array(np.array(arm_ids)[arm]),
-        "status": pa.array(status), "repeat": pc.cast(pa.array(i // groups + 1), pa.string()),
+        "section": pa.array(np.array(section_ids)[section]),
+        "arm": pa.array(np.array(arm_ids)[arm]),
+        "status": pa.array(status),
+        "repeat": pc.cast(pa.array(i // groups + 1), pa.string()),
         "prompt_tokens": pc.cast(pa.array(np.array(prompts)[point]), pa.string()),
         "output_n": pa.array(np.full(n_records, "128")),
         "decode_ms": text(decode_ms, (gap < 0.01) | (draw < 0.04)),
         "ttft_ms": text(ttft, (gap > 0.99)),
         "request_s": text(request_s, (gap > 0.98) & (gap <= 0.99) | (draw < 0.04)),
-        "started_at": pc.strftime(pc.cast(pa.array(1740816000 + 7 * i), pa.timestamp("s", "UTC")),
-                                  format="%Y-%m-%dT%H:%M:%SZ"),
+        "started_at": pc.strftime(
+            pc.cast(pa.array(1740816000 + 7 * i), pa.timestamp("s", "UTC")), format="%Y-%m-%dT%H:%M:%SZ"
+        ),
         "reason": pa.array(reasons),
         "evidence": pa.array(np.array([f"evidence/{a}.log" for a in arm_ids])[arm]),
     }
@@ -287,8 +354,10 @@ def main(argv: list[str]) -> int:
         root = make_wide_project(argv[0], int(argv[1]), seed, jsonl=jsonl)
     else:
         root = make_project(argv[0], int(argv[1]), seed)
-    print(f"wrote {root} ({int(argv[1]):,} records, seed {seed}{', wide' if wide else ''}"
-          f"{', half of them JSON Lines' if wide and jsonl else ''})")
+    print(
+        f"wrote {root} ({int(argv[1]):,} records, seed {seed}{', wide' if wide else ''}"
+        f"{', half of them JSON Lines' if wide and jsonl else ''})"
+    )
     return 0
 
 

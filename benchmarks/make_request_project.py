@@ -46,10 +46,10 @@ def runs() -> list[tuple[str, str, int, int]]:
 
 def requests(k: int, arm: str, rate: int, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
     slow = 1.0 + 0.15 * ARMS.index(arm)
-    ttft = rng.lognormal(np.log(60 * slow * rate ** 0.35), 0.45, n)
-    if arm == "engine-c":   # a second peak: a fifth of its requests wait for a prefill slot
+    ttft = rng.lognormal(np.log(60 * slow * rate**0.35), 0.45, n)
+    if arm == "engine-c":  # a second peak: a fifth of its requests wait for a prefill slot
         ttft[rng.random(n) < 0.2] *= 4
-    tpot = rng.lognormal(np.log(18 * slow * rate ** 0.2), 0.25, n)
+    tpot = rng.lognormal(np.log(18 * slow * rate**0.2), 0.25, n)
     out = rng.integers(16, 512, n)
     e2el = ttft + tpot * (out - 1)
     failed = rng.random(n) < 0.02
@@ -88,8 +88,10 @@ def main(argv: list[str] | None = None) -> None:
         (root / "arms" / f"{arm}.yaml").write_text(f"label: {arm.replace('-', ' ').title()}\n", encoding="utf-8")
     every = runs()
     lines = ["run_id,arm,status,repeat,request_rate,req_s"]
-    lines += [f"{run_id},{arm},ok,{rep},{rate},{rate * (0.97 - 0.02 * ARMS.index(arm)):.3f}"
-              for run_id, arm, rate, rep in every]
+    lines += [
+        f"{run_id},{arm},ok,{rep},{rate},{rate * (0.97 - 0.02 * ARMS.index(arm)):.3f}"
+        for run_id, arm, rate, rep in every
+    ]
     (root / "runs" / "runs.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     rng = np.random.default_rng(args.seed)
     per_run = args.count // len(every)

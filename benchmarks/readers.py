@@ -74,7 +74,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="benchproof-readers-") as work:
         project = Path(work) / "project"
-        make_project(project, args.records, jsonl=False)   # the CSV files, as pyarrow.csv and pandas read them
+        make_project(project, args.records, jsonl=False)  # the CSV files, as pyarrow.csv and pandas read them
         print(f"{args.records:,} records, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
         print("| reader | read as text columns | check and convert a number column, encode a column | peak memory |")
         print("|---|---|---|---|")

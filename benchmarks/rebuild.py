@@ -78,8 +78,13 @@ print(json.dumps(seconds[1:]))
 
 def libraries(env: dict, project: Path, out: Path) -> list[str]:
     """The third-party modules a build of ``project`` loads, in the order it loads them."""
-    done = subprocess.run([sys.executable, "-c", LIBRARIES, "build", str(project), "-o", str(out)],
-                          env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", LIBRARIES, "build", str(project), "-o", str(out)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(done.stdout.splitlines()[-1])
 
 
@@ -94,10 +99,15 @@ class Measured:
 
     def __init__(self, env: dict, work: Path, repeats: int) -> None:
         project, out = REPO / "data" / "example", work / "example-site"
-        self.cold = measure(build_args(project, out), env)[0]   # the cache is warm from here on
+        self.cold = measure(build_args(project, out), env)[0]  # the cache is warm from here on
         self.modules = libraries(env, project, out)
-        self.packages = sorted({name.partition(".")[0] for name in self.modules
-                                if not name.startswith("_") and importable(name.partition(".")[0], env)})
+        self.packages = sorted(
+            {
+                name.partition(".")[0]
+                for name in self.modules
+                if not name.startswith("_") and importable(name.partition(".")[0], env)
+            }
+        )
         floor = [sys.executable, "-c", FLOOR % self.modules]
         packages = [sys.executable, "-c", "import " + ", ".join(self.packages)]
         self.floors: list[tuple[float, float]] = []
@@ -108,8 +118,7 @@ class Measured:
             self.builds.append(cost(build_args(project, out), env))
             self.packages_only.append(cost(packages, env))
         served = [sys.executable, "-c", SERVE, str(project), str(work / "serve-site"), str(repeats)]
-        self.served = json.loads(subprocess.run(served, env=env, capture_output=True, text=True,
-                                                check=True).stdout)
+        self.served = json.loads(subprocess.run(served, env=env, capture_output=True, text=True, check=True).stdout)
 
     def ratio(self, k: int = 0) -> float:
         """The rebuild's median over the floor's: wall (``k`` 0) or CPU seconds (1)."""
@@ -133,19 +142,25 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it")
     args = parser.parse_args(argv)
     holder, work, env = workspace(args.keep, "benchproof-rebuild-")
-    print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}; load average {load()} at the start; "
-          f"{args.repeats} runs of each, alternating")
+    print(
+        f"{os.cpu_count()} cores, Python {sys.version.split()[0]}; load average {load()} at the start; "
+        f"{args.repeats} runs of each, alternating"
+    )
     found = Measured(env, work, args.repeats)
     print(f"a build loads {len(found.modules)} third-party modules, of {', '.join(found.packages)}")
-    for name, runs in (("floor (those modules imported, a fresh process)", found.floors),
-                       ("  the packages alone (import " + ", ".join(found.packages) + ")", found.packages_only),
-                       ("rebuild (python -m benchproof build, warm cache)", found.builds)):
+    for name, runs in (
+        ("floor (those modules imported, a fresh process)", found.floors),
+        ("  the packages alone (import " + ", ".join(found.packages) + ")", found.packages_only),
+        ("rebuild (python -m benchproof build, warm cache)", found.builds),
+    ):
         print(f"{name}: wall {spread([r[0] for r in runs])}, CPU {spread([r[1] for r in runs])}")
     print(f"serve's rebuild (in its process, after the first): wall {spread(found.served)}")
     print(f"cold build (first, empty cache): {found.cold:.2f} s")
     ratio = found.ratio()
-    print(f"rebuild / floor: {ratio:.2f}× wall, {found.ratio(1):.2f}× CPU "
-          f"(target ≤ {TARGET}× wall on a quiet machine: {'met' if ratio <= TARGET else 'NOT MET'})")
+    print(
+        f"rebuild / floor: {ratio:.2f}× wall, {found.ratio(1):.2f}× CPU "
+        f"(target ≤ {TARGET}× wall on a quiet machine: {'met' if ratio <= TARGET else 'NOT MET'})"
+    )
     return finish(holder)
 
 

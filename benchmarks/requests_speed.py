@@ -87,7 +87,8 @@ def duckdb_check(project: Path, site: Path) -> tuple[float, bool] | None:
     with open(site / "downloads" / "records.csv", encoding="utf-8") as handle:
         ours = {row["run_id"]: row for row in csv.DictReader(handle)}
     same = lake.keys() == ours.keys() and all(
-        abs(float(lake[r][c]) - float(ours[r][c])) <= 1e-9 * abs(float(ours[r][c])) for r in ours for c in columns)
+        abs(float(lake[r][c]) - float(ours[r][c])) <= 1e-9 * abs(float(ours[r][c])) for r in ours for c in columns
+    )
     return seconds, same
 
 
@@ -104,26 +105,46 @@ def request_rows(work: Path, env: dict, n: int, repeats: int, run, row, median) 
         builds.append(run(build, env))
     ratio = median(builds) / median(floors)
     memory = max(b[1] for b in builds)
-    row(f"build {n:,} request records (Parquet, 100 runs: 4 arms × 5 rates × 5)",
+    row(
+        f"build {n:,} request records (Parquet, 100 runs: 4 arms × 5 rates × 5)",
         f"{median(builds):.1f} s, peak RSS {memory:.2f} GiB (cold cache: {cold:.1f} s)",
         f"pyarrow reads the same columns, numpy the same grouped percentiles: {median(floors):.1f} s, "
-        f"{max(f[1] for f in floors):.2f} GiB", f"{ratio:.2f}×", "≤ 3×, ≤ 2 GiB", ratio <= 3 and memory <= 2)
+        f"{max(f[1] for f in floors):.2f} GiB",
+        f"{ratio:.2f}×",
+        "≤ 3×, ≤ 2 GiB",
+        ratio <= 3 and memory <= 2,
+    )
     size = (site / "index.html").stat().st_size
     row(f"index.html at {n:,} request records", f"{size / 1e6:.2f} MB", "", "", "≤ 2 MB", size <= 2e6)
     lake, lake_site = work / f"lake-{n}", work / f"lake-site-{n}"
-    subprocess.run([sys.executable, str(HERE / "make_request_project.py"), str(lake), str(n), "--partitioned"],
-                   check=True)
+    subprocess.run(
+        [sys.executable, str(HERE / "make_request_project.py"), str(lake), str(n), "--partitioned"], check=True
+    )
     seconds, rss = run([sys.executable, "-m", "benchproof", "build", str(lake), "-o", str(lake_site)], env)
-    same = json.loads((lake_site / "downloads/results.json").read_text())["distributions"] == \
-        json.loads((site / "downloads/results.json").read_text())["distributions"]
-    row(f"the same {n:,} as a hive-partitioned dataset (100 folders)", f"{seconds:.1f} s, peak RSS {rss:.2f} GiB; "
-        f"distributions {'the same' if same else 'DIFFERENT'}", "", "", "", same)
+    same = (
+        json.loads((lake_site / "downloads/results.json").read_text())["distributions"]
+        == json.loads((site / "downloads/results.json").read_text())["distributions"]
+    )
+    row(
+        f"the same {n:,} as a hive-partitioned dataset (100 folders)",
+        f"{seconds:.1f} s, peak RSS {rss:.2f} GiB; distributions {'the same' if same else 'DIFFERENT'}",
+        "",
+        "",
+        "",
+        same,
+    )
     found = duckdb_check(lake, lake_site)
     if found is None:
         row("docs/speed.md's query in DuckDB", "duckdb is not installed (pip install duckdb)", "", "", "", None)
     else:
-        row("docs/speed.md's query in DuckDB, on the partitioned dataset", f"{found[0]:.1f} s; each run's figures "
-            f"{'equal' if found[1] else 'NOT equal'} to benchproof's", "", "", "", found[1])
+        row(
+            "docs/speed.md's query in DuckDB, on the partitioned dataset",
+            f"{found[0]:.1f} s; each run's figures {'equal' if found[1] else 'NOT equal'} to benchproof's",
+            "",
+            "",
+            "",
+            found[1],
+        )
 
 
 def main(argv: list[str]) -> int:

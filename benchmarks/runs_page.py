@@ -47,8 +47,11 @@ TIMED = """async ([selector, value]) => {
 
 
 def option_value(page, column: str, prefix: str) -> str:
-    return page.eval_on_selector(f'select[data-column="{column}"]',
-                                 "(s, p) => Array.from(s.options).find(o => o.text.startsWith(p + ' (')).value", prefix)
+    return page.eval_on_selector(
+        f'select[data-column="{column}"]',
+        "(s, p) => Array.from(s.options).find(o => o.text.startsWith(p + ' (')).value",
+        prefix,
+    )
 
 
 def build_site(project: Path, out: Path, runs_only: bool) -> tuple[float, list[tuple[str, float]]]:
@@ -163,14 +166,17 @@ def main(argv: list[str]) -> int:
         print(f"             {step:6.1f} s  {line}")
     site = work / "site"
     data = b"".join(p.read_bytes() for p in sorted(site.glob("runs-data*.js")))
-    print(f"runs-data*.js {len(data) / 1e6:.2f} MB in {len(list(site.glob('runs-data*.js')))} files "
-          f"({len(data):,} bytes; gzip -6: {len(gzip.compress(data, 6)) / 1e6:.2f} MB), "
-          f"{len(data) / args.records:.0f} bytes per record")
+    print(
+        f"runs-data*.js {len(data) / 1e6:.2f} MB in {len(list(site.glob('runs-data*.js')))} files "
+        f"({len(data):,} bytes; gzip -6: {len(gzip.compress(data, 6)) / 1e6:.2f} MB), "
+        f"{len(data) / args.records:.0f} bytes per record"
+    )
     print(f"runs.js      {(site / 'assets/runs.js').stat().st_size:,} bytes")
 
     import csv
 
     from playwright.sync_api import sync_playwright
+
     with open(project / "runs" / "week-2.csv", newline="", encoding="utf-8") as handle:
         late_id = list(csv.DictReader(handle))[-50]["run_id"]
     server, base = serve(site)

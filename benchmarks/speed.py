@@ -90,8 +90,11 @@ def workspace(keep: Path | None, prefix: str) -> tuple[tempfile.TemporaryDirecto
     holder = None if keep else tempfile.TemporaryDirectory(prefix=prefix)
     work = keep or Path(holder.name if holder else "")
     work.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "BENCHPROOF_CACHE_DIR": str(work / "chart-cache"),
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(installed(work)), os.environ.get("PYTHONPATH")]))}
+    env = {
+        **os.environ,
+        "BENCHPROOF_CACHE_DIR": str(work / "chart-cache"),
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(installed(work)), os.environ.get("PYTHONPATH")])),
+    }
     return holder, work, env
 
 
@@ -103,8 +106,11 @@ def installed(work: Path) -> Path:
     lib, dist = work / "lib", work / "dist"
     shutil.rmtree(lib, ignore_errors=True)
     shutil.rmtree(dist, ignore_errors=True)
-    done = subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "-o", str(dist), str(REPO)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "-o", str(dist), str(REPO)],
+        capture_output=True,
+        text=True,
+    )
     if done.returncode != 0:
         raise SystemExit(f"building the wheel failed:\n{done.stdout}{done.stderr}")
     (wheel,) = dist.glob("benchproof-*.whl")
@@ -137,16 +143,21 @@ def make_project(folder: Path, n: int, jsonl: bool = True) -> None:
     """benchmarks/make_big_project.py --wide (--jsonl: half of the records as JSON Lines), in a
     process of its own: a child's peak RSS as wait4 reports it starts from its parent's, which
     must stay small."""
-    subprocess.run([sys.executable, str(HERE / "make_big_project.py"), str(folder), str(n), "--wide"]
-                   + (["--jsonl"] if jsonl else []), check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, str(HERE / "make_big_project.py"), str(folder), str(n), "--wide"]
+        + (["--jsonl"] if jsonl else []),
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 def build_args(project: Path, out: Path) -> list[str]:
     return [sys.executable, "-m", "benchproof", "build", str(project), "-o", str(out)]
 
 
-def alternate(floor: list[str], work: list[str], env: dict, repeats: int,
-              other: list[str] | None = None) -> tuple[list, list, list]:
+def alternate(
+    floor: list[str], work: list[str], env: dict, repeats: int, other: list[str] | None = None
+) -> tuple[list, list, list]:
     """``repeats`` runs of the floor, the work (and the ``other`` floor), one after another."""
     floors, works, others = [], [], []
     for _ in range(repeats):
@@ -198,33 +209,48 @@ def browser_rows(site: Path, example: Path, chromium: str, n: int) -> None:
                     context = browser.new_context(viewport={"width": 1280, "height": 900})
                     page = context.new_page()
                     page.goto(url, wait_until="commit")
-                    page.wait_for_function("performance.getEntriesByName('benchproof-runs-shown').length > 0",
-                                           timeout=120000)
+                    page.wait_for_function(
+                        "performance.getEntriesByName('benchproof-runs-shown').length > 0", timeout=120000
+                    )
                     marks.append(page.evaluate("performance.getEntriesByName('benchproof-runs-shown')[0].startTime"))
                     context.close()
                 shown[label] = statistics.median(marks) / 1000
             first = max(shown.values())
-            row(f"runs.html at {n:,}: first rows in headless Chromium",
-                " · ".join(f"{s:.2f} s ({label})" for label, s in shown.items()), "", "", "≤ 1 s", first <= 1.0)
+            row(
+                f"runs.html at {n:,}: first rows in headless Chromium",
+                " · ".join(f"{s:.2f} s ({label})" for label, s in shown.items()),
+                "",
+                "",
+                "≤ 1 s",
+                first <= 1.0,
+            )
 
             def filters(url: str, choices) -> list[tuple[float, float]]:
                 context = browser.new_context(viewport={"width": 1280, "height": 900})
                 page = context.new_page()
                 page.goto(url)
-                page.wait_for_function("document.getElementById('runs-count').textContent.indexOf('reading') < 0",
-                                       timeout=300000)
-                found = [page.evaluate(TIMED, [f'select[data-column="{column}"]', option_value(page, column, prefix)])
-                         for column, prefix in choices]
+                page.wait_for_function(
+                    "document.getElementById('runs-count').textContent.indexOf('reading') < 0", timeout=300000
+                )
+                found = [
+                    page.evaluate(TIMED, [f'select[data-column="{column}"]', option_value(page, column, prefix)])
+                    for column, prefix in choices
+                ]
                 context.close()
                 return found
 
             big = filters(base + "runs.html", (("arm", "Engine 3 · build 2"), ("status", "failed")))
             ref = filters(small + "runs.html", (("status", "ok"),))
             worst = max(script for script, _ in big)
-            row(f"runs.html at {n:,}: filter by arm, then status (filtering and the new rows / until the "
-                "next frame is drawn)", " · ".join(f"{s:.0f} ms / {f:.0f} ms" for s, f in big),
-                f"the same on the example's 25 records: {ref[0][0]:.0f} ms / {ref[0][1]:.0f} ms", "",
-                "< 100 ms", worst < 100)
+            row(
+                f"runs.html at {n:,}: filter by arm, then status (filtering and the new rows / until the "
+                "next frame is drawn)",
+                " · ".join(f"{s:.0f} ms / {f:.0f} ms" for s, f in big),
+                f"the same on the example's 25 records: {ref[0][0]:.0f} ms / {ref[0][1]:.0f} ms",
+                "",
+                "< 100 ms",
+                worst < 100,
+            )
             browser.close()
     finally:
         for server, _ in servers:
@@ -242,9 +268,15 @@ def import_row(work: Path, env: dict, repetitions: int = 400_000) -> None:
     imported = run(benchproof + ["import", "hyperfine", str(source), "--into", str(project)], env)
     built = run(benchproof + ["build", str(project), "-o", str(site)], env)
     total = imported[0] + built[0]
-    row(f"import {repetitions:,} repetitions from one hyperfine file, then build",
+    row(
+        f"import {repetitions:,} repetitions from one hyperfine file, then build",
         f"{total:.1f} s (import {imported[0]:.1f} s, {imported[1]:.2f} GiB; build {built[0]:.1f} s, "
-        f"{built[1]:.2f} GiB)", "", "", f"well under {TARGET:.0f} s", total < TARGET)
+        f"{built[1]:.2f} GiB)",
+        "",
+        "",
+        f"well under {TARGET:.0f} s",
+        total < TARGET,
+    )
 
 
 def main(argv: list[str]) -> int:
@@ -268,10 +300,16 @@ def main(argv: list[str]) -> int:
 
     example = Measured(env, work, max(5, args.repeats))
     ratio = example.ratio()
-    row("rebuild the bundled example", f"{median(example.builds):.2f} s (cold cache: {example.cold:.2f} s; "
+    row(
+        "rebuild the bundled example",
+        f"{median(example.builds):.2f} s (cold cache: {example.cold:.2f} s; "
         f"serve's rebuild: {statistics.median(example.served):.2f} s)",
         f"importing the {len(example.modules)} modules of {', '.join(example.packages)} a build loads: "
-        f"{median(example.floors):.2f} s", f"{ratio:.2f}× (CPU: {example.ratio(1):.2f}×)", "≤ 1.5×", ratio <= 1.5)
+        f"{median(example.floors):.2f} s",
+        f"{ratio:.2f}× (CPU: {example.ratio(1):.2f}×)",
+        "≤ 1.5×",
+        ratio <= 1.5,
+    )
     site = None
     for n in sizes:
         project, site = work / f"project-{n}", work / f"site-{n}"
@@ -280,18 +318,22 @@ def main(argv: list[str]) -> int:
         (work / "floor").mkdir(exist_ok=True)
         floor = [sys.executable, "-c", PANDAS, str(project), str(work / "floor")]
         arrow = [sys.executable, "-c", PYARROW, str(project), str(work / "floor")]
-        floors, builds, arrows = alternate(floor, build_args(project, site), env, args.repeats if n < 10**6 else 1,
-                                           arrow)
+        floors, builds, arrows = alternate(
+            floor, build_args(project, site), env, args.repeats if n < 10**6 else 1, arrow
+        )
         ratio, arrow_ratio = median(builds) / median(floors), median(builds) / median(arrows)
         memory = max(b[1] for b in builds)
         target = "≤ 2×" + (", ≤ 1.5 GiB" if n >= 10**6 else "")
-        row(f"build {n:,} records (3 sections × 8 arms × 4 points, half CSV, half JSON Lines)",
+        row(
+            f"build {n:,} records (3 sections × 8 arms × 4 points, half CSV, half JSON Lines)",
             f"{median(builds):.1f} s, peak RSS {memory:.2f} GiB (cold cache: {cold:.1f} s)",
             f"pandas reads the records and writes them back (CSV, JSON Lines) with their medians: "
             f"{median(floors):.1f} s, {max(f[1] for f in floors):.2f} GiB · pyarrow reads them and writes "
             f"them back (CSV) with their medians: {median(arrows):.1f} s, {max(a[1] for a in arrows):.2f} GiB",
-            f"{ratio:.2f}× (pyarrow: {arrow_ratio:.2f}×)", target,
-            ratio <= 2 and (n < 10**6 or memory <= 1.5))
+            f"{ratio:.2f}× (pyarrow: {arrow_ratio:.2f}×)",
+            target,
+            ratio <= 2 and (n < 10**6 or memory <= 1.5),
+        )
     if args.requests:
         from requests_speed import request_rows
 
@@ -310,9 +352,15 @@ def main(argv: list[str]) -> int:
     with open(jsonl, encoding="utf-8") as handle:
         for line in handle:
             extra |= set(json.loads(line)) - set(header)
-    row(f"records.jsonl at {n:,}", f"{jsonl.stat().st_size / 1e6:.0f} MB (records.csv: {csv_size / 1e6:.0f} MB); "
-        f"fields records.csv does not have: {', '.join(sorted(extra)) or 'none'}", "", "",
-        "no field repeated that the CSV does not need", not extra)
+    row(
+        f"records.jsonl at {n:,}",
+        f"{jsonl.stat().st_size / 1e6:.0f} MB (records.csv: {csv_size / 1e6:.0f} MB); "
+        f"fields records.csv does not have: {', '.join(sorted(extra)) or 'none'}",
+        "",
+        "",
+        "no field repeated that the CSV does not need",
+        not extra,
+    )
     if not args.no_import:
         import_row(work, env)
     return finish(holder)

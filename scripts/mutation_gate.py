@@ -34,8 +34,8 @@ MUTMUT = ROOT / ".venv" / "bin" / "mutmut"
 @dataclass(frozen=True)
 class Piece:
     line: int
-    file: str            # under generator/benchproof/
-    function: str        # "" for the whole file; "name" or "Class.method"
+    file: str  # under generator/benchproof/
+    function: str  # "" for the whole file; "name" or "Class.method"
     tests: tuple[str, ...]
 
     @property
@@ -64,7 +64,7 @@ def read_list(path: Path = LIST) -> tuple[list[Piece], list[str]]:
     pieces, wording = [], []
     for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if raw.startswith("wording:"):
-            pattern = raw[len("wording:"):].strip()
+            pattern = raw[len("wording:") :].strip()
             try:
                 re.compile(pattern)
             except re.error as exc:
@@ -74,7 +74,7 @@ def read_list(path: Path = LIST) -> tuple[list[Piece], list[str]]:
         text = raw.split("#", 1)[0].strip()
         if not text:
             continue
-        if raw[0].isspace():   # more tests of the line before
+        if raw[0].isspace():  # more tests of the line before
             if not pieces:
                 fail(f"{path.relative_to(ROOT)}:{number}: an indented line goes on with a piece's tests")
             last = pieces.pop()
@@ -94,7 +94,7 @@ def read_list(path: Path = LIST) -> tuple[list[Piece], list[str]]:
     if not pieces:
         fail(f"{path.relative_to(ROOT)} lists nothing")
     for piece in pieces:
-        for test in piece.tests:   # a test file, or one test of it (path::name)
+        for test in piece.tests:  # a test file, or one test of it (path::name)
             if not (ROOT / test.split("::")[0]).is_file():
                 fail(f"{path.relative_to(ROOT)}:{piece.line}: no test file {test.split('::')[0]}")
     return pieces, wording
@@ -127,18 +127,20 @@ def prepare(pieces: list[Piece], wording: list[str]) -> None:
     for name in ("tests", "templates", "data"):
         shutil.copytree(ROOT / name, WORK / name, ignore=ignore)
     project = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    project = project[:project.index("[tool.mutmut]")] if "[tool.mutmut]" in project else project
+    project = project[: project.index("[tool.mutmut]")] if "[tool.mutmut]" in project else project
     files = sorted({f"src/benchproof/{p.file}" for p in pieces})
     tests = sorted({t for p in pieces for t in p.tests})
-    project += ("[tool.mutmut]\n"
-                'source_paths = ["src/benchproof"]\n'
-                f"only_mutate = {_toml_list(files)}\n"
-                'also_copy = ["templates/", "data/"]\n'
-                f"pytest_add_cli_args_test_selection = {_toml_list(tests)}\n"
-                f"do_not_mutate_patterns = {_toml_list(wording)}\n"
-                'pytest_add_cli_args = ["-p", "no:cacheprovider"]\n'
-                "use_git_change_detection = false\n"
-                "timeout_constant = 30\n")
+    project += (
+        "[tool.mutmut]\n"
+        'source_paths = ["src/benchproof"]\n'
+        f"only_mutate = {_toml_list(files)}\n"
+        'also_copy = ["templates/", "data/"]\n'
+        f"pytest_add_cli_args_test_selection = {_toml_list(tests)}\n"
+        f"do_not_mutate_patterns = {_toml_list(wording)}\n"
+        'pytest_add_cli_args = ["-p", "no:cacheprovider"]\n'
+        "use_git_change_detection = false\n"
+        "timeout_constant = 30\n"
+    )
     (WORK / "pyproject.toml").write_text(project, encoding="utf-8")
 
 
@@ -155,22 +157,29 @@ def results() -> dict[str, str]:
     return found
 
 
-CAUGHT = ("killed", "timeout")   # a mutant that makes the tests fail, or never finish
+CAUGHT = ("killed", "timeout")  # a mutant that makes the tests fail, or never finish
 
 
 def run_group(pieces: list[Piece], wording: list[str], jobs: str) -> tuple[dict[str, str], dict[str, str]]:
     """mutmut over ``pieces`` (which share their tests) against those tests only."""
     prepare(pieces, wording)
-    shutil.rmtree(WORK / "mutants", ignore_errors=True)   # every run from scratch: the gate resumes nothing
+    shutil.rmtree(WORK / "mutants", ignore_errors=True)  # every run from scratch: the gate resumes nothing
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    run = subprocess.run([str(MUTMUT), "run", "--max-children", jobs, *[p.pattern for p in pieces]],
-                         cwd=WORK, env=env, capture_output=True, text=True)
+    run = subprocess.run(
+        [str(MUTMUT), "run", "--max-children", jobs, *[p.pattern for p in pieces]],
+        cwd=WORK,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     if run.returncode:
         fail("mutmut run failed:\n" + run.stdout[-4000:] + run.stderr[-4000:])
     found = results()
-    shows = {name: subprocess.run([str(MUTMUT), "show", name], cwd=WORK, capture_output=True, text=True).stdout
-             for name, status in found.items() if status not in CAUGHT
-             and any(_matches(p, name) for p in pieces)}
+    shows = {
+        name: subprocess.run([str(MUTMUT), "show", name], cwd=WORK, capture_output=True, text=True).stdout
+        for name, status in found.items()
+        if status not in CAUGHT and any(_matches(p, name) for p in pieces)
+    }
     return {name: status for name, status in found.items() if any(_matches(p, name) for p in pieces)}, shows
 
 
@@ -181,7 +190,7 @@ def _matches(piece: Piece, name: str) -> bool:
 def main(argv: list[str]) -> int:
     pieces, wording = read_list()
     wanted = [a for a in argv if not a.startswith("-")]
-    if wanted:   # e.g. the files a change touched
+    if wanted:  # e.g. the files a change touched
         pieces = [p for p in pieces if any(w in f"{p.file}::{p.function}" for w in wanted)]
         if not pieces:
             fail(f"no line of {LIST.relative_to(ROOT)} holds {' or '.join(wanted)}")
@@ -210,7 +219,7 @@ def main(argv: list[str]) -> int:
     print(f"{'piece':58} killed  not killed")
     for p in pieces:
         mine = {name: status for name, status in found.items() if _matches(p, name)}
-        if not mine:   # a decorated function, or one made of nothing mutmut changes: say so, below
+        if not mine:  # a decorated function, or one made of nothing mutmut changes: say so, below
             empty.append(f"{LIST.relative_to(ROOT)}:{p.line}: mutmut made no mutant of {p.file}::{p.function or '*'}")
         killed = sum(status in CAUGHT for status in mine.values())
         lost = sorted(name for name, status in mine.items() if status not in CAUGHT)
@@ -227,6 +236,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    if hasattr(signal, "SIGPIPE"):   # `--list | head`: stop quietly when the reader has enough
+    if hasattr(signal, "SIGPIPE"):  # `--list | head`: stop quietly when the reader has enough
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     sys.exit(main(sys.argv[1:]))

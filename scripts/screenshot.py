@@ -13,8 +13,15 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 REPO = Path(__file__).resolve().parent.parent
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--hide-scrollbars"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--hide-scrollbars",
+]
 
 
 def main() -> int:
@@ -30,8 +37,11 @@ def main() -> int:
         page.wait_for_selector('#chart-all[data-state="ready"] svg')
         # the picture is of the page's anatomy: fold the long narrative so the chart shows
         page.evaluate("document.querySelectorAll('.experiment .narrative').forEach(n => n.hidden = true)")
-        page.screenshot(path=str(REPO / "docs" / "screenshot.png"), full_page=False,
-                        clip={"x": 0, "y": 0, "width": 1200, "height": 3500})
+        page.screenshot(
+            path=str(REPO / "docs" / "screenshot.png"),
+            full_page=False,
+            clip={"x": 0, "y": 0, "width": 1200, "height": 3500},
+        )
         browser.close()
     print("wrote docs/screenshot.png")
     return 0

@@ -15,12 +15,12 @@ from urllib.parse import quote
 
 from benchproof.model.terms import Point
 
-INDEX = "index.html"             # the report page; in a multi-report site, the list of reports
-RUNS = "runs.html"               # every recorded repetition
-ASSETS = "assets"                # the folder of the site's stylesheet and scripts
-DOWNLOADS = "downloads"          # the folder of 05 Evidence's files
-CHARTS = "charts"                # the folder of the static charts (SVG and PNG)
-SITE_NAMES = (INDEX, ASSETS)     # what a multi-report site writes beside its reports' folders
+INDEX = "index.html"  # the report page; in a multi-report site, the list of reports
+RUNS = "runs.html"  # every recorded repetition
+ASSETS = "assets"  # the folder of the site's stylesheet and scripts
+DOWNLOADS = "downloads"  # the folder of 05 Evidence's files
+CHARTS = "charts"  # the folder of the static charts (SVG and PNG)
+SITE_NAMES = (INDEX, ASSETS)  # what a multi-report site writes beside its reports' folders
 
 
 def asset_path(name: str) -> str:
@@ -40,9 +40,9 @@ def report_href(name: str) -> str:
 
 # --- chart views
 
-VIEW_HASH = "view="   # index.html#view=<key> opens that view in 01 Measurements
-KEY_LIMIT = 124       # characters of a view key: with ".svg", a file name of at most 128 bytes
-DIGEST = 10           # hex digits of the digest that ends a long or lossy key
+VIEW_HASH = "view="  # index.html#view=<key> opens that view in 01 Measurements
+KEY_LIMIT = 124  # characters of a view key: with ".svg", a file name of at most 128 bytes
+DIGEST = 10  # hex digits of the digest that ends a long or lossy key
 
 
 def slug(text: str) -> str:
@@ -56,16 +56,20 @@ def digest(text: str) -> str:
 def view_key(section: str, metric: str, point: Point, across: str | None = None, kind: str | None = None) -> str:
     """``main--prefill_tok_s--n_prompt-512``; a sweep: ``main--prefill_tok_s--across-n_depth--n_prompt-512``;
     a per-request distribution (``kind`` ``ecdf`` or ``histogram``): ``ecdf--main--ttft_ms--request_rate-4``."""
-    parts = ([kind] if kind else []) + [section, metric] + ([f"across-{across}"] if across else []) + \
-        [f"{k}-{v}" for k, v in point]
+    parts = (
+        ([kind] if kind else [])
+        + [section, metric]
+        + ([f"across-{across}"] if across else [])
+        + [f"{k}-{v}" for k, v in point]
+    )
     text = "--".join(map(str, parts))
     key = slug(text)
     if key == text.replace(" ", "-") and len(key) <= KEY_LIMIT:
-        return key   # readable: only spaces became dashes (``from dataset``)
+        return key  # readable: only spaces became dashes (``from dataset``)
     # the slug lost characters (``1.5`` and ``1,5`` would share it) or is too long for a file
     # name: a digest of the exact text keeps every key distinct and bounded (two keys that
     # still clash, ``a b`` beside ``a-b``, are told apart by charts/bars._unique)
-    return f"{key[:KEY_LIMIT - DIGEST - 1].rstrip('-')}-{digest(text)}"
+    return f"{key[: KEY_LIMIT - DIGEST - 1].rstrip('-')}-{digest(text)}"
 
 
 def view_href(key: str) -> str:
@@ -105,8 +109,28 @@ def arm_href(arm_id: str) -> str:
 # --- evidence
 
 # Files a browser would run rather than show: HTML, SVG, XML (and XSLT), scripts, web archives.
-ACTIVE_SUFFIXES = frozenset((".html", ".htm", ".shtml", ".xhtml", ".xht", ".svg", ".svgz", ".xml", ".xsl",
-                             ".xslt", ".rss", ".atom", ".rdf", ".js", ".mjs", ".cjs", ".mht", ".mhtml"))
+ACTIVE_SUFFIXES = frozenset(
+    (
+        ".html",
+        ".htm",
+        ".shtml",
+        ".xhtml",
+        ".xht",
+        ".svg",
+        ".svgz",
+        ".xml",
+        ".xsl",
+        ".xslt",
+        ".rss",
+        ".atom",
+        ".rdf",
+        ".js",
+        ".mjs",
+        ".cjs",
+        ".mht",
+        ".mhtml",
+    )
+)
 INERT_SUFFIX = ".txt"
 
 
@@ -124,7 +148,7 @@ def site_path(path: str) -> str:
 
 DATA_PATH = "runs-data.js"
 SCRIPT_PATH = asset_path("runs.js")
-NUMBER_PATH = asset_path("number.js")   # the twin of text.number, which runs.js writes its numbers with
+NUMBER_PATH = asset_path("number.js")  # the twin of text.number, which runs.js writes its numbers with
 
 
 def chunk_path(k: int) -> str:
@@ -132,6 +156,7 @@ def chunk_path(k: int) -> str:
 
 
 # --- static charts
+
 
 def svg_path(chart) -> str:
     """The static SVG of a chart (anything with a ``key``: a report's chart view, a workload
@@ -145,6 +170,7 @@ def png_path(chart) -> str:
 
 
 # --- the links a template writes (after ``root``, the way back to the site root)
+
 
 class Links:
     """What templates call ``link``: ``{{ root }}{{ link.runs }}``, ``{{ link.arm(id) }}``."""

@@ -44,7 +44,7 @@ from benchproof.receipts.runs_data import runs_data_files
 from benchproof.receipts.signature import Signature, signature_name
 from benchproof.site import MARKER, Content, SiteFiles, Stored, publish
 
-if TYPE_CHECKING:   # loaded only for a report with a decision (check)
+if TYPE_CHECKING:  # loaded only for a report with a decision (check)
     from benchproof.compute.decision import DecisionOutcome
 
 Log = Callable[[str], None]
@@ -55,8 +55,7 @@ def describe(project: Project) -> str:
     counts = project.records.status_counts()
     by_status = ", ".join(f"{counts[s]:,} {s}" for s in STATUSES if counts.get(s))
     sections = len(project.report.sections)
-    return (f"{len(project.records):,} records ({by_status}), {len(project.arms)} arms, "
-            f"{fmt.count(sections, 'section')}")
+    return f"{len(project.records):,} records ({by_status}), {len(project.arms)} arms, {fmt.count(sections, 'section')}"
 
 
 @dataclass(frozen=True)
@@ -77,15 +76,18 @@ class Audited:
 class Checked:
     """The validated and audited reports of a build: one, or each report of a multi-report site."""
 
-    projects: dict[str, Project]   # site folder ("" for a single report) → project
+    projects: dict[str, Project]  # site folder ("" for a single report) → project
     multi: bool
-    audited: dict[str, Audited]    # the same keys
+    audited: dict[str, Audited]  # the same keys
 
     @property
     def warnings(self) -> list[Problem]:
         """Every report's reading warnings, then its unaccepted findings (page order)."""
-        return [prefixed(p, name) for name, project in self.projects.items()
-                for p in (*project.warnings, *self.audited[name].audit.problems)]
+        return [
+            prefixed(p, name)
+            for name, project in self.projects.items()
+            for p in (*project.warnings, *self.audited[name].audit.problems)
+        ]
 
 
 def prefixed(problem: Problem, name: str) -> Problem:
@@ -99,8 +101,7 @@ def audit_line(audit: Audit, project: Project) -> str:
         return f"{ran}, no finding"
     rules = Counter(notice.rule for notice in audit.notices)
     each = ", ".join(f"{count} {rule}" for rule, count in rules.items())
-    return (f"{ran}, {fmt.count(n, 'finding')} ({each})"
-            + (f", {accepted} accepted" if accepted else ""))
+    return f"{ran}, {fmt.count(n, 'finding')} ({each})" + (f", {accepted} accepted" if accepted else "")
 
 
 def check(project_dir: Path, strict: bool, log: Log) -> Checked:
@@ -130,7 +131,7 @@ def check(project_dir: Path, strict: bool, log: Log) -> Checked:
         computed = compute(project)
         audit = run_audit(project, computed)
         decision = computed.decision
-        if decision is not None:   # the decision's module is loaded only for a report with a decision
+        if decision is not None:  # the decision's module is loaded only for a report with a decision
             from benchproof.compute.decision import flagged
 
             decision = flagged(decision, audit.cells, audit.sections)
@@ -159,8 +160,14 @@ def check_report(project_dir: Path) -> tuple[Project, Audited]:
     return checked.projects[""], checked.audited[""]
 
 
-def build(project_dir: Path, out: Path, strict: bool, log: Log, cache: Cache | None = None,
-          signatures: Mapping[str, Signature] | None = None) -> Checked:
+def build(
+    project_dir: Path,
+    out: Path,
+    strict: bool,
+    log: Log,
+    cache: Cache | None = None,
+    signatures: Mapping[str, Signature] | None = None,
+) -> Checked:
     """``cache``: where charts are kept between builds (the default chart cache when None;
     ``Cache.off()`` for none).  ``signatures``: report folder ("" for a single report) → the
     signature of its bundle's SHA256SUMS, published beside the bundle (``benchproof sign``)."""
@@ -176,9 +183,15 @@ def build(project_dir: Path, out: Path, strict: bool, log: Log, cache: Cache | N
             files = report_files(project, checked.audited[name], log, cache, (signatures or {}).get(name), mine).files
             site.update({prefix + path: data for path, data in files.items()})
         if checked.multi:
-            site.add(INDEX, render("site_index.html", reports=index_entries(checked.projects),
-                                          site=SiteInfo("Reports", sum(len(p.records) for p in checked.projects.values())),
-                                          root=""))
+            site.add(
+                INDEX,
+                render(
+                    "site_index.html",
+                    reports=index_entries(checked.projects),
+                    site=SiteInfo("Reports", sum(len(p.records) for p in checked.projects.values())),
+                    root="",
+                ),
+            )
             site.add(asset_path("style.css"), stylesheet())
             site.add(MARKER, MARKER_TEXT)
             log(f"index     index.html lists {len(checked.projects)} reports")
@@ -192,30 +205,49 @@ def weighed_line(decided, weighed) -> str:
     parts = []
     if decided is not None:
         states = Counter(c.state for c in decided.claims)
-        parts.append(f"{len(decided.claims)} claims" + (f" ({', '.join(f'{n} {s}' for s, n in states.items())})"
-                                                        if states else ""))
-    parts += [fmt.count(len(items), name) for name, items in
-              (("crossover", weighed.crossovers), ("reference", weighed.references)) if items]
+        parts.append(
+            f"{len(decided.claims)} claims"
+            + (f" ({', '.join(f'{n} {s}' for s, n in states.items())})" if states else "")
+        )
+    parts += [
+        fmt.count(len(items), name)
+        for name, items in (("crossover", weighed.crossovers), ("reference", weighed.references))
+        if items
+    ]
     return ", ".join(parts)
 
 
 def charts_line(drawn: tuple[Chart, ...]) -> str:
     """``9 drawn (bars 4, sweep 2, crossover 2, reference 1): static SVG of each, PNG of 6``."""
     kinds = ", ".join(f"{kind} {n}" for kind, n in Counter(chart.kind for chart in drawn).items())
-    return (f"{len(drawn)} drawn" + (f" ({kinds})" if kinds else "")
-            + f": static SVG of each, PNG of {sum(KINDS[chart.kind].png for chart in drawn)}")
+    return (
+        f"{len(drawn)} drawn"
+        + (f" ({kinds})" if kinds else "")
+        + f": static SVG of each, PNG of {sum(KINDS[chart.kind].png for chart in drawn)}"
+    )
 
 
 def results_document(project: Project, audited: Audited) -> str:
     """results.json's text."""
     weighing = weighing_json(project, audited.decision, audited.computed.weighed)
-    return results_json(project, audited.results, audited.audit.findings,
-                        {**weighing, **distributions_json(audited.computed.distributions)}, audited.audit.coverage,
-                        audited.computed.comparisons)
+    return results_json(
+        project,
+        audited.results,
+        audited.audit.findings,
+        {**weighing, **distributions_json(audited.computed.distributions)},
+        audited.audit.coverage,
+        audited.computed.comparisons,
+    )
 
 
-def report_files(project: Project, audited: Audited, log: Log, cache: Cache | None = None,
-                 signature: Signature | None = None, store: Path | None = None) -> SiteFiles:
+def report_files(
+    project: Project,
+    audited: Audited,
+    log: Log,
+    cache: Cache | None = None,
+    signature: Signature | None = None,
+    store: Path | None = None,
+) -> SiteFiles:
     """Every file of one report's site, in memory (``signature``: of its bundle's SHA256SUMS);
     with ``store`` (a private temporary folder) the downloads and the bundle wait there."""
     when = build_time(project.root, project.inputs)
@@ -225,16 +257,19 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     if decided or weighed.crossovers or weighed.references:
         log(f"decision  {weighed_line(decided, weighed)}")
     site = SiteFiles()
-    deflated = {name: Deflater() for name in ("records.csv", "records.jsonl")}   # for the bundle, meanwhile
-    texts = sources(project)   # each record column's texts: made once, for the downloads and runs-data
-    downloads: dict[str, Content] = {name: Stored(store / name, pieces(project, texts), deflated[name]) if store is not None
-                 else b"".join(pieces(project, texts)) for name, pieces in (("records.csv", csv_pieces),
-                                                                            ("records.jsonl", jsonl_pieces))}
+    deflated = {name: Deflater() for name in ("records.csv", "records.jsonl")}  # for the bundle, meanwhile
+    texts = sources(project)  # each record column's texts: made once, for the downloads and runs-data
+    downloads: dict[str, Content] = {
+        name: Stored(store / name, pieces(project, texts), deflated[name])
+        if store is not None
+        else b"".join(pieces(project, texts))
+        for name, pieces in (("records.csv", csv_pieces), ("records.jsonl", jsonl_pieces))
+    }
     downloads["results.json"] = results_text.encode("utf-8")
     info = site_info(project, when.iso)
-    data_files, filters = runs_data_files(project, audit, store, texts)   # while the texts downloads made are at hand
+    data_files, filters = runs_data_files(project, audit, store, texts)  # while the texts downloads made are at hand
     runs: dict[str, Content | str] = {**data_files, **runs_site_files(project, info, filters)}
-    del texts   # the texts of the records' columns the downloads and runs-data shared
+    del texts  # the texts of the records' columns the downloads and runs-data shared
     free_unused_memory()
     bundle, data = evidence_zip(project, downloads, when, store, deflated if store is not None else None)
     downloads[bundle] = data
@@ -245,8 +280,17 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
     made = report_charts(project, audited.computed, audit.cells, cache)
     page = report_page(project, audited.computed, audit, decided, made)
     charts = charts_page(project, made.views)
-    site.add(INDEX, render("report.html", page=page, charts=charts, receipts=receipts(project, downloads, when, signature),
-                                  site=info, root=""))
+    site.add(
+        INDEX,
+        render(
+            "report.html",
+            page=page,
+            charts=charts,
+            receipts=receipts(project, downloads, when, signature),
+            site=info,
+            root="",
+        ),
+    )
     site.add(asset_path("style.css"), stylesheet())
     site.add(asset_path("report.js"), asset("report.js"))
     site.add(asset_path("vega.js"), runtime(cache))
@@ -256,20 +300,27 @@ def report_files(project: Project, audited: Audited, log: Log, cache: Cache | No
         progress.update("charts", k, len(drawn), "charts drawn")
     log(f"charts    {charts_line(drawn)}")
     if page.distributions:
-        log(f"requests  {project.requests.count:,} request records: "
-            f"{sum(c.kind in ('ecdf', 'histogram') for c in drawn)} distribution charts")
+        log(
+            f"requests  {project.requests.count:,} request records: "
+            f"{sum(c.kind in ('ecdf', 'histogram') for c in drawn)} distribution charts"
+        )
     if page.workload or page.distributions:
         site.add(asset_path("workload.js"), asset("workload.js"))
     site.add(MARKER, MARKER_TEXT)
-    listed = f"all {page.n_records:,} records in its raw table" if page.raw.inline else \
-        f"{page.n_records:,} records, too many to list inline: linked to runs.html"
+    listed = (
+        f"all {page.n_records:,} records in its raw table"
+        if page.raw.inline
+        else f"{page.n_records:,} records, too many to list inline: linked to runs.html"
+    )
     log(f"render    index.html: {listed}")
     # Further pages: each module returns {site path: content}.
     free_unused_memory()
     site.update(runs)
     chunks = sum(1 for path in runs if path.startswith("runs-data-"))
-    log(f"runs      runs.html: {len(project.records):,} records in runs-data.js"
-        + (f" and {chunks} more scripts" if chunks else ""))
+    log(
+        f"runs      runs.html: {len(project.records):,} records in runs-data.js"
+        + (f" and {chunks} more scripts" if chunks else "")
+    )
     site.update(arm_site_files(project, info, audit))
     log(f"arms      {len(project.arms)} pages in arms/")
     evidence = evidence_files(project)

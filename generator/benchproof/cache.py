@@ -42,12 +42,23 @@ from benchproof.cache_key import refused
 
 ENV = "BENCHPROOF_CACHE_DIR"
 FORMAT = "benchproof-cache 2"
-MAX_ENTRY = 64 * 2**20            # the Vega runtime is about 0.9 MB, a chart's PNG a few hundred KB
+MAX_ENTRY = 64 * 2**20  # the Vega runtime is about 0.9 MB, a chart's PNG a few hundred KB
 _DIR = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-_FILE = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) \
+_FILE = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
     | getattr(os, "O_BINARY", 0)
-_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) \
+)
+_NEW = (
+    os.O_WRONLY
+    | os.O_CREAT
+    | os.O_EXCL
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
     | getattr(os, "O_BINARY", 0)
+)
 # Folders are opened one step at a time relative to the one above (never following a link)
 # where the system can; elsewhere (Windows) by path, after checking the step is no link.
 _AT = os.open in os.supports_dir_fd and os.mkdir in os.supports_dir_fd and hasattr(os, "O_NOFOLLOW")
@@ -90,8 +101,11 @@ class Cache:
         return cls(None)
 
     def key(self, kind: str, version: str, content: object) -> str:
-        text = content if isinstance(content, str) else json.dumps(content, sort_keys=True, ensure_ascii=False,
-                                                                    separators=(",", ":"), allow_nan=False)
+        text = (
+            content
+            if isinstance(content, str)
+            else json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        )
         return _sha256(f"{kind}\n{version}\n{text}")
 
     def get(self, kind: str, version: str, content: object, make: Callable[[], str]) -> str:
@@ -101,7 +115,7 @@ class Cache:
         if secret is None:
             return make()
         key = self.key(kind, version, content)
-        folder = _Folder.open(self.folder, self.write)   # type: ignore[arg-type]  # set: no secret without it
+        folder = _Folder.open(self.folder, self.write)  # type: ignore[arg-type]  # set: no secret without it
         if folder is None:
             return make()
         try:
@@ -125,8 +139,9 @@ class Cache:
         if self.folder is None:
             return None
         if self._secret is None:
-            self._secret = cache_key.secret(self.key_file or cache_key.default_file(), self.folder,
-                                            create=self.write) or b""
+            self._secret = (
+                cache_key.secret(self.key_file or cache_key.default_file(), self.folder, create=self.write) or b""
+            )
         return self._secret or None
 
 
@@ -190,7 +205,7 @@ class _Folder:
             try:
                 folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             except OSError:
-                return None   # cannot be made: builds are slower, nothing else
+                return None  # cannot be made: builds are slower, nothing else
         try:
             st = os.stat(path)
         except OSError:
@@ -205,7 +220,7 @@ class _Folder:
             handle = os.open(path, _DIR)
         except OSError:
             return None
-        if not os.path.samestat(st, os.fstat(handle)):   # replaced in between
+        if not os.path.samestat(st, os.fstat(handle)):  # replaced in between
             os.close(handle)
             return None
         return cls(handle, path, path)

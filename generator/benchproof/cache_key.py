@@ -20,7 +20,7 @@ from pathlib import Path
 
 KEY_ENV = "BENCHPROOF_CACHE_KEY"
 _HEX = frozenset("0123456789abcdef")
-_said: set[str] = set()   # the cache folders warned about in this process: one warning each
+_said: set[str] = set()  # the cache folders warned about in this process: one warning each
 
 
 def default_file() -> Path:
@@ -46,11 +46,17 @@ def refused(folder: str, why: str, fix: str | None = None, whole: bool = True) -
     if folder in _said:
         return
     _said.add(folder)
-    what = f"the chart cache {folder} is not used" if whole else f"some entries of the chart cache {folder} are not used"
-    fix = fix or (f"delete it, or make it yours alone (chmod -R go-w '{folder}'), or set "
-                  "BENCHPROOF_CACHE_DIR to a folder of your own")
-    say(f"warning: {what}: {why}. Whoever can change a cache could change a site, so what it "
-        f"would give is made again; {fix}.")
+    what = (
+        f"the chart cache {folder} is not used" if whole else f"some entries of the chart cache {folder} are not used"
+    )
+    fix = fix or (
+        f"delete it, or make it yours alone (chmod -R go-w '{folder}'), or set "
+        "BENCHPROOF_CACHE_DIR to a folder of your own"
+    )
+    say(
+        f"warning: {what}: {why}. Whoever can change a cache could change a site, so what it "
+        f"would give is made again; {fix}."
+    )
 
 
 def secret(path: Path, cache_folder: Path, create: bool) -> bytes | None:
@@ -59,8 +65,11 @@ def secret(path: Path, cache_folder: Path, create: bool) -> bytes | None:
     shown = str(path)
     try:
         if path.absolute().resolve().is_relative_to(cache_folder.absolute().resolve()):
-            refused(str(cache_folder), f"its key {shown} is inside it, where whoever shares the "
-                                       "folder could read it", f"set {KEY_ENV} to a file outside the cache folder")
+            refused(
+                str(cache_folder),
+                f"its key {shown} is inside it, where whoever shares the folder could read it",
+                f"set {KEY_ENV} to a file outside the cache folder",
+            )
             return None
     except (OSError, RuntimeError):
         return None
@@ -72,12 +81,17 @@ def secret(path: Path, cache_folder: Path, create: bool) -> bytes | None:
         return None
     why = _key_problem(st, shown)
     if why is not None:
-        refused(str(cache_folder), why, f"make it a file of yours alone (chmod 600 '{shown}'), or delete "
-                                        "it and a new one is made")
+        refused(
+            str(cache_folder),
+            why,
+            f"make it a file of yours alone (chmod 600 '{shown}'), or delete it and a new one is made",
+        )
         return None
     try:
-        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-                         | getattr(os, "O_CLOEXEC", 0))
+        handle = os.open(
+            path,
+            os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0),
+        )
     except OSError:
         return None
     try:
@@ -89,8 +103,11 @@ def secret(path: Path, cache_folder: Path, create: bool) -> bytes | None:
     finally:
         os.close(handle)
     if len(text) != 64 or not set(text) <= _HEX:
-        refused(str(cache_folder), f"its key {shown} is not a key benchproof wrote (64 hex digits)",
-                f"delete '{shown}' and a new one is made")
+        refused(
+            str(cache_folder),
+            f"its key {shown} is not a key benchproof wrote (64 hex digits)",
+            f"delete '{shown}' and a new one is made",
+        )
         return None
     return bytes.fromhex(text)
 
@@ -118,10 +135,10 @@ def _made(path: Path, cache_folder: Path) -> bytes | None:
             with os.fdopen(handle, "w", encoding="ascii") as out:
                 out.write(key + "\n")
             try:
-                os.link(temporary, path)     # fails when another build made one first: that one is used
+                os.link(temporary, path)  # fails when another build made one first: that one is used
             except FileExistsError:
                 pass
-            except OSError:                  # no hard links here: the last one made wins
+            except OSError:  # no hard links here: the last one made wins
                 os.replace(temporary, path)
         finally:
             temporary.unlink(missing_ok=True)

@@ -24,16 +24,18 @@ def _project_dir(project: str | None) -> Path:
         return Path.cwd()
     from benchproof.resources import example_dir
 
-    _say("note: no report.yaml in the current folder: using the bundled example report instead.\n"
-         "      Start your own with 'benchproof init my-report', then 'benchproof serve my-report' "
-         "(a live preview) or 'benchproof build my-report'.")
+    _say(
+        "note: no report.yaml in the current folder: using the bundled example report instead.\n"
+        "      Start your own with 'benchproof init my-report', then 'benchproof serve my-report' "
+        "(a live preview) or 'benchproof build my-report'."
+    )
     return example_dir()
 
 
 def _check_output(project: Path, out: Path) -> None:
     from benchproof.site import link_problem, overlap
 
-    why = link_problem(out)   # replacing a link would change what it points to, or the link
+    why = link_problem(out)  # replacing a link would change what it points to, or the link
     if why is not None:
         raise click.UsageError(why)
     o = out.resolve()
@@ -77,8 +79,11 @@ def main(ctx: click.Context) -> None:
 @click.argument("project", required=False, type=click.Path(exists=True, file_okay=False))
 @click.option("-o", "--out", default="site", show_default=True, type=click.Path(), help="Output folder.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-@click.option("--no-cache", is_flag=True, help="Render every chart again (and read or write nothing in "
-              "the chart cache; see BENCHPROOF_CACHE_DIR).")
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Render every chart again (and read or write nothing in the chart cache; see BENCHPROOF_CACHE_DIR).",
+)
 def build(project: str | None, out: str, strict: bool, no_cache: bool) -> None:
     """Build the report site from PROJECT (default: ./ if it has report.yaml, else the bundled example)."""
     from benchproof import progress
@@ -120,10 +125,19 @@ def check(project: str | None, strict: bool) -> None:
 
 @main.command()
 @click.argument("project", required=False, type=click.Path(file_okay=False))
-@click.option("-p", "--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
-              help="The port on 127.0.0.1 (0: any free port).")
-@click.option("--no-cache", is_flag=True, help="Render every chart again on each build (and read or "
-              "write nothing in the chart cache).")
+@click.option(
+    "-p",
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="The port on 127.0.0.1 (0: any free port).",
+)
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Render every chart again on each build (and read or write nothing in the chart cache).",
+)
 def serve(project: str | None, port: int, no_cache: bool) -> None:
     """Build PROJECT, serve it at http://127.0.0.1:PORT/ and rebuild it as you edit it.
 
@@ -156,8 +170,9 @@ def init(folder: str) -> None:
     except LinkRefused as exc:
         raise click.UsageError(str(exc)) from None
     except NotEmpty as exc:
-        raise click.UsageError(f"{exc}: benchproof init writes only into a new or empty folder, "
-                               "e.g. benchproof init my-report") from None
+        raise click.UsageError(
+            f"{exc}: benchproof init writes only into a new or empty folder, e.g. benchproof init my-report"
+        ) from None
     except OSError as exc:
         _say(f"error: cannot write the project into {folder}: {exc.strerror or exc}")
         sys.exit(1)
@@ -169,8 +184,15 @@ def init(folder: str) -> None:
 
 
 @main.command()
-@click.option("-o", "--out", "folder", default=".benchproof/schema", show_default=True,
-              type=click.Path(file_okay=False), help="The folder to write the schemas into.")
+@click.option(
+    "-o",
+    "--out",
+    "folder",
+    default=".benchproof/schema",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="The folder to write the schemas into.",
+)
 def schema(folder: str) -> None:
     """Write the JSON Schemas of report.yaml and the arm files (for editors).
 
@@ -187,8 +209,11 @@ def schema(folder: str) -> None:
     files = {out / name: text.encode("utf-8") for name, text in schema_texts().items()}
     for path in files if why is None else ():
         if path.is_symlink() or (path.exists() and not path.is_file()):
-            why = (f"'{path}' is a link: benchproof never writes through a link; delete it and run "
-                   "this again" if path.is_symlink() else f"'{path}' exists and is not a file")
+            why = (
+                f"'{path}' is a link: benchproof never writes through a link; delete it and run this again"
+                if path.is_symlink()
+                else f"'{path}' exists and is not a file"
+            )
             break
     if why is not None:
         raise click.UsageError(why)

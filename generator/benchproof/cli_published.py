@@ -48,12 +48,20 @@ def _say(text: str, err: bool = False, nl: bool = True) -> None:
 @click.command()
 @click.argument("path", metavar="PATH")
 @click.option("--json", "as_json", is_flag=True, help="Print {verified, checks: [{check, ok, detail}], …} as JSON.")
-@click.option("--allowed-signers", metavar="FILE", type=PublishedFile("key"),
-              help="Check the signature beside the bundle against these signers (ssh-keygen's allowed_signers "
-                   "format: 'ID namespaces=\"benchproof\" ssh-ed25519 AAAA…').")
+@click.option(
+    "--allowed-signers",
+    metavar="FILE",
+    type=PublishedFile("key"),
+    help="Check the signature beside the bundle against these signers (ssh-keygen's allowed_signers "
+    "format: 'ID namespaces=\"benchproof\" ssh-ed25519 AAAA…').",
+)
 @click.option("--identity", metavar="ID", help="The signer the signature must be from (with --allowed-signers).")
-@click.option("--signature", metavar="FILE", type=PublishedFile("signature"),
-              help="The signature file, when it is not beside the bundle as <bundle>.SHA256SUMS.sig.")
+@click.option(
+    "--signature",
+    metavar="FILE",
+    type=PublishedFile("signature"),
+    help="The signature file, when it is not beside the bundle as <bundle>.SHA256SUMS.sig.",
+)
 def verify(path: str, as_json: bool, allowed_signers: str | None, identity: str | None, signature: str | None) -> None:
     """Check that a published report follows from the records it ships.
 
@@ -69,18 +77,25 @@ def verify(path: str, as_json: bool, allowed_signers: str | None, identity: str 
     from benchproof.verify.run import verify as run_verify
 
     if (allowed_signers is None) != (identity is None):
-        raise click.UsageError("--allowed-signers and --identity go together: the signers you trust, and which "
-                               "of them must have signed")
-    outcome = run_verify(Path(path), Path(allowed_signers) if allowed_signers else None, identity,
-                         Path(signature) if signature else None)
+        raise click.UsageError(
+            "--allowed-signers and --identity go together: the signers you trust, and which of them must have signed"
+        )
+    outcome = run_verify(
+        Path(path), Path(allowed_signers) if allowed_signers else None, identity, Path(signature) if signature else None
+    )
     _say(output.as_json(outcome) if as_json else output.text(outcome))
     sys.exit(verdict(outcome.checks))
 
 
 @click.command()
 @click.argument("site", metavar="SITE")
-@click.option("--key", required=True, metavar="KEY", type=PublishedFile("key"),
-              help="Your SSH private key (or the public key of one in ssh-agent).")
+@click.option(
+    "--key",
+    required=True,
+    metavar="KEY",
+    type=PublishedFile("key"),
+    help="Your SSH private key (or the public key of one in ssh-agent).",
+)
 def sign(site: str, key: str) -> None:
     """Sign a site's bundle (its SHA256SUMS) with an SSH key, offline.
 
@@ -132,15 +147,35 @@ def _failing(comparison, reasons: tuple[str, ...]) -> list[str]:
 @click.command()
 @click.argument("old", metavar="OLD")
 @click.argument("new", metavar="NEW")
-@click.option("--format", "form", type=click.Choice(["terminal", "markdown", "json"]), default="terminal",
-              show_default=True, help="A table for the terminal, Markdown (a pull request, a decision document) or JSON.")
-@click.option("-o", "--out", metavar="DIR", type=click.Path(file_okay=False),
-              help="Also write a static, offline comparison page (DIR/index.html) with charts of old and new.")
-@click.option("--fail-on", "fail_on", multiple=True, type=click.Choice(FAIL_ON),
-              help="Exit 1 when a figure got worse, failed anew or was removed, a re-run bar row is not met, "
-                   "or a finding appeared (repeat the option for several).")
-@click.option("--noise", type=Number(0, None), metavar="FRACTION",
-              help="The noise threshold of better and worse (default: OLD's audit.noise_threshold, 0.03 when it has none).")
+@click.option(
+    "--format",
+    "form",
+    type=click.Choice(["terminal", "markdown", "json"]),
+    default="terminal",
+    show_default=True,
+    help="A table for the terminal, Markdown (a pull request, a decision document) or JSON.",
+)
+@click.option(
+    "-o",
+    "--out",
+    metavar="DIR",
+    type=click.Path(file_okay=False),
+    help="Also write a static, offline comparison page (DIR/index.html) with charts of old and new.",
+)
+@click.option(
+    "--fail-on",
+    "fail_on",
+    multiple=True,
+    type=click.Choice(FAIL_ON),
+    help="Exit 1 when a figure got worse, failed anew or was removed, a re-run bar row is not met, "
+    "or a finding appeared (repeat the option for several).",
+)
+@click.option(
+    "--noise",
+    type=Number(0, None),
+    metavar="FRACTION",
+    help="The noise threshold of better and worse (default: OLD's audit.noise_threshold, 0.03 when it has none).",
+)
 def compare(old: str, new: str, form: str, out: str | None, fail_on: tuple[str, ...], noise: float | None) -> None:
     """Judge a re-run (NEW) against a report (OLD): each a site, a bundle, a results.json or a project.
 
@@ -159,8 +194,10 @@ def compare(old: str, new: str, form: str, out: str | None, fail_on: tuple[str, 
 
         for side in (old, new):
             if overlap(Path(out), Path(side)):
-                raise click.UsageError(f"-o {printable(out)} and {printable(side)} must not contain each other: "
-                                       f"{printable(side)} is one of the reports compared; write the page elsewhere")
+                raise click.UsageError(
+                    f"-o {printable(out)} and {printable(side)} must not contain each other: "
+                    f"{printable(side)} is one of the reports compared; write the page elsewhere"
+                )
     try:
         comparison = judge(load(Path(old)), load(Path(new)), noise)
     except Unreadable as exc:
@@ -184,10 +221,21 @@ def compare(old: str, new: str, form: str, out: str | None, fail_on: tuple[str, 
 
 @click.command()
 @click.argument("path", metavar="PROJECT|SITE")
-@click.option("--format", "form", type=click.Choice(["markdown"]), default="markdown", show_default=True,
-              help="The output format.")
-@click.option("--url", metavar="URL", type=WebAddress(), help="Where the site is published, so the link to the receipts works "
-              "outside it (default: a link relative to the site).")
+@click.option(
+    "--format",
+    "form",
+    type=click.Choice(["markdown"]),
+    default="markdown",
+    show_default=True,
+    help="The output format.",
+)
+@click.option(
+    "--url",
+    metavar="URL",
+    type=WebAddress(),
+    help="Where the site is published, so the link to the receipts works "
+    "outside it (default: a link relative to the site).",
+)
 def summary(path: str, form: str, url: str | None) -> None:
     """Print one report as Markdown, for a decision document or a pull request.
 

@@ -53,8 +53,9 @@ class Problems:
     def __init__(self) -> None:
         self.items: list[Problem] = []
 
-    def error(self, file: str, line: int | None, message: str, kind: str | None = None,
-              value: str | None = None) -> None:
+    def error(
+        self, file: str, line: int | None, message: str, kind: str | None = None, value: str | None = None
+    ) -> None:
         self.items.append(Problem(file, line, message, "error", kind, value))
 
     def warning(self, file: str, line: int | None, message: str) -> None:
@@ -80,8 +81,9 @@ def errors_text(problems: Iterable[Problem], limit: int = 3) -> str:
 
 def strictly(problems: Iterable[Problem]) -> list[Problem]:
     """``--strict``: every warning becomes an error, marked so the reader knows why."""
-    return [Problem(p.file, p.line, p.message + " (--strict)", "error") if p.severity == "warning" else p
-            for p in problems]
+    return [
+        Problem(p.file, p.line, p.message + " (--strict)", "error") if p.severity == "warning" else p for p in problems
+    ]
 
 
 REPEAT_LIMIT = 3  # the same problem on more lines of one file than this is one line
@@ -141,15 +143,18 @@ def collapse(problems: Iterable[Problem]) -> list[Problem]:
         elif p is group[0]:
             runs = runs_of(sorted({q.line or 0 for q in group}))
             values = list(dict.fromkeys(q.value for q in group if q.value is not None))
-            message = repeated(p.kind, len(group), runs, values) if p.kind and values else \
-                repeated(p.message, len(group), runs)
+            message = (
+                repeated(p.kind, len(group), runs, values)
+                if p.kind and values
+                else repeated(p.message, len(group), runs)
+            )
             out.append(Problem(p.file, p.line, message, p.severity))
     return out
 
 
-SUGGESTED = 10          # distinct unknown values given a "did you mean" (and listed one by one)
-COMPARED = 200_000      # choices weighed for them all together, at the most (one value is always weighed)
-WORD = 200              # a longer word, or choice, is never weighed (the weighing is quadratic in length)
+SUGGESTED = 10  # distinct unknown values given a "did you mean" (and listed one by one)
+COMPARED = 200_000  # choices weighed for them all together, at the most (one value is always weighed)
+WORD = 200  # a longer word, or choice, is never weighed (the weighing is quadratic in length)
 
 
 class Suggest:
@@ -206,6 +211,7 @@ def printable(text: str) -> str:
 
 
 # --- a tool's file that cannot be imported (``benchproof import``)
+
 
 class ImportFormatError(Exception):
     """The file cannot be imported as this format; ``problems`` say where and why."""

@@ -59,10 +59,19 @@ class WebAddress(click.ParamType):
             parts = urlsplit(text)
         except ValueError:
             parts = None
-        if (parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname
-                or printable(text) != text or any(c.isspace() for c in text)):
-            self.fail(f"{printable(text)!r}: give an http:// or https:// address (with a host, no spaces or "
-                      "control characters)", param, ctx)
+        if (
+            parts is None
+            or parts.scheme.lower() not in ("http", "https")
+            or not parts.hostname
+            or printable(text) != text
+            or any(c.isspace() for c in text)
+        ):
+            self.fail(
+                f"{printable(text)!r}: give an http:// or https:// address (with a host, no spaces or "
+                "control characters)",
+                param,
+                ctx,
+            )
         return text
 
 
@@ -82,8 +91,9 @@ class RegularFile(click.ParamType):
         except OSError as exc:
             self.fail(f"{printable(path)!r}: {exc.strerror or exc}", param, ctx)
         if not stat.S_ISREG(info.st_mode):
-            self.fail(f"{printable(path)!r} is not a regular file (a folder, a FIFO or a device is never read)",
-                      param, ctx)
+            self.fail(
+                f"{printable(path)!r} is not a regular file (a folder, a FIFO or a device is never read)", param, ctx
+            )
         if info.st_size > self.limit:
             self.fail(f"{printable(path)!r} is {info.st_size:,} bytes, more than {self.limit:,}", param, ctx)
         return path

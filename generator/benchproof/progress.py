@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-AFTER = 2.0        # seconds of building before progress is shown
-EVERY = 0.1        # seconds between two updates of the line
+AFTER = 2.0  # seconds of building before progress is shown
+EVERY = 0.1  # seconds between two updates of the line
 
 
 class Progress:

@@ -89,8 +89,10 @@ def link_problem(folder: Path, what: str = "the output folder") -> str | None:
     link to nothing.  A link above it that leads to a folder is the user's choice of where."""
     if folder.is_symlink():
         target = os.readlink(folder)
-        return (f"{what} '{folder}' is a link (to '{target}'): give the folder itself or a new name; "
-                "benchproof never writes through a link")
+        return (
+            f"{what} '{folder}' is a link (to '{target}'): give the folder itself or a new name; "
+            "benchproof never writes through a link"
+        )
     for step in folder.absolute().parents:
         if step.is_symlink() and not step.exists():
             return f"'{step}', on the way to {what} '{folder}', is a link to nothing (to '{os.readlink(step)}')"
@@ -126,7 +128,7 @@ def recover(out: Path) -> None:
     """Undo what a killed build left: put a displaced site back, remove staging folders."""
     parent = out.parent
     found = sorted(parent.glob(f"{OLD_PREFIX}{out.name}-*")) + sorted(parent.glob(f"{STAGING_PREFIX}{out.name}-*"))
-    for link in [p for p in found if p.is_symlink()]:   # not ours: removed, never followed
+    for link in [p for p in found if p.is_symlink()]:  # not ours: removed, never followed
         link.unlink(missing_ok=True)
     olds = sorted(p for p in parent.glob(f"{OLD_PREFIX}{out.name}-*") if p.is_dir() and not p.is_symlink())
     if olds and not out.exists() and not out.is_symlink():

@@ -28,7 +28,7 @@ from benchproof.model.terms import way
 
 MISSING = "--"
 SMALL_N = 3
-HUGE = 1e16      # from here on a double's digits before the point are not all its own
+HUGE = 1e16  # from here on a double's digits before the point are not all its own
 
 
 def number(value: float | None, decimals: int) -> str:
@@ -51,7 +51,7 @@ def number(value: float | None, decimals: int) -> str:
     if value is None or not math.isfinite(value):
         return MISSING
     if value == 0:
-        value = 0.0   # -0.0 too
+        value = 0.0  # -0.0 too
     if abs(value) >= HUGE:
         return f"{value:.2g}"
     if decimals == 0 and float(value * 2).is_integer() and not float(value).is_integer():
@@ -129,7 +129,7 @@ def ratio(value: float | None) -> str:
     return times(value)
 
 
-BASELINE = "baseline"   # the words beside the baseline arm's own figures
+BASELINE = "baseline"  # the words beside the baseline arm's own figures
 PERCENT_BAND = (0.5, 1.5)
 
 
@@ -164,10 +164,10 @@ def beside(value: float | None, better: str, is_baseline: bool = False) -> str:
     if not words or words == BASELINE:
         return ""
     shown = ratio(value)
-    return words[len(shown) + 1:] if words.startswith(shown + " ") else words
+    return words[len(shown) + 1 :] if words.startswith(shown + " ") else words
 
 
-ALL = "all runs"   # the point of a report with no dimension (every run is at it)
+ALL = "all runs"  # the point of a report with no dimension (every run is at it)
 
 
 def point(point: tuple, labels: Mapping[str, str] | None = None) -> str:

@@ -45,7 +45,7 @@ def test_a_broken_guard_excludes_the_record_with_the_reason(guarded_site):
     record = next(r for r in loaded.records if r.run_id == "runs/r.csv:7")
     assert record.status == "excluded"
     assert record.reason == "guard: process ran niced (nice = 5)"
-    assert record.metrics["tok_s"] == 90.0 and record.raw["nice"] == "5"   # every value kept
+    assert record.metrics["tok_s"] == 90.0 and record.raw["nice"] == "5"  # every value kept
     outcome = loaded.guards[0]
     assert (outcome.checked, outcome.considered, outcome.excluded) == (6, 6, ("runs/r.csv:7",))
 
@@ -55,7 +55,7 @@ def test_the_excluded_record_is_in_no_median_but_in_every_table(guarded_site):
     soup = page(site / "index.html")
     b = [r for r in summary_rows(soup, flags=False) if r[0] == "Arm B"][0]
     assert b[2] == "2 ok · 1 excluded"
-    assert b[3].startswith("150.5 (150–151) n=2")   # 90 is not in it (whole numbers: no decimals)
+    assert b[3].startswith("150.5 (150–151) n=2")  # 90 is not in it (whole numbers: no decimals)
     raw = [[text(td) for td in tr.find_all("td")] for tr in soup.select("table.raw-table tbody tr")]
     excluded = next(r for r in raw if r[0] == "runs/r.csv:7")
     assert "excluded" in excluded and "90" in excluded and "guard: process ran niced (nice = 5)" in excluded
@@ -75,19 +75,37 @@ def test_records_in_equal_records_out_with_guards(guarded_site):
     assert len(csv_rows) == n_in
     data = json.loads((site / "downloads/results.json").read_text(encoding="utf-8"))
     assert data["records"] == n_in
-    assert data["guards"] == [{"check": "nice == 0", "reason": "process ran niced", "checked": 6, "successful": 6,
-                               "excluded": ["runs/r.csv:7"]}]
+    assert data["guards"] == [
+        {
+            "check": "nice == 0",
+            "reason": "process ran niced",
+            "checked": 6,
+            "successful": 6,
+            "excluded": ["runs/r.csv:7"],
+        }
+    ]
 
 
 def test_the_guard_finding_names_the_arm_the_count_and_the_value(guarded_site):
     _, site, output = guarded_site
-    assert "runs/r.csv:7: warning: [guard] Arm B: 1 record at Size 512 excluded by the guard 'nice == 0' " \
-           "(process ran niced): nice = 5" in output
+    assert (
+        "runs/r.csv:7: warning: [guard] Arm B: 1 record at Size 512 excluded by the guard 'nice == 0' "
+        "(process ran niced): nice = 5" in output
+    )
     data = json.loads((site / "downloads/results.json").read_text(encoding="utf-8"))
     guard = [f for f in data["findings"] if f["rule"] == "guard"]
-    assert guard == [{"rule": "guard", "section": "main", "arm": "b", "point": None, "metric": None,
-                      "message": "Arm B: 1 record at Size 512 excluded by the guard 'nice == 0' (process ran niced): "
-                                 "nice = 5", "records": ["runs/r.csv:7"], "accepted": None}]
+    assert guard == [
+        {
+            "rule": "guard",
+            "section": "main",
+            "arm": "b",
+            "point": None,
+            "metric": None,
+            "message": "Arm B: 1 record at Size 512 excluded by the guard 'nice == 0' (process ran niced): nice = 5",
+            "records": ["runs/r.csv:7"],
+            "accepted": None,
+        }
+    ]
     block = page(site / "index.html").select_one("#before-you-quote")
     assert "checked 6 of 6 successful records; excluded 1." in text(block)
 
@@ -106,8 +124,10 @@ def test_a_guard_does_not_fire_on_a_record_without_its_field(tmp_path):
     assert (loaded.guards[0].checked, loaded.guards[0].excluded) == (5, ())
     out = tmp_path / "site"
     assert invoke("build", project, "-o", out).exit_code == 0
-    assert "checked 5 of 6 successful records (the other 1 lack a field it reads, so it could not fire on them); " \
-           "excluded 0." in text(page(out / "index.html").select_one("#before-you-quote"))
+    assert (
+        "checked 5 of 6 successful records (the other 1 lack a field it reads, so it could not fire on them); "
+        "excluded 0." in text(page(out / "index.html").select_one("#before-you-quote"))
+    )
 
 
 def test_a_guard_can_join_comparisons(tmp_path):
@@ -125,14 +145,19 @@ def test_a_value_a_guard_cannot_compare_is_an_error_at_its_line(tmp_path):
     with pytest.raises(InputError) as info:
         load_project(project)
     assert [str(p) for p in info.value.problems] == [
-        "runs/r.csv:5: audit guard 'nice == 0' (report.yaml:10): field 'nice' is not a number: 'high'"]
+        "runs/r.csv:5: audit guard 'nice == 0' (report.yaml:10): field 'nice' is not a number: 'high'"
+    ]
 
 
 def test_a_forbidden_guard_is_an_error_at_its_line(tmp_path):
-    project = write(tmp_path, niced(), audit='guards:\n  - {check: "nice", reason: niced}\n'
-                                             '  - {check: "__import__(\'os\') == 0", reason: x}\n')
+    project = write(
+        tmp_path,
+        niced(),
+        audit='guards:\n  - {check: "nice", reason: niced}\n  - {check: "__import__(\'os\') == 0", reason: x}\n',
+    )
     with pytest.raises(InputError) as info:
         load_project(project)
     assert [str(p) for p in info.value.problems] == [
         "report.yaml:10: audit guard: check: a guard must be a comparison, e.g. 'nice == 0' (got 'nice')",
-        "report.yaml:11: audit guard: check: function calls are not allowed (\"__import__('os')\")"]
+        "report.yaml:11: audit guard: check: function calls are not allowed (\"__import__('os')\")",
+    ]

@@ -17,7 +17,7 @@ def test_a_host_event_reads_on_the_page_and_in_results_json(tmp_path):
     assert result.exit_code == 0, result.output
     assert "[host-event] Main: 2 repetitions of 2 arms (Arm A, Arm B) were slow in one window" in result.output
     data = json.loads((tmp_path / "site/downloads/results.json").read_text(encoding="utf-8"))
-    (found,) = [f for f in data["findings"] if f["rule"] != "not-separated"]   # a and b the same but for the peak
+    (found,) = [f for f in data["findings"] if f["rule"] != "not-separated"]  # a and b the same but for the peak
     assert (found["rule"], found["arm"], found["records"]) == ("host-event", None, ["a-512-r3", "b-512-r3"])
     block = text(page(tmp_path / "site/index.html").select_one("#before-you-quote"))
     assert "load_avg 4.00 inside it, 0.20 outside" in block

@@ -18,8 +18,10 @@ from support.importing import import_files
 # it 1, so the first three timed runs are slow); without the counter file it starts at 9 and
 # never sleeps.  Four runs a round, three rounds: twelve repetitions an arm, so the first tenth
 # (at least three) is judged, and one stall of this shared machine cannot make a warm-up
-COLD = ('n=$(cat n 2>/dev/null || echo 9); echo $((n+1)) > n; '
-        'if [ "$n" -ge 1 ] && [ "$n" -le 3 ]; then sleep 0.3; fi; sleep 0.05')
+COLD = (
+    "n=$(cat n 2>/dev/null || echo 9); echo $((n+1)) > n; "
+    'if [ "$n" -ge 1 ] && [ "$n" -le 3 ]; then sleep 0.3; fi; sleep 0.05'
+)
 OTHER = "sleep 0.08"
 
 
@@ -35,9 +37,14 @@ def rounds(folder: Path, cold: bool) -> list[Path]:
     out = []
     for r, commands in enumerate(((COLD, OTHER), (OTHER, COLD), (COLD, OTHER)), 1):
         path = folder / f"round{r}.json"
-        done = subprocess.run([tool, "--runs", "4", "--warmup", "1", "--style", "none", "--export-json",
-                               str(path), *commands], cwd=folder, capture_output=True, text=True, timeout=120,
-                              check=False)
+        done = subprocess.run(
+            [tool, "--runs", "4", "--warmup", "1", "--style", "none", "--export-json", str(path), *commands],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
         assert done.returncode == 0, done.stderr
         out.append(path)
     return out

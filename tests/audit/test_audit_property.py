@@ -29,21 +29,33 @@ def clean_reports(draw, least: int = 3, most: int = 6, stalls: bool = False):
     n_arms = draw(st.integers(2, 4))
     sizes = draw(st.lists(st.sampled_from([128, 512, 4096, 32768]), min_size=1, max_size=3, unique=True))
     reps = draw(st.integers(least, most))
-    stalled = draw(st.integers(2, reps)) if stalls and draw(st.booleans()) else None   # one round (not the first)
-    jitter = st.floats(-0.02, 0.02, allow_nan=False)     # each repetition within ±2% of its arm's level
-    levels = {f"arm{i}": 100 * 1.3 ** i for i in range(n_arms)}   # 30% apart: separated, never 5× apart
+    stalled = draw(st.integers(2, reps)) if stalls and draw(st.booleans()) else None  # one round (not the first)
+    jitter = st.floats(-0.02, 0.02, allow_nan=False)  # each repetition within ±2% of its arm's level
+    levels = {f"arm{i}": 100 * 1.3**i for i in range(n_arms)}  # 30% apart: separated, never 5× apart
     baseline = draw(st.sampled_from([None, *levels]))
     rows, minute = [], 0
     for r in range(1, reps + 1):
-        order = draw(st.permutations(list(levels)))      # every round runs each arm once, in any order
+        order = draw(st.permutations(list(levels)))  # every round runs each arm once, in any order
         for arm in order:
             for size in sizes:
                 value = levels[arm] * (1 + sizes.index(size) / 10) * (1 + draw(jitter))
-                value = value / 50 if r == stalled else value                           # a stalled round
+                value = value / 50 if r == stalled else value  # a stalled round
                 ms = 10_000.0
-                rows.append({"arm": arm, "status": "ok", "repeat": r, "size": size, "n": value * 10, "ms": ms,
-                             "tok_s": value * 10 / ms * 1000, "wall_s": 1000 / value, "output_n": 128,
-                             "nice": 0, "started_at": f"2025-01-01T{minute // 60:02d}:{minute % 60:02d}:00Z"})
+                rows.append(
+                    {
+                        "arm": arm,
+                        "status": "ok",
+                        "repeat": r,
+                        "size": size,
+                        "n": value * 10,
+                        "ms": ms,
+                        "tok_s": value * 10 / ms * 1000,
+                        "wall_s": 1000 / value,
+                        "output_n": 128,
+                        "nice": 0,
+                        "started_at": f"2025-01-01T{minute // 60:02d}:{minute % 60:02d}:00Z",
+                    }
+                )
                 minute += 1
     return tuple(levels), baseline, rows
 

@@ -29,7 +29,9 @@ def findings_json(site: Path) -> list[dict]:
 
 def test_results_json_names_every_trap_and_nothing_else(report):
     planted, _, site, _ = report
-    found = {(f["rule"], f["section"], f["arm"], (f["point"] or {}).get("size"), f["metric"]) for f in findings_json(site)}
+    found = {
+        (f["rule"], f["section"], f["arm"], (f["point"] or {}).get("size"), f["metric"]) for f in findings_json(site)
+    }
     assert found == (TRAPS if planted else set())
     for f in findings_json(site):
         assert set(f) == {"rule", "section", "arm", "point", "metric", "message", "records", "accepted"}
@@ -61,18 +63,21 @@ def test_the_page_lists_every_trap_and_marks_its_cell(report):
         assert not soup.select("a.flag") and not block.select(".notice")
         return
     anchors = {li["id"] for li in block.select("li.notice")}
-    assert all(len(td.select("a.flag")) <= 1 for td in soup.select("table.summary td"))   # one marker a cell
+    assert all(len(td.select("a.flag")) <= 1 for td in soup.select("table.summary td"))  # one marker a cell
     for rule, section, arm, size, _metric in TRAPS:
         notice = block.select_one(f'li.notice[data-rule="{rule}"][id*="-{section}-{arm or "section"}"]')
         assert notice is not None, rule
         if arm is None:
             flags = soup.select(f"#section-{section} .section-flags a.flag")
         else:
-            row = next(tr for tr in soup.select(f'table.summary[data-section="{section}"] tbody tr')
-                       if tr["data-arm"] == arm and tr["data-point"] == f"size={size or 512}")
+            row = next(
+                tr
+                for tr in soup.select(f'table.summary[data-section="{section}"] tbody tr')
+                if tr["data-arm"] == arm and tr["data-point"] == f"size={size or 512}"
+            )
             flags = row.select("a.flag")
             assert size is None or f"Size {size}" in text(notice)
-        if rule == "not-separated":   # a property of the comparison: said beside the ratio, no marker
+        if rule == "not-separated":  # a property of the comparison: said beside the ratio, no marker
             assert "within noise" in text(row) and not any(rule in text(a) for a in flags)
             continue
         # one marker a cell, listing its rules, leading to one of its findings

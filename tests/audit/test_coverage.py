@@ -17,23 +17,15 @@ from support.common import page, text
 from support.promises import check_named_tests
 
 PROMISES = {
-    "order-confounded does not run, and says why, when one successful record lacks started_at":
-        "test_one_successful_record_without_started_at_and_order_confounded_never_ran",
-    "a failed record without started_at does not stop order-confounded":
-        "test_one_successful_record_without_started_at_and_order_confounded_never_ran",
-    "a rule that ran on part of the report says where it did not (order-confounded by section)":
-        "test_order_confounded_ran_on_part_of_the_report_names_the_section_it_could_not_judge",
-    "one successful record an arm: no order to interleave, and the coverage says so":
-        "test_one_record_an_arm_has_no_order_to_interleave",
+    "order-confounded does not run, and says why, when one successful record lacks started_at": "test_one_successful_record_without_started_at_and_order_confounded_never_ran",
+    "a failed record without started_at does not stop order-confounded": "test_one_successful_record_without_started_at_and_order_confounded_never_ran",
+    "a rule that ran on part of the report says where it did not (order-confounded by section)": "test_order_confounded_ran_on_part_of_the_report_names_the_section_it_could_not_judge",
+    "one successful record an arm: no order to interleave, and the coverage says so": "test_one_record_an_arm_has_no_order_to_interleave",
     "every rule, in order, {rule, ran, reason}; the page lists what was not checked; the build "
-    "line counts the rules that ran":
-        "audit/test_audit_trust.py::test_rules_with_nothing_to_check_say_why_on_the_page_and_in_results_json",
-    "implausible without audit.expect ran on part of what it could check":
-        "audit/test_audit_settings.py::test_implausible_says_what_it_checked_without_audit_expect",
-    "rerun-bar: no decision rerun_bar":
-        "audit/test_edges_weighing.py::test_rerun_bar_runs_only_on_a_decision_with_bar_rows",
-    "summary-differs runs only with stated summaries":
-        "audit/test_summary_differs.py::test_the_rule_runs_only_with_stated_summaries",
+    "line counts the rules that ran": "audit/test_audit_trust.py::test_rules_with_nothing_to_check_say_why_on_the_page_and_in_results_json",
+    "implausible without audit.expect ran on part of what it could check": "audit/test_audit_settings.py::test_implausible_says_what_it_checked_without_audit_expect",
+    "rerun-bar: no decision rerun_bar": "audit/test_edges_weighing.py::test_rerun_bar_runs_only_on_a_decision_with_bar_rows",
+    "summary-differs runs only with stated summaries": "audit/test_summary_differs.py::test_the_rule_runs_only_with_stated_summaries",
 }
 
 
@@ -94,8 +86,9 @@ sections:
 
 
 def test_order_confounded_ran_on_part_of_the_report_names_the_section_it_could_not_judge(tmp_path):
-    rows = _blocks(a=[100.0, 101.0, 102.0], b=[150.0, 151.0, 152.0]) + \
-        _blocks(20, c=[100.0, 101.0, 102.0], d=[150.0, 151.0, 152.0])
+    rows = _blocks(a=[100.0, 101.0, 102.0], b=[150.0, 151.0, 152.0]) + _blocks(
+        20, c=[100.0, 101.0, 102.0], d=[150.0, 151.0, 152.0]
+    )
     rows[-1]["started_at"] = ""
     for row in rows:
         row["section"] = "timed" if row["arm"] in ("a", "b") else "untimed"

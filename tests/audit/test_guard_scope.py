@@ -36,8 +36,12 @@ EDGES = [
     ("whole run niced, absolute", niced(), None, None),
     ("whole run niced, absolute said", niced(), "absolute", None),
     # clean records on both arms: clean against clean, whatever was caught beside them
-    ("clean on both arms", niced(a=(10.0, 11.0, 30.0), b=(20.0, 22.0, 90.0), nice_a=(0, 0, 5), nice_b=(0, 0, 5)),
-     "relative", (21.0 / 10.5, None)),
+    (
+        "clean on both arms",
+        niced(a=(10.0, 11.0, 30.0), b=(20.0, 22.0, 90.0), nice_a=(0, 0, 5), nice_b=(0, 0, 5)),
+        "relative",
+        (21.0 / 10.5, None),
+    ),
     # one arm degraded, the other clean: not the same condition, no ratio
     ("one arm degraded", niced(nice_a=(0, 0, 0)), "relative", None),
     # both caught, but in different rounds (b's repetitions numbered 4-6): no round in common, no ratio
@@ -67,7 +71,7 @@ def test_the_absolute_medians_stay_out(tmp_path):
         stat = row.stats["tok_s"]
         assert (stat.median, stat.ratio, stat.status) == (None, None, "excluded 3/3")
     assert found["tok_s"].words == f"1.91× better, {MARK}"
-    assert found["wall_s"].relative_only == "process ran niced"   # every metric of the records
+    assert found["wall_s"].relative_only == "process ran niced"  # every metric of the records
 
 
 def test_a_record_an_absolute_guard_also_catches_is_in_no_ratio(tmp_path):
@@ -92,8 +96,14 @@ def test_two_relative_guards_are_one_condition(tmp_path):
 @pytest.mark.parametrize("value", ["relativ", "both", "Relative"])
 def test_a_bad_scope_is_a_config_error_at_its_line(tmp_path, value):
     with pytest.raises(InputError) as caught:
-        load_project(write(tmp_path, niced(), baseline="a", audit=(
-            'guards:\n  - check: "nice == 0"\n    reason: process ran niced\n    scope: ' + value + "\n")))
+        load_project(
+            write(
+                tmp_path,
+                niced(),
+                baseline="a",
+                audit=('guards:\n  - check: "nice == 0"\n    reason: process ran niced\n    scope: ' + value + "\n"),
+            )
+        )
     text = str(caught.value)
     assert "report.yaml:12:" in text and "scope must be one of absolute, relative" in text, text
 
@@ -110,13 +120,15 @@ def test_a_relative_only_comparison_within_noise_is_not_separated_on_the_caught_
     found = [f for f in run_audit(project, compute(project)).findings if f.rule == "not-separated"]
     tok = next(f for f in found if f.metric == "tok_s")
     assert tok.arm == "b" and sorted(tok.records) == [f"runs/r.csv:{line}" for line in range(2, 8)]
-    assert f"5% better than Arm A (the baseline) ({MARK}), within noise: 10.50–12.50 tok/s overlaps " \
-           "10.00–12.00 tok/s" in tok.message, tok.message
+    assert (
+        f"5% better than Arm A (the baseline) ({MARK}), within noise: 10.50–12.50 tok/s overlaps "
+        "10.00–12.00 tok/s" in tok.message
+    ), tok.message
 
 
 def test_a_metric_the_caught_records_lack_leaves_the_next_metric_its_ratio(tmp_path):
     rows = niced()
     for row in rows:
-        row["tok_s"] = ""          # measured by neither arm: no ratio of it, clean or caught
+        row["tok_s"] = ""  # measured by neither arm: no ratio of it, clean or caught
     _, found = comparisons(tmp_path, rows, guards("relative"))
     assert "tok_s" not in found and found["wall_s"].relative_only == "process ran niced"

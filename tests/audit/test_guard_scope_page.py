@@ -26,12 +26,14 @@ def relative_site(tmp_path_factory):
 def test_the_page_marks_the_ratio_relative_only(relative_site):
     site, _ = relative_site
     rows = {r[0]: r for r in summary_rows(page(site / "index.html"), flags=False)}
-    assert rows["Arm A"][3] == "-- excluded 3/3"           # no median, no bar: excluded, never 0
+    assert rows["Arm A"][3] == "-- excluded 3/3"  # no median, no bar: excluded, never 0
     assert rows["Arm B"][3] == f"-- excluded 3/3 1.91× better, {MARK}"
     assert MARK in page(site / "index.html").select_one(".headlines").get_text()
-    assert "checked 6 of 6 successful records; excluded 6 from every absolute figure (scope: relative: in ratios " \
-           "against arms it caught in the same rounds, marked relative only)." in \
-           page(site / "index.html").select_one(".audit-guards").get_text()
+    assert (
+        "checked 6 of 6 successful records; excluded 6 from every absolute figure (scope: relative: in ratios "
+        "against arms it caught in the same rounds, marked relative only)."
+        in page(site / "index.html").select_one(".audit-guards").get_text()
+    )
 
 
 def test_results_json_and_check_say_relative_only(relative_site):
@@ -41,16 +43,20 @@ def test_results_json_and_check_say_relative_only(relative_site):
     assert tok["relative_only"] == "process ran niced" and tok["ratio"] == pytest.approx(21.0 / 11.0)
     assert tok["words"] == f"1.91× better, {MARK}"
     assert all(r["metrics"]["tok_s"]["median"] is None for r in data["rows"])
-    assert "warning: [guard] Arm B: 3 records at Size 512 excluded by the guard 'nice == 0' (process ran niced): " \
-           "nice = 5 on 3; out of every absolute figure, still in 2 ratios against arms caught by it in the " \
-           "same rounds (relative only: measured on a degraded machine)" in output
+    assert (
+        "warning: [guard] Arm B: 3 records at Size 512 excluded by the guard 'nice == 0' (process ran niced): "
+        "nice = 5 on 3; out of every absolute figure, still in 2 ratios against arms caught by it in the "
+        "same rounds (relative only: measured on a degraded machine)" in output
+    )
 
 
 def test_a_relative_guard_with_no_partner_says_no_ratio(tmp_path):
     project = write(tmp_path / "p", niced(nice_a=(0, 0, 0)), baseline="a", audit=guards("relative"))
     result = invoke("check", project)
-    assert "out of every absolute figure, and in no ratio: no other arm was caught by it in the same rounds" \
-        in result.output, result.output
+    assert (
+        "out of every absolute figure, and in no ratio: no other arm was caught by it in the same rounds"
+        in result.output
+    ), result.output
 
 
 def test_a_claim_on_a_ratio_may_rest_on_relative_records_a_claim_on_a_value_may_not(tmp_path):

@@ -34,7 +34,7 @@ def test_each_threshold_tunes_a_declared_rule_and_has_the_kind_of_its_attribute(
     assert len(thresholds) == 8
     assert [k.name for k in thresholds if k.threshold.rule not in RULE_IDS] == []
     assert [k.name for k in thresholds if declared[k.name] != {"int": "int", "number": "float"}[k.kind]] == []
-    assert [k.name for k in thresholds if k.threshold.problem(k.default)] == []    # each default is allowed
+    assert [k.name for k in thresholds if k.threshold.problem(k.default)] == []  # each default is allowed
 
 
 def test_the_reader_and_the_schema_take_the_audit_block_from_its_declaration():
@@ -43,12 +43,12 @@ def test_the_reader_and_the_schema_take_the_audit_block_from_its_declaration():
     assert list(AUDIT_FIELDS) == names
     audit = json_schema("report.schema.json")["properties"]["audit"]["properties"]
     assert list(audit) == names
-    assert {n: audit[n].get("default") for n in names} == {
-        k.name: k.default if k.threshold else None for k in keys()}
+    assert {n: audit[n].get("default") for n in names} == {k.name: k.default if k.threshold else None for k in keys()}
     assert {n: audit[n]["description"] for n in names} == {k.name: k.doc for k in keys()}
     assert audit["spike"]["exclusiveMinimum"] == 0 and audit["spike"]["maximum"] == 1
     assert {n: audit[n].get("minimum", audit[n].get("exclusiveMinimum")) for n in names} == {
-        k.name: k.threshold.least if k.threshold else None for k in keys()}
+        k.name: k.threshold.least if k.threshold else None for k in keys()
+    }
 
 
 def test_docs_audit_lists_the_rules_in_the_order_of_the_registry():
@@ -57,15 +57,16 @@ def test_docs_audit_lists_the_rules_in_the_order_of_the_registry():
 
 
 def test_docs_audit_shows_every_key_of_the_block_with_its_declared_default():
-    section = AUDIT_MD[AUDIT_MD.index("\n## The `audit:` block\n"):]
-    block = section[section.index("```yaml\n") + 8:section.index("\n```", section.index("```yaml\n"))]
+    section = AUDIT_MD[AUDIT_MD.index("\n## The `audit:` block\n") :]
+    block = section[section.index("```yaml\n") + 8 : section.index("\n```", section.index("```yaml\n"))]
     shown = yaml.safe_load(block)["audit"]
     assert {name: value if value else None for name, value in shown.items()} == {
-        k.name: k.default if k.default else None for k in keys()}
+        k.name: k.default if k.default else None for k in keys()
+    }
 
 
 def test_docs_audit_gives_the_bounds_of_every_threshold():
-    table = AUDIT_MD[AUDIT_MD.index("| key | value |"):]
-    table = table[:table.index("\n\n")]
+    table = AUDIT_MD[AUDIT_MD.index("| key | value |") :]
+    table = table[: table.index("\n\n")]
     rows = {name: line for line in table.splitlines() for name in re.findall(r"`([a-z_]+)`", line.split("|")[1])}
     assert sorted(rows) == sorted(k.name for k in keys())

@@ -45,7 +45,7 @@ def test_the_gap_is_relative_to_the_first_side():
 
 def test_beyond_ten_a_side_one_stray_repetition_does_not_hide_a_separation():
     a = [100.0 + k * 0.1 for k in range(20)]
-    b = [130.0 + k * 0.1 for k in range(19)] + [99.0]     # one stray value inside a's range
+    b = [130.0 + k * 0.1 for k in range(19)] + [99.0]  # one stray value inside a's range
     found = separation(a, b, 0.10)
     assert found.method == "interquartile ranges and rank test" and found.state == "separated"
     # the same values, ten a side: the ranges decide, and they overlap
@@ -58,13 +58,16 @@ def test_beyond_ten_a_side_interleaved_values_are_within_noise():
     assert separation(a, b, 0.0).state == "within-noise"
 
 
-@pytest.mark.parametrize("a,b,p", [   # p-values from scipy.stats.mannwhitneyu(a, b, method="asymptotic")
-    (list(range(1, 12)), list(range(5, 16)), 0.019505395246503958),
-    ([1] * 6 + [2] * 6, [2] * 6 + [3] * 6, 0.0007800870786341539),
-    (list(range(11)), list(range(3, 14)), 0.06536009342279744),
-    ([5.0] * 11, [5.0] * 10 + [6.0], 0.36330214088689794),
-    ([1.0, 2, 3], [4.0, 5, 6], 0.08085559837005224),
-])
+@pytest.mark.parametrize(
+    "a,b,p",
+    [  # p-values from scipy.stats.mannwhitneyu(a, b, method="asymptotic")
+        (list(range(1, 12)), list(range(5, 16)), 0.019505395246503958),
+        ([1] * 6 + [2] * 6, [2] * 6 + [3] * 6, 0.0007800870786341539),
+        (list(range(11)), list(range(3, 14)), 0.06536009342279744),
+        ([5.0] * 11, [5.0] * 10 + [6.0], 0.36330214088689794),
+        ([1.0, 2, 3], [4.0, 5, 6], 0.08085559837005224),
+    ],
+)
 def test_the_rank_test_matches_scipy(a, b, p):
     assert rank_test_p(np.array(a, float), np.array(b, float)) == pytest.approx(p, rel=1e-9)
 
@@ -76,7 +79,7 @@ def test_every_value_tied_gives_no_rejection():
 values = st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=0, max_size=30)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])   # a shared machine
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # a shared machine
 @given(values, values, st.floats(0, 1))
 def test_the_state_is_symmetric_in_overlap_and_never_separated_when_ranges_overlap_at_small_n(a, b, noise):
     found = separation(a, b, noise)
@@ -89,13 +92,13 @@ def test_the_state_is_symmetric_in_overlap_and_never_separated_when_ranges_overl
         assert found.state in ("within-noise", "same")
 
 
-@pytest.mark.filterwarnings("error::RuntimeWarning")   # the resampled ratio overflowed, with a warning only
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # the resampled ratio overflowed, with a warning only
 def test_the_bootstrap_interval_of_values_at_a_double_s_edge_is_finite_or_none():
     from benchproof.compute.bootstrap import ratio_interval
 
-    assert ratio_interval([1e-300] * 5, [1e300] * 5) is None            # the ratio itself is past a double
+    assert ratio_interval([1e-300] * 5, [1e300] * 5) is None  # the ratio itself is past a double
     low, high = ratio_interval([1.5e308, 1.7e308] * 3, [1.5e308, 1.7e308] * 3)
-    assert 0.8 < low <= 1 <= high < 1.2                                  # medians of 1.5e308 and 1.7e308 are finite
+    assert 0.8 < low <= 1 <= high < 1.2  # medians of 1.5e308 and 1.7e308 are finite
 
 
 @pytest.mark.parametrize("never", ["no records", "failed records only"])

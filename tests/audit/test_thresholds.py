@@ -15,15 +15,15 @@ ROWS = [
     ("min_repetitions", 0, "must be at least 1 (a count of repetitions)"),
     ("noise", 0, None),
     ("noise", -0.01, "must be at least 0 (a fraction of the median, e.g. 0.10 for 10%)"),
-    ("noise", 5, None),                                   # no most
+    ("noise", 5, None),  # no most
     ("regime", 1, "must be more than 1 (a factor, e.g. 5 for five times worse)"),
     ("regime", 1.0001, None),
     ("regime", 0.5, "must be more than 1 (a factor, e.g. 5 for five times worse)"),
     ("spike", 0, "must be more than 0 (a share of the distribution, e.g. 0.25 for 25%)"),
     ("spike", 0.0001, None),
-    ("spike", 1, None),                                   # the most itself is allowed
+    ("spike", 1, None),  # the most itself is allowed
     ("spike", 1.0001, "is a share from 0 to 1"),
-    ("ratio_limit", 0, None),                             # off
+    ("ratio_limit", 0, None),  # off
     ("ratio_limit", 0.5, "is 0 (off) or a factor above 1"),
     ("ratio_limit", 1, "is 0 (off) or a factor above 1"),
     ("ratio_limit", 1.0001, None),

@@ -18,17 +18,25 @@ from urllib.parse import urlparse
 import pytest
 
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-dev-shm-usage",
 ]
 
 
 def chromium_path() -> str:
     path = os.environ.get("BENCHPROOF_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     if not path or not os.access(path, os.X_OK):
-        pytest.fail("the browser tests need Chromium and none was found: on Debian/Ubuntu run "
-                    "'sudo apt-get install -y chromium', elsewhere set BENCHPROOF_CHROMIUM=/path/to/chromium",
-                    pytrace=False)
+        pytest.fail(
+            "the browser tests need Chromium and none was found: on Debian/Ubuntu run "
+            "'sudo apt-get install -y chromium', elsewhere set BENCHPROOF_CHROMIUM=/path/to/chromium",
+            pytrace=False,
+        )
     return path
 
 
@@ -123,4 +131,3 @@ def serve():
     for server in servers:
         server.shutdown()
         server.server_close()
-

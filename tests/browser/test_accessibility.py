@@ -38,10 +38,12 @@ def _open(browser, url: str, scheme: str = "light", width: int = 1280, media: st
 
 def _settled(page) -> None:
     """Every chart of the page drawn (or none to draw), the runs table filled."""
-    page.wait_for_function("""() => [...document.querySelectorAll('figure[data-chart], figure[data-workload-chart]')]
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('figure[data-chart], figure[data-workload-chart]')]
         .every(f => !f.querySelector('img') || ['ready', 'error'].includes(f.dataset.state))
         && (!document.getElementById('runs-table') || document.querySelector('#runs-table tbody tr'))""",
-                           timeout=20000)
+        timeout=20000,
+    )
 
 
 @pytest.mark.parametrize("scheme,width", THEMES, ids=[f"{s}-{w}" for s, w in THEMES])
@@ -76,7 +78,7 @@ def test_the_skip_link_reaches_the_first_chart_selector_within_15_tab_presses(br
     _settled(page)
     first, second = _tab(page), _tab(page)
     assert (first["text"], second["text"]) == ("Skip to the results", "Skip to the charts")
-    assert second["inView"] and second["width"] > 0 and second["outline"]   # shown where it is, with a ring
+    assert second["inView"] and second["width"] > 0 and second["outline"]  # shown where it is, with a ring
     page.keyboard.press("Enter")
     presses = 2
     while presses < 15:
@@ -98,8 +100,9 @@ def test_plain_tab_reaches_the_first_chart_selector_within_15_presses(browser, s
         stops.append(_tab(page))
         if stops[-1]["tag"] == "SELECT":
             break
-    assert stops[-1]["tag"] == "SELECT" and stops[-1]["chart"], \
+    assert stops[-1]["tag"] == "SELECT" and stops[-1]["chart"], (
         f"no chart selector after {len(stops)} Tab presses: {[(s['tag'], s['text'][:40]) for s in stops]}"
+    )
     texts = [s["text"] for s in stops]
     # what the first screen offers is still on the way: the header's audit count, each
     # section's result in words, the fold of every finding, the summary table's region
@@ -125,7 +128,7 @@ def test_plain_tab_reaches_the_first_chart_selector_within_15_presses(browser, s
             return !stop(href);                                                          // a section: its line in words
         }).map(a => a.getAttribute('href')); }""")
     assert unreached == []
-    assert page.locator('main a[tabindex="-1"]').count() >= 10         # the table's links are still links
+    assert page.locator('main a[tabindex="-1"]').count() >= 10  # the table's links are still links
     ctx.close()
 
 
@@ -152,14 +155,14 @@ def test_the_audit_record_links_are_folded_out_of_the_tab_order_until_opened(bro
     folds = page.locator("#before-you-quote details.finding-records")
     assert folds.count() > 0
     assert page.locator("#before-you-quote details.finding-records:not([open]) a").first.is_visible() is False
-    details = page.locator("#audit-details")          # every finding sits folded under the summary by cause
+    details = page.locator("#audit-details")  # every finding sits folded under the summary by cause
     assert details.evaluate("d => d.open") is False and folds.first.is_visible() is False
     details.locator("summary").first.focus()
     page.keyboard.press("Enter")
     assert details.evaluate("d => d.open")
     fold = folds.first
     fold.locator("summary").focus()
-    page.keyboard.press("Enter")                     # opened by keyboard: its first record is the next stop
+    page.keyboard.press("Enter")  # opened by keyboard: its first record is the next stop
     assert fold.evaluate("d => d.open")
     stop = _tab(page)
     assert stop["tag"] == "A" and stop["text"] == "#1"
@@ -200,7 +203,7 @@ def test_each_drawn_chart_has_an_accessible_name_and_a_description_in_words(brow
             role: svg.getAttribute('role')})""")
         assert named["role"] and named["label"] == named["title"] == view["title"]
         assert named["described"] == view["spec"]["description"]
-        for row in view["figures"]["rows"]:          # every arm and its median is said in words
+        for row in view["figures"]["rows"]:  # every arm and its median is said in words
             assert row[0] in named["described"] and (row[1] if row[1] != "--" else row[5]) in named["described"]
         rows = figure.locator(".chart-figures tbody tr")
         assert rows.count() == len(view["figures"]["rows"])
@@ -208,7 +211,7 @@ def test_each_drawn_chart_has_an_accessible_name_and_a_description_in_words(brow
         first = views["nov3-tuning--prefill_tok_s--prompt_target-512"]["spec"]["description"]
         assert first.startswith("Prefill t/s (Input tokens 512): V100 · expXa0982 · parallel preparation 203.97 tok/s;")
         assert "V100 · PXA4 · tuning control 180.82 tok/s ⚠ noisy" in first
-        img = page.locator(f"{MEASURE} .chart-canvas img")       # without script: the same words
+        img = page.locator(f"{MEASURE} .chart-canvas img")  # without script: the same words
         assert img.count() == 0 or first in img.get_attribute("alt")
     ctx.close()
 
@@ -219,7 +222,7 @@ def test_the_static_chart_without_javascript_has_its_words_and_table(browser, si
     assert "V100 · PXA4 · tuning control 180.82 tok/s ⚠ noisy" in alt
     rows = page.locator(f"{MEASURE} .chart-figures tbody tr")
     assert rows.count() == 5
-    assert "152.69 tok/s" in rows.nth(2).text_content()       # a repetition, otherwise only in a tooltip
+    assert "152.69 tok/s" in rows.nth(2).text_content()  # a repetition, otherwise only in a tooltip
     ctx.close()
 
 
@@ -235,11 +238,11 @@ def test_no_raw_table_row_is_taller_than_three_lines_at_1280_px(browser, sites, 
         _settled(page)
         lines = page.evaluate(ROW_LINES, rows)
         assert len(lines) >= 13 and max(lines) <= 3, (page_name, lines)
-        ids = page.locator(rows).first.locator("td").first      # the run id: one line, kept in view
+        ids = page.locator(rows).first.locator("td").first  # the run id: one line, kept in view
         assert ids.evaluate("td => getComputedStyle(td).position") == "sticky"
         region = page.locator(rows).first.locator("xpath=ancestor::div[contains(@class, 'table-scroll')]")
-        assert region.get_attribute("tabindex") == "0"           # the sideways scroll is reachable by keyboard
-        assert region.evaluate("d => d.scrollWidth > d.clientWidth")   # scrolls rather than clipping
+        assert region.get_attribute("tabindex") == "0"  # the sideways scroll is reachable by keyboard
+        assert region.evaluate("d => d.scrollWidth > d.clientWidth")  # scrolls rather than clipping
         ctx.close()
 
 
@@ -266,12 +269,12 @@ def test_chart_markers_never_cover_a_dot_or_a_bar(browser, sites, width):
         page.wait_for_function(f"document.querySelector('{MEASURE}').dataset.view === {json.dumps(view['key'])}")
         ready(page)
         boxes = _boxes(page, MEASURE)
-        ends = [[b[2] - 1, b[1], b[2] + 1, b[3]] for b in boxes["bars"]]   # each bar's end
+        ends = [[b[2] - 1, b[1], b[2] + 1, b[3]] for b in boxes["bars"]]  # each bar's end
         for flag in boxes["flags"]:
             checked += 1
             assert not any(_overlap(flag, dot) for dot in boxes["dots"]), (view["key"], flag)
             assert not any(_overlap(flag, end) for end in ends), (view["key"], flag)
-            assert not any(_overlap(flag, bar) for bar in boxes["bars"]), (view["key"], flag)   # beside, not over
+            assert not any(_overlap(flag, bar) for bar in boxes["bars"]), (view["key"], flag)  # beside, not over
     assert checked >= 12
     ctx.close()
 
@@ -279,11 +282,11 @@ def test_chart_markers_never_cover_a_dot_or_a_bar(browser, sites, width):
 def _luminance(colour: str) -> float:
     """WCAG's relative luminance of ``#rgb``, ``#rrggbb`` or ``rgb(r, g, b)``."""
     if colour.startswith("rgb"):
-        channels = [int(c) / 255 for c in colour[colour.index("(") + 1:-1].split(",")[:3]]
+        channels = [int(c) / 255 for c in colour[colour.index("(") + 1 : -1].split(",")[:3]]
     else:
         digits = colour.lstrip("#")
         digits = "".join(c * 2 for c in digits) if len(digits) == 3 else digits
-        channels = [int(digits[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+        channels = [int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4)]
     linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
@@ -294,15 +297,39 @@ def contrast(a: str, b: str) -> float:
 
 
 # (foreground, ground, least ratio): text 4.5:1, marks and focus rings 3:1 (WCAG 1.4.3, 1.4.11)
-TEXT = [(fg, bg, 4.5) for bg in ("--bg", "--soft", "--panel") for fg in ("--ink", "--muted", "--accent", "--bad", "--ok", "--warn")]
-TEXT += [("--muted", "--warn-bg", 4.5), ("--ink", "--warn-bg", 4.5), ("--accent", "--warn-bg", 4.5),
-         ("--flag-text", "--flag-bg", 4.5), ("--flag-text", "--flag-hover", 4.5), ("--ok-ink", "--ok-bg", 4.5),
-         ("--holds-ink", "--holds-bg", 4.5), ("--fails-ink", "--fails-bg", 4.5), ("--ink", "--bad-bg", 4.5),
-         ("--ink", "--target", 4.5), ("--accent", "--target", 4.5), ("--differs-ink", "--differs", 4.5),
-         ("--on-strong", "--bad", 4.5), ("--on-strong", "--ok", 4.5), ("--on-strong", "--muted", 4.5),
-         ("--ink", "--sort-bg", 4.5), ("--visited", "--bg", 4.5), ("--flag-ink", "--bg", 4.5)]
-MARKS = [("--bar", "--bg", 3), ("--dot", "--bg", 3), ("--dot", "--bar", 3), ("--off-scale", "--bg", 3),
-         ("--control-rule", "--bg", 3), ("--flag-border", "--flag-bg", 3)]
+TEXT = [
+    (fg, bg, 4.5)
+    for bg in ("--bg", "--soft", "--panel")
+    for fg in ("--ink", "--muted", "--accent", "--bad", "--ok", "--warn")
+]
+TEXT += [
+    ("--muted", "--warn-bg", 4.5),
+    ("--ink", "--warn-bg", 4.5),
+    ("--accent", "--warn-bg", 4.5),
+    ("--flag-text", "--flag-bg", 4.5),
+    ("--flag-text", "--flag-hover", 4.5),
+    ("--ok-ink", "--ok-bg", 4.5),
+    ("--holds-ink", "--holds-bg", 4.5),
+    ("--fails-ink", "--fails-bg", 4.5),
+    ("--ink", "--bad-bg", 4.5),
+    ("--ink", "--target", 4.5),
+    ("--accent", "--target", 4.5),
+    ("--differs-ink", "--differs", 4.5),
+    ("--on-strong", "--bad", 4.5),
+    ("--on-strong", "--ok", 4.5),
+    ("--on-strong", "--muted", 4.5),
+    ("--ink", "--sort-bg", 4.5),
+    ("--visited", "--bg", 4.5),
+    ("--flag-ink", "--bg", 4.5),
+]
+MARKS = [
+    ("--bar", "--bg", 3),
+    ("--dot", "--bg", 3),
+    ("--dot", "--bar", 3),
+    ("--off-scale", "--bg", 3),
+    ("--control-rule", "--bg", 3),
+    ("--flag-border", "--flag-bg", 3),
+]
 MARKS += [("--focus", bg, 3) for bg in ("--bg", "--soft", "--panel", "--warn-bg", "--flag-bg", "--target")]
 
 
@@ -310,19 +337,30 @@ MARKS += [("--focus", bg, 3) for bg in ("--bg", "--soft", "--panel", "--warn-bg"
 def test_every_colour_pair_and_the_chart_palette_meet_their_contrast(browser, sites, scheme, media):
     ctx, page = _open(browser, (sites["example"] / "index.html").as_uri(), scheme=scheme, media=media)
     names = sorted({n for pair in TEXT + MARKS for n in pair[:2]})
-    theme = page.evaluate("names => Object.fromEntries(names.map(n => [n, getComputedStyle(document.documentElement)"
-                          ".getPropertyValue(n).trim()]))", names)
-    ground = page.evaluate("getComputedStyle(document.body).backgroundColor === 'rgba(0, 0, 0, 0)'"
-                           " ? getComputedStyle(document.documentElement).backgroundColor"
-                           " : getComputedStyle(document.body).backgroundColor")
-    assert contrast(ground, theme["--bg"]) == 1.0                # the page's ground is --bg
+    theme = page.evaluate(
+        "names => Object.fromEntries(names.map(n => [n, getComputedStyle(document.documentElement)"
+        ".getPropertyValue(n).trim()]))",
+        names,
+    )
+    ground = page.evaluate(
+        "getComputedStyle(document.body).backgroundColor === 'rgba(0, 0, 0, 0)'"
+        " ? getComputedStyle(document.documentElement).backgroundColor"
+        " : getComputedStyle(document.body).backgroundColor"
+    )
+    assert contrast(ground, theme["--bg"]) == 1.0  # the page's ground is --bg
     if media == "print":
-        assert theme["--bg"] == "#fff"                           # paper is white whatever the screen's theme
-    failing = [(fg, bg, round(contrast(theme[fg], theme[bg]), 2)) for fg, bg, least in TEXT + MARKS
-               if contrast(theme[fg], theme[bg]) < least]
+        assert theme["--bg"] == "#fff"  # paper is white whatever the screen's theme
+    failing = [
+        (fg, bg, round(contrast(theme[fg], theme[bg]), 2))
+        for fg, bg, least in TEXT + MARKS
+        if contrast(theme[fg], theme[bg]) < least
+    ]
     # a sweep's lines and the workload charts take the palette; it is the same in both themes
-    failing += [(colour, "--bg", round(contrast(colour, theme["--bg"]), 2))
-                for colour in style.PALETTE if contrast(colour, theme["--bg"]) < 3]
+    failing += [
+        (colour, "--bg", round(contrast(colour, theme["--bg"]), 2))
+        for colour in style.PALETTE
+        if contrast(colour, theme["--bg"]) < 3
+    ]
     assert failing == []
     ctx.close()
 
@@ -334,8 +372,11 @@ def test_no_stylesheet_rule_names_a_colour_outside_the_theme(sites):
 
     css = (sites["example"] / "assets" / "style.css").read_text(encoding="utf-8")
     literal = re.compile(r"#[0-9a-fA-F]{3,8}\b|\brgba?\(|\bhsla?\(|:\s*(?:white|black)\b")
-    offending = [line.strip() for line in css.splitlines()
-                 if literal.search(line) and not re.match(r"\s*(--[\w-]+:\s*[^;]+;\s*)+$", line)]
+    offending = [
+        line.strip()
+        for line in css.splitlines()
+        if literal.search(line) and not re.match(r"\s*(--[\w-]+:\s*[^;]+;\s*)+$", line)
+    ]
     assert offending == []
 
 
@@ -364,8 +405,9 @@ def test_copy_link_puts_the_address_of_the_chart_on_the_clipboard(browser, sites
     key = page.get_attribute(MEASURE, "data-view")
     assert page.evaluate("navigator.clipboard.readText()") == f"{base}index.html#view={key}"
     page.click(f"{MEASURE} button.chart-copy[data-copy='image']")
-    page.wait_for_function(f"document.querySelector('{MEASURE} .chart-copied').textContent === 'Image copied.'",
-                           timeout=10000)
+    page.wait_for_function(
+        f"document.querySelector('{MEASURE} .chart-copied').textContent === 'Image copied.'", timeout=10000
+    )
     kinds = page.evaluate("async () => (await navigator.clipboard.read()).flatMap(item => item.types)")
     assert kinds == ["image/png"]
     ctx.close()

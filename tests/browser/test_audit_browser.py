@@ -22,7 +22,7 @@ def report(visit, example_site):
 
 def test_the_marker_on_a_flagged_cell_leads_to_its_finding(report):
     page = report.page
-    cell = page.locator(CONTROL_512).first.locator("td.flagged").first      # Prefill t/s at 512: 152.69–199.26
+    cell = page.locator(CONTROL_512).first.locator("td.flagged").first  # Prefill t/s at 512: 152.69–199.26
     assert cell.locator(".v").text_content() == "180.82 (152.69–199.26)"
     marker = cell.locator("a.flag")
     assert marker.text_content().strip() == "⚠ noisy"
@@ -33,7 +33,7 @@ def test_the_marker_on_a_flagged_cell_leads_to_its_finding(report):
     finding = page.locator(anchor)
     assert finding.is_visible() and finding.evaluate("e => e.matches(':target')")
     assert "V100 · PXA4 · tuning control" in finding.text_content()
-    place = finding.locator(".places li").first                            # unfolded: the figures are shown
+    place = finding.locator(".places li").first  # unfolded: the figures are shown
     assert place.is_visible()
     assert "Prefill t/s · Input tokens 512: 152.69–199.26 tok/s, 25.8% of the median 180.82" in place.text_content()
     record = place.locator(".finding-records a").first
@@ -87,8 +87,9 @@ def test_runs_page_filters_guard_excluded_and_flagged_records(visit, traps_site)
     flagged = {r for f in data["findings"] if f["rule"] not in ("guard", "not-separated") for r in f["records"]}
     page.select_option(select, label=f"flagged ({len(flagged)})")
     page.wait_for_function(f"document.querySelectorAll('#runs-table tbody tr').length === {len(flagged)}")
-    assert {page.locator("#runs-table tbody tr").nth(i).get_attribute("id")
-            for i in range(len(flagged))} == {f"run-{r}" for r in flagged}
+    assert {page.locator("#runs-table tbody tr").nth(i).get_attribute("id") for i in range(len(flagged))} == {
+        f"run-{r}" for r in flagged
+    }
     assert "audit=flagged" in page.evaluate("location.hash")
     page.locator("#runs-table tbody tr a.flag", has_text="order-confounded").first.click()
     page.wait_for_url(re.compile(r"index\.html#finding-order-confounded-later-section$"))
@@ -104,11 +105,14 @@ def test_the_block_reads_on_a_phone_and_a_desktop(visit, example_site, width):
     assert block.is_visible()
     box = block.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= width
-    assert page.evaluate("document.documentElement.scrollWidth") <= width   # nothing sticks out sideways
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing sticks out sideways
     summary = page.locator("#before-you-quote .audit-summary").text_content()
     # 8 findings before issue 33: among three repetitions none is named the stray (seed 004), so no outlier
     assert re.match(r"The audit raised 6 findings on 3 arms and 1 more finding accepted by the author", summary)
     causes = page.locator("#before-you-quote .audit-causes li").all_text_contents()
     assert [c.split(":")[0].strip(" ⚠✓") for c in causes] == [
-        "Difference within noise", "Noisy repetitions", "Few repetitions"]
-    assert page.locator("#audit-details").evaluate("d => d.open") is False      # the details are folded
+        "Difference within noise",
+        "Noisy repetitions",
+        "Few repetitions",
+    ]
+    assert page.locator("#audit-details").evaluate("d => d.open") is False  # the details are folded

@@ -36,7 +36,9 @@ def test_on_a_phone_the_table_scrolls_inside_its_box_and_the_page_does_not(visit
     seen = visit((comparison / "index.html").as_uri(), viewport=(390, 844))
     page = seen.page
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    boxes = page.evaluate("Array.from(document.querySelectorAll('.table-scroll')).map(b => [b.scrollWidth, b.clientWidth])")
-    assert any(wide > shown for wide, shown in boxes)           # the wide table scrolls in its own box
+    boxes = page.evaluate(
+        "Array.from(document.querySelectorAll('.table-scroll')).map(b => [b.scrollWidth, b.clientWidth])"
+    )
+    assert any(wide > shown for wide, shown in boxes)  # the wide table scrolls in its own box
     images = page.evaluate("Array.from(document.querySelectorAll('figure.compare-chart img')).map(i => i.clientWidth)")
-    assert all(0 < w <= 390 for w in images)                     # charts shrink to the screen
+    assert all(0 < w <= 390 for w in images)  # charts shrink to the screen

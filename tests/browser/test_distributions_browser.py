@@ -23,8 +23,12 @@ ECDF = "ecdf--main--ttft_ms--request_rate-4--max_concurrency-unlimited"
 def site(tmp_path_factory):
     where = tmp_path_factory.mktemp("requests-site")
     rng = np.random.default_rng(11)
-    lines = [json.dumps(vllm_result(rng, rate, n=300, label=label, scale=s, failed={7})[0])
-             for label, s in (("tp2", 1.0), ("tp4", 1.7)) for rate in (1, 4) for _ in range(3)]
+    lines = [
+        json.dumps(vllm_result(rng, rate, n=300, label=label, scale=s, failed={7})[0])
+        for label, s in (("tp2", 1.0), ("tp4", 1.7))
+        for rate in (1, 4)
+        for _ in range(3)
+    ]
     (where / "serve.json").write_text("\n".join(lines) + "\n", encoding="utf-8")
     import_files(where / "proj", "vllm-serve", None, where / "serve.json")
     report = where / "proj" / "report.yaml"
@@ -35,8 +39,9 @@ def site(tmp_path_factory):
 
 
 def _drawn(v, key: str) -> None:
-    v.page.wait_for_function(f"document.querySelector('figure[data-workload-chart=\"{key}\"]').dataset.state === 'ready'",
-                             timeout=20000)
+    v.page.wait_for_function(
+        f"document.querySelector('figure[data-workload-chart=\"{key}\"]').dataset.state === 'ready'", timeout=20000
+    )
 
 
 def test_the_ecdf_draws_a_line_per_arm_and_its_marks_say_the_tables_figures(visit, serve, site):
@@ -48,10 +53,10 @@ def test_the_ecdf_draws_a_line_per_arm_and_its_marks_say_the_tables_figures(visi
     lines = svg.locator("g.mark-line.role-mark path")
     assert lines.count() == 2
     dashes = {lines.nth(i).get_attribute("stroke-dasharray") for i in range(2)}
-    assert len(dashes) == 2                                    # told apart by dash, not colour alone
+    assert len(dashes) == 2  # told apart by dash, not colour alone
     assert svg.locator("g.role-legend-label text").all_text_contents() == ["tp2", "tp4"]
     marks = svg.locator("g.mark-symbol.role-mark path")
-    assert marks.count() == 2 * 3                              # p50, p90, p99 of each arm
+    assert marks.count() == 2 * 3  # p50, p90, p99 of each arm
     table = soup_of(site / "index.html").select_one(f"#{ECDF.replace('ecdf--', 'distribution--')} table.percentiles")
     headers = [text(th) for th in table.select("thead th")]
     row = next(tr for tr in table.select("tbody tr") if text(tr.th) == "tp4")
@@ -91,8 +96,11 @@ def test_axe_and_the_nu_checker_accept_the_page(browser, site, scheme, width):
     page = context.new_page()
     page.emulate_media(color_scheme=scheme)
     page.goto((site / "index.html").as_uri())
-    page.wait_for_function("[...document.querySelectorAll('figure[data-workload-chart]')]"
-                           ".every(f => ['ready', 'error'].includes(f.dataset.state))", timeout=30000)
+    page.wait_for_function(
+        "[...document.querySelectorAll('figure[data-workload-chart]')]"
+        ".every(f => ['ready', 'error'].includes(f.dataset.state))",
+        timeout=30000,
+    )
     assert axe_violations(page) == []
     context.close()
     if scheme == "light":

@@ -16,7 +16,7 @@ def test_opening_published_evidence_in_a_browser_shows_its_source_and_runs_nothi
     arm_page.goto((site / "arms/a.html").as_uri())
     links = arm_page.eval_on_selector_all("a.evidence", "els => els.map(e => e.href)")
     assert len(set(links)) == len(ACTIVE)
-    runs_page = browser.new_page()   # runs.html draws its links in the browser
+    runs_page = browser.new_page()  # runs.html draws its links in the browser
     runs_page.goto((site / "runs.html").as_uri())
     all_read(runs_page)
     drawn = runs_page.eval_on_selector_all("tbody a[href*='evidence/']", "els => els.map(e => e.href)")
@@ -26,6 +26,6 @@ def test_opening_published_evidence_in_a_browser_shows_its_source_and_runs_nothi
         view = browser.new_page()
         view.goto(link)
         assert view.title() != "PWNED" and not view.evaluate("window.pwned === true"), link
-        assert "PWNED" in view.inner_text("body"), link      # the reader sees the source
+        assert "PWNED" in view.inner_text("body"), link  # the reader sees the source
         view.close()
     arm_page.close()

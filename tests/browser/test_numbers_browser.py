@@ -15,11 +15,21 @@ from support.numbers import cases, points
 
 def test_the_browser_twin_passes_every_case_of_the_table_in_chromium(visit, numbers_site):
     v = visit((numbers_site / "runs.html").as_uri())
-    table = [["NaN" if isinstance(c.value, float) and math.isnan(c.value) else
-              ("Infinity" if c.value == math.inf else "-Infinity" if c.value == -math.inf else c.value),
-              c.decimals, c.text] for c in cases()]
-    found = v.page.evaluate("""table => table.map(([value, decimals]) => window.benchproofText.number(
-        typeof value === "string" ? Number(value) : value, decimals))""", table)
+    table = [
+        [
+            "NaN"
+            if isinstance(c.value, float) and math.isnan(c.value)
+            else ("Infinity" if c.value == math.inf else "-Infinity" if c.value == -math.inf else c.value),
+            c.decimals,
+            c.text,
+        ]
+        for c in cases()
+    ]
+    found = v.page.evaluate(
+        """table => table.map(([value, decimals]) => window.benchproofText.number(
+        typeof value === "string" ? Number(value) : value, decimals))""",
+        table,
+    )
     assert found == [c.text for c in cases()]
     assert v.errors == []
 
@@ -46,6 +56,6 @@ def test_runs_html_writes_every_record_by_the_rule(visit, numbers_site):
                 expected[(arm, str(p.case), str(repeat))] = (number(p.figure, 2), number(whole, 0))
     got = {(r["arm"], r["case"], r["repeat"]): (r["value"], r["whole"]) for r in rows}
     assert got == expected
-    assert got[("Base", "2", "1")] == ("0.004", "0")            # never 0.00
+    assert got[("Base", "2", "1")] == ("0.004", "0")  # never 0.00
     assert page.locator(ROWS).count() <= 100
     assert v.errors == [], json.dumps(v.errors)

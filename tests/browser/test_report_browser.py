@@ -22,12 +22,16 @@ def report(visit, example_site):
 
 def test_chart_draws_one_bar_per_measured_arm_and_one_dot_per_repetition(report):
     page = report.page
-    assert marks(page, "bars") == 4            # the unsupported arm gets no bar
+    assert marks(page, "bars") == 4  # the unsupported arm gets no bar
     assert marks(page, "dots") == 3 + 3 + 3 + 2
     labels = page.locator(f"{MEASURE} .chart-canvas svg").text_content()
-    for label in ("V100 · expXa0982 · parallel preparation", "V100 · expXa0982 · old-preparation ablation",
-                  "V100 · PXA4 · tuning control", "V100 · expXa a078 · before/after reference",
-                  "V100 · expXa0982 · forced Overdrive"):
+    for label in (
+        "V100 · expXa0982 · parallel preparation",
+        "V100 · expXa0982 · old-preparation ablation",
+        "V100 · PXA4 · tuning control",
+        "V100 · expXa a078 · before/after reference",
+        "V100 · expXa0982 · forced Overdrive",
+    ):
         assert label in labels  # whole, not cut to an ellipsis on a desktop screen
     assert "-- unsupported" in page.locator(f"{MEASURE} g.missing_marks").text_content()
 
@@ -67,24 +71,37 @@ def tooltip(page) -> dict[str, str]:
 
 def test_tooltip_names_arm_repetition_value_status_and_run(report, example_site):
     page = report.page
-    records = {r["run_id"]: r for r in map(json.loads, (example_site / "downloads/records.jsonl").read_text().splitlines())}
-    labels = {"v100-expxa0982-parallel": "V100 · expXa0982 · parallel preparation",
-              "v100-expxa0982-oldprep": "V100 · expXa0982 · old-preparation ablation",
-              "v100-pxa4-control": "V100 · PXA4 · tuning control",
-              "v100-expxa-a078-reference": "V100 · expXa a078 · before/after reference"}
+    records = {
+        r["run_id"]: r for r in map(json.loads, (example_site / "downloads/records.jsonl").read_text().splitlines())
+    }
+    labels = {
+        "v100-expxa0982-parallel": "V100 · expXa0982 · parallel preparation",
+        "v100-expxa0982-oldprep": "V100 · expXa0982 · old-preparation ablation",
+        "v100-pxa4-control": "V100 · PXA4 · tuning control",
+        "v100-expxa-a078-reference": "V100 · expXa a078 · before/after reference",
+    }
     dots = page.locator(f"{MEASURE} g.dots_marks path")
     assert dots.count() == 11
     seen, shown = set(), ""
-    for i in (0, 4, 10):               # a dot of three different arms
+    for i in (0, 4, 10):  # a dot of three different arms
         dots.nth(i).hover()
-        page.wait_for_function("""previous => { const t = document.querySelector('#vg-tooltip-element');
-            return t && t.textContent && t.textContent !== previous; }""", arg=shown, timeout=5000)
+        page.wait_for_function(
+            """previous => { const t = document.querySelector('#vg-tooltip-element');
+            return t && t.textContent && t.textContent !== previous; }""",
+            arg=shown,
+            timeout=5000,
+        )
         fields = tooltip(page)
         shown = page.locator("#vg-tooltip-element").text_content()
         record = records[fields["Run"]]
         assert (record["prompt_target"], record["status"]) == (512, "ok")
-        assert fields == {"Engine / mode": labels[record["arm"]], "Repetition": str(record["repeat"]),
-                          "Value": f"{record['prefill_tok_s']:.2f} tok/s", "Status": "ok", "Run": record["run_id"]}
+        assert fields == {
+            "Engine / mode": labels[record["arm"]],
+            "Repetition": str(record["repeat"]),
+            "Value": f"{record['prefill_tok_s']:.2f} tok/s",
+            "Status": "ok",
+            "Run": record["run_id"],
+        }
         seen.add(record["arm"])
     assert len(seen) == 3
 
@@ -117,11 +134,13 @@ def test_without_javascript_every_chart_shows_its_static_svg(browser, request, s
         images = page.locator(".chart-canvas img")
         assert images.count() == charts
         for i in range(charts):
-            images.nth(i).scroll_into_view_if_needed()     # they load lazily
+            images.nth(i).scroll_into_view_if_needed()  # they load lazily
         page.wait_for_function("Array.from(document.querySelectorAll('.chart-canvas img')).every(i => i.complete)")
         widths = page.evaluate("Array.from(document.querySelectorAll('.chart-canvas img'), i => i.naturalWidth)")
         assert all(width > 300 for width in widths), widths
-        sources = page.evaluate("Array.from(document.querySelectorAll('.chart-canvas img'), i => i.getAttribute('src'))")
+        sources = page.evaluate(
+            "Array.from(document.querySelectorAll('.chart-canvas img'), i => i.getAttribute('src'))"
+        )
         # several sections: the first section's chart and 01 start on the same view
         assert len(set(sources)) == max(1, charts - 1)
         assert page.locator(".chart-controls").first.is_hidden()
@@ -129,18 +148,25 @@ def test_without_javascript_every_chart_shows_its_static_svg(browser, request, s
         context.close()
 
 
-HOSTILE = "</script><script>alert(1)</script>\\\"><img src=x onerror=alert(1)>"
+HOSTILE = '</script><script>alert(1)</script>\\"><img src=x onerror=alert(1)>'
 
 
 def _hostile_project(root, hostile: bool):
     label = HOSTILE if hostile else "Arm A"
     arms = dict(SMALL_ARMS, a=f'label: "{label}"\ncommand: ["{label}"]\nsettings: {{mode: "{label}"}}\n')
     report = SMALL_REPORT.replace("arms: [a, b, c]}", "arms: [a, b, c], notes: notes/n.md}").replace(
-        "title: Small", 'title: "' + (HOSTILE if hostile else "Small") + '"')
-    notes = ("[click me](javascript:alert(2)) <script>alert(3)</script> <img src=x onerror=alert(4)>\n"
-             if hostile else "[click me](https://example.org) plain\n")
-    runs = "arm,status,repeat,size,tok_s,wall_s,reason\na,ok,1,1,1,1,\nb,failed,1,1,,,\"" + (
-        HOSTILE.replace('"', '""') if hostile else "oom") + "\"\n"
+        "title: Small", 'title: "' + (HOSTILE if hostile else "Small") + '"'
+    )
+    notes = (
+        "[click me](javascript:alert(2)) <script>alert(3)</script> <img src=x onerror=alert(4)>\n"
+        if hostile
+        else "[click me](https://example.org) plain\n"
+    )
+    runs = (
+        'arm,status,repeat,size,tok_s,wall_s,reason\na,ok,1,1,1,1,\nb,failed,1,1,,,"'
+        + (HOSTILE.replace('"', '""') if hostile else "oom")
+        + '"\n'
+    )
     return write_project(root, report, arms, {"r.csv": runs}, {"notes/n.md": notes})
 
 
@@ -153,7 +179,7 @@ def test_hostile_labels_and_notes_stay_text(visit, tmp_path):
         for page_name in ("index.html", "runs.html", "arms/a.html"):
             path = tmp_path / f"{name}-site" / page_name
             assert path.is_file(), f"{name}: {page_name} was not written"
-            v = visit(path.as_uri())   # after the load event: every script ran, every image failed
+            v = visit(path.as_uri())  # after the load event: every script ran, every image failed
             if page_name == "runs.html":
                 all_read(v.page)
             counts[(name, page_name)] = v.page.evaluate("document.scripts.length")
@@ -162,7 +188,7 @@ def test_hostile_labels_and_notes_stay_text(visit, tmp_path):
                 v.page.locator(f"{MEASURE} g.dots_marks path").first.hover()
                 if name == "hostile":
                     assert "</script><script>alert(1)</script>" in v.page.locator("h1").inner_text()
-                    href = v.page.get_attribute("text=click me", "href")   # its javascript: href was removed
+                    href = v.page.get_attribute("text=click me", "href")  # its javascript: href was removed
                     assert href is None or not href.strip().lower().startswith("javascript:"), href
                     v.page.click("text=click me")
             assert v.dialogs == [], f"alert called on {name}/{page_name}"

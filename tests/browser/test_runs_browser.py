@@ -20,11 +20,14 @@ BIG = 100_000
 
 
 def column_texts(page, column: str) -> list[str]:
-    return page.evaluate("""column => {
+    return page.evaluate(
+        """column => {
         const heads = Array.from(document.querySelectorAll('#runs-table thead th'));
         const k = heads.findIndex(th => th.getAttribute('data-column') === column);
         return Array.from(document.querySelectorAll('#runs-table tbody tr')).map(tr => tr.children[k].textContent);
-    }""", column)
+    }""",
+        column,
+    )
 
 
 def sort_by(page, column: str) -> None:
@@ -32,8 +35,11 @@ def sort_by(page, column: str) -> None:
 
 
 def in_view(page, element_id: str) -> bool:
-    return page.evaluate("""id => { const r = document.getElementById(id).getBoundingClientRect();
-        return r.top >= -1 && r.bottom <= window.innerHeight + 1; }""", element_id)
+    return page.evaluate(
+        """id => { const r = document.getElementById(id).getBoundingClientRect();
+        return r.top >= -1 && r.bottom <= window.innerHeight + 1; }""",
+        element_id,
+    )
 
 
 def clean(v, host: str | None = None) -> None:
@@ -43,6 +49,7 @@ def clean(v, host: str | None = None) -> None:
 
 
 # ---- the example, from file:// ---------------------------------------------------------
+
 
 @pytest.fixture
 def runs(visit, example_site):
@@ -70,7 +77,7 @@ def test_filter_by_status_failed_shows_exactly_the_failed_record(runs):
     assert count_line(page) == "Showing 1–1 of 1 matching record (25 recorded)"
     assert page.locator(f"{ROWS} .badge").inner_text() == "failed"
     assert urlparse(page.url).fragment == "status=failed"
-    page.reload()                                    # the view is in the address: it survives
+    page.reload()  # the view is in the address: it survives
     all_read(page)
     assert row_ids(page) == ["run-nov3-v100-pxa4-control-4096-r4"]
     assert page.eval_on_selector('select[data-column="status"]', "s => s.options[s.selectedIndex].text") == "failed (1)"
@@ -85,7 +92,7 @@ def test_sorting_a_metric_puts_missing_values_last_both_ways(runs):
     sort_by(page, "decode_tok_s")
     assert page.get_attribute(header, "aria-sort") == "ascending"
     texts = column_texts(page, "decode_tok_s")
-    assert texts[-3:] == ["--", "--", "--"] and "--" not in texts[:-3]   # failed + 2 unsupported
+    assert texts[-3:] == ["--", "--", "--"] and "--" not in texts[:-3]  # failed + 2 unsupported
     numbers = [float(t) for t in texts[:-3]]
     assert numbers == sorted(numbers)
     sort_by(page, "decode_tok_s")
@@ -95,13 +102,15 @@ def test_sorting_a_metric_puts_missing_values_last_both_ways(runs):
     numbers = [float(t) for t in texts[:-3]]
     assert numbers == sorted(numbers, reverse=True)
     assert page.locator("#runs-table th[aria-sort]").count() == 1
-    sort_by(page, "decode_tok_s")                    # a third click: back to file order
+    sort_by(page, "decode_tok_s")  # a third click: back to file order
     assert page.get_attribute(header, "aria-sort") is None
     assert row_ids(page)[0] == "run-nov3-v100-expxa0982-overdrive-512-r1"
-    sort_by(page, "run_id")                          # text columns sort too, numbers in them as numbers
+    sort_by(page, "run_id")  # text columns sort too, numbers in them as numbers
     ids = row_ids(page)
     assert ids == sorted(ids, key=lambda s: [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", s)])
-    assert ids.index("run-nov3-v100-expxa-a078-reference-512-r1") < ids.index("run-nov3-v100-expxa-a078-reference-4096-r1")
+    assert ids.index("run-nov3-v100-expxa-a078-reference-512-r1") < ids.index(
+        "run-nov3-v100-expxa-a078-reference-4096-r1"
+    )
     clean(runs)
 
 
@@ -113,14 +122,14 @@ def test_permalink_highlights_the_record_and_clears_filters_that_hide_it(visit, 
     assert page.locator(".is-target").count() == 1
     assert page.get_attribute(".is-target", "id") == f"run-{target}"
     assert in_view(page, f"run-{target}")
-    choose(page, "status", "failed")                 # the target is filtered out ...
+    choose(page, "status", "failed")  # the target is filtered out ...
     assert page.locator(".is-target").count() == 0
-    page.evaluate("location.hash = '#run-nov3-v100-pxa4-control-512-r1'")   # ... a permalink brings all back
+    page.evaluate("location.hash = '#run-nov3-v100-pxa4-control-512-r1'")  # ... a permalink brings all back
     target_shown(page, "nov3-v100-pxa4-control-512-r1")
     assert page.locator('[id="run-nov3-v100-pxa4-control-512-r1"].is-target').count() == 1
     assert page.input_value('select[data-column="status"]') == ""
     assert count_line(page) == "Showing 1–25 of all 25 records"
-    page.click('[id="run-nov3-v100-pxa4-control-4096-r4"] a.permalink')     # run ids are permalinks
+    page.click('[id="run-nov3-v100-pxa4-control-4096-r4"] a.permalink')  # run ids are permalinks
     target_shown(page, "nov3-v100-pxa4-control-4096-r4")
     assert page.get_attribute(".is-target", "id") == "run-nov3-v100-pxa4-control-4096-r4"
     page.evaluate("location.hash = '#run-no-such-run'")
@@ -157,10 +166,11 @@ def test_without_javascript_the_page_says_so_and_links_the_csv(browser, example_
 
 # ---- a generated 100,000-record project, over HTTP ---------------------------------------
 
+
 @dataclass
 class Big:
     site: Path
-    rows: list[dict[str, str]]     # the generated records, read back with the csv module
+    rows: list[dict[str, str]]  # the generated records, read back with the csv module
     arms: dict
 
 
@@ -197,7 +207,7 @@ def big(tmp_path_factory) -> Big:
     site.add("assets/style.css", stylesheet())
     publish(site, root / "site")
     rows: list[dict[str, str]] = []
-    for path in sorted((project_dir / "runs").glob("*.csv")):   # the order benchproof reads them in
+    for path in sorted((project_dir / "runs").glob("*.csv")):  # the order benchproof reads them in
         with open(path, newline="", encoding="utf-8") as handle:
             rows += csv.DictReader(handle)
     assert len(rows) == BIG
@@ -217,7 +227,7 @@ def test_big_first_page_holds_one_page_of_rows(visit, big, big_url):
     assert count_line(page) == "Showing 1–100 of all 100,000 records"
     assert row_ids(page) == [f"run-{r['run_id']}" for r in big.rows[:100]]
     assert page.locator(".n-records").inner_text() == "100,000"
-    assert page.locator('select[data-column="section"] option').count() == 3   # All + 2 sections
+    assert page.locator('select[data-column="section"] option').count() == 3  # All + 2 sections
     clean(v, urlparse(big_url).netloc)
 
 
@@ -259,7 +269,7 @@ def test_big_permalink_opens_a_late_page(visit, big, big_url):
     v = visit(big_url + f"#run-{target}")
     page = v.page
     all_read(page)
-    target_shown(page, target)   # the page turns to the record when its chunk arrives
+    target_shown(page, target)  # the page turns to the record when its chunk arrives
     first = position // 100 * 100 + 1
     assert count_line(page) == f"Showing {first:,}–{min(first + 99, BIG):,} of all 100,000 records"
     assert page.get_attribute(".is-target", "id") == f"run-{target}"
@@ -269,13 +279,13 @@ def test_big_permalink_opens_a_late_page(visit, big, big_url):
 
 
 def test_big_sort_keeps_missing_last(visit, big, big_url):
-    v = visit(big_url + "#sort=request_s&dir=desc&page=1000")   # the very last page, descending
+    v = visit(big_url + "#sort=request_s&dir=desc&page=1000")  # the very last page, descending
     page = v.page
     all_read(page)
     missing = sum(1 for r in big.rows if r["request_s"] == "")
     assert count_line(page) == f"Showing {BIG - 99:,}–{BIG:,} of all {BIG:,} records"
     texts = column_texts(page, "request_s")
-    assert missing > 100 and texts == ["--"] * 100   # a full last page, every value missing
+    assert missing > 100 and texts == ["--"] * 100  # a full last page, every value missing
     assert page.get_attribute('#runs-table th[data-column="request_s"]', "aria-sort") == "descending"
     page.click("#runs-pager [data-page=first]")
     texts = column_texts(page, "request_s")

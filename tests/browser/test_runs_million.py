@@ -27,8 +27,8 @@ MILLION = 1_000_000
 @dataclass
 class Million:
     site: Path
-    table: pa.Table     # the generated records, in the order benchproof reads them
-    chunks: int         # runs-data-<k>.js files
+    table: pa.Table  # the generated records, in the order benchproof reads them
+    chunks: int  # runs-data-<k>.js files
 
 
 @pytest.fixture(scope="session")
@@ -52,8 +52,12 @@ def million(tmp_path_factory) -> Million:
     site.update(files)
     site.add("assets/style.css", stylesheet())
     publish(site, root / "site")
-    table = pa.concat_tables([pacsv.read_csv(p, convert_options=pacsv.ConvertOptions(strings_can_be_null=True))
-                              for p in sorted((project_dir / "runs").glob("*.csv"))])
+    table = pa.concat_tables(
+        [
+            pacsv.read_csv(p, convert_options=pacsv.ConvertOptions(strings_can_be_null=True))
+            for p in sorted((project_dir / "runs").glob("*.csv"))
+        ]
+    )
     return Million(root / "site", table, sum(1 for name in files if name.startswith("runs-data-")))
 
 
@@ -69,7 +73,7 @@ def test_the_first_rows_show_before_the_other_records_arrive(browser, serve, mil
 
         def hold_the_last_chunk(route):
             if route.request.url.endswith(last):
-                held.append(route)     # answered below, once the first rows have been seen
+                held.append(route)  # answered below, once the first rows have been seen
             else:
                 route.continue_()
 
@@ -80,8 +84,8 @@ def test_the_first_rows_show_before_the_other_records_arrive(browser, serve, mil
         assert page.locator(ROWS).count() == 100
         assert row_ids(page) == [f"run-{r}" for r in million.table["run_id"][:100].to_pylist()]
         assert "reading the others" in count_line(page)
-        before_last = f"among the first {max(range(FIRST_CHUNK, MILLION, CHUNK)):,} read"   # every chunk but the last
-        read_up_to(page, max(range(FIRST_CHUNK, MILLION, CHUNK)))   # every chunk but the last
+        before_last = f"among the first {max(range(FIRST_CHUNK, MILLION, CHUNK)):,} read"  # every chunk but the last
+        read_up_to(page, max(range(FIRST_CHUNK, MILLION, CHUNK)))  # every chunk but the last
         assert before_last in count_line(page)
         assert len(held) == 1
         held.pop().continue_()
@@ -114,5 +118,5 @@ def test_filters_count_every_record_once_all_are_read(visit, serve, million):
     assert count_line(page) == f"Showing 1–100 of {len(expected):,} matching records (1,000,000 recorded)"
     assert row_ids(page) == expected[:100]
     page.click("#runs-pager [data-page=last]")
-    assert row_ids(page) == expected[(len(expected) - 1) // 100 * 100:]
+    assert row_ids(page) == expected[(len(expected) - 1) // 100 * 100 :]
     assert v.errors == []

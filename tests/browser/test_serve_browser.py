@@ -36,8 +36,9 @@ def test_the_open_page_follows_the_edits(visit, served):
     page.evaluate("window.scrollTo(0, 600)")
     start = time.monotonic()
     replace(served.project / "runs" / "runs.csv", "current,ok,1,1000,2.10,", "current,ok,1,1000,2.12,")
-    page.wait_for_function(f"document.querySelector({FIGURE!r})?.textContent === '2.12 (2.05–2.15)'",
-                           timeout=WAIT * 1000)
+    page.wait_for_function(
+        f"document.querySelector({FIGURE!r})?.textContent === '2.12 (2.05–2.15)'", timeout=WAIT * 1000
+    )
     reloaded = time.monotonic() - start
     print(f"the page showed the edit {reloaded:.2f} s after it was saved")
     # the reader keeps their place (an edit that raises no finding: a new audit entry above would

@@ -23,16 +23,16 @@ def test_the_first_chart_is_the_sweep_and_has_data(report):
     page = report.page
     assert page.get_attribute(MEASURE, "data-view") == PREFILL_SWEEP
     assert page.get_attribute(MEASURE, "data-kind") == "sweep"
-    assert drawn(page) == 3 * 5 - 1          # a median per arm and depth, none where Vulkan failed
+    assert drawn(page) == 3 * 5 - 1  # a median per arm and depth, none where Vulkan failed
     assert report.errors == [] and report.foreign_requests() == []
 
 
 def test_every_offered_combination_draws_marks_and_every_view_is_offered(report):
     page = report.page
-    assert offered(page, "dim:n_gen") == ["0"]               # prefill: never at a decode-only point
+    assert offered(page, "dim:n_gen") == ["0"]  # prefill: never at a decode-only point
     seen = walk(page)
     assert all(n > 0 for n in seen.values()), seen
-    assert sorted(seen) == sorted(chart_keys(page))            # no view is out of reach
+    assert sorted(seen) == sorted(chart_keys(page))  # no view is out of reach
     assert report.errors == []
 
 
@@ -41,13 +41,13 @@ def test_the_sweep_draws_one_line_per_arm_and_a_break_not_a_zero_where_one_faile
     svg = page.locator(f"{MEASURE} .chart-canvas svg")
     paths = svg.locator("g.lines_marks path")
     strokes = [paths.nth(i).get_attribute("stroke") for i in range(paths.count())]
-    assert len(set(strokes)) == 3                              # one colour per arm
+    assert len(set(strokes)) == 3  # one colour per arm
     assert svg.locator("g.role-legend-label text").all_text_contents() == ["ROCm · rocWMMA", "Vulkan", "ROCm · HIP"]
     # the zero line: the lowest horizontal grid line (the y axis starts at 0)
     bottom = page.evaluate(f"""() => Math.max(...[...document.querySelectorAll('{MEASURE} svg .role-axis-grid line')]
         .filter(l => l.getAttribute('x2')).map(l => parseFloat(/,([-\\d.]+)\\)/.exec(l.getAttribute('transform'))[1])))""")
     assert bottom > 100
-    for i in range(paths.count()):    # no vertex of any line at the zero line
+    for i in range(paths.count()):  # no vertex of any line at the zero line
         points = re.findall(r"[ML]([-\d.]+),([-\d.]+)", paths.nth(i).get_attribute("d") or "")
         assert points and all(float(y) < bottom - 1 for _, y in points)
     gap = svg.locator("g.gaps_marks text")
@@ -65,7 +65,7 @@ def test_a_view_link_opens_that_chart_and_the_address_follows_the_reader(visit, 
     assert page.get_attribute(MEASURE, "data-view") == DECODE_AT_0
     assert page.get_attribute(MEASURE, "data-kind") == "bars"
     assert page.eval_on_selector(f'{MEASURE} select[name="dim:n_depth"]', "s => s.value") == "0"
-    assert abs(page.evaluate(f"document.querySelector('{MEASURE}').getBoundingClientRect().top")) < 5   # in view
+    assert abs(page.evaluate(f"document.querySelector('{MEASURE}').getBoundingClientRect().top")) < 5  # in view
     page.select_option(f'{MEASURE} select[name="dim:n_depth"]', "4096")
     ready(page)
     key = DECODE_AT_0.replace("n_depth-0", "n_depth-4096")
@@ -80,8 +80,10 @@ def test_a_view_link_opens_that_chart_and_the_address_follows_the_reader(visit, 
 def test_each_audit_finding_links_to_its_chart(report):
     page = report.page
     link = page.locator("#before-you-quote a.view-link").first
-    if not link.is_visible():   # the audit's details, and the places under them, are folded
-        link.evaluate("e => { for (let d = e.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }")
+    if not link.is_visible():  # the audit's details, and the places under them, are folded
+        link.evaluate(
+            "e => { for (let d = e.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }"
+        )
     key = link.get_attribute("href").removeprefix("#view=")
     link.click()
     page.wait_for_function(f"document.querySelector('{MEASURE}').dataset.view === '{key}'")
@@ -98,9 +100,13 @@ def test_an_offscale_repetition_is_drawn_at_the_edge_with_its_value(visit, depth
     assert mark.count() == 1
     assert "1 repetition off scale (beyond 3× the largest median)" in svg.text_content()
     width = page.evaluate(f"document.querySelector('{MEASURE} svg .role-axis-grid').getBBox().width")
-    bars = [page.evaluate("e => e.getBBox().x + e.getBBox().width", svg.locator("g.bars_marks path").nth(i).element_handle())
-            for i in range(3)]
-    assert max(bars) > width / 4                                # the bars are not flattened
+    bars = [
+        page.evaluate(
+            "e => e.getBBox().x + e.getBBox().width", svg.locator("g.bars_marks path").nth(i).element_handle()
+        )
+        for i in range(3)
+    ]
+    assert max(bars) > width / 4  # the bars are not flattened
     mark.hover()
     tooltip = page.locator("#vg-tooltip-element")
     tooltip.wait_for(state="visible", timeout=5000)
@@ -115,10 +121,10 @@ def test_dark_mode_and_print(browser, depth_site):
     rgb = lambda css: [int(x) for x in re.findall(r"\d+", css)[:3]]  # noqa: E731
     background = rgb(page.evaluate("getComputedStyle(document.documentElement).backgroundColor"))
     label = rgb(page.evaluate(f"getComputedStyle(document.querySelector('{MEASURE} svg .role-axis-label text')).fill"))
-    assert sum(background) < 150 and sum(label) > 500          # light marks on a dark page
+    assert sum(background) < 150 and sum(label) > 500  # light marks on a dark page
     page.emulate_media(media="print")
     assert rgb(page.evaluate("getComputedStyle(document.documentElement).backgroundColor")) == [255, 255, 255]
-    assert sum(rgb(page.evaluate("getComputedStyle(document.body).color"))) < 150     # print: dark on white
+    assert sum(rgb(page.evaluate("getComputedStyle(document.body).color"))) < 150  # print: dark on white
     label = rgb(page.evaluate(f"getComputedStyle(document.querySelector('{MEASURE} svg .role-axis-label text')).fill"))
     assert sum(label) < 150
     context.close()
@@ -130,14 +136,22 @@ def test_a_size_scan_is_drawn_on_a_numeric_axis_labelled_as_written_and_sorts_by
     from support.common import build, write_project
 
     runs = "arm,status,repeat,size,wall_s\n" + "".join(
-        f"{arm},ok,{r},{size},{i + r / 10}\n" for i, size in enumerate(["16M", "256K", "2M"], 1)
-        for arm in ("a", "b") for r in (1, 2, 3))
-    project = write_project(tmp_path / "p", """\
+        f"{arm},ok,{r},{size},{i + r / 10}\n"
+        for i, size in enumerate(["16M", "256K", "2M"], 1)
+        for arm in ("a", "b")
+        for r in (1, 2, 3)
+    )
+    project = write_project(
+        tmp_path / "p",
+        """\
         title: Sizes
         metrics: [{id: wall_s, label: Wall, unit: s, better: lower, source: wall clock}]
         dimensions: [{id: size, label: Size}]
         sections: [{id: main, title: Main, arms: [a, b]}]
-        """, {"a": "label: A\n", "b": "label: B\n"}, {"r.csv": runs})
+        """,
+        {"a": "label: A\n", "b": "label: B\n"},
+        {"r.csv": runs},
+    )
     assert build(project, tmp_path / "site").exit_code == 0
     v = opened(visit, tmp_path / "site")
     page = v.page
@@ -146,7 +160,7 @@ def test_a_size_scan_is_drawn_on_a_numeric_axis_labelled_as_written_and_sorts_by
         .filter(t => /^[0-9.]+[KM]$/.test(t.textContent))
         .map(t => [t.textContent, t.getBoundingClientRect().left])""")
     assert [text for text, _ in ticks] == ["256K", "2M", "16M"]
-    assert [x for _, x in ticks] == sorted(x for _, x in ticks)   # left to right
+    assert [x for _, x in ticks] == sorted(x for _, x in ticks)  # left to right
     r = visit((tmp_path / "site" / "runs.html").as_uri())
     r.page.click('#runs-table th[data-column="size"] button')
     texts = r.page.evaluate("""() => { const heads = [...document.querySelectorAll('#runs-table thead th')];

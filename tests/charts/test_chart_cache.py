@@ -52,13 +52,22 @@ def build_with_cache(folder: Path, out: Path, *args: str, project: Path = EXAMPL
     return files(out)
 
 
-def build_without_renderer(folder: Path, out: Path, *, altair: bool = True,
-                           project: Path = EXAMPLE) -> subprocess.CompletedProcess:
-    env = {**os.environ, "BENCHPROOF_CACHE_DIR": str(folder),
-           "PYTHONPATH": os.pathsep.join([str(REPO / "generator"), os.environ.get("PYTHONPATH", "")])}
+def build_without_renderer(
+    folder: Path, out: Path, *, altair: bool = True, project: Path = EXAMPLE
+) -> subprocess.CompletedProcess:
+    env = {
+        **os.environ,
+        "BENCHPROOF_CACHE_DIR": str(folder),
+        "PYTHONPATH": os.pathsep.join([str(REPO / "generator"), os.environ.get("PYTHONPATH", "")]),
+    }
     args = [] if altair else ["no-altair"]
-    return subprocess.run([sys.executable, "-c", NO_RENDERER, str(project), str(out), *args], env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", NO_RENDERER, str(project), str(out), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -74,19 +83,19 @@ def test_cold_warm_and_no_cache_builds_are_byte_identical(cold, tmp_path):
     # the runtime and each of the example's six views
     assert len([e for e in stored if e.startswith("svg/")]) == 6
     assert len([e for e in stored if e.startswith("vega/")]) == 1
-    done = build_without_renderer(folder, tmp_path / "warm", altair=False)   # nor Altair: skeletons cached
+    done = build_without_renderer(folder, tmp_path / "warm", altair=False)  # nor Altair: skeletons cached
     assert done.returncode == 0, done.stdout + done.stderr
     assert files(tmp_path / "warm") == site
     assert build_with_cache(tmp_path / "unused", tmp_path / "none", "--no-cache") == site
-    assert not (tmp_path / "unused").exists()          # --no-cache reads and writes nothing
-    assert entries(folder) == stored                    # a warm build leaves the entries as they were
+    assert not (tmp_path / "unused").exists()  # --no-cache reads and writes nothing
+    assert entries(folder) == stored  # a warm build leaves the entries as they were
 
 
 def test_every_kind_of_chart_is_kept_the_workload_charts_too(tmp_path):
     """The second example's crossover and reference charts go through the one render path, so
     a warm build draws them from the cache, vl-convert refused, to the same bytes."""
     site = build_with_cache(tmp_path / "cache", tmp_path / "cold", project=REJECTED)
-    assert any(e.startswith("svg-plain/") for e in entries(tmp_path / "cache"))   # crossover and reference
+    assert any(e.startswith("svg-plain/") for e in entries(tmp_path / "cache"))  # crossover and reference
     done = build_without_renderer(tmp_path / "cache", tmp_path / "warm", project=REJECTED)
     assert done.returncode == 0, done.stdout + done.stderr
     assert files(tmp_path / "warm") == site
@@ -96,19 +105,19 @@ def test_a_corrupt_entry_is_made_again_and_replaced(cold, tmp_path):
     folder, site = cold
     good = entries(folder)
     svg = folder / next(e for e in good if e.startswith("svg/"))
-    svg.write_bytes(svg.read_bytes().replace(b"<svg", b"<svg onload='alert(1)'", 1))   # content, not digest
+    svg.write_bytes(svg.read_bytes().replace(b"<svg", b"<svg onload='alert(1)'", 1))  # content, not digest
     runtime = folder / next(e for e in good if e.startswith("vega/"))
-    runtime.write_bytes(runtime.read_bytes()[: len(runtime.read_bytes()) // 2])          # truncated
+    runtime.write_bytes(runtime.read_bytes()[: len(runtime.read_bytes()) // 2])  # truncated
     assert build_with_cache(folder, tmp_path / "again") == site
-    assert entries(folder) == good                      # both rewritten, sound again
+    assert entries(folder) == good  # both rewritten, sound again
 
 
 def test_a_chart_skeleton_entry_of_another_key_is_made_again(cold, tmp_path):
     folder, site = cold
     good = entries(folder)
     skeleton = sorted(e for e in good if e.startswith("skeleton/"))
-    (folder / skeleton[-1]).write_bytes(good[skeleton[0]])        # a sound entry under another key
-    done = build_without_renderer(folder, tmp_path / "again")      # a fresh process reads them
+    (folder / skeleton[-1]).write_bytes(good[skeleton[0]])  # a sound entry under another key
+    done = build_without_renderer(folder, tmp_path / "again")  # a fresh process reads them
     assert done.returncode == 0, done.stdout + done.stderr
     assert files(tmp_path / "again") == site
     assert entries(folder) == good

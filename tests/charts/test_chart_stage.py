@@ -24,15 +24,23 @@ from support.importing import import_files
 from support.requests import vllm_result
 
 # The kinds each site draws: together, every kind declared (a new kind needs a site here that draws it).
-DRAWS = {"example": {"bars"}, "rejected": {"bars", "crossover", "reference"},
-         "requests": {"bars", "sweep", "ecdf", "histogram"}, "compare": {"compare"}}
+DRAWS = {
+    "example": {"bars"},
+    "rejected": {"bars", "crossover", "reference"},
+    "requests": {"bars", "sweep", "ecdf", "histogram"},
+    "compare": {"compare"},
+}
 
 
 def request_project(root: Path) -> Path:
     """Two arms (vLLM labels) at three request rates, two runs each: distributions and sweeps."""
     rng = np.random.default_rng(7)
-    lines = [json.dumps(vllm_result(rng, rate, n=30, label=label, scale=scale)[0])
-             for label, scale in (("tp2", 1.0), ("tp4", 1.5)) for rate in (1, 4, 16) for _ in range(2)]
+    lines = [
+        json.dumps(vllm_result(rng, rate, n=30, label=label, scale=scale)[0])
+        for label, scale in (("tp2", 1.0), ("tp4", 1.5))
+        for rate in (1, 4, 16)
+        for _ in range(2)
+    ]
     (root / "serve.json").write_text("\n".join(lines) + "\n", encoding="utf-8")
     import_files(root / "proj", "vllm-serve", None, root / "serve.json")
     return root / "proj"
@@ -54,9 +62,12 @@ def drawn_by(monkeypatch, module) -> list[tuple[Chart, dict]]:
 
 def assert_landed(site: Path, seen: list[tuple[Chart, dict]]) -> None:
     on_disk = {p.relative_to(site).as_posix(): p.read_bytes() for p in (site / "charts").iterdir()}
-    written = {path: content.encode("utf-8") if isinstance(content, str) else content
-               for _, found in seen for path, content in found.items()}
-    assert on_disk == written                    # every file in charts/ came through the one path, unchanged
+    written = {
+        path: content.encode("utf-8") if isinstance(content, str) else content
+        for _, found in seen
+        for path, content in found.items()
+    }
+    assert on_disk == written  # every file in charts/ came through the one path, unchanged
     for chart, found in seen:
         assert set(found) == {svg_path(chart)} | ({png_path(chart)} if KINDS[chart.kind].png else set())
         svg = found[svg_path(chart)]
@@ -67,8 +78,9 @@ def assert_landed(site: Path, seen: list[tuple[Chart, dict]]) -> None:
 
 @pytest.mark.parametrize("which", ["example", "rejected", "requests"])
 def test_every_chart_of_a_report_lands_through_the_one_render_path(tmp_path, monkeypatch, which):
-    project = {"example": lambda: EXAMPLE, "rejected": lambda: REJECTED,
-               "requests": lambda: request_project(tmp_path)}[which]()
+    project = {"example": lambda: EXAMPLE, "rejected": lambda: REJECTED, "requests": lambda: request_project(tmp_path)}[
+        which
+    ]()
     seen = drawn_by(monkeypatch, benchproof.build)
     result = build(project, tmp_path / "site")
     assert result.exit_code == 0, result.output

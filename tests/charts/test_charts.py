@@ -23,8 +23,15 @@ def test_example_view_carries_medians_dots_and_the_unsupported_row():
     assert medians["V100 · expXa0982 · parallel preparation"] == 203.97
     assert medians["V100 · expXa a078 · before/after reference"] == 187.43
     assert len(data["dots"]) == 11 and view.shown == view.total == 11
-    assert data["missing"] == [{"arm": "V100 · expXa0982 · forced Overdrive", "text": "-- unsupported", "href": "",
-                                "status": "unsupported", "flag": ""}]
+    assert data["missing"] == [
+        {
+            "arm": "V100 · expXa0982 · forced Overdrive",
+            "text": "-- unsupported",
+            "href": "",
+            "status": "unsupported",
+            "flag": "",
+        }
+    ]
     assert view.spec["layer"][0]["encoding"]["x"]["axis"]["title"] == "Prefill t/s (tok/s) · higher is better"
     assert "$schema" not in view.spec  # nothing in the page points at another host
     order = view.spec["layer"][0]["encoding"]["y"]["scale"]["domain"]
@@ -45,7 +52,7 @@ def test_a_crowded_group_is_sampled_deterministically_and_says_so(tmp_path):
     a_dots = [d for d in dots if d["arm"] == "Arm A"]
     assert len(a_dots) == DOT_CAP == 200
     assert view.total == 1003 and view.shown == 203
-    assert view.spec["title"]["subtitle"][0] == "Size 1"   # the point, then what the marks are
+    assert view.spec["title"]["subtitle"][0] == "Size 1"  # the point, then what the marks are
     assert "showing 203 of 1,003 repetitions" in view.spec["title"]["subtitle"][1]
     values = [d["value"] for d in a_dots]
     assert min(values) == 100 and max(values) == 200  # the extremes are always drawn
@@ -76,10 +83,11 @@ def test_a_finding_without_a_point_links_to_the_chart_of_its_first_record(tmp_pa
 
     from benchproof.pages.audit_view import ViewLinks
 
-    rows = ["arm,status,repeat,size,tok_s,wall_s"] + [f"{arm},ok,{i},{size},{10 + i},1"
-                                                      for size in (1, 2) for arm in "ab" for i in (1, 2, 3)]
+    rows = ["arm,status,repeat,size,tok_s,wall_s"] + [
+        f"{arm},ok,{i},{size},{10 + i},1" for size in (1, 2) for arm in "ab" for i in (1, 2, 3)
+    ]
     loaded = load_project(write_project(tmp_path / "p", SMALL_REPORT, SMALL_ARMS, {"r.csv": "\n".join(rows) + "\n"}))
     links = ViewLinks(loaded, compute(loaded).results)
     about = lambda run_id: SimpleNamespace(section="main", metric="tok_s", point=None, records=(run_id,))  # noqa: E731
-    assert links(about("runs/r.csv:8")) == "main--tok_s--size-2"   # line 8: arm a at size 2
+    assert links(about("runs/r.csv:8")) == "main--tok_s--size-2"  # line 8: arm a at size 2
     assert links(about("runs/r.csv:2")) == "main--tok_s--size-1"

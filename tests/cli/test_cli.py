@@ -14,12 +14,18 @@ from support.common import EXAMPLE, REPO, build, copy_example
 
 
 def test_help_does_not_import_pandas_or_altair():
-    code = ("import sys\nfrom click.testing import CliRunner\nfrom benchproof.cli import main\n"
-            "r = CliRunner().invoke(main, ['--help'])\nassert r.exit_code == 0, r.output\n"
-            "heavy = sorted(m for m in ('pandas', 'altair', 'vl_convert', 'numpy', 'jinja2') if m in sys.modules)\n"
-            "print(','.join(heavy))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": str(REPO / "generator")})
+    code = (
+        "import sys\nfrom click.testing import CliRunner\nfrom benchproof.cli import main\n"
+        "r = CliRunner().invoke(main, ['--help'])\nassert r.exit_code == 0, r.output\n"
+        "heavy = sorted(m for m in ('pandas', 'altair', 'vl_convert', 'numpy', 'jinja2') if m in sys.modules)\n"
+        "print(','.join(heavy))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO / "generator")},
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == ""
 
@@ -47,7 +53,10 @@ def test_exit_1_on_bad_input_with_file_line_and_count(tmp_path):
     csv.write_text("\n".join(lines) + "\n")
     result = CliRunner().invoke(main, ["check", str(project)])
     assert result.exit_code == 1
-    assert f"runs/nov3-tuning.csv:{n + 1}: status 'okay' is not one of ok, failed, interrupted, unsupported, excluded (did you mean 'ok'?)" in result.output
+    assert (
+        f"runs/nov3-tuning.csv:{n + 1}: status 'okay' is not one of ok, failed, interrupted, unsupported, excluded (did you mean 'ok'?)"
+        in result.output
+    )
     assert "1 error, 2 warnings" in result.output
     assert "Traceback" not in result.output
 

@@ -36,13 +36,16 @@ def test_check_prints_every_problem_and_a_count(tmp_path):
 
 def test_check_counts_warnings_next_to_errors(tmp_path, example_copy):
     csv = example_copy / "runs/nov3-tuning.csv"
-    replace_once(csv, "nov3-v100-pxa4-control-512-r1,v100-pxa4-control,ok,",
-                 "nov3-v100-pxa4-control-512-r1,v100-pxa4-contrl,ok,")
+    replace_once(
+        csv, "nov3-v100-pxa4-control-512-r1,v100-pxa4-control,ok,", "nov3-v100-pxa4-control-512-r1,v100-pxa4-contrl,ok,"
+    )
     result = invoke("check", example_copy)
     assert result.exit_code == 1
     line = line_no(csv, "v100-pxa4-contrl")
-    assert f"runs/nov3-tuning.csv:{line}: unknown arm 'v100-pxa4-contrl' (did you mean 'v100-pxa4-control'?)" \
+    assert (
+        f"runs/nov3-tuning.csv:{line}: unknown arm 'v100-pxa4-contrl' (did you mean 'v100-pxa4-control'?)"
         in result.output.splitlines()
+    )
     # the reading warnings only: a project with errors is not audited (its figures are incomplete)
     assert result.output.splitlines()[-1] == "1 error, 2 warnings"
     assert "[" not in "".join(line for line in result.output.splitlines() if ": warning: " in line)
@@ -53,8 +56,10 @@ def test_check_of_a_forbidden_derive_is_a_problem_not_a_traceback(example_copy):
     replace_once(report, 'derive: "output_n / decode_ms * 1000"', "derive: \"__import__('os').system('x')\"")
     result = invoke("check", example_copy)
     assert result.exit_code == 1
-    assert f"report.yaml:{line_no(report, '__import__')}: metric 'decode_tok_s': derive: function calls are not allowed " \
-           "(\"__import__('os').system('x')\")" in result.output
+    assert (
+        f"report.yaml:{line_no(report, '__import__')}: metric 'decode_tok_s': derive: function calls are not allowed "
+        "(\"__import__('os').system('x')\")" in result.output
+    )
     assert "Traceback" not in result.output
     assert isinstance(result.exception, SystemExit)
 

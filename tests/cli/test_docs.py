@@ -79,8 +79,12 @@ def test_nothing_points_at_a_file_outside_the_repository():
     """The docs, the package (the importers' docstrings and the stubs and messages they write
     into a user's project) and the templates (the starter project included) never name a file
     outside the repository."""
-    files = [*ALL_DOCS, *(REPO / "generator").rglob("*.py"), *(REPO / "templates").rglob("*"),
-             *(REPO / "generator" / "benchproof" / "starter").rglob("*")]
+    files = [
+        *ALL_DOCS,
+        *(REPO / "generator").rglob("*.py"),
+        *(REPO / "templates").rglob("*"),
+        *(REPO / "generator" / "benchproof" / "starter").rglob("*"),
+    ]
     found = []
     for path in files:
         if not path.is_file() or "__pycache__" in path.parts or path.suffix in (".png", ".pyc"):
@@ -90,7 +94,11 @@ def test_nothing_points_at_a_file_outside_the_repository():
                 found.append(f"{path.relative_to(REPO)}:{n}: {line.strip()}")
     assert len(files) > 100
     assert found == []
-    assert OUTSIDE.search("(FORMATS.md §2)") and OUTSIDE.search("/work/tools/guidellm") and not OUTSIDE.search("docs/format.md")
+    assert (
+        OUTSIDE.search("(FORMATS.md §2)")
+        and OUTSIDE.search("/work/tools/guidellm")
+        and not OUTSIDE.search("docs/format.md")
+    )
 
 
 def test_every_audit_rule_has_its_section_in_docs_audit():
@@ -108,13 +116,15 @@ def test_every_import_format_has_its_page():
 
     text = (REPO / "docs" / "import" / "README.md").read_text(encoding="utf-8")
     assert len(REGISTRY) >= 10
-    assert sorted(name for name in REGISTRY if not re.search(rf"\]\([a-z-]+\.md\) \| `{re.escape(name)}` \|", text)) == []
+    assert (
+        sorted(name for name in REGISTRY if not re.search(rf"\]\([a-z-]+\.md\) \| `{re.escape(name)}` \|", text)) == []
+    )
 
 
 def command_table() -> str:
     """The README's command table: the first code block under "## Commands"."""
-    section = README[README.index("\n## Commands\n"):]
-    return section[section.index("```\n") + 4:section.index("\n```", section.index("```\n") + 4)]
+    section = README[README.index("\n## Commands\n") :]
+    return section[section.index("```\n") + 4 : section.index("\n```", section.index("```\n") + 4)]
 
 
 def test_the_command_table_names_every_command_and_every_option_its_help_lists():
@@ -138,7 +148,10 @@ def test_the_command_table_names_every_command_and_every_option_its_help_lists()
         helped = CliRunner().invoke(main, [name, "--help"], prog_name="benchproof")
         assert helped.exit_code == 0, helped.output
         # (short, long) of each option the help lists: `-o, --out DIR` is named by either
-        options = set(re.findall(r"^\s+(?:(-\w), )?(--[a-z][a-z-]*)", helped.output, re.M)) - {("", "--help"), ("-h", "--help")}
+        options = set(re.findall(r"^\s+(?:(-\w), )?(--[a-z][a-z-]*)", helped.output, re.M)) - {
+            ("", "--help"),
+            ("-h", "--help"),
+        }
         assert options or name == "init", helped.output
 
         def named(spellings, text):
@@ -171,8 +184,17 @@ def test_the_documented_shell_completion_completes_the_new_commands():
     import subprocess
     import sys
 
-    env = {**os.environ, "COMP_WORDS": "benchproof se", "COMP_CWORD": "1", "_BENCHPROOF_COMPLETE": "bash_complete",
-           "PYTHONPATH": str(REPO / "generator")}
-    done = subprocess.run([sys.executable, "-c", "from benchproof.cli import main; main(prog_name='benchproof')"],
-                          env=env, capture_output=True, text=True)
+    env = {
+        **os.environ,
+        "COMP_WORDS": "benchproof se",
+        "COMP_CWORD": "1",
+        "_BENCHPROOF_COMPLETE": "bash_complete",
+        "PYTHONPATH": str(REPO / "generator"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", "from benchproof.cli import main; main(prog_name='benchproof')"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert done.stdout.split() == ["plain,serve"], done.stdout + done.stderr

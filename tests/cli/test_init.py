@@ -14,8 +14,14 @@ from benchproof.cli import main
 from benchproof.starter import TEMPLATE
 from support.common import build, figure_texts, page, summary_rows, text
 
-FILES = ["arms/candidate.yaml", "arms/current.yaml", "notes/main.md", "notes/protocol.md", "report.yaml",
-         "runs/runs.csv"]
+FILES = [
+    "arms/candidate.yaml",
+    "arms/current.yaml",
+    "notes/main.md",
+    "notes/protocol.md",
+    "report.yaml",
+    "runs/runs.csv",
+]
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +43,14 @@ def started_site(started, tmp_path_factory) -> Path:
 
 def test_init_writes_the_starting_project_and_says_what_next(started):
     root, output = started
-    assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")
-                  if p.is_file() and not p.relative_to(root).as_posix().startswith(".benchproof/")) == FILES
+    assert (
+        sorted(
+            p.relative_to(root).as_posix()
+            for p in root.rglob("*")
+            if p.is_file() and not p.relative_to(root).as_posix().startswith(".benchproof/")
+        )
+        == FILES
+    )
     assert f"created {root}: " in output
     assert f"next: benchproof serve {root}" in output
 
@@ -52,8 +64,10 @@ def test_the_starting_project_passes_check_strict(started):
 def test_the_starting_project_builds_into_a_report_with_a_baseline(started_site):
     soup = page(started_site / "index.html")
     assert [row[0] for row in summary_rows(soup)] == ["Current release", "Candidate build"]
-    assert figure_texts(soup) == [["2.10 (2.05–2.15)", "476.19 (465.12–487.80)"],
-                                  ["1.60 (1.58–1.62)", "625.00 (617.28–632.91)"]]
+    assert figure_texts(soup) == [
+        ["2.10 (2.05–2.15)", "476.19 (465.12–487.80)"],
+        ["1.60 (1.58–1.62)", "625.00 (617.28–632.91)"],
+    ]
     assert "its ratio to Current release, the baseline" in text(soup.select_one("#section-main .table-note"))
     assert [row[-1] for row in summary_rows(soup)][1].endswith("1.31× 31% better")  # throughput, vs the baseline
 
@@ -67,8 +81,9 @@ def test_the_protocol_skeleton_asks_the_reference_pages_questions(started_site):
 def test_the_starting_files_speak_generic_words():
     for path in TEMPLATE.rglob("*"):
         if path.is_file():
-            lines = [line for line in path.read_text(encoding="utf-8").splitlines()
-                     if not re.match(r"\s*engine:", line)]  # the format's key keeps its name
+            lines = [
+                line for line in path.read_text(encoding="utf-8").splitlines() if not re.match(r"\s*engine:", line)
+            ]  # the format's key keeps its name
             assert not [line for line in lines if "engine" in line.lower()], path
 
 

@@ -50,7 +50,7 @@ def test_one_arm_20_percent_slower_reads_worse_there_and_nowhere_else(judged):
     slow = next(f for f in judged["figures"] if f["arm"] == SLOW and f["metric"] == "prefill_tok_s")
     assert slow["ratio"] == pytest.approx(0.8, abs=1e-4) and slow["ratio_words"] == "20% worse"
     seconds = next(f for f in judged["figures"] if f["arm"] == SLOW and f["metric"] == "request_s")
-    assert seconds["ratio_words"] == "25% worse"      # a time 25% longer: worse, as the metric is lower-is-better
+    assert seconds["ratio_words"] == "25% worse"  # a time 25% longer: worse, as the metric is lower-is-better
 
 
 def test_the_other_way_round_the_slower_arm_reads_better_and_the_failing_one_fixed(example_site, slower):
@@ -64,8 +64,8 @@ def test_a_newly_failing_arm_reads_new_failure_and_the_others_keep_their_states(
     for f in judged["figures"]:
         by_arm.setdefault(f["arm"], set()).add(f["state"])
     assert by_arm[FAILING] == {"new-failure"}
-    assert by_arm["v100-pxa4-control"] == {"within-noise"}          # the same records
-    assert by_arm["v100-expxa-a078-reference"] == {"too-few"}       # two repetitions
+    assert by_arm["v100-pxa4-control"] == {"within-noise"}  # the same records
+    assert by_arm["v100-expxa-a078-reference"] == {"too-few"}  # two repetitions
     assert by_arm["v100-expxa0982-overdrive"] == {"still-failing"}  # unsupported then and now: still listed
     failing = next(f for f in judged["figures"] if f["arm"] == FAILING)
     assert failing["new"] is None and failing["new_status"] == "failed 3/3" and failing["ratio"] is None
@@ -85,7 +85,7 @@ def test_the_same_report_compared_with_itself_is_within_noise_everywhere(example
 
 def test_findings_that_appear_or_vanish_are_listed(judged):
     vanished = [(f["rule"], f["arm"], f["metric"]) for f in judged["findings"]["vanished"]]
-    assert ("noisy", FAILING, "decode_tok_s") in vanished          # the failing arm has no figure left to be noisy
+    assert ("noisy", FAILING, "decode_tok_s") in vanished  # the failing arm has no figure left to be noisy
     assert all(f["rule"] for f in judged["findings"]["new"])
 
 
@@ -93,7 +93,9 @@ def test_the_terminal_table_names_each_state_and_counts_them(example_site, slowe
     result = compare(example_site, slower)
     assert result.exit_code == 0
     assert "30 figures: 6 worse, 6 new-failure, 6 within-noise, 6 too-few, 6 still-failing" in result.stdout
-    line = next(ln for ln in result.stdout.splitlines() if ln.startswith(SLOW) and "prefill_tok_s" in ln and "=512" in ln)
+    line = next(
+        ln for ln in result.stdout.splitlines() if ln.startswith(SLOW) and "prefill_tok_s" in ln and "=512" in ln
+    )
     assert "worse" in line and "20% worse" in line and "203.97 (199.39–207.86)" in line and "163.18" in line
     assert "noise threshold: 3% (the default audit.noise_threshold of site" in result.stdout
 
@@ -110,13 +112,16 @@ def test_markdown_is_a_table_for_a_pull_request(example_site, slower, tmp_path):
     assert "**6 worse, 6 new-failure, 6 within-noise, 6 too-few, 6 still-failing** (30 figures)" in result.stdout
     # rendered, the table shows the words as written (no stray emphasis from the ids' underscores)
     import markdown
+
     html = markdown.markdown(result.stdout, extensions=["tables"])
     assert "<td>prefill_tok_s</td>" in html and "<strong>worse</strong>" in html
 
 
 def test_markdown_cells_cannot_carry_links_or_html():
-    assert escape("a|b [x](javascript:alert(1)) <img src=x> *b* `c` & ~~d~~") == \
-        "a\\|b \\[x\\](javascript:alert(1)) &lt;img src=x&gt; \\*b\\* \\`c\\` &amp; \\~\\~d\\~\\~"
+    assert (
+        escape("a|b [x](javascript:alert(1)) <img src=x> *b* `c` & ~~d~~")
+        == "a\\|b \\[x\\](javascript:alert(1)) &lt;img src=x&gt; \\*b\\* \\`c\\` &amp; \\~\\~d\\~\\~"
+    )
 
 
 def test_fail_on_worse_exits_1_for_ci_gates(example_site, slower):
@@ -192,23 +197,30 @@ def test_the_old_report_s_own_noise_threshold_is_used(example_site, tmp_path):
     slower = rerun(tmp_path / "new", slower=SLOW)
     doc = json.loads(compare(project, slower, "--format", "json").stdout)
     assert doc["noise"] == 0.3 and doc["noise_from"] == f"audit.noise_threshold of project {project}"
-    assert "worse" not in {f["state"] for f in doc["figures"]}       # 20% is within a 30% threshold
-    assert build(project, tmp_path / "site").exit_code == 0       # the same threshold, read from the site's bundle
+    assert "worse" not in {f["state"] for f in doc["figures"]}  # 20% is within a 30% threshold
+    assert build(project, tmp_path / "site").exit_code == 0  # the same threshold, read from the site's bundle
     doc = json.loads(compare(tmp_path / "site", slower, "--format", "json").stdout)
     assert doc["noise"] == 0.3 and doc["noise_from"] == f"audit.noise_threshold of site {tmp_path / 'site'}"
     doc = json.loads(compare(project, slower, "--format", "json", "--noise", "0.05").stdout)
     assert doc["noise_from"] == "--noise" and doc["counts"]["worse"] == 6
 
 
-@pytest.mark.parametrize("content,message", [
-    (b"{not json", "results.json:1: not JSON: Expecting property name enclosed in double quotes"),
-    (b"[]", "results.json: not a benchproof results.json"),
-    (b'{"format": "benchproof-results", "rows": [{"section": "a"}]}', "results.json: rows[0].arm must be a text"),
-    (b'{"format": "benchproof-results", "rows": [{"section": "s", "arm": "a", "metrics": {"m": {"median": "9"}}}]}',
-     "results.json: rows[0].metrics.m.median must be a number or null"),
-    (b'{"format": "benchproof-results", "rows": [{"section": "s", "arm": "a", "metrics": {"m": {"median": 1e400}}}]}',
-     "results.json: not JSON this reader takes: the number 1e400 is beyond a double"),
-])
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        (b"{not json", "results.json:1: not JSON: Expecting property name enclosed in double quotes"),
+        (b"[]", "results.json: not a benchproof results.json"),
+        (b'{"format": "benchproof-results", "rows": [{"section": "a"}]}', "results.json: rows[0].arm must be a text"),
+        (
+            b'{"format": "benchproof-results", "rows": [{"section": "s", "arm": "a", "metrics": {"m": {"median": "9"}}}]}',
+            "results.json: rows[0].metrics.m.median must be a number or null",
+        ),
+        (
+            b'{"format": "benchproof-results", "rows": [{"section": "s", "arm": "a", "metrics": {"m": {"median": 1e400}}}]}',
+            "results.json: not JSON this reader takes: the number 1e400 is beyond a double",
+        ),
+    ],
+)
 def test_a_malformed_results_json_is_exit_2_with_its_file(content, message, example_site, tmp_path):
     bad = tmp_path / "results.json"
     bad.write_bytes(content)
@@ -236,8 +248,11 @@ def test_added_and_removed_figures(example_site, tmp_path):
     project = rerun(tmp_path / "new", slower=None)
     arm = project / "arms/v100-expxa0982-oldprep.yaml"
     report = project / "report.yaml"
-    report.write_text(report.read_text().replace("      - v100-expxa0982-oldprep\n", "")
-                      .replace("      - [v100-expxa0982-parallel, v100-expxa0982-oldprep]\n", ""))
+    report.write_text(
+        report.read_text()
+        .replace("      - v100-expxa0982-oldprep\n", "")
+        .replace("      - [v100-expxa0982-parallel, v100-expxa0982-oldprep]\n", "")
+    )
     arm.unlink()
     runs = project / "runs/nov3-tuning.csv"
     runs.write_text("\n".join(ln for ln in runs.read_text().split("\n") if ",v100-expxa0982-oldprep," not in ln))

@@ -17,15 +17,20 @@ from benchproof.cli_published import _failing
 from benchproof.compare.judge import _absent, _measured, judge
 from benchproof.compare.load import Snapshot
 
-TOK, LAT = "tok_s", "lat_s"           # higher is better / lower is better
+TOK, LAT = "tok_s", "lat_s"  # higher is better / lower is better
 METRICS = [{"id": TOK, "better": "higher"}, {"id": LAT, "better": "lower"}, {"id": "plain"}]
 
 
 def stat(median, low=None, high=None, n=11, status="ok") -> dict:
     if median is None:
         return {"n_ok": 0, "median": None, "min": None, "max": None, "status": status}
-    return {"n_ok": n, "median": median, "min": median if low is None else low,
-            "max": median if high is None else high, "status": status}
+    return {
+        "n_ok": n,
+        "median": median,
+        "min": median if low is None else low,
+        "max": median if high is None else high,
+        "status": status,
+    }
 
 
 def doc(figures: dict | None = None, findings=(), bar=None) -> dict:
@@ -33,10 +38,16 @@ def doc(figures: dict | None = None, findings=(), bar=None) -> dict:
     rows: dict = {}
     for (arm, size, metric), value in (figures or {}).items():
         rows.setdefault((arm, size), {})[metric] = value
-    out = {"format": "benchproof-results", "generator": "benchproof test", "metrics": METRICS,
-           "dimensions": ["size"], "findings": list(findings),
-           "rows": [{"section": "s", "arm": arm, "point": {"size": size}, "metrics": m}
-                    for (arm, size), m in rows.items()]}
+    out = {
+        "format": "benchproof-results",
+        "generator": "benchproof test",
+        "metrics": METRICS,
+        "dimensions": ["size"],
+        "findings": list(findings),
+        "rows": [
+            {"section": "s", "arm": arm, "point": {"size": size}, "metrics": m} for (arm, size), m in rows.items()
+        ],
+    }
     if bar is not None:
         out["decision"] = {"rerun_bar": bar}
     return out
@@ -51,8 +62,11 @@ def state(old: dict | None, new: dict | None, metric: str = TOK, noise: float = 
     before = doc({} if old is None else {("a", 1, metric): old})
     after = doc({} if new is None else {("a", 1, metric): new})
     a, b = (None, None) if values is None else values
-    found = judge(snap(before, None if a is None else {("s", "a", (("size", 1),), metric): a}),
-                  snap(after, None if b is None else {("s", "a", (("size", 1),), metric): b}), noise).figures
+    found = judge(
+        snap(before, None if a is None else {("s", "a", (("size", 1),), metric): a}),
+        snap(after, None if b is None else {("s", "a", (("size", 1),), metric): b}),
+        noise,
+    ).figures
     assert len(found) <= 1
     return found[0].state if found else None
 
@@ -60,9 +74,27 @@ def state(old: dict | None, new: dict | None, metric: str = TOK, noise: float = 
 # --- the states, from the figures alone (a results.json: ranges only) --------------------------------
 
 RANGES = [
-    ("1% apart, ranges apart: under the 3% threshold, within noise", stat(100, 99.9, 100.1), stat(101, 100.9, 101.1), TOK, "within-noise"),
-    ("5% apart, ranges apart: worse for lower-is-better", stat(100, 99.9, 100.1), stat(105, 104.9, 105.1), LAT, "worse"),
-    ("5% apart, ranges apart: better for higher-is-better", stat(100, 99.9, 100.1), stat(105, 104.9, 105.1), TOK, "better"),
+    (
+        "1% apart, ranges apart: under the 3% threshold, within noise",
+        stat(100, 99.9, 100.1),
+        stat(101, 100.9, 101.1),
+        TOK,
+        "within-noise",
+    ),
+    (
+        "5% apart, ranges apart: worse for lower-is-better",
+        stat(100, 99.9, 100.1),
+        stat(105, 104.9, 105.1),
+        LAT,
+        "worse",
+    ),
+    (
+        "5% apart, ranges apart: better for higher-is-better",
+        stat(100, 99.9, 100.1),
+        stat(105, 104.9, 105.1),
+        TOK,
+        "better",
+    ),
     ("5% lower, ranges apart: worse for higher-is-better", stat(100, 99.9, 100.1), stat(95, 94.9, 95.1), TOK, "worse"),
     ("5% lower, ranges apart: better for lower-is-better", stat(100, 99.9, 100.1), stat(95, 94.9, 95.1), LAT, "better"),
     ("no direction declared: higher is better", stat(100, 99.9, 100.1), stat(105, 104.9, 105.1), "plain", "better"),
@@ -75,7 +107,13 @@ RANGES = [
     ("old all one value, new another: apart", stat(100), stat(110), TOK, "better"),
     ("old median zero, new zero: no change", stat(0.0, 0.0, 0.0), stat(0.0, 0.0, 0.0), TOK, "within-noise"),
     ("old median zero, new above, apart: better", stat(0.0, -1.0, 1.0), stat(5.0, 4.0, 6.0), TOK, "better"),
-    ("old median zero, new zero, ranges apart: no gap, within noise", stat(0.0, -2.0, -1.0), stat(0.0, 1.0, 2.0), TOK, "within-noise"),
+    (
+        "old median zero, new zero, ranges apart: no gap, within noise",
+        stat(0.0, -2.0, -1.0),
+        stat(0.0, 1.0, 2.0),
+        TOK,
+        "within-noise",
+    ),
     ("a negative baseline: the gap is of its size", stat(-100, -101, -99), stat(-90, -91, -89), TOK, "better"),
     ("three repetitions a side: enough", stat(100, 99, 101, n=3), stat(110, 109, 111, n=3), TOK, "better"),
     ("two old repetitions: too few", stat(100, 99, 101, n=2), stat(110, 109, 111, n=3), TOK, "too-few"),
@@ -83,7 +121,13 @@ RANGES = [
     ("no n_ok at all: too few", {**stat(100), "n_ok": None}, stat(110), TOK, "too-few"),
     ("a new median, none before: fixed", stat(None, status="failed 3/3"), stat(100), TOK, "fixed"),
     ("no new median: new-failure", stat(100), stat(None, status="failed 3/3"), TOK, "new-failure"),
-    ("no median on either side: still-failing", stat(None, status="failed"), stat(None, status="unsupported"), TOK, "still-failing"),
+    (
+        "no median on either side: still-failing",
+        stat(None, status="failed"),
+        stat(None, status="unsupported"),
+        TOK,
+        "still-failing",
+    ),
     ("only in the new report: added", None, stat(100), TOK, "added"),
     ("only in the old report: removed", stat(100), None, TOK, "removed"),
     ("n/a before, measured now: added", stat(None, status="n/a"), stat(100), TOK, "added"),
@@ -109,13 +153,17 @@ def test_the_noise_threshold_given_moves_the_boundary():
 ELEVEN = np.array([100.0 + k * 0.1 for k in range(11)])
 
 
-@pytest.mark.parametrize("what,a,b,expected", [
-    ("the repetitions separated, 10% higher: better", ELEVEN, ELEVEN * 1.1, "better"),
-    ("the repetitions separated, 10% lower: worse", ELEVEN, ELEVEN * 0.9, "worse"),
-    ("the same repetitions: within noise", ELEVEN, ELEVEN, "within-noise"),
-    ("two repetitions a side: too few", ELEVEN[:2], ELEVEN[:2] * 1.5, "too-few"),
-    ("1% higher, apart: within noise", ELEVEN[:3], ELEVEN[:3] * 1.01 + 1, "within-noise"),
-], ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(
+    "what,a,b,expected",
+    [
+        ("the repetitions separated, 10% higher: better", ELEVEN, ELEVEN * 1.1, "better"),
+        ("the repetitions separated, 10% lower: worse", ELEVEN, ELEVEN * 0.9, "worse"),
+        ("the same repetitions: within noise", ELEVEN, ELEVEN, "within-noise"),
+        ("two repetitions a side: too few", ELEVEN[:2], ELEVEN[:2] * 1.5, "too-few"),
+        ("1% higher, apart: within noise", ELEVEN[:3], ELEVEN[:3] * 1.01 + 1, "within-noise"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
 def test_the_state_from_the_repetitions(what, a, b, expected):
     old = stat(float(np.median(a)), float(a.min()), float(a.max()), n=len(a))
     new = stat(float(np.median(b)), float(b.min()), float(b.max()), n=len(b))
@@ -127,8 +175,9 @@ def test_the_repetitions_decide_not_the_ranges():
     a, b = np.array([100.0, 100.0, 100.0]), np.array([100.0, 100.0, 100.0])
     assert state(stat(100, 99.9, 100.1, n=3), stat(105, 104.9, 105.1, n=3), values=(a, b)) == "within-noise"
     # a side without records for the figure counts as none: too few
-    empty = judge(snap(doc({("a", 1, TOK): stat(100, n=3)}), {}),
-                  snap(doc({("a", 1, TOK): stat(200, n=3)}), {})).figures
+    empty = judge(
+        snap(doc({("a", 1, TOK): stat(100, n=3)}), {}), snap(doc({("a", 1, TOK): stat(200, n=3)}), {})
+    ).figures
     assert [f.state for f in empty] == ["too-few"]
 
 
@@ -142,9 +191,9 @@ def test_the_ratio_and_its_words():
     (f,) = judge(snap(doc({("a", 1, LAT): stat(100)})), snap(doc({("a", 1, LAT): stat(125)}))).figures
     assert f.ratio == 1.25 and f.words == "25% worse" and f.key == ("s", "a", (("size", 1),), LAT)
     (f,) = judge(snap(doc({("a", 1, TOK): stat(0.0)})), snap(doc({("a", 1, TOK): stat(5.0)}))).figures
-    assert f.ratio is None                                    # no ratio to a zero
+    assert f.ratio is None  # no ratio to a zero
     (f,) = judge(snap(doc({("a", 1, TOK): stat(1e-300)})), snap(doc({("a", 1, TOK): stat(1e300)}))).figures
-    assert f.ratio is None                                    # beyond a double: null
+    assert f.ratio is None  # beyond a double: null
     (f,) = judge(snap(doc({("a", 1, TOK): stat(100)})), snap(doc({("a", 1, TOK): stat(None, status="failed")}))).figures
     assert f.ratio is None and f.words is None
 
@@ -194,6 +243,7 @@ def test_one_side_without_records_is_judged_from_both_ranges():
 
 # --- the re-run bar ----------------------------------------------------------------------------------
 
+
 def bar_row(low=10.0, high=20.0, arm="a", size=1, metric=TOK, section="s") -> dict:
     row = {"arm": arm, "point": {"size": size}, "metric": metric, "min": low, "max": high}
     if section is not None:
@@ -207,17 +257,21 @@ def bar(new_stat: dict | None, row: dict, old_stat: dict | None = None):
     return judge(snap(old), snap(new)).rerun_bar
 
 
-@pytest.mark.parametrize("what,median,low,high,inside", [
-    ("inside", 15.0, 10.0, 20.0, True),
-    ("at its low end: inside", 10.0, 10.0, 20.0, True),
-    ("at its high end: inside", 20.0, 10.0, 20.0, True),
-    ("below", 9.99, 10.0, 20.0, False),
-    ("above", 20.01, 10.0, 20.0, False),
-    ("at least 10, 1000: inside", 1000.0, 10.0, None, True),
-    ("at least 10, 9: outside", 9.0, 10.0, None, False),
-    ("at most 20, -5: inside", -5.0, None, 20.0, True),
-    ("at most 20, 21: outside", 21.0, None, 20.0, False),
-], ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(
+    "what,median,low,high,inside",
+    [
+        ("inside", 15.0, 10.0, 20.0, True),
+        ("at its low end: inside", 10.0, 10.0, 20.0, True),
+        ("at its high end: inside", 20.0, 10.0, 20.0, True),
+        ("below", 9.99, 10.0, 20.0, False),
+        ("above", 20.01, 10.0, 20.0, False),
+        ("at least 10, 1000: inside", 1000.0, 10.0, None, True),
+        ("at least 10, 9: outside", 9.0, 10.0, None, False),
+        ("at most 20, -5: inside", -5.0, None, 20.0, True),
+        ("at most 20, 21: outside", 21.0, None, 20.0, False),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
 def test_a_bar_row_holds_the_new_median(what, median, low, high, inside):
     (row,) = bar(stat(median), bar_row(low, high))
     assert row.inside is inside and row.new == median and (row.min, row.max) == (low, high)
@@ -239,8 +293,11 @@ def test_a_bar_row_without_a_section_is_held_in_every_section_with_the_figure():
     new["rows"].append({"section": "q", "arm": "a", "point": {"size": 1}, "metrics": {TOK: stat(12)}})
     rows = judge(snap(old), snap(new)).rerun_bar
     assert [(r.section, r.arm, r.inside, r.old, r.new_status) for r in rows] == [
-        ("q", "a", True, None, "ok"), ("r", "a", None, 16, "not in the new report"), ("s", "a", False, 15, "ok"),
-        ("?", "x", None, None, "not in the new report")]
+        ("q", "a", True, None, "ok"),
+        ("r", "a", None, 16, "not in the new report"),
+        ("s", "a", False, 15, "ok"),
+        ("?", "x", None, None, "not in the new report"),
+    ]
 
 
 def test_a_bar_row_names_its_section_even_without_the_figure():
@@ -271,22 +328,33 @@ def test_bar_rows_that_are_not_rows_are_skipped():
 
 # --- findings ------------------------------------------------------------------------------------------
 
+
 def finding(point=1, rule="noisy", arm="a", metric=TOK, section="s", message="m") -> dict:
-    return {"rule": rule, "section": section, "arm": arm, "point": {"size": point}, "metric": metric,
-            "message": message}
+    return {
+        "rule": rule,
+        "section": section,
+        "arm": arm,
+        "point": {"size": point},
+        "metric": metric,
+        "message": message,
+    }
 
 
-@pytest.mark.parametrize("what,before,after,new,vanished", [
-    ("the same finding: neither new nor vanished", [finding()], [finding(message="other words")], [], []),
-    ("moved to another point: new there, vanished here", [finding(1)], [finding(2)], [finding(2)], [finding(1)]),
-    ("another rule", [finding()], [finding(rule="outlier")], [finding(rule="outlier")], [finding()]),
-    ("another arm", [finding()], [finding(arm="b")], [finding(arm="b")], [finding()]),
-    ("another metric", [finding()], [finding(metric=LAT)], [finding(metric=LAT)], [finding()]),
-    ("another section", [finding()], [finding(section="t")], [finding(section="t")], [finding()]),
-    ("appeared", [], [finding()], [finding()], []),
-    ("vanished", [finding()], [], [], [finding()]),
-    ("what is not a finding is skipped", ["x", finding()], [finding(), 3], [], []),
-], ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(
+    "what,before,after,new,vanished",
+    [
+        ("the same finding: neither new nor vanished", [finding()], [finding(message="other words")], [], []),
+        ("moved to another point: new there, vanished here", [finding(1)], [finding(2)], [finding(2)], [finding(1)]),
+        ("another rule", [finding()], [finding(rule="outlier")], [finding(rule="outlier")], [finding()]),
+        ("another arm", [finding()], [finding(arm="b")], [finding(arm="b")], [finding()]),
+        ("another metric", [finding()], [finding(metric=LAT)], [finding(metric=LAT)], [finding()]),
+        ("another section", [finding()], [finding(section="t")], [finding(section="t")], [finding()]),
+        ("appeared", [], [finding()], [finding()], []),
+        ("vanished", [finding()], [], [], [finding()]),
+        ("what is not a finding is skipped", ["x", finding()], [finding(), 3], [], []),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
 def test_findings_new_and_vanished(what, before, after, new, vanished):
     c = judge(snap({**doc(), "findings": before}), snap({**doc(), "findings": after}))
     assert (c.new_findings, c.vanished_findings) == (new, vanished)
@@ -304,11 +372,21 @@ def test_a_finding_s_point_is_read_whatever_the_order_of_its_dimensions():
 
 # --- --fail-on -----------------------------------------------------------------------------------------
 
+
 def test_fail_on_counts_what_it_names_in_words():
-    old = doc({("a", 1, TOK): stat(100, 99.9, 100.1), ("b", 1, TOK): stat(100), ("c", 1, TOK): stat(100)},
-              findings=[finding(1)], bar=[bar_row(90, 110, arm="a"), bar_row(90, 110, arm="b"), bar_row(0, 200, arm="c")])
-    new = doc({("a", 1, TOK): stat(120, 119.9, 120.1), ("b", 1, TOK): stat(None, status="failed 3/3"),
-               ("c", 1, TOK): stat(100)}, findings=[finding(2), finding(3)])
+    old = doc(
+        {("a", 1, TOK): stat(100, 99.9, 100.1), ("b", 1, TOK): stat(100), ("c", 1, TOK): stat(100)},
+        findings=[finding(1)],
+        bar=[bar_row(90, 110, arm="a"), bar_row(90, 110, arm="b"), bar_row(0, 200, arm="c")],
+    )
+    new = doc(
+        {
+            ("a", 1, TOK): stat(120, 119.9, 120.1),
+            ("b", 1, TOK): stat(None, status="failed 3/3"),
+            ("c", 1, TOK): stat(100),
+        },
+        findings=[finding(2), finding(3)],
+    )
     c = judge(snap(old), snap(new))
     assert [r.inside for r in c.rerun_bar] == [False, None, True]
     assert _failing(c, ("rerun-bar",)) == ["2 re-run bar rows not met"]
@@ -319,20 +397,24 @@ def test_fail_on_counts_what_it_names_in_words():
     assert _failing(one, ("new-finding",)) == ["1 new finding"]
     same = judge(snap(old), snap(old))
     assert _failing(same, ("rerun-bar", "new-finding", "worse")) == []
-    only_missing = judge(snap(doc({("b", 1, TOK): stat(100)}, bar=[bar_row(arm="b")])),
-                         snap(doc({("b", 1, TOK): stat(None, status="failed 3/3")})))
+    only_missing = judge(
+        snap(doc({("b", 1, TOK): stat(100)}, bar=[bar_row(arm="b")])),
+        snap(doc({("b", 1, TOK): stat(None, status="failed 3/3")})),
+    )
     assert _failing(only_missing, ("rerun-bar",)) == ["1 re-run bar row not met"]
 
 
 # --- compare as a CI gate: the command, on results.json files alone ------------------------------------
 
+
 def run(tmp_path: Path, old: dict, new: dict, *args: str):
     (tmp_path / "old").mkdir(exist_ok=True)
     (tmp_path / "new").mkdir(exist_ok=True)
-    for name, results in (("old", old), ("new", new)):     # a results.json declares each metric's direction
+    for name, results in (("old", old), ("new", new)):  # a results.json declares each metric's direction
         (tmp_path / name / "results.json").write_text(json.dumps({**results, "metrics": METRICS[:2]}))
-    return CliRunner().invoke(main, ["compare", str(tmp_path / "old/results.json"), str(tmp_path / "new/results.json"),
-                                     *args])
+    return CliRunner().invoke(
+        main, ["compare", str(tmp_path / "old/results.json"), str(tmp_path / "new/results.json"), *args]
+    )
 
 
 def test_fail_on_rerun_bar_exits_1_when_the_bar_s_arm_failed_every_attempt(tmp_path):
@@ -371,18 +453,28 @@ def test_a_1_percent_change_with_ranges_apart_is_within_the_noise_threshold_prin
     assert result.exit_code == 1 and "--fail-on: 1 figure worse" in result.stderr
 
 
-@pytest.mark.parametrize("reason,words", [
-    ("worse", "1 figure worse"), ("new-failure", "1 figure new-failure"), ("removed", "1 figure removed"),
-    ("rerun-bar", "1 re-run bar row not met"), ("new-finding", "1 new finding")])
+@pytest.mark.parametrize(
+    "reason,words",
+    [
+        ("worse", "1 figure worse"),
+        ("new-failure", "1 figure new-failure"),
+        ("removed", "1 figure removed"),
+        ("rerun-bar", "1 re-run bar row not met"),
+        ("new-finding", "1 new finding"),
+    ],
+)
 def test_each_fail_on_exits_1_and_says_what_it_found_on_stderr(tmp_path, reason, words):
-    old = doc({("a", 1, TOK): stat(100, 99.9, 100.1), ("b", 1, TOK): stat(100), ("c", 1, TOK): stat(100)},
-              bar=[bar_row(99, 101, arm="a")])
-    new = doc({("a", 1, TOK): stat(90, 89.9, 90.1), ("b", 1, TOK): stat(None, status="failed 3/3")},
-              findings=[finding()])
+    old = doc(
+        {("a", 1, TOK): stat(100, 99.9, 100.1), ("b", 1, TOK): stat(100), ("c", 1, TOK): stat(100)},
+        bar=[bar_row(99, 101, arm="a")],
+    )
+    new = doc(
+        {("a", 1, TOK): stat(90, 89.9, 90.1), ("b", 1, TOK): stat(None, status="failed 3/3")}, findings=[finding()]
+    )
     result = run(tmp_path, old, new, "--fail-on", reason)
     assert result.exit_code == 1 and result.stderr == f"--fail-on: {words}\n"
     assert run(tmp_path, old, old, "--fail-on", reason).exit_code == 0
-    assert run(tmp_path, old, new).exit_code == 0            # without --fail-on, what it finds is only printed
+    assert run(tmp_path, old, new).exit_code == 0  # without --fail-on, what it finds is only printed
 
 
 def test_a_site_of_several_reports_is_exit_2_compare_one_report_s_folder(tmp_path):

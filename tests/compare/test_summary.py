@@ -31,9 +31,14 @@ def test_a_site_summary_has_the_table_with_ratios_states_and_markers(example_sit
     result = summary(example_site, "--format", "markdown")
     assert result.exit_code == 0, result.output
     found = rows(result.stdout, "November 3 tuning")
-    assert len(found) == 30          # every arm × point × metric, unsupported ones included
-    parallel = next(r for r in found if r[0] == "V100 · expXa0982 · parallel preparation" and r[1] == "Input tokens 512"
-                    and r[2].startswith("Prefill"))
+    assert len(found) == 30  # every arm × point × metric, unsupported ones included
+    parallel = next(
+        r
+        for r in found
+        if r[0] == "V100 · expXa0982 · parallel preparation"
+        and r[1] == "Input tokens 512"
+        and r[2].startswith("Prefill")
+    )
     assert parallel[3:6] == ["203.97 (199.39–207.86)", "1.13× 13% better", "better"]
     noisy = next(r for r in found if r[0] == "V100 · PXA4 · tuning control" and r[2].startswith("Prefill"))
     assert noisy[5] == "baseline" and "⚠ noisy" in noisy[6]
@@ -42,9 +47,11 @@ def test_a_site_summary_has_the_table_with_ratios_states_and_markers(example_sit
     unsupported = [r for r in found if r[3] == "-- unsupported"]
     assert len(unsupported) == 6 and all(r[5] == "--" for r in unsupported)
     # the section's result in words above its table: the comparison it is about, within noise at 4096
-    assert ("V100 · expXa0982 · parallel preparation against V100 · expXa0982 · old-preparation ablation (and 3 more "
-            "arms in the table): **Prefill t/s** 7% better at Input tokens 512, 6% better at Input tokens 4096 "
-            "(within noise);") in result.stdout
+    assert (
+        "V100 · expXa0982 · parallel preparation against V100 · expXa0982 · old-preparation ablation (and 3 more "
+        "arms in the table): **Prefill t/s** 7% better at Input tokens 512, 6% better at Input tokens 4096 "
+        "(within noise);"
+    ) in result.stdout
 
 
 def test_the_findings_and_the_caveats_are_kept(example_site):
@@ -67,10 +74,19 @@ def test_the_receipts_link_is_the_site_s_bundle_with_its_checksum(example_site):
 
 def test_the_decision_with_its_claims_and_re_run_bar(rejected_site):
     text = summary(rejected_site).stdout
-    assert "**Decision.** Replace the incumbent engine on the M3 Ultra with the candidate? — **No, for this workload.** (Rejected)" in text
-    assert "- ✗ **fails**: The candidate's decode is within 10% of the incumbent's — expects &gt;= 0.9; Decode t/s · Prompt tokens 26015: 0.68×" in text
+    assert (
+        "**Decision.** Replace the incumbent engine on the M3 Ultra with the candidate? — **No, for this workload.** (Rejected)"
+        in text
+    )
+    assert (
+        "- ✗ **fails**: The candidate's decode is within 10% of the incumbent's — expects &gt;= 0.9; Decode t/s · Prompt tokens 26015: 0.68×"
+        in text
+    )
     assert "- ? **cannot be checked**: The released 0.5.22 binary" in text
-    assert "- Decode t/s of Incumbent server · MTP head · Prompt tokens 26015: 28.00–34.00 tok/s; now 31.00 tok/s (**inside**)" in text
+    assert (
+        "- Decode t/s of Incumbent server · MTP head · Prompt tokens 26015: 28.00–34.00 tok/s; now 31.00 tok/s (**inside**)"
+        in text
+    )
 
 
 def test_a_project_summary_says_the_receipts_are_not_published_yet():
@@ -81,12 +97,19 @@ def test_a_project_summary_says_the_receipts_are_not_published_yet():
 
 def test_labels_cannot_inject_markdown_or_html(tmp_path):
     arms = {**SMALL_ARMS, "a": 'label: "A | <img src=x onerror=alert(1)> [link](javascript:x)"\n'}
-    project = write_project(tmp_path / "p", SMALL_REPORT, arms, {"r.csv": """\
+    project = write_project(
+        tmp_path / "p",
+        SMALL_REPORT,
+        arms,
+        {
+            "r.csv": """\
         arm,status,repeat,size,tok_s,wall_s
         a,ok,1,1,10,1
         b,ok,1,1,12,1
         c,unsupported,1,1,,
-        """})
+        """
+        },
+    )
     result = summary(project)
     assert result.exit_code == 0, result.output
     html = markdown.markdown(result.stdout, extensions=["tables"])

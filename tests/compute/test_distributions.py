@@ -44,8 +44,9 @@ def vllm_project(tmp_path: Path) -> tuple[Path, dict, dict]:
         for rate in RATES:
             for rep in range(3):
                 failed = {3, 17} if (label, rate, rep) in (("tp2", 4, 1), ("tp4", 16, 0)) else set()
-                obj, truth = vllm_result(rng, rate, n=40 + 10 * rep, scale=scale * (1 + 0.1 * RATES.index(rate)),
-                                         failed=failed, label=label)
+                obj, truth = vllm_result(
+                    rng, rate, n=40 + 10 * rep, scale=scale * (1 + 0.1 * RATES.index(rate)), failed=failed, label=label
+                )
                 lines.append(json.dumps(obj))
                 truths.setdefault((label, rate), []).append(truth)
                 objects.setdefault((label, rate), []).append(obj)
@@ -56,8 +57,11 @@ def vllm_project(tmp_path: Path) -> tuple[Path, dict, dict]:
 
 
 def find(data: dict, arm: str, metric: str, rate) -> dict:
-    (item,) = [d for d in data["distributions"] if d["arm"] == arm and d["metric"] == metric
-               and d["point"]["request_rate"] == rate]
+    (item,) = [
+        d
+        for d in data["distributions"]
+        if d["arm"] == arm and d["metric"] == metric and d["point"]["request_rate"] == rate
+    ]
     return item
 
 
@@ -72,7 +76,8 @@ def test_vllm_percentiles_and_goodput_equal_numpys_on_the_tools_arrays(tmp_path)
             assert item["n"] == len(pooled) and item["n_failed"] == sum(t.failed for t in runs)
             assert item["percentiles"] == pytest.approx(percentiles(pooled), rel=1e-12)
             assert [r["percentiles"]["p99"] for r in item["runs"]] == pytest.approx(
-                [float(np.percentile(t.values(metric), 99)) for t in runs], rel=1e-12)
+                [float(np.percentile(t.values(metric), 99)) for t in runs], rel=1e-12
+            )
         # goodput, counted from the tool's own arrays: every request, failed ones included
         good = total = 0
         for obj in objects[(label, rate)]:
@@ -82,7 +87,7 @@ def test_vllm_percentiles_and_goodput_equal_numpys_on_the_tools_arrays(tmp_path)
                 good += not error and ttft * 1000 <= 60 and (tpot is None or tpot <= 25)
         (figure,) = [g for g in data["goodput"] if g["arm"] == label and g["point"]["request_rate"] == rate]
         assert (figure["n_good"], figure["n"]) == (good, total) and figure["share"] == good / total
-    assert any(d["n_failed"] for d in data["distributions"])          # failed requests were planted
+    assert any(d["n_failed"] for d in data["distributions"])  # failed requests were planted
     assert any(g["n_good"] < g["n"] for g in data["goodput"])
 
 
@@ -96,8 +101,9 @@ def test_the_p99_bar_is_the_median_of_the_runs_p99(tmp_path):
         stat = row["metrics"]["ttft_ms_p99"]
         assert stat["median"] == statistics.median(each) and (stat["min"], stat["max"]) == (min(each), max(each))
         assert stat["n_ok"] == 3 == len(each)
-        assert each == pytest.approx([float(np.percentile(t.values("ttft_ms"), 99)) for t in truths[(arm, rate)]],
-                                     rel=1e-12)
+        assert each == pytest.approx(
+            [float(np.percentile(t.values("ttft_ms"), 99)) for t in truths[(arm, rate)]], rel=1e-12
+        )
 
 
 def curves(index_html: str) -> dict[str, dict]:
@@ -113,14 +119,19 @@ def through(xs: list[float], shares: list[float], share: float) -> float:
 @pytest.mark.parametrize("requests_per_run", [40, 2000])
 def test_the_drawn_ecdf_passes_through_the_stated_percentiles(tmp_path, requests_per_run):
     rng = np.random.default_rng(5)
-    lines = [json.dumps(vllm_result(rng, 1, n=requests_per_run, label=label, scale=s)[0])
-             for label, s in (("tp2", 1.0), ("tp4", 30.0)) for _ in range(2)]
+    lines = [
+        json.dumps(vllm_result(rng, 1, n=requests_per_run, label=label, scale=s)[0])
+        for label, s in (("tp2", 1.0), ("tp4", 30.0))
+        for _ in range(2)
+    ]
     (tmp_path / "serve.json").write_text("\n".join(lines) + "\n", encoding="utf-8")
     import_files(tmp_path / "proj", "vllm-serve", None, tmp_path / "serve.json")
     data = built(tmp_path / "proj", tmp_path / "site")
     specs = curves((tmp_path / "site" / "index.html").read_text(encoding="utf-8"))
     spec = specs["ecdf--main--ttft_ms--request_rate-1--max_concurrency-unlimited"]
-    assert (tmp_path / "site" / "charts" / "ecdf--main--ttft_ms--request_rate-1--max_concurrency-unlimited.svg").is_file()
+    assert (
+        tmp_path / "site" / "charts" / "ecdf--main--ttft_ms--request_rate-1--max_concurrency-unlimited.svg"
+    ).is_file()
     for curve in spec["datasets"]["curves"]:
         arm = "tp2" if curve["arm"] == "tp2" else "tp4"
         stated = find(data, arm, "ttft_ms", 1)["percentiles"]
@@ -128,8 +139,8 @@ def test_the_drawn_ecdf_passes_through_the_stated_percentiles(tmp_path, requests
         for name in ("p50", "p90", "p95", "p99", "p99.9"):
             assert through(curve["x"], curve["share"], float(name[1:]) / 100) == pytest.approx(stated[name], rel=1e-7)
         ticks = {t["name"]: t["x"] for t in spec["datasets"]["ticks"] if t["arm"] == curve["arm"]}
-        assert ticks == {name: stated[name] for name in ("p50", "p90", "p99")}   # marked at their exact values
-    assert '"type": "log"' in json.dumps(spec)   # tp4 is 30 times slower: the values span more than 10×
+        assert ticks == {name: stated[name] for name in ("p50", "p90", "p99")}  # marked at their exact values
+    assert '"type": "log"' in json.dumps(spec)  # tp4 is 30 times slower: the values span more than 10×
     soup = page(tmp_path / "site" / "index.html")
     note = text(soup.select_one("#distribution--main--ttft_ms--request_rate-1--max_concurrency-unlimited .note"))
     assert ("each curve is drawn from at most 200 points" in note) == (requests_per_run > 100)
@@ -166,5 +177,7 @@ def test_sglang_guidellm_and_aiperf_layouts_give_numpys_percentiles(tmp_path):
     for metric in ("ttft_ms", "tpot_ms", "itl_ms", "e2el_ms"):
         (item,) = [d for d in data["distributions"] if d["metric"] == metric]
         assert item["percentiles"] == pytest.approx(percentiles(atruth.values(metric)), rel=1e-12)
-        assert item["n_failed"] == 3 and item["point"] == {"max_concurrency": 8}   # the rate, never recorded, is no dimension
+        assert item["n_failed"] == 3 and item["point"] == {
+            "max_concurrency": 8
+        }  # the rate, never recorded, is no dimension
     assert not data["findings"] or all(f["rule"] != "summary-differs" for f in data["findings"])

@@ -17,7 +17,7 @@ from support.common import REPO, build, strict_json
 
 try:
     import duckdb
-except ImportError:   # a test extra: the test command installs it; never skipped silently
+except ImportError:  # a test extra: the test command installs it; never skipped silently
     pytest.fail("these tests need duckdb, one of the [test] extras: pip install -e '.[test]'", pytrace=False)
 
 FIGURES = ("ttft_ms_p50", "ttft_ms_p99", "tpot_ms_p50", "tpot_ms_p99", "e2el_ms_p50", "e2el_ms_p99", "goodput")
@@ -35,8 +35,16 @@ def rows(path) -> dict[str, dict]:
 @pytest.fixture(scope="module")
 def lake(tmp_path_factory):
     where = tmp_path_factory.mktemp("lake")
-    subprocess.run([sys.executable, str(REPO / "benchmarks" / "make_request_project.py"), str(where / "proj"),
-                    "20000", "--partitioned"], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "benchmarks" / "make_request_project.py"),
+            str(where / "proj"),
+            "20000",
+            "--partitioned",
+        ],
+        check=True,
+    )
     result = build(where / "proj", where / "site")
     assert result.exit_code == 0, result.output
     with contextlib.chdir(where / "proj"):
@@ -49,21 +57,31 @@ def test_each_runs_figures_are_benchproofs(lake):
     assert sorted(ours) == sorted(theirs) and len(ours) == 100
     for run_id, row in ours.items():
         for column in FIGURES:
-            assert float(theirs[run_id][column]) == pytest.approx(float(row[column]), rel=1e-12, abs=0), (run_id, column)
+            assert float(theirs[run_id][column]) == pytest.approx(float(row[column]), rel=1e-12, abs=0), (
+                run_id,
+                column,
+            )
 
 
 def test_the_pooled_percentiles_are_results_json(lake):
     data = strict_json((lake / "site" / "downloads" / "results.json").read_text(encoding="utf-8"))
     levels = {"p50": 0.5, "p90": 0.9, "p95": 0.95, "p99": 0.99, "p99.9": 0.999}
-    pick = ", ".join(f"percentile_cont({q}) WITHIN GROUP (ORDER BY ttft_ms) FILTER (WHERE coalesce(error, '') = '') "
-                     f"AS \"{name}\"" for name, q in levels.items())
+    pick = ", ".join(
+        f"percentile_cont({q}) WITHIN GROUP (ORDER BY ttft_ms) FILTER (WHERE coalesce(error, '') = '') AS \"{name}\""
+        for name, q in levels.items()
+    )
     with contextlib.chdir(lake / "proj"):
-        found = duckdb.sql(f"SELECT arm, request_rate, count(ttft_ms) FILTER (WHERE coalesce(error, '') = '') AS n, "
-                           f"{pick} FROM requests GROUP BY arm, request_rate").fetchall()
+        found = duckdb.sql(
+            f"SELECT arm, request_rate, count(ttft_ms) FILTER (WHERE coalesce(error, '') = '') AS n, "
+            f"{pick} FROM requests GROUP BY arm, request_rate"
+        ).fetchall()
     assert len(found) == 20
     for arm, rate, n, *values in found:
-        (item,) = [d for d in data["distributions"] if d["metric"] == "ttft_ms" and d["arm"] == arm
-                   and d["point"] == {"request_rate": int(rate)}]
+        (item,) = [
+            d
+            for d in data["distributions"]
+            if d["metric"] == "ttft_ms" and d["arm"] == arm and d["point"] == {"request_rate": int(rate)}
+        ]
         assert item["n"] == n
         assert list(item["percentiles"].values()) == pytest.approx(values, rel=1e-12, abs=0)
 
@@ -76,10 +94,14 @@ def test_the_querys_output_builds_as_run_records_to_the_same_bars(lake, tmp_path
         (proj / "arms" / arm.name).write_bytes(arm.read_bytes())
     (proj / "runs" / "per-run.csv").write_bytes((lake / "proj" / "per-run.csv").read_bytes())
     report = (lake / "proj" / "report.yaml").read_text(encoding="utf-8")
-    head = report[:report.index("  - {id: ttft_ms")]
-    plain = "".join(f"  - {{id: {m}, label: {m}, unit: ms, better: lower, source: \"DuckDB, per run\"}}\n"
-                    for m in FIGURES[:-1]) + "  - {id: goodput, label: Goodput, unit: '%', better: higher, source: DuckDB}\n"
-    rest = report[report.index("dimensions:"):report.index("slo:")]
+    head = report[: report.index("  - {id: ttft_ms")]
+    plain = (
+        "".join(
+            f'  - {{id: {m}, label: {m}, unit: ms, better: lower, source: "DuckDB, per run"}}\n' for m in FIGURES[:-1]
+        )
+        + "  - {id: goodput, label: Goodput, unit: '%', better: higher, source: DuckDB}\n"
+    )
+    rest = report[report.index("dimensions:") : report.index("slo:")]
     (proj / "report.yaml").write_text(head + plain + rest, encoding="utf-8")
     result = build(proj, tmp_path / "site")
     assert result.exit_code == 0, result.output

@@ -58,15 +58,18 @@ def test_one_arm_faster_everywhere_has_no_crossover(tmp_path):
 
 
 def test_a_cache_hit_moves_the_crossover(tmp_path):
-    c = crossing(tmp_path, "\n    cache_hit: {inc: 0.10}")   # inc: 18 s before the first token
+    c = crossing(tmp_path, "\n    cache_hit: {inc: 0.10}")  # inc: 18 s before the first token
     assert c.crossover == pytest.approx((18 - 15) / (1 / 20 - 1 / 40)) == pytest.approx(120)
     assert c.share_faster == {"cand": pytest.approx(1 / 6), "inc": pytest.approx(5 / 6)}
     assert c.total_time["inc"] == pytest.approx(6 * 18 + 1899 / 40)
 
 
 def test_the_order_of_the_arms_does_not_matter(tmp_path):
-    root = write(tmp_path / "p", BLOCK.format(extra="").replace("arms: [cand, inc]", "arms: [inc, cand]"),
-                 files={"evidence/lengths.txt": LENGTHS})
+    root = write(
+        tmp_path / "p",
+        BLOCK.format(extra="").replace("arms: [cand, inc]", "arms: [inc, cand]"),
+        files={"evidence/lengths.txt": LENGTHS},
+    )
     c = weighed(root)
     assert c.crossover == pytest.approx(200)
     assert c.share_faster == {"inc": pytest.approx(2 / 6), "cand": pytest.approx(3 / 6)}
@@ -79,28 +82,44 @@ def test_a_length_file_is_read_line_by_line_every_line_accounted(tmp_path):
     assert [(s.line, s.why) for s in c.spec.skipped] == [(3, "is not a number: 'abc'"), (4, "negative: -3")]
     assert problems(root) == [
         "evidence/lengths.txt:3: warning: crossover 'Short replies': line skipped: is not a number: 'abc'",
-        "evidence/lengths.txt:4: warning: crossover 'Short replies': line skipped: negative: -3"]
+        "evidence/lengths.txt:4: warning: crossover 'Short replies': line skipped: negative: -3",
+    ]
 
 
 def test_a_table_of_lengths_names_its_column(tmp_path):
     csv = "request,reply_tokens\na,100\nb,\nc,250\nd,x\n"
-    root = write(tmp_path / "p", BLOCK.format(extra="\n    column: reply_tokens").replace("lengths.txt", "lengths.csv"),
-                 files={"evidence/lengths.csv": csv})
+    root = write(
+        tmp_path / "p",
+        BLOCK.format(extra="\n    column: reply_tokens").replace("lengths.txt", "lengths.csv"),
+        files={"evidence/lengths.csv": csv},
+    )
     c = weighed(root)
     assert c.spec.lengths == (100.0, 250.0)
-    assert [(s.line, s.why) for s in c.spec.skipped] == [(3, "reply_tokens: no value"), (5, "reply_tokens: is not a number: 'x'")]
+    assert [(s.line, s.why) for s in c.spec.skipped] == [
+        (3, "reply_tokens: no value"),
+        (5, "reply_tokens: is not a number: 'x'"),
+    ]
 
 
 def test_an_arm_without_a_median_leaves_the_crossover_uncomputed(tmp_path):
-    root = write(tmp_path / "p", BLOCK.format(extra="").replace("arms: [cand, inc]", "arms: [cand, gone]"),
-                 files={"evidence/lengths.txt": LENGTHS})
+    root = write(
+        tmp_path / "p",
+        BLOCK.format(extra="").replace("arms: [cand, inc]", "arms: [cand, gone]"),
+        files={"evidence/lengths.txt": LENGTHS},
+    )
     c = weighed(root)
     assert not c.computed and c.crossover is None and c.share_faster is None
 
 
 def test_the_page_and_results_json_state_the_crossover(tmp_path):
-    root = write(tmp_path / "p", BLOCK.format(extra="") + BLOCK.format(extra="\n    cache_hit: {inc: 0.25}").replace(
-        "crossover:\n", "").replace("Short replies", "With a cache"), files={"evidence/lengths.txt": LENGTHS})
+    root = write(
+        tmp_path / "p",
+        BLOCK.format(extra="")
+        + BLOCK.format(extra="\n    cache_hit: {inc: 0.25}")
+        .replace("crossover:\n", "")
+        .replace("Short replies", "With a cache"),
+        files={"evidence/lengths.txt": LENGTHS},
+    )
     out = tmp_path / "site"
     assert build(root, out).exit_code == 0
     soup = page(out / "index.html")
@@ -108,7 +127,8 @@ def test_the_page_and_results_json_state_the_crossover(tmp_path):
     assert text(first.select_one(".in-words strong")) == "Candidate: faster on 50% of requests, slower in total."
     assert "The lines cross at 200 output tokens" in text(first.select_one(".in-words"))
     assert text(second.select_one(".in-words strong")) == (
-        "Incumbent: faster at every output length, so on every request and in total.")
+        "Incumbent: faster at every output length, so on every request and in total."
+    )
     rows = {text(tr.th): [text(td) for td in tr.select("td")] for tr in first.select("table.crossover-table tbody tr")}
     assert rows["Prefill (median)"] == ["400.00 tok/s", "300.00 tok/s"]
     assert rows["Prefill time per request"] == ["15.0 s", "20.0 s"]
@@ -118,10 +138,18 @@ def test_the_page_and_results_json_state_the_crossover(tmp_path):
     assert "n = 6 · p25 162 · p50 199.5 · p75 237.5 · p90 625 · mean 316.5 · max 1,000 output tokens" in text(first)
     svg = first.select_one("figure.workload-chart img")["src"]
     assert (out / svg).read_text(encoding="utf-8").startswith("<svg")
-    assert (out / "evidence/lengths.txt").read_text(encoding="utf-8") == LENGTHS   # published, linked
+    assert (out / "evidence/lengths.txt").read_text(encoding="utf-8") == LENGTHS  # published, linked
     data = json.loads((out / "downloads/results.json").read_text(encoding="utf-8"))["crossover"]
-    assert list(data[0]) == ["title", "arms", "crossover_tokens", "n", "share_faster", "p50_time_s", "mean_time_s",
-                             "total_time_s"]
+    assert list(data[0]) == [
+        "title",
+        "arms",
+        "crossover_tokens",
+        "n",
+        "share_faster",
+        "p50_time_s",
+        "mean_time_s",
+        "total_time_s",
+    ]
     assert data[0]["crossover_tokens"] == pytest.approx(200) and data[1]["crossover_tokens"] is None
     assert data[0]["n"] == 6 and data[0]["share_faster"] == {"cand": 0.5, "inc": pytest.approx(1 / 3)}
     assert data[1]["total_time_s"] == {"cand": pytest.approx(184.95), "inc": pytest.approx(6 * 15 + 1899 / 40)}

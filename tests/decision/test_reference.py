@@ -29,18 +29,22 @@ def log_lines(rates: list[float]) -> list[str]:
     lines = []
     for i, rate in enumerate(rates):
         prompt = 1000 + (i * 37) % 1000
-        lines.append(json.dumps({"prompt": prompt, "new_tokens": prompt - 10, "ttft_ms": round((prompt - 10) / rate * 1000, 3)}))
-        if i % 4 == 0:   # traffic the where filters out: shorter and longer prompts
+        lines.append(
+            json.dumps({"prompt": prompt, "new_tokens": prompt - 10, "ttft_ms": round((prompt - 10) / rate * 1000, 3)})
+        )
+        if i % 4 == 0:  # traffic the where filters out: shorter and longer prompts
             lines.append(json.dumps({"prompt": 50 + i, "new_tokens": 50, "ttft_ms": 90.0}))
             lines.append(json.dumps({"prompt": 4000 + i, "new_tokens": 12, "ttft_ms": 30.0}))
     return lines
 
 
-RATES = [250.0 + 3.7 * ((i * 13) % 41) for i in range(60)]     # 250–398 tok/s, in no order
-BROKEN = ['{"prompt": 1500, "new_tokens": 1490, "ttft_ms": null}',   # selected, but no time to derive from
-          '{"new_tokens": 20, "ttft_ms": 5}',                         # no prompt: cannot tell whether it is selected
-          '{"prompt": 1200, "new_tokens": 1190, "ttft_ms": 0}',       # division by zero
-          '{"prompt": 1300, "new_tok']                                # cut short
+RATES = [250.0 + 3.7 * ((i * 13) % 41) for i in range(60)]  # 250–398 tok/s, in no order
+BROKEN = [
+    '{"prompt": 1500, "new_tokens": 1490, "ttft_ms": null}',  # selected, but no time to derive from
+    '{"new_tokens": 20, "ttft_ms": 5}',  # no prompt: cannot tell whether it is selected
+    '{"prompt": 1200, "new_tokens": 1190, "ttft_ms": 0}',  # division by zero
+    '{"prompt": 1300, "new_tok',
+]  # cut short
 
 
 def project(tmp_path, size=512, lines=None):
@@ -63,7 +67,7 @@ def independent(path) -> list[float]:
 
 @pytest.fixture(scope="module")
 def placed(tmp_path_factory):
-    root = project(tmp_path_factory.mktemp("ref"), size=512)   # inc at 512: 297, 300, 303 tok/s
+    root = project(tmp_path_factory.mktemp("ref"), size=512)  # inc at 512: 297, 300, 303 tok/s
     p = load_project(root)
     computed = compute(p)
     return root, computed.weighed.references[0], run_audit(p, computed)
@@ -79,9 +83,12 @@ def test_every_line_is_counted(placed):
         (first, "no value of ttft_ms: the value cannot be computed"),
         (first + 1, "no value of prompt: cannot tell whether it is selected"),
         (first + 2, "division by zero: 'ttft_ms' is 0"),
-        (first + 3, "invalid JSON: Unterminated string starting at")]
-    assert problems(root)[0] == (f"evidence/log.jsonl:{first}: warning: reference 'Request log': line skipped: no value "
-                                 "of ttft_ms: the value cannot be computed")
+        (first + 3, "invalid JSON: Unterminated string starting at"),
+    ]
+    assert problems(root)[0] == (
+        f"evidence/log.jsonl:{first}: warning: reference 'Request log': line skipped: no value "
+        "of ttft_ms: the value cannot be computed"
+    )
 
 
 def test_percentiles_match_numpy_on_the_same_values(placed):
@@ -96,7 +103,10 @@ def test_each_repetition_is_placed_by_the_share_of_values_strictly_below_it(plac
     root, r, _ = placed
     values = independent(root / "evidence/log.jsonl")
     assert [(rep.run_id, rep.value) for rep in r.repetitions] == [
-        ("inc-512-r1", pytest.approx(297)), ("inc-512-r2", 300), ("inc-512-r3", pytest.approx(303))]
+        ("inc-512-r1", pytest.approx(297)),
+        ("inc-512-r2", 300),
+        ("inc-512-r3", pytest.approx(303)),
+    ]
     for rep in r.repetitions:
         assert rep.percentile == pytest.approx(100 * sum(v < rep.value for v in values) / len(values))
 
@@ -108,7 +118,7 @@ def test_inside_the_middle_half_there_is_no_finding(placed):
 
 
 def test_outside_the_middle_half_is_the_finding_outside_reference(tmp_path):
-    root = project(tmp_path, size=4096, lines=log_lines([v + 100 for v in RATES]))   # inc at 4096: ~290, all below
+    root = project(tmp_path, size=4096, lines=log_lines([v + 100 for v in RATES]))  # inc at 4096: ~290, all below
     p = load_project(root)
     computed = compute(p)
     r = computed.weighed.references[0]
@@ -123,16 +133,19 @@ def test_outside_the_middle_half_is_the_finding_outside_reference(tmp_path):
     assert f.message == (
         f"Incumbent · Prefill · Size 4096: the benchmark's 3 repetitions (287.10–292.90 tok/s) are worse than every one "
         f"of the 60 values of “Request log”: among them they would be the 3 worst (the reference's p25–p75 is "
-        f"{low:,.2f}–{high:,.2f} tok/s, median {r.percentiles[50]:,.2f} tok/s)")
+        f"{low:,.2f}–{high:,.2f} tok/s, median {r.percentiles[50]:,.2f} tok/s)"
+    )
 
 
 def test_a_median_outside_but_not_beyond_every_value_is_placed_by_its_share(tmp_path):
-    rates = [290.0 + i for i in range(10)] + [320.0 + i for i in range(90)]   # inc at 512 (300) sits low
+    rates = [290.0 + i for i in range(10)] + [320.0 + i for i in range(90)]  # inc at 512 (300) sits low
     root = project(tmp_path, size=512, lines=log_lines(rates))
     p = load_project(root)
     message = next(f.message for f in run_audit(p, compute(p)).findings if f.rule == "outside-reference")
-    assert message.startswith("Incumbent · Prefill · Size 512: the median 300.00 tok/s is higher than 10.0% of the "
-                              "100 values of “Request log”, outside their middle half (the reference's p25–p75 is ")
+    assert message.startswith(
+        "Incumbent · Prefill · Size 512: the median 300.00 tok/s is higher than 10.0% of the "
+        "100 values of “Request log”, outside their middle half (the reference's p25–p75 is "
+    )
 
 
 def test_the_page_and_results_json_show_the_reference(tmp_path):
@@ -142,28 +155,40 @@ def test_the_page_and_results_json_show_the_reference(tmp_path):
     soup = page(out / "index.html")
     article = soup.select_one("#workload article.reference")
     assert text(article.h3) == "Request log"
-    assert text(article.select_one(".in-words")).startswith("⚠ The benchmark's 3 repetitions (287.10–292.90 tok/s) are "
-                                                            "worse than every one of the 60 values of “Request log”")
+    assert text(article.select_one(".in-words")).startswith(
+        "⚠ The benchmark's 3 repetitions (287.10–292.90 tok/s) are "
+        "worse than every one of the 60 values of “Request log”"
+    )
     finding = article.select_one(".in-words a")["href"]
     assert soup.find(id=finding[1:])["data-rule"] == "outside-reference"
     assert "91 lines: 60 selected, 30 filtered out by where, 1 unreadable" in text(article)
     reps = [[text(c) for c in tr.select("th, td")] for tr in article.select("table.reference-repetitions tbody tr")]
-    assert reps == [["inc-4096-r1", "287.10 tok/s", "0.0%"], ["inc-4096-r2", "290.00 tok/s", "0.0%"],
-                    ["inc-4096-r3", "292.90 tok/s", "0.0%"]]
+    assert reps == [
+        ["inc-4096-r1", "287.10 tok/s", "0.0%"],
+        ["inc-4096-r2", "290.00 tok/s", "0.0%"],
+        ["inc-4096-r3", "292.90 tok/s", "0.0%"],
+    ]
     data = json.loads((out / "downloads/results.json").read_text(encoding="utf-8"))["reference"]
     assert list(data[0]) == ["title", "n_selected", "n_filtered_out", "n_unreadable", "percentiles", "repetitions"]
     assert (data[0]["n_selected"], data[0]["n_filtered_out"], data[0]["n_unreadable"]) == (60, 30, 1)
     values = independent(root / "evidence/log.jsonl")
-    assert data[0]["percentiles"] == {f"p{q}": pytest.approx(v, rel=1e-12)
-                                      for q, v in zip((10, 25, 50, 75, 90), np.percentile(values, [10, 25, 50, 75, 90]))}
+    assert data[0]["percentiles"] == {
+        f"p{q}": pytest.approx(v, rel=1e-12)
+        for q, v in zip((10, 25, 50, 75, 90), np.percentile(values, [10, 25, 50, 75, 90]))
+    }
     assert data[0]["repetitions"][1] == {"run_id": "inc-4096-r2", "value": 290.0, "percentile": 0.0}
-    assert [f["rule"] for f in json.loads((out / "downloads/results.json").read_text())["findings"]] == ["outside-reference"]
+    assert [f["rule"] for f in json.loads((out / "downloads/results.json").read_text())["findings"]] == [
+        "outside-reference"
+    ]
 
 
 def test_a_repetition_equal_to_reference_values_counts_only_those_strictly_below(tmp_path):
     lines = [json.dumps({"prompt": 1500, "new_tokens": n, "ttft_ms": 1000}) for n in (290, 300, 300, 310)]
-    root = project(tmp_path, size=512, lines=lines)            # inc at 512: 297, 300 (exactly), 303
+    root = project(tmp_path, size=512, lines=lines)  # inc at 512: 297, 300 (exactly), 303
     p = load_project(root)
     r = compute(p).weighed.references[0]
     assert [(rep.value, rep.percentile) for rep in r.repetitions] == [
-        (pytest.approx(297), 25.0), (300.0, 25.0), (pytest.approx(303), 75.0)]
+        (pytest.approx(297), 25.0),
+        (300.0, 25.0),
+        (pytest.approx(303), 75.0),
+    ]

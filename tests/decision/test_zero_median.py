@@ -34,7 +34,7 @@ def started(tmp_path):
     assert rows[0][5] == "items"
     for row in rows[1:]:
         if row[0] == "current":
-            row[5] = "0"   # the current release processed nothing: its throughput (items / wall_s) is 0
+            row[5] = "0"  # the current release processed nothing: its throughput (items / wall_s) is 0
     runs.write_text("".join(",".join(row) + "\n" for row in rows))
     return root
 
@@ -48,8 +48,11 @@ def test_a_claim_against_a_median_of_zero_cannot_be_checked_and_says_why(tmp_pat
     assert result.exit_code == 0, result.output
     soup = page(tmp_path / "site" / "index.html")
     claims = soup.select(".claim")
-    assert [text(c.select_one(".claim-state")) for c in claims] == ["? cannot be checked", "? cannot be checked",
-                                                                  "✗ fails"]
+    assert [text(c.select_one(".claim-state")) for c in claims] == [
+        "? cannot be checked",
+        "? cannot be checked",
+        "✗ fails",
+    ]
     notes = [text(c.select_one(".claim-note")) for c in claims[:2]]
     assert notes == ["the ratio is undefined: the median of Current release is 0"] * 2
     results = json.loads((tmp_path / "site" / "downloads" / "results.json").read_text())

@@ -42,7 +42,7 @@ ACTIVE = {
     "evidence/probe.svg": f'<svg xmlns="http://www.w3.org/2000/svg">{SCRIPT}</svg>\n',
     "evidence/doc.xhtml": f'<html xmlns="http://www.w3.org/1999/xhtml"><body>{SCRIPT}</body></html>\n',
     "evidence/feed.xml": '<?xml version="1.0"?><x:script xmlns:x="http://www.w3.org/1999/xhtml">'
-                         "document.title='PWNED'</x:script>\n",
+    "document.title='PWNED'</x:script>\n",
     "evidence/run.js": "document.title = 'PWNED';\n",
     "evidence/mod.mjs": "document.title = 'PWNED';\n",
 }
@@ -57,8 +57,14 @@ def write(path: Path, content: str | bytes) -> Path:
     return path
 
 
-def project(root: Path, *, report: str = REPORT, arms: dict[str, str] | None = None,
-            runs: dict[str, str | bytes] | None = None, files: dict[str, str | bytes] | None = None) -> Path:
+def project(
+    root: Path,
+    *,
+    report: str = REPORT,
+    arms: dict[str, str] | None = None,
+    runs: dict[str, str | bytes] | None = None,
+    files: dict[str, str | bytes] | None = None,
+) -> Path:
     """A small valid project (two arms, three repetitions each) with the given parts replaced.
 
     ``runs`` and ``files`` map project-relative names (under runs/ and the project root) to
@@ -145,8 +151,13 @@ def snapshot(folder: Path) -> dict[str, object]:
     shot: dict[str, object] = {}
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder).as_posix()
-        shot[rel] = ("link", os.readlink(path)) if path.is_symlink() else \
-            ("dir",) if path.is_dir() else ("file", path.read_bytes())
+        shot[rel] = (
+            ("link", os.readlink(path))
+            if path.is_symlink()
+            else ("dir",)
+            if path.is_dir()
+            else ("file", path.read_bytes())
+        )
     return shot
 
 
@@ -178,7 +189,7 @@ def unneutralised(cell: str) -> str:
 def csv_matches_jsonl(site: Path) -> list[list[str]]:
     """records.csv parses (Python's csv module) into the rows of records.jsonl, headers
     included; no cell could start a spreadsheet formula.  Returns the CSV rows."""
-    text = (site / "downloads/records.csv").read_bytes().decode("utf-8")    # no newline translation
+    text = (site / "downloads/records.csv").read_bytes().decode("utf-8")  # no newline translation
     rows = list(csv.reader(io.StringIO(text, newline="")))
     lines = (site / "downloads/records.jsonl").read_bytes().decode("utf-8").split("\n")[:-1]
     records = [json.loads(line) for line in lines]
@@ -215,8 +226,9 @@ def receipts_verify(site: Path, tmp_path: Path) -> Path:
     target = tmp_path / "unzipped"
     target.mkdir(parents=True)
     zip_path = next((site / "downloads").glob("*-evidence.zip"))
-    subprocess.run(["unzip", "-q", str(zip_path), "-d", str(target)], check=True,
-                   env={**os.environ, "TZ": "America/Los_Angeles"})
+    subprocess.run(
+        ["unzip", "-q", str(zip_path), "-d", str(target)], check=True, env={**os.environ, "TZ": "America/Los_Angeles"}
+    )
     folder = target / zip_path.stem
     done = subprocess.run(["sha256sum", "-c", "--strict", "SHA256SUMS"], cwd=folder, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -237,6 +249,9 @@ def active_evidence_project(tmp_path: Path) -> Path:
     """Arm ``a`` and the records name every file of :data:`ACTIVE` as evidence."""
     evidence = sorted(ACTIVE)
     arms = {**ARMS, "a": "label: Arm A\nevidence:\n" + "".join(f"  - {p}\n" for p in evidence)}
-    rows = [json.dumps({"arm": arm, "status": "ok", "repeat": i, "size": 512, "tok_s": i, "evidence": evidence[i]})
-            for arm in "ab" for i in (1, 2, 3)]
+    rows = [
+        json.dumps({"arm": arm, "status": "ok", "repeat": i, "size": 512, "tok_s": i, "evidence": evidence[i]})
+        for arm in "ab"
+        for i in (1, 2, 3)
+    ]
     return project(tmp_path / "p", arms=arms, runs={"r.jsonl": "\n".join(rows) + "\n"}, files=ACTIVE)

@@ -85,7 +85,7 @@ def planted_text(kind: str, text: str) -> str:
         return f"document.title = '{MARK}';\n" + text
     if kind == "png":
         return base64.b64encode(MARK.encode()).decode()
-    data = json.loads(text)                                    # a skeleton: change what a chart says
+    data = json.loads(text)  # a skeleton: change what a chart says
     return json.dumps({**data, "title": MARK, "description": MARK})
 
 
@@ -113,7 +113,7 @@ def test_a_self_consistent_planted_entry_of_every_kind_is_refused(warm, tmp_path
     site, _ = built(warm, folder, tmp_path / "site")
     unmarked(site)
     assert site == warm[2]
-    assert all(MARK.encode() not in p.read_bytes() for p in entries(folder).values())   # made again, rewritten
+    assert all(MARK.encode() not in p.read_bytes() for p in entries(folder).values())  # made again, rewritten
 
 
 def test_a_planted_template_entry_is_never_run(warm, tmp_path):
@@ -142,8 +142,13 @@ def _build_in_a_process(warm, folder: Path, out: Path) -> subprocess.CompletedPr
     """A build in its own process, given 120 s: a hang is a failure, not a stuck suite."""
     src, _, _ = warm
     env = {**os.environ, cache.ENV: str(folder)}
-    return subprocess.run([sys.executable, "-m", "benchproof", "build", str(src), "-o", str(out)],
-                          env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "benchproof", "build", str(src), "-o", str(out)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.mark.parametrize("what", ["fifo", "dev-zero", "huge", "folder", "link-to-entry"])
@@ -158,12 +163,12 @@ def test_an_entry_that_is_not_a_regular_file_of_sound_size_is_skipped(warm, tmp_
             os.mkfifo(path)
         elif what == "dev-zero":
             os.symlink("/dev/zero", path)
-        elif what == "huge":     # sparse: 5 GiB on paper, nothing on disk
+        elif what == "huge":  # sparse: 5 GiB on paper, nothing on disk
             with open(path, "wb") as handle:
                 handle.truncate(5 * 2**30)
         elif what == "folder":
             path.mkdir()
-        else:   # a link to a sound entry of its own kind and key, elsewhere: links are never followed
+        else:  # a link to a sound entry of its own kind and key, elsewhere: links are never followed
             elsewhere = tmp_path / "elsewhere" / path.name
             elsewhere.parent.mkdir(exist_ok=True)
             elsewhere.write_bytes(cache._entry(path.name, planted_text(path.parent.parent.name, "x>"), secret()))
@@ -173,8 +178,11 @@ def test_an_entry_that_is_not_a_regular_file_of_sound_size_is_skipped(warm, tmp_
     assert "Traceback" not in done.stderr
     assert site_files(tmp_path / "site") == warm[2]
     assert done.stderr.count("warning: some entries of the chart cache") == 1, done.stderr
-    assert (f"{runtime} is not a regular file" in done.stderr or f"{runtime} is a link (never followed)"
-            in done.stderr or f"{runtime} is larger than an entry can be" in done.stderr), done.stderr
+    assert (
+        f"{runtime} is not a regular file" in done.stderr
+        or f"{runtime} is a link (never followed)" in done.stderr
+        or f"{runtime} is larger than an entry can be" in done.stderr
+    ), done.stderr
 
 
 @pytest.mark.parametrize("where", ["entry", "subfolder", "folder"])
@@ -183,7 +191,7 @@ def test_what_others_can_write_or_own_is_not_used_with_one_warning(warm, tmp_pat
     """Entries made with the user's own key but changed (as a shared folder allows): refused by
     their owner and mode alone, as OpenSSH refuses a key file others can write."""
     if how == "owned-by-another-user" and os.geteuid() != 0:
-        pytest.skip("giving a file to another user takes root")   # the suite runs as root in CI
+        pytest.skip("giving a file to another user takes root")  # the suite runs as root in CI
     folder = poisoned(warm, tmp_path)
     for rel, path in entries(folder).items():
         kind = rel.split("/")[0]
@@ -221,7 +229,7 @@ def test_a_key_that_is_not_the_users_alone_turns_the_cache_off(warm, tmp_path, f
         key = folder / "cache-key"
         key.write_text(secret().hex() + "\n")
         key.chmod(0o600)
-    for rel, path in entries(folder).items():   # sound entries under that key, saying something else
+    for rel, path in entries(folder).items():  # sound entries under that key, saying something else
         if rel.count("/") == 2:
             path.write_bytes(cache._entry(path.name, planted_text(rel.split("/")[0], current_text(path)), secret()))
     monkeypatch.setenv(cache_key.KEY_ENV, str(key))
@@ -302,8 +310,12 @@ def _apply(folder: Path, names: list[str], rel: str, action: tuple) -> None:
         path.mkdir()
 
 
-@settings(max_examples=25, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
 def test_random_cache_content_never_changes_a_site(warm, tmp_path_factory, data):
     import signal
@@ -313,9 +325,17 @@ def test_random_cache_content_never_changes_a_site(warm, tmp_path_factory, data)
     names = sorted(entries(folder))
     for rel in names:
         _apply(folder, names, rel, data.draw(ACTIONS, label=rel))
-    for extra in data.draw(st.lists(st.tuples(st.sampled_from(["svg", "vega", "png", "skeleton", "jinja", "x"]),
-                                              st.text("0123456789abcdef", min_size=1, max_size=64), RANDOM),
-                                    max_size=4), label="extra files"):
+    for extra in data.draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from(["svg", "vega", "png", "skeleton", "jinja", "x"]),
+                st.text("0123456789abcdef", min_size=1, max_size=64),
+                RANDOM,
+            ),
+            max_size=4,
+        ),
+        label="extra files",
+    ):
         kind, name, content = extra
         place = folder / kind / name[:2] / name
         if not place.parent.exists():

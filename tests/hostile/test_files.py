@@ -23,8 +23,10 @@ from support.common import page
 
 def test_run_files_with_upper_case_suffixes_are_read(tmp_path):
     half = len(ROWS) // 2
-    root = project(tmp_path / "p", runs={"r.csv": "\n".join([HEADER, *ROWS[:half]]) + "\n",
-                                         "EXTRA.CSV": "\n".join([HEADER, *ROWS[half:]]) + "\n"})
+    root = project(
+        tmp_path / "p",
+        runs={"r.csv": "\n".join([HEADER, *ROWS[:half]]) + "\n", "EXTRA.CSV": "\n".join([HEADER, *ROWS[half:]]) + "\n"},
+    )
     run = built(root, tmp_path / "site", tmp_path)
     assert "read      6 records" in run.output
     with bundle(tmp_path / "site") as archive:
@@ -32,8 +34,9 @@ def test_run_files_with_upper_case_suffixes_are_read(tmp_path):
 
 
 def test_every_other_file_in_runs_is_named(tmp_path):
-    root = project(tmp_path / "p", files={"runs/extra.tsv": "arm\tstatus\n", "runs/.DS_Store": "x",
-                                          "runs/old/r.csv": "x\n"})
+    root = project(
+        tmp_path / "p", files={"runs/extra.tsv": "arm\tstatus\n", "runs/.DS_Store": "x", "runs/old/r.csv": "x\n"}
+    )
     run = check(root)
     refused(run, "runs/extra.tsv", "not a run file")
     assert "runs/.DS_Store: warning: skipped" in run.output
@@ -71,6 +74,7 @@ def test_evidence_a_browser_would_run_is_published_inert_and_packed_unchanged(tm
 
 def test_an_inert_copy_that_would_clash_with_another_evidence_file_is_refused(tmp_path):
     arms = {**ARMS, "a": "label: Arm A\nevidence: [evidence/page.html, evidence/page.html.txt]\n"}
-    root = project(tmp_path / "p", arms=arms, files={"evidence/page.html": "<p>x</p>\n",
-                                                     "evidence/page.html.txt": "notes\n"})
+    root = project(
+        tmp_path / "p", arms=arms, files={"evidence/page.html": "<p>x</p>\n", "evidence/page.html.txt": "notes\n"}
+    )
     refused_both(root, tmp_path / "site", "evidence/page.html", "is published as evidence/page.html.txt")

@@ -69,18 +69,27 @@ def test_a_report_folder_linked_inside_the_site_folder_is_built(tmp_path):
 
 @pytest.mark.parametrize("where", ["evidence/loop.log", "evidence/deep/loop.log"])
 def test_a_link_loop_named_as_record_evidence_is_a_problem(tmp_path, where):
-    rows = ["arm,status,repeat,size,tok_s,evidence", *(row + f",{where}" for row in
-                                                       ["a,ok,1,512,10", "a,ok,2,512,11", "a,ok,3,512,12"])]
-    root = project(tmp_path / "p", arms={"a": "label: A\n"}, report=REPORT.replace("[a, b]", "[a]"),
-                   runs={"r.csv": "\n".join(rows) + "\n"})
+    rows = [
+        "arm,status,repeat,size,tok_s,evidence",
+        *(row + f",{where}" for row in ["a,ok,1,512,10", "a,ok,2,512,11", "a,ok,3,512,12"]),
+    ]
+    root = project(
+        tmp_path / "p",
+        arms={"a": "label: A\n"},
+        report=REPORT.replace("[a, b]", "[a]"),
+        runs={"r.csv": "\n".join(rows) + "\n"},
+    )
     (root / where).parent.mkdir(parents=True, exist_ok=True)
     os.symlink("loop.log", root / where)
     refused_both(root, tmp_path / "site", "runs/r.csv:2", f"evidence '{where}'")
 
 
 def test_link_loops_in_arm_evidence_and_notes_are_problems(tmp_path):
-    root = project(tmp_path / "p", report=REPORT + "protocol: notes/loop.md\n",
-                   arms={**ARMS, "a": "label: Arm A\nevidence: [evidence/x.log]\n"})
+    root = project(
+        tmp_path / "p",
+        report=REPORT + "protocol: notes/loop.md\n",
+        arms={**ARMS, "a": "label: Arm A\nevidence: [evidence/x.log]\n"},
+    )
     (root / "evidence").mkdir()
     (root / "notes").mkdir()
     os.symlink("y.log", root / "evidence/x.log")
@@ -95,6 +104,6 @@ def test_unnamed_link_loops_are_skipped_with_a_warning(tmp_path):
     root = project(tmp_path / "p")
     (root / "evidence").mkdir()
     os.symlink("loop", root / "evidence/loop")
-    os.symlink(".", root / "evidence/self")    # a folder linking to itself: walked once
+    os.symlink(".", root / "evidence/self")  # a folder linking to itself: walked once
     run = built(root, tmp_path / "site", tmp_path)
     assert "evidence/loop: warning: skipped: a broken link or an unreadable file" in run.output

@@ -92,9 +92,13 @@ def test_a_path_out_of_the_project_is_refused_and_nothing_is_deleted(imported, k
             entry[key].append(bad)
         else:
             entry[key] = bad
+
     text = rewrite(imported, change)
-    why = "leads outside the project ('..' is not allowed)" if form == "dotdot" else \
-        "must be a path relative to the project folder"
+    why = (
+        "leads outside the project ('..' is not allowed)"
+        if form == "dotdot"
+        else "must be a path relative to the project folder"
+    )
     refused_both_ways(imported, line_of(text, bad), why)
     assert victim.read_text() == VICTIM
 
@@ -122,29 +126,34 @@ def test_a_log_that_is_a_link_is_refused(imported):
     assert everything(imported) == before
 
 
-@pytest.mark.parametrize("key, value, message", [
-    ("wrote", ["runs/x.jsonl"], "'wrote' must be a mapping of paths to SHA-256 digests"),
-    ("runs", 5, "a runs file is not a path"),
-    ("arms", "python3-c-pass", "'arms' must be a list of texts"),
-    ("added", 3, "'added' must be a mapping"),
-    ("sha256", "not-a-digest", "'sha256' must be a SHA-256 digest"),
-    ("exact", "yes", "'exact' must be true or false"),
-    ("folders", "runs", "'folders' must be a list of paths"),
-    ("evidence", "runs/generated_two_commands.jsonl", "is not where an import writes (evidence/)"),
-    ("runs", "evidence", "is not where an import writes (runs/)"),
-    ("surprise", 1, "has a key benchproof does not write: 'surprise'"),
-])
+@pytest.mark.parametrize(
+    "key, value, message",
+    [
+        ("wrote", ["runs/x.jsonl"], "'wrote' must be a mapping of paths to SHA-256 digests"),
+        ("runs", 5, "a runs file is not a path"),
+        ("arms", "python3-c-pass", "'arms' must be a list of texts"),
+        ("added", 3, "'added' must be a mapping"),
+        ("sha256", "not-a-digest", "'sha256' must be a SHA-256 digest"),
+        ("exact", "yes", "'exact' must be true or false"),
+        ("folders", "runs", "'folders' must be a list of paths"),
+        ("evidence", "runs/generated_two_commands.jsonl", "is not where an import writes (evidence/)"),
+        ("runs", "evidence", "is not where an import writes (runs/)"),
+        ("surprise", 1, "has a key benchproof does not write: 'surprise'"),
+    ],
+)
 def test_a_value_of_the_wrong_kind_is_refused_at_its_line(imported, key, value, message):
     def change(entry):
         entry[key] = value
+
     text = rewrite(imported, change)
     needle = f"{key}:" if key != "folders" else "folders: runs"
     refused_both_ways(imported, line_of(text, needle), message)
 
 
 def test_a_folder_named_where_a_file_is_and_a_file_where_a_folder_is_are_refused(imported):
-    text = rewrite(imported, lambda entry: (entry["wrote"].update({"evidence/imports": "0" * 64}),
-                                            entry["folders"].append(RUNS)))
+    text = rewrite(
+        imported, lambda entry: (entry["wrote"].update({"evidence/imports": "0" * 64}), entry["folders"].append(RUNS))
+    )
     refused_both_ways(imported, line_of(text, "evidence/imports:"), "'evidence/imports' is not a regular file")
     refused_both_ways(imported, line_of(text, f"- {RUNS}"), f"'{RUNS}' is not a folder")
 
@@ -164,7 +173,7 @@ def test_a_replaced_import_is_taken_back_whole(imported):
     the first import's, so the file looked changed and stayed)."""
     runs = imported / "rep" / RUNS
     first = runs.read_bytes()
-    tool = imported / TWO     # the tool ran again: other times, the same name
+    tool = imported / TWO  # the tool ran again: other times, the same name
     tool.write_text(tool.read_text().replace("0.1", "0.2"))
     done = run_import(imported, "hyperfine", TWO, "--into", "rep", "--replace")
     assert done.exit_code == 0, done.output
@@ -194,24 +203,70 @@ def test_a_dry_run_of_a_sound_removal_touches_nothing(imported):
 
 # --- any log at all -------------------------------------------------------------------------
 
-PATHS = st.sampled_from(["../outside/victim.txt", "/etc/passwd", "runs/../../outside/victim.txt", "runs/",
-                         "runs//x.jsonl", "./runs/x.jsonl", "runs\\x.jsonl", "runs/x\x00.jsonl", ".", "..",
-                         "evidence", "outside/victim.txt", "C:/x", "~/x", RUNS, "arms", "report.yaml",
-                         "imports.yaml", "evidence/imports/hyperfine/" + TWO])
-SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(allow_nan=True),
-                    st.text(max_size=8), PATHS)
-VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
-    st.one_of(st.text(max_size=6), PATHS), inner, max_size=3), max_leaves=8)
-KEYS = st.sampled_from(["runs", "format", "file", "sha256", "evidence", "section", "arms", "wrote", "folders",
-                        "batch", "report_before", "report_after", "exact", "added", "surprise"])
+PATHS = st.sampled_from(
+    [
+        "../outside/victim.txt",
+        "/etc/passwd",
+        "runs/../../outside/victim.txt",
+        "runs/",
+        "runs//x.jsonl",
+        "./runs/x.jsonl",
+        "runs\\x.jsonl",
+        "runs/x\x00.jsonl",
+        ".",
+        "..",
+        "evidence",
+        "outside/victim.txt",
+        "C:/x",
+        "~/x",
+        RUNS,
+        "arms",
+        "report.yaml",
+        "imports.yaml",
+        "evidence/imports/hyperfine/" + TWO,
+    ]
+)
+SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=True), st.text(max_size=8), PATHS
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.one_of(st.text(max_size=6), PATHS), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+KEYS = st.sampled_from(
+    [
+        "runs",
+        "format",
+        "file",
+        "sha256",
+        "evidence",
+        "section",
+        "arms",
+        "wrote",
+        "folders",
+        "batch",
+        "report_before",
+        "report_after",
+        "exact",
+        "added",
+        "surprise",
+    ]
+)
 
 
-@settings(max_examples=30, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=30,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
 def test_any_log_is_refused_or_taken_back_without_touching_anything_outside(imported, data):
     victim = imported / "outside" / "victim.txt"
-    shutil.rmtree(imported / "rep", ignore_errors=True)   # each example starts from the import again
+    shutil.rmtree(imported / "rep", ignore_errors=True)  # each example starts from the import again
     assert run_import(imported, "hyperfine", TWO, "--into", "rep").exit_code == 0
     victim.write_text(VICTIM)
     doc = yaml.safe_load((imported / "rep" / "imports.yaml").read_text())
@@ -222,8 +277,13 @@ def test_any_log_is_refused_or_taken_back_without_touching_anything_outside(impo
         wrote = entry["wrote"] if isinstance(entry.get("wrote"), dict) else {}
         wrote[data.draw(PATHS, label="as")] = digest(victim.read_bytes())
         entry["wrote"] = wrote
-    text = data.draw(st.sampled_from([yaml.safe_dump(doc), yaml.safe_dump(entry), "imports: 5\n", "- a\n", ""]),
-                     label="log") if data.draw(st.integers(0, 9), label="odd shape") == 0 else yaml.safe_dump(doc)
+    text = (
+        data.draw(
+            st.sampled_from([yaml.safe_dump(doc), yaml.safe_dump(entry), "imports: 5\n", "- a\n", ""]), label="log"
+        )
+        if data.draw(st.integers(0, 9), label="odd shape") == 0
+        else yaml.safe_dump(doc)
+    )
     (imported / "rep" / "imports.yaml").write_text(text)
     before = everything(imported)
     dry = run_import(imported, "--remove", TWO, "--into", "rep", "--dry-run")

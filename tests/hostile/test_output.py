@@ -50,12 +50,15 @@ def test_a_write_that_fails_leaves_the_previous_site_and_no_staging_folder(tmp_p
     assert not leftovers(out)
 
 
-@pytest.mark.parametrize("names, where, message", [
-    (["index.html", "fine"], "index.html", "a name the site uses itself"),
-    (["assets", "fine"], "assets", "a name the site uses itself"),
-    (["Alpha", "alpha"], "alpha", "differs only in case from 'Alpha'"),
-    (["with space", "fine"], "with space", "may use only"),
-])
+@pytest.mark.parametrize(
+    "names, where, message",
+    [
+        (["index.html", "fine"], "index.html", "a name the site uses itself"),
+        (["assets", "fine"], "assets", "a name the site uses itself"),
+        (["Alpha", "alpha"], "alpha", "differs only in case from 'Alpha'"),
+        (["with space", "fine"], "with space", "may use only"),
+    ],
+)
 def test_report_folder_names_that_clash_are_refused_by_check_as_by_build(tmp_path, names, where, message):
     site = tmp_path / "reports"
     for name in names:

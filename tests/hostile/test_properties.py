@@ -19,16 +19,17 @@ from benchproof.receipts.downloads import write_csv
 from hostile.attack import FORMULA_START, csv_text, plain_number, unneutralised
 
 SETTINGS = settings(max_examples=120, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
-TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)      # any character but a lone surrogate
-SURROGATE = st.characters(categories=["Cs"])                                   # half of a UTF-16 pair, alone
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)  # any character but a lone surrogate
+SURROGATE = st.characters(categories=["Cs"])  # half of a UTF-16 pair, alone
 ANY_TEXT = TEXT | st.builds(lambda a, s, b: a + s + b, TEXT, SURROGATE, TEXT)  # lone surrogates included
 JSON_SCALAR = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | ANY_TEXT
-JSON_VALUE = st.recursive(JSON_SCALAR, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(ANY_TEXT, inner, max_size=3),
-                          max_leaves=6)
+JSON_VALUE = st.recursive(
+    JSON_SCALAR, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(ANY_TEXT, inner, max_size=3), max_leaves=6
+)
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-FOLDER = Path()   # one file, rewritten per example: in a folder of pytest's, made by _folder
+FOLDER = Path()  # one file, rewritten per example: in a folder of pytest's, made by _folder
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -68,10 +69,13 @@ def csv_tables(draw):
 
 
 @SETTINGS
-@example(table=(["a"], [["x\ry"]]), dialect=("\n", csv.QUOTE_ALL), bom=False)      # a bare CR in a cell
+@example(table=(["a"], [["x\ry"]]), dialect=("\n", csv.QUOTE_ALL), bom=False)  # a bare CR in a cell
 @example(table=(["a", "b"], [["x\r\ny", "="]]), dialect=("\r\n", csv.QUOTE_MINIMAL), bom=True)
-@given(table=csv_tables(), dialect=st.sampled_from([("\n", csv.QUOTE_ALL), ("\r\n", csv.QUOTE_MINIMAL),
-                                                    ("\r", csv.QUOTE_ALL)]), bom=st.booleans())
+@given(
+    table=csv_tables(),
+    dialect=st.sampled_from([("\n", csv.QUOTE_ALL), ("\r\n", csv.QUOTE_MINIMAL), ("\r", csv.QUOTE_ALL)]),
+    bom=st.booleans(),
+)
 def test_any_csv_text_round_trips_with_its_line_or_is_refused(table, dialect, bom):
     header, rows = table
     terminator, quoting = dialect
@@ -153,8 +157,10 @@ def test_the_csv_writer_round_trips_any_text_and_neutralises_every_cell(table):
         assert not cell.startswith(FORMULA_START[:-1]) or plain_number(cell), repr(cell)
 
 
-YAMLISH = st.lists(st.sampled_from(list("ab1:-[]{}&*!|>'\"#,?% \n\t\\u.") + ["\u2028", "\x85", "<<", "\"\\ud800\"", "&a", "*a"]),
-                   max_size=40).map("".join)
+YAMLISH = st.lists(
+    st.sampled_from(list("ab1:-[]{}&*!|>'\"#,?% \n\t\\u.") + ["\u2028", "\x85", "<<", '"\\ud800"', "&a", "*a"]),
+    max_size=40,
+).map("".join)
 
 
 @SETTINGS

@@ -26,13 +26,17 @@ def parquet_project(tmp_path, column: pa.Array):
     return root
 
 
-@pytest.mark.parametrize("column", [
-    pa.array([[1_700_000_000_000]] * N, pa.list_(pa.timestamp("ms"))),          # in range: json.dumps failed
-    pa.array([[10**15]] * N, pa.list_(pa.timestamp("ms"))),                     # beyond: OverflowError
-    pa.array([{"d": 2**31 - 1}] * N, pa.struct([("d", pa.date32())])),
-    pa.array([{"d": decimal.Decimal("1.5")}] * N, pa.struct([("d", pa.decimal128(5, 2))])),
-    pa.array([[b"x"]] * N, pa.list_(pa.binary())),
-], ids=["list-of-times", "list-of-far-times", "struct-of-far-dates", "struct-of-decimals", "list-of-bytes"])
+@pytest.mark.parametrize(
+    "column",
+    [
+        pa.array([[1_700_000_000_000]] * N, pa.list_(pa.timestamp("ms"))),  # in range: json.dumps failed
+        pa.array([[10**15]] * N, pa.list_(pa.timestamp("ms"))),  # beyond: OverflowError
+        pa.array([{"d": 2**31 - 1}] * N, pa.struct([("d", pa.date32())])),
+        pa.array([{"d": decimal.Decimal("1.5")}] * N, pa.struct([("d", pa.decimal128(5, 2))])),
+        pa.array([[b"x"]] * N, pa.list_(pa.binary())),
+    ],
+    ids=["list-of-times", "list-of-far-times", "struct-of-far-dates", "struct-of-decimals", "list-of-bytes"],
+)
 def test_a_parquet_nesting_of_values_without_a_json_form_is_refused_naming_its_column(tmp_path, column):
     root = parquet_project(tmp_path, column)
     refused_both(root, tmp_path / "site", "runs/r.parquet", "column 'extra' holds")

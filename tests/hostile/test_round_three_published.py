@@ -56,6 +56,7 @@ def _key(tmp_path: Path) -> Path:
 
 # --- files that are not files --------------------------------------------------------------
 
+
 @pytest.mark.parametrize("command", COMMANDS)
 def test_a_fifo_where_the_evidence_zip_is_blocks_no_command(command, site, tmp_path):
     zipped = site_zip(site)
@@ -84,7 +85,7 @@ def test_a_sparse_multi_gib_download_is_hashed_by_streaming(site, tmp_path):
     checks = {c["check"]: c for c in json.loads(done.out)["checks"]}
     assert "downloads/records.csv: its SHA-256 is not the one 05 Evidence states" in checks["downloads"]["detail"]
     assert "downloads/records.csv: line" in checks["rebuild"]["detail"]
-    assert not any(tmp_path.glob("benchproof-*"))     # the temporary folder is gone
+    assert not any(tmp_path.glob("benchproof-*"))  # the temporary folder is gone
 
 
 @pytest.mark.parametrize("command", ("compare", "verify"))
@@ -106,6 +107,7 @@ def test_a_sparse_signature_file_is_refused_before_it_is_read(site):
 
 # --- zips: entries checked before they are read ----------------------------------------------
 
+
 def _bundle_with(site: Path, tmp_path: Path, **changed: bytes | tuple) -> Path:
     """The example's bundle as a zip alone, with entries changed (name: bytes or (ZipInfo, bytes))."""
     entries: dict[str, object] = dict(entries_of(site_zip(site)))
@@ -126,7 +128,7 @@ def test_an_encrypted_entry_is_refused_by_compare(site, tmp_path):
 
 @pytest.mark.parametrize("command", ("compare", "verify"))
 def test_a_zip_bomb_entry_is_refused_before_it_is_read(command, site, tmp_path):
-    padding = os.urandom(512 << 10)           # the zip as a whole stays within the ratio
+    padding = os.urandom(512 << 10)  # the zip as a whole stays within the ratio
     path = _bundle_with(site, tmp_path, records__jsonl=b"\n" * (8 << 20), padding=padding)
     done = run(command, path, *([site] if command == "compare" else ["--json"]), tmp=tmp_path)
     assert f"{BUNDLE}/records.jsonl: unpacks to 8,388,608 bytes from" in done.output
@@ -137,11 +139,12 @@ def test_a_zip_bomb_entry_is_refused_before_it_is_read(command, site, tmp_path):
 
 # --- a results.json of the wrong shape --------------------------------------------------------
 
+
 def _results(site: Path, change) -> Path:
     doc = json.loads((site / "downloads/results.json").read_text())
     change(doc)
     (site / "downloads/results.json").write_text(json.dumps(doc))
-    (site / "downloads/records.jsonl").unlink()     # the figures alone: the records would not match them
+    (site / "downloads/records.jsonl").unlink()  # the figures alone: the records would not match them
     return site
 
 
@@ -150,16 +153,24 @@ def _first_stat(doc: dict) -> dict:
 
 
 SHAPES = {
-    "a list as a point's value": (lambda d: d["rows"][0]["point"].update(prompt_target=[512]),
-                                  "rows[0].point.prompt_target must be a text, a finite number, true, false or null"),
+    "a list as a point's value": (
+        lambda d: d["rows"][0]["point"].update(prompt_target=[512]),
+        "rows[0].point.prompt_target must be a text, a finite number, true, false or null",
+    ),
     "a count as text": (lambda d: _first_stat(d).update(n_ok="3"), "must be a whole number from 0, or null"),
-    "negative decimals": (lambda d: d["metrics"][0].update(decimals=-1),
-                          "metrics[0].decimals must be a whole number from 0 to 6, or null"),
-    "decimals of 10**8": (lambda d: d["metrics"][0].update(decimals=10 ** 8),
-                          "metrics[0].decimals must be a whole number from 0 to 6, or null"),
+    "negative decimals": (
+        lambda d: d["metrics"][0].update(decimals=-1),
+        "metrics[0].decimals must be a whole number from 0 to 6, or null",
+    ),
+    "decimals of 10**8": (
+        lambda d: d["metrics"][0].update(decimals=10**8),
+        "metrics[0].decimals must be a whole number from 0 to 6, or null",
+    ),
     "a list where the rows are": (lambda d: d.update(rows={"a": 1}), "rows must be a list or null"),
-    "a finding's point as a list": (lambda d: d["findings"].append({"rule": "x", "point": [1]}),
-                                    "must be an object or null"),
+    "a finding's point as a list": (
+        lambda d: d["findings"].append({"rule": "x", "point": [1]}),
+        "must be an object or null",
+    ),
 }
 
 
@@ -187,6 +198,7 @@ def test_a_ratio_beyond_a_double_is_null_in_json(site, example_site):
             for stat in row["metrics"].values():
                 for key in ("median", "min", "max"):
                     stat[key] = None if stat[key] is None else 1e-310
+
     _results(site, tiny)
     done = run("compare", site, example_site, "--format", "json", timeout=30)
     assert done.code == 0, done.output
@@ -196,15 +208,17 @@ def test_a_ratio_beyond_a_double_is_null_in_json(site, example_site):
 
 # --- bounded work and bounded output -----------------------------------------------------------
 
+
 def test_a_file_named_by_thousands_of_download_rows_is_hashed_once(site):
     big = sparse(site / "downloads/big.bin", 256 << 20)
     digest = hashlib.sha256(bytes(256 << 20)).hexdigest()
-    rows = "".join(f'<tr><td><a href="downloads/big.bin">big {i}</a></td><td class="sha">{digest}</td></tr>'
-                   for i in range(2000))
+    rows = "".join(
+        f'<tr><td><a href="downloads/big.bin">big {i}</a></td><td class="sha">{digest}</td></tr>' for i in range(2000)
+    )
     page = site / "index.html"
     text = page.read_text()
     at = text.index('<table class="downloads')
-    at = text.index("<tr", text.index("</tr>", at))   # after the header row
+    at = text.index("<tr", text.index("</tr>", at))  # after the header row
     page.write_text(text[:at] + rows + text[at:])
     done = run("verify", site, "--json", timeout=60)
     assert done.code == 1
@@ -225,21 +239,30 @@ def test_a_sha256sums_of_a_million_junk_lines_is_reported_in_a_few_lines(site, t
 
 # --- nothing hostile reaches a terminal or a document --------------------------------------------
 
+
 def _ssh_string(data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + data
 
 
 def _signature_with_key_type(key_type: bytes) -> str:
     public = _ssh_string(key_type) + _ssh_string(b"\0" * 32)
-    blob = (b"SSHSIG" + struct.pack(">I", 1) + _ssh_string(public) + _ssh_string(b"benchproof") + _ssh_string(b"")
-            + _ssh_string(b"sha512") + _ssh_string(b"not a signature"))
+    blob = (
+        b"SSHSIG"
+        + struct.pack(">I", 1)
+        + _ssh_string(public)
+        + _ssh_string(b"benchproof")
+        + _ssh_string(b"")
+        + _ssh_string(b"sha512")
+        + _ssh_string(b"not a signature")
+    )
     return f"-----BEGIN SSH SIGNATURE-----\n{base64.b64encode(blob).decode()}\n-----END SSH SIGNATURE-----\n"
 
 
 def no_escape(text: str, shown: str) -> None:
     """No escape (or other C0/C1 control) byte reaches the output; ``shown`` is there, escaped."""
-    assert not any(ord(c) < 0x20 and c not in "\n\t" or 0x7F <= ord(c) <= 0x9F for c in text), \
-        [c for c in text if ord(c) < 0x20 and c not in "\n\t" or 0x7F <= ord(c) <= 0x9F][:5]
+    assert not any(ord(c) < 0x20 and c not in "\n\t" or 0x7F <= ord(c) <= 0x9F for c in text), [
+        c for c in text if ord(c) < 0x20 and c not in "\n\t" or 0x7F <= ord(c) <= 0x9F
+    ][:5]
     assert shown in text, text[-2000:]
 
 
@@ -252,8 +275,9 @@ def test_verify_escapes_the_signers_key_type_of_a_signature_file(site):
 
 def test_verify_escapes_arm_section_and_rule_names_of_results_json(site):
     def evil(doc: dict) -> None:
-        doc["rows"][0].update(arm="evil\x1b[2J", section="a\x1b[31m")     # listed first
+        doc["rows"][0].update(arm="evil\x1b[2J", section="a\x1b[31m")  # listed first
         doc["findings"].append({"rule": "rule\x1b[5m", "message": "m\x9b1m"})
+
     _results(site, evil)
     done = run("verify", site)
     assert done.code == 1
@@ -275,25 +299,30 @@ def test_compare_escapes_names_in_its_messages_and_in_every_format(site, example
     doc = json.loads((site / "downloads/results.json").read_text())
     doc["rows"][0]["arm"] = "evil\x1b[2J"
     (site / "downloads/results.json").write_text(json.dumps(doc))
-    done = run("compare", site, example_site)          # its records no longer give that figure
+    done = run("compare", site, example_site)  # its records no longer give that figure
     assert done.code == 2
     no_escape(done.err, "the records of nov3-tuning · evil\\x1b[2J · ")
     _results(site, lambda d: d["rows"][0].update(arm="evil\x9b31m\x1b[2J"))
     for form in ("terminal", "markdown", "json"):
         done = run("compare", site, example_site, "--format", form)
         assert done.code == 0, done.output
-        no_escape(done.out, {"json": "evil\\u009b31m\\u001b[2J", "markdown": "evil\\\\x9b31m\\\\x1b\\[2J"}.get(
-            form, "evil\\x9b31m\\x1b[2J"))
-    assert "evil\x9b31m\x1b[2J" in {f["arm"] for f in json.loads(done.out)["figures"]}   # the data kept
+        no_escape(
+            done.out,
+            {"json": "evil\\u009b31m\\u001b[2J", "markdown": "evil\\\\x9b31m\\\\x1b\\[2J"}.get(
+                form, "evil\\x9b31m\\x1b[2J"
+            ),
+        )
+    assert "evil\x9b31m\x1b[2J" in {f["arm"] for f in json.loads(done.out)["figures"]}  # the data kept
 
 
 def test_a_control_character_in_a_label_never_reaches_the_chart_renderer(site, example_site, tmp_path):
     def evil(doc: dict) -> None:
         doc["metrics"][0].update(label="Tok\x1b[31m/s\x00", unit="t\x07")
         doc["rows"][0]["arm"] = "arm\x1b]0;x\x07"
+
     _results(site, evil)
     out = tmp_path / "cmp"
-    done = run("compare", example_site, site, "-o", out, memory=None, timeout=120)   # labels: the new side's
+    done = run("compare", example_site, site, "-o", out, memory=None, timeout=120)  # labels: the new side's
     assert done.code == 0, done.output
     for path in out.rglob("*"):
         if path.is_file():
@@ -310,8 +339,18 @@ def test_compare_prints_a_bounded_number_of_lines_about_one_file(site, example_s
         assert done.out.count("\n") < 200 and "… and 99,950 more" in done.out
 
 
-@pytest.mark.parametrize("url", ["javascript:alert(1)", "data:text/html,x", "//evil.example/x", "https://ok\x1b[2J/x",
-                                 "https://ok.example/a b", "file:///etc/passwd", "https://"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "javascript:alert(1)",
+        "data:text/html,x",
+        "//evil.example/x",
+        "https://ok\x1b[2J/x",
+        "https://ok.example/a b",
+        "file:///etc/passwd",
+        "https://",
+    ],
+)
 def test_summary_takes_only_an_http_url(url, example_site):
     done = run("summary", example_site, "--url", url, memory=None)
     assert done.code == 2 and done.out == ""
@@ -335,6 +374,7 @@ def test_sign_escapes_the_path_it_was_given(example_site, tmp_path):
 
 
 # --- options are checked ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("noise", ["nan", "NaN", "inf", "-inf", "-0.1", "1e400", "lots"])
 def test_compare_refuses_a_noise_that_is_not_a_finite_fraction(noise, example_site):
@@ -360,14 +400,18 @@ def _keygen(tmp_path: Path) -> Path:
 def test_a_fifo_given_as_a_key_or_signers_file_is_refused_at_once(option, tmp_path, example_site):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    args = (["sign", site_zip(example_site), "--key", fifo] if option == "--key" else
-            ["verify", site_zip(example_site), "--allowed-signers", fifo, "--identity", "me"])
+    args = (
+        ["sign", site_zip(example_site), "--key", fifo]
+        if option == "--key"
+        else ["verify", site_zip(example_site), "--allowed-signers", fifo, "--identity", "me"]
+    )
     done = run(*args, timeout=30)
     assert done.code == 2 and f"Invalid value for '{option}'" in done.err
     assert "is not a regular file" in done.err
 
 
 # --- no writer points into or onto one of its inputs -------------------------------------------------
+
 
 @pytest.mark.parametrize("where", ["onto OLD", "inside NEW", "around OLD"])
 def test_compare_never_writes_into_or_onto_one_of_its_inputs(where, site, example_site, tmp_path):
@@ -399,6 +443,7 @@ def test_sign_onto_a_signature_path_that_is_a_folder_is_a_clear_error(example_si
 
 
 # --- more of the reader: refused entries are never read, long names, deep JSON ----------------------
+
 
 def test_verify_never_reads_an_entry_it_refused_when_comparing_the_zip(site, tmp_path):
     zipped = site_zip(site)

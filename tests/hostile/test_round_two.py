@@ -30,7 +30,7 @@ def parquet_project(tmp_path, **extra: pa.Array):
     return root
 
 
-@pytest.mark.parametrize("unit", ["ms", "us"])   # Parquet keeps seconds as milliseconds
+@pytest.mark.parametrize("unit", ["ms", "us"])  # Parquet keeps seconds as milliseconds
 def test_a_parquet_time_beyond_the_year_9999_is_refused_at_its_row(tmp_path, unit):
     per = {"ms": 1000, "us": 10**6}[unit]
     values = [1_700_000_000 * per] * 6
@@ -39,23 +39,29 @@ def test_a_parquet_time_beyond_the_year_9999_is_refused_at_its_row(tmp_path, uni
     refused_both(root, tmp_path / "site", "runs/r.parquet:4", "'started_at' holds a timestamp")
 
 
-@pytest.mark.parametrize("kind, value", [(pa.date32(), 2**31 - 1), (pa.date32(), -(2**31)),
-                                         (pa.date64(), (2**31 - 1) * 86_400_000)])
+@pytest.mark.parametrize(
+    "kind, value", [(pa.date32(), 2**31 - 1), (pa.date32(), -(2**31)), (pa.date64(), (2**31 - 1) * 86_400_000)]
+)
 def test_a_parquet_date_beyond_the_year_9999_is_refused_at_its_row(tmp_path, kind, value):
     values = [19_000 * (86_400_000 if kind == pa.date64() else 1)] * 6
     values[1] = value
     root = parquet_project(tmp_path, day=pa.array(values, kind))
-    refused_both(root, tmp_path / "site", "runs/r.parquet:2", "'day' holds a date")   # date64 is stored as date32
+    refused_both(root, tmp_path / "site", "runs/r.parquet:2", "'day' holds a date")  # date64 is stored as date32
     refused(check(root), "runs/r.parquet:2", "value beyond the years 1 to 9999")
 
 
 def test_parquet_times_at_the_edges_of_the_years_are_read(tmp_path):
-    first, last = -62135596800 + 86400, 253402214400      # 0001-01-02 and 9999-12-31
-    root = parquet_project(tmp_path, started_at=pa.array([first * 1000, last * 1000, None, 0, 1, 2],
-                                                         pa.timestamp("ms")))
+    first, last = -62135596800 + 86400, 253402214400  # 0001-01-02 and 9999-12-31
+    root = parquet_project(
+        tmp_path, started_at=pa.array([first * 1000, last * 1000, None, 0, 1, 2], pa.timestamp("ms"))
+    )
     built(root, tmp_path / "site", tmp_path)
     lines = (tmp_path / "site/downloads/records.jsonl").read_text().splitlines()
-    assert [json.loads(line)["started_at"] for line in lines[:3]] == ["0001-01-02T00:00:00", "9999-12-31T00:00:00", None]
+    assert [json.loads(line)["started_at"] for line in lines[:3]] == [
+        "0001-01-02T00:00:00",
+        "9999-12-31T00:00:00",
+        None,
+    ]
 
 
 def test_a_parquet_uint64_past_int64_is_kept_exact(tmp_path):
@@ -72,14 +78,24 @@ def test_a_parquet_uint64_past_int64_is_kept_exact(tmp_path):
 def test_a_repeat_beyond_a_64_bit_integer_is_refused_at_its_line(tmp_path, suffix, repeat):
     if suffix == "csv":
         text = "arm,status,repeat,size,tok_s\n" + "".join(
-            f"{r['arm']},ok,{repeat if n == 2 else r['repeat']},512,{r['tok_s']}\n" for n, r in enumerate(ROWS))
+            f"{r['arm']},ok,{repeat if n == 2 else r['repeat']},512,{r['tok_s']}\n" for n, r in enumerate(ROWS)
+        )
     else:
-        text = "".join(json.dumps(r).replace(f'"repeat": {r["repeat"]}', f'"repeat": {repeat}' if n == 2 else
-                                             f'"repeat": {r["repeat"]}') + "\n" for n, r in enumerate(ROWS))
+        text = "".join(
+            json.dumps(r).replace(
+                f'"repeat": {r["repeat"]}', f'"repeat": {repeat}' if n == 2 else f'"repeat": {r["repeat"]}'
+            )
+            + "\n"
+            for n, r in enumerate(ROWS)
+        )
     root = project(tmp_path / "p", runs={f"r.{suffix}": text})
     line = 4 if suffix == "csv" else 3
-    refused_both(root, tmp_path / "site", f"runs/r.{suffix}:{line}", "'repeat' must be a whole number from 1 that a "
-                                                                      "64-bit integer holds")
+    refused_both(
+        root,
+        tmp_path / "site",
+        f"runs/r.{suffix}:{line}",
+        "'repeat' must be a whole number from 1 that a 64-bit integer holds",
+    )
 
 
 def nested(depth: int, kind: str) -> str:
@@ -112,12 +128,14 @@ def test_json_nested_just_below_the_limit_builds(tmp_path, suffix):
 
 
 LONG = "9" * 5000
-TOOL_FILES = [("hyperfine", "generated_two_commands.json", '"mean": '),
-              ("pytest-benchmark", "generated_tiny.json", '"rounds": '),
-              ("llama-bench", "strix-halo-testing_fix-wmma_quick-test.jsonl", '"n_prompt": '),
-              ("llama-bench", "strix-halo-testing_llm-bench_llama-2-7b.Q4_0_pp512_tg128_as-json-array.json", '"n_prompt": '),
-              ("vllm-throughput", "minimal_throughput.json", '"elapsed_time": '),
-              ("guidellm", "guidellm-tests_benchmarks_stripped_v0.3.json", '"requests_per_second": ')]
+TOOL_FILES = [
+    ("hyperfine", "generated_two_commands.json", '"mean": '),
+    ("pytest-benchmark", "generated_tiny.json", '"rounds": '),
+    ("llama-bench", "strix-halo-testing_fix-wmma_quick-test.jsonl", '"n_prompt": '),
+    ("llama-bench", "strix-halo-testing_llm-bench_llama-2-7b.Q4_0_pp512_tg128_as-json-array.json", '"n_prompt": '),
+    ("vllm-throughput", "minimal_throughput.json", '"elapsed_time": '),
+    ("guidellm", "guidellm-tests_benchmarks_stripped_v0.3.json", '"requests_per_second": '),
+]
 
 
 @pytest.mark.parametrize("tool, name, key", TOOL_FILES)
@@ -155,8 +173,11 @@ def test_a_reference_value_too_large_to_draw_is_skipped_in_check_and_build_alike
     root = tmp_path / "p"
     shutil.copytree(REJECTED, root)
     requests = root / "evidence" / "requests.jsonl"
-    requests.write_text(requests.read_text() + json.dumps(
-        {"prompt_tokens": 25000, "new_prefill_tokens": float(value), "ttft_ms": 1000}) + "\n")
+    requests.write_text(
+        requests.read_text()
+        + json.dumps({"prompt_tokens": 25000, "new_prefill_tokens": float(value), "ttft_ms": 1000})
+        + "\n"
+    )
     assert check(root).code == 0
     run = build(root, tmp_path / "site")
     no_traceback(run)
@@ -168,5 +189,8 @@ def test_these_projects_still_read_as_before(tmp_path):
     """The plain project the tests above start from builds (no false refusal)."""
     root = project(tmp_path / "p", arms=ARMS, report=REPORT)
     built(root, tmp_path / "site", tmp_path)
-    refused(check(project(tmp_path / "q", runs={"r.csv": "arm,status,repeat,size,tok_s\na,ok,0,512,1\n"})),
-            "runs/r.csv:2", "'repeat' must be a whole number from 1")
+    refused(
+        check(project(tmp_path / "q", runs={"r.csv": "arm,status,repeat,size,tok_s\na,ok,0,512,1\n"})),
+        "runs/r.csv:2",
+        "'repeat' must be a whole number from 1",
+    )

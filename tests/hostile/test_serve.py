@@ -20,10 +20,10 @@ from support.serve import Served
 def hostile_project(where: Path) -> Path:
     project = where / "my-report"
     assert CliRunner().invoke(main, ["init", str(project)]).exit_code == 0
-    os.symlink(".", project / "loop")                       # a loop, at the top
-    os.symlink("/", project / "root")                      # the whole machine
+    os.symlink(".", project / "loop")  # a loop, at the top
+    os.symlink("/", project / "root")  # the whole machine
     (project / "evidence").mkdir()
-    os.symlink("..", project / "evidence" / "up")          # back up, one level down
+    os.symlink("..", project / "evidence" / "up")  # back up, one level down
     os.symlink("/", project / "notes" / "everything")
     os.symlink("missing", project / "evidence" / "dangling")
     return project
@@ -47,19 +47,31 @@ def raw(port: int, request: bytes) -> bytes:
 
 
 def status_of(port: int, method: str, target: str) -> int:
-    answer = raw(port, f"{method} {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
-                 .encode("latin-1"))
+    answer = raw(
+        port, f"{method} {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode("latin-1")
+    )
     assert answer.startswith(b"HTTP/1."), answer[:200]
     return int(answer.split(b" ", 2)[1])
 
 
 ODD = [
-    ("/%00", 400), ("/index.html%00.txt", 400), ("/%ed%a0%80.html", 400), ("/%ff", 400),
-    ("/%c0%ae%c0%ae/etc/passwd", 400), ("/a%0ab.html", 400), ("/" + "a" * 5000, 404),
-    ("/" + "a" * 5000 + ".html", 404), ("/" + "%e2%82%ac" * 100 + ".html", 404),
-    ("/" + "d/" * 2000 + "index.html", 404), ("/../../etc/passwd", 404), ("/..%2f..%2fetc%2fpasswd", 404),
-    ("/arms/%2e%2e/%2e%2e/%2e%2e/etc/passwd", 404), ("*", 400), ("index.html", 400),
-    ("/nothing-here.html", 404), ("/assets/", 404),
+    ("/%00", 400),
+    ("/index.html%00.txt", 400),
+    ("/%ed%a0%80.html", 400),
+    ("/%ff", 400),
+    ("/%c0%ae%c0%ae/etc/passwd", 400),
+    ("/a%0ab.html", 400),
+    ("/" + "a" * 5000, 404),
+    ("/" + "a" * 5000 + ".html", 404),
+    ("/" + "%e2%82%ac" * 100 + ".html", 404),
+    ("/" + "d/" * 2000 + "index.html", 404),
+    ("/../../etc/passwd", 404),
+    ("/..%2f..%2fetc%2fpasswd", 404),
+    ("/arms/%2e%2e/%2e%2e/%2e%2e/etc/passwd", 404),
+    ("*", 400),
+    ("index.html", 400),
+    ("/nothing-here.html", 404),
+    ("/assets/", 404),
 ]
 
 
@@ -118,11 +130,38 @@ def test_random_request_paths_are_all_answered(served):
     import random
 
     rng = random.Random(19)
-    pieces = ["/", "..", ".", "%2e", "%2f", "%00", "%ff", "%c0%af", "%ed%a0%80", "%e2%80%a8", "index.html", "?",
-              "#", ";", "%", "%g1", "\\", "~", "a" * 300, "runs.html", "assets", "%5c", "%25", "+", "%20"]
+    pieces = [
+        "/",
+        "..",
+        ".",
+        "%2e",
+        "%2f",
+        "%00",
+        "%ff",
+        "%c0%af",
+        "%ed%a0%80",
+        "%e2%80%a8",
+        "index.html",
+        "?",
+        "#",
+        ";",
+        "%",
+        "%g1",
+        "\\",
+        "~",
+        "a" * 300,
+        "runs.html",
+        "assets",
+        "%5c",
+        "%25",
+        "+",
+        "%20",
+    ]
     for _ in range(400):
-        target = "/" + "".join(rng.choice(pieces) if rng.random() < 0.7 else f"%{rng.randrange(256):02x}"
-                               for _ in range(rng.randrange(1, 12)))
+        target = "/" + "".join(
+            rng.choice(pieces) if rng.random() < 0.7 else f"%{rng.randrange(256):02x}"
+            for _ in range(rng.randrange(1, 12))
+        )
         assert status_of(served.port, rng.choice(["GET", "HEAD"]), target) in (200, 400, 404), target
     assert served.get("/")[0] == 200
     assert not [line for line in served.lines if "Traceback" in line], served.lines

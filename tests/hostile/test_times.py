@@ -13,9 +13,9 @@ from benchproof.receipts.buildtime import BuildTime, build_time
 from benchproof.receipts.bundle import ZIP_EPOCH_MAX, evidence_zip
 from hostile.attack import build, built, check, project, receipts_verify, refused
 
-Y2038 = 2**31                      # 2038-01-19T03:14:08Z, one second past the signed limit
-Y2100 = 4102444800                 # 2100-01-01T00:00:00Z
-LAST = 2**32 - 1                   # 2106-02-07T06:28:15Z, the last time a zip entry holds
+Y2038 = 2**31  # 2038-01-19T03:14:08Z, one second past the signed limit
+Y2100 = 4102444800  # 2100-01-01T00:00:00Z
+LAST = 2**32 - 1  # 2106-02-07T06:28:15Z, the last time a zip entry holds
 
 
 def test_source_date_epoch_past_2038_builds_and_unzips_to_that_time(tmp_path):
@@ -33,15 +33,22 @@ def test_an_input_file_dated_after_2038_sets_the_build_time(tmp_path):
     assert "built as of 2100-01-01T00:00:00Z" in run.output
     again = build(root, tmp_path / "site2")
     assert again.code == 0
-    assert (tmp_path / "site/downloads/hostile-evidence.zip").read_bytes() == \
-        (tmp_path / "site2/downloads/hostile-evidence.zip").read_bytes()
+    assert (tmp_path / "site/downloads/hostile-evidence.zip").read_bytes() == (
+        tmp_path / "site2/downloads/hostile-evidence.zip"
+    ).read_bytes()
 
 
-@pytest.mark.parametrize("epoch, stamped", [
-    (Y2038, Y2038), (Y2100, Y2100), (LAST, LAST),
-    (LAST + 1, LAST), (99999999999, LAST),      # past 2106: clamped to the last time a zip holds
-    (0, 315532800),                             # before 1980: clamped to the first
-])
+@pytest.mark.parametrize(
+    "epoch, stamped",
+    [
+        (Y2038, Y2038),
+        (Y2100, Y2100),
+        (LAST, LAST),
+        (LAST + 1, LAST),
+        (99999999999, LAST),  # past 2106: clamped to the last time a zip holds
+        (0, 315532800),  # before 1980: clamped to the first
+    ],
+)
 def test_zip_entries_hold_the_build_time_within_what_the_format_allows(tmp_path, epoch, stamped):
     root = project(tmp_path / "p")
     loaded = load_project(root)
@@ -63,6 +70,8 @@ def test_the_largest_source_date_epoch_is_stated_as_it_is(tmp_path):
 
 def test_check_refuses_the_source_date_epoch_build_refuses(tmp_path):
     root = project(tmp_path / "p")
-    for run in (check(root, env={"SOURCE_DATE_EPOCH": "soon"}),
-                build(root, tmp_path / "site", env={"SOURCE_DATE_EPOCH": "soon"})):
+    for run in (
+        check(root, env={"SOURCE_DATE_EPOCH": "soon"}),
+        build(root, tmp_path / "site", env={"SOURCE_DATE_EPOCH": "soon"}),
+    ):
         refused(run, "SOURCE_DATE_EPOCH", "must be a whole number of seconds")

@@ -69,7 +69,7 @@ def test_schema_into_a_linked_folder_is_refused(tmp_path, victim, dangling):
 
 def test_schema_onto_a_file_or_a_folder_in_the_way_is_refused(tmp_path):
     (tmp_path / "file").write_text("x")
-    refused(cli("schema", "-o", tmp_path / "file"), "is a file")   # click says so
+    refused(cli("schema", "-o", tmp_path / "file"), "is a file")  # click says so
     (tmp_path / "out" / "report.schema.json").mkdir(parents=True)
     refused(cli("schema", "-o", tmp_path / "out"), "report.schema.json' exists and is not a file")
 
@@ -107,8 +107,19 @@ def test_import_into_a_linked_project_is_refused(tool, victim, dangling):
     assert snapshot(victim.parent) == before
 
 
-@pytest.mark.parametrize("linked", ["runs", "arms", "evidence", "evidence/imports", ".benchproof",
-                                    "report.yaml", "runs/generated_two_commands.jsonl", "imports.yaml"])
+@pytest.mark.parametrize(
+    "linked",
+    [
+        "runs",
+        "arms",
+        "evidence",
+        "evidence/imports",
+        ".benchproof",
+        "report.yaml",
+        "runs/generated_two_commands.jsonl",
+        "imports.yaml",
+    ],
+)
 def test_import_never_writes_through_a_link_inside_the_project(tool, victim, linked):
     """A first import, then a second with --replace and another baseline (so every one of these
     is written again),

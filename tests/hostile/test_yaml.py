@@ -34,17 +34,22 @@ def test_an_alias_bomb_is_refused_while_reading(tmp_path, key):
 
 
 def test_a_few_aliases_are_fine(tmp_path):
-    arm = "label: A\nsettings:\n  base: &base {threads: 8, batch: 512}\n  tuned: {<<: *base, batch: 1024}\n" \
-          "  again: *base\n"
+    arm = (
+        "label: A\nsettings:\n  base: &base {threads: 8, batch: 512}\n  tuned: {<<: *base, batch: 1024}\n"
+        "  again: *base\n"
+    )
     root = project(tmp_path / "p", arms={**ARMS, "a": arm})
     run = check(root)
     assert run.code == 0, run.output
 
 
-@pytest.mark.parametrize("text, line", [
-    ("label: A\nsettings: &s\n  self: *s\n", 3),
-    ("label: A\nhardware: &h\n  list: [1, *h]\n", 3),
-])
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        ("label: A\nsettings: &s\n  self: *s\n", 3),
+        ("label: A\nhardware: &h\n  list: [1, *h]\n", 3),
+    ],
+)
 def test_an_alias_inside_the_value_it_names_is_refused(tmp_path, text, line):
     root = project(tmp_path / "p", arms={**ARMS, "a": text})
     refused_both(root, tmp_path / "site", f"arms/a.yaml:{line}", "refers to a value that contains it")
@@ -61,6 +66,10 @@ def test_yaml_nested_too_deeply_names_its_line(tmp_path, opener, closer):
 def test_a_json_array_nested_too_deeply_names_its_line(tmp_path):
     rows = [json.dumps(dict(arm="a", status="ok", repeat=i, size=512, tok_s=1)) for i in (1, 2, 3)]
     rows[1] = rows[1][:-1] + ', "deep": ' + "[" * 100_000 + "]" * 100_000 + "}"
-    root = project(tmp_path / "p", arms={"a": "label: A\n"}, report=REPORT.replace("[a, b]", "[a]"),
-                   runs={"r.json": "[\n" + ",\n".join(rows) + "\n]\n"})
+    root = project(
+        tmp_path / "p",
+        arms={"a": "label: A\n"},
+        report=REPORT.replace("[a, b]", "[a]"),
+        runs={"r.json": "[\n" + ",\n".join(rows) + "\n]\n"},
+    )
     refused(check(root), "runs/r.json:3", "nested too deeply")

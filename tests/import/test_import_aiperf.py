@@ -26,8 +26,12 @@ from support.importing import FIXTURES, import_files, messages, records, results
 AIPERF13 = FIXTURES / "aiperf-0.13"
 OLD = FIXTURES / "aiperf" / "run1"
 JSONL, SUMMARY = "profile_export.jsonl", "profile_export_aiperf.json"
-LATENCIES = {"ttft": "time_to_first_token", "itl": "inter_chunk_latency", "tpot": "inter_token_latency",
-             "e2el": "request_latency"}
+LATENCIES = {
+    "ttft": "time_to_first_token",
+    "itl": "inter_chunk_latency",
+    "tpot": "inter_token_latency",
+    "e2el": "request_latency",
+}
 STATS = {"mean": "avg", "median": "p50", "p90": "p90", "p95": "p95", "p99": "p99"}
 
 
@@ -67,7 +71,7 @@ def test_a_013_run_imports_its_concurrency_throughputs_stated_figures_and_times(
     assert "unlimited" not in result.output
     (run,) = records(tmp_path / "p" / "runs" / "fast-profile_export.jsonl")
     assert run["max_concurrency"] == 1 == summary["input_config"]["phases"][0]["concurrency"]
-    assert run["request_rate"] == NOT_RECORDED       # a concurrency phase: AIPerf states no rate
+    assert run["request_rate"] == NOT_RECORDED  # a concurrency phase: AIPerf states no rate
     assert run["request_throughput"] == summary["request_throughput"]["avg"]
     assert run["output_throughput"] == summary["output_token_throughput"]["avg"]
     assert run["total_token_throughput"] == summary["total_token_throughput"]["avg"]
@@ -89,12 +93,32 @@ def test_a_013_run_imports_its_concurrency_throughputs_stated_figures_and_times(
     arm = yaml.safe_load((tmp_path / "p" / "arms" / "fast.yaml").read_text(encoding="utf-8"))
     command = summary["run_info"]["cli_command"]
     assert arm["command"] == command and arm["subject"] == {"name": "stub-model"}
-    assert {k: arm["settings"][k] for k in ("tool", "tool_version", "schema_version", "cli_command", "model",
-                                            "endpoint_type", "streaming", "phase_type", "phase_requests",
-                                            "phase_concurrency")} == {
-        "tool": "AIPerf", "tool_version": "0.13.0", "schema_version": "1.4", "cli_command": command,
-        "model": "stub-model", "endpoint_type": "chat", "streaming": True, "phase_type": "concurrency",
-        "phase_requests": 12, "phase_concurrency": 1}
+    assert {
+        k: arm["settings"][k]
+        for k in (
+            "tool",
+            "tool_version",
+            "schema_version",
+            "cli_command",
+            "model",
+            "endpoint_type",
+            "streaming",
+            "phase_type",
+            "phase_requests",
+            "phase_concurrency",
+        )
+    } == {
+        "tool": "AIPerf",
+        "tool_version": "0.13.0",
+        "schema_version": "1.4",
+        "cli_command": command,
+        "model": "stub-model",
+        "endpoint_type": "chat",
+        "streaming": True,
+        "phase_type": "concurrency",
+        "phase_requests": 12,
+        "phase_concurrency": 1,
+    }
 
 
 def test_the_read_names_the_tool_version_and_the_summary_it_read():
@@ -104,10 +128,15 @@ def test_the_read_names_the_tool_version_and_the_summary_it_read():
     assert imported.warnings == [] and imported.skipped == []
 
 
-@pytest.mark.parametrize(("run", "concurrency", "rate"), [
-    ("fast/run2", 1, NOT_RECORDED), ("slow/run3", 1, NOT_RECORDED), ("fast-c4/run1", 4, NOT_RECORDED),
-    ("fast-rate10/run1", NOT_RECORDED, 10),   # a Poisson phase: rate 10.0, and no concurrency stated
-])
+@pytest.mark.parametrize(
+    ("run", "concurrency", "rate"),
+    [
+        ("fast/run2", 1, NOT_RECORDED),
+        ("slow/run3", 1, NOT_RECORDED),
+        ("fast-c4/run1", 4, NOT_RECORDED),
+        ("fast-rate10/run1", NOT_RECORDED, 10),  # a Poisson phase: rate 10.0, and no concurrency stated
+    ],
+)
 def test_each_run_has_the_load_its_phase_states(run, concurrency, rate):
     (record,) = read(AIPERF13 / run / JSONL).records
     assert (record["max_concurrency"], record["request_rate"]) == (concurrency, rate)
@@ -120,7 +149,7 @@ def test_the_older_layout_still_reads_records_and_loadgen():
     assert record["max_concurrency"] == 100 and record["request_rate"] == NOT_RECORDED
     assert record["request_throughput"] == summary["records"]["request_throughput"]["avg"]
     assert record["ttft_p90_ms"] == summary["records"]["ttft"]["p90"]
-    assert "total_token_throughput" not in record       # that release does not write it
+    assert "total_token_throughput" not in record  # that release does not write it
     assert (record["started_at"], record["ended_at"]) == (summary["start_time"], summary["end_time"])
     assert imported.tool_version is None and imported.companions == [OLD / SUMMARY]
     assert imported.arm["command"] == summary["input_config"]["cli_command"]
@@ -156,50 +185,158 @@ def settings(imported) -> dict:
 # (name, run, edit of the summary, edit of each jsonl line, what the import must show)
 SummaryEdit = Callable[[dict], None]
 STRIPS: list[tuple[str, str, SummaryEdit | None, Callable[[dict], None] | None, Callable[[Any], bool]]] = [
-    ("concurrency", "fast/run1", lambda s: drop(s, "input_config", "phases", 0, "concurrency"), None,
-     lambda i: i.records[0]["max_concurrency"] == NOT_RECORDED and "phase_concurrency" not in settings(i)),
-    ("phases", "fast/run1", lambda s: drop(s, "input_config", "phases"), None,
-     lambda i: (i.records[0]["max_concurrency"], i.records[0]["request_rate"]) == (NOT_RECORDED,) * 2
-     and not any(k.startswith("phase_") for k in settings(i))),
-    ("rate", "fast-rate10/run1", lambda s: drop(s, "input_config", "phases", 0, "rate"), None,
-     lambda i: i.records[0]["request_rate"] == NOT_RECORDED and "phase_rate" not in settings(i)),
-    ("null concurrency", "fast/run1", lambda s: s["input_config"]["phases"][0].update(concurrency=None), None,
-     lambda i: i.records[0]["max_concurrency"] == NOT_RECORDED),
-    ("loadgen concurrency (before 0.13)", "aiperf/run1", lambda s: drop(s, "input_config", "loadgen", "concurrency"),
-     None, lambda i: i.records[0]["max_concurrency"] == NOT_RECORDED and "loadgen_concurrency" not in settings(i)),
-    ("cli_command", "fast/run1", lambda s: drop(s, "run_info", "cli_command"), None,
-     lambda i: "cli_command" not in settings(i) and "command" not in i.arm),
-    ("model names", "fast/run1", lambda s: drop(s, "input_config", "models"), None,
-     lambda i: "model" not in settings(i) and "subject" not in i.arm),
-    ("endpoint type", "fast/run1", lambda s: drop(s, "input_config", "endpoint", "type"), None,
-     lambda i: "endpoint_type" not in settings(i)),
-    ("streaming", "fast/run1", lambda s: drop(s, "input_config", "endpoint", "streaming"), None,
-     lambda i: "streaming" not in settings(i)),
-    ("start_time", "fast/run1", lambda s: drop(s, "start_time"), None,
-     lambda i: "started_at" not in i.records[0] and "ended_at" in i.records[0]),
-    ("end_time", "fast/run1", lambda s: drop(s, "end_time"), None,
-     lambda i: "ended_at" not in i.records[0] and "started_at" in i.records[0]),
-    ("aiperf_version", "fast/run1", lambda s: drop(s, "aiperf_version"), None,
-     lambda i: i.tool_version is None and "tool_version" not in settings(i)),
-    ("schema_version", "fast/run1", lambda s: drop(s, "schema_version"), None,
-     lambda i: "schema_version" not in settings(i) and i.records[0]["max_concurrency"] == 1),
-    ("request_throughput", "fast/run1", lambda s: drop(s, "request_throughput"), None,
-     lambda i: "request_throughput" not in i.records[0] and "request_throughput" not in {m.id for m in i.metrics}),
-    ("output_token_throughput", "fast/run1", lambda s: drop(s, "output_token_throughput"), None,
-     lambda i: "output_throughput" not in i.records[0] and "output_throughput" not in {m.id for m in i.metrics}),
-    ("total_token_throughput", "fast/run1", lambda s: drop(s, "total_token_throughput"), None,
-     lambda i: "total_token_throughput" not in i.records[0]
-     and "total_token_throughput" not in {m.id for m in i.metrics}),
-    ("TTFT p99", "fast/run1", lambda s: drop(s, "time_to_first_token", "p99"), None,
-     lambda i: "ttft_p99_ms" not in i.records[0] and "p99" not in i.request_metrics[0].stated
-     and i.records[0]["ttft_median_ms"] is not None),
-    ("TTFT", "fast/run1", lambda s: drop(s, "time_to_first_token"), None,
-     lambda i: not any(k.startswith("ttft_") and k != "ttft_ms" for k in i.records[0])
-     and next(m for m in i.request_metrics if m.id == "ttft_ms").stated is None),
-    ("request_start_ns", "fast/run1", None, lambda line: drop(line, "metadata", "request_start_ns"),
-     lambda i: all("started_at" not in r for r in i.requests) and all("ended_at" in r for r in i.requests)),
-    ("request_end_ns", "fast/run1", None, lambda line: drop(line, "metadata", "request_end_ns"),
-     lambda i: all("ended_at" not in r for r in i.requests) and all("started_at" in r for r in i.requests)),
+    (
+        "concurrency",
+        "fast/run1",
+        lambda s: drop(s, "input_config", "phases", 0, "concurrency"),
+        None,
+        lambda i: i.records[0]["max_concurrency"] == NOT_RECORDED and "phase_concurrency" not in settings(i),
+    ),
+    (
+        "phases",
+        "fast/run1",
+        lambda s: drop(s, "input_config", "phases"),
+        None,
+        lambda i: (
+            (i.records[0]["max_concurrency"], i.records[0]["request_rate"]) == (NOT_RECORDED,) * 2
+            and not any(k.startswith("phase_") for k in settings(i))
+        ),
+    ),
+    (
+        "rate",
+        "fast-rate10/run1",
+        lambda s: drop(s, "input_config", "phases", 0, "rate"),
+        None,
+        lambda i: i.records[0]["request_rate"] == NOT_RECORDED and "phase_rate" not in settings(i),
+    ),
+    (
+        "null concurrency",
+        "fast/run1",
+        lambda s: s["input_config"]["phases"][0].update(concurrency=None),
+        None,
+        lambda i: i.records[0]["max_concurrency"] == NOT_RECORDED,
+    ),
+    (
+        "loadgen concurrency (before 0.13)",
+        "aiperf/run1",
+        lambda s: drop(s, "input_config", "loadgen", "concurrency"),
+        None,
+        lambda i: i.records[0]["max_concurrency"] == NOT_RECORDED and "loadgen_concurrency" not in settings(i),
+    ),
+    (
+        "cli_command",
+        "fast/run1",
+        lambda s: drop(s, "run_info", "cli_command"),
+        None,
+        lambda i: "cli_command" not in settings(i) and "command" not in i.arm,
+    ),
+    (
+        "model names",
+        "fast/run1",
+        lambda s: drop(s, "input_config", "models"),
+        None,
+        lambda i: "model" not in settings(i) and "subject" not in i.arm,
+    ),
+    (
+        "endpoint type",
+        "fast/run1",
+        lambda s: drop(s, "input_config", "endpoint", "type"),
+        None,
+        lambda i: "endpoint_type" not in settings(i),
+    ),
+    (
+        "streaming",
+        "fast/run1",
+        lambda s: drop(s, "input_config", "endpoint", "streaming"),
+        None,
+        lambda i: "streaming" not in settings(i),
+    ),
+    (
+        "start_time",
+        "fast/run1",
+        lambda s: drop(s, "start_time"),
+        None,
+        lambda i: "started_at" not in i.records[0] and "ended_at" in i.records[0],
+    ),
+    (
+        "end_time",
+        "fast/run1",
+        lambda s: drop(s, "end_time"),
+        None,
+        lambda i: "ended_at" not in i.records[0] and "started_at" in i.records[0],
+    ),
+    (
+        "aiperf_version",
+        "fast/run1",
+        lambda s: drop(s, "aiperf_version"),
+        None,
+        lambda i: i.tool_version is None and "tool_version" not in settings(i),
+    ),
+    (
+        "schema_version",
+        "fast/run1",
+        lambda s: drop(s, "schema_version"),
+        None,
+        lambda i: "schema_version" not in settings(i) and i.records[0]["max_concurrency"] == 1,
+    ),
+    (
+        "request_throughput",
+        "fast/run1",
+        lambda s: drop(s, "request_throughput"),
+        None,
+        lambda i: "request_throughput" not in i.records[0] and "request_throughput" not in {m.id for m in i.metrics},
+    ),
+    (
+        "output_token_throughput",
+        "fast/run1",
+        lambda s: drop(s, "output_token_throughput"),
+        None,
+        lambda i: "output_throughput" not in i.records[0] and "output_throughput" not in {m.id for m in i.metrics},
+    ),
+    (
+        "total_token_throughput",
+        "fast/run1",
+        lambda s: drop(s, "total_token_throughput"),
+        None,
+        lambda i: (
+            "total_token_throughput" not in i.records[0] and "total_token_throughput" not in {m.id for m in i.metrics}
+        ),
+    ),
+    (
+        "TTFT p99",
+        "fast/run1",
+        lambda s: drop(s, "time_to_first_token", "p99"),
+        None,
+        lambda i: (
+            "ttft_p99_ms" not in i.records[0]
+            and "p99" not in i.request_metrics[0].stated
+            and i.records[0]["ttft_median_ms"] is not None
+        ),
+    ),
+    (
+        "TTFT",
+        "fast/run1",
+        lambda s: drop(s, "time_to_first_token"),
+        None,
+        lambda i: (
+            not any(k.startswith("ttft_") and k != "ttft_ms" for k in i.records[0])
+            and next(m for m in i.request_metrics if m.id == "ttft_ms").stated is None
+        ),
+    ),
+    (
+        "request_start_ns",
+        "fast/run1",
+        None,
+        lambda line: drop(line, "metadata", "request_start_ns"),
+        lambda i: all("started_at" not in r for r in i.requests) and all("ended_at" in r for r in i.requests),
+    ),
+    (
+        "request_end_ns",
+        "fast/run1",
+        None,
+        lambda line: drop(line, "metadata", "request_end_ns"),
+        lambda i: all("ended_at" not in r for r in i.requests) and all("started_at" in r for r in i.requests),
+    ),
 ]
 
 
@@ -229,7 +366,7 @@ def test_without_a_summary_a_request_lacking_its_time_leaves_the_runs_time_out(t
     (tmp_path / "run" / SUMMARY).unlink()
     lines = lines_of(tmp_path / "run")
     assert {"started_at", "ended_at"} <= set(read(path).records[0])
-    del lines[0]["metadata"][which]       # the first request's start: the min of the others would be later
+    del lines[0]["metadata"][which]  # the first request's start: the min of the others would be later
     path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
     record = read(path).records[0]
     column = "started_at" if which == "request_start_ns" else "ended_at"
@@ -244,9 +381,11 @@ def test_a_run_aiperf_says_did_not_finish_is_a_warning(tmp_path):
     imported = read(path)
     assert imported.records[0]["is_complete"] is False
     (problem,) = imported.warnings
-    assert str(problem) == (f"{SUMMARY}: warning: AIPerf states the run did not finish (was_cancelled: false, "
-                            'is_complete: false, incomplete_reason: "record-stall watchdog fired"): its figures '
-                            "cover part of it")
+    assert str(problem) == (
+        f"{SUMMARY}: warning: AIPerf states the run did not finish (was_cancelled: false, "
+        'is_complete: false, incomplete_reason: "record-stall watchdog fired"): its figures '
+        "cover part of it"
+    )
 
 
 # --- drift ---------------------------------------------------------------------------------
@@ -272,17 +411,24 @@ def summary_refused(tmp_path: Path, edit: Callable[[dict], Any] | None = None, r
 def test_a_summary_of_a_newer_or_unknown_schema_is_refused_naming_the_version(tmp_path, version):
     message = summary_refused(tmp_path, lambda s: s.update(schema_version=version))
     assert message.startswith(f"{SUMMARY}:1: ")
-    assert f'AIPerf 0.13.0 wrote schema_version "{version}": benchproof reads AIPerf summaries up to ' \
-           "schema_version 1.4 (AIPerf 0.13.0)" in message
+    assert (
+        f'AIPerf 0.13.0 wrote schema_version "{version}": benchproof reads AIPerf summaries up to '
+        "schema_version 1.4 (AIPerf 0.13.0)" in message
+    )
 
 
 def test_a_summary_without_the_metrics_looked_for_is_refused_not_imported_empty(tmp_path):
     def strip(doc: dict) -> None:
         for key in [k for k, v in doc.items() if isinstance(v, dict) and "unit" in v]:
             del doc[key]
+
     message = summary_refused(tmp_path, strip)
-    assert 'AIPerf 0.13.0, schema_version "1.4": no metric benchproof knows at the top level (looked for ' \
-           "request_latency, time_to_first_token" in message and "and no 'records'" in message
+    assert (
+        'AIPerf 0.13.0, schema_version "1.4": no metric benchproof knows at the top level (looked for '
+        "request_latency, time_to_first_token"
+        in message
+        and "and no 'records'" in message
+    )
 
 
 def test_a_summary_of_neither_layout_and_no_version_says_so(tmp_path):
@@ -290,11 +436,14 @@ def test_a_summary_of_neither_layout_and_no_version_says_so(tmp_path):
     assert "AIPerf (the file states no aiperf_version), schema_version not stated: no metric" in message
 
 
-@pytest.mark.parametrize(("raw", "says"), [
-    ((AIPERF13 / "fast" / "run1" / SUMMARY).read_text(encoding="utf-8")[:5000], "invalid JSON"),
-    ("[]", "not an AIPerf summary: the file is not a JSON object"),
-    ("", "the file is empty: no AIPerf summary"),
-])
+@pytest.mark.parametrize(
+    ("raw", "says"),
+    [
+        ((AIPERF13 / "fast" / "run1" / SUMMARY).read_text(encoding="utf-8")[:5000], "invalid JSON"),
+        ("[]", "not an AIPerf summary: the file is not a JSON object"),
+        ("", "the file is empty: no AIPerf summary"),
+    ],
+)
 def test_a_summary_that_cannot_be_read_is_an_error_not_ignored(tmp_path, raw, says):
     """A cut summary, one that is not an object, an empty one."""
     message = summary_refused(tmp_path, raw=raw)
@@ -305,6 +454,7 @@ def test_a_summary_of_several_profiling_phases_is_refused(tmp_path):
     def two(doc: dict) -> None:
         phases = doc["input_config"]["phases"]
         phases.append({**phases[0], "name": "second", "concurrency": 8})
+
     message = summary_refused(tmp_path, two)
     assert "2 profiling phases in input_config.phases (profiling, second)" in message
 
@@ -326,7 +476,7 @@ def test_two_arms_at_concurrency_1_build_a_page_that_says_so_and_their_summaries
     assert sorted(row[:3] for row in rows) == [["fast", "1", "3 ok"], ["slow", "1", "3 ok"]]
     assert not any(NOT_RECORDED in cell for row in rows for cell in row)
     assert not any(NOT_RECORDED in text(t) for t in soup.select("h3, caption"))
-    titles = [text(t) for t in soup.select("h3")]           # the distributions' charts: TTFT · … · Max concurrency 1
+    titles = [text(t) for t in soup.select("h3")]  # the distributions' charts: TTFT · … · Max concurrency 1
     assert sum(t.endswith("· Max concurrency 1") for t in titles) == 4, titles
     captions = [text(t) for t in soup.select("caption")]
     assert captions and all(t.endswith("Max concurrency 1") for t in captions if "concurrency" in t)
@@ -342,7 +492,9 @@ def test_a_stated_p99_edited_in_the_summary_is_a_summary_differs_finding(tmp_pat
     assert len(found) == 1 and "TTFT p99" in found[0]["message"] and "ttft_p99_ms" in found[0]["message"]
 
 
-@pytest.mark.parametrize("path", sorted(AIPERF13.rglob(JSONL)), ids=lambda p: p.parent.parent.name + "/" + p.parent.name)
+@pytest.mark.parametrize(
+    "path", sorted(AIPERF13.rglob(JSONL)), ids=lambda p: p.parent.parent.name + "/" + p.parent.name
+)
 def test_auto_picks_aiperf_for_each_013_export(path):
     from benchproof.importers import detect
 

@@ -30,11 +30,14 @@ from support.importing import (
 
 RESULTS = "generated_one_failed_run.json"
 TWO = "generated_two_commands.json"  # hyperfine 'python3 -c pass' 'python3 -S -c pass' --export-json
-SAMPLES = [("llama-bench", "strix-halo-testing_fix-wmma_quick-test.jsonl"),
-           ("llama-bench", "strix-halo-testing_llm-bench_llama-2-7b.Q4_0_pp512_tg128_as-json-array.json"),
-           ("hyperfine", "generated_params_and_failing.json"), ("hyperfine", RESULTS),
-           ("pytest-benchmark", "generated_tiny.json"),
-           ("pytest-benchmark", "pytest-benchmark-tests_0030_v2.5.0.json")]
+SAMPLES = [
+    ("llama-bench", "strix-halo-testing_fix-wmma_quick-test.jsonl"),
+    ("llama-bench", "strix-halo-testing_llm-bench_llama-2-7b.Q4_0_pp512_tg128_as-json-array.json"),
+    ("hyperfine", "generated_params_and_failing.json"),
+    ("hyperfine", RESULTS),
+    ("pytest-benchmark", "generated_tiny.json"),
+    ("pytest-benchmark", "pytest-benchmark-tests_0030_v2.5.0.json"),
+]
 
 
 def quick_start(where):
@@ -66,8 +69,9 @@ def test_auto_on_a_file_no_importer_knows_is_an_error_naming_the_formats(tmp_pat
     (tmp_path / "other.json").write_text('{"rows": [1, 2, 3]}\n')
     result = run_import(tmp_path, "auto", "other.json", "--arm", "a", "--into", "report")
     assert result.exit_code == 1
-    assert ("other.json: cannot tell which tool wrote this file; name its format instead of 'auto' "
-            "(known formats: ") in result.output
+    assert (
+        "other.json: cannot tell which tool wrote this file; name its format instead of 'auto' (known formats: "
+    ) in result.output
     assert "hyperfine, inference-perf, llama-bench, llm-d-report, pytest-benchmark" in result.output
     assert not (tmp_path / "report").exists()
 
@@ -94,8 +98,11 @@ def test_quick_start_import_then_build(tmp_path):
     median = {r["command"]: statistics.median(r["times"]) * SCALE["ms"] for r in (a, b)}
     assert compared(soup) == {
         "python3-c-pass": ([figure([t * SCALE["ms"] for t in a["times"]])], ["1.00×"]),
-        "python3-s-c-pass": ([figure([t * SCALE["ms"] for t in b["times"]])],
-                             [ratio_text(median[b["command"]], median[a["command"]])])}
+        "python3-s-c-pass": (
+            [figure([t * SCALE["ms"] for t in b["times"]])],
+            [ratio_text(median[b["command"]], median[a["command"]])],
+        ),
+    }
     assert_receipt(tmp_path / "site", tmp_path / "r.json", "hyperfine")
 
 
@@ -106,14 +113,17 @@ def test_reimport_is_refused_unless_replace(tmp_path):
     log = (tmp_path / "my-report" / "imports.yaml").read_bytes()
     again = quick_start(tmp_path)
     assert again.exit_code == 1
-    assert ("results.json: already imported: results.json in my-report/runs/results.jsonl (SHA-256 "
-            "dc61ed123b83…); one run imported twice would count as two. --replace imports it again in its "
-            "place") in again.output
+    assert (
+        "results.json: already imported: results.json in my-report/runs/results.jsonl (SHA-256 "
+        "dc61ed123b83…); one run imported twice would count as two. --replace imports it again in its "
+        "place"
+    ) in again.output
     assert runs.read_bytes() == first
     replaced = run_import(tmp_path, "hyperfine", "results.json", "--into", "my-report", "--replace")
     assert replaced.exit_code == 0, replaced.output
-    assert ("kept my-report/arms/python3-c-pass.yaml, my-report/arms/python3-s-c-pass.yaml as they were"
-            in replaced.output)
+    assert (
+        "kept my-report/arms/python3-c-pass.yaml, my-report/arms/python3-s-c-pass.yaml as they were" in replaced.output
+    )
     assert runs.read_bytes() == first  # same input, same bytes
     assert (tmp_path / "my-report" / "imports.yaml").read_bytes() == log  # one entry, as before
     assert sorted(p.name for p in runs.parent.iterdir()) == ["results.jsonl"]
@@ -126,16 +136,21 @@ def test_reimport_is_refused_unless_replace(tmp_path):
     changed = run_import(tmp_path, "hyperfine", "results.json", "--into", "my-report", "--replace")
     assert changed.exit_code == 0, changed.output
     rows = records(runs)
-    expected = [(t * SCALE["ms"], "ok" if code == 0 else "failed")
-                for entry in data["results"] for t, code in zip(entry["times"], entry["exit_codes"])]
+    expected = [
+        (t * SCALE["ms"], "ok" if code == 0 else "failed")
+        for entry in data["results"]
+        for t, code in zip(entry["times"], entry["exit_codes"])
+    ]
     assert [(r["wall_ms"], r["status"]) for r in rows] == [(pytest.approx(t), s) for t, s in expected]
     assert runs.read_bytes() != first
     assert sorted(p.name for p in runs.parent.iterdir()) == ["results.jsonl"]
-    assert (tmp_path / "my-report" / "evidence" / "imports" / "hyperfine" / "results.json").read_bytes() == \
-        (tmp_path / "results.json").read_bytes()  # the receipt is the new file
+    assert (tmp_path / "my-report" / "evidence" / "imports" / "hyperfine" / "results.json").read_bytes() == (
+        tmp_path / "results.json"
+    ).read_bytes()  # the receipt is the new file
     report = yaml.safe_load((tmp_path / "my-report" / "report.yaml").read_text())
-    assert report["sections"] == [{"id": "main", "title": "main", "arms": ["python3-c-pass", "python3-s-c-pass"],
-                                   "baseline": "python3-c-pass"}]
+    assert report["sections"] == [
+        {"id": "main", "title": "main", "arms": ["python3-c-pass", "python3-s-c-pass"], "baseline": "python3-c-pass"}
+    ]
 
 
 def test_written_records_are_deterministic_json_lines(tmp_path):
@@ -160,16 +175,18 @@ def test_second_arm_is_added_and_what_was_there_is_kept(tmp_path):
     digest = hashlib.sha256((tmp_path / "results.json").read_bytes()).hexdigest()
     result = run_import(tmp_path, "hyperfine", "results.json", "--arm", "b", "--into", "my-report")
     assert result.exit_code == 0, result.output
-    assert ("added to my-report/report.yaml: arms b-python3-c-pass, b-python3-s-c-pass in section main"
-            in result.output)
+    assert "added to my-report/report.yaml: arms b-python3-c-pass, b-python3-s-c-pass in section main" in result.output
     # another run's file of the same name: kept apart, in a folder named by its content
-    assert f"  copied results.json to my-report/evidence/imports/hyperfine/{digest[:12]}/results.json" \
-        in result.output
+    assert f"  copied results.json to my-report/evidence/imports/hyperfine/{digest[:12]}/results.json" in result.output
     after = yaml.safe_load(report_path.read_text())
     assert (after["title"], after["topics"], after["decimals"]) == ("My runs", ["shell"], 3)
     assert list(after) == list(report)  # the keys keep their order (the comment does not survive)
-    assert after["sections"][0]["arms"] == ["python3-c-pass", "python3-s-c-pass", "b-python3-c-pass",
-                                            "b-python3-s-c-pass"]
+    assert after["sections"][0]["arms"] == [
+        "python3-c-pass",
+        "python3-s-c-pass",
+        "b-python3-c-pass",
+        "b-python3-s-c-pass",
+    ]
     assert after["sections"][0]["baseline"] == "python3-c-pass"  # kept
     assert [m["id"] for m in after["metrics"]] == ["wall_ms"]
     project = load_project(tmp_path / "my-report")
@@ -181,8 +198,10 @@ def test_baseline_names_an_arm_by_the_value_it_comes_from(tmp_path):
     shutil.copy(FIXTURES / "hyperfine" / TWO, tmp_path / "results.json")
     wrong = run_import(tmp_path, "hyperfine", "results.json", "--into", "rep", "--baseline", "python4")
     assert wrong.exit_code == 2 and not (tmp_path / "rep").exists()
-    assert ("--baseline 'python4' is not an arm of section main; its arms would be: python3-c-pass "
-            "(python3 -c pass), python3-s-c-pass (python3 -S -c pass)") in " ".join(wrong.output.split())
+    assert (
+        "--baseline 'python4' is not an arm of section main; its arms would be: python3-c-pass "
+        "(python3 -c pass), python3-s-c-pass (python3 -S -c pass)"
+    ) in " ".join(wrong.output.split())
     result = run_import(tmp_path, "hyperfine", "results.json", "--into", "rep", "--baseline", "python3 -S -c pass")
     assert result.exit_code == 0, result.output
     assert "added to" not in result.output and "baseline of section" not in result.output
@@ -193,10 +212,13 @@ def test_baseline_names_an_arm_by_the_value_it_comes_from(tmp_path):
     copy_in(tmp_path, "hyperfine", "generated_parameter_scan.json")
     more = run_import(tmp_path, "hyperfine", "generated_parameter_scan.json", "--into", "rep")
     assert more.exit_code == 0, more.output
-    assert yaml.safe_load((tmp_path / "rep" / "report.yaml").read_text())["sections"][0]["baseline"] == \
-        "python3-s-c-pass"
+    assert (
+        yaml.safe_load((tmp_path / "rep" / "report.yaml").read_text())["sections"][0]["baseline"] == "python3-s-c-pass"
+    )
     another_run(tmp_path / "results.json", tmp_path / "results.json")
-    other = run_import(tmp_path, "hyperfine", "results.json", "--arm", "x", "--into", "rep", "--baseline", "sleep-0.020")
+    other = run_import(
+        tmp_path, "hyperfine", "results.json", "--arm", "x", "--into", "rep", "--baseline", "sleep-0.020"
+    )
     assert other.exit_code == 0, other.output
     assert "baseline sleep-0.020 of section main" in other.output
 
@@ -204,13 +226,16 @@ def test_baseline_names_an_arm_by_the_value_it_comes_from(tmp_path):
 def test_values_are_converted_to_the_unit_the_report_uses(tmp_path):
     project = tmp_path / "report"
     project.mkdir()
-    (project / "report.yaml").write_text(textwrap.dedent("""\
+    (project / "report.yaml").write_text(
+        textwrap.dedent("""\
         title: Shell timings
         metrics:
           - {id: wall_us, label: Wall, unit: µs, better: lower, source: hyperfine times}
         dimensions: [{id: command, label: Command}]
         sections: [{id: main, title: Main, arms: []}]
-        """), encoding="utf-8")
+        """),
+        encoding="utf-8",
+    )
     copy_in(tmp_path, "hyperfine", RESULTS)
     result = run_import(tmp_path, "hyperfine", RESULTS, "--arm", "a", "--arm-from", "none", "--into", "report")
     assert result.exit_code == 0, result.output
@@ -228,12 +253,13 @@ def test_records_without_the_reports_dimensions_are_refused(tmp_path):
     shutil.copytree(EXAMPLE, project)
     before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
     copy_in(tmp_path, "hyperfine", RESULTS)
-    result = run_import(tmp_path, "hyperfine", RESULTS, "--arm", "a", "--section", "nov3-tuning",
-                        "--into", "example")
+    result = run_import(tmp_path, "hyperfine", RESULTS, "--arm", "a", "--section", "nov3-tuning", "--into", "example")
     assert result.exit_code == 1
-    assert (f"{RESULTS}: report.yaml declares the dimension 'prompt_target', which these hyperfine "
-            "records do not have; a report's sections share its dimensions, so --section NEW cannot hold "
-            "them either: import them into another report folder") in result.output
+    assert (
+        f"{RESULTS}: report.yaml declares the dimension 'prompt_target', which these hyperfine "
+        "records do not have; a report's sections share its dimensions, so --section NEW cannot hold "
+        "them either: import them into another report folder"
+    ) in result.output
     assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file()} == before
 
 
@@ -261,8 +287,19 @@ def test_several_sections_need_section(tmp_path):
     copy_in(tmp_path, "hyperfine", RESULTS)
     for section in ("one", "two"):
         another_run(tmp_path / RESULTS, tmp_path / RESULTS)
-        result = run_import(tmp_path, "hyperfine", RESULTS, "--arm", section, "--arm-from", "none",
-                            "--section", section, "--into", "report")
+        result = run_import(
+            tmp_path,
+            "hyperfine",
+            RESULTS,
+            "--arm",
+            section,
+            "--arm-from",
+            "none",
+            "--section",
+            section,
+            "--into",
+            "report",
+        )
         assert result.exit_code == 0, result.output
     another_run(tmp_path / RESULTS, tmp_path / RESULTS)
     result = run_import(tmp_path, "hyperfine", RESULTS, "--arm", "three", "--into", "report")
@@ -285,21 +322,27 @@ def test_several_files_one_runs_file_each(tmp_path):
     clash = run_import(tmp_path, "hyperfine", RESULTS, f"b/{RESULTS}", "--arm", "a", "--into", "report")
     assert clash.exit_code == 1
     digest = hashlib.sha256((tmp_path / RESULTS).read_bytes()).hexdigest()
-    assert (f"b/{RESULTS}: {RESULTS} and b/{RESULTS} are the same file (SHA-256 {digest[:12]}…): one run "
-            "imported twice would count as two") in clash.output
+    assert (
+        f"b/{RESULTS}: {RESULTS} and b/{RESULTS} are the same file (SHA-256 {digest[:12]}…): one run "
+        "imported twice would count as two"
+    ) in clash.output
     assert not (tmp_path / "report").exists()
     # a file whose records lack a dimension of the other is refused, whole, before writing
     mixed = run_import(tmp_path, "hyperfine", *names, "--arm", "a", "--into", "report")
     assert mixed.exit_code == 1
-    assert (f"{RESULTS}: the other files have the dimension 'n', which these hyperfine records do "
-            "not have; a report's sections share its dimensions, so --section NEW cannot hold them "
-            "either: import them into another report folder") in mixed.output
+    assert (
+        f"{RESULTS}: the other files have the dimension 'n', which these hyperfine records do "
+        "not have; a report's sections share its dimensions, so --section NEW cannot hold them "
+        "either: import them into another report folder"
+    ) in mixed.output
     assert not (tmp_path / "report").exists()
     another_run(tmp_path / RESULTS, tmp_path / "again.json")
     both = run_import(tmp_path, "hyperfine", RESULTS, "again.json", "--arm", "a", "--into", "report")
     assert both.exit_code == 0, both.output
     assert [line.split(" → ")[1] for line in both.output.splitlines() if " → " in line] == [
-        "runs/a-generated_one_failed_run.jsonl", "runs/a-again.jsonl"]
+        "runs/a-generated_one_failed_run.jsonl",
+        "runs/a-again.jsonl",
+    ]
     project = load_project(tmp_path / "report")
     assert len(project.records) == 24 and len({r.run_id for r in project.records}) == 24
 

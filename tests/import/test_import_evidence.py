@@ -39,15 +39,19 @@ def test_another_file_of_the_same_name_is_kept_apart_and_the_same_file_is_refuse
     # the name is taken by other content: the copy goes to a folder named by its own digest
     kept = tmp_path / "rep" / "evidence" / "imports" / "hyperfine" / digest[:12] / "r.json"
     assert kept.read_bytes() == (tmp_path / "later" / "r.json").read_bytes()
-    assert (tmp_path / "rep" / "evidence" / "imports" / "hyperfine" / "r.json").read_bytes() == \
-        (tmp_path / "r.json").read_bytes()
-    assert {r["evidence"] for r in records(tmp_path / "rep" / "runs" / "later-r.jsonl")} == \
-        {f"evidence/imports/hyperfine/{digest[:12]}/r.json"}
+    assert (tmp_path / "rep" / "evidence" / "imports" / "hyperfine" / "r.json").read_bytes() == (
+        tmp_path / "r.json"
+    ).read_bytes()
+    assert {r["evidence"] for r in records(tmp_path / "rep" / "runs" / "later-r.jsonl")} == {
+        f"evidence/imports/hyperfine/{digest[:12]}/r.json"
+    }
     before = tree(tmp_path / "rep")
     same = run_import(tmp_path, "hyperfine", "r.json", "--arm", "again", "--into", "rep")
     assert same.exit_code == 1
-    assert ("r.json: already imported: r.json in rep/runs/r.jsonl (SHA-256 "
-            f"{hashlib.sha256((tmp_path / 'r.json').read_bytes()).hexdigest()[:12]}…)") in same.output
+    assert (
+        "r.json: already imported: r.json in rep/runs/r.jsonl (SHA-256 "
+        f"{hashlib.sha256((tmp_path / 'r.json').read_bytes()).hexdigest()[:12]}…)"
+    ) in same.output
     assert tree(tmp_path / "rep") == before
 
 
@@ -59,13 +63,18 @@ def test_replace_with_a_new_version_of_the_file_replaces_its_copy(tmp_path):
     (tmp_path / "r.json").write_text(json.dumps(doc, indent=2))
     replaced = run_import(tmp_path, "hyperfine", "r.json", "--into", "rep", "--replace")
     assert replaced.exit_code == 0, replaced.output
-    assert (tmp_path / "rep" / "evidence" / "imports" / "hyperfine" / "r.json").read_bytes() == \
-        (tmp_path / "r.json").read_bytes()
+    assert (tmp_path / "rep" / "evidence" / "imports" / "hyperfine" / "r.json").read_bytes() == (
+        tmp_path / "r.json"
+    ).read_bytes()
     assert records(tmp_path / "rep" / "runs" / "r.jsonl")[0]["wall_ms"] == 500.0
 
 
-SERVING = [p for p in sample_files() if p.parent.name in ("vllm", "sglang", "guidellm")
-           and not any(word in p.name for word in ("commands", "benchmark_results", "throughput"))]
+SERVING = [
+    p
+    for p in sample_files()
+    if p.parent.name in ("vllm", "sglang", "guidellm")
+    and not any(word in p.name for word in ("commands", "benchmark_results", "throughput"))
+]
 
 
 @pytest.mark.parametrize("path", SERVING, ids=lambda p: p.name)
@@ -77,9 +86,14 @@ def test_every_serving_latency_is_in_ms_and_every_count_a_whole_number(tmp_path,
     assert latencies and all(m["unit"] == "ms" and m["id"].endswith("_ms") for m in latencies)
     (runs,) = (tmp_path / "rep" / "runs").iterdir()
     rows = records(runs)
-    counted = [k for row in rows for k in row
-               if k in ("completed", "failed", "total_input_tokens", "total_output_tokens")
-               or k.endswith("_count") or k.startswith("requests_")]
+    counted = [
+        k
+        for row in rows
+        for k in row
+        if k in ("completed", "failed", "total_input_tokens", "total_output_tokens")
+        or k.endswith("_count")
+        or k.startswith("requests_")
+    ]
     assert counted
     for row in rows:
         for key in counted:

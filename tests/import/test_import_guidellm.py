@@ -33,33 +33,78 @@ def the_benchmark() -> dict:
 
 def summary(mean: float, median: float, p99: float, count: int = 10) -> dict:
     """A ≥0.4 ``DistributionSummary`` (p99 only under ``percentiles``)."""
-    return {"mean": mean, "median": median, "mode": median, "variance": 0.0, "std_dev": 0.0,
-            "min": median, "max": p99, "count": count, "total_sum": mean * count,
-            "percentiles": {"p001": median, "p01": median, "p05": median, "p10": median,
-                            "p25": median, "p50": median, "p75": median, "p90": median,
-                            "p95": median, "p99": p99, "p999": p99}, "pdf": None}
+    return {
+        "mean": mean,
+        "median": median,
+        "mode": median,
+        "variance": 0.0,
+        "std_dev": 0.0,
+        "min": median,
+        "max": p99,
+        "count": count,
+        "total_sum": mean * count,
+        "percentiles": {
+            "p001": median,
+            "p01": median,
+            "p05": median,
+            "p10": median,
+            "p25": median,
+            "p50": median,
+            "p75": median,
+            "p90": median,
+            "p95": median,
+            "p99": p99,
+            "p999": p99,
+        },
+        "pdf": None,
+    }
 
 
 def status_summary(mean: float, median: float, p99: float) -> dict:
     zero = summary(0.0, 0.0, 0.0, 0)
-    return {"successful": summary(mean, median, p99), "errored": zero, "incomplete": zero,
-            "total": summary(mean, median, p99)}
+    return {
+        "successful": summary(mean, median, p99),
+        "errored": zero,
+        "incomplete": zero,
+        "total": summary(mean, median, p99),
+    }
 
 
-def bench_v04(strategy: dict, successful: int, errored: int = 0, incomplete: int = 0,
-              ttft: float = 40.0, start: float = 1767225600.0) -> dict:
+def bench_v04(
+    strategy: dict,
+    successful: int,
+    errored: int = 0,
+    incomplete: int = 0,
+    ttft: float = 40.0,
+    start: float = 1767225600.0,
+) -> dict:
     """A benchmark in the current schema (docs/import/guidellm.md, GuideLLM ≥0.4)."""
-    totals = {"successful": successful, "errored": errored, "incomplete": incomplete,
-              "total": successful + errored + incomplete}
+    totals = {
+        "successful": successful,
+        "errored": errored,
+        "incomplete": incomplete,
+        "total": successful + errored + incomplete,
+    }
     return {
         "type_": "generative_benchmark",
-        "config": {"id_": "b-1", "run_id": "r-1", "run_index": 0, "strategy": strategy,
-                   "profile": {"type_": "sweep"}, "constraints": {}, "requests": {},
-                   "backend": {"type_": "openai_http", "target": "http://srv:8000",
-                               "model": "org/model"}, "environment": {}},
+        "config": {
+            "id_": "b-1",
+            "run_id": "r-1",
+            "run_index": 0,
+            "strategy": strategy,
+            "profile": {"type_": "sweep"},
+            "constraints": {},
+            "requests": {},
+            "backend": {"type_": "openai_http", "target": "http://srv:8000", "model": "org/model"},
+            "environment": {},
+        },
         "scheduler_state": {},
-        "scheduler_metrics": {"start_time": start, "requests_made": totals,
-                              "measure_start_time": start, "measure_end_time": start + 30},
+        "scheduler_metrics": {
+            "start_time": start,
+            "requests_made": totals,
+            "measure_start_time": start,
+            "measure_end_time": start + 30,
+        },
         "metrics": {
             "request_totals": totals,
             "requests_per_second": status_summary(2.5, 2.4, 3.0),
@@ -74,22 +119,39 @@ def bench_v04(strategy: dict, successful: int, errored: int = 0, incomplete: int
             "output_tokens_per_second": status_summary(320.0, 310.0, 400.0),
             "tokens_per_second": status_summary(1600.0, 1550.0, 2000.0),
         },
-        "requests": {"successful": [{"request_id": "q1", "info": {"timings": {
-            "request_start": start, "first_token_iteration": start + 0.04,
-            "last_token_iteration": start + 1.2}}}], "errored": [], "incomplete": [],
-            "total": None},
-        "start_time": start, "end_time": start + 30, "duration": 30.0,
+        "requests": {
+            "successful": [
+                {
+                    "request_id": "q1",
+                    "info": {
+                        "timings": {
+                            "request_start": start,
+                            "first_token_iteration": start + 0.04,
+                            "last_token_iteration": start + 1.2,
+                        }
+                    },
+                }
+            ],
+            "errored": [],
+            "incomplete": [],
+            "total": None,
+        },
+        "start_time": start,
+        "end_time": start + 30,
+        "duration": 30.0,
     }
 
 
 def report_v04(*benches: dict) -> dict:
-    return {"metadata": {"version": 2, "guidellm_version": "0.4.0", "python_version": "3.12",
-                         "platform": "linux"},
-            "config": {"target": "http://srv:8000", "data": "prompt_tokens=512,output_tokens=128"},
-            "benchmarks": list(benches)}
+    return {
+        "metadata": {"version": 2, "guidellm_version": "0.4.0", "python_version": "3.12", "platform": "linux"},
+        "config": {"target": "http://srv:8000", "data": "prompt_tokens=512,output_tokens=128"},
+        "benchmarks": list(benches),
+    }
 
 
 # --- the genuine v0.3 sample ----------------------------------------------------------------
+
 
 def test_one_record_per_benchmark_with_the_reports_own_figures():
     bench = the_benchmark()
@@ -118,9 +180,11 @@ def test_request_counts_are_raw_fields_and_the_samples_are_never_recounted():
     bench = the_benchmark()
     (rec,) = guidellm.read(V03_JSON, "g.json").records
     totals = bench["request_totals"]
-    assert (rec["requests_successful"], rec["requests_errored"], rec["requests_incomplete"],
-            rec["requests_total"]) == (totals["successful"], totals["errored"],
-                                       totals["incomplete"], totals["total"]) == (46, 0, 1, 47)
+    assert (
+        (rec["requests_successful"], rec["requests_errored"], rec["requests_incomplete"], rec["requests_total"])
+        == (totals["successful"], totals["errored"], totals["incomplete"], totals["total"])
+        == (46, 0, 1, 47)
+    )
     assert rec["requests_successful_sampled"] == len(bench["requests"]["successful"]) == 1
     assert rec["status"] == "ok"  # one incomplete request: visible, not a failure
 
@@ -129,8 +193,7 @@ def test_metric_units_and_the_tpot_definitions_in_words():
     metrics = {m.id: m for m in guidellm.read(V03_JSON, "g.json").metrics}
     assert metrics["e2el_median_ms"].unit == "ms"
     assert "seconds in the file, ×1000 → ms" in metrics["e2el_median_ms"].source
-    assert metrics["tpot_median_ms"].source.startswith(
-        "GuideLLM metrics.inter_token_latency_ms.successful.median")
+    assert metrics["tpot_median_ms"].source.startswith("GuideLLM metrics.inter_token_latency_ms.successful.median")
     assert "same definition as vLLM/SGLang TPOT" in metrics["tpot_median_ms"].source
     tpot = metrics["guidellm_tpot_median_ms"].source
     assert tpot.startswith("GuideLLM metrics.time_per_output_token_ms.successful.median")
@@ -147,8 +210,7 @@ def test_the_samples_tpot_really_is_last_minus_first_token_over_all_tokens():
     span = req["last_token_time"] - req["first_token_time"]
     assert req["time_per_output_token_ms"] == pytest.approx(1000 * span / req["output_tokens"])
     assert req["inter_token_latency_ms"] == pytest.approx(1000 * span / (req["output_tokens"] - 1))
-    assert req["time_to_first_token_ms"] == pytest.approx(
-        1000 * (req["first_token_time"] - req["start_time"]))
+    assert req["time_to_first_token_ms"] == pytest.approx(1000 * (req["first_token_time"] - req["start_time"]))
 
 
 def test_yaml_gives_the_same_records():
@@ -176,6 +238,7 @@ def test_arm_stub():
 
 # --- the current schema ---------------------------------------------------------------------
 
+
 def test_current_schema_sweep_strategies_and_a_failed_benchmark(tmp_path):
     doc = report_v04(
         bench_v04({"type_": "synchronous"}, 20),
@@ -187,15 +250,19 @@ def test_current_schema_sweep_strategies_and_a_failed_benchmark(tmp_path):
     path = write(tmp_path, "benchmarks.json", json.dumps(doc, indent=2))
     imported = guidellm.read(path, "benchmarks.json")
     recs = imported.records
-    assert [r["strategy"] for r in recs] == ["synchronous", "throughput", "constant@2.50",
-                                             "concurrent@4", "poisson@12.35"]
+    assert [r["strategy"] for r in recs] == [
+        "synchronous",
+        "throughput",
+        "constant@2.50",
+        "concurrent@4",
+        "poisson@12.35",
+    ]
     assert [r["status"] for r in recs] == ["ok", "ok", "ok", "failed", "ok"]
     assert recs[1]["requests_errored"] == 3 and recs[2]["requests_incomplete"] == 2
     assert recs[2]["strategy_rate"] == 2.5 and recs[3]["strategy_streams"] == 4
     # the load each strategy states; "not recorded" where it states none (never unlimited)
     assert [d.id for d in imported.dimensions] == ["strategy", "max_concurrency", "request_rate"]
-    assert [r["max_concurrency"] for r in recs] == ["not recorded", "not recorded", "not recorded", 4,
-                                                    "not recorded"]
+    assert [r["max_concurrency"] for r in recs] == ["not recorded", "not recorded", "not recorded", 4, "not recorded"]
     assert [r["request_rate"] for r in recs] == ["not recorded", "not recorded", 2.5, "not recorded", 12.345]
     src = doc["benchmarks"][2]["metrics"]
     assert recs[2]["ttft_median_ms"] == src["time_to_first_token_ms"]["successful"]["median"] == 55.0
@@ -251,7 +318,8 @@ def test_absent_and_non_finite_values_stay_none(tmp_path):
     assert rec["ttft_median_ms"] is None and rec["tpot_mean_ms"] is None
     assert [str(p) for p in imported.skipped] == [
         "b.json:1: warning: skipped: benchmarks[0]: metrics.inter_token_latency_ms.successful.mean "
-        "is nan, not a finite number: 'tpot_mean_ms' is not measured"]
+        "is nan, not a finite number: 'tpot_mean_ms' is not measured"
+    ]
 
 
 def test_an_entry_without_metrics_is_skipped_with_its_line(tmp_path):
@@ -260,11 +328,12 @@ def test_an_entry_without_metrics_is_skipped_with_its_line(tmp_path):
     imported = guidellm.read(path, "b.json")
     assert len(imported.records) == 1
     (problem,) = imported.skipped
-    line = path.read_text().splitlines().index('  {', path.read_text().splitlines().index(' "benchmarks": [') + 2)
+    line = path.read_text().splitlines().index("  {", path.read_text().splitlines().index(' "benchmarks": [') + 2)
     assert str(problem) == f"b.json:{line + 1}: warning: skipped: benchmarks[1] has no 'metrics' mapping"
 
 
 # --- bad input -------------------------------------------------------------------------------
+
 
 def test_truncated_json(tmp_path):
     text = V03_JSON.read_text(encoding="utf-8")
@@ -297,8 +366,7 @@ def test_wrong_format(tmp_path):
     vllm = FIXTURES / "vllm" / "llm-k8s_01_tp8_pp1_qps_04_first30req.json"
     with pytest.raises(ImportFormatError) as exc:
         guidellm.read(vllm, "v.json")
-    assert messages(exc) == ["v.json:1: not a GuideLLM benchmarks report: no 'benchmarks' list "
-                             "at the top level"]
+    assert messages(exc) == ["v.json:1: not a GuideLLM benchmarks report: no 'benchmarks' list at the top level"]
     empty = write(tmp_path, "none.json", '{"benchmarks": []}')
     with pytest.raises(ImportFormatError) as exc:
         guidellm.read(empty, "none.json")
@@ -306,8 +374,10 @@ def test_wrong_format(tmp_path):
 
 
 def test_a_pytest_benchmark_file_is_refused_with_every_reason(tmp_path):
-    doc = {"machine_info": {}, "benchmarks": [{"name": "test_a", "stats": {"min": 1.0}},
-                                              {"name": "test_b", "stats": {"min": 2.0}}]}
+    doc = {
+        "machine_info": {},
+        "benchmarks": [{"name": "test_a", "stats": {"min": 1.0}}, {"name": "test_b", "stats": {"min": 2.0}}],
+    }
     path = write(tmp_path, "pb.json", json.dumps(doc, indent=2))
     assert not guidellm.detect(path, path.read_text())
     with pytest.raises(ImportFormatError) as exc:
@@ -321,15 +391,18 @@ def test_a_pytest_benchmark_file_is_refused_with_every_reason(tmp_path):
 
 # --- detection -------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("path", sample_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_detect_is_true_only_on_its_own_samples(path):
     text = path.read_bytes().decode("utf-8", errors="replace")
     assert guidellm.detect(path, text) is (path.parent.name.startswith("guidellm") and path.suffix != ".csv")
 
 
-@pytest.mark.parametrize("path", [p for p in sample_files() if p.parent.name.startswith("guidellm")
-                                  and p.suffix != ".csv"],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path",
+    [p for p in sample_files() if p.parent.name.startswith("guidellm") and p.suffix != ".csv"],
+    ids=lambda p: p.name,
+)
 def test_auto_picks_this_importer(path):
     from benchproof.importers import detect
 
@@ -348,6 +421,7 @@ def test_registered():
 
 # --- end to end: benchproof import → build → the page ---------------------------------------
 
+
 def test_end_to_end_json_and_yaml(tmp_path):
     project = tmp_path / "project"
     import_files(project, "guidellm", "json", V03_JSON)
@@ -361,16 +435,18 @@ def test_end_to_end_json_and_yaml(tmp_path):
 def test_end_to_end_failed_benchmark_is_listed_without_a_figure(tmp_path):
     from support.common import summary_rows
 
-    doc = report_v04(bench_v04({"type_": "synchronous"}, 20),
-                     bench_v04({"type_": "concurrent", "streams": 4}, 0, errored=12))
+    doc = report_v04(
+        bench_v04({"type_": "synchronous"}, 20), bench_v04({"type_": "concurrent", "streams": 4}, 0, errored=12)
+    )
     path = write(tmp_path, "benchmarks.json", json.dumps(doc))
     project = tmp_path / "project"
     import_files(project, "guidellm", "srv", path)
     soup = build_page(project, tmp_path / "site")
-    ttft = next(m for m in yaml.safe_load((project / "report.yaml").read_text())["metrics"]
-                if m["id"].startswith("ttft_median"))
+    ttft = next(
+        m for m in yaml.safe_load((project / "report.yaml").read_text())["metrics"] if m["id"].startswith("ttft_median")
+    )
     expected = 40.0 / {"s": 1000.0, "ms": 1.0}[ttft["unit"]]  # the import picks the unit
-    shown = f"{expected:.0f}" if expected.is_integer() else f"{expected:.2f}"   # whole numbers: no decimals
+    shown = f"{expected:.0f}" if expected.is_integer() else f"{expected:.2f}"  # whole numbers: no decimals
     assert cell(soup, "TTFT median", ["srv", "synchronous"]) == shown
     (row,) = [r for r in summary_rows(soup) if r[:2] == ["srv", "concurrent@4"]]
     assert "failed" in " ".join(row)

@@ -41,6 +41,7 @@ def read_doc(tmp_path: Path, doc: dict, name: str = "b.json"):
 
 # --- the records ------------------------------------------------------------------------------
 
+
 def test_one_record_per_benchmark_with_the_load_it_states():
     doc = doc_of()
     imported = guidellm.read(FAST, "fast.json")
@@ -48,7 +49,7 @@ def test_one_record_per_benchmark_with_the_load_it_states():
     assert [b["config"]["strategy"]["streams"] for b in doc["benchmarks"]] == [1, 4]
     assert [r["max_concurrency"] for r in imported.records] == [1, 4]
     assert [d.id for d in imported.dimensions] == ["strategy", "max_concurrency"]
-    assert all("request_rate" not in r for r in imported.records)   # no strategy states a rate
+    assert all("request_rate" not in r for r in imported.records)  # no strategy states a rate
     assert [r["status"] for r in imported.records] == ["ok", "ok"]
     assert [r["repeat"] for r in imported.records] == [1, 1]
     assert imported.tool_version == "0.8.1" == doc["metadata"]["guidellm_version"]
@@ -63,11 +64,17 @@ def test_throughputs_and_the_reports_own_summaries():
         assert rec["output_throughput"] == m["output_tokens_per_second"]["successful"]["mean"]
         assert rec["total_token_throughput"] == m["tokens_per_second"]["successful"]["mean"]
         ttft = m["time_to_first_token_ms"]["successful"]
-        assert (rec["ttft_mean_ms"], rec["ttft_median_ms"], rec["ttft_p99_ms"]) == \
-            (ttft["mean"], ttft["median"], ttft["percentiles"]["p99"])
+        assert (rec["ttft_mean_ms"], rec["ttft_median_ms"], rec["ttft_p99_ms"]) == (
+            ttft["mean"],
+            ttft["median"],
+            ttft["percentiles"]["p99"],
+        )
         itl = m["inter_token_latency_ms"]["successful"]
-        assert (rec["tpot_mean_ms"], rec["tpot_median_ms"], rec["tpot_p99_ms"]) == \
-            (itl["mean"], itl["median"], itl["percentiles"]["p99"])
+        assert (rec["tpot_mean_ms"], rec["tpot_median_ms"], rec["tpot_p99_ms"]) == (
+            itl["mean"],
+            itl["median"],
+            itl["percentiles"]["p99"],
+        )
         tpot = m["time_per_output_token_ms"]["successful"]
         assert (rec["guidellm_tpot_mean_ms"], rec["guidellm_tpot_p99_ms"]) == (tpot["mean"], tpot["percentiles"]["p99"])
         latency = m["request_latency"]["successful"]
@@ -75,8 +82,11 @@ def test_throughputs_and_the_reports_own_summaries():
         assert rec["e2el_p99_ms"] == pytest.approx(latency["percentiles"]["p99"] * 1000)
         assert rec["requests_successful"] == m["request_totals"]["successful"] == 12
     units = {m.id: m.unit for m in imported.metrics}
-    assert (units["request_throughput"], units["output_throughput"], units["total_token_throughput"]) == \
-        ("req/s", "tok/s", "tok/s")
+    assert (units["request_throughput"], units["output_throughput"], units["total_token_throughput"]) == (
+        "req/s",
+        "tok/s",
+        "tok/s",
+    )
 
 
 def test_times_of_each_benchmark_and_each_request():
@@ -109,12 +119,18 @@ def test_request_rows_are_the_files_requests():
 def test_guidellms_own_warnings_are_passed_on_and_its_phases_kept():
     doc = doc_of()
     imported = guidellm.read(FAST, "fast.json")
-    expected = [f"fast.json:1: warning: benchmarks[{i}] (concurrent@{n}): GuideLLM warns: {w['message']} {w['note']}"
-                for i, (b, n) in enumerate(zip(doc["benchmarks"], (1, 4))) for w in b["warnings"]]
+    expected = [
+        f"fast.json:1: warning: benchmarks[{i}] (concurrent@{n}): GuideLLM warns: {w['message']} {w['note']}"
+        for i, (b, n) in enumerate(zip(doc["benchmarks"], (1, 4)))
+        for w in b["warnings"]
+    ]
     assert len(expected) == 2 and "bottlenecked by the data generation" in expected[0]
     assert [str(w) for w in imported.warnings] == expected
-    assert [(r["warmup_s"], r["cooldown_s"]) for r in imported.records] == \
-        [(b["warmup_duration"], b["cooldown_duration"]) for b in doc["benchmarks"]] == [(0.0, 0.0), (0.0, 0.0)]
+    assert (
+        [(r["warmup_s"], r["cooldown_s"]) for r in imported.records]
+        == [(b["warmup_duration"], b["cooldown_duration"]) for b in doc["benchmarks"]]
+        == [(0.0, 0.0), (0.0, 0.0)]
+    )
 
 
 def test_only_the_mean_of_ttft_and_latency_is_stated():
@@ -122,9 +138,11 @@ def test_only_the_mean_of_ttft_and_latency_is_stated():
     interpolation (the file's median is not its requests' median); its ITL summary is weighted
     by output tokens.  Only what is computed as benchproof recomputes it is compared."""
     stated = {m.id: m.stated for m in guidellm.read(FAST, "fast.json").request_metrics}
-    assert stated == {"ttft_ms": {"count": "requests_successful", "mean": "ttft_mean_ms"},
-                      "tpot_ms": None,
-                      "e2el_ms": {"count": "requests_successful", "mean": "e2el_mean_ms"}}
+    assert stated == {
+        "ttft_ms": {"count": "requests_successful", "mean": "ttft_mean_ms"},
+        "tpot_ms": None,
+        "e2el_ms": {"count": "requests_successful", "mean": "e2el_mean_ms"},
+    }
     bench = doc_of()["benchmarks"][0]
     values = sorted(r["time_to_first_token_ms"] for r in bench["requests"]["successful"])
     numpy_median = (values[5] + values[6]) / 2
@@ -144,7 +162,7 @@ def test_arm_stub_from_the_reports_spec():
     assert s["overrides"] == "profile.streams=1; profile.streams=4"
     assert s["processor"] == "/work/tools/tok"
     assert arm["subject"] == {"name": "stub-model"}
-    assert "engine" not in arm and "command" not in arm    # the file keeps no command line
+    assert "engine" not in arm and "command" not in arm  # the file keeps no command line
 
 
 def test_the_yaml_of_a_report_reads_as_its_json():
@@ -170,6 +188,7 @@ def test_auto_detects_guidellm_only():
 
 # --- field stripping: a field the file lacks is never a value -----------------------------------
 
+
 def _pop(node: Any, *path: str) -> None:
     for key in path[:-1]:
         node = node[key]
@@ -180,6 +199,7 @@ def _each_bench(*path: str) -> Callable[[dict], None]:
     def strip(doc: dict) -> None:
         for bench in doc["benchmarks"]:
             _pop(bench, *path)
+
     return strip
 
 
@@ -188,6 +208,7 @@ def _requests(*path: str) -> Callable[[dict], None]:
         for bench in doc["benchmarks"]:
             for request in bench["requests"]["successful"]:
                 _pop(request, *path)
+
     return strip
 
 
@@ -195,6 +216,7 @@ def _all(*strips: Callable[[dict], None]) -> Callable[[dict], None]:
     def strip(doc: dict) -> None:
         for one in strips:
             one(doc)
+
     return strip
 
 
@@ -219,18 +241,21 @@ def _check_metric_absent(metric: str) -> Callable[[Any], None]:
     def check(imported) -> None:
         assert metric not in {m.id for m in imported.metrics}
         assert all(metric not in r for r in imported.records)
+
     return check
 
 
 def _check_none(column: str) -> Callable[[Any], None]:
     def check(imported) -> None:
         assert all(r[column] is None for r in imported.records)
+
     return check
 
 
 def _check_missing(column: str) -> Callable[[Any], None]:
     def check(imported) -> None:
         assert all(column not in r for r in imported.records)
+
     return check
 
 
@@ -266,35 +291,56 @@ STRIPS = {
     "streams and max_concurrency": (_second_streams, _check_streams),
     "every benchmark's streams and max_concurrency": (
         _all(_each_bench("config", "strategy", "streams"), _each_bench("config", "strategy", "max_concurrency")),
-        _check_no_concurrency),
+        _check_no_concurrency,
+    ),
     "start_time": (_each_bench("start_time"), _check_missing("started_at")),
     "end_time": (_each_bench("end_time"), _check_missing("ended_at")),
-    "model": (_all(_each_bench("config", "backend", "model"), lambda d: _pop(d, "config", "spec", "backend", "model")),
-              _check_model),
-    "target": (_all(_each_bench("config", "backend", "target"), lambda d: _pop(d, "config", "spec", "backend", "target")),
-               _check_target),
-    "backend kind": (_all(_each_bench("config", "backend", "kind"), lambda d: _pop(d, "config", "spec", "backend", "kind")),
-                     _check_backend),
+    "model": (
+        _all(_each_bench("config", "backend", "model"), lambda d: _pop(d, "config", "spec", "backend", "model")),
+        _check_model,
+    ),
+    "target": (
+        _all(_each_bench("config", "backend", "target"), lambda d: _pop(d, "config", "spec", "backend", "target")),
+        _check_target,
+    ),
+    "backend kind": (
+        _all(_each_bench("config", "backend", "kind"), lambda d: _pop(d, "config", "spec", "backend", "kind")),
+        _check_backend,
+    ),
     "guidellm_version": (lambda d: _pop(d, "metadata", "guidellm_version"), _check_version),
     "requests_per_second": (_each_bench("metrics", "requests_per_second"), _check_metric_absent("request_throughput")),
-    "output_tokens_per_second": (_each_bench("metrics", "output_tokens_per_second"),
-                                 _check_metric_absent("output_throughput")),
+    "output_tokens_per_second": (
+        _each_bench("metrics", "output_tokens_per_second"),
+        _check_metric_absent("output_throughput"),
+    ),
     "tokens_per_second": (_each_bench("metrics", "tokens_per_second"), _check_metric_absent("total_token_throughput")),
     "ttft mean": (_each_bench("metrics", "time_to_first_token_ms", "successful", "mean"), _check_none("ttft_mean_ms")),
-    "ttft median": (_each_bench("metrics", "time_to_first_token_ms", "successful", "median"),
-                    _check_none("ttft_median_ms")),
-    "ttft p99": (_each_bench("metrics", "time_to_first_token_ms", "successful", "percentiles", "p99"),
-                 _check_none("ttft_p99_ms")),
+    "ttft median": (
+        _each_bench("metrics", "time_to_first_token_ms", "successful", "median"),
+        _check_none("ttft_median_ms"),
+    ),
+    "ttft p99": (
+        _each_bench("metrics", "time_to_first_token_ms", "successful", "percentiles", "p99"),
+        _check_none("ttft_p99_ms"),
+    ),
     "itl mean": (_each_bench("metrics", "inter_token_latency_ms", "successful", "mean"), _check_none("tpot_mean_ms")),
-    "latency p99": (_each_bench("metrics", "request_latency", "successful", "percentiles", "p99"),
-                    _check_none("e2el_p99_ms")),
+    "latency p99": (
+        _each_bench("metrics", "request_latency", "successful", "percentiles", "p99"),
+        _check_none("e2el_p99_ms"),
+    ),
     "latency mean": (_each_bench("metrics", "request_latency", "successful", "mean"), _check_none("e2el_mean_ms")),
-    "time_per_output_token_ms": (_each_bench("metrics", "time_per_output_token_ms"),
-                                 _check_metric_absent("guidellm_tpot_mean_ms")),
-    "request start times": (_all(_requests("request_start_time"), _requests("info", "timings", "request_start")),
-                            _check_request_starts),
-    "request counts": (_all(_each_bench("metrics", "request_totals"), _each_bench("scheduler_metrics", "requests_made")),
-                       _check_totals),
+    "time_per_output_token_ms": (
+        _each_bench("metrics", "time_per_output_token_ms"),
+        _check_metric_absent("guidellm_tpot_mean_ms"),
+    ),
+    "request start times": (
+        _all(_requests("request_start_time"), _requests("info", "timings", "request_start")),
+        _check_request_starts,
+    ),
+    "request counts": (
+        _all(_each_bench("metrics", "request_totals"), _each_bench("scheduler_metrics", "requests_made")),
+        _check_totals,
+    ),
 }
 
 
@@ -306,7 +352,7 @@ def test_a_stripped_field_is_not_recorded_never_a_value(tmp_path, field):
     assert doc != doc_of()
     imported = read_doc(tmp_path, doc)
     check(imported)
-    for record in imported.records:   # nothing reads like a measurement where the file is silent
+    for record in imported.records:  # nothing reads like a measurement where the file is silent
         assert record.get("max_concurrency") not in (0, "unlimited", "inf")
         assert record.get("request_rate") not in (0, "unlimited", "inf")
 
@@ -321,6 +367,7 @@ def test_request_start_falls_back_to_the_timings(tmp_path):
 
 # --- drift -------------------------------------------------------------------------------------
 
+
 def test_a_future_schema_version_is_refused_naming_it(tmp_path):
     doc = doc_of()
     doc["metadata"]["version"] = 3
@@ -328,8 +375,10 @@ def test_a_future_schema_version_is_refused_naming_it(tmp_path):
     with pytest.raises(ImportFormatError) as exc:
         read_doc(tmp_path, doc)
     (message,) = messages(exc)
-    assert message.startswith("b.json:1: GuideLLM 0.9.0: report schema 3 ('metadata.version') is not one "
-                              "this importer reads (schema 1, 2, or a report without 'metadata', as up to 0.4)")
+    assert message.startswith(
+        "b.json:1: GuideLLM 0.9.0: report schema 3 ('metadata.version') is not one "
+        "this importer reads (schema 1, 2, or a report without 'metadata', as up to 0.4)"
+    )
 
 
 def test_schema_1_of_guidellm_05_and_06_is_read(tmp_path):
@@ -345,8 +394,10 @@ def test_a_benchmark_without_its_strategy_is_refused_naming_the_field(tmp_path):
     with pytest.raises(ImportFormatError) as exc:
         read_doc(tmp_path, doc)
     (message,) = messages(exc)
-    assert message.startswith("b.json:1: GuideLLM 0.8.1: benchmarks[1]: no strategy with a 'type_' at "
-                              "'config.strategy' (≥0.4) or 'args.strategy' (v0.3)")
+    assert message.startswith(
+        "b.json:1: GuideLLM 0.8.1: benchmarks[1]: no strategy with a 'type_' at "
+        "'config.strategy' (≥0.4) or 'args.strategy' (v0.3)"
+    )
 
 
 def test_metrics_under_unknown_names_are_refused(tmp_path):
@@ -371,6 +422,7 @@ def test_a_report_without_its_version_says_so(tmp_path):
 
 # --- two arms, built ---------------------------------------------------------------------------
 
+
 def _import_both(project: Path, fast: Path = FAST, slow: Path = SLOW) -> None:
     import_files(project, "guidellm", "fast", fast)
     import_files(project, "guidellm", "slow", slow)
@@ -388,15 +440,21 @@ def test_two_arms_built_state_the_real_concurrency_and_no_summary_differs(tmp_pa
     data = _results(project, tmp_path / "site")
     assert data["dimensions"] == ["strategy", "max_concurrency"]
     points = sorted((r["arm"], r["point"]["strategy"], r["point"]["max_concurrency"]) for r in data["rows"])
-    assert points == [("fast", "concurrent@1", 1), ("fast", "concurrent@4", 4),
-                      ("slow", "concurrent@1", 1), ("slow", "concurrent@4", 4)]
+    assert points == [
+        ("fast", "concurrent@1", 1),
+        ("fast", "concurrent@4", 4),
+        ("slow", "concurrent@1", 1),
+        ("slow", "concurrent@4", 4),
+    ]
     assert [f for f in data["findings"] if f["rule"] == "summary-differs"] == []
     assert next(c for c in data["audit_coverage"] if c["rule"] == "summary-differs")["ran"] is True
     slow = doc_of(SLOW)["benchmarks"][1]["metrics"]["output_tokens_per_second"]["successful"]["mean"]
     soup = build_page(project, tmp_path / "site2")
     assert cell(soup, "Output tok/s", ["slow", "concurrent@4", "4"]) == f"{slow:.2f}"
-    runs = [json.loads(line) for line in (project / "runs" / "fast-guidellm-0.8.1_concurrent_ttft20-tok4.jsonl")
-            .read_text().splitlines()]
+    runs = [
+        json.loads(line)
+        for line in (project / "runs" / "fast-guidellm-0.8.1_concurrent_ttft20-tok4.jsonl").read_text().splitlines()
+    ]
     assert [r["started_at"] for r in runs] == [iso(b["start_time"]) for b in doc_of()["benchmarks"]]
 
 
@@ -419,5 +477,4 @@ def test_the_fixture_files_are_unchanged_copies():
     for path in (FAST, SLOW):
         text = path.read_text(encoding="utf-8")
         assert text.count("\n") == 0 and text.startswith('{"metadata": {"version": 2, "guidellm_version": "0.8.1"')
-        assert json.loads(text)["config"]["spec"]["outputs"][0]["path"] == \
-            f"/tmp/guidellm-fixture/{path.name}"
+        assert json.loads(text)["config"]["spec"]["outputs"][0]["path"] == f"/tmp/guidellm-fixture/{path.name}"

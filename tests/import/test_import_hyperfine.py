@@ -31,10 +31,10 @@ from support.stripping import without as without_fields
 from support.tools import hyperfine
 
 TOOL = "hyperfine"
-PARAMS = "generated_params_and_failing.json"     # -L n 1,2 'sleep 0.0{n}' 'false', -i
-ONE_FAILED = "generated_one_failed_run.json"     # run 4 of the first command exits 1
-TWO = "generated_two_commands.json"              # 'python3 -c pass' 'python3 -S -c pass'
-SCAN = "generated_parameter_scan.json"           # -L ms 10,20,40 'sleep 0.0{ms}'
+PARAMS = "generated_params_and_failing.json"  # -L n 1,2 'sleep 0.0{n}' 'false', -i
+ONE_FAILED = "generated_one_failed_run.json"  # run 4 of the first command exits 1
+TWO = "generated_two_commands.json"  # 'python3 -c pass' 'python3 -S -c pass'
+SCAN = "generated_parameter_scan.json"  # -L ms 10,20,40 'sleep 0.0{ms}'
 
 
 def ok_ms(result: dict) -> list[float]:
@@ -69,8 +69,10 @@ def test_several_commands_are_compared_with_the_first(defaults):
     output, soup = out["two"]
     results = json.loads((where / TWO).read_text())["results"]
     assert_compared(soup, results, ["python3-c-pass", "python3-s-c-pass"])
-    assert "  arms from command: python3-c-pass (python3 -c pass), python3-s-c-pass (python3 -S -c pass)" \
+    assert (
+        "  arms from command: python3-c-pass (python3 -c pass), python3-s-c-pass (python3 -S -c pass)"
         in output.splitlines()
+    )
     assert "baseline of section main: python3-c-pass, its first arm (--baseline VALUE names another)" in output
     labels = [a.get_text(" ", strip=True) for a in soup.select("table.summary tbody th.arm a")]
     assert labels == ["python3 -c pass", "python3 -S -c pass"]
@@ -94,8 +96,11 @@ def test_per_command_aggregates_are_in_the_arm_stub_once(defaults):
     for arm, result in zip(("python3-c-pass", "python3-s-c-pass"), results):
         stub = yaml.safe_load((where / "two" / "arms" / f"{arm}.yaml").read_text())
         assert stub["label"] == stub["command"] == result["command"]
-        assert stub["settings"] == {"runs_per_command": 10, "user_mean_s": result["user"],
-                                    "system_mean_s": result["system"]}
+        assert stub["settings"] == {
+            "runs_per_command": 10,
+            "user_mean_s": result["user"],
+            "system_mean_s": result["system"],
+        }
     rows = records(where / "two" / "runs" / "generated_two_commands.jsonl")
     assert not any(key.startswith(("user", "system")) for row in rows for key in row)
     assert {row["evidence"] for row in rows} == {f"evidence/imports/hyperfine/{TWO}"}
@@ -114,7 +119,11 @@ def test_arm_from_a_parameter_keeps_the_commands_apart(tmp_path):
     project = load_project(tmp_path / "report")
     assert [d.id for d in project.report.dimensions] == ["command"]  # `false` runs beside each sleep
     assert {(r.arm, r.dims["command"]) for r in project.records} == {
-        ("n-1", "sleep 0.01"), ("n-1", "false"), ("n-2", "sleep 0.02"), ("n-2", "false")}
+        ("n-1", "sleep 0.01"),
+        ("n-1", "false"),
+        ("n-2", "sleep 0.02"),
+        ("n-2", "false"),
+    }
     stub = yaml.safe_load((tmp_path / "report" / "arms" / "n-1.yaml").read_text())
     assert stub["command"] == ["sleep 0.01", "false"]
     assert stub["settings"]["user_mean_s"] == {"sleep 0.01": 0.001158524, "false": 0.000025416000000000066}
@@ -123,8 +132,10 @@ def test_arm_from_a_parameter_keeps_the_commands_apart(tmp_path):
 def test_an_unknown_arm_field_is_refused_naming_the_fields(tmp_path):
     copy_in(tmp_path, TOOL, PARAMS)
     out = refused_with(tmp_path, PARAMS, "--arm-from", "size")
-    assert (f"{PARAMS}: --arm-from size: these hyperfine records have no field 'size'; the fields that "
-            "differ in this file are command, n (fields: command, n; 'none' keeps one arm)") in out
+    assert (
+        f"{PARAMS}: --arm-from size: these hyperfine records have no field 'size'; the fields that "
+        "differ in this file are command, n (fields: command, n; 'none' keeps one arm)"
+    ) in out
 
 
 def refused_with(where: Path, name: str, *args: str) -> str:
@@ -162,7 +173,10 @@ def test_page_shows_the_median_of_the_successful_times(built):
 
 def test_every_run_is_a_record_and_failed_runs_say_why(built):
     where, output, soup = built
-    assert f"hyperfine {PARAMS}: 20 records (10 failed), 0 skipped → runs/shell-generated_params_and_failing.jsonl" in output
+    assert (
+        f"hyperfine {PARAMS}: 20 records (10 failed), 0 skipped → runs/shell-generated_params_and_failing.jsonl"
+        in output
+    )
     rows = records(where / "report" / "runs" / "shell-generated_params_and_failing.jsonl")
     assert len(rows) == len(soup.select("table.raw-table tbody tr")) == 20
     failed = [r for r in rows if r["status"] == "failed"]
@@ -182,14 +196,19 @@ def test_parameters_and_command_are_dimensions(built):
     stub = yaml.safe_load((where / "report" / "arms" / "shell.yaml").read_text())
     assert stub["command"] == ["sleep 0.01", "false", "sleep 0.02"]
     assert stub["settings"]["runs_per_command"] == 5
-    assert stub["settings"]["system_mean_s"] == {"sleep 0.01": 0.000896584, "false": 0.00016009199999999997,
-                                                 "sleep 0.02": 0.000589784}
+    assert stub["settings"]["system_mean_s"] == {
+        "sleep 0.01": 0.000896584,
+        "false": 0.00016009199999999997,
+        "sleep 0.02": 0.000589784,
+    }
 
 
 def test_times_of_zero_are_kept_and_warned_about(built):
     where, output, _ = built
-    assert (f"{PARAMS}:39: warning: 'false': 5 of 5 times are 0.0 s (hyperfine subtracts the shell's "
-            "start-up time, and this command ran faster than it can measure); kept as measured") in output
+    assert (
+        f"{PARAMS}:39: warning: 'false': 5 of 5 times are 0.0 s (hyperfine subtracts the shell's "
+        "start-up time, and this command ran faster than it can measure); kept as measured"
+    ) in output
     assert f"{PARAMS}:93: warning: 'false': 5 of 5 times" in output
 
 
@@ -211,7 +230,7 @@ def test_a_failed_run_is_listed_and_kept_out_of_the_ratio(tmp_path):
     results = json.loads((tmp_path / ONE_FAILED).read_text())["results"]
     soup = build_page(tmp_path / "report", tmp_path / "site")
     rows = compared(soup)
-    sleep, first = list(rows)   # the baseline's row first
+    sleep, first = list(rows)  # the baseline's row first
     assert sleep == "sleep-0.01" and first.startswith("sh-c-n-cat-count")
     base = statistics.median(ok_ms(results[1]))
     assert rows[first] == ([figure(ok_ms(results[0]))], [ratio_text(statistics.median(ok_ms(results[0])), base)])
@@ -235,8 +254,10 @@ def test_old_format_without_exit_codes_is_all_ok_with_a_warning(tmp_path):
     result = run_import(tmp_path, TOOL, name, "--arm", "a", "--into", "report")
     assert result.exit_code == 0, result.output
     assert "hyperfine old.json: 12 records, 0 skipped → runs/a-old.jsonl" in result.output
-    assert ("old.json:2: warning: no 'exit_codes' (a hyperfine older than 1.12): every run is recorded "
-            "as ok, since the file cannot say which failed") in result.output
+    assert (
+        "old.json:2: warning: no 'exit_codes' (a hyperfine older than 1.12): every run is recorded "
+        "as ok, since the file cannot say which failed"
+    ) in result.output
     rows = records(tmp_path / "report" / "runs" / "a-old.jsonl")
     assert {r["status"] for r in rows} == {"ok"}
     assert {r["arm"] for r in rows} == {"a-sh-c-n-cat-count-2-dev-null-echo-0-echo", "a-sleep-0.01"}
@@ -255,14 +276,17 @@ def test_a_time_that_is_not_a_number_is_skipped_and_reported(tmp_path):
 
 def test_truncated_empty_and_wrong_files_are_errors(tmp_path):
     text = (FIXTURES / TOOL / PARAMS).read_text()
-    assert_truncated_is_refused(tmp_path, TOOL, text, '"exit_codes"',
-                                "Expecting property name enclosed in double quotes")
+    assert_truncated_is_refused(
+        tmp_path, TOOL, text, '"exit_codes"', "Expecting property name enclosed in double quotes"
+    )
     assert "empty.json:1: the file is empty" in refused(tmp_path, TOOL, "empty.json", "")
     pytest_file = (FIXTURES / "pytest-benchmark" / "generated_tiny.json").read_text()
-    assert ("tiny.json:1: not a hyperfine --export-json file: expected an object with a 'results' list"
-            in refused(tmp_path, TOOL, "tiny.json", pytest_file))
-    assert ("none.json:1: 'results' is empty: hyperfine benchmarked no command"
-            in refused(tmp_path, TOOL, "none.json", '{"results": []}'))
+    assert "tiny.json:1: not a hyperfine --export-json file: expected an object with a 'results' list" in refused(
+        tmp_path, TOOL, "tiny.json", pytest_file
+    )
+    assert "none.json:1: 'results' is empty: hyperfine benchmarked no command" in refused(
+        tmp_path, TOOL, "none.json", '{"results": []}'
+    )
     mismatch = json.loads(text)
     mismatch["results"][0]["exit_codes"].pop()
     short = json.dumps(mismatch, indent=2)
@@ -273,11 +297,11 @@ def test_truncated_empty_and_wrong_files_are_errors(tmp_path):
 
 # --- time, version, nothing invented, drift (issue 32) ---------------------------------------
 
+
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
     """A file the installed hyperfine writes now: a -L scan with a failing command, -i."""
-    return hyperfine(tmp_path_factory.mktemp("hf-made"), "made.json", "-i", "-L", "n", "1,2",
-                     "sleep 0.00{n}", "false")
+    return hyperfine(tmp_path_factory.mktemp("hf-made"), "made.json", "-i", "-L", "n", "1,2", "sleep 0.00{n}", "false")
 
 
 def _read(path: Path):
@@ -310,8 +334,13 @@ def test_a_field_the_file_lacks_is_never_invented(made, tmp_path, field):
     assert len(stripped.records) == len(whole.records)
     # without exit codes every run reads ok (warned, tested above); without parameters the
     # arms are the four commands, so arm names and stubs move: neither is a number made up
-    allowed = ({"status", "reason"} if field == "exit_codes" else
-               {"arm", "repeat", "dimensions"} if field == "parameters" else set())
+    allowed = (
+        {"status", "reason"}
+        if field == "exit_codes"
+        else {"arm", "repeat", "dimensions"}
+        if field == "parameters"
+        else set()
+    )
     assert {p: v for p, v in invented(whole, stripped, allowed).items() if not p.startswith("arms.")} == {}
     assert not any("memory_bytes" in r for r in stripped.records)
     if field == "exit_codes":
@@ -324,14 +353,17 @@ def test_a_field_the_file_lacks_is_never_invented(made, tmp_path, field):
 def test_a_result_without_a_field_it_needs_is_refused(made, tmp_path, field):
     stripped = without_fields(made, tmp_path / "x.json", _strip_result, field)
     out = refused(tmp_path, TOOL, "drift.json", stripped.read_text())
-    assert (f"drift.json:3: results[0] has no '{field}' (hyperfine's JSON states no version): a layout this "
-            "importer does not know") in " ".join(out.split())
+    assert (
+        f"drift.json:3: results[0] has no '{field}' (hyperfine's JSON states no version): a layout this "
+        "importer does not know"
+    ) in " ".join(out.split())
 
 
 def test_a_command_without_runs_is_said(made, tmp_path):
     def strip(doc, _):
         doc["results"][0]["times"] = []
         doc["results"][0]["exit_codes"] = []
+
     stripped = _read(without_fields(made, tmp_path / "x.json", strip, ""))
     assert any("'sleep 0.001' has no run: 'times' is empty" in p.message for p in stripped.skipped)
 
@@ -339,10 +371,13 @@ def test_a_command_without_runs_is_said(made, tmp_path):
 def test_memory_of_current_releases_is_kept_per_run(made, tmp_path):
     """Releases after 1.15 add memory_usage_byte (peak bytes of each run) beside exit_codes;
     added to a copy of the 1.15 file, each value is its run's memory_bytes."""
+
     def add(doc, _):
         for result in doc["results"]:
             result["memory_usage_byte"] = [1000 + i for i in range(len(result["times"]))]
+
     imported = _read(without_fields(made, tmp_path / "mem.json", add, ""))
     doc = json.loads((tmp_path / "mem.json").read_text())
     assert [r["memory_bytes"] for r in imported.records] == [
-        m for result in doc["results"] for m in result["memory_usage_byte"]]
+        m for result in doc["results"] for m in result["memory_usage_byte"]
+    ]

@@ -58,8 +58,11 @@ def test_a_stage_report_is_one_record_with_its_rate_figures_and_times(stage):
     assert record["tpot_mean_ms"] == pytest.approx(latency["time_per_output_token"]["mean"] * 1000)
     assert record["itl_p99_ms"] == pytest.approx(latency["inter_token_latency"]["p99"] * 1000)
     assert record["e2el_p99_9_ms"] == pytest.approx(latency["request_latency"]["p99.9"] * 1000)
-    assert (record["requests"], record["completed"], record["failed"]) == \
-        (doc["load_summary"]["count"], doc["successes"]["count"], doc["failures"]["count"])
+    assert (record["requests"], record["completed"], record["failed"]) == (
+        doc["load_summary"]["count"],
+        doc["successes"]["count"],
+        doc["failures"]["count"],
+    )
     assert record["started_at"] == partial_time(CONSTANT, stage, "start")
     assert record["ended_at"] == partial_time(CONSTANT, stage, "end")
     assert record["started_at"].endswith("+00:00")
@@ -115,16 +118,25 @@ def test_the_summary_reads_the_per_request_report_and_states_its_figures_for_the
     assert imported.requests[0]["e2el_ms"] == pytest.approx(first["request_latency"] * 1000)
     assert "started_at" not in imported.requests[0]  # inference-perf's request times are monotonic, not wall clock
     stated = {m.id: m.stated for m in imported.request_metrics}
-    assert stated["ttft_ms"] == {"count": "completed", "mean": "ttft_mean_ms", "median": "ttft_median_ms",
-                                 "p90": "ttft_p90_ms", "p95": "ttft_p95_ms", "p99": "ttft_p99_ms",
-                                 "p99.9": "ttft_p99_9_ms"}
+    assert stated["ttft_ms"] == {
+        "count": "completed",
+        "mean": "ttft_mean_ms",
+        "median": "ttft_median_ms",
+        "p90": "ttft_p90_ms",
+        "p95": "ttft_p95_ms",
+        "p99": "ttft_p99_ms",
+        "p99.9": "ttft_p99_9_ms",
+    }
     assert set(stated) == {"ttft_ms", "tpot_ms", "itl_ms", "e2el_ms"}
     # the run's window: the first stage's start to the last stage's end
     assert record["started_at"] == partial_time(CONSTANT, 0, "start")
     assert record["ended_at"] == partial_time(CONSTANT, 1, "end")
-    assert imported.companions == [CONSTANT / "inference-perf.partial.stage_0.yaml",
-                                   CONSTANT / "inference-perf.partial.stage_1.yaml",
-                                   CONSTANT / "config.yaml", CONSTANT / "per_request_lifecycle_metrics.json"]
+    assert imported.companions == [
+        CONSTANT / "inference-perf.partial.stage_0.yaml",
+        CONSTANT / "inference-perf.partial.stage_1.yaml",
+        CONSTANT / "config.yaml",
+        CONSTANT / "per_request_lifecycle_metrics.json",
+    ]
 
 
 def test_a_stage_in_which_every_request_failed_is_failed_and_keeps_no_figure():
@@ -138,6 +150,7 @@ def test_a_stage_in_which_every_request_failed_is_failed_and_keeps_no_figure():
 
 # --- each optional field stripped: "not recorded", not measured or absent, never a value -------
 
+
 def _strip(path: Path, *keys: str) -> None:
     doc = report(path)
     node = doc
@@ -147,10 +160,13 @@ def _strip(path: Path, *keys: str) -> None:
     path.write_text(json.dumps(doc), encoding="utf-8")
 
 
-@pytest.mark.parametrize("keys,column", [
-    (("load_summary", "requested_rate"), "request_rate"),
-    (("load_summary", "concurrency"), "max_concurrency"),
-])
+@pytest.mark.parametrize(
+    "keys,column",
+    [
+        (("load_summary", "requested_rate"), "request_rate"),
+        (("load_summary", "concurrency"), "max_concurrency"),
+    ],
+)
 def test_a_stripped_load_setting_is_not_recorded(tmp_path, keys, column):
     folder = copy_run(CONCURRENT, tmp_path)
     path = folder / "stage_1_lifecycle_metrics.json"
@@ -158,14 +174,17 @@ def test_a_stripped_load_setting_is_not_recorded(tmp_path, keys, column):
     assert read(path).records[0][column] == NR
 
 
-@pytest.mark.parametrize("keys,metric", [
-    (("successes", "throughput", "requests_per_sec"), "request_throughput"),
-    (("successes", "throughput", "output_tokens_per_sec"), "output_throughput"),
-    (("successes", "throughput", "total_tokens_per_sec"), "total_token_throughput"),
-    (("successes", "latency", "time_to_first_token"), "ttft_median_ms"),
-    (("successes", "latency", "request_latency"), "e2el_mean_ms"),
-    (("successes", "latency", "time_to_first_token", "p99"), "ttft_p99_ms"),
-])
+@pytest.mark.parametrize(
+    "keys,metric",
+    [
+        (("successes", "throughput", "requests_per_sec"), "request_throughput"),
+        (("successes", "throughput", "output_tokens_per_sec"), "output_throughput"),
+        (("successes", "throughput", "total_tokens_per_sec"), "total_token_throughput"),
+        (("successes", "latency", "time_to_first_token"), "ttft_median_ms"),
+        (("successes", "latency", "request_latency"), "e2el_mean_ms"),
+        (("successes", "latency", "time_to_first_token", "p99"), "ttft_p99_ms"),
+    ],
+)
 def test_a_stripped_figure_is_not_measured(tmp_path, keys, metric):
     folder = copy_run(CONSTANT, tmp_path)
     path = folder / "stage_0_lifecycle_metrics.json"
@@ -175,9 +194,12 @@ def test_a_stripped_figure_is_not_measured(tmp_path, keys, metric):
     assert metric not in [m.id for m in imported.metrics]
 
 
-@pytest.mark.parametrize("gone,missing", [
-    ("inference-perf.partial.stage_0.yaml", ("started_at", "ended_at")),
-])
+@pytest.mark.parametrize(
+    "gone,missing",
+    [
+        ("inference-perf.partial.stage_0.yaml", ("started_at", "ended_at")),
+    ],
+)
 def test_without_the_partial_the_stage_has_no_time(tmp_path, gone, missing):
     folder = copy_run(CONSTANT, tmp_path)
     (folder / gone).unlink()
@@ -234,6 +256,7 @@ def test_without_the_per_request_report_the_summary_has_no_requests(tmp_path):
 
 # --- drift and wrong files --------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("key", ["successes", "load_summary", "failures"])
 def test_a_report_without_a_section_it_reads_is_an_error_naming_it(tmp_path, key):
     folder = copy_run(CONSTANT, tmp_path)
@@ -261,8 +284,9 @@ def test_a_prometheus_report_is_not_claimed_and_is_refused_naming_it():
     assert "Prometheus metrics" in messages(exc)[0]
 
 
-@pytest.mark.parametrize("name", ["adapter_sql-lora_lifecycle_metrics.json",
-                                  "adapter_sql-lora_stage_0_lifecycle_metrics.json"])
+@pytest.mark.parametrize(
+    "name", ["adapter_sql-lora_lifecycle_metrics.json", "adapter_sql-lora_stage_0_lifecycle_metrics.json"]
+)
 def test_a_lora_adapters_report_is_refused_not_taken_for_a_stage(tmp_path, name):
     shutil.copy(CONSTANT / "stage_0_lifecycle_metrics.json", tmp_path / name)
     with pytest.raises(ImportFormatError) as exc:
@@ -279,6 +303,7 @@ def test_a_report_renamed_out_of_inference_perf_names_is_an_error(tmp_path):
 
 # --- detection -----------------------------------------------------------------------------------
 
+
 def test_auto_detects_the_reports_and_claims_no_other_file():
     claimed = {p for p in sample_files() if lookup("inference-perf").detect(p, p.read_text(encoding="utf-8"))}
     ours = {p for p in HERE.rglob("*_lifecycle_metrics.json")}
@@ -290,6 +315,7 @@ def test_auto_detects_the_reports_and_claims_no_other_file():
 
 # --- through the command and a build -------------------------------------------------------------
 
+
 def test_imported_stages_build_and_results_json_shows_their_rates(tmp_path):
     folder = copy_run(CONSTANT, tmp_path)
     files = [folder / "stage_0_lifecycle_metrics.json", folder / "stage_1_lifecycle_metrics.json"]
@@ -297,8 +323,10 @@ def test_imported_stages_build_and_results_json_shows_their_rates(tmp_path):
     build_page(tmp_path / "report", tmp_path / "site")
     results = json.loads((tmp_path / "site" / "downloads" / "results.json").read_text())
     shown = {row["point"]["stage"]: row["metrics"]["request_throughput"]["median"] for row in results["rows"]}
-    assert shown == {0: report(files[0])["successes"]["throughput"]["requests_per_sec"],
-                     1: report(files[1])["successes"]["throughput"]["requests_per_sec"]}
+    assert shown == {
+        0: report(files[0])["successes"]["throughput"]["requests_per_sec"],
+        1: report(files[1])["successes"]["throughput"]["requests_per_sec"],
+    }
     rates = {row["point"]["stage"]: row["point"]["request_rate"] for row in results["rows"]}
     assert rates == {0: 2, 1: 4}
 

@@ -38,15 +38,19 @@ def test_an_import_into_hand_written_records_is_refused_and_changes_nothing(tmp_
     before = tree(project)
     result = run_import(tmp_path, "hyperfine", "scan.json", "--arm-from", "comp", "--into", "proj")
     assert result.exit_code == 1
-    assert tree(project) == before   # byte for byte
+    assert tree(project) == before  # byte for byte
     out = " ".join(result.output.split())
-    assert ("scan.json: section 'main' holds records written by hand (runs/runs.csv, the first at "
-            "runs/runs.csv:2): the hyperfine arms would be compared with them in one table, against its "
-            "baseline. Add them there on purpose with --section main, or give them a section of their own "
-            "with --section NEW") in out
-    assert ("scan.json: the metric 'wall_s' (report.yaml:17) is also in records written by hand "
-            "(runs/runs.csv:2): the hyperfine values would be read as the same measurement. Join it on purpose "
-            "by naming the section with --section, or import into another report folder") in out
+    assert (
+        "scan.json: section 'main' holds records written by hand (runs/runs.csv, the first at "
+        "runs/runs.csv:2): the hyperfine arms would be compared with them in one table, against its "
+        "baseline. Add them there on purpose with --section main, or give them a section of their own "
+        "with --section NEW"
+    ) in out
+    assert (
+        "scan.json: the metric 'wall_s' (report.yaml:17) is also in records written by hand "
+        "(runs/runs.csv:2): the hyperfine values would be read as the same measurement. Join it on purpose "
+        "by naming the section with --section, or import into another report folder"
+    ) in out
     assert "scan.json: the dimension 'size' (report.yaml:31) is also in records written by hand" in out
     assert "3 errors, 0 warnings" in out and "nothing was imported" in out
     dry = run_import(tmp_path, "hyperfine", "scan.json", "--arm-from", "comp", "--into", "proj", "--dry-run")
@@ -61,14 +65,16 @@ def test_an_arm_of_hand_written_records_is_never_joined(tmp_path, scan_file):
     report = project / "report.yaml"
     report.write_text(report.read_text().replace("[current, candidate]", "[current, gzip-6]"))
     before = tree(project)
-    result = run_import(tmp_path, "hyperfine", "scan.json", "--arm-from", "comp", "--section", "main",
-                        "--into", "proj")
+    result = run_import(tmp_path, "hyperfine", "scan.json", "--arm-from", "comp", "--section", "main", "--into", "proj")
     assert result.exit_code == 1 and tree(project) == before
-    assert ("scan.json: arm 'gzip-6' is the arm of records written by hand (runs/runs.csv:3): the hyperfine "
-            "repetitions would be pooled with theirs into one median; --arm PREFIX gives these arms ids of "
-            "their own") in " ".join(result.output.split())
-    prefixed = run_import(tmp_path, "hyperfine", "scan.json", "--arm-from", "comp", "--section", "main",
-                          "--arm", "hf", "--into", "proj")
+    assert (
+        "scan.json: arm 'gzip-6' is the arm of records written by hand (runs/runs.csv:3): the hyperfine "
+        "repetitions would be pooled with theirs into one median; --arm PREFIX gives these arms ids of "
+        "their own"
+    ) in " ".join(result.output.split())
+    prefixed = run_import(
+        tmp_path, "hyperfine", "scan.json", "--arm-from", "comp", "--section", "main", "--arm", "hf", "--into", "proj"
+    )
     assert prefixed.exit_code == 0, prefixed.output
     assert load_project(project).report.sections[0].arms == ("current", "gzip-6", "hf-gzip-1", "hf-gzip-6")
 
@@ -76,24 +82,27 @@ def test_an_arm_of_hand_written_records_is_never_joined(tmp_path, scan_file):
 def test_naming_the_section_joins_on_purpose_says_so_and_keeps_every_comment(tmp_path, scan_file):
     project = started(tmp_path, scan_file)
     text = (project / "report.yaml").read_text()
-    result = run_import(tmp_path, "hyperfine", "scan.json", "--arm-from", "comp", "--section", "main",
-                        "--into", "proj")
+    result = run_import(tmp_path, "hyperfine", "scan.json", "--arm-from", "comp", "--section", "main", "--into", "proj")
     assert result.exit_code == 0, result.output
-    for said in ("scan.json: warning: joins section 'main', which holds records written by hand (runs/runs.csv)",
-                 "report.yaml:17: warning: the hyperfine records join the metric 'wall_s' of records written by "
-                 "hand (runs/runs.csv)",
-                 "report.yaml:31: warning: the hyperfine records join the dimension 'size' of records written by "
-                 "hand (runs/runs.csv)"):
+    for said in (
+        "scan.json: warning: joins section 'main', which holds records written by hand (runs/runs.csv)",
+        "report.yaml:17: warning: the hyperfine records join the metric 'wall_s' of records written by "
+        "hand (runs/runs.csv)",
+        "report.yaml:31: warning: the hyperfine records join the dimension 'size' of records written by "
+        "hand (runs/runs.csv)",
+    ):
         assert said in result.output
     after = (project / "report.yaml").read_text()
     comments = [line for line in text.splitlines() if "#" in line]
-    assert comments and [line for line in after.splitlines() if "#" in line] == comments   # every comment
+    assert comments and [line for line in after.splitlines() if "#" in line] == comments  # every comment
     changed = [line for line in after.splitlines() if line not in text.splitlines()]
-    assert changed == ["    source: \"wall clock around the whole command; hyperfine times[]: wall-clock seconds "
-                       "of one run of", "      the command, less hyperfine's estimate of the shell's start-up time "
-                       "(warmup and prepare runs are", "      not timed)\"",   # folded at the file's width
-                       "    arms: [current, candidate, gzip-1, gzip-6]"]
-    assert list(yaml.safe_load(after)) == list(yaml.safe_load(text))   # the keys in their order
+    assert changed == [
+        '    source: "wall clock around the whole command; hyperfine times[]: wall-clock seconds of one run of',
+        "      the command, less hyperfine's estimate of the shell's start-up time (warmup and prepare runs are",
+        '      not timed)"',  # folded at the file's width
+        "    arms: [current, candidate, gzip-1, gzip-6]",
+    ]
+    assert list(yaml.safe_load(after)) == list(yaml.safe_load(text))  # the keys in their order
     soup = build_page(project, tmp_path / "site")
     assert {r[0] for r in summary_rows(soup)} == {"Current release", "Candidate build", "gzip -1", "gzip -6"}
     dry = run_import(tmp_path, "--remove", "scan.json", "--into", "proj", "--dry-run")
@@ -107,8 +116,9 @@ def test_naming_the_section_joins_on_purpose_says_so_and_keeps_every_comment(tmp
 def test_dry_run_shows_the_change_of_report_yaml_as_a_diff(tmp_path, scan_file):
     project = started(tmp_path, scan_file)
     before = tree(project)
-    result = run_import(tmp_path, "hyperfine", "scan.json", "--arm-from", "comp", "--section", "main",
-                        "--into", "proj", "--dry-run")
+    result = run_import(
+        tmp_path, "hyperfine", "scan.json", "--arm-from", "comp", "--section", "main", "--into", "proj", "--dry-run"
+    )
     assert result.exit_code == 0, result.output
     assert tree(project) == before
     lines = result.output.splitlines()
@@ -116,7 +126,7 @@ def test_dry_run_shows_the_change_of_report_yaml_as_a_diff(tmp_path, scan_file):
     assert lines[start + 1] == "+++ proj/report.yaml"
     assert "-    arms: [current, candidate]" in lines[start:]
     assert "+    arms: [current, candidate, gzip-1, gzip-6]" in lines[start:]
-    assert "     better: lower              # higher | lower" in lines[start:]   # context, as written
+    assert "     better: lower              # higher | lower" in lines[start:]  # context, as written
     new = run_import(tmp_path, "hyperfine", "scan.json", "--arm-from", "comp", "--into", "fresh", "--dry-run")
     assert "--- /dev/null" in new.output.splitlines() and "+++ fresh/report.yaml" in new.output.splitlines()
 
@@ -127,16 +137,30 @@ def test_an_edited_report_keeps_its_layout_through_a_second_import(tmp_path, sca
     first = run_import(tmp_path, "hyperfine", "scan.json", "--arm-from", "comp", "--into", "proj")
     assert first.exit_code == 0, first.output
     report = tmp_path / "proj" / "report.yaml"
-    text = report.read_text().replace("title: proj", "title: 'Compressors'   # for the team") \
+    text = (
+        report.read_text()
+        .replace("title: proj", "title: 'Compressors'   # for the team")
         .replace("metrics:\n", "# what we measure\nmetrics:\n")
+    )
     report.write_text(text)
     copy_in(tmp_path, "hyperfine", "generated_parameter_scan.json")
-    second = run_import(tmp_path, "hyperfine", "generated_parameter_scan.json", "--arm-from", "none", "--arm",
-                        "sleep", "--into", "proj", "--dimension", "ms=size")
+    second = run_import(
+        tmp_path,
+        "hyperfine",
+        "generated_parameter_scan.json",
+        "--arm-from",
+        "none",
+        "--arm",
+        "sleep",
+        "--into",
+        "proj",
+        "--dimension",
+        "ms=size",
+    )
     assert second.exit_code == 0, second.output
     after = report.read_text()
     assert "title: 'Compressors'   # for the team\n" in after and "# what we measure\nmetrics:\n" in after
-    assert after.startswith(text.split("sections:")[0])   # all before the sections as it was
+    assert after.startswith(text.split("sections:")[0])  # all before the sections as it was
     assert yaml.safe_load(after)["sections"][0]["arms"] == ["gzip-1", "gzip-6", "sleep"]
 
 

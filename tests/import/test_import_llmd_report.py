@@ -78,8 +78,11 @@ def test_a_converted_guidellm_benchmark_keeps_each_unit_it_states(path):
     [record] = read(path).records
     doc = load(path)
     latency = aggregate(path)["latency"]
-    assert (latency["time_to_first_token"]["units"], latency["time_per_output_token"]["units"],
-            latency["request_latency"]["units"]) == ("ms", "ms/token", "s")
+    assert (
+        latency["time_to_first_token"]["units"],
+        latency["time_per_output_token"]["units"],
+        latency["request_latency"]["units"],
+    ) == ("ms", "ms/token", "s")
     assert record["ttft_median_ms"] == pytest.approx(latency["time_to_first_token"]["p50"])
     assert record["tpot_p99_ms"] == pytest.approx(latency["time_per_output_token"]["p99"])
     assert record["e2el_mean_ms"] == pytest.approx(latency["request_latency"]["mean"] * 1000)
@@ -95,8 +98,9 @@ def test_concurrency_and_rate_of_a_concurrent_stage():
 
 
 def test_the_json_export_reads_as_the_yaml_one():
-    assert read(AS_JSON).records[0] | {"imported_from": None} == \
-        read(CONCURRENT[1]).records[0] | {"imported_from": None}
+    assert read(AS_JSON).records[0] | {"imported_from": None} == read(CONCURRENT[1]).records[0] | {
+        "imported_from": None
+    }
 
 
 def test_inference_perfs_own_partial_of_version_0_2_1_is_read():
@@ -104,8 +108,10 @@ def test_inference_perfs_own_partial_of_version_0_2_1_is_read():
     doc = load(PARTIAL)
     assert record["report_version"] == "0.2.1"
     assert (record["stage"], record["request_rate"], record["max_concurrency"]) == (NR, NR, NR)  # no scenario
-    assert record["request_throughput"] == doc["results"]["request_performance"]["aggregate"]["throughput"][
-        "request_rate"]["mean"]
+    assert (
+        record["request_throughput"]
+        == doc["results"]["request_performance"]["aggregate"]["throughput"]["request_rate"]["mean"]
+    )
     assert record["started_at"] == iso(doc["run"]["time"]["start"])
     assert record["started_at"].endswith("+00:00")
 
@@ -132,6 +138,7 @@ def test_the_schema_example_gives_engine_model_hardware_and_unlimited_concurrenc
 
 # --- each optional field stripped: "not recorded", not measured or absent, never a value -------
 
+
 def _edit(tmp_path: Path, source: Path, change) -> Path:
     doc = load(source)
     change(doc)
@@ -146,6 +153,7 @@ def _drop(*keys: str):
         for key in keys[:-1]:
             node = node[key]
         del node[keys[-1]]
+
     return change
 
 
@@ -153,24 +161,30 @@ STANDARD = ("scenario", "load", "standardized")
 AGG = ("results", "request_performance", "aggregate")
 
 
-@pytest.mark.parametrize("keys,column", [
-    ((*STANDARD, "stage"), "stage"),
-    ((*STANDARD, "rate_qps"), "request_rate"),
-    ((*STANDARD, "concurrency"), "max_concurrency"),
-    (("scenario",), "stage"),
-])
+@pytest.mark.parametrize(
+    "keys,column",
+    [
+        ((*STANDARD, "stage"), "stage"),
+        ((*STANDARD, "rate_qps"), "request_rate"),
+        ((*STANDARD, "concurrency"), "max_concurrency"),
+        (("scenario",), "stage"),
+    ],
+)
 def test_a_stripped_load_field_is_not_recorded(tmp_path, keys, column):
     path = _edit(tmp_path, CONCURRENT[1], _drop(*keys))
     assert read(path).records[0][column] == NR
 
 
-@pytest.mark.parametrize("keys,metric", [
-    ((*AGG, "throughput", "request_rate"), "request_throughput"),
-    ((*AGG, "throughput", "output_token_rate"), "output_throughput"),
-    ((*AGG, "throughput", "total_token_rate"), "total_token_throughput"),
-    ((*AGG, "latency", "time_to_first_token", "p99"), "ttft_p99_ms"),
-    ((*AGG, "latency", "request_latency"), "e2el_mean_ms"),
-])
+@pytest.mark.parametrize(
+    "keys,metric",
+    [
+        ((*AGG, "throughput", "request_rate"), "request_throughput"),
+        ((*AGG, "throughput", "output_token_rate"), "output_throughput"),
+        ((*AGG, "throughput", "total_token_rate"), "total_token_throughput"),
+        ((*AGG, "latency", "time_to_first_token", "p99"), "ttft_p99_ms"),
+        ((*AGG, "latency", "request_latency"), "e2el_mean_ms"),
+    ],
+)
 def test_a_stripped_figure_is_not_measured(tmp_path, keys, metric):
     imported = read(_edit(tmp_path, CONSTANT[0], _drop(*keys)))
     assert metric not in imported.records[0]
@@ -201,6 +215,7 @@ def test_latencies_in_ms_are_kept_and_an_unknown_unit_is_not_measured(tmp_path):
                 stats[key] *= 1000
         stats["units"] = "ms"
         doc["results"]["request_performance"]["aggregate"]["latency"]["request_latency"]["units"] = "minutes"
+
     imported = read(_edit(tmp_path, CONSTANT[0], in_ms))
     assert imported.records[0]["ttft_median_ms"] == pytest.approx(read(CONSTANT[0]).records[0]["ttft_median_ms"])
     assert imported.records[0]["e2el_mean_ms"] is None
@@ -208,6 +223,7 @@ def test_latencies_in_ms_are_kept_and_an_unknown_unit_is_not_measured(tmp_path):
 
 
 # --- drift --------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("version", ["0.1", "0.3", "1.0"])
 def test_another_schema_version_is_an_error_naming_it(tmp_path, version):
@@ -240,6 +256,7 @@ def test_the_v0_1_example_is_refused_naming_its_version(tmp_path):
 
 # --- detection ------------------------------------------------------------------------------------
 
+
 def test_auto_detects_the_reports_and_claims_no_other_file():
     claimed = {p for p in sample_files() if lookup("llm-d-report").detect(p, p.read_text(encoding="utf-8"))}
     partials = set((FIXTURES / "inference-perf").rglob("inference-perf.partial.stage_*.yaml"))
@@ -250,6 +267,7 @@ def test_auto_detects_the_reports_and_claims_no_other_file():
 
 # --- through the command and a build -------------------------------------------------------------
 
+
 def test_imported_reports_build_and_results_json_shows_their_figures(tmp_path):
     files = []
     for source in CONCURRENT:
@@ -259,5 +277,7 @@ def test_imported_reports_build_and_results_json_shows_their_figures(tmp_path):
     build_page(tmp_path / "report", tmp_path / "site")
     results = json.loads((tmp_path / "site" / "downloads" / "results.json").read_text())
     shown = {row["point"]["max_concurrency"]: row["metrics"]["request_throughput"]["median"] for row in results["rows"]}
-    assert shown == {2: aggregate(CONCURRENT[0])["throughput"]["request_rate"]["mean"],
-                     4: aggregate(CONCURRENT[1])["throughput"]["request_rate"]["mean"]}
+    assert shown == {
+        2: aggregate(CONCURRENT[0])["throughput"]["request_rate"]["mean"],
+        4: aggregate(CONCURRENT[1])["throughput"]["request_rate"]["mean"],
+    }

@@ -33,11 +33,11 @@ from support.stripping import invented, without
 from support.tools import pytest_benchmark
 
 TOOL = "pytest-benchmark"
-TINY = "generated_tiny.json"                                 # made for benchproof, 5.3.1
-TRIMMED = "github-action-benchmark_pytest_output.json"      # 3.2.2, data cut to 4 + a placeholder
+TINY = "generated_tiny.json"  # made for benchproof, 5.3.1
+TRIMMED = "github-action-benchmark_pytest_output.json"  # 3.2.2, data cut to 4 + a placeholder
 UNITS = "github-action-benchmark_pytest_several_units.json"  # ns to s in one file
-OLD = "pytest-benchmark-tests_0030_v2.5.0.json"              # 2.5.0 storage file: no data
-GROUP = "generated_group_of_two.json"                        # group "build a string": concat, join
+OLD = "pytest-benchmark-tests_0030_v2.5.0.json"  # 2.5.0 storage file: no data
+GROUP = "generated_group_of_two.json"  # group "build a string": concat, join
 IMPORTS = [("tiny", TINY), ("trimmed", TRIMMED), ("units", UNITS), ("old", OLD)]
 PLACEHOLDER = "... omitted to keep this file small"
 
@@ -60,17 +60,20 @@ def group(tmp_path_factory):
 def test_each_benchmark_of_a_group_is_an_arm_and_the_group_the_point(group):
     where, output, soup = group
     benches = json.loads((where / GROUP).read_text())["benchmarks"]
-    assert [(b["group"], b["name"]) for b in benches] == [("build a string", "test_concat"),
-                                                          ("build a string", "test_join")]
+    assert [(b["group"], b["name"]) for b in benches] == [
+        ("build a string", "test_concat"),
+        ("build a string", "test_join"),
+    ]
     rows = compared(soup)
     assert list(rows) == ["test_concat", "test_join"]
     base = statistics.median(benches[0]["stats"]["data"])
     for bench in benches:
         values = [v * SCALE["µs"] for v in bench["stats"]["data"]]
-        assert rows[bench["name"]] == ([figure(values)],
-                                       [ratio_text(statistics.median(bench["stats"]["data"]), base)])
-    assert [row[:2] for row in table(soup, "main")] == [("test_concat", "build a string"),
-                                                        ("test_join", "build a string")]
+        assert rows[bench["name"]] == ([figure(values)], [ratio_text(statistics.median(bench["stats"]["data"]), base)])
+    assert [row[:2] for row in table(soup, "main")] == [
+        ("test_concat", "build a string"),
+        ("test_join", "build a string"),
+    ]
     assert "  arms from name: test_concat, test_join" in output.splitlines()
 
 
@@ -88,11 +91,14 @@ def test_the_group_file_is_a_receipt(group):
     assert_receipt(where / "site", where / GROUP, TOOL)
 
 
-@pytest.mark.parametrize("field,arms,dims", [
-    ("func", ["test_sum_range", "test_sorted_list"], ["group", "n"]),   # its parameter n: a dimension
-    ("param", ["param-100", "param-10000", "no-param"], ["group", "func"]),
-    ("group", ["no-group"], ["func", "n"]),
-])
+@pytest.mark.parametrize(
+    "field,arms,dims",
+    [
+        ("func", ["test_sum_range", "test_sorted_list"], ["group", "n"]),  # its parameter n: a dimension
+        ("param", ["param-100", "param-10000", "no-param"], ["group", "func"]),
+        ("group", ["no-group"], ["func", "n"]),
+    ],
+)
 def test_other_fields_make_the_arms(tmp_path, field, arms, dims):
     copy_in(tmp_path, TOOL, TINY)
     result = run_import(tmp_path, TOOL, TINY, "--arm-from", field, "--into", "report")
@@ -128,8 +134,10 @@ def test_page_shows_the_median_of_every_benchmark(built):
 
 def test_records_in_equal_numbers_in_the_file(built):
     where, outputs, soup = built
-    counts = {arm: sum(len(expected_values(b)) for b in json.loads((where / name).read_text())["benchmarks"])
-              for arm, name in IMPORTS}
+    counts = {
+        arm: sum(len(expected_values(b)) for b in json.loads((where / name).read_text())["benchmarks"])
+        for arm, name in IMPORTS
+    }
     assert counts == {"tiny": 19, "trimmed": 8, "units": 17, "old": 1}
     assert len(soup.select("table.raw-table tbody tr")) == sum(counts.values())
     assert f"pytest-benchmark {TINY}: 19 records, 0 skipped → runs/tiny-generated_tiny.jsonl" in outputs["tiny"]
@@ -148,8 +156,10 @@ def test_placeholders_in_data_are_skipped_and_each_is_reported(built):
     assert len(at) == 2
     for line, name in zip(at, ("bench.py::test_fib_10", "bench.py::test_fib_20")):
         assert f"{TRIMMED}:{line}: warning: skipped: {name}: stats.data[4] is not a number: '{PLACEHOLDER}'" in out
-    assert "bench.py::test_fib_10: stats.data holds 4 of 38523 rounds (the file was trimmed); " \
-           "the figures cover those 4 only" in out
+    assert (
+        "bench.py::test_fib_10: stats.data holds 4 of 38523 rounds (the file was trimmed); "
+        "the figures cover those 4 only" in out
+    )
     assert f"pytest-benchmark {UNITS}: 17 records, 3 skipped" in outputs["units"]
 
 
@@ -169,8 +179,7 @@ def test_a_file_without_data_gives_one_marked_aggregate_record(built):
 def test_arm_stub_has_machine_and_commit_info(built):
     where, _, _ = built
     stub = yaml.safe_load((where / "report" / "arms" / "trimmed.yaml").read_text())
-    assert stub["engine"] == {"name": "github-action-benchmark",
-                              "commit": "9d55ab0434c9088746ae2d134702d782bf088644"}
+    assert stub["engine"] == {"name": "github-action-benchmark", "commit": "9d55ab0434c9088746ae2d134702d782bf088644"}
     assert stub["hardware"]["cpu"] == "Intel(R) Core(TM) i7-4771 CPU @ 3.50GHz"
     assert stub["hardware"]["system"] == "Darwin" and stub["hardware"]["node"] == "Corgi.local"
     settings = stub["settings"]
@@ -182,21 +191,30 @@ def test_arm_stub_has_machine_and_commit_info(built):
 
 
 def test_truncated_empty_and_wrong_files_are_errors(tmp_path):
-    assert_truncated_is_refused(tmp_path, TOOL, (FIXTURES / TOOL / TINY).read_text(), '"stats"',
-                                "Expecting property name enclosed in double quotes")
+    assert_truncated_is_refused(
+        tmp_path,
+        TOOL,
+        (FIXTURES / TOOL / TINY).read_text(),
+        '"stats"',
+        "Expecting property name enclosed in double quotes",
+    )
     assert "empty.json:1: the file is empty" in refused(tmp_path, TOOL, "empty.json", " \n")
     hyperfine = (FIXTURES / "hyperfine" / "generated_one_failed_run.json").read_text()
-    assert ("hf.json:1: not a pytest-benchmark JSON file: expected an object with a 'benchmarks' list"
-            in refused(tmp_path, TOOL, "hf.json", hyperfine))
+    assert "hf.json:1: not a pytest-benchmark JSON file: expected an object with a 'benchmarks' list" in refused(
+        tmp_path, TOOL, "hf.json", hyperfine
+    )
     none = '{"machine_info": {},\n "benchmarks": []}'
-    assert ("none.json:2: 'benchmarks' is empty: pytest-benchmark leaves out benchmarks whose test "
-            "failed or was skipped") in refused(tmp_path, TOOL, "none.json", none)
+    assert (
+        "none.json:2: 'benchmarks' is empty: pytest-benchmark leaves out benchmarks whose test failed or was skipped"
+    ) in refused(tmp_path, TOOL, "none.json", none)
     no_stats = '{"benchmarks": [\n  {"name": "test_x", "fullname": "t.py::test_x"}\n]}'
-    assert ("nostats.json:2: benchmarks[0] has no 'stats' object (a pytest-benchmark file that states no "
-            "version)") in refused(tmp_path, TOOL, "nostats.json", no_stats)
+    assert (
+        "nostats.json:2: benchmarks[0] has no 'stats' object (a pytest-benchmark file that states no version)"
+    ) in refused(tmp_path, TOOL, "nostats.json", no_stats)
 
 
 # --- time, version, nothing invented, drift (issue 32) ---------------------------------------
+
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
@@ -228,8 +246,10 @@ def test_the_session_datetime_is_kept_under_its_own_name_never_as_started_at(nam
 
 def test_commit_times_are_in_the_stub_as_given():
     settings = _read(FIXTURES / TOOL / UNITS).arm["settings"]
-    assert (settings["commit_time"], settings["commit_author_time"]) == ("2019-12-06T16:36:53+09:00",
-                                                                         "2019-12-06T16:30:53+09:00")
+    assert (settings["commit_time"], settings["commit_author_time"]) == (
+        "2019-12-06T16:36:53+09:00",
+        "2019-12-06T16:30:53+09:00",
+    )
 
 
 def _strip_top(doc: dict, key: str) -> None:
@@ -247,9 +267,11 @@ def _strip_stats(doc: dict, key: str) -> None:
 
 
 # Each field pytest-benchmark writes that the importer reads but can do without.
-OPTIONAL = [(_strip_top, k) for k in ("version", "datetime", "machine_info", "commit_info")] + \
-           [(_strip_bench, k) for k in ("name", "group", "param", "params", "extra_info", "options")] + \
-           [(_strip_stats, k) for k in ("iterations", "rounds")]
+OPTIONAL = (
+    [(_strip_top, k) for k in ("version", "datetime", "machine_info", "commit_info")]
+    + [(_strip_bench, k) for k in ("name", "group", "param", "params", "extra_info", "options")]
+    + [(_strip_stats, k) for k in ("iterations", "rounds")]
+)
 
 
 @pytest.mark.parametrize("strip,field", OPTIONAL, ids=[f for _, f in OPTIONAL])
@@ -271,12 +293,16 @@ def test_a_field_the_file_lacks_is_never_invented(made, tmp_path, strip, field):
 def test_without_data_or_rounds_the_aggregate_says_so(tmp_path):
     def strip(doc, _):
         doc["benchmarks"][0]["stats"].pop("rounds")
+
     stripped = _read(without(FIXTURES / TOOL / OLD, tmp_path / "old.json", strip, ""))
     (row,) = stripped.records
-    assert row["rounds"] is None and row["time_s"] == json.loads((FIXTURES / TOOL / OLD).read_text())[
-        "benchmarks"][0]["stats"]["mean"]
-    assert row["reason"] == ("aggregate: stats.mean (the number of rounds is not recorded); the file has no "
-                             "per-repetition values")
+    assert (
+        row["rounds"] is None
+        and row["time_s"] == json.loads((FIXTURES / TOOL / OLD).read_text())["benchmarks"][0]["stats"]["mean"]
+    )
+    assert row["reason"] == (
+        "aggregate: stats.mean (the number of rounds is not recorded); the file has no per-repetition values"
+    )
     assert "None" not in row["reason"]
 
 
@@ -284,16 +310,17 @@ def test_a_benchmark_without_stats_is_refused_naming_the_version(made, tmp_path)
     stripped = without(made, tmp_path / "x.json", _strip_bench, "stats")
     out = refused(tmp_path, TOOL, "nostats5.json", stripped.read_text())
     version = json.loads(made.read_text())["version"]
-    assert (f"benchmarks[0] has no 'stats' object (pytest-benchmark {version}): a layout this importer does not "
-            "know") in " ".join(out.split())
+    assert (
+        f"benchmarks[0] has no 'stats' object (pytest-benchmark {version}): a layout this importer does not know"
+    ) in " ".join(out.split())
 
 
 def test_stats_without_data_or_mean_are_refused_naming_the_version(made, tmp_path):
     def strip(doc, _):
         doc["benchmarks"][0]["stats"].pop("data")
         doc["benchmarks"][0]["stats"].pop("mean")
+
     stripped = without(made, tmp_path / "x.json", strip, "")
     out = refused(tmp_path, TOOL, "nomean.json", stripped.read_text())
     version = json.loads(made.read_text())["version"]
-    assert (f"no per-round stats.data and no numeric stats.mean (pytest-benchmark {version})"
-            in " ".join(out.split()))
+    assert f"no per-round stats.data and no numeric stats.mean (pytest-benchmark {version})" in " ".join(out.split())

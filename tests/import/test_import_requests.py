@@ -35,25 +35,34 @@ def test_the_shared_vllm_samples_give_their_30_requests_and_the_summary_that_cov
     assert "per: request" in report and "p99: ttft_p99_ms" in report
     data = results(tmp_path / "p", tmp_path / "site")
     ttft = np.array([t * 1000 for t in source["ttfts"]])
-    (item,) = [d for d in data["distributions"] if d["arm"] == "tp8" and d["metric"] == "ttft_ms"
-               and d["point"]["request_rate"] == 4]
-    (none,) = [d for d in data["distributions"] if d["arm"] == "tp8" and d["metric"] == "ttft_ms"
-               and d["point"]["request_rate"] == "inf"]
-    assert (none["n"], none["percentiles"], none["runs"]) == (0, None, [])   # tp8 did not run at inf: listed, empty
+    (item,) = [
+        d
+        for d in data["distributions"]
+        if d["arm"] == "tp8" and d["metric"] == "ttft_ms" and d["point"]["request_rate"] == 4
+    ]
+    (none,) = [
+        d
+        for d in data["distributions"]
+        if d["arm"] == "tp8" and d["metric"] == "ttft_ms" and d["point"]["request_rate"] == "inf"
+    ]
+    assert (none["n"], none["percentiles"], none["runs"]) == (0, None, [])  # tp8 did not run at inf: listed, empty
     assert item["percentiles"]["p99"] == pytest.approx(np.percentile(ttft, 99), rel=1e-12) and item["n"] == 30
     # vLLM's summaries cover its 200 completed requests; the file keeps 30: one cause, said once a
     # request metric (on its recomputed p99), and the 9 summaries are not compared with those 30
     found = [f for f in data["findings"] if f["rule"] == "summary-differs" and f["arm"] == "tp8"]
     assert sorted(f["metric"] for f in found) == ["itl_ms_p99", "tpot_ms_p99", "ttft_ms_p99"]
-    assert all("run tp8-llm-k8s_01_tp8_pp1_qps_04_first30req:1 states that its summary covers 200 successful "
-               "requests (completed); its request records hold 30" in f["message"] for f in found)
+    assert all(
+        "run tp8-llm-k8s_01_tp8_pp1_qps_04_first30req:1 states that its summary covers 200 successful "
+        "requests (completed); its request records hold 30" in f["message"]
+        for f in found
+    )
     assert source["completed"] == 200
 
 
 def test_a_stated_figure_that_differs_from_all_the_requests_is_named_with_both_figures(tmp_path):
     rng = np.random.default_rng(5)
     obj, truth = vllm_result(rng, 4, n=40, failed={3})
-    obj["p99_ttft_ms"] = round(float(np.percentile(truth.ttft, 99)) * 1.2, 2)   # 20% over what its requests give
+    obj["p99_ttft_ms"] = round(float(np.percentile(truth.ttft, 99)) * 1.2, 2)  # 20% over what its requests give
     (tmp_path / "r.json").write_text(json.dumps(obj), encoding="utf-8")
     import_files(tmp_path / "p", "vllm-serve", "x", tmp_path / "r.json")
     data = results(tmp_path / "p", tmp_path / "site")
@@ -77,8 +86,8 @@ def test_a_current_vllm_file_with_failed_requests_and_latencies(tmp_path):
     # vLLM's summaries are of the same arrays: no finding, E2E included
     assert [f for f in data["findings"] if f["rule"] == "summary-differs"] == []
     report = (tmp_path / "p" / "report.yaml").read_text(encoding="utf-8")
-    e2el = report[report.index("- id: e2el_ms"):]
-    assert "p99: e2el_p99_ms" in e2el[:e2el.index("dimensions:")]   # vLLM's latencies: its E2E summary is checked
+    e2el = report[report.index("- id: e2el_ms") :]
+    assert "p99: e2el_p99_ms" in e2el[: e2el.index("dimensions:")]  # vLLM's latencies: its E2E summary is checked
 
 
 def test_sglang_output_details_state_ttft_and_itl_only(tmp_path):
@@ -87,18 +96,22 @@ def test_sglang_output_details_state_ttft_and_itl_only(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(line) + "\n", encoding="utf-8")
     import_files(tmp_path / "p", "sglang-serving", "h200", tmp_path / "s.jsonl")
     report = (tmp_path / "p" / "report.yaml").read_text(encoding="utf-8")
-    tpot = report[report.index("- id: tpot_ms"):]
-    assert "stated" not in tpot[:tpot.index("- id:", 5)]   # SGLang's TPOT counts [DONE]: not checked
+    tpot = report[report.index("- id: tpot_ms") :]
+    assert "stated" not in tpot[: tpot.index("- id:", 5)]  # SGLang's TPOT counts [DONE]: not checked
     data = results(tmp_path / "p", tmp_path / "site")
-    assert [f for f in data["findings"] if f["rule"] == "summary-differs"] == []   # its TTFT and ITL agree
+    assert [f for f in data["findings"] if f["rule"] == "summary-differs"] == []  # its TTFT and ITL agree
 
 
 def test_the_genuine_sglang_and_guidellm_samples(tmp_path):
     """The 2024 SGLang lines carry no per-request detail: no request file.  The GuideLLM sample
     keeps 1 of 46 successful requests: one request record, and the import says it is a sample."""
-    import_files(tmp_path / "s", "sglang-serving", "h200", FIXTURES / "sglang" / "h200-benchmarks_llama_405b_online_output.jsonl")
+    import_files(
+        tmp_path / "s", "sglang-serving", "h200", FIXTURES / "sglang" / "h200-benchmarks_llama_405b_online_output.jsonl"
+    )
     assert not (tmp_path / "s" / "requests").exists()
-    result = import_files(tmp_path / "g", "guidellm", "g", FIXTURES / "guidellm" / "guidellm-tests_benchmarks_stripped_v0.3.json")
+    result = import_files(
+        tmp_path / "g", "guidellm", "g", FIXTURES / "guidellm" / "guidellm-tests_benchmarks_stripped_v0.3.json"
+    )
     assert "the file keeps 1 of 46 successful and 0 of 0 errored requests (GuideLLM samples them)" in result.output
     (written,) = records(tmp_path / "g" / "requests" / "g-guidellm-tests_benchmarks_stripped_v0.3.jsonl")
     assert written["ttft_ms"] == 21.281957626342773 and written["tpot_ms"] == 5.258346167136365
@@ -108,8 +121,11 @@ def test_the_genuine_sglang_and_guidellm_samples(tmp_path):
     found = [f for f in data["findings"] if f["rule"] == "summary-differs"]
     # (GuideLLM's ITL summary is weighted by output tokens: not stated, so not checked)
     assert sorted(f["metric"] for f in found) == ["e2el_ms_p99", "ttft_ms_p99"]
-    assert all("states that its summary covers 46 successful requests (requests_successful); its request "
-               "records hold 1" in f["message"] for f in found)
+    assert all(
+        "states that its summary covers 46 successful requests (requests_successful); its request "
+        "records hold 1" in f["message"]
+        for f in found
+    )
 
 
 def test_the_genuine_aiperf_export_and_its_summary_agree(tmp_path):
@@ -140,7 +156,9 @@ def test_remove_takes_the_request_records_back(tmp_path):
     import_files(tmp_path / "p", "vllm-serve", "tp4", QPSINF)
     result = run_import(tmp_path, "--remove", str(QPSINF), "--into", str(tmp_path / "p"))
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in (tmp_path / "p" / "requests").iterdir()) == ["tp8-llm-k8s_01_tp8_pp1_qps_04_first30req.jsonl"]
+    assert sorted(p.name for p in (tmp_path / "p" / "requests").iterdir()) == [
+        "tp8-llm-k8s_01_tp8_pp1_qps_04_first30req.jsonl"
+    ]
     assert (tmp_path / "p" / "report.yaml").read_bytes() == before
     result = run_import(tmp_path, "--remove", str(QPS4), "--into", str(tmp_path / "p"))
     assert result.exit_code == 0, result.output

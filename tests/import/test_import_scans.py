@@ -39,8 +39,14 @@ def test_a_two_parameter_scan_gives_one_arm_per_value_and_a_dimension_of_the_oth
     report = yaml.safe_load((where / "proj" / "report.yaml").read_text())
     assert report["dimensions"] == [{"id": "size", "label": "Parameter size"}]
     rows = summary_rows(soup)
-    assert [(r[0], r[1]) for r in rows] == [("gzip -1", "4K"), ("gzip -6", "4K"), ("gzip -1", "64K"),
-                                           ("gzip -6", "64K"), ("gzip -1", "512K"), ("gzip -6", "512K")]
+    assert [(r[0], r[1]) for r in rows] == [
+        ("gzip -1", "4K"),
+        ("gzip -6", "4K"),
+        ("gzip -1", "64K"),
+        ("gzip -6", "64K"),
+        ("gzip -1", "512K"),
+        ("gzip -6", "512K"),
+    ]
     stub = yaml.safe_load((where / "proj" / "arms" / "gzip-6.yaml").read_text())
     assert stub["command"] == [f"head -c {s} /dev/urandom | gzip -6 > /dev/null" for s in ("4K", "64K", "512K")]
 
@@ -56,7 +62,7 @@ def test_the_scan_is_a_sweep_in_value_order_and_no_regime_finding(scan):
     views = json.loads(soup.select_one("#chart-views").string)["views"]
     (sweep,) = [v for v in views if v["across"] == "size"]
     lines = sweep["spec"]["datasets"]["lines"]
-    assert sorted({r["arm"] for r in lines}) == ["gzip -1", "gzip -6"]       # one line per compressor
+    assert sorted({r["arm"] for r in lines}) == ["gzip -1", "gzip -6"]  # one line per compressor
     assert [r["x"] for r in lines if r["arm"] == "gzip -1"] == [4096, 65536, 524288]
     results = json.loads((where / "site" / "downloads" / "results.json").read_text())
     # sizes are not compared: a regime finding may only come from the two compressors at the same
@@ -72,23 +78,28 @@ def test_a_scan_imported_without_a_choice_prints_one_hint(tmp_path):
     result = run_import(tmp_path, "hyperfine", "scan.json", "--into", "proj")
     assert result.exit_code == 0, result.output
     hints = [line for line in result.output.splitlines() if "hint:" in line]
-    assert hints == ["  hint: scan.json is a scan over comp (2 values) and size (3 values), imported as one arm "
-                     "per command; for one line per comp across size: benchproof import hyperfine scan.json "
-                     "--arm-from comp --into proj (after taking this one back: benchproof import --remove "
-                     "scan.json --into proj)"]
+    assert hints == [
+        "  hint: scan.json is a scan over comp (2 values) and size (3 values), imported as one arm "
+        "per command; for one line per comp across size: benchproof import hyperfine scan.json "
+        "--arm-from comp --into proj (after taking this one back: benchproof import --remove "
+        "scan.json --into proj)"
+    ]
     assert len(load_project(tmp_path / "proj").arms) == 6
 
 
 def test_a_one_parameter_numeric_scan_hints_at_one_line_across_it(tmp_path):
-    copy_in(tmp_path, "hyperfine", "generated_parameter_scan.json")   # -L ms 10,20,40 'sleep 0.0{ms}'
+    copy_in(tmp_path, "hyperfine", "generated_parameter_scan.json")  # -L ms 10,20,40 'sleep 0.0{ms}'
     result = run_import(tmp_path, "hyperfine", "generated_parameter_scan.json", "--into", "p", "--dry-run")
     assert result.exit_code == 0, result.output
-    assert ("  hint: generated_parameter_scan.json is a scan over ms (3 values), imported as one arm per "
-            "command; for lines across ms: benchproof import hyperfine generated_parameter_scan.json "
-            "--arm-from none --arm generated_parameter_scan --into p") in result.output.splitlines()
-    two = run_import(tmp_path, "hyperfine", str(FIXTURES / "hyperfine" / "generated_two_commands.json"),
-                     "--into", "q", "--dry-run")
-    assert two.exit_code == 0 and "hint:" not in two.output   # no parameters: no scan
+    assert (
+        "  hint: generated_parameter_scan.json is a scan over ms (3 values), imported as one arm per "
+        "command; for lines across ms: benchproof import hyperfine generated_parameter_scan.json "
+        "--arm-from none --arm generated_parameter_scan --into p"
+    ) in result.output.splitlines()
+    two = run_import(
+        tmp_path, "hyperfine", str(FIXTURES / "hyperfine" / "generated_two_commands.json"), "--into", "q", "--dry-run"
+    )
+    assert two.exit_code == 0 and "hint:" not in two.output  # no parameters: no scan
 
 
 @pytest.fixture(scope="module")
@@ -110,13 +121,14 @@ def test_a_parametrized_suite_splits_by_a_parameter_and_sweeps_the_other(codecs)
     assert len(rows) == 12 and ("pickle", "test_loads", "1000") in {(r[0], r[2], r[3]) for r in rows}
     views = json.loads(soup.select_one("#chart-views").string)["views"]
     sweeps = {v["point"]["func"]: v for v in views if v["across"] == "n"}
-    assert sorted(sweeps) == ["test_dumps", "test_loads"]   # dumps and loads are never one line
+    assert sorted(sweeps) == ["test_dumps", "test_loads"]  # dumps and loads are never one line
     for view in sweeps.values():
         lines = view["spec"]["datasets"]["lines"]
         assert [r["x"] for r in lines if r["arm"] == "json"] == [10, 100, 1000]
     rounds = records(where / "proj" / "runs" / "bench.jsonl")
     assert {(r["arm"], r["func"], r["n"]) for r in rounds} == {
-        (c, f, n) for c in ("json", "pickle") for f in ("test_dumps", "test_loads") for n in (10, 100, 1000)}
+        (c, f, n) for c in ("json", "pickle") for f in ("test_dumps", "test_loads") for n in (10, 100, 1000)
+    }
 
 
 def test_a_parametrized_suite_imported_without_a_choice_prints_one_hint(codecs):
@@ -126,36 +138,46 @@ def test_a_parametrized_suite_imported_without_a_choice_prints_one_hint(codecs):
     assert [line for line in result.output.splitlines() if "hint:" in line] == [
         "  hint: bench.json is a scan over codec (2 values) and n (3 values), imported as one arm per benchmark; "
         "for one line per codec across n: benchproof import pytest-benchmark bench.json --arm-from codec "
-        "--into other"]
+        "--into other"
+    ]
 
 
 def test_arm_from_a_parameter_unknown_to_the_file_names_the_parameters(codecs):
     where, _, _ = codecs
     result = run_import(where, "pytest-benchmark", "bench.json", "--arm-from", "size", "--into", "x")
     assert result.exit_code == 1
-    assert ("bench.json: --arm-from size: these pytest-benchmark records have no field 'size'; the fields that "
-            "differ in this file are name, fullname, func, param, codec, n (fields: name, fullname, func, param, "
-            "group, codec, n; 'none' keeps one arm)") in result.output
+    assert (
+        "bench.json: --arm-from size: these pytest-benchmark records have no field 'size'; the fields that "
+        "differ in this file are name, fullname, func, param, codec, n (fields: name, fullname, func, param, "
+        "group, codec, n; 'none' keeps one arm)"
+    ) in result.output
 
 
 def test_dimension_renames_a_parameter(tmp_path):
     hyperfine(tmp_path, "scan.json", *SCAN)
-    result = run_import(tmp_path, "hyperfine", "scan.json", "--arm-from", "comp", "--dimension", "size=input_size",
-                        "--into", "proj")
+    result = run_import(
+        tmp_path, "hyperfine", "scan.json", "--arm-from", "comp", "--dimension", "size=input_size", "--into", "proj"
+    )
     assert result.exit_code == 0, result.output
     project = load_project(tmp_path / "proj")
     assert [(d.id, d.label) for d in project.report.dimensions] == [("input_size", "Parameter size")]
     assert sorted({r.dims["input_size"] for r in project.records}, key=str) == ["4K", "512K", "64K"]
-    bad = run_import(tmp_path, "hyperfine", "scan.json", "--arm-from", "comp", "--dimension", "size=wall_s",
-                     "--into", "proj2")
+    bad = run_import(
+        tmp_path, "hyperfine", "scan.json", "--arm-from", "comp", "--dimension", "size=wall_s", "--into", "proj2"
+    )
     assert bad.exit_code == 1 and not (tmp_path / "proj2").exists()
-    assert ("scan.json: --dimension size=wall_s: 'wall_s' is a field of these records already (an id uses "
-            "letters, digits, '-', '_' and '.')") in bad.output
-    arm = run_import(tmp_path, "hyperfine", "scan.json", "--arm-from", "comp", "--dimension-from", "comp",
-                     "--into", "proj3")
+    assert (
+        "scan.json: --dimension size=wall_s: 'wall_s' is a field of these records already (an id uses "
+        "letters, digits, '-', '_' and '.')"
+    ) in bad.output
+    arm = run_import(
+        tmp_path, "hyperfine", "scan.json", "--arm-from", "comp", "--dimension-from", "comp", "--into", "proj3"
+    )
     assert arm.exit_code == 1
-    assert ("scan.json: --dimension-from comp: the arms come from 'comp' (--arm-from): a field is either the "
-            "arms or a dimension") in arm.output
+    assert (
+        "scan.json: --dimension-from comp: the arms come from 'comp' (--arm-from): a field is either the "
+        "arms or a dimension"
+    ) in arm.output
 
 
 def test_dimension_from_makes_a_field_that_differs_a_dimension_of_its_own(tmp_path):
@@ -166,13 +188,17 @@ def test_dimension_from_makes_a_field_that_differs_a_dimension_of_its_own(tmp_pa
     plain = run_import(tmp_path, "llama-bench", name, "--arm-from", "backends", "--into", "a")
     assert plain.exit_code == 0, plain.output
     assert [d.id for d in load_project(tmp_path / "a").report.dimensions][-1] == "config"
-    result = run_import(tmp_path, "llama-bench", name, "--arm-from", "backends", "--dimension-from", "flash_attn",
-                        "--into", "b")
+    result = run_import(
+        tmp_path, "llama-bench", name, "--arm-from", "backends", "--dimension-from", "flash_attn", "--into", "b"
+    )
     assert result.exit_code == 0, result.output
     project = load_project(tmp_path / "b")
     assert [d.id for d in project.report.dimensions] == ["n_prompt", "n_gen", "n_depth", "flash_attn"]
-    assert {(r.arm, r.dims["flash_attn"]) for r in project.records} == {(a, v) for a in ("rocm", "vulkan")
-                                                                         for v in ("false", "true")}
+    assert {(r.arm, r.dims["flash_attn"]) for r in project.records} == {
+        (a, v) for a in ("rocm", "vulkan") for v in ("false", "true")
+    }
     unknown = run_import(tmp_path, "llama-bench", name, "--dimension-from", "threads", "--into", "c")
-    assert unknown.exit_code == 1 and "--dimension-from threads: these llama-bench records have no field " \
-                                      "'threads' (fields: " in unknown.output
+    assert (
+        unknown.exit_code == 1
+        and "--dimension-from threads: these llama-bench records have no field 'threads' (fields: " in unknown.output
+    )

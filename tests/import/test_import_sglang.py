@@ -35,24 +35,48 @@ def lines_of(path: Path) -> list[dict]:
 def line_2025(**overrides) -> dict:
     """A line with every key of the 2025 writer (bench_serving.py, commit 0033168f)."""
     obj = {
-        "backend": "sglang-oai", "dataset_name": "random", "request_rate": 8.0,
-        "max_concurrency": 16, "sharegpt_output_len": None, "random_input_len": 2048,
-        "random_output_len": 256, "random_range_ratio": 0.5, "duration": 60.0,
-        "completed": 480, "total_input_tokens": 983040, "total_output_tokens": 122880,
-        "total_output_tokens_retokenized": 122800, "request_throughput": 8.0,
-        "input_throughput": 16384.0, "output_throughput": 2048.0,
-        "mean_e2e_latency_ms": 1900.0, "median_e2e_latency_ms": 1850.0,
-        "std_e2e_latency_ms": 80.0, "p99_e2e_latency_ms": 2300.0,
-        "mean_ttft_ms": 95.0, "median_ttft_ms": 90.0, "std_ttft_ms": 10.0, "p99_ttft_ms": 150.0,
-        "mean_tpot_ms": 7.1, "median_tpot_ms": 7.0, "std_tpot_ms": 0.3, "p99_tpot_ms": 8.0,
-        "mean_itl_ms": 7.05, "median_itl_ms": 6.9, "std_itl_ms": 1.2, "p95_itl_ms": 8.5,
-        "p99_itl_ms": 12.0, "concurrency": 15.2, "accept_length": None,
+        "backend": "sglang-oai",
+        "dataset_name": "random",
+        "request_rate": 8.0,
+        "max_concurrency": 16,
+        "sharegpt_output_len": None,
+        "random_input_len": 2048,
+        "random_output_len": 256,
+        "random_range_ratio": 0.5,
+        "duration": 60.0,
+        "completed": 480,
+        "total_input_tokens": 983040,
+        "total_output_tokens": 122880,
+        "total_output_tokens_retokenized": 122800,
+        "request_throughput": 8.0,
+        "input_throughput": 16384.0,
+        "output_throughput": 2048.0,
+        "mean_e2e_latency_ms": 1900.0,
+        "median_e2e_latency_ms": 1850.0,
+        "std_e2e_latency_ms": 80.0,
+        "p99_e2e_latency_ms": 2300.0,
+        "mean_ttft_ms": 95.0,
+        "median_ttft_ms": 90.0,
+        "std_ttft_ms": 10.0,
+        "p99_ttft_ms": 150.0,
+        "mean_tpot_ms": 7.1,
+        "median_tpot_ms": 7.0,
+        "std_tpot_ms": 0.3,
+        "p99_tpot_ms": 8.0,
+        "mean_itl_ms": 7.05,
+        "median_itl_ms": 6.9,
+        "std_itl_ms": 1.2,
+        "p95_itl_ms": 8.5,
+        "p99_itl_ms": 12.0,
+        "concurrency": 15.2,
+        "accept_length": None,
     }
     obj.update(overrides)
     return obj
 
 
 # --- the genuine samples ------------------------------------------------------------------
+
 
 def test_one_record_per_line_with_the_tools_own_figures():
     data = lines_of(ONLINE)
@@ -74,13 +98,22 @@ def test_one_record_per_line_with_the_tools_own_figures():
 
 def test_dimensions_rate_dataset_and_requested_lengths():
     imported = sglang.read(ONLINE, "online.jsonl")
-    assert [d.id for d in imported.dimensions] == ["dataset", "request_rate", "max_concurrency",
-                                                    "input_len", "output_len"]
-    points = [(r["dataset"], r["request_rate"], r["max_concurrency"], r["input_len"], r["output_len"])
-              for r in imported.records]
+    assert [d.id for d in imported.dimensions] == [
+        "dataset",
+        "request_rate",
+        "max_concurrency",
+        "input_len",
+        "output_len",
+    ]
+    points = [
+        (r["dataset"], r["request_rate"], r["max_concurrency"], r["input_len"], r["output_len"])
+        for r in imported.records
+    ]
     assert points == [
-        ("random", 1, "unlimited", 1024, 1024), ("random", 2, "unlimited", 1024, 1024),
-        ("random", 4, "unlimited", 1024, 1024), ("random", 8, "unlimited", 1024, 1024),
+        ("random", 1, "unlimited", 1024, 1024),
+        ("random", 2, "unlimited", 1024, 1024),
+        ("random", 4, "unlimited", 1024, 1024),
+        ("random", 8, "unlimited", 1024, 1024),
         ("random", 16, "unlimited", 1024, 1024),
         # ShareGPT lines carry random_input_len 1024 too: meaningless, so not used
         ("sharegpt", 4, "unlimited", "from dataset", "from dataset"),
@@ -91,8 +124,7 @@ def test_dimensions_rate_dataset_and_requested_lengths():
 
 def test_only_the_metrics_the_old_lines_have_are_declared():
     ids = [m.id for m in sglang.read(ONLINE, "online.jsonl").metrics]
-    assert ids == ["output_throughput", "ttft_median_ms", "itl_median_ms", "e2el_median_ms",
-                   "e2el_mean_ms"]
+    assert ids == ["output_throughput", "ttft_median_ms", "itl_median_ms", "e2el_median_ms", "e2el_mean_ms"]
     rec = sglang.read(ONLINE, "online.jsonl").records[0]
     assert "tpot_median_ms" not in rec and "request_throughput" not in rec
     assert rec["completed"] == 300 and isinstance(rec["completed"], int)  # a count: a raw column
@@ -141,10 +173,16 @@ def test_arm_stub_names_the_client_backend():
 
 # --- the 2025 schema and edge cases ---------------------------------------------------------
 
+
 def test_full_2025_line_with_details_and_concurrency(tmp_path):
-    obj = line_2025(input_lens=[2048] * 3, output_lens=[256, 256, 0], ttfts=[0.09, 0.1, 0.0],
-                    itls=[[0.007], [0.007], []], generated_texts=["a", "b", ""],
-                    errors=["", "", "timeout"])
+    obj = line_2025(
+        input_lens=[2048] * 3,
+        output_lens=[256, 256, 0],
+        ttfts=[0.09, 0.1, 0.0],
+        itls=[[0.007], [0.007], []],
+        generated_texts=["a", "b", ""],
+        errors=["", "", "timeout"],
+    )
     path = write(tmp_path, "new.jsonl", json.dumps(obj) + "\n")
     imported = sglang.read(path, "new.jsonl")
     (rec,) = imported.records
@@ -166,17 +204,31 @@ def test_full_2025_line_with_details_and_concurrency(tmp_path):
 
 def test_non_json_lines_are_skipped_and_reported_with_file_and_line(tmp_path):
     good = OFFLINE.read_text(encoding="utf-8").splitlines()
-    text = "\n".join(["[2025-01-01 12:00:00] benchmark_args=Namespace(backend='sglang')",
-                      good[0], "", good[1], "{\"backend\": \"sglang\", \"dataset", good[2]]) + "\n"
+    text = (
+        "\n".join(
+            [
+                "[2025-01-01 12:00:00] benchmark_args=Namespace(backend='sglang')",
+                good[0],
+                "",
+                good[1],
+                '{"backend": "sglang", "dataset',
+                good[2],
+            ]
+        )
+        + "\n"
+    )
     path = write(tmp_path, "mixed.jsonl", text)
     imported = sglang.read(path, "mixed.jsonl")
-    assert [r["imported_from"] for r in imported.records] == \
-        ["mixed.jsonl:2", "mixed.jsonl:4", "mixed.jsonl:6"]
+    assert [r["imported_from"] for r in imported.records] == ["mixed.jsonl:2", "mixed.jsonl:4", "mixed.jsonl:6"]
     assert [str(p) for p in imported.skipped] == [
-        ("mixed.jsonl:1: warning: skipped: not a JSON line: Expecting ',' delimiter (column 6): "
-        "\"[2025-01-01 12:00:00] benchmark_args=Namespace(backend='s...\""),
-        ("mixed.jsonl:5: warning: skipped: not a JSON line: Unterminated string starting at "
-        "(column 23): '{\"backend\": \"sglang\", \"dataset'"),
+        (
+            "mixed.jsonl:1: warning: skipped: not a JSON line: Expecting ',' delimiter (column 6): "
+            '"[2025-01-01 12:00:00] benchmark_args=Namespace(backend=\'s..."'
+        ),
+        (
+            "mixed.jsonl:5: warning: skipped: not a JSON line: Unterminated string starting at "
+            '(column 23): \'{"backend": "sglang", "dataset\''
+        ),
     ]
     assert all(p.severity == "warning" for p in imported.skipped)
 
@@ -187,8 +239,10 @@ def test_json_lines_that_are_not_results_are_skipped_too(tmp_path):
     imported = sglang.read(path, "x.jsonl")
     assert len(imported.records) == 1
     assert [str(p) for p in imported.skipped] == [
-        ("x.jsonl:1: warning: skipped: not an SGLang bench_serving result: missing 'completed', "
-        "'median_ttft_ms', 'dataset_name'"),
+        (
+            "x.jsonl:1: warning: skipped: not an SGLang bench_serving result: missing 'completed', "
+            "'median_ttft_ms', 'dataset_name'"
+        ),
         "x.jsonl:2: warning: skipped: not an SGLang bench_serving result: a JSON list, not an object",
     ]
 
@@ -210,8 +264,8 @@ def test_missing_values_stay_none(tmp_path):
     (rec,) = imported.records
     assert rec["ttft_median_ms"] is None and rec["itl_p99_ms"] is None
     assert [str(p) for p in imported.skipped] == [
-        ("n.jsonl:1: warning: skipped: 'p99_itl_ms' is NaN, not a finite number: 'itl_p99_ms' is "
-        "not measured")]
+        ("n.jsonl:1: warning: skipped: 'p99_itl_ms' is NaN, not a finite number: 'itl_p99_ms' is not measured")
+    ]
 
 
 def test_unset_concurrency_key_in_every_line_means_no_concurrency_dimension(tmp_path):
@@ -225,6 +279,7 @@ def test_unset_concurrency_key_in_every_line_means_no_concurrency_dimension(tmp_
 
 # --- bad input ---------------------------------------------------------------------------
 
+
 def test_empty_file(tmp_path):
     path = write(tmp_path, "e.jsonl", "\n\n")
     with pytest.raises(ImportFormatError) as exc:
@@ -233,15 +288,16 @@ def test_empty_file(tmp_path):
 
 
 def test_a_file_without_a_result_line_says_why_each_line_was_skipped(tmp_path):
-    path = write(tmp_path, "bad.jsonl", "hello\n{\"completed\": 3}\n")
+    path = write(tmp_path, "bad.jsonl", 'hello\n{"completed": 3}\n')
     with pytest.raises(ImportFormatError) as exc:
         sglang.read(path, "bad.jsonl")
     assert messages(exc) == [
         "bad.jsonl:1: skipped: not a JSON line: Expecting value (column 1): 'hello'",
-        ("bad.jsonl:2: skipped: not an SGLang bench_serving result: missing 'median_ttft_ms', "
-        "'dataset_name'"),
-        ("bad.jsonl:1: not an SGLang bench_serving result file: no line is a result (a result "
-        "line has 'completed', 'median_ttft_ms', 'dataset_name')"),
+        ("bad.jsonl:2: skipped: not an SGLang bench_serving result: missing 'median_ttft_ms', 'dataset_name'"),
+        (
+            "bad.jsonl:1: not an SGLang bench_serving result file: no line is a result (a result "
+            "line has 'completed', 'median_ttft_ms', 'dataset_name')"
+        ),
     ]
 
 
@@ -252,8 +308,11 @@ def test_a_vllm_file_is_the_wrong_format():
     # the one-object file is one line: it parses, but is not an SGLang result
     assert messages(exc) == [
         "v.json:1: skipped: not an SGLang bench_serving result: missing 'dataset_name'",
-        ("v.json:1: not an SGLang bench_serving result file: no line is a result (a result "
-        "line has 'completed', 'median_ttft_ms', 'dataset_name')")]
+        (
+            "v.json:1: not an SGLang bench_serving result file: no line is a result (a result "
+            "line has 'completed', 'median_ttft_ms', 'dataset_name')"
+        ),
+    ]
 
 
 def test_truncated_last_line_is_skipped_with_its_line(tmp_path):
@@ -277,14 +336,16 @@ def test_many_bad_lines_are_listed_ten_at_most(tmp_path):
 
 # --- detection ----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("path", sample_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_detect_is_true_only_on_its_own_samples(path):
     text = path.read_bytes().decode("utf-8", errors="replace")
     assert sglang.detect(path, text) is (path.parent.name in ("sglang", "sglang-0.5"))
 
 
-@pytest.mark.parametrize("path", [p for p in sample_files() if p.parent.name in ("sglang", "sglang-0.5")],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", [p for p in sample_files() if p.parent.name in ("sglang", "sglang-0.5")], ids=lambda p: p.name
+)
 def test_auto_picks_this_importer(path):
     from benchproof.importers import detect
 
@@ -302,6 +363,7 @@ def test_registered():
 
 # --- end to end: benchproof import → build → the page ---------------------------------------
 
+
 def test_end_to_end_median_of_repeated_runs_and_infinity(tmp_path):
     import statistics
 
@@ -312,16 +374,21 @@ def test_end_to_end_median_of_repeated_runs_and_infinity(tmp_path):
     assert "7 records, 0 skipped" in result.output
     soup = build_page(project, tmp_path / "site")
     data = lines_of(OFFLINE)
-    twice = [d["output_throughput"] for d in data
-             if (d["random_input_len"], d["random_output_len"], d["dataset_name"]) == (4096, 1024, "random")]
+    twice = [
+        d["output_throughput"]
+        for d in data
+        if (d["random_input_len"], d["random_output_len"], d["dataset_name"]) == (4096, 1024, "random")
+    ]
     assert len(twice) == 2
     point = ["h200", "random", "inf", "unlimited", "4096", "1024"]
     shown = f"{statistics.median(twice):,.2f} ({min(twice):,.2f}–{max(twice):,.2f})"
     assert cell(soup, "Output tok/s", point) == shown == "1,653.93 (1,652.86–1,654.99)"
     (row,) = [r for r in summary_rows(soup, flags=False) if r[:6] == point]
     assert "2 ok" in row
-    assert cell(soup, "Output tok/s", ["h200", "sharegpt", "inf", "unlimited", "from dataset",
-                                        "from dataset"]) == f"{data[6]['output_throughput']:,.2f}"
+    assert (
+        cell(soup, "Output tok/s", ["h200", "sharegpt", "inf", "unlimited", "from dataset", "from dataset"])
+        == f"{data[6]['output_throughput']:,.2f}"
+    )
 
 
 def test_end_to_end_skipped_lines_are_listed_by_the_command(tmp_path):

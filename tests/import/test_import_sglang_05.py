@@ -22,7 +22,7 @@ from support.importing import FIXTURES, import_files, messages, results, write
 HERE = FIXTURES / "sglang-0.5"
 FAST = HERE / "sglang-fast.jsonl"
 SLOW = HERE / "sglang-slow.jsonl"
-LOAD = HERE / "sglang-fast-load.jsonl"   # --max-concurrency 4; then --request-rate 10, no limit
+LOAD = HERE / "sglang-fast-load.jsonl"  # --max-concurrency 4; then --request-rate 10, no limit
 
 FAMILIES = {"ttft": "ttft", "tpot": "tpot", "itl": "itl", "e2e_latency": "e2el"}
 STATS = ("mean", "median", "p90", "p95", "p99")
@@ -47,6 +47,7 @@ def summary_differs(data: dict) -> list[dict]:
 
 # --- records: the tool's own figures -------------------------------------------------------
 
+
 def test_each_line_is_a_run_with_the_tools_figures_and_throughputs():
     data = lines_of(FAST)
     imported = sglang.read(FAST, "sglang-fast.jsonl")
@@ -62,11 +63,14 @@ def test_each_line_is_a_run_with_the_tools_figures_and_throughputs():
         assert rec["total_token_throughput"] == line["total_throughput"]
         assert rec["input_throughput"] == line["input_throughput"]
         # counts, std, duration and the peak stay raw columns, as written
-        assert (rec["completed"], rec["duration"], rec["std_ttft_ms"]) == \
-            (line["completed"], line["duration"], line["std_ttft_ms"])
+        assert (rec["completed"], rec["duration"], rec["std_ttft_ms"]) == (
+            line["completed"],
+            line["duration"],
+            line["std_ttft_ms"],
+        )
         assert rec["max_output_tokens_per_s"] == line["max_output_tokens_per_s"]
         assert rec["imported_from"] == f"sglang-fast.jsonl:{i}"
-        assert "total_throughput" not in rec   # it is the metric total_token_throughput
+        assert "total_throughput" not in rec  # it is the metric total_token_throughput
     metrics = {m.id: m for m in imported.metrics}
     assert metrics["total_token_throughput"].unit == "tok/s"
     assert metrics["total_token_throughput"].source.startswith("SGLang total_throughput")
@@ -88,8 +92,13 @@ def test_dimensions_bare_infinity_a_limit_and_no_limit():
     assert '"request_rate": Infinity, "max_concurrency": 4' in raw
     assert '"request_rate": 10.0, "max_concurrency": null' in raw
     imported = sglang.read(LOAD, "load.jsonl")
-    assert [d.id for d in imported.dimensions] == ["dataset", "request_rate", "max_concurrency",
-                                                    "input_len", "output_len"]
+    assert [d.id for d in imported.dimensions] == [
+        "dataset",
+        "request_rate",
+        "max_concurrency",
+        "input_len",
+        "output_len",
+    ]
     points = [tuple(r[d.id] for d in imported.dimensions) for r in imported.records]
     # Infinity → "inf" (text); null: SGLang's client set no semaphore → "unlimited"
     assert points == [("random-ids", "inf", 4, 32, 16), ("random-ids", 10, "unlimited", 32, 16)]
@@ -99,16 +108,21 @@ def test_dimensions_bare_infinity_a_limit_and_no_limit():
 def test_arm_stub_keeps_backend_dataset_and_lengths_and_names_no_model():
     imported = sglang.read(FAST, "sglang-fast.jsonl")
     assert imported.arm["settings"] == {
-        "benchmark_client": "python -m sglang.bench_serving", "backend": "vllm",
-        "dataset_name": "random-ids", "random_input_len": 32, "random_output_len": 16,
-        "random_range_ratio": 0.0}
-    assert "subject" not in imported.arm   # no line names the model
+        "benchmark_client": "python -m sglang.bench_serving",
+        "backend": "vllm",
+        "dataset_name": "random-ids",
+        "random_input_len": 32,
+        "random_output_len": 16,
+        "random_range_ratio": 0.0,
+    }
+    assert "subject" not in imported.arm  # no line names the model
     assert "no model id, no tokenizer, no tool version" in imported.arm["notes"]
-    assert imported.arm["engine"] == {"name": "vLLM"}   # the client's --backend vllm, said as such
+    assert imported.arm["engine"] == {"name": "vLLM"}  # the client's --backend vllm, said as such
     assert "inferred from the client's `--backend vllm`" in imported.arm["notes"]
 
 
 # --- request rows and the tool's stated summaries --------------------------------------------
+
 
 def test_request_rows_are_the_lines_arrays():
     data = lines_of(LOAD)
@@ -121,7 +135,7 @@ def test_request_rows_are_the_lines_arrays():
     assert [r["output_tokens"] for r in rows] == line["output_lens"]
     assert [r["input_tokens"] for r in rows] == line["input_lens"]
     assert all(r["error"] == "" for r in rows)
-    one = line["output_lens"].index(1)   # a one-token request: no TPOT, never 0
+    one = line["output_lens"].index(1)  # a one-token request: no TPOT, never 0
     assert rows[one]["tpot_ms"] is None and rows[one]["itl_ms"] == []
 
 
@@ -149,13 +163,15 @@ def test_why_tpot_and_e2e_are_not_stated_the_genuine_lines_differ_from_their_arr
 def test_build_the_two_arms_no_summary_differs_and_a_changed_figure_is_found(tmp_path):
     import_files(tmp_path / "p", "sglang-serving", "fast", FAST)
     import_files(tmp_path / "p", "sglang-serving", "slow", SLOW)
-    written = [json.loads(x) for x in
-               (tmp_path / "p" / "requests" / "slow-sglang-slow.jsonl").read_text(encoding="utf-8").splitlines()]
+    written = [
+        json.loads(x)
+        for x in (tmp_path / "p" / "requests" / "slow-sglang-slow.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
     assert len(written) == 36 and {r["run_id"] for r in written} == {f"slow-sglang-slow:{k}" for k in (1, 2, 3)}
     report = (tmp_path / "p" / "report.yaml").read_text(encoding="utf-8")
     assert "p95: ttft_p95_ms" in report and "p90: itl_p90_ms" in report
     data = results(tmp_path / "p", tmp_path / "site")
-    assert summary_differs(data) == []   # SGLang's TTFT and ITL are what its own arrays give
+    assert summary_differs(data) == []  # SGLang's TTFT and ITL are what its own arrays give
     (item,) = [d for d in data["distributions"] if d["arm"] == "slow" and d["metric"] == "ttft_ms"]
     ttft = np.concatenate([np.array(line["ttfts"]) * 1000 for line in lines_of(SLOW)])
     assert item["n"] == len(ttft) == 36
@@ -186,15 +202,25 @@ def test_retokenised_itl_is_not_stated_and_the_import_says_why(tmp_path):
     assert "itl_ms" in stated and stated["itl_ms"] is None
     assert stated["ttft_ms"]["p99"] == "ttft_p99_ms"
     assert [str(p) for p in imported.warnings] == [
-        ("spec.jsonl:1: warning: SGLang's ITL summary of this line is of re-tokenised per-token gaps "
-        "(backend sglang-oai, accept_length 2.4), not of the itls it keeps: the file's ITL summaries "
-        "are not compared with its requests")]
-    assert imported.records[0]["itl_p99_ms"] == obj["p99_itl_ms"]   # still kept as the tool's figure
+        (
+            "spec.jsonl:1: warning: SGLang's ITL summary of this line is of re-tokenised per-token gaps "
+            "(backend sglang-oai, accept_length 2.4), not of the itls it keeps: the file's ITL summaries "
+            "are not compared with its requests"
+        )
+    ]
+    assert imported.records[0]["itl_p99_ms"] == obj["p99_itl_ms"]  # still kept as the tool's figure
 
 
-@pytest.mark.parametrize(("dataset", "lengths"), [
-    ("random", (32, 16)), ("image", (32, 16)), ("sharegpt", ("from dataset", "from dataset")),
-    ("generated-shared-prefix", (NOT_RECORDED, NOT_RECORDED)), ("mooncake", (NOT_RECORDED, NOT_RECORDED))])
+@pytest.mark.parametrize(
+    ("dataset", "lengths"),
+    [
+        ("random", (32, 16)),
+        ("image", (32, 16)),
+        ("sharegpt", ("from dataset", "from dataset")),
+        ("generated-shared-prefix", (NOT_RECORDED, NOT_RECORDED)),
+        ("mooncake", (NOT_RECORDED, NOT_RECORDED)),
+    ],
+)
 def test_requested_lengths_only_where_the_line_states_them(tmp_path, dataset, lengths):
     """SGLang writes random_input_len/random_output_len on every line; they are the requested
     lengths of the random and image datasets only.  The generated-shared-prefix lengths
@@ -220,8 +246,12 @@ EXPECTED = {
     "output_throughput": ("output_throughput", None),
     "input_throughput": ("input_throughput", None),
     "total_throughput": ("total_token_throughput", None),
-    **{f"{stat}_{family}_ms": (f"{fid}_{stat}_ms", None)
-       for family, fid in FAMILIES.items() for stat in STATS if f"{stat}_{family}_ms" not in sglang.LINE_KEYS},
+    **{
+        f"{stat}_{family}_ms": (f"{fid}_{stat}_ms", None)
+        for family, fid in FAMILIES.items()
+        for stat in STATS
+        if f"{stat}_{family}_ms" not in sglang.LINE_KEYS
+    },
 }
 
 
@@ -239,7 +269,7 @@ def test_a_stripped_key_is_not_recorded_not_measured_or_absent(tmp_path, key):
     if key in EXPECTED:
         column, value = EXPECTED[key]
         assert first[column] == value if value is not None else first[column] is None
-        assert second[column] not in (None, NOT_RECORDED)   # the other line keeps its own
+        assert second[column] not in (None, NOT_RECORDED)  # the other line keeps its own
     # never kept under the tool's name either, nor given a value in the arm stub
     assert (key not in first or EXPECTED[key][0] == key) and f"{key}_count" not in first
     settings = imported.arm.get("settings", {})
@@ -259,8 +289,11 @@ def test_without_errors_no_request_is_taken_for_a_success(tmp_path):
     path = stripped(tmp_path, "errors")
     imported = sglang.read(path, "load.jsonl")
     assert [str(p) for p in imported.skipped] == [
-        ("load.jsonl:1: warning: skipped: per-request arrays without 'errors': which requests failed is "
-        "not recorded, so no request records are written for this run")]
+        (
+            "load.jsonl:1: warning: skipped: per-request arrays without 'errors': which requests failed is "
+            "not recorded, so no request records are written for this run"
+        )
+    ]
 
 
 def test_max_concurrency_in_no_line_is_no_dimension(tmp_path):
@@ -277,10 +310,11 @@ def test_a_tag_is_kept_in_the_stub_only_when_set(tmp_path):
     obj = dict(LINE, tag="try-1")
     path = write(tmp_path, "t.jsonl", json.dumps(obj) + "\n")
     assert sglang.read(path, "t.jsonl").arm["settings"]["tag"] == "try-1"
-    assert "tag" not in sglang.read(LOAD, "l.jsonl").arm["settings"]   # null: not set
+    assert "tag" not in sglang.read(LOAD, "l.jsonl").arm["settings"]  # null: not set
 
 
 # --- drift ---------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("key", sglang.LINE_KEYS)
 def test_a_line_without_a_key_every_version_writes_is_refused_by_name(tmp_path, key):
@@ -292,5 +326,7 @@ def test_a_line_without_a_key_every_version_writes_is_refused_by_name(tmp_path, 
         sglang.read(path, "drift.jsonl")
     found = messages(exc)
     assert found[0] == f"drift.jsonl:1: skipped: not an SGLang bench_serving result: missing '{key}'"
-    assert found[-1] == ("drift.jsonl:1: not an SGLang bench_serving result file: no line is a result (a result "
-                         "line has 'completed', 'median_ttft_ms', 'dataset_name')")
+    assert found[-1] == (
+        "drift.jsonl:1: not an SGLang bench_serving result file: no line is a result (a result "
+        "line has 'completed', 'median_ttft_ms', 'dataset_name')"
+    )

@@ -32,13 +32,15 @@ def templates(tmp_path_factory):
 def test_two_templates_are_two_arms_and_the_parameter_a_dimension(templates):
     where, output, _ = templates
     lines = output.splitlines()
-    assert "  arms from template: gzip-1 (gzip -1), gzip-6 (gzip -6)" in lines   # named by what differs
-    assert ("  hint: two.json is a scan of 2 command templates over size (3 values), imported as one arm per "
-            "template; one line per template across size") in lines
+    assert "  arms from template: gzip-1 (gzip -1), gzip-6 (gzip -6)" in lines  # named by what differs
+    assert (
+        "  hint: two.json is a scan of 2 command templates over size (3 values), imported as one arm per "
+        "template; one line per template across size"
+    ) in lines
     report = yaml.safe_load((where / "proj" / "report.yaml").read_text())
     assert report["dimensions"] == [{"id": "size", "label": "Parameter size"}]
     stub = yaml.safe_load((where / "proj" / "arms" / "gzip-6.yaml").read_text())
-    assert (stub["label"], stub["command"]) == ("gzip -6", GZIP[6])          # the template, whole
+    assert (stub["label"], stub["command"]) == ("gzip -6", GZIP[6])  # the template, whole
 
 
 def test_the_sweep_has_one_line_per_template_with_its_own_medians(templates):
@@ -52,9 +54,12 @@ def test_the_sweep_has_one_line_per_template_with_its_own_medians(templates):
     for level, template in GZIP.items():
         line = [r for r in lines if r["arm"] == f"gzip -{level}"]
         assert [r["x"] for r in line] == [4096, 65536, 1048576]
-        expected = [statistics.median(r["times"]) * SCALE[metric["unit"]]
-                    for size in ("4K", "64K", "1M") for r in results
-                    if r["command"] == template.replace("{size}", size)]
+        expected = [
+            statistics.median(r["times"]) * SCALE[metric["unit"]]
+            for size in ("4K", "64K", "1M")
+            for r in results
+            if r["command"] == template.replace("{size}", size)
+        ]
         assert [r["median"] for r in line] == pytest.approx(expected, rel=1e-9)
 
 
@@ -65,7 +70,8 @@ def test_no_record_is_pooled_across_templates(templates):
     for level in GZIP:
         mine = [r for r in rounds if r["arm"] == f"gzip-{level}"]
         assert {(r["size"], r["command"]) for r in mine} == {
-            (size, GZIP[level].replace("{size}", size)) for size in ("4K", "64K", "1M")}
+            (size, GZIP[level].replace("{size}", size)) for size in ("4K", "64K", "1M")
+        }
         assert [r["repeat"] for r in mine] == [1, 2, 3] * 3
 
 
@@ -87,13 +93,17 @@ def test_arm_from_a_parameter_keeps_the_templates_apart_as_a_dimension(templates
 def test_a_value_is_put_back_only_where_it_stands_as_a_whole_token(tmp_path):
     """-L level 1,9: 'gzip -1' is 'gzip -{level}', and neither '1M' nor '9.1' is touched by
     the value 1 or 9 (else the two levels would give different templates, and none be taken)."""
-    commands = ["head -c 1M /dev/urandom | gzip -{level} > /dev/null",
-                "head -c 64K /dev/urandom | timeout 9.1 gzip -{level} > /dev/null"]
+    commands = [
+        "head -c 1M /dev/urandom | gzip -{level} > /dev/null",
+        "head -c 64K /dev/urandom | timeout 9.1 gzip -{level} > /dev/null",
+    ]
     hyperfine(tmp_path, "levels.json", "-L", "level", "1,9", *commands)
     result = run_import(tmp_path, "hyperfine", "levels.json", "--into", "p")
     assert result.exit_code == 0, result.output
-    assert "  arms from template: 1m-dev-urandom (1M /dev/urandom |), 64k-dev-urandom-timeout-9.1 (64K /dev/urandom " \
-           "| timeout 9.1)" in result.output.splitlines()
+    assert (
+        "  arms from template: 1m-dev-urandom (1M /dev/urandom |), 64k-dev-urandom-timeout-9.1 (64K /dev/urandom "
+        "| timeout 9.1)" in result.output.splitlines()
+    )
     rounds = records(tmp_path / "p" / "runs" / "levels.jsonl")
     assert {(r["template"], r["level"]) for r in rounds} == {(c, v) for c in commands for v in ("1", "9")}
 

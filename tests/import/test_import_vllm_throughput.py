@@ -32,8 +32,10 @@ def test_a_current_file_is_one_record_of_the_tools_figures_and_its_model(tmp_pat
     result = run_import(tmp_path, TOOL, GENUINE, "--arm", "tiny", "--into", "report")
     assert result.exit_code == 0, result.output
     doc = json.loads((FIXTURES / TOOL / GENUINE).read_text())
-    (row,) = [json.loads(line) for line in
-              (tmp_path / "report" / "runs" / f"tiny-{Path(GENUINE).stem}.jsonl").read_text().splitlines()]
+    (row,) = [
+        json.loads(line)
+        for line in (tmp_path / "report" / "runs" / f"tiny-{Path(GENUINE).stem}.jsonl").read_text().splitlines()
+    ]
     assert (row["num_requests"], row["total_num_tokens"]) == (doc["num_requests"], doc["total_num_tokens"])
     assert row["requests_per_second"] == doc["requests_per_second"]
     assert row["tokens_per_second"] == doc["tokens_per_second"]
@@ -58,7 +60,7 @@ def test_without_model_id_there_is_no_subject(tmp_path):
     """model_id, the one field the importer reads but can do without (files before it)."""
     whole = _read(FIXTURES / TOOL / GENUINE)
     stripped = _read(without(FIXTURES / TOOL / GENUINE, tmp_path / "old.json", _strip, "model_id"))
-    assert invented(whole, stripped, {"notes"}) == {}   # the notes say the file names no model
+    assert invented(whole, stripped, {"notes"}) == {}  # the notes say the file names no model
     assert "subject" not in stripped.arm and "records no model" in stripped.arm["notes"]
     assert "model_id" not in stripped.records[0]
 

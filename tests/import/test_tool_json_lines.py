@@ -32,19 +32,24 @@ def _one_at_a_time(text: str):
         tooljson._LineDecoder._numbers = original
 
 
-NUMBERS = st.lists(st.integers(-10**30, 10**30) | st.floats(allow_nan=False, allow_infinity=False),
-                   min_size=1, max_size=900)
+NUMBERS = st.lists(
+    st.integers(-(10**30), 10**30) | st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=900
+)
 SEPARATORS = st.sampled_from([",", ", ", ",\n", "\n,", " ,\n\n ", ",\r\n"])
 
 
 @settings(max_examples=60, deadline=None, database=None)
 @given(times=NUMBERS, codes=NUMBERS, separator=SEPARATORS, other=SEPARATORS)
 def test_an_array_of_numbers_gives_the_same_values_and_lines_read_at_once(times, codes, separator, other):
-    text = ('{\n "results": [\n  {\n   "command": "sleep 0.01",\n   "times": [\n    '
-            + separator.join(json.dumps(t) for t in times) + '\n   ],\n   "exit_codes": ['
-            + other.join(json.dumps(c) for c in codes) + "],\n"
-            + '   "mixed": [1, 2.5, null, [3], "x"]\n  }\n ]\n}\n')
-    with mock.patch.object(tooljson, "AT_ONCE", 0):   # every array of numbers, however short
+    text = (
+        '{\n "results": [\n  {\n   "command": "sleep 0.01",\n   "times": [\n    '
+        + separator.join(json.dumps(t) for t in times)
+        + '\n   ],\n   "exit_codes": ['
+        + other.join(json.dumps(c) for c in codes)
+        + "],\n"
+        + '   "mixed": [1, 2.5, null, [3], "x"]\n  }\n ]\n}\n'
+    )
+    with mock.patch.object(tooljson, "AT_ONCE", 0):  # every array of numbers, however short
         fast = load_json(text, "t.json")
     assert _shape(fast) == _shape(_one_at_a_time(text))
     assert fast["results"][0]["times"] == times

@@ -37,9 +37,12 @@ def _start(project: Path, out: Path) -> subprocess.Popen:
     # a killed build cannot remove its temporary folders: they go into the test's own
     temp = out.parent / "tmp"
     temp.mkdir(exist_ok=True)
-    return subprocess.Popen([sys.executable, "-c", CHILD, str(project), str(out)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "PYTHONPATH": str(REPO / "generator"), "TMPDIR": str(temp)})
+    return subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(project), str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(REPO / "generator"), "TMPDIR": str(temp)},
+    )
 
 
 def _staging(out: Path) -> list[Path]:

@@ -43,10 +43,12 @@ def test_a_build_groups_evaluates_and_places_each_thing_once(tmp_path, monkeypat
     assert calls["grouped"] == 1
     assert {k: n for k, n in calls.items() if k[0] == "stats"} == {("stats", m.id): 1 for m in project.report.metrics}
     claims = project.weighing.decision.claims
-    assert len(claims) >= 3 and {k: n for k, n in calls.items() if k[0] == "evaluate"} == \
-        {("evaluate", c.text): 1 for c in claims}
-    assert {k: n for k, n in calls.items() if k[0] == "reference"} == \
-        {("reference", r.title): 1 for r in project.weighing.references}
+    assert len(claims) >= 3 and {k: n for k, n in calls.items() if k[0] == "evaluate"} == {
+        ("evaluate", c.text): 1 for c in claims
+    }
+    assert {k: n for k, n in calls.items() if k[0] == "reference"} == {
+        ("reference", r.title): 1 for r in project.weighing.references
+    }
     assert "claim-fails" in result.output or "decision" in result.output
 
 
@@ -58,11 +60,16 @@ def test_a_derived_metrics_reported_figure_is_parsed_once_while_reading(tmp_path
         parsed[id(column)] += 1
         return real(column)
 
-    for module in ("benchproof.read.runs.validate", "benchproof.read.runs.guards", "benchproof.audit.records",
-                   "benchproof.audit.workload"):
+    for module in (
+        "benchproof.read.runs.validate",
+        "benchproof.read.runs.guards",
+        "benchproof.audit.records",
+        "benchproof.audit.workload",
+    ):
         monkeypatch.setattr(f"{module}.parse_column", counted, raising=False)
-    rows = ["arm,status,repeat,size,n,ms,rate"] + [f"{arm},ok,{r},1,{100 + r},{1000},{101 + r}" for arm in "ab"
-                                                    for r in (1, 2, 3)]
+    rows = ["arm,status,repeat,size,n,ms,rate"] + [
+        f"{arm},ok,{r},1,{100 + r},{1000},{101 + r}" for arm in "ab" for r in (1, 2, 3)
+    ]
     report = """\
         title: Derived
         metrics:
@@ -70,9 +77,13 @@ def test_a_derived_metrics_reported_figure_is_parsed_once_while_reading(tmp_path
         dimensions: [{id: size, label: Size}]
         sections: [{id: main, title: Main, arms: [a, b]}]
         """
-    root = write_project(tmp_path / "p", report, {"a": "label: A\n", "b": "label: B\n"}, {"r.csv": "\n".join(rows) + "\n"})
+    root = write_project(
+        tmp_path / "p", report, {"a": "label: A\n", "b": "label: B\n"}, {"r.csv": "\n".join(rows) + "\n"}
+    )
     checked = check(root, False, lambda line: None)
     project = checked.projects[""]
     assert set(project.records.reported) == {"rate"}
     assert parsed[id(project.records.raw["rate"])] == 1
-    assert [f.rule for f in checked.audited[""].audit.findings if f.rule == "derived-differs"] == ["derived-differs"] * 2
+    assert [f.rule for f in checked.audited[""].audit.findings if f.rule == "derived-differs"] == [
+        "derived-differs"
+    ] * 2

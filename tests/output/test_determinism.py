@@ -47,9 +47,12 @@ main()
 
 
 def _build_in_subprocess(project: Path, out: Path, env: dict, umask: int, listing: str) -> None:
-    done = subprocess.run([sys.executable, "-c", CHILD, str(project), str(out), f"{umask:o}", listing],
-                          capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(REPO / "generator"), **env})
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(project), str(out), f"{umask:o}", listing],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO / "generator"), **env},
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -58,13 +61,31 @@ def test_no_process_setting_changes_a_byte(tmp_path, second):
     system lists the inputs: the second project (three run files, a sampled chart of more than
     200 dots) built in two processes that differ in all of them gives the same site."""
     assert len(list((second.root / "runs").iterdir())) == 3
-    _build_in_subprocess(second.root, tmp_path / "a", {
-        "PYTHONHASHSEED": "0", "TZ": "UTC", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}, 0o022, "as listed")
-    _build_in_subprocess(second.root, tmp_path / "b", {
-        "PYTHONHASHSEED": "4242", "TZ": "America/St_Johns", "LC_ALL": "C", "LANG": "C",
-        "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"}, 0o077, "reverse")
+    _build_in_subprocess(
+        second.root,
+        tmp_path / "a",
+        {"PYTHONHASHSEED": "0", "TZ": "UTC", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"},
+        0o022,
+        "as listed",
+    )
+    _build_in_subprocess(
+        second.root,
+        tmp_path / "b",
+        {
+            "PYTHONHASHSEED": "4242",
+            "TZ": "America/St_Johns",
+            "LC_ALL": "C",
+            "LANG": "C",
+            "PYTHONCOERCECLOCALE": "0",
+            "PYTHONUTF8": "0",
+        },
+        0o077,
+        "reverse",
+    )
     first, second_tree = tree(tmp_path / "a"), tree(tmp_path / "b")
-    assert len(first) > 25 and "showing 208 of 238 repetitions" in (tmp_path / "a/index.html").read_text(encoding="utf-8")
+    assert len(first) > 25 and "showing 208 of 238 repetitions" in (tmp_path / "a/index.html").read_text(
+        encoding="utf-8"
+    )
     assert first == second_tree
 
 

@@ -25,14 +25,17 @@ def test_a_long_build_on_a_terminal_shows_each_stage_then_erases_it(monkeypatch,
     quiet, shown = io.StringIO(), Terminal()
     with progress.shown_on(quiet):
         build(EXAMPLE, tmp_path / "quiet", False, lambda line: None)
-    monkeypatch.setattr(progress, "AFTER", 0.0)   # the example builds faster than a long build
+    monkeypatch.setattr(progress, "AFTER", 0.0)  # the example builds faster than a long build
     monkeypatch.setattr(progress, "EVERY", 0.0)
     with progress.shown_on(shown):
         build(EXAMPLE, tmp_path / "shown", False, lambda line: None)
     text = shown.getvalue()
-    for line in ("read      1/1 run files read (25 records)", "downloads 25/25 records in records.csv",
-                 "charts    6/6 charts drawn"):
+    for line in (
+        "read      1/1 run files read (25 records)",
+        "downloads 25/25 records in records.csv",
+        "charts    6/6 charts drawn",
+    ):
         assert f"\r\x1b[K{line}" in text
-    assert text.endswith("\r\x1b[K")                 # erased: the next line starts clean
-    assert quiet.getvalue() == ""                    # not a terminal: nothing
+    assert text.endswith("\r\x1b[K")  # erased: the next line starts clean
+    assert quiet.getvalue() == ""  # not a terminal: nothing
     assert files(tmp_path / "quiet") == files(tmp_path / "shown")

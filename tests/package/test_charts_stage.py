@@ -15,8 +15,12 @@ PACKAGE = Path(__file__).resolve().parents[2] / "generator" / "benchproof"
 
 # What a page may take from charts/: the types it receives (charts.chart), the colours and
 # labels (charts.style), and which view shows a figure (charts.view.bar_view).
-PAGES_MAY_IMPORT = {"benchproof.charts.chart": None, "benchproof.charts.style": None,
-                    "benchproof.charts.view": {"bar_view"}, "benchproof.charts": {"style"}}
+PAGES_MAY_IMPORT = {
+    "benchproof.charts.chart": None,
+    "benchproof.charts.style": None,
+    "benchproof.charts.view": {"bar_view"},
+    "benchproof.charts": {"style"},
+}
 # The keys that make a dict a Vega-Lite spec (or a part of one).
 SPEC_KEYS = {"$schema", "mark", "encoding", "layer", "vconcat", "hconcat", "datasets"}
 
@@ -68,29 +72,42 @@ def test_no_page_builds_a_vega_lite_spec_or_imports_a_chart_maker():
 
 def test_the_page_rule_catches_a_page_that_makes_a_chart(tmp_path):
     made = tmp_path / "made.py"
-    made.write_text("from benchproof.charts.ecdf import ecdf_chart\nimport altair as alt\n"
-                    "spec = {'mark': 'line', 'encoding': {}}\n", encoding="utf-8")
+    made.write_text(
+        "from benchproof.charts.ecdf import ecdf_chart\nimport altair as alt\n"
+        "spec = {'mark': 'line', 'encoding': {}}\n",
+        encoding="utf-8",
+    )
     assert len(page_problems(made)) == 3
 
 
 def test_vl_convert_is_called_only_by_the_render_path():
-    callers = sorted(relative(p) for p in package_modules()
-                     if any(name.split(".")[0] == "vl_convert" for name, _ in imported(tree(p))))
+    callers = sorted(
+        relative(p)
+        for p in package_modules()
+        if any(name.split(".")[0] == "vl_convert" for name, _ in imported(tree(p)))
+    )
     assert callers == ["charts/vega.py"]
 
 
 def test_the_build_draws_every_chart_through_the_one_render_path():
     build = tree(PACKAGE / "build.py")
     charts = {(name, what) for name, what in imported(build) if name.startswith("benchproof.charts")}
-    assert charts <= {("benchproof.charts.chart", "KINDS"), ("benchproof.charts.chart", "Chart"),
-                      ("benchproof.charts.stage", "report_charts"), ("benchproof.charts.vega", "files"),
-                      ("benchproof.charts.vega", "runtime"), ("benchproof.charts.widgets", "charts_page")}
+    assert charts <= {
+        ("benchproof.charts.chart", "KINDS"),
+        ("benchproof.charts.chart", "Chart"),
+        ("benchproof.charts.stage", "report_charts"),
+        ("benchproof.charts.vega", "files"),
+        ("benchproof.charts.vega", "runtime"),
+        ("benchproof.charts.widgets", "charts_page"),
+    }
     (report_files,) = [n for n in ast.walk(build) if isinstance(n, ast.FunctionDef) and n.name == "report_files"]
-    drawn = [n for n in ast.walk(report_files) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-             and n.func.id == "chart_files"]
-    loops = [n for n in ast.walk(report_files) if isinstance(n, ast.For)
-             and any(c in drawn for c in ast.walk(n))]
-    assert len(drawn) == 1 and len(loops) == 1   # one loop, one call: every chart the same way
+    drawn = [
+        n
+        for n in ast.walk(report_files)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "chart_files"
+    ]
+    loops = [n for n in ast.walk(report_files) if isinstance(n, ast.For) and any(c in drawn for c in ast.walk(n))]
+    assert len(drawn) == 1 and len(loops) == 1  # one loop, one call: every chart the same way
 
 
 def made_kinds() -> dict[str, str]:
@@ -100,8 +117,9 @@ def made_kinds() -> dict[str, str]:
         for node in ast.walk(tree(path)):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Chart":
                 kind = node.args[0] if node.args else next(k.value for k in node.keywords if k.arg == "kind")
-                assert isinstance(kind, ast.Constant) and isinstance(kind.value, str), \
+                assert isinstance(kind, ast.Constant) and isinstance(kind.value, str), (
                     f"{relative(path)}:{node.lineno}: a chart's kind is a literal"
+                )
                 found[kind.value] = relative(path)
     return found
 

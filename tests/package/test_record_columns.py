@@ -15,10 +15,10 @@ from support.common import REPO, package_modules
 
 PACKAGE = REPO / "generator" / "benchproof"
 HOME = PACKAGE / "model" / "record_columns.py"
-WRITERS = ("pages", "receipts")   # the stages that write records: the raw table, runs-data, the downloads
+WRITERS = ("pages", "receipts")  # the stages that write records: the raw table, runs-data, the downloads
 # the columns every report has (its own dimensions, metrics and fields come from report.yaml and the run files)
 FIXED = columns_of(SimpleNamespace(dimensions=(), metrics=(), arm_label="Arm"))  # type: ignore[arg-type]  # all it reads of a Report
-LABELS = {c.label for c in FIXED} - {"Arm"}   # "Arm" is report.yaml's arm_label, not benchproof's word
+LABELS = {c.label for c in FIXED} - {"Arm"}  # "Arm" is report.yaml's arm_label, not benchproof's word
 IDS = {c.id for c in FIXED}
 
 
@@ -29,8 +29,13 @@ def spelled(source: str) -> list[str]:
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Constant) and node.value in LABELS:
             found.append(f"line {node.lineno}: the label {node.value!r}")
-        items = (node.elts if isinstance(node, (ast.List, ast.Tuple, ast.Set))
-                 else [k for k in node.keys if k is not None] if isinstance(node, ast.Dict) else [])
+        items = (
+            node.elts
+            if isinstance(node, (ast.List, ast.Tuple, ast.Set))
+            else [k for k in node.keys if k is not None]
+            if isinstance(node, ast.Dict)
+            else []
+        )
         ids = sorted({e.value for e in items if isinstance(e, ast.Constant) and e.value in IDS})
         if len(ids) >= 4:
             found.append(f"line {node.lineno}: the ids {', '.join(ids)}")
@@ -50,9 +55,11 @@ def test_no_module_that_writes_records_spells_a_record_column_again():
 def test_the_check_finds_a_second_listing():
     """What the declaration itself holds, and what the modules held before it, are found."""
     assert len(spelled(HOME.read_text(encoding="utf-8"))) >= 8
-    before = ('FIXED_LABELS = {"run_id": "Run", "section": "Section"}\n'
-              'def record_columns(d):\n    return ["run_id", "section", "arm", "status", "repeat"] + d\n'
-              'headers = [("Started", False), ("Reason", False)]\n')
+    before = (
+        'FIXED_LABELS = {"run_id": "Run", "section": "Section"}\n'
+        'def record_columns(d):\n    return ["run_id", "section", "arm", "status", "repeat"] + d\n'
+        'headers = [("Started", False), ("Reason", False)]\n'
+    )
     assert [line.split(":")[0] for line in spelled(before)] == ["line 1", "line 1", "line 3", "line 4", "line 4"]
 
 

@@ -19,8 +19,10 @@ MAX_LINES = 450
 # stages before it, never from a later one.  At the bottom, the words and helpers every stage
 # shares; at the top, the commands.
 STAGES = (
-    ("bottom", ("model", "text", "addresses", "errors", "cache", "cache_key", "progress", "options", "resources", "site",
-                "")),
+    (
+        "bottom",
+        ("model", "text", "addresses", "errors", "cache", "cache_key", "progress", "options", "resources", "site", ""),
+    ),
     ("read", ("read",)),
     ("compute", ("compute",)),
     ("audit", ("audit",)),
@@ -69,8 +71,8 @@ def imports(name: str) -> set[str]:
             continue
         for target in targets:
             if target == "benchproof" or target.startswith("benchproof."):
-                inner = target[len("benchproof."):] if target != "benchproof" else ""
-                while inner not in MODULES:   # benchproof.x.y where y is a name in x
+                inner = target[len("benchproof.") :] if target != "benchproof" else ""
+                while inner not in MODULES:  # benchproof.x.y where y is a name in x
                     inner = inner.rpartition(".")[0]
                 if inner != name:
                     out.add(inner)
@@ -97,7 +99,7 @@ def test_every_module_has_a_stage_or_stands_beside_the_pipeline():
     placed = {top(name) for name in MODULES}
     known = {t for _, tops in STAGES for t in tops} | set(BESIDE)
     assert sorted(placed - known) == []
-    assert sorted(t for t in known - placed if t) == []   # the test names only what exists
+    assert sorted(t for t in known - placed if t) == []  # the test names only what exists
 
 
 def test_no_module_imports_from_a_later_stage():
@@ -106,7 +108,7 @@ def test_no_module_imports_from_a_later_stage():
         mine = stage(name)
         for target in sorted(targets):
             theirs = stage(target)
-            if mine is None:      # beside: the shared modules, read/ and each other
+            if mine is None:  # beside: the shared modules, read/ and each other
                 allowed = theirs is None or theirs <= 1
             elif theirs is None:  # beside is used by the commands and what runs after the build
                 allowed = mine >= 8
@@ -165,13 +167,15 @@ def test_the_checks_find_what_they_look_for():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert "compute.aggregate" in GRAPH["audit.finding"] or "compute.run" in GRAPH["audit.finding"]
     assert stage("pages.runs_page") == 5 and stage("receipts.downloads") == 6 and stage("importers.writer") is None
-    assert "text" in GRAPH["compute.comparisons"] and "model.terms" in GRAPH["addresses"]   # from … import, relative or not
+    assert (
+        "text" in GRAPH["compute.comparisons"] and "model.terms" in GRAPH["addresses"]
+    )  # from … import, relative or not
 
 
 def test_no_module_is_over_450_lines():
     sizes = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in MODULES.items()}
     assert {name: n for name, n in sizes.items() if n > MAX_LINES} == {}
-    assert max(sizes.values()) > 300   # counted, not skipped
+    assert max(sizes.values()) > 300  # counted, not skipped
 
 
 # ---- docs/development.md's Layout and the tree --------------------------------------------------------
@@ -181,7 +185,7 @@ DEVELOPMENT = REPO / "docs" / "development.md"
 
 def layout() -> str:
     text = DEVELOPMENT.read_text(encoding="utf-8")
-    return text[text.index("## Layout"):text.index("Templates live in")]
+    return text[text.index("## Layout") : text.index("Templates live in")]
 
 
 def _package(token: str, inside: str) -> str:
@@ -203,7 +207,7 @@ def listed() -> dict[str, set[str]]:
     out: dict[str, set[str]] = {"": set()}
     for bullet in re.split(r"\n(?=\s*- )", layout()):
         parts = [p for p in re.split(r"(`[^`\n]+`|[()])", bullet) if p]
-        scopes: list[tuple[str, int, bool]] = [("", -1, False)]   # (package, depth, ends with its parenthesis)
+        scopes: list[tuple[str, int, bool]] = [("", -1, False)]  # (package, depth, ends with its parenthesis)
         depth = 0
         for k, part in enumerate(parts):
             if part == "(":
@@ -217,12 +221,12 @@ def listed() -> dict[str, set[str]]:
                 if re.fullmatch(r"[a-z_]+(/[a-z_]+)*/", token):
                     named = _package(token, scopes[-1][0])
                     if len(scopes) > 1 and scopes[-1][1] == depth and not named.startswith(scopes[-1][0] + "."):
-                        scopes.pop()   # a sibling: the one before ends here
+                        scopes.pop()  # a sibling: the one before ends here
                     following = parts[k + 1] if k + 1 < len(parts) else ""
-                    paren = following == "(" or (not following.strip() and parts[k + 2:k + 3] == ["("])
+                    paren = following == "(" or (not following.strip() and parts[k + 2 : k + 3] == ["("])
                     out.setdefault(named, set())
                     scopes.append((named, depth, paren))
-                elif re.fullmatch(r"[a-z_]+(/[a-z_]+)+", token):      # compute/separation
+                elif re.fullmatch(r"[a-z_]+(/[a-z_]+)+", token):  # compute/separation
                     head, _, tail = token.rpartition("/")
                     out.setdefault(head.replace("/", "."), set()).add(tail)
                 elif re.fullmatch(r"[a-z_]+", token):
@@ -248,13 +252,13 @@ def test_every_package_the_docs_layout_names_exists():
     packages = listed()
     assert len(packages) > 15
     assert sorted(p for p in packages if not (PACKAGE / p.replace(".", "/")).is_dir()) == []
-    for token in re.findall(r"`([a-z_]+(?:/[a-z_]+)+)`", layout()):   # compute/separation, pages/record_text
+    for token in re.findall(r"`([a-z_]+(?:/[a-z_]+)+)`", layout()):  # compute/separation, pages/record_text
         assert (PACKAGE / f"{token}.py").is_file() or token == "generator/benchproof", token
 
 
 def test_the_docs_name_every_folder_of_tests():
     text = DEVELOPMENT.read_text(encoding="utf-8")
-    paragraph = text[text.index("The tests are grouped by stage"):text.index("Performance figures are printed")]
+    paragraph = text[text.index("The tests are grouped by stage") : text.index("Performance figures are printed")]
     folders = {p.name for p in (REPO / "tests").iterdir() if p.is_dir() and not p.name.startswith((".", "__"))}
     named = set(re.findall(r"`([a-z_]+)/`", paragraph)) - {"tests"}
     assert sorted(folders - named) == [] and sorted(named - folders) == []
@@ -262,7 +266,9 @@ def test_the_docs_name_every_folder_of_tests():
 
 # ---- where links come from -------------------------------------------------------------------
 
-SITE_PATH = re.compile(r"""\b(?:href|src)="(?:\{\{ root \}\})?(?:[a-z][^"{]*|\{\{ root \}\}[a-z][^"]*)"|["'](?:index|runs)\.html|["'](?:assets|downloads|charts|arms)/""")
+SITE_PATH = re.compile(
+    r"""\b(?:href|src)="(?:\{\{ root \}\})?(?:[a-z][^"{]*|\{\{ root \}\}[a-z][^"]*)"|["'](?:index|runs)\.html|["'](?:assets|downloads|charts|arms)/"""
+)
 
 
 def test_no_template_or_page_script_writes_a_site_path_itself():
@@ -271,11 +277,17 @@ def test_no_template_or_page_script_writes_a_site_path_itself():
     templates = sorted((REPO / "templates").rglob("*.html"))
     scripts = sorted((REPO / "templates" / "assets").glob("*.js"))
     assert len(templates) > 10 and scripts
-    found = {p.relative_to(REPO).as_posix(): SITE_PATH.findall(re.sub(r"\{#.*?#\}|/\*.*?\*/", "", p.read_text(encoding="utf-8"), flags=re.S))
-             for p in templates + scripts}
+    found = {
+        p.relative_to(REPO).as_posix(): SITE_PATH.findall(
+            re.sub(r"\{#.*?#\}|/\*.*?\*/", "", p.read_text(encoding="utf-8"), flags=re.S)
+        )
+        for p in templates + scripts
+    }
     assert {name: paths for name, paths in found.items() if paths} == {}
     assert SITE_PATH.search('<a href="runs.html">') and SITE_PATH.search('link.href = "downloads/records.csv"')
-    assert SITE_PATH.search('href="{{ root }}index.html#x"') and not SITE_PATH.search('href="{{ root }}{{ link.index }}"')
+    assert SITE_PATH.search('href="{{ root }}index.html#x"') and not SITE_PATH.search(
+        'href="{{ root }}{{ link.index }}"'
+    )
 
 
 def test_each_format_registers_from_its_own_module_which_the_layout_names():

@@ -22,33 +22,51 @@ print(" ".join(sorted(name for name in ("pandas", "benchproof.build") if name in
 def test_a_build_never_imports_pandas(tmp_path):
     # pyarrow imports pandas (a quarter of a second) the first time it is given a list, only to
     # ask whether the list is a pandas object (benchproof.model.arrow answers without it)
-    done = subprocess.run([sys.executable, "-c", PROBE, str(EXAMPLE), str(tmp_path / "site")],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(EXAMPLE), str(tmp_path / "site")], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["benchproof.build"]
 
 
 def test_pandas_still_works_with_pyarrow_after_the_question_was_answered_without_it():
-    probe = ("import benchproof.model.arrow, sys, pyarrow as pa; assert 'pandas' not in sys.modules\n"
-             "import pandas as pd\n"
-             "print(pa.table({'a': [1, 2]}).to_pandas()['a'].sum(), pa.array(pd.Series([3.5])).to_pylist())")
+    probe = (
+        "import benchproof.model.arrow, sys, pyarrow as pa; assert 'pandas' not in sys.modules\n"
+        "import pandas as pd\n"
+        "print(pa.table({'a': [1, 2]}).to_pandas()['a'].sum(), pa.array(pd.Series([3.5])).to_pylist())"
+    )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["3", "[3.5]"]
 
 
 # The modules the other commands use: a build never loads them (each command imports its own).
-OTHER_COMMANDS = ("benchproof.published", "benchproof.verify", "benchproof.compare", "benchproof.summary",
-                  "benchproof.importers", "benchproof.serve", "benchproof.starter", "benchproof.read.json_schema")
+OTHER_COMMANDS = (
+    "benchproof.published",
+    "benchproof.verify",
+    "benchproof.compare",
+    "benchproof.summary",
+    "benchproof.importers",
+    "benchproof.serve",
+    "benchproof.starter",
+    "benchproof.read.json_schema",
+)
 # Libraries and standard modules a build of the example does not need: pandas and altair (the
 # chart cache holds the skeletons), importlib.metadata (Markdown's extensions and Altair's
 # version are found without it: with it, 5% of a small build goes to the email parser
 # and every installed package's entry points).
-NOT_LOADED = ("pandas", "altair", "importlib.metadata", "email",
-              # the page of per-request distributions and its charts: the example has no requests/
-              "benchproof.pages.distributions_view", "benchproof.charts.ecdf",
-              # the decision's claims, re-run bar and their block: the example has no decision:
-              "benchproof.compute.decision", "benchproof.pages.decision_view")
+NOT_LOADED = (
+    "pandas",
+    "altair",
+    "importlib.metadata",
+    "email",
+    # the page of per-request distributions and its charts: the example has no requests/
+    "benchproof.pages.distributions_view",
+    "benchproof.charts.ecdf",
+    # the decision's claims, re-run bar and their block: the example has no decision:
+    "benchproof.compute.decision",
+    "benchproof.pages.decision_view",
+)
 # What a report with a decision loads besides (so the names above are the modules that matter).
 DECISION = ("benchproof.compute.decision", "benchproof.pages.decision_view")
 LOADED = """
@@ -76,15 +94,28 @@ def among(modules: set[str], prefixes: tuple[str, ...]) -> list[str]:
 
 def test_the_command_line_alone_loads_no_command_and_no_stage():
     modules = loaded()
-    assert among(modules, OTHER_COMMANDS + ("benchproof.build", "benchproof.read", "benchproof.pages",
-                                            "benchproof.charts", "benchproof.compute", "benchproof.audit")) == []
+    assert (
+        among(
+            modules,
+            OTHER_COMMANDS
+            + (
+                "benchproof.build",
+                "benchproof.read",
+                "benchproof.pages",
+                "benchproof.charts",
+                "benchproof.compute",
+                "benchproof.audit",
+            ),
+        )
+        == []
+    )
     assert among(modules, ("ctypes", "zipfile", "numpy", "pyarrow", "jinja2", "yaml")) == []
 
 
 def test_a_build_loads_no_other_command_and_no_library_its_report_does_not_use(tmp_path):
     build = ("build", str(EXAMPLE), "-o", str(tmp_path / "site"))
-    loaded(*build)                # the first build of the session fills the chart cache
-    modules = loaded(*build)      # a rebuild, as in an edit-build-look loop
+    loaded(*build)  # the first build of the session fills the chart cache
+    modules = loaded(*build)  # a rebuild, as in an edit-build-look loop
     assert "benchproof.build" in modules
     assert among(modules, OTHER_COMMANDS) == []
     assert among(modules, NOT_LOADED) == []
@@ -111,8 +142,9 @@ print(" ".join(sorted(name for name, module in sys.modules.items() if first.get(
 def test_serve_rebuilds_in_its_own_process_and_imports_nothing_again(tmp_path):
     # serve's rebuild after an edit costs the build alone: its modules stay loaded from the first
     # (none is imported again, none newly)
-    done = subprocess.run([sys.executable, "-c", SERVE_TWICE, str(EXAMPLE), str(tmp_path / "site")],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", SERVE_TWICE, str(EXAMPLE), str(tmp_path / "site")], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == []
 
@@ -153,6 +185,8 @@ def test_a_yaml_problem_is_said_as_pythons_yaml_says_it():
     from benchproof.read.yamlio import load_yaml_text
 
     _, tab = load_yaml_text("a: 1\nver\tsion: 2\n", "f.yaml")
-    assert [(p.line, p.message) for p in tab] == [(2, "YAML syntax error: found character '\\t' that cannot start any token")]
+    assert [(p.line, p.message) for p in tab] == [
+        (2, "YAML syntax error: found character '\\t' that cannot start any token")
+    ]
     _, colon = load_yaml_text("a: 1\nb: c: d\n", "f.yaml")
     assert [(p.line, p.message) for p in colon] == [(2, "YAML syntax error: mapping values are not allowed here")]

@@ -46,7 +46,7 @@ def test_every_template_is_compiled_and_run_from_its_module(copied):
     for name in names:
         template = env.get_template(name)
         assert _ran_ahead(template, compiled), name
-        assert template.filename == str(templates / name)   # errors name the template, not the module
+        assert template.filename == str(templates / name)  # errors name the template, not the module
 
 
 def test_a_template_edited_after_the_install_is_compiled_from_its_source(copied):
@@ -58,7 +58,7 @@ def test_a_template_edited_after_the_install_is_compiled_from_its_source(copied)
     template = env.get_template("tiny.html")
     assert not _ran_ahead(template, compiled)
     assert template.render() == "edited since 2"
-    assert _ran_ahead(env.get_template("base.html"), compiled)   # the others still run ahead
+    assert _ran_ahead(env.get_template("base.html"), compiled)  # the others still run ahead
 
 
 @pytest.mark.parametrize("damage", ["another jinja2", "damaged body", "not text", "missing"])
@@ -69,14 +69,14 @@ def test_a_module_that_does_not_match_is_never_run(copied, damage):
     if damage == "another jinja2":
         module.write_text(code.replace(f"jinja2 {jinja2.__version__}", "jinja2 0.0.1"), encoding="utf-8")
     elif damage == "damaged body":
-        module.write_text(code[:len(code) // 2], encoding="utf-8")   # cut short: the header is intact
+        module.write_text(code[: len(code) // 2], encoding="utf-8")  # cut short: the header is intact
     elif damage == "not text":
         module.write_bytes(b"\xff\xfe\x00garbage")
     else:
         module.unlink()
     template = _env(templates, compiled).get_template("tiny.html")
     assert not _ran_ahead(template, compiled)
-    assert template.render() == "installed 1"   # compiled from its source
+    assert template.render() == "installed 1"  # compiled from its source
 
 
 def test_the_site_is_the_same_byte_for_byte_with_or_without_the_compiled_templates(tmp_path, monkeypatch):
@@ -104,12 +104,20 @@ def test_the_wheel_and_the_editable_install_both_compile_the_templates(tmp_path)
     for name in ("pyproject.toml", "hatch_build.py", "README.md"):
         shutil.copy2(REPO / name, source / name)
     for folder in ("generator", "templates", "data/example"):
-        shutil.copytree(REPO / folder, source / folder,
-                        ignore=shutil.ignore_patterns("__pycache__", ahead.FOLDER))
-    names = sorted(ahead.module_name(str(p.relative_to(REPO / "templates")))
-                   for p in (REPO / "templates").rglob("*.html"))
-    done = subprocess.run([sys.executable, "-c", "import hatchling.build as b; print(b.build_wheel('wheel'));"
-                           "print(b.build_editable('editable'))"], cwd=source, capture_output=True, text=True)
+        shutil.copytree(REPO / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__", ahead.FOLDER))
+    names = sorted(
+        ahead.module_name(str(p.relative_to(REPO / "templates"))) for p in (REPO / "templates").rglob("*.html")
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import hatchling.build as b; print(b.build_wheel('wheel'));print(b.build_editable('editable'))",
+        ],
+        cwd=source,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     wheel, editable = done.stdout.split()
     listed = zipfile.ZipFile(source / "wheel" / wheel).namelist()

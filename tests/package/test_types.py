@@ -26,13 +26,24 @@ def unexplained(lines: list[str]) -> list[int]:
 
 
 def test_every_type_ignore_names_its_code_and_says_why():
-    bare = [f"{path.relative_to(PACKAGE)}:{n}" for path in sorted(PACKAGE.rglob("*.py")) if "compiled" not in path.parts
-            for n in unexplained(path.read_text(encoding="utf-8").splitlines())]
+    bare = [
+        f"{path.relative_to(PACKAGE)}:{n}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if "compiled" not in path.parts
+        for n in unexplained(path.read_text(encoding="utf-8").splitlines())
+    ]
     assert bare == []
 
 
 def test_an_ignore_without_a_reason_or_a_code_is_found():
-    assert unexplained(["x = f()  # type: ignore[arg-type]  # the stub is wrong",
-                        "# the stub makes it required",
-                        "y = g()  # type: ignore[call-arg]"]) == []
+    assert (
+        unexplained(
+            [
+                "x = f()  # type: ignore[arg-type]  # the stub is wrong",
+                "# the stub makes it required",
+                "y = g()  # type: ignore[call-arg]",
+            ]
+        )
+        == []
+    )
     assert unexplained(["x = f()  # type: ignore[arg-type]", "y = g()  # type: ignore  # why"]) == [1, 2]

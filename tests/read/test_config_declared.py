@@ -17,9 +17,14 @@ from support.common import REPO
 FORMAT = (REPO / "docs" / "format.md").read_text(encoding="utf-8")
 # docs/format.md's heading → the table of keys under it
 TABLES = {
-    "### Top-level keys": REPORT_FIELDS, "### metrics": METRIC_FIELDS, "### dimensions": DIMENSION_FIELDS,
-    "### sections": SECTION_FIELDS, "## Arm files: arms/&lt;id&gt;.yaml": ARM_FIELDS, "### engine": ENGINE_FIELDS,
-    "### launch": LAUNCH_FIELDS, "### claims": CLAIM_FIELDS,
+    "### Top-level keys": REPORT_FIELDS,
+    "### metrics": METRIC_FIELDS,
+    "### dimensions": DIMENSION_FIELDS,
+    "### sections": SECTION_FIELDS,
+    "## Arm files: arms/&lt;id&gt;.yaml": ARM_FIELDS,
+    "### engine": ENGINE_FIELDS,
+    "### launch": LAUNCH_FIELDS,
+    "### claims": CLAIM_FIELDS,
 }
 # report.yaml blocks with a section of their own (docs/audit.md, docs/decision.md...)
 ELSEWHERE = {"audit", "decision", "crossover", "reference"}
@@ -27,9 +32,9 @@ ELSEWHERE = {"audit", "decision", "crossover", "reference"}
 
 def rows(heading: str) -> dict[str, list[str]]:
     """The first table under ``heading``: key → its cells (type, default, meaning)."""
-    text = FORMAT[FORMAT.index(f"\n{heading}\n"):]
-    text = text[text.index("\n| key |"):]
-    table = text[:text.index("\n\n")]
+    text = FORMAT[FORMAT.index(f"\n{heading}\n") :]
+    text = text[text.index("\n| key |") :]
+    table = text[: text.index("\n\n")]
     out = {}
     for line in table.splitlines()[3:]:
         cells = [c.strip() for c in line.strip("|").split(" | ")]
@@ -38,8 +43,11 @@ def rows(heading: str) -> dict[str, list[str]]:
 
 
 def words(value: object) -> str:
-    return {True: "true", False: "false"}.get(value, str(value)) if isinstance(value, bool) else (
-        "{" + ", ".join(f"{k}: {v}" for k, v in value.items()) + "}" if isinstance(value, dict) else str(value))
+    return (
+        {True: "true", False: "false"}.get(value, str(value))
+        if isinstance(value, bool)
+        else ("{" + ", ".join(f"{k}: {v}" for k, v in value.items()) + "}" if isinstance(value, dict) else str(value))
+    )
 
 
 @pytest.mark.parametrize("heading", TABLES)
@@ -57,12 +65,14 @@ def test_docs_format_has_a_row_for_each_key_with_its_declared_kind_and_default(h
         assert [c for c in spec.choices if f"`{words(c)}`" not in kind] == [], (key, kind)
 
 
-@pytest.mark.parametrize("model, table", [(Report, REPORT_FIELDS), (Metric, METRIC_FIELDS),
-                                          (Section, SECTION_FIELDS), (Launch, LAUNCH_FIELDS)])
+@pytest.mark.parametrize(
+    "model, table",
+    [(Report, REPORT_FIELDS), (Metric, METRIC_FIELDS), (Section, SECTION_FIELDS), (Launch, LAUNCH_FIELDS)],
+)
 def test_the_model_defaults_are_the_declared_ones(model, table):
     declared = {key: spec.default for key, spec in table.items() if spec.default is not None}
     defaults = {f.name: f.default for f in fields(model) if f.default is not MISSING}
     assert {key: defaults[key] for key in declared if key in defaults} == {
-        key: value for key, value in declared.items() if key in defaults}
+        key: value for key, value in declared.items() if key in defaults
+    }
     assert len(set(declared) & set(defaults)) >= (1 if model is not Launch else 0)
-

@@ -18,6 +18,7 @@ PREFILL = "(prompt_n - cached_n) / prompt_ms * 1000"
 
 # --- parse: fields ---------------------------------------------------------------------------
 
+
 def test_fields_in_order_of_first_appearance_without_duplicates() -> None:
     assert parse(PREFILL).fields == ("prompt_n", "cached_n", "prompt_ms")
     assert parse("b * a + b / c - a").fields == ("b", "a", "c")
@@ -42,6 +43,7 @@ def test_derive_error_is_a_value_error() -> None:
 
 # --- evaluate: values --------------------------------------------------------------------------
 
+
 def test_prefill_example_is_exact() -> None:
     d = parse(PREFILL)
     got = d.evaluate({"prompt_n": 512, "cached_n": 0, "prompt_ms": 2510.18, "other": "x"})
@@ -52,19 +54,23 @@ def test_prefill_example_is_exact() -> None:
 def test_numeric_strings_are_converted() -> None:
     d = parse(PREFILL)
     assert d.evaluate({"prompt_n": "512", "cached_n": " 0 ", "prompt_ms": " 2510.18 "}) == (
-        (512.0 - 0.0) / 2510.18 * 1000)
+        (512.0 - 0.0) / 2510.18 * 1000
+    )
     assert parse("x + y").evaluate({"x": "1e3", "y": "-0.5"}) == 999.5
     assert parse("x").evaluate({"x": 7}) == 7.0 and isinstance(parse("x").evaluate({"x": 7}), float)
     assert parse("x * 2").evaluate({"x": Fraction(1, 4)}) == 0.5
 
 
-@pytest.mark.parametrize("values", [
-    {"prompt_n": 512, "cached_n": None, "prompt_ms": 2510.18},
-    {"prompt_n": 512, "prompt_ms": 2510.18},
-    {"prompt_n": 512, "cached_n": "", "prompt_ms": 2510.18},
-    {"prompt_n": 512, "cached_n": "   ", "prompt_ms": 2510.18},
-    {},
-])
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"prompt_n": 512, "cached_n": None, "prompt_ms": 2510.18},
+        {"prompt_n": 512, "prompt_ms": 2510.18},
+        {"prompt_n": 512, "cached_n": "", "prompt_ms": 2510.18},
+        {"prompt_n": 512, "cached_n": "   ", "prompt_ms": 2510.18},
+        {},
+    ],
+)
 def test_not_measured_stays_not_measured(values: dict[str, object]) -> None:
     assert parse(PREFILL).evaluate(values) is None
 
@@ -92,7 +98,7 @@ def test_values_that_are_not_numbers(value: object) -> None:
 
 def test_values_beyond_a_double_are_rejected() -> None:
     with pytest.raises(DeriveError, match=r"^field 'x' is too large"):
-        parse("x + 1").evaluate({"x": 10 ** 400})
+        parse("x + 1").evaluate({"x": 10**400})
 
 
 @pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, "nan", "inf", " -Infinity "])
@@ -104,9 +110,24 @@ def test_non_finite_inputs_are_rejected(value: object) -> None:
 # --- evaluate: arithmetic ----------------------------------------------------------------------
 
 EXPRESSIONS = [
-    PREFILL, "a + b - c", "a - (b - c)", "a * b / c", "a / (b * c)", "-a ** 2", "(-a) ** 2",
-    "a // b", "a % b", "-a % b", "a ** -2 + b ** 0.5 * c", "+a - -b", "a * 1000 / 3", "1 / 3 * a",
-    "a / b / c", "(a + b) * (a - b) % c", "2 ** 8 * a", "a * 0.1 + b * 0.2 + c * 0.3",
+    PREFILL,
+    "a + b - c",
+    "a - (b - c)",
+    "a * b / c",
+    "a / (b * c)",
+    "-a ** 2",
+    "(-a) ** 2",
+    "a // b",
+    "a % b",
+    "-a % b",
+    "a ** -2 + b ** 0.5 * c",
+    "+a - -b",
+    "a * 1000 / 3",
+    "1 / 3 * a",
+    "a / b / c",
+    "(a + b) * (a - b) % c",
+    "2 ** 8 * a",
+    "a * 0.1 + b * 0.2 + c * 0.3",
 ]
 
 
@@ -115,8 +136,10 @@ def test_bit_for_bit_equal_to_python_float_arithmetic(expr: str) -> None:
     rng = random.Random(expr)
     d = parse(expr)
     for _ in range(200):
-        values = {name: rng.choice([rng.uniform(-1e6, 1e6), rng.uniform(0.5, 2), 1e16, 3.0])
-                  for name in ("prompt_n", "cached_n", "prompt_ms", "a", "b", "c")}
+        values = {
+            name: rng.choice([rng.uniform(-1e6, 1e6), rng.uniform(0.5, 2), 1e16, 3.0])
+            for name in ("prompt_n", "cached_n", "prompt_ms", "a", "b", "c")
+        }
         values["b"] = abs(values["b"]) + 1.0  # keep 'b ** 0.5' real and denominators non-zero
         # Trusted, test-only reference: the same expression evaluated by Python on floats.
         expected = eval(compile(expr, "<test>", "eval"), {"__builtins__": {}}, dict(values))
@@ -152,14 +175,17 @@ def test_zero_to_a_negative_power() -> None:
         parse("a ** -2").evaluate({"a": 0})
 
 
-@pytest.mark.parametrize(("expr", "values"), [
-    ("x ** 8", {"x": 1e300}),
-    ("x * y", {"x": 1e300, "y": 1e300}),
-    ("x + y", {"x": 1.7e308, "y": 1.7e308}),
-    ("x / y", {"x": 1e300, "y": 1e-300}),
-    ("x // y", {"x": 1e308, "y": 1e-308}),
-    ("((x ** 8) ** 8) ** 8", {"x": 10}),
-])
+@pytest.mark.parametrize(
+    ("expr", "values"),
+    [
+        ("x ** 8", {"x": 1e300}),
+        ("x * y", {"x": 1e300, "y": 1e300}),
+        ("x + y", {"x": 1.7e308, "y": 1.7e308}),
+        ("x / y", {"x": 1e300, "y": 1e-300}),
+        ("x // y", {"x": 1e308, "y": 1e-308}),
+        ("((x ** 8) ** 8) ** 8", {"x": 10}),
+    ],
+)
 def test_overflow_is_an_error(expr: str, values: dict[str, float]) -> None:
     with pytest.raises(DeriveError, match="^result is too large: "):
         parse(expr).evaluate(values)
@@ -172,39 +198,43 @@ def test_complex_result_is_an_error() -> None:
 
 # --- parse: the whitelist ----------------------------------------------------------------------
 
-@pytest.mark.parametrize(("expr", "message"), [
-    ("abs(x)", "derive: function calls are not allowed ('abs(x)')"),
-    ("__import__('os').system('ls')", "derive: function calls are not allowed"),
-    ("__import__('os').system", "derive: attributes are not allowed"),
-    ("x.real", "derive: attributes are not allowed ('x.real')"),
-    ("x[0]", "derive: subscripts are not allowed ('x[0]')"),
-    ("x < 1", "derive: comparisons are not allowed ('x < 1')"),
-    ("x and y", "derive: 'and'/'or' are not allowed"),
-    ("x if y else z", "derive: 'if'/'else' is not allowed"),
-    ("x + 'a'", "derive: strings are not allowed (\"'a'\")"),
-    ("x + b'a'", "derive: bytes are not allowed"),
-    ("x * 1j", "derive: complex numbers are not allowed ('1j')"),
-    ("x + True", "derive: 'True' is not allowed ('True')"),
-    ("x + None", "derive: 'None' is not allowed"),
-    ("x + ...", "derive: ellipsis values are not allowed"),
-    ("(lambda: x)", "derive: lambdas are not allowed"),
-    ("f'{x}'", "derive: f-strings are not allowed"),
-    ("(y := x)", "derive: ':=' is not allowed"),
-    ("[x for x in y]", "derive: comprehensions are not allowed"),
-    ("(x for x in y)", "derive: comprehensions are not allowed"),
-    ("[x]", "derive: lists, tuples, sets and dicts are not allowed"),
-    ("x, y", "derive: lists, tuples, sets and dicts are not allowed"),
-    ("{x: y}", "derive: lists, tuples, sets and dicts are not allowed"),
-    ("x & y", "derive: the operator '&' is not allowed ('x & y')"),
-    ("x << 2", "derive: the operator '<<' is not allowed"),
-    ("x @ y", "derive: the operator '@' is not allowed"),
-    ("~x", "derive: the operator '~' is not allowed"),
-    ("not x", "derive: the operator 'not' is not allowed"),
-    ("await x", "derive: Await is not allowed"),
-    ("__builtins__", "derive: names starting with '_' are not allowed ('__builtins__')"),
-    ("x + _private", "derive: names starting with '_' are not allowed ('_private')"),
-    ("x * " + "9" * 400, "derive: this number is too large"),
-])
+
+@pytest.mark.parametrize(
+    ("expr", "message"),
+    [
+        ("abs(x)", "derive: function calls are not allowed ('abs(x)')"),
+        ("__import__('os').system('ls')", "derive: function calls are not allowed"),
+        ("__import__('os').system", "derive: attributes are not allowed"),
+        ("x.real", "derive: attributes are not allowed ('x.real')"),
+        ("x[0]", "derive: subscripts are not allowed ('x[0]')"),
+        ("x < 1", "derive: comparisons are not allowed ('x < 1')"),
+        ("x and y", "derive: 'and'/'or' are not allowed"),
+        ("x if y else z", "derive: 'if'/'else' is not allowed"),
+        ("x + 'a'", "derive: strings are not allowed (\"'a'\")"),
+        ("x + b'a'", "derive: bytes are not allowed"),
+        ("x * 1j", "derive: complex numbers are not allowed ('1j')"),
+        ("x + True", "derive: 'True' is not allowed ('True')"),
+        ("x + None", "derive: 'None' is not allowed"),
+        ("x + ...", "derive: ellipsis values are not allowed"),
+        ("(lambda: x)", "derive: lambdas are not allowed"),
+        ("f'{x}'", "derive: f-strings are not allowed"),
+        ("(y := x)", "derive: ':=' is not allowed"),
+        ("[x for x in y]", "derive: comprehensions are not allowed"),
+        ("(x for x in y)", "derive: comprehensions are not allowed"),
+        ("[x]", "derive: lists, tuples, sets and dicts are not allowed"),
+        ("x, y", "derive: lists, tuples, sets and dicts are not allowed"),
+        ("{x: y}", "derive: lists, tuples, sets and dicts are not allowed"),
+        ("x & y", "derive: the operator '&' is not allowed ('x & y')"),
+        ("x << 2", "derive: the operator '<<' is not allowed"),
+        ("x @ y", "derive: the operator '@' is not allowed"),
+        ("~x", "derive: the operator '~' is not allowed"),
+        ("not x", "derive: the operator 'not' is not allowed"),
+        ("await x", "derive: Await is not allowed"),
+        ("__builtins__", "derive: names starting with '_' are not allowed ('__builtins__')"),
+        ("x + _private", "derive: names starting with '_' are not allowed ('_private')"),
+        ("x * " + "9" * 400, "derive: this number is too large"),
+    ],
+)
 def test_forbidden_constructs(expr: str, message: str) -> None:
     with pytest.raises(DeriveError) as e:
         parse(expr)
@@ -223,18 +253,38 @@ def test_an_expression_needs_a_field(expr: str) -> None:
         parse(expr)
 
 
-@pytest.mark.parametrize(("expr", "expected"), [
-    ("x ** 8", 256.0), ("x ** -8", 2.0 ** -8), ("x ** +8", 256.0), ("x ** (-2)", 0.25),
-    ("x ** 0.5", 2.0 ** 0.5), ("x ** 8.0", 256.0), ("(x ** 8) ** 8", 2.0 ** 64), ("x ** 0", 1.0),
-])
+@pytest.mark.parametrize(
+    ("expr", "expected"),
+    [
+        ("x ** 8", 256.0),
+        ("x ** -8", 2.0**-8),
+        ("x ** +8", 256.0),
+        ("x ** (-2)", 0.25),
+        ("x ** 0.5", 2.0**0.5),
+        ("x ** 8.0", 256.0),
+        ("(x ** 8) ** 8", 2.0**64),
+        ("x ** 0", 1.0),
+    ],
+)
 def test_allowed_powers(expr: str, expected: float) -> None:
     assert parse(expr).evaluate({"x": 2}) == expected
 
 
-@pytest.mark.parametrize("expr", [
-    "x ** 9", "x ** -9", "x ** 8.5", "x ** y", "2 ** x", "x ** (4 + 4)", "x ** 8 ** 8",
-    "x ** --2", "x ** 10 ** 100", "x ** " + "9" * 400,
-])
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "x ** 9",
+        "x ** -9",
+        "x ** 8.5",
+        "x ** y",
+        "2 ** x",
+        "x ** (4 + 4)",
+        "x ** 8 ** 8",
+        "x ** --2",
+        "x ** 10 ** 100",
+        "x ** " + "9" * 400,
+    ],
+)
 def test_power_limits(expr: str) -> None:
     with pytest.raises(DeriveError, match=r"^derive: '\*\*' needs a number from -8 to 8"):
         parse(expr)
@@ -264,6 +314,5 @@ def test_multiline_parenthesised_expression() -> None:
 
 def test_module_never_calls_eval_exec_or_compile() -> None:
     tree = ast.parse(inspect.getsource(derive))
-    called = {node.func.id for node in ast.walk(tree)
-              if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    called = {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
     assert not called & {"eval", "exec", "compile", "__import__", "getattr"}

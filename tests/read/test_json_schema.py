@@ -51,8 +51,18 @@ def started(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def imported(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("import") / "project"
-    result = CliRunner().invoke(main, ["import", "hyperfine", str(FIXTURES / "hyperfine" / "generated_params_and_failing.json"),
-                                       "--arm", "shell", "--into", str(root)])
+    result = CliRunner().invoke(
+        main,
+        [
+            "import",
+            "hyperfine",
+            str(FIXTURES / "hyperfine" / "generated_params_and_failing.json"),
+            "--arm",
+            "shell",
+            "--into",
+            str(root),
+        ],
+    )
     assert result.exit_code == 0, result.output
     return root
 
@@ -116,13 +126,21 @@ BAD = [
     ("report.yaml", "audit:\n", "audit:\n  ratio_limit: -1\n", "ratio_limit"),
     (CONTROL, "settings:", "setings:", "setings"),
     (CONTROL, "  commit:", "  comit:", "comit"),
-    (CONTROL, "  evidence: evidence/v100-pxa4-control/launch.log\nclaims:",
-     "  evidnce: evidence/v100-pxa4-control/launch.log\nclaims:", "evidnce"),
+    (
+        CONTROL,
+        "  evidence: evidence/v100-pxa4-control/launch.log\nclaims:",
+        "  evidnce: evidence/v100-pxa4-control/launch.log\nclaims:",
+        "evidnce",
+    ),
     (CONTROL, '    requested: "--cpu-expert-banks 40"', '    requested: "--cpu-expert-banks 40"\n    note: x', "note"),
     (CONTROL, "role: control", "role: controll", "role"),
     (CONTROL, "  status: launched", "  status: lunched", "status"),
-    (CONTROL, "    verified: true\n    evidence: evidence/v100-pxa4-control/launch.log\n",
-     "    verifed: true\n    evidence: evidence/v100-pxa4-control/launch.log\n", "verified"),
+    (
+        CONTROL,
+        "    verified: true\n    evidence: evidence/v100-pxa4-control/launch.log\n",
+        "    verifed: true\n    evidence: evidence/v100-pxa4-control/launch.log\n",
+        "verified",
+    ),
     (CONTROL, "    verified: unknown", "    verified: maybe", "verified"),
     (CONTROL, "  name: PXA4\n", "", "name"),
     (CONTROL, 'label: "V100 · PXA4 · tuning control"', "label: [a, b]", "label"),

@@ -47,10 +47,15 @@ def csv_text(rows: list[list]) -> str:
 
 
 def write_parquet(path: Path, rows: list[list], types: dict | None = None) -> None:
-    types = {"repeat": pa.int64(), "size": pa.int64(), "tok_s": pa.float64(), "n": pa.int32(),
-             "wall_s": pa.float64(), **(types or {})}
-    table = pa.table({c: pa.array([row[i] for row in rows], types.get(c, pa.string()))
-                      for i, c in enumerate(COLUMNS)})
+    types = {
+        "repeat": pa.int64(),
+        "size": pa.int64(),
+        "tok_s": pa.float64(),
+        "n": pa.int32(),
+        "wall_s": pa.float64(),
+        **(types or {}),
+    }
+    table = pa.table({c: pa.array([row[i] for row in rows], types.get(c, pa.string())) for i, c in enumerate(COLUMNS)})
     path.parent.mkdir(parents=True, exist_ok=True)
     pq.write_table(table, path)
 
@@ -72,8 +77,10 @@ def raw_rows(site: Path) -> list[list[str]]:
     soup = page(site / "index.html")
     headers = [text(th) for th in soup.select("table.raw-table thead th")]
     source = headers.index("Source")
-    return [[text(td) for k, td in enumerate(tr.find_all(["th", "td"])) if k != source]
-            for tr in soup.select("table.raw-table tbody tr")]
+    return [
+        [text(td) for k, td in enumerate(tr.find_all(["th", "td"])) if k != source]
+        for tr in soup.select("table.raw-table tbody tr")
+    ]
 
 
 def test_parquet_gives_the_same_page_as_the_same_records_in_csv(sites):
@@ -81,7 +88,7 @@ def test_parquet_gives_the_same_page_as_the_same_records_in_csv(sites):
     csv_page, parquet_page = page(from_csv / "index.html"), page(from_parquet / "index.html")
     assert summary_rows(parquet_page) == summary_rows(csv_page)
     assert figure_texts(parquet_page) == figure_texts(csv_page)
-    assert figure_texts(csv_page)[0][0] == "100.25 (99.00–101.50)"   # a median of two, at size 512
+    assert figure_texts(csv_page)[0][0] == "100.25 (99.00–101.50)"  # a median of two, at size 512
     assert raw_rows(from_parquet) == raw_rows(from_csv) and len(raw_rows(from_csv)) == 7
     results = [json.loads((site / "downloads/results.json").read_text()) for site in sites]
     assert results[0]["rows"] == results[1]["rows"]
@@ -94,16 +101,16 @@ def test_a_parquet_record_is_found_by_its_row_number(sites):
     _, from_parquet = sites
     records = [json.loads(line) for line in (from_parquet / "downloads/records.jsonl").read_text().splitlines()]
     assert [r["source"] for r in records] == [f"runs/r.parquet:{n}" for n in range(1, 8)]
-    assert records[0]["size"] == 512 and records[0]["n"] == 40        # numbers stay numbers
+    assert records[0]["size"] == 512 and records[0]["n"] == 40  # numbers stay numbers
     assert records[4]["rate"] is None and records[4]["wall_s"] is None  # not measured: never 0
 
 
 def test_problems_in_a_parquet_file_are_reported_at_their_row(tmp_path):
     rows = [list(r) for r in ROWS]
-    rows[1][2] = "okay"                     # row 2: an unknown status
-    rows[2][6] = float("nan")               # row 3: NaN, as pandas writes a missing float: not measured
-    rows[5][6] = float("inf")               # row 6: infinite
-    rows[6][5] = " warm "                   # row 7: text is stripped like a CSV cell
+    rows[1][2] = "okay"  # row 2: an unknown status
+    rows[2][6] = float("nan")  # row 3: NaN, as pandas writes a missing float: not measured
+    rows[5][6] = float("inf")  # row 6: infinite
+    rows[6][5] = " warm "  # row 7: text is stripped like a CSV cell
     project = write_project(tmp_path / "p", REPORT, ARMS, {})
     write_parquet(project / "runs" / "r.parquet", rows)
     with pytest.raises(InputError) as info:

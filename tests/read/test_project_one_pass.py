@@ -29,7 +29,9 @@ FIRST_PASS = {"read_report", "read_audit", "_named_notes", "weighing_shape"}
 def calls(function) -> list[tuple[int, str]]:
     """(line, name) of every call ``function`` makes to a plain name, in source order."""
     tree = ast.parse(inspect.getsource(function))
-    return sorted((n.lineno, n.func.id) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name))
+    return sorted(
+        (n.lineno, n.func.id) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    )
 
 
 def calls_with_doc() -> list[tuple[int, str]]:
@@ -56,8 +58,11 @@ def marked(value) -> bool:
 def test_only_the_readers_of_the_first_pass_take_the_yaml():
     calls = calls_with_doc()
     assert {name for _, name in calls} == FIRST_PASS
-    records_at = next(n.lineno for n in ast.walk(ast.parse(inspect.getsource(project.load_project)))
-                      if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "read_records")
+    records_at = next(
+        n.lineno
+        for n in ast.walk(ast.parse(inspect.getsource(project.load_project)))
+        if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "read_records"
+    )
     assert [name for line, name in calls if line > records_at] == []
 
 
@@ -71,8 +76,7 @@ def test_the_report_is_settled_once_when_every_record_is_read():
 
 
 def test_the_model_keeps_the_lines_a_later_check_reports(tmp_path):
-    report = ("title: t\nmetrics:\n  - id: prefill\n    better: higher\n    source: s\n"
-              "    derive: a / b\n")
+    report = "title: t\nmetrics:\n  - id: prefill\n    better: higher\n    source: s\n    derive: a / b\n"
     root = write(tmp_path / "p", report=report + "dimensions: []\nsections:\n  - {id: s, arms: [cand]}\n")
     metric = read_report(root, load_yaml(root / "report.yaml", "report.yaml")[0], Problems())[0].metrics[0]
     assert isinstance(metric, Metric) and metric.marks.of("derive") == line_of(root, "derive:")
@@ -80,13 +84,14 @@ def test_the_model_keeps_the_lines_a_later_check_reports(tmp_path):
     assert Marks().of("derive") is None and Marks(3, (("a", 4),)).of("b") == 3
 
 
-
 def test_a_crossover_is_checked_against_the_records_without_its_yaml(tmp_path):
     """The crossover's first pass keeps plain values and their lines; the check made once the
     records are read takes those, never the YAML (nothing marked survives into the shape)."""
     assert "doc" not in inspect.signature(read_crossovers).parameters
-    report = ("title: t\nmetrics: []\ndimensions: []\nsections:\n  - {id: s, arms: [a, b]}\n"
-              "crossover:\n  - arms: [a, b]\n    at:\n      size: 1\n    cache_hit:\n      a: 0.5\n")
+    report = (
+        "title: t\nmetrics: []\ndimensions: []\nsections:\n  - {id: s, arms: [a, b]}\n"
+        "crossover:\n  - arms: [a, b]\n    at:\n      size: 1\n    cache_hit:\n      a: 0.5\n"
+    )
     root = write(tmp_path / "p", report=report)
     doc = load_yaml(root / "report.yaml", "report.yaml")[0]
     shape = crossover_shapes(root, doc, Problems())[0]
@@ -100,8 +105,10 @@ def test_a_crossover_is_checked_against_the_records_without_its_yaml(tmp_path):
 def test_a_reference_is_checked_against_the_records_without_its_yaml(tmp_path):
     """As for a crossover: the reference's shape and its compare group hold plain values and lines."""
     assert "doc" not in inspect.signature(read_references).parameters
-    report = ("title: t\nmetrics: []\ndimensions: []\nsections:\n  - {id: s, arms: [a, b]}\n"
-              "reference:\n  - title: r\n    value: x\n    compare:\n      arm: a\n      at:\n        size: 1\n")
+    report = (
+        "title: t\nmetrics: []\ndimensions: []\nsections:\n  - {id: s, arms: [a, b]}\n"
+        "reference:\n  - title: r\n    value: x\n    compare:\n      arm: a\n      at:\n        size: 1\n"
+    )
     root = write(tmp_path / "p", report=report)
     shape = reference_shapes(root, load_yaml(root / "report.yaml", "report.yaml")[0], Problems())[0]
     assert shape is not None and not marked(shape.keys) and not marked(shape.compare)
@@ -114,9 +121,11 @@ def test_a_reference_is_checked_against_the_records_without_its_yaml(tmp_path):
 def test_a_decision_is_checked_against_the_records_without_its_yaml(tmp_path):
     """The decision's claims and bars keep plain values, their lines and the parsed expect."""
     assert "doc" not in inspect.signature(read_decision).parameters
-    report = ("title: t\nmetrics: []\ndimensions: []\nsections:\n  - {id: s, arms: [a, b]}\n"
-              "decision:\n  question: q\n  claims:\n    - text: c\n      arm: a\n      expect: '>= 1'\n"
-              "      at:\n        size: 1\n  rerun_bar:\n    - {arm: a, metric: m, min: 1}\n")
+    report = (
+        "title: t\nmetrics: []\ndimensions: []\nsections:\n  - {id: s, arms: [a, b]}\n"
+        "decision:\n  question: q\n  claims:\n    - text: c\n      arm: a\n      expect: '>= 1'\n"
+        "      at:\n        size: 1\n  rerun_bar:\n    - {arm: a, metric: m, min: 1}\n"
+    )
     root = write(tmp_path / "p", report=report)
     shape = decision_shape(root, load_yaml(root / "report.yaml", "report.yaml")[0], Problems())
     assert shape is not None and shape.question == "q"
@@ -143,8 +152,12 @@ def test_no_step_after_the_run_records_receives_yaml(tmp_path, monkeypatch):
         reference:
           - {title: r, file: evidence/r.jsonl, value: x, compare: {arm: cand, metric: wall, at: {size: 512}}}
         """
-    root = write(tmp_path / "p", blocks=blocks, rows=records(),
-                 files={"evidence/lengths.txt": "10\n20\n", "evidence/r.jsonl": '{"x": 1}\n'})
+    root = write(
+        tmp_path / "p",
+        blocks=blocks,
+        rows=records(),
+        files={"evidence/lengths.txt": "10\n20\n", "evidence/r.jsonl": '{"x": 1}\n'},
+    )
     received: list[str] = []
     after = False
 
@@ -154,7 +167,7 @@ def test_no_step_after_the_run_records_receives_yaml(tmp_path, monkeypatch):
             return
         name = frame.f_code.co_name
         after = after or name == "read_records"
-        args = [frame.f_locals[v] for v in frame.f_code.co_varnames[:frame.f_code.co_argcount] if v in frame.f_locals]
+        args = [frame.f_locals[v] for v in frame.f_code.co_varnames[: frame.f_code.co_argcount] if v in frame.f_locals]
         if after and any(marked(a) for a in args):
             received.append(name)
 

@@ -24,6 +24,7 @@ def lines_and_fields(records: list[RawRecord]) -> list[tuple[int, dict]]:
 
 # --- CSV -------------------------------------------------------------------------------
 
+
 def test_csv_bom_crlf_strip_and_empty_cells(tmp_path):
     content = "\ufeffcase, time_ms ,note\r\nsmall, 1.5 ,\r\nlarge,0,  \r\n".encode("utf-8")
     records, problems = read(tmp_path, "runs.csv", content)
@@ -36,11 +37,7 @@ def test_csv_bom_crlf_strip_and_empty_cells(tmp_path):
 
 
 def test_csv_multiline_quoted_field_and_following_lines(tmp_path):
-    content = ('case,note,time\n'
-               'a,"first line\nsecond, with comma\nthird",1\n'
-               'b,"say ""hi""",2\n'
-               '\n'
-               'c,,3\n')
+    content = 'case,note,time\na,"first line\nsecond, with comma\nthird",1\nb,"say ""hi""",2\n\nc,,3\n'
     records, problems = read(tmp_path, "runs.csv", content)
     assert problems == []
     assert lines_and_fields(records) == [
@@ -94,11 +91,11 @@ def test_csv_invalid_utf8(tmp_path):
 
 # --- JSON Lines ------------------------------------------------------------------------
 
+
 def test_jsonl_records_blank_lines_and_types(tmp_path):
-    content = ('{"case": "a", "n": 3, "t": 1.5, "ok": true, "x": null, "l": [1, {"k": 2}]}\r\n'
-               '\r\n'
-               '   \r\n'
-               '{"case": "b"}\r\n')
+    content = (
+        '{"case": "a", "n": 3, "t": 1.5, "ok": true, "x": null, "l": [1, {"k": 2}]}\r\n\r\n   \r\n{"case": "b"}\r\n'
+    )
     records, problems = read(tmp_path, "runs.jsonl", content)
     assert problems == []
     assert lines_and_fields(records) == [
@@ -108,15 +105,17 @@ def test_jsonl_records_blank_lines_and_types(tmp_path):
 
 
 def test_jsonl_problems(tmp_path):
-    content = ('{"case": "a"}\n'
-               '{"case": "b",}\n'
-               '[1, 2]\n'
-               '"text"\n'
-               '{"t": NaN}\n'
-               '{"t": Infinity, "u": -Infinity}\n'
-               '{"k": 1, "k": 2}\n'
-               '{"a": 1} {"b": 2}\n'
-               '{"case": "z"}\n')
+    content = (
+        '{"case": "a"}\n'
+        '{"case": "b",}\n'
+        "[1, 2]\n"
+        '"text"\n'
+        '{"t": NaN}\n'
+        '{"t": Infinity, "u": -Infinity}\n'
+        '{"k": 1, "k": 2}\n'
+        '{"a": 1} {"b": 2}\n'
+        '{"case": "z"}\n'
+    )
     records, problems = read(tmp_path, "runs.jsonl", content)
     assert lines_and_fields(records) == [(1, {"case": "a"}), (9, {"case": "z"})]
     assert problems == [
@@ -165,14 +164,16 @@ def test_json_array_element_lines(tmp_path):
 
 
 def test_json_nan_duplicates_and_non_objects(tmp_path):
-    content = ('[\n'
-               '  {"case": "a", "time": NaN},\n'
-               '  {"case": "b",\n'
-               '   "time": 2, "time": 3},\n'
-               '  42,\n'
-               '  {"case": "c", "time": -Infinity},\n'
-               '  {"case": "d"}\n'
-               ']\n')
+    content = (
+        "[\n"
+        '  {"case": "a", "time": NaN},\n'
+        '  {"case": "b",\n'
+        '   "time": 2, "time": 3},\n'
+        "  42,\n"
+        '  {"case": "c", "time": -Infinity},\n'
+        '  {"case": "d"}\n'
+        "]\n"
+    )
     records, problems = read(tmp_path, "runs.json", content)
     assert lines_and_fields(records) == [(7, {"case": "d"})]
     assert problems == [
@@ -185,22 +186,24 @@ def test_json_nan_duplicates_and_non_objects(tmp_path):
 
 def test_json_syntax_error_line(tmp_path):
     content = '[\n  {"case": "a"},\n  {"case": "b"\n  {"case": "c"}\n]\n'
-    assert read(tmp_path, "runs.json", content) == (
-        [], ["runs.json:4: invalid JSON: Expecting ',' delimiter"])
+    assert read(tmp_path, "runs.json", content) == ([], ["runs.json:4: invalid JSON: Expecting ',' delimiter"])
     assert read(tmp_path, "runs.json", "") == ([], ["runs.json:1: invalid JSON: Expecting value"])
 
 
 def test_json_top_level_must_be_array(tmp_path):
-    assert read(tmp_path, "runs.json", '{"case": "a"}\n') == (
-        [], ["runs.json:1: expected a JSON array of records"])
+    assert read(tmp_path, "runs.json", '{"case": "a"}\n') == ([], ["runs.json:1: expected a JSON array of records"])
     assert read(tmp_path, "runs.json", "[]") == ([], [])
 
 
 def test_json_invalid_utf8(tmp_path):
     assert read(tmp_path, "runs.json", b'[\n{"a": "\x80"}\n]') == (
-        [], ["runs.json:2: not valid UTF-8 (byte 0x80); save the file as UTF-8"])
+        [],
+        ["runs.json:2: not valid UTF-8 (byte 0x80); save the file as UTF-8"],
+    )
 
 
 def test_unsupported_suffix(tmp_path):
     assert read(tmp_path, "runs.txt", "a,b\n") == (
-        [], ["runs.txt: unsupported run file type '.txt' (use .csv, .jsonl or .json)"])
+        [],
+        ["runs.txt: unsupported run file type '.txt' (use .csv, .jsonl or .json)"],
+    )

@@ -34,13 +34,14 @@ def _csv(rows: int, started_at) -> str:
 
 
 def test_5160_malformed_timestamps_are_one_message_with_the_count_the_ranges_and_the_first_values(tmp_path):
-    def started_at(i: int) -> str:   # rows 20 to 59 are fine: two ranges of bad lines
+    def started_at(i: int) -> str:  # rows 20 to 59 are fine: two ranges of bad lines
         return "2025-03-01T08:00:00Z" if 20 <= i < 60 else BAD_TIMES[i % 4]
 
     root = _project(tmp_path, {"r.csv": _csv(5200, started_at)})
     assert errors(root) == [
         "runs/r.csv:2: 'started_at' is not an ISO 8601 timestamp on 5,160 lines (2–21, 62–5201): "
-        "'soon', 'later', '2025-13-01', …"]
+        "'soon', 'later', '2025-13-01', …"
+    ]
 
 
 def test_three_malformed_timestamps_are_three_messages_as_before(tmp_path):
@@ -48,7 +49,8 @@ def test_three_malformed_timestamps_are_three_messages_as_before(tmp_path):
     assert errors(root) == [
         "runs/r.csv:3: 'started_at' is not an ISO 8601 timestamp: 'later'",
         "runs/r.csv:6: 'started_at' is not an ISO 8601 timestamp: 'soon'",
-        "runs/r.csv:9: 'started_at' is not an ISO 8601 timestamp: 'yesterday'"]
+        "runs/r.csv:9: 'started_at' is not an ISO 8601 timestamp: 'yesterday'",
+    ]
 
 
 def test_each_file_and_each_problem_is_its_own_message(tmp_path):
@@ -63,4 +65,5 @@ def test_each_file_and_each_problem_is_its_own_message(tmp_path):
     assert errors(root) == [
         f"runs/one.jsonl:1: 'wall_s' is not a number {hint} on 8 lines (1–8): 'fast', 'slow', 'n/a', …",
         f"runs/one.jsonl:9: 'wall_s' is too large (beyond ±1.8e308) {hint} on 5 lines (9–13): '1e999'",
-        f"runs/two.csv:2: 'wall_s' is not a number {hint} on 4 lines (2–5): 'x', 'y', 'z', …"]
+        f"runs/two.csv:2: 'wall_s' is not a number {hint} on 4 lines (2–5): 'x', 'y', 'z', …",
+    ]

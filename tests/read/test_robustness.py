@@ -22,8 +22,9 @@ from support.common import copy_example
 MUTATIONS = {
     "drop": lambda line, rnd: "",
     "truncate": lambda line, rnd: line[: len(line) // 2],
-    "garble": lambda line, rnd: "".join(rnd.choice([c, "", ":", "-", "'", '"', "[", "{", ",", "\t", "é", "\x00"])
-                                        for c in line),
+    "garble": lambda line, rnd: "".join(
+        rnd.choice([c, "", ":", "-", "'", '"', "[", "{", ",", "\t", "é", "\x00"]) for c in line
+    ),
     "duplicate": lambda line, rnd: line + "\n" + line,
 }
 
@@ -50,7 +51,12 @@ def test_every_line_mutated_gives_problems_not_tracebacks(tmp_path, name, mutati
         made = report_charts(loaded, computed, audit.cells)
         charts = charts_page(loaded, made.views)
         decided = flagged(computed.decision, audit.cells, audit.sections)
-        html = render("report.html", page=report_page(loaded, computed, audit, decided, made), charts=charts,
-                      receipts=receipts(loaded, {"results.json": b"{}"}, BuildTime(0, "test")),
-                      site=site_info(loaded), root="")
+        html = render(
+            "report.html",
+            page=report_page(loaded, computed, audit, decided, made),
+            charts=charts,
+            receipts=receipts(loaded, {"results.json": b"{}"}, BuildTime(0, "test")),
+            site=site_info(loaded),
+            root="",
+        )
         assert "<h1>" in html

@@ -57,10 +57,12 @@ def test_the_helpers_start_from_valid_projects(example_copy, tiny):
 
 # --- run records -------------------------------------------------------------------------
 
+
 def test_unknown_arm_in_a_record_suggests_the_closest(example_copy):
     line = edit_run(example_copy, CONTROL_512_R1, arm="v100-pxa4-contrl")
     assert errors(example_copy) == [
-        f"{RUNS}:{line}: unknown arm 'v100-pxa4-contrl' (did you mean 'v100-pxa4-control'?)"]
+        f"{RUNS}:{line}: unknown arm 'v100-pxa4-contrl' (did you mean 'v100-pxa4-control'?)"
+    ]
 
 
 def test_unknown_arm_without_a_close_match_has_no_suggestion(example_copy):
@@ -71,14 +73,14 @@ def test_unknown_arm_without_a_close_match_has_no_suggestion(example_copy):
 def test_duplicate_run_id_names_the_first_location(example_copy):
     first = edit_run(example_copy, CONTROL_512_R1)
     second = edit_run(example_copy, CONTROL_512_R2, run_id=CONTROL_512_R1)
-    assert errors(example_copy) == [
-        f"{RUNS}:{second}: duplicate run_id '{CONTROL_512_R1}' (first at {RUNS}:{first})"]
+    assert errors(example_copy) == [f"{RUNS}:{second}: duplicate run_id '{CONTROL_512_R1}' (first at {RUNS}:{first})"]
 
 
 def test_duplicate_run_id_across_files_names_the_other_file(tiny):
     (tiny / "runs/more.csv").write_text("run_id,arm,status,repeat,size\nrun-x,b,ok,4,512\n", encoding="utf-8")
-    (tiny / "runs/s.jsonl").write_text(json.dumps(
-        {"run_id": "run-x", "arm": "b", "status": "ok", "repeat": 5, "size": 512}) + "\n", encoding="utf-8")
+    (tiny / "runs/s.jsonl").write_text(
+        json.dumps({"run_id": "run-x", "arm": "b", "status": "ok", "repeat": 5, "size": 512}) + "\n", encoding="utf-8"
+    )
     assert errors(tiny) == ["runs/s.jsonl:1: duplicate run_id 'run-x' (first at runs/more.csv:2)"]
 
 
@@ -86,11 +88,14 @@ def test_default_run_ids_are_file_and_line(tiny):
     assert [r.run_id for r in load_project(tiny).records][:2] == ["runs/r.csv:2", "runs/r.csv:3"]
 
 
-@pytest.mark.parametrize("status, hint", [
-    ("fialed", " (did you mean 'failed'?)"),
-    ("OK", " (did you mean 'ok'?)"),
-    ("crashed", ""),
-])
+@pytest.mark.parametrize(
+    "status, hint",
+    [
+        ("fialed", " (did you mean 'failed'?)"),
+        ("OK", " (did you mean 'ok'?)"),
+        ("crashed", ""),
+    ],
+)
 def test_status_not_in_the_list(example_copy, status, hint):
     line = edit_run(example_copy, CONTROL_512_R1, status=status)
     assert errors(example_copy) == [f"{RUNS}:{line}: status '{status}' is not one of {STATUSES}{hint}"]
@@ -108,8 +113,8 @@ def test_missing_required_columns(example_copy):
 def test_non_numeric_metric_value(example_copy):
     line = edit_run(example_copy, CONTROL_512_R1, request_s="fast")
     assert errors(example_copy) == [
-        f"{RUNS}:{line}: 'request_s' is not a number: 'fast' "
-        "(leave it empty for a value that was not measured)"]
+        f"{RUNS}:{line}: 'request_s' is not a number: 'fast' (leave it empty for a value that was not measured)"
+    ]
 
 
 @pytest.mark.parametrize("value", ["inf", "-Infinity", "nan"])
@@ -117,15 +122,26 @@ def test_infinite_or_nan_metric_value_in_csv(example_copy, value):
     line = edit_run(example_copy, CONTROL_512_R1, request_s=value)
     assert errors(example_copy) == [
         f"{RUNS}:{line}: 'request_s' is not a finite number: '{value}' "
-        "(leave it empty for a value that was not measured)"]
+        "(leave it empty for a value that was not measured)"
+    ]
 
 
 def test_infinity_and_nan_in_a_jsonl_file(example_copy):
-    record = {"arm": "v100-pxa4-control", "status": "ok", "prompt_target": 512,
-              "prompt_n": 507, "cached_n": 0, "prompt_ms": 2500.5, "output_n": 128, "decode_ms": 3300.25}
-    lines = [json.dumps(dict(record, repeat=5)),
-             json.dumps(dict(record, repeat=6)).replace("3300.25", "Infinity"),
-             json.dumps(dict(record, repeat=7, request_s=6.25)).replace("6.25", "NaN")]
+    record = {
+        "arm": "v100-pxa4-control",
+        "status": "ok",
+        "prompt_target": 512,
+        "prompt_n": 507,
+        "cached_n": 0,
+        "prompt_ms": 2500.5,
+        "output_n": 128,
+        "decode_ms": 3300.25,
+    }
+    lines = [
+        json.dumps(dict(record, repeat=5)),
+        json.dumps(dict(record, repeat=6)).replace("3300.25", "Infinity"),
+        json.dumps(dict(record, repeat=7, request_s=6.25)).replace("6.25", "NaN"),
+    ]
     (example_copy / "runs/extra.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert errors(example_copy) == [
         "runs/extra.jsonl:2: 'Infinity' is not valid JSON; write null for a value that was not measured",
@@ -135,20 +151,25 @@ def test_infinity_and_nan_in_a_jsonl_file(example_copy):
 
 def test_nan_in_a_json_array(example_copy):
     (example_copy / "runs/extra.json").write_text(
-        '[\n'
+        "[\n"
         '  {"arm": "v100-pxa4-control", "status": "ok", "repeat": 5, "prompt_target": 512,\n'
         '   "request_s": 6.1},\n'
         '  {"arm": "v100-pxa4-control", "status": "ok", "repeat": 6, "prompt_target": 512,\n'
         '   "request_s": NaN}\n'
-        ']\n', encoding="utf-8")
+        "]\n",
+        encoding="utf-8",
+    )
     assert errors(example_copy) == [
-        "runs/extra.json:4: 'NaN' is not valid JSON; write null for a value that was not measured"]
+        "runs/extra.json:4: 'NaN' is not valid JSON; write null for a value that was not measured"
+    ]
 
 
 def test_null_in_json_is_not_measured_never_zero(example_copy):
-    (example_copy / "runs/extra.jsonl").write_text(json.dumps(
-        {"arm": "v100-pxa4-control", "status": "ok", "repeat": 5, "prompt_target": 512,
-         "request_s": None}) + "\n", encoding="utf-8")
+    (example_copy / "runs/extra.jsonl").write_text(
+        json.dumps({"arm": "v100-pxa4-control", "status": "ok", "repeat": 5, "prompt_target": 512, "request_s": None})
+        + "\n",
+        encoding="utf-8",
+    )
     record = [r for r in load_project(example_copy).records if r.where.file == "runs/extra.jsonl"][0]
     assert record.metrics == {"prefill_tok_s": None, "decode_tok_s": None, "request_s": None}
 
@@ -156,14 +177,15 @@ def test_null_in_json_is_not_measured_never_zero(example_copy):
 def test_negative_metric_value_is_an_error(example_copy):
     line = edit_run(example_copy, CONTROL_512_R1, request_s="-5.908")
     assert errors(example_copy) == [
-        f"{RUNS}:{line}: 'request_s' is negative (-5.908); set allow_negative: true "
-        "on the metric if that is meaningful"]
+        f"{RUNS}:{line}: 'request_s' is negative (-5.908); set allow_negative: true on the metric if that is meaningful"
+    ]
 
 
 def test_negative_metric_value_is_accepted_with_allow_negative(example_copy):
     edit_run(example_copy, CONTROL_512_R1, request_s="-5.908")
-    replace_once(example_copy / "report.yaml", '    source: "wall clock',
-                 '    allow_negative: true\n    source: "wall clock')
+    replace_once(
+        example_copy / "report.yaml", '    source: "wall clock', '    allow_negative: true\n    source: "wall clock'
+    )
     project = load_project(example_copy)
     record = next(r for r in project.records if r.run_id == CONTROL_512_R1)
     assert record.metrics["request_s"] == -5.908
@@ -173,7 +195,8 @@ def test_a_negative_derived_value_is_an_error_too(example_copy):
     line = edit_run(example_copy, CONTROL_512_R1, cached_n="600")
     assert errors(example_copy) == [
         f"{RUNS}:{line}: 'prefill_tok_s' is negative (-36.551); set allow_negative: true "
-        "on the metric if that is meaningful"]
+        "on the metric if that is meaningful"
+    ]
 
 
 def test_missing_dimension_value(example_copy):
@@ -197,7 +220,8 @@ def test_repeat_written_as_a_float_whole_number_is_accepted(example_copy):
 def test_failed_or_excluded_record_needs_a_reason(example_copy, status):
     line = edit_run(example_copy, CONTROL_4096_R4, status=status, reason="")
     assert errors(example_copy) == [
-        f"{RUNS}:{line}: a record with status '{status}' needs a reason (the 'reason' column)"]
+        f"{RUNS}:{line}: a record with status '{status}' needs a reason (the 'reason' column)"
+    ]
 
 
 def test_interrupted_record_needs_no_reason(example_copy):
@@ -219,15 +243,15 @@ SECOND_SECTION = "  - id: second\n    title: Second\n    arms: [v100-pxa4-contro
 def test_section_column_naming_an_unknown_section(example_copy):
     add_column(example_copy, "section", "nov3-tuning", nov3_v100_pxa4_control_512_r1="nov3-tunning")
     line = edit_run(example_copy, CONTROL_512_R1)
-    assert errors(example_copy) == [
-        f"{RUNS}:{line}: unknown section 'nov3-tunning' (did you mean 'nov3-tuning'?)"]
+    assert errors(example_copy) == [f"{RUNS}:{line}: unknown section 'nov3-tunning' (did you mean 'nov3-tuning'?)"]
 
 
 def test_missing_section_column_when_the_report_has_two_sections(example_copy):
     replace_once(example_copy / "report.yaml", "protocol:", SECOND_SECTION)
     # every record lacks it: one message with the count, not 25
     assert errors(example_copy) == [
-        f"{RUNS}:2: missing required column 'section' (the report has several sections) on 25 lines (2–26)"]
+        f"{RUNS}:2: missing required column 'section' (the report has several sections) on 25 lines (2–26)"
+    ]
 
 
 def test_an_empty_section_cell_is_missing_too(example_copy):
@@ -235,16 +259,23 @@ def test_an_empty_section_cell_is_missing_too(example_copy):
     add_column(example_copy, "section", "nov3-tuning", nov3_v100_pxa4_control_512_r1="")
     line = edit_run(example_copy, CONTROL_512_R1)
     assert errors(example_copy) == [
-        f"{RUNS}:{line}: missing required column 'section' (the report has several sections)"]
+        f"{RUNS}:{line}: missing required column 'section' (the report has several sections)"
+    ]
 
 
 def test_arm_not_listed_in_the_records_section(example_copy):
     replace_once(example_copy / "report.yaml", "protocol:", SECOND_SECTION)
-    add_column(example_copy, "section", "nov3-tuning",
-               nov3_v100_expxa0982_parallel_512_r1="second", nov3_v100_pxa4_control_512_r1="second")
+    add_column(
+        example_copy,
+        "section",
+        "nov3-tuning",
+        nov3_v100_expxa0982_parallel_512_r1="second",
+        nov3_v100_pxa4_control_512_r1="second",
+    )
     line = edit_run(example_copy, "nov3-v100-expxa0982-parallel-512-r1")
     assert errors(example_copy) == [
-        f"{RUNS}:{line}: arm 'v100-expxa0982-parallel' is not listed in section 'second' of report.yaml"]
+        f"{RUNS}:{line}: arm 'v100-expxa0982-parallel' is not listed in section 'second' of report.yaml"
+    ]
 
 
 def test_section_listing_an_arm_that_has_no_file(example_copy):
@@ -252,7 +283,8 @@ def test_section_listing_an_arm_that_has_no_file(example_copy):
     replace_once(report, "      - v100-pxa4-control\n", "      - v100-pxa4-control\n      - v100-pxa4-contrl\n")
     assert errors(example_copy) == [
         f"report.yaml:{line_no(report, 'v100-pxa4-contrl')}: section 'nov3-tuning' lists arm "
-        "'v100-pxa4-contrl' that has no file arms/v100-pxa4-contrl.yaml (did you mean 'v100-pxa4-control'?)"]
+        "'v100-pxa4-contrl' that has no file arms/v100-pxa4-contrl.yaml (did you mean 'v100-pxa4-control'?)"
+    ]
 
 
 def test_baseline_that_is_not_an_arm_of_its_section(example_copy):
@@ -260,7 +292,8 @@ def test_baseline_that_is_not_an_arm_of_its_section(example_copy):
     replace_once(report, "baseline: v100-pxa4-control", "baseline: v100-pxa4-contrl")
     assert errors(example_copy) == [
         f"report.yaml:{line_no(report, 'baseline:')}: baseline 'v100-pxa4-contrl' of section 'nov3-tuning' "
-        "is not one of its arms (did you mean 'v100-pxa4-control'?)"]
+        "is not one of its arms (did you mean 'v100-pxa4-control'?)"
+    ]
 
 
 def test_arm_file_not_listed_in_any_section_is_a_warning(tiny):
@@ -270,27 +303,63 @@ def test_arm_file_not_listed_in_any_section_is_a_warning(tiny):
 
 # --- unknown keys and wrong values in YAML -----------------------------------------------
 
-@pytest.mark.parametrize("rel, old, new, needle, message", [
-    ("report.yaml", "subtitle:", "subtitel:", "subtitel:",
-     "unknown key 'subtitel' in report.yaml (did you mean 'subtitle'?)"),
-    ("report.yaml", '    label: "Decode t/s"', '    lable: "Decode t/s"', "lable:",
-     "unknown key 'lable' in metric 'decode_tok_s' (did you mean 'label'?)"),
-    ("report.yaml", "    better: lower", "    better: lower\n    colour: red", "colour:",
-     "unknown key 'colour' in metric 'request_s'"),
-    ("report.yaml", '    label: "Input tokens"', '    labl: "Input tokens"', "labl:",
-     "unknown key 'labl' in dimension 'prompt_target' (did you mean 'label'?)"),
-    ("report.yaml", "    notes: notes/nov3-tuning.md", "    note: notes/nov3-tuning.md", "note:",
-     "unknown key 'note' in section 'nov3-tuning' (did you mean 'notes'?)"),
-    (CONTROL, "settings:", "setings:", "setings:",
-     "unknown key 'setings' in an arm (did you mean 'settings'?)"),
-    (CONTROL, "  commit:", "  comit:", "comit:",
-     "unknown key 'comit' in engine (did you mean 'commit'?)"),
-    (CONTROL, "  evidence: evidence/v100-pxa4-control/launch.log\nclaims:",
-     "  evidnce: evidence/v100-pxa4-control/launch.log\nclaims:", "evidnce:",
-     "unknown key 'evidnce' in launch (did you mean 'evidence'?)"),
-    (CONTROL, "    requested: \"--cpu-expert-banks 40\"", "    requested: \"--cpu-expert-banks 40\"\n    note: x",
-     "note: x", "unknown key 'note' in claim 'Same offload as the expXa arms'"),
-])
+
+@pytest.mark.parametrize(
+    "rel, old, new, needle, message",
+    [
+        (
+            "report.yaml",
+            "subtitle:",
+            "subtitel:",
+            "subtitel:",
+            "unknown key 'subtitel' in report.yaml (did you mean 'subtitle'?)",
+        ),
+        (
+            "report.yaml",
+            '    label: "Decode t/s"',
+            '    lable: "Decode t/s"',
+            "lable:",
+            "unknown key 'lable' in metric 'decode_tok_s' (did you mean 'label'?)",
+        ),
+        (
+            "report.yaml",
+            "    better: lower",
+            "    better: lower\n    colour: red",
+            "colour:",
+            "unknown key 'colour' in metric 'request_s'",
+        ),
+        (
+            "report.yaml",
+            '    label: "Input tokens"',
+            '    labl: "Input tokens"',
+            "labl:",
+            "unknown key 'labl' in dimension 'prompt_target' (did you mean 'label'?)",
+        ),
+        (
+            "report.yaml",
+            "    notes: notes/nov3-tuning.md",
+            "    note: notes/nov3-tuning.md",
+            "note:",
+            "unknown key 'note' in section 'nov3-tuning' (did you mean 'notes'?)",
+        ),
+        (CONTROL, "settings:", "setings:", "setings:", "unknown key 'setings' in an arm (did you mean 'settings'?)"),
+        (CONTROL, "  commit:", "  comit:", "comit:", "unknown key 'comit' in engine (did you mean 'commit'?)"),
+        (
+            CONTROL,
+            "  evidence: evidence/v100-pxa4-control/launch.log\nclaims:",
+            "  evidnce: evidence/v100-pxa4-control/launch.log\nclaims:",
+            "evidnce:",
+            "unknown key 'evidnce' in launch (did you mean 'evidence'?)",
+        ),
+        (
+            CONTROL,
+            '    requested: "--cpu-expert-banks 40"',
+            '    requested: "--cpu-expert-banks 40"\n    note: x',
+            "note: x",
+            "unknown key 'note' in claim 'Same offload as the expXa arms'",
+        ),
+    ],
+)
 def test_unknown_key(example_copy, rel, old, new, needle, message):
     path = example_copy / rel
     replace_once(path, old, new)
@@ -299,8 +368,11 @@ def test_unknown_key(example_copy, rel, old, new, needle, message):
 
 def test_misspelled_required_claim_key_gives_two_clear_messages_and_nothing_else(example_copy):
     path = example_copy / CONTROL
-    replace_once(path, "    verified: true\n    evidence: evidence/v100-pxa4-control/launch.log\n",
-                 "    verifed: true\n    evidence: evidence/v100-pxa4-control/launch.log\n")
+    replace_once(
+        path,
+        "    verified: true\n    evidence: evidence/v100-pxa4-control/launch.log\n",
+        "    verifed: true\n    evidence: evidence/v100-pxa4-control/launch.log\n",
+    )
     claim = line_no(path, "- name: Same offload as the expXa arms")
     assert errors(example_copy) == [
         f"{CONTROL}:{claim}: claim 'Same offload as the expXa arms' is missing the required key 'verified'",
@@ -314,7 +386,8 @@ def test_missing_required_metric_key_names_the_metric(example_copy):
     report = example_copy / "report.yaml"
     replace_once(report, "    better: lower\n", "")
     assert errors(example_copy) == [
-        f"report.yaml:{line_no(report, '- id: request_s')}: metric 'request_s' is missing the required key 'better'"]
+        f"report.yaml:{line_no(report, '- id: request_s')}: metric 'request_s' is missing the required key 'better'"
+    ]
 
 
 def test_wrong_value_kinds_and_choices(example_copy):
@@ -335,11 +408,17 @@ def test_wrong_value_kinds_and_choices(example_copy):
     ]
 
 
-@pytest.mark.parametrize("metric_id, message", [
-    ("status", "metric id 'status' is a reserved column name "
-               "(arm, evidence, reason, repeat, run_id, section, started_at, status)"),
-    ("decode_tok_s", "metric id 'decode_tok_s' is used twice"),
-])
+@pytest.mark.parametrize(
+    "metric_id, message",
+    [
+        (
+            "status",
+            "metric id 'status' is a reserved column name "
+            "(arm, evidence, reason, repeat, run_id, section, started_at, status)",
+        ),
+        ("decode_tok_s", "metric id 'decode_tok_s' is used twice"),
+    ],
+)
 def test_metric_id_reserved_or_used_twice(example_copy, metric_id, message):
     report = example_copy / "report.yaml"
     replace_once(report, "  - id: request_s", f"  - id: {metric_id}")
@@ -350,10 +429,12 @@ def test_metric_id_reserved_or_used_twice(example_copy, metric_id, message):
 def test_arm_id_must_match_its_file_name(example_copy):
     replace_once(example_copy / CONTROL, "id: v100-pxa4-control", "id: v100-pxa4-ctrl")
     assert errors(example_copy) == [
-        f"{CONTROL}:1: id 'v100-pxa4-ctrl' does not match the file name 'v100-pxa4-control.yaml'"]
+        f"{CONTROL}:1: id 'v100-pxa4-ctrl' does not match the file name 'v100-pxa4-control.yaml'"
+    ]
 
 
 # --- evidence paths ----------------------------------------------------------------------
+
 
 @pytest.fixture
 def outside_link(example_copy: Path) -> str:
@@ -370,8 +451,10 @@ def outside_link(example_copy: Path) -> str:
 
 BAD_EVIDENCE = [
     ("../secret.txt", "evidence '../secret.txt' leads outside the project ('..' is not allowed)"),
-    ("evidence/../../secret.txt",
-     "evidence 'evidence/../../secret.txt' leads outside the project ('..' is not allowed)"),
+    (
+        "evidence/../../secret.txt",
+        "evidence 'evidence/../../secret.txt' leads outside the project ('..' is not allowed)",
+    ),
     ("/etc/passwd", "evidence '/etc/passwd' must be a path relative to the project folder"),
     ("C:/Windows/win.ini", "evidence 'C:/Windows/win.ini' must be a path relative to the project folder"),
     ("evidence/v100-pxa4-control/nope.log", "evidence 'evidence/v100-pxa4-control/nope.log' does not exist"),
@@ -401,24 +484,26 @@ def test_bad_evidence_in_an_arms_evidence_list(example_copy, outside_link, value
 def test_bad_evidence_of_a_claim(example_copy, outside_link, value, message):
     value = outside_link if value == "LINK" else value
     arm = example_copy / CONTROL
-    replace_once(arm, "    evidence: evidence/v100-pxa4-control/guard-4096-r4.log",
-                 f"    evidence: {value}")
+    replace_once(arm, "    evidence: evidence/v100-pxa4-control/guard-4096-r4.log", f"    evidence: {value}")
     assert errors(example_copy) == [f"{CONTROL}:{line_no(arm, f'    evidence: {value}', exact=True)}: {message}"]
 
 
 def test_bad_evidence_of_a_launch(example_copy):
     arm = example_copy / CONTROL
-    replace_once(arm, "  evidence: evidence/v100-pxa4-control/launch.log\nclaims:",
-                 "  evidence: evidence/missing.log\nclaims:")
+    replace_once(
+        arm, "  evidence: evidence/v100-pxa4-control/launch.log\nclaims:", "  evidence: evidence/missing.log\nclaims:"
+    )
     assert errors(example_copy) == [
-        f"{CONTROL}:{line_no(arm, 'evidence/missing.log')}: evidence 'evidence/missing.log' does not exist"]
+        f"{CONTROL}:{line_no(arm, 'evidence/missing.log')}: evidence 'evidence/missing.log' does not exist"
+    ]
 
 
 def test_missing_notes_file(example_copy):
     report = example_copy / "report.yaml"
     replace_once(report, "notes: notes/nov3-tuning.md", "notes: notes/nov3.md")
     assert errors(example_copy) == [
-        f"report.yaml:{line_no(report, 'notes/nov3.md')}: notes file 'notes/nov3.md' does not exist"]
+        f"report.yaml:{line_no(report, 'notes/nov3.md')}: notes file 'notes/nov3.md' does not exist"
+    ]
 
 
 def test_a_symlink_that_stays_inside_the_project_is_fine(example_copy):
@@ -434,26 +519,31 @@ def test_a_symlink_that_stays_inside_the_project_is_fine(example_copy):
 
 # --- file formats ------------------------------------------------------------------------
 
+
 def test_yaml_syntax_error_in_report_gives_its_line(example_copy):
     report = example_copy / "report.yaml"
     replace_once(report, "decimals: 2", "decimals: [2")
     # The parser notices at the next key, which is where the line points.
     assert problems(example_copy) == [
-        f"report.yaml:{line_no(report, 'metrics:', exact=True)}: YAML syntax error: "
-        "expected ',' or ']', but got ':'"]
+        f"report.yaml:{line_no(report, 'metrics:', exact=True)}: YAML syntax error: expected ',' or ']', but got ':'"
+    ]
 
 
 def test_yaml_syntax_error_in_an_arm_does_not_also_call_its_records_unknown(example_copy):
     arm = example_copy / CONTROL
     replace_once(arm, "role: control", "role: [control")
     assert errors(example_copy) == [
-        f"{CONTROL}:{line_no(arm, 'engine:', exact=True)}: YAML syntax error: expected ',' or ']', but got ':'"]
+        f"{CONTROL}:{line_no(arm, 'engine:', exact=True)}: YAML syntax error: expected ',' or ']', but got ':'"
+    ]
 
 
-@pytest.mark.parametrize("content, message", [
-    ("", "the arm file is empty"),
-    ("- a\n- b\n", "an arm must be a mapping of keys to values"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("", "the arm file is empty"),
+        ("- a\n- b\n", "an arm must be a mapping of keys to values"),
+    ],
+)
 def test_empty_or_non_mapping_arm_file(example_copy, content, message):
     (example_copy / CONTROL).write_text(content, encoding="utf-8")
     assert errors(example_copy) == [f"{CONTROL}:1: {message}"]
@@ -464,7 +554,8 @@ def test_duplicate_yaml_key_gives_both_lines(example_copy):
     replace_once(report, "decimals: 2", "decimals: 2\ntitle: Again")
     first = line_no(report, 'title: "Same model')
     assert errors(example_copy) == [
-        f"report.yaml:{line_no(report, 'title: Again')}: duplicate key 'title' (first defined at line {first})"]
+        f"report.yaml:{line_no(report, 'title: Again')}: duplicate key 'title' (first defined at line {first})"
+    ]
 
 
 def test_utf8_bom_and_crlf_are_accepted(example_copy):
@@ -475,8 +566,9 @@ def test_utf8_bom_and_crlf_are_accepted(example_copy):
     project = load_project(example_copy)
     assert project.report == plain.report
     assert project.arms == plain.arms
-    assert [(r.run_id, r.where, r.metrics) for r in project.records] == \
-           [(r.run_id, r.where, r.metrics) for r in plain.records]
+    assert [(r.run_id, r.where, r.metrics) for r in project.records] == [
+        (r.run_id, r.where, r.metrics) for r in plain.records
+    ]
     assert project.warnings == plain.warnings
 
 
@@ -496,14 +588,15 @@ def test_invalid_utf8_in_a_run_file(example_copy):
 
 # --- derived metrics ---------------------------------------------------------------------
 
+
 def test_derive_expression_that_is_not_allowed(example_copy, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     report = example_copy / "report.yaml"
-    replace_once(report, 'derive: "output_n / decode_ms * 1000"',
-                 "derive: \"__import__('os').system('touch PWNED')\"")
+    replace_once(report, 'derive: "output_n / decode_ms * 1000"', "derive: \"__import__('os').system('touch PWNED')\"")
     assert errors(example_copy) == [
         f"report.yaml:{line_no(report, '__import__')}: metric 'decode_tok_s': derive: function calls are "
-        "not allowed (\"__import__('os').system('touch PWNED')\")"]
+        "not allowed (\"__import__('os').system('touch PWNED')\")"
+    ]
     assert not (tmp_path / "PWNED").exists()
 
 
@@ -511,7 +604,8 @@ def test_derive_division_by_zero_on_an_ok_record(example_copy):
     line = edit_run(example_copy, CONTROL_512_R1, prompt_ms="0")
     assert errors(example_copy) == [
         f"{RUNS}:{line}: cannot derive 'prefill_tok_s' from (prompt_n - cached_n) / prompt_ms * 1000: "
-        "division by zero: 'prompt_ms' is 0"]
+        "division by zero: 'prompt_ms' is 0"
+    ]
 
 
 def test_derive_division_by_zero_on_a_failed_record_is_not_an_error(example_copy):
@@ -525,18 +619,21 @@ def test_derive_field_that_no_run_file_has(example_copy):
     replace_once(report, "(prompt_n - cached_n)", "(prompt_n - cachd_n)")
     assert errors(example_copy) == [
         f"report.yaml:{line_no(report, 'cachd_n')}: metric 'prefill_tok_s': derive uses 'cachd_n', "
-        "which is not a column of any run file (did you mean 'cached_n'?)"]
+        "which is not a column of any run file (did you mean 'cached_n'?)"
+    ]
 
 
 def test_reported_rate_inflated_by_cached_tokens_is_a_finding_with_both_values(example_copy):
     # The seed lesson: an engine that counts cached prompt tokens reports an inflated rate.
     line = edit_run(example_copy, CONTROL_4096_R3, cached_n="2048")
     add_column(example_copy, "prefill_tok_s", "", nov3_v100_pxa4_control_4096_r3="203.13")
-    assert not [w for w in warnings(example_copy) if "reported" in w]   # a finding of the audit, not of reading
-    assert f"{RUNS}:{line}: warning: [derived-differs] V100 · PXA4 · tuning control · Prefill t/s · Input tokens " \
-           "4096: the reported value differs by +100.2% from the one derived from prompt_n, cached_n, prompt_ms " \
-           f"in 1 of 3 repetitions (e.g. {CONTROL_4096_R3}: reported 203.13, derived 101.44 tok/s); the derived " \
-           "value is used" in audit_warnings(example_copy)
+    assert not [w for w in warnings(example_copy) if "reported" in w]  # a finding of the audit, not of reading
+    assert (
+        f"{RUNS}:{line}: warning: [derived-differs] V100 · PXA4 · tuning control · Prefill t/s · Input tokens "
+        "4096: the reported value differs by +100.2% from the one derived from prompt_n, cached_n, prompt_ms "
+        f"in 1 of 3 repetitions (e.g. {CONTROL_4096_R3}: reported 203.13, derived 101.44 tok/s); the derived "
+        "value is used" in audit_warnings(example_copy)
+    )
     record = next(r for r in load_project(example_copy).records if r.run_id == CONTROL_4096_R3)
     assert record.metrics["prefill_tok_s"] == pytest.approx(2043 / 20139.782 * 1000)
 
@@ -550,19 +647,24 @@ def test_reported_value_within_half_a_percent_is_not_flagged(example_copy):
 def test_reported_value_that_cannot_be_derived_is_not_silently_dropped(example_copy):
     line = edit_run(example_copy, CONTROL_4096_R3, prompt_ms="")
     add_column(example_copy, "prefill_tok_s", "", nov3_v100_pxa4_control_4096_r3="203.13")
-    assert f"{RUNS}:{line}: warning: reported 'prefill_tok_s' 203.13 is not used: it is derived from " \
-           "prompt_n, cached_n, prompt_ms, and prompt_ms was not measured" in warnings(example_copy)
+    assert (
+        f"{RUNS}:{line}: warning: reported 'prefill_tok_s' 203.13 is not used: it is derived from "
+        "prompt_n, cached_n, prompt_ms, and prompt_ms was not measured" in warnings(example_copy)
+    )
 
 
 # --- warnings and --strict ---------------------------------------------------------------
 
+
 def test_fewer_than_three_successful_repetitions_is_a_finding(example_copy):
     accepted = example_copy / "report.yaml"
-    replace_once(accepted, "rule: few-repetitions", "rule: noisy")   # the example accepts the n = 2 bracket
+    replace_once(accepted, "rule: few-repetitions", "rule: noisy")  # the example accepts the n = 2 bracket
     first_512 = edit_run(example_copy, "nov3-v100-expxa-a078-reference-512-r1")
-    assert f"{RUNS}:{first_512}: warning: [few-repetitions] V100 · expXa a078 · before/after reference: fewer " \
-           "than 3 successful repetitions (n = 2) at 2 of 2 points: Input tokens 512, Input tokens 4096" \
+    assert (
+        f"{RUNS}:{first_512}: warning: [few-repetitions] V100 · expXa a078 · before/after reference: fewer "
+        "than 3 successful repetitions (n = 2) at 2 of 2 points: Input tokens 512, Input tokens 4096"
         in audit_warnings(example_copy)
+    )
 
 
 def test_a_single_successful_repetition_is_a_finding_in_the_singular(tiny):
@@ -570,22 +672,27 @@ def test_a_single_successful_repetition_is_a_finding_in_the_singular(tiny):
     runs.write_text("\n".join(runs.read_text().splitlines()[:5]) + "\n", encoding="utf-8")
     assert warnings(tiny) == []
     assert [w for w in audit_warnings(tiny) if "[few-repetitions]" in w] == [
-        "runs/r.csv:5: warning: [few-repetitions] Arm b · Size 512: 1 successful repetition, fewer than 3"]
+        "runs/r.csv:5: warning: [few-repetitions] Arm b · Size 512: 1 successful repetition, fewer than 3"
+    ]
 
 
 def test_arm_whose_subject_differs_is_not_like_for_like(example_copy):
     arm = example_copy / CONTROL
     replace_once(arm, "role: control", "role: control\nsubject: {name: Qwen3-30B-A3B, quantization: Q8_0}")
-    assert f"{CONTROL}:{line_no(arm, 'subject:')}: warning: the arm's subject differs from the report subject " \
-           "(quantization: 'Q8_0', the report has 'Q4_K_M'): not like-for-like" in warnings(example_copy)
+    assert (
+        f"{CONTROL}:{line_no(arm, 'subject:')}: warning: the arm's subject differs from the report subject "
+        "(quantization: 'Q8_0', the report has 'Q4_K_M'): not like-for-like" in warnings(example_copy)
+    )
     assert not load_project(example_copy).arms["v100-pxa4-control"].like_for_like
 
 
 def test_arm_subject_with_a_key_the_report_lacks(example_copy):
     arm = example_copy / CONTROL
     replace_once(arm, "role: control", "role: control\nsubject: {revision: 2}")
-    assert f"{CONTROL}:{line_no(arm, 'subject:')}: warning: the arm's subject differs from the report subject " \
-           "(revision: 2, the report has none): not like-for-like" in warnings(example_copy)
+    assert (
+        f"{CONTROL}:{line_no(arm, 'subject:')}: warning: the arm's subject differs from the report subject "
+        "(revision: 2, the report has none): not like-for-like" in warnings(example_copy)
+    )
 
 
 def test_arm_subject_equal_to_the_report_is_like_for_like(example_copy):
@@ -598,18 +705,25 @@ def test_claim_requested_but_not_verified_warns(example_copy):
     arm = example_copy / CONTROL
     overdrive = example_copy / "arms/v100-expxa0982-overdrive.yaml"
     found = warnings(example_copy)
-    assert f"arms/v100-expxa0982-overdrive.yaml:{line_no(overdrive, '- name: Overdrive')}: warning: claim " \
-           "'Overdrive' was requested but is not verified (verified: false)" in found
-    assert f"{CONTROL}:{line_no(arm, '- name: Production host idle')}: warning: claim 'Production host idle " \
-           "during every repetition' was requested but is not verified (verified: unknown)" in found
+    assert (
+        f"arms/v100-expxa0982-overdrive.yaml:{line_no(overdrive, '- name: Overdrive')}: warning: claim "
+        "'Overdrive' was requested but is not verified (verified: false)" in found
+    )
+    assert (
+        f"{CONTROL}:{line_no(arm, '- name: Production host idle')}: warning: claim 'Production host idle "
+        "during every repetition' was requested but is not verified (verified: unknown)" in found
+    )
 
 
 def test_claim_verified_without_evidence_warns(example_copy):
     arm = example_copy / CONTROL
-    replace_once(arm, "    verified: true\n    evidence: evidence/v100-pxa4-control/launch.log\n",
-                 "    verified: true\n")
-    assert f"{CONTROL}:{line_no(arm, '- name: Same offload')}: warning: claim 'Same offload as the expXa arms' " \
-           "is marked verified but names no evidence file" in warnings(example_copy)
+    replace_once(
+        arm, "    verified: true\n    evidence: evidence/v100-pxa4-control/launch.log\n", "    verified: true\n"
+    )
+    assert (
+        f"{CONTROL}:{line_no(arm, '- name: Same offload')}: warning: claim 'Same offload as the expXa arms' "
+        "is marked verified but names no evidence file" in warnings(example_copy)
+    )
 
 
 def test_a_project_with_only_warnings_loads(example_copy):
@@ -661,8 +775,14 @@ def test_no_run_records_at_all(tiny, how):
         (runs / "r.csv").write_text("arm,status,repeat,size\n", encoding="utf-8")
     elif how == "other files":  # named as what they are, not read as run files
         (runs / "notes.txt").write_text("results to follow\n", encoding="utf-8")
-    stray = ["runs/notes.txt: not a run file: run files end in .csv, .jsonl, .json or .parquet (in any case); "
-             "other files belong in evidence/"] if how == "other files" else []
+    stray = (
+        [
+            "runs/notes.txt: not a run file: run files end in .csv, .jsonl, .json or .parquet (in any case); "
+            "other files belong in evidence/"
+        ]
+        if how == "other files"
+        else []
+    )
     assert problems(tiny) == ["runs: no run records found: add runs/*.csv, runs/*.jsonl or runs/*.json", *stray]
 
 

@@ -35,8 +35,14 @@ suite:
 def test_nested_key_and_item_lines(tmp_path):
     data, problems = load(tmp_path, NESTED)
     assert problems == []
-    assert data == {"title": "Demo", "suite": {"name": "sorting", "cases": [
-        {"id": "small", "size": 10}, {"id": "large", "size": 1000}], "tags": ["a", "b"]}}
+    assert data == {
+        "title": "Demo",
+        "suite": {
+            "name": "sorting",
+            "cases": [{"id": "small", "size": 10}, {"id": "large", "size": 1000}],
+            "tags": ["a", "b"],
+        },
+    }
     assert isinstance(data, MarkedMap) and data.line == 1
     assert data.key_lines == {"title": 1, "suite": 2}
     suite = data["suite"]
@@ -59,12 +65,10 @@ def test_scalars_stay_plain_and_output_is_json(tmp_path):
 
 
 def test_dates_stay_strings(tmp_path):
-    data, problems = load(tmp_path, "day: 2025-11-03\nat: 2025-11-03T10:00:00Z\n"
-                                    "tagged: !!timestamp 2025-01-02\n")
+    data, problems = load(tmp_path, "day: 2025-11-03\nat: 2025-11-03T10:00:00Z\ntagged: !!timestamp 2025-01-02\n")
     assert problems == []
     assert data == {"day": "2025-11-03", "at": "2025-11-03T10:00:00Z", "tagged": "2025-01-02"}
-    assert json.dumps(data) == ('{"day": "2025-11-03", "at": "2025-11-03T10:00:00Z", '
-                                '"tagged": "2025-01-02"}')
+    assert json.dumps(data) == ('{"day": "2025-11-03", "at": "2025-11-03T10:00:00Z", "tagged": "2025-01-02"}')
 
 
 def test_duplicate_key_first_value_wins(tmp_path):
@@ -89,12 +93,17 @@ def test_unclosed_flow_sequence(tmp_path):
 
 
 def test_unknown_tag_and_multiple_documents_are_problems(tmp_path):
-    assert load(tmp_path, "a: !!python/name:os.system x\n") == (None, [
-        "suite.yaml:1: YAML syntax error: could not determine a constructor "
-        "for the tag 'tag:yaml.org,2002:python/name:os.system'"])
-    assert load(tmp_path, "a: 1\n---\nb: 2\n") == (None, [
-        "suite.yaml:2: YAML syntax error: expected a single document in the stream, "
-        "but found another document"])
+    assert load(tmp_path, "a: !!python/name:os.system x\n") == (
+        None,
+        [
+            "suite.yaml:1: YAML syntax error: could not determine a constructor "
+            "for the tag 'tag:yaml.org,2002:python/name:os.system'"
+        ],
+    )
+    assert load(tmp_path, "a: 1\n---\nb: 2\n") == (
+        None,
+        ["suite.yaml:2: YAML syntax error: expected a single document in the stream, but found another document"],
+    )
 
 
 def test_bom_and_crlf(tmp_path):
@@ -123,10 +132,12 @@ def test_empty_and_comment_only_files(tmp_path):
 
 
 def test_anchors_and_merge_keys(tmp_path):
-    content = ("base: &base\n  cpu: x86\n  os: linux\n"
-               "run:\n  <<: *base\n  os: macos\n  os_version: 14\n"
-               "both:\n  <<: [*base, {cpu: arm, extra: 1}]\n"
-               "same: *base\n")
+    content = (
+        "base: &base\n  cpu: x86\n  os: linux\n"
+        "run:\n  <<: *base\n  os: macos\n  os_version: 14\n"
+        "both:\n  <<: [*base, {cpu: arm, extra: 1}]\n"
+        "same: *base\n"
+    )
     data, problems = load(tmp_path, content)
     assert problems == []
     assert data["run"] == {"cpu": "x86", "os": "macos", "os_version": 14}
@@ -142,8 +153,7 @@ def test_explicit_key_overriding_merge_is_not_a_duplicate(tmp_path):
 
 
 def test_unhashable_key_is_a_problem(tmp_path):
-    assert load(tmp_path, "? [1, 2]\n: 3\n") == (
-        None, ["suite.yaml:1: YAML syntax error: found unhashable key"])
+    assert load(tmp_path, "? [1, 2]\n: 3\n") == (None, ["suite.yaml:1: YAML syntax error: found unhashable key"])
 
 
 def test_missing_file_is_a_problem(tmp_path):

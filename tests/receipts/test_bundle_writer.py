@@ -50,12 +50,12 @@ def test_content_deflated_as_it_is_written_is_the_same_zip(monkeypatch, tmp_path
     stored file (written to disk, never held whole) zips as its bytes do."""
     from benchproof.site import Stored
 
-    monkeypatch.setattr(bundle, "BLOCK", 1000)   # many blocks, and pieces across their edges
+    monkeypatch.setattr(bundle, "BLOCK", 1000)  # many blocks, and pieces across their edges
     for size in (0, 1, 999, 1000, 1001, 3000, 4567):
         data = bytes((i * 7 + size) % 251 for i in range(size))
         for cut in (1, 7, 1000, 1499, 5000):
             deflater = bundle.Deflater()
-            stored = Stored(tmp_path / f"{size}-{cut}", (data[i:i + cut] for i in range(0, len(data), cut)), deflater)
+            stored = Stored(tmp_path / f"{size}-{cut}", (data[i : i + cut] for i in range(0, len(data), cut)), deflater)
             assert deflater.result() == bundle.deflate(data) == bundle.deflate(stored)
             files = {"r/records.csv": stored, **FILES}
             zipped = bytes(bundle.write_zip({"r/records.csv": data, **FILES}, WHEN))
@@ -67,7 +67,7 @@ def test_a_file_its_format_compresses_is_stored_not_deflated_again():
     files = {"r/requests/a.parquet": b"PAR1" + bytes(range(256)) * 40 + b"PAR1", **FILES}
     data = bytes(bundle.write_zip(files, WHEN))
     out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as archive:   # what zipfile writes: the Parquet file stored
+    with zipfile.ZipFile(out, "w") as archive:  # what zipfile writes: the Parquet file stored
         for name, content in files.items():
             info = zipfile.ZipInfo(name, (2025, 3, 1, 8, 0, 0))
             info.compress_type = zipfile.ZIP_STORED if name.endswith(".parquet") else zipfile.ZIP_DEFLATED

@@ -31,27 +31,32 @@ def test_results_json_is_strict_and_null_for_unmeasured(example_site):
         assert row["status"] == "unsupported"
         for stat in row["metrics"].values():
             assert stat["median"] is None and stat["n_ok"] == 0 and stat["status"] == "unsupported"
-    parallel = next(r for r in data["rows"] if r["arm"] == "v100-expxa0982-parallel" and r["point"] == {"prompt_target": 512})
+    parallel = next(
+        r for r in data["rows"] if r["arm"] == "v100-expxa0982-parallel" and r["point"] == {"prompt_target": 512}
+    )
     assert round(parallel["metrics"]["prefill_tok_s"]["median"], 2) == 203.97
     assert parallel["metrics"]["prefill_tok_s"]["n_ok"] == 3
 
 
 def test_csv_cells_that_look_like_formulas_are_neutralized(tmp_path):
-    runs = ("arm,status,repeat,size,tok_s,wall_s,reason,note\n"
-            "a,ok,1,1,1,1,,=HYPERLINK(\"http://x\")\n"
-            "a,failed,2,1,,,@SUM(A1),+cmd|' /C calc'!A0\n"
-            "a,ok,3,1,-5e-1,1,,-2\n")
+    runs = (
+        "arm,status,repeat,size,tok_s,wall_s,reason,note\n"
+        'a,ok,1,1,1,1,,=HYPERLINK("http://x")\n'
+        "a,failed,2,1,,,@SUM(A1),+cmd|' /C calc'!A0\n"
+        "a,ok,3,1,-5e-1,1,,-2\n"
+    )
     # JSON keeps leading tabs, carriage returns and dashes that a CSV cell would lose to stripping
-    jsonl = "".join(json.dumps({"arm": "b", "status": "ok", "repeat": i, "size": 1, "tok_s": 1, "wall_s": 1,
-                                "note": note}) + "\n"
-                    for i, note in enumerate(["\t=1+2", "-1+2", "-cmd|' /C calc'!A0", "-7.5", "a-b", "\r=1+2"], 1))
+    jsonl = "".join(
+        json.dumps({"arm": "b", "status": "ok", "repeat": i, "size": 1, "tok_s": 1, "wall_s": 1, "note": note}) + "\n"
+        for i, note in enumerate(["\t=1+2", "-1+2", "-cmd|' /C calc'!A0", "-7.5", "a-b", "\r=1+2"], 1)
+    )
     report = SMALL_REPORT.replace("source: engine timer}", "source: engine timer, allow_negative: true}")
     project = write_project(tmp_path / "p", report, SMALL_ARMS, {"r.csv": runs, "s.jsonl": jsonl})
     result = build(project, tmp_path / "out")
     assert result.exit_code == 0, result.output
     with open(tmp_path / "out/downloads/records.csv", newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
-    assert rows[0]["note"] == "'=HYPERLINK(\"http://x\")"
+    assert rows[0]["note"] == '\'=HYPERLINK("http://x")'
     assert rows[1]["reason"] == "'@SUM(A1)"
     assert rows[1]["note"] == "'+cmd|' /C calc'!A0"
     assert rows[2]["tok_s"] == "-0.5"  # numbers are not touched
@@ -60,8 +65,14 @@ def test_csv_cells_that_look_like_formulas_are_neutralized(tmp_path):
     # the last one read as bytes: the csv module does not quote a lone carriage return
     assert "'\r=1+2" in (tmp_path / "out/downloads/records.csv").read_bytes().decode("utf-8")
     jsonl = (tmp_path / "out/downloads/records.jsonl").read_text(encoding="utf-8").split("\n")
-    assert [json.loads(line)["note"] for line in jsonl[3:9]] == \
-        ["\t=1+2", "-1+2", "-cmd|' /C calc'!A0", "-7.5", "a-b", "\r=1+2"]  # raw values, no spreadsheet escaping
+    assert [json.loads(line)["note"] for line in jsonl[3:9]] == [
+        "\t=1+2",
+        "-1+2",
+        "-cmd|' /C calc'!A0",
+        "-7.5",
+        "a-b",
+        "\r=1+2",
+    ]  # raw values, no spreadsheet escaping
 
 
 def test_a_float_of_many_digits_is_written_as_json_writes_it_not_with_an_exponent():

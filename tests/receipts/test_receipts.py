@@ -22,8 +22,13 @@ BUNDLE = "same-model-different-engines-evidence"
 
 
 def run_cli(*args: str, env: dict | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "benchproof", *args], capture_output=True, text=True, cwd=cwd,
-                          env={**os.environ, "PYTHONPATH": str(REPO / "generator"), **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "benchproof", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(REPO / "generator"), **(env or {})},
+    )
 
 
 def test_evidence_section_lists_every_download_with_size_and_sha256(example_site):
@@ -43,34 +48,48 @@ def test_evidence_section_lists_every_download_with_size_and_sha256(example_site
         assert path.read_bytes() == (EXAMPLE / li.select_one("a").get_text()).read_bytes()
 
 
-@pytest.mark.parametrize("size,shown", [(0, "0 B"), (999, "999 B"), (1000, "1.0 kB"), (12_345, "12.3 kB"),
-                                        (999_949, "999.9 kB"), (1_000_000, "1.0 MB"), (25_400_000, "25.4 MB")])
+@pytest.mark.parametrize(
+    "size,shown",
+    [
+        (0, "0 B"),
+        (999, "999 B"),
+        (1000, "1.0 kB"),
+        (12_345, "12.3 kB"),
+        (999_949, "999.9 kB"),
+        (1_000_000, "1.0 MB"),
+        (25_400_000, "25.4 MB"),
+    ],
+)
 def test_sizes_are_written_in_decimal_units_with_one_decimal(size, shown):
     assert size_text(size) == shown
     assert_size(shown, size)
 
 
-@pytest.mark.parametrize("title,name", [
-    ("Same model. Different engines.", "same-model-different-engines-evidence"),
-    ("--Hello, World!--", "hello-world-evidence"),
-    ("日本語のレポート", "report-evidence"),                       # nothing left: a plain name
-    ("a" * 70, "a" * 60 + "-evidence"),                            # at most 60 characters
-    ("x" * 59 + " yz", "x" * 59 + "-evidence"),                    # no dash left where it was cut
-])
+@pytest.mark.parametrize(
+    "title,name",
+    [
+        ("Same model. Different engines.", "same-model-different-engines-evidence"),
+        ("--Hello, World!--", "hello-world-evidence"),
+        ("日本語のレポート", "report-evidence"),  # nothing left: a plain name
+        ("a" * 70, "a" * 60 + "-evidence"),  # at most 60 characters
+        ("x" * 59 + " yz", "x" * 59 + "-evidence"),  # no dash left where it was cut
+    ],
+)
 def test_the_bundle_is_named_after_the_title(title, name):
     assert bundle_name(SimpleNamespace(report=SimpleNamespace(title=title))) == name
 
 
 def test_records_jsonl_has_every_record_with_source_and_derived_values(example_site):
     lines = (example_site / "downloads/records.jsonl").read_text(encoding="utf-8").splitlines()
-    records = [strict_json(line) for line in lines]   # no NaN or Infinity
+    records = [strict_json(line) for line in lines]  # no NaN or Infinity
     assert len(records) == 25
     failed = next(r for r in records if r["status"] == "failed")
     assert failed["decode_tok_s"] is None and failed["reason"]
     assert failed["source"].startswith("runs/nov3-tuning.csv:")
     ok = next(r for r in records if r["run_id"] == "nov3-v100-pxa4-control-512-r1")
     assert ok["prefill_tok_s"] == pytest.approx(
-        (float(ok["prompt_n"]) - float(ok["cached_n"])) / float(ok["prompt_ms"]) * 1000)
+        (float(ok["prompt_n"]) - float(ok["cached_n"])) / float(ok["prompt_ms"]) * 1000
+    )
 
 
 def test_a_record_with_evidence_links_it_from_the_raw_table(example_site):
@@ -85,8 +104,11 @@ def unzipped(example_site, tmp_path_factory) -> Path:
     if not shutil.which("unzip"):
         pytest.fail("this test needs Info-ZIP 'unzip' (Debian: apt-get install -y unzip)", pytrace=False)
     target = tmp_path_factory.mktemp("unzip")
-    subprocess.run(["unzip", "-q", str(example_site / f"downloads/{BUNDLE}.zip"), "-d", str(target)],
-                   check=True, env={**os.environ, "TZ": "Asia/Kolkata"})
+    subprocess.run(
+        ["unzip", "-q", str(example_site / f"downloads/{BUNDLE}.zip"), "-d", str(target)],
+        check=True,
+        env={**os.environ, "TZ": "Asia/Kolkata"},
+    )
     return target / BUNDLE
 
 
@@ -96,9 +118,17 @@ def test_bundle_checks_with_sha256sum(unzipped):
     listed = {line.split("  ", 1)[1] for line in (unzipped / "SHA256SUMS").read_text().splitlines()}
     on_disk = {p.relative_to(unzipped).as_posix() for p in unzipped.rglob("*") if p.is_file()} - {"SHA256SUMS"}
     assert listed == on_disk
-    for expected in ("report.yaml", "runs/nov3-tuning.csv", "arms/v100-pxa4-control.yaml", "notes/protocol.md",
-                     "evidence/v100-pxa4-control/launch.log", "records.csv", "records.jsonl", "results.json",
-                     "PROVENANCE.json"):
+    for expected in (
+        "report.yaml",
+        "runs/nov3-tuning.csv",
+        "arms/v100-pxa4-control.yaml",
+        "notes/protocol.md",
+        "evidence/v100-pxa4-control/launch.log",
+        "records.csv",
+        "records.jsonl",
+        "results.json",
+        "PROVENANCE.json",
+    ):
         assert expected in listed
 
 
@@ -146,11 +176,13 @@ def test_a_link_to_a_secret_outside_the_project_never_reaches_the_bundle(tmp_pat
     project = copy_example(tmp_path)
     secret = tmp_path / "secret.txt"
     secret.write_text("TOP-SECRET-TOKEN\n")
-    os.symlink(secret, project / "evidence" / "innocent.log")            # not named anywhere
-    os.symlink(tmp_path, project / "evidence" / "linked-folder")          # a folder outside
+    os.symlink(secret, project / "evidence" / "innocent.log")  # not named anywhere
+    os.symlink(tmp_path, project / "evidence" / "linked-folder")  # a folder outside
     result = build(project, tmp_path / "site")
     assert result.exit_code == 0, result.output
-    assert "evidence/innocent.log: warning: skipped: a link to a file outside the project is never packed" in result.output
+    assert (
+        "evidence/innocent.log: warning: skipped: a link to a file outside the project is never packed" in result.output
+    )
     for path in (tmp_path / "site").rglob("*"):
         if path.is_file():
             assert b"TOP-SECRET-TOKEN" not in path.read_bytes(), path
@@ -177,4 +209,3 @@ def test_fifos_and_sockets_are_skipped_with_a_warning(tmp_path):
     assert "evidence/pipe: warning: skipped: not a regular file (a FIFO, socket or device)" in result.output
     with zipfile.ZipFile(next((tmp_path / "site/downloads").glob("*.zip"))) as archive:
         assert not [n for n in archive.namelist() if n.endswith("/pipe")]
-

@@ -12,7 +12,7 @@ import pytest
 
 from benchproof.serve.server import Status, listen
 
-OWN = "{port}"              # replaced by the server's port in each row
+OWN = "{port}"  # replaced by the server's port in each row
 
 
 @pytest.fixture(scope="module")
@@ -101,4 +101,3 @@ def test_paths_stay_inside_the_site(server, name, path, code, shows):
 def test_the_status_says_what_the_server_holds(server):
     code, body = ask(server, "/__benchproof__/status", f"localhost:{OWN}")
     assert code == 200 and json.loads(body) == {"version": 3, "ok": True, "problems": [], "seconds": 0.0}
-

@@ -62,8 +62,12 @@ def test_the_page_loads_over_http_with_the_reload_script_only_in_the_response(se
 def test_it_listens_on_127_0_0_1_only(served):
     with pytest.raises(ConnectionRefusedError):  # another loopback address of this machine
         socket.create_connection(("127.0.0.2", served.port), timeout=5).close()
-    listening = [line.split() for name in ("/proc/net/tcp", "/proc/net/tcp6") if Path(name).exists()
-                 for line in Path(name).read_text().splitlines()[1:]]
+    listening = [
+        line.split()
+        for name in ("/proc/net/tcp", "/proc/net/tcp6")
+        if Path(name).exists()
+        for line in Path(name).read_text().splitlines()[1:]
+    ]
     ours = [cols[1] for cols in listening if cols[3] == "0A" and int(cols[1].split(":")[1], 16) == served.port]
     assert ours == ["0100007F:" + f"{served.port:04X}"]
     assert served.get("/", host=f"evil.example:{served.port}")[0] == 403  # DNS rebinding: refused
@@ -72,8 +76,11 @@ def test_it_listens_on_127_0_0_1_only(served):
 def test_a_record_edit_changes_the_served_page_within_2_seconds(served):
     runs = served.project / "runs" / "runs.csv"
     timings = []
-    for old, new, figure in (("2.10", "2.30", "2.15 (2.05–2.30)"), ("2.30", "2.40", "2.15 (2.05–2.40)"),
-                             ("2.40", "2.20", "2.15 (2.05–2.20)")):
+    for old, new, figure in (
+        ("2.10", "2.30", "2.15 (2.05–2.30)"),
+        ("2.30", "2.40", "2.15 (2.05–2.40)"),
+        ("2.40", "2.20", "2.15 (2.05–2.20)"),
+    ):
         before = served.status()
         edit(runs, f"current,ok,1,1000,{old},", f"current,ok,1,1000,{new},")
         status, waited = served.wait_status(before["version"])
@@ -122,8 +129,9 @@ def test_a_project_broken_from_the_start_then_fixed_then_ctrl_c(tmp_path):
         soup = page_of(server.get("/")[1])
         assert "Nothing has been built yet" in text(soup)
         assert "there is nothing to show yet" in text(soup.select_one("#benchproof-serve-problems"))
-        assert "section 'main' lists arm 'candidat' that has no file arms/candidat.yaml" in \
-            text(soup.select_one("#benchproof-serve-problems"))
+        assert "section 'main' lists arm 'candidat' that has no file arms/candidat.yaml" in text(
+            soup.select_one("#benchproof-serve-problems")
+        )
         assert "build failed: 4 errors, 1 warning; nothing to serve yet" in server.lines
         edit(report, "    arms: [current, candidat]", "    arms: [current, candidate]")
         status, _ = server.wait_status(server.status()["version"])
@@ -134,7 +142,7 @@ def test_a_project_broken_from_the_start_then_fixed_then_ctrl_c(tmp_path):
     assert server.lines[-1] == "stopped"
     assert not server.site.parent.exists()  # the temporary folder is gone
     edit(report, "    arms: [current, candidate]", "    arms: [current, candidat]")
-    assert tree(project) == before          # serve wrote nothing into the project
+    assert tree(project) == before  # serve wrote nothing into the project
     assert not [line for line in server.lines if "Traceback" in line]
 
 
@@ -143,12 +151,18 @@ def test_a_port_in_use_is_a_clear_error(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = subprocess.run([sys.executable, "-m", "benchproof", "serve", str(tmp_path), "--port", str(port)],
-                              capture_output=True, text=True, timeout=60,
-                              env={**os.environ, "PYTHONPATH": str(REPO / "generator")})
+        done = subprocess.run(
+            [sys.executable, "-m", "benchproof", "serve", str(tmp_path), "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "PYTHONPATH": str(REPO / "generator")},
+        )
     assert done.returncode == 1
-    assert done.stderr.strip() == (f"error: port {port} on 127.0.0.1 is in use (another benchproof serve?): "
-                                   "stop it, or choose another port with --port N")
+    assert done.stderr.strip() == (
+        f"error: port {port} on 127.0.0.1 is in use (another benchproof serve?): "
+        "stop it, or choose another port with --port N"
+    )
 
 
 def page_of(html: str):

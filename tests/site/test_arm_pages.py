@@ -100,9 +100,12 @@ def test_evidence_and_local_links_resolve(example_site, arm_id):
     soup = arm(example_site, arm_id)
     listed = [a["href"] for a in soup.select(".evidence-list a")]
     assert listed, "every example arm names evidence"
-    yaml_list = [line.strip()[2:] for line in (EXAMPLE / "arms" / f"{arm_id}.yaml").read_text().splitlines()
-                 if line.strip().startswith("- evidence/")]
-    assert [h.removeprefix("../") for h in listed][:len(yaml_list)] == yaml_list
+    yaml_list = [
+        line.strip()[2:]
+        for line in (EXAMPLE / "arms" / f"{arm_id}.yaml").read_text().splitlines()
+        if line.strip().startswith("- evidence/")
+    ]
+    assert [h.removeprefix("../") for h in listed][: len(yaml_list)] == yaml_list
     for href in local_links(soup):
         target = href.split("#")[0]
         if target.endswith("runs.html"):  # the every-run page is another module's
@@ -168,8 +171,10 @@ def test_not_like_for_like_on_the_arm_page(small):
     soup = page(small / "arms" / "a.html")
     assert "not like-for-like" in text(soup.select_one(".arm-facts"))
     table = soup.select_one(".subject-table")
-    rows = {text(tr.th).replace("≠ differs", "").strip(): [text(td) for td in tr.find_all("td")]
-            for tr in table.select("tbody tr")}
+    rows = {
+        text(tr.th).replace("≠ differs", "").strip(): [text(td) for td in tr.find_all("td")]
+        for tr in table.select("tbody tr")
+    }
     assert rows["quantization"] == ["Q8_0", "Q4_K_M"] and rows["name"] == ["M", "M"]
     assert "differs" in table.select_one("tbody tr:nth-of-type(2)")["class"]
     same = page(small / "arms" / "b.html")

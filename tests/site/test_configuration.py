@@ -199,8 +199,10 @@ ARMS = {
         """,
     "c": "label: Arm C\nlaunch: {status: failed, reason: out of memory}\n",
 }
-RUNS = {"r.csv": "arm,section,status,repeat,size,tok_s,reason\na,one,ok,1,1,5,\nb,one,ok,1,1,6,\n"
-                 "b,two,ok,1,1,6,\nc,two,failed,1,1,,out of memory\n"}
+RUNS = {
+    "r.csv": "arm,section,status,repeat,size,tok_s,reason\na,one,ok,1,1,5,\nb,one,ok,1,1,6,\n"
+    "b,two,ok,1,1,6,\nc,two,failed,1,1,,out of memory\n"
+}
 
 
 @pytest.fixture(scope="module")
@@ -218,8 +220,12 @@ def test_one_table_per_section_and_unique_anchors(small):
     ids = [th["id"] for th in small.select("th.arm-col")]
     assert ids == ["arm-a", "arm-b", "arm-two-b", "arm-c"]
     assert len(set(ids)) == len(ids)
-    assert [th.select_one("a")["href"] for th in small.select("th.arm-col")] == \
-        ["arms/a.html", "arms/b.html", "arms/b.html", "arms/c.html"]
+    assert [th.select_one("a")["href"] for th in small.select("th.arm-col")] == [
+        "arms/a.html",
+        "arms/b.html",
+        "arms/b.html",
+        "arms/c.html",
+    ]
 
 
 def test_a_different_subject_is_marked_not_like_for_like(small):
@@ -270,13 +276,14 @@ def test_hostile_strings_in_configuration_are_escaped(tmp_path):
     evil = '"<script>alert(1)</script><img src=x onerror=alert(2)>"'
     arms = {
         "a": f"label: {evil}\nsettings:\n  {evil}: {evil}\ncommand: [{evil}]\n"
-             f"claims:\n  - {{name: {evil}, requested: {evil}, verified: unknown}}\n"
-             f"launch: {{status: failed, reason: {evil}}}\n",
+        f"claims:\n  - {{name: {evil}, requested: {evil}, verified: unknown}}\n"
+        f"launch: {{status: failed, reason: {evil}}}\n",
         "b": "label: B\n",
         "c": "label: C\n",
     }
-    project = write_project(tmp_path / "p", SMALL_REPORT, arms,
-                            {"r.csv": "arm,status,repeat,size,tok_s,wall_s\na,ok,1,1,1,1\n"})
+    project = write_project(
+        tmp_path / "p", SMALL_REPORT, arms, {"r.csv": "arm,status,repeat,size,tok_s,wall_s\na,ok,1,1,1,1\n"}
+    )
     result = build(project, tmp_path / "out")
     assert result.exit_code == 0, result.output
     html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")

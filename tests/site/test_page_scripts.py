@@ -36,8 +36,10 @@ def test_a_page_scripts_logic_passes_its_node_tests(name):
 @pytest.mark.parametrize("name", ["runs", "report"])
 def test_a_page_script_does_nothing_outside_a_page(name):
     """Loaded by node (no window, no document) it only hands its functions over."""
-    script = (f"const m = require({str(SCRIPTS / (name + '.js'))!r}); "
-              "process.stdout.write(Object.keys(m).filter(k => typeof m[k] === 'function').length + '')")
+    script = (
+        f"const m = require({str(SCRIPTS / (name + '.js'))!r}); "
+        "process.stdout.write(Object.keys(m).filter(k => typeof m[k] === 'function').length + '')"
+    )
     done = subprocess.run([node(), "-e", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and int(done.stdout) >= 5, done.stdout + done.stderr
 
@@ -48,7 +50,12 @@ def test_every_page_script_and_its_tests_are_linted():
         pytest.fail("oxlint is not installed: sh scripts/test.sh installs it (npm ci, package-lock.json)")
     scripts = sorted(str(p) for p in SCRIPTS.glob("*.js"))
     assert len(scripts) >= 4
-    done = subprocess.run([str(linter), "--deny-warnings", "-c", str(REPO / ".oxlintrc.json"), *scripts, str(TESTS)],
-                          capture_output=True, text=True, timeout=120, cwd=REPO)
+    done = subprocess.run(
+        [str(linter), "--deny-warnings", "-c", str(REPO / ".oxlintrc.json"), *scripts, str(TESTS)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Found 0 warnings and 0 errors" in done.stdout

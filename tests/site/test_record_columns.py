@@ -24,7 +24,7 @@ PREFIX = "window.benchproofRuns = "
 def _runs_columns(text: str) -> list[dict]:
     """runs-data.js's record columns (the audit's, whose ids start with ``_``, left out)."""
     assert text.startswith(PREFIX) and text.endswith(";\n")
-    return [c for c in strict_json(text[len(PREFIX):-2])["columns"] if not c["id"].startswith("_")]
+    return [c for c in strict_json(text[len(PREFIX) : -2])["columns"] if not c["id"].startswith("_")]
 
 
 def test_every_output_lists_the_declared_columns_in_their_order(example_site):
@@ -38,16 +38,30 @@ def test_every_output_lists_the_declared_columns_in_their_order(example_site):
     shown = _runs_columns((example_site / DATA_PATH).read_text(encoding="utf-8"))
     assert [(c["id"], c["label"], c["role"]) for c in shown] == [(c.id, c.label, c.role) for c in declared]
     metrics = [c for c in declared if c.role == "metric"]
-    assert metrics and [(c["unit"], c["decimals"]) for c in shown if c["role"] == "metric"] == \
-        [(c.unit, c.decimals) for c in metrics]
+    assert metrics and [(c["unit"], c["decimals"]) for c in shown if c["role"] == "metric"] == [
+        (c.unit, c.decimals) for c in metrics
+    ]
     # the raw table: the same columns, the point before the repeat, the section only when there are several
     heads = page(example_site / "index.html").select("table.raw-table thead th")
-    order = ["id", "section", "arm", "status", "dimension", "repeat", "metric", "raw", "started_at", "reason",
-             "evidence", "source"]
+    order = [
+        "id",
+        "section",
+        "arm",
+        "status",
+        "dimension",
+        "repeat",
+        "metric",
+        "raw",
+        "started_at",
+        "reason",
+        "evidence",
+        "source",
+    ]
     several = len(project.report.sections) > 1
     expected = sorted((c for c in declared if several or c.role != "section"), key=lambda c: order.index(c.role))
-    assert [th.get_text() for th in heads] == \
-        [c.label + (" (derived)" if c.role == "metric" and c.metric and c.metric.derive else "") for c in expected]
+    assert [th.get_text() for th in heads] == [
+        c.label + (" (derived)" if c.role == "metric" and c.metric and c.metric.derive else "") for c in expected
+    ]
     classes = {th.get_text(): set(th.get("class", [])) - {"num"} for th in heads}
     assert classes["Run"] == {"col-id"} and classes["Reason"] == {"col-reason"}
     assert classes["Evidence"] == {"col-evidence"} and classes["Source"] == {"col-source"}
@@ -56,18 +70,26 @@ def test_every_output_lists_the_declared_columns_in_their_order(example_site):
     label = {c.id: c.label for c in declared}
     arm = sorted((example_site / "arms").glob("*.html"))[0]
     fixed = [label["run_id"], label["status"]] + ([label["section"]] if several else [])
-    measured = [c.label + (" (derived)" if c.role == "metric" and c.metric and c.metric.derive else "")
-                for c in sorted((c for c in declared if c.role in ("dimension", "repeat", "metric")),
-                                key=lambda c: order.index(c.role))]
-    assert [th.get_text() for th in page(arm).select("table.arm-runs thead th")] == \
-        fixed + measured + ["Audit"] + [label[c] for c in ("reason", "evidence", "started_at", "source")]
+    measured = [
+        c.label + (" (derived)" if c.role == "metric" and c.metric and c.metric.derive else "")
+        for c in sorted(
+            (c for c in declared if c.role in ("dimension", "repeat", "metric")), key=lambda c: order.index(c.role)
+        )
+    ]
+    assert [th.get_text() for th in page(arm).select("table.arm-runs thead th")] == fixed + measured + ["Audit"] + [
+        label[c] for c in ("reason", "evidence", "started_at", "source")
+    ]
 
 
 def _small_project(tmp_path):
-    report = ("title: Columns\nmetrics:\n  - {id: tok_s, label: Tok/s, unit: tok/s, better: higher, source: t}\n"
-              "dimensions: [{id: size, label: Size}]\nsections:\n  - {id: main, title: Main, arms: [a]}\n")
-    runs = {"r.csv": "run_id,arm,status,repeat,size,tok_s,started_at\n"
-                     "r1,a,ok,1,512,10.50,2026-01-02T03:04:05Z\nr2,a,ok,2,512,11.25,2026-01-02T03:05:05Z\n"}
+    report = (
+        "title: Columns\nmetrics:\n  - {id: tok_s, label: Tok/s, unit: tok/s, better: higher, source: t}\n"
+        "dimensions: [{id: size, label: Size}]\nsections:\n  - {id: main, title: Main, arms: [a]}\n"
+    )
+    runs = {
+        "r.csv": "run_id,arm,status,repeat,size,tok_s,started_at\n"
+        "r1,a,ok,1,512,10.50,2026-01-02T03:04:05Z\nr2,a,ok,2,512,11.25,2026-01-02T03:05:05Z\n"
+    }
     return load_project(write_project(tmp_path / "p", report, {"a": "label: A\n"}, runs))
 
 
@@ -87,7 +109,7 @@ def test_a_column_added_to_the_declaration_reaches_every_output(tmp_path, monkey
 
     rows = list(csv.DictReader(io.StringIO(bytes(records_csv(project)).decode("utf-8"), newline="")))
     assert list(rows[0])[-5:] == ["tok_s_as_written", "started_at", "reason", "evidence", "source"]
-    assert [r["tok_s_as_written"] for r in rows] == ["10.50", "11.25"]   # the field as written
+    assert [r["tok_s_as_written"] for r in rows] == ["10.50", "11.25"]  # the field as written
     lines = [json.loads(line) for line in bytes(records_jsonl(project)).decode("utf-8").splitlines()]
     assert [line["tok_s_as_written"] for line in lines] == ["10.50", "11.25"]
     assert list(lines[0])[-5] == "tok_s_as_written"

@@ -63,7 +63,9 @@ def test_ratio_to_section_baseline(example_page):
     parallel_512 = next(r for r in rows if "parallel preparation" in r[0] and r[1] == "512")
     # 203.97 / 180.82 (the PXA4 tuning control baseline) = 1.128…, and prefill is higher-is-better
     assert parallel_512[3] == "203.97 (199.39–207.86) 1.13× 13% better"
-    assert "its ratio to V100 · PXA4 · tuning control, the baseline" in text(example_page.select_one("#section-nov3-tuning .table-note"))
+    assert "its ratio to V100 · PXA4 · tuning control, the baseline" in text(
+        example_page.select_one("#section-nov3-tuning .table-note")
+    )
 
 
 def test_failed_attempt_is_counted_but_not_in_the_median(example_page):
@@ -119,8 +121,11 @@ def test_narrative_and_protocol_are_rendered(example_page):
     assert "parallel activation preparation" in text(narrative)
     protocol = example_page.select_one("#protocol")
     assert protocol is not None and "Protocol & limits" in text(protocol)
-    body = protocol.find_parent("section").select_one(".narrative")   # the body, not only its heading
-    assert [h.get_text() for h in body.find_all(re.compile("^h[1-6]$"))] == ["One fixed workload", "Descriptive, not inferential"]
+    body = protocol.find_parent("section").select_one(".narrative")  # the body, not only its heading
+    assert [h.get_text() for h in body.find_all(re.compile("^h[1-6]$"))] == [
+        "One fixed workload",
+        "Descriptive, not inferential",
+    ]
     assert "Only successful (ok) repetitions enter a median." in text(body)
     assert "Every measured arm uses the same original GGUF weights." in text(body)
 
@@ -136,12 +141,15 @@ def _small(tmp_path, runs: str, report: str = SMALL_REPORT, notes: str | None = 
 
 
 def test_single_repetition_shows_the_value_alone(tmp_path):
-    soup = _small(tmp_path, """\
+    soup = _small(
+        tmp_path,
+        """\
         arm,status,repeat,size,tok_s,wall_s
         a,ok,1,1,10.5,2
         b,ok,1,1,9,
         c,unsupported,1,1,,
-        """)
+        """,
+    )
     rows = summary_rows(soup)
     # (a row of one repetition carries the audit's few-repetitions marker once, beside its count;
     # wall_s holds only whole numbers, so it shows no decimals)
@@ -152,7 +160,9 @@ def test_single_repetition_shows_the_value_alone(tmp_path):
 
 
 def test_arm_with_only_failed_attempts_shows_status_in_words(tmp_path):
-    soup = _small(tmp_path, """\
+    soup = _small(
+        tmp_path,
+        """\
         arm,status,repeat,size,tok_s,wall_s,reason
         a,ok,1,1,10,2,
         a,ok,2,1,12,2,
@@ -160,7 +170,8 @@ def test_arm_with_only_failed_attempts_shows_status_in_words(tmp_path):
         b,failed,1,1,55,1,OOM
         b,failed,2,1,,,OOM
         b,ok,3,2,7,1,
-        """)
+        """,
+    )
     rows = summary_rows(soup)
     b1 = next(r for r in rows if r[0] == "Arm B" and r[1] == "1")
     assert b1[2:] == ["2 failed", "-- failed 2/2", "-- failed 2/2"]  # 55 from a failed run never counts
@@ -171,9 +182,14 @@ def test_arm_with_only_failed_attempts_shows_status_in_words(tmp_path):
 
 
 def test_narrative_raw_html_and_javascript_links_do_not_survive(tmp_path):
-    soup = _small(tmp_path, "arm,status,repeat,size,tok_s,wall_s\na,ok,1,1,1,1\n", notes=(
-        "Hello <script>alert(1)</script> [click](javascript:alert(2)) "
-        "<img src=x onerror=alert(3)> ![remote](https://example.com/x.png)\n"))
+    soup = _small(
+        tmp_path,
+        "arm,status,repeat,size,tok_s,wall_s\na,ok,1,1,1,1\n",
+        notes=(
+            "Hello <script>alert(1)</script> [click](javascript:alert(2)) "
+            "<img src=x onerror=alert(3)> ![remote](https://example.com/x.png)\n"
+        ),
+    )
     narrative = soup.select_one(".narrative")
     html = str(narrative)
     assert "<script" not in html and "onerror" not in html
@@ -183,7 +199,9 @@ def test_narrative_raw_html_and_javascript_links_do_not_survive(tmp_path):
 
 def test_hostile_labels_are_escaped(tmp_path):
     arms = dict(SMALL_ARMS, a='label: "</script><script>alert(1)</script>\\"><img src=x onerror=alert(1)>"\n')
-    project = write_project(tmp_path / "p", SMALL_REPORT, arms, {"r.csv": "arm,status,repeat,size,tok_s,wall_s\na,ok,1,1,1,1\n"})
+    project = write_project(
+        tmp_path / "p", SMALL_REPORT, arms, {"r.csv": "arm,status,repeat,size,tok_s,wall_s\na,ok,1,1,1,1\n"}
+    )
     assert build(project, tmp_path / "out").exit_code == 0
     html = (tmp_path / "out" / "index.html").read_text()
     assert "<script>alert(1)" not in html and "<img src=x" not in html
@@ -196,7 +214,9 @@ def test_hostile_labels_are_escaped(tmp_path):
 def test_numbers_sort_numerically_and_text_after(tmp_path):
     """Numbers and sizes with a suffix by the number they stand for (256K is 262,144: between
     4096 and 2M), then text in the order the records first have it, not alphabetically."""
-    soup = _small(tmp_path, """\
+    soup = _small(
+        tmp_path,
+        """\
         arm,status,repeat,size,tok_s,wall_s
         a,ok,1,4096,1,1
         a,ok,1,2M,1,1
@@ -205,9 +225,17 @@ def test_numbers_sort_numerically_and_text_after(tmp_path):
         a,ok,1,256K,1,1
         a,ok,1,huge,3,1
         a,ok,1,tiny,3,1
-        """)
-    assert [r[1] for r in summary_rows(soup) if r[0] == "Arm A"] == ["512", "4096", "256K", "2M", "long", "huge",
-                                                                      "tiny"]
+        """,
+    )
+    assert [r[1] for r in summary_rows(soup) if r[0] == "Arm A"] == [
+        "512",
+        "4096",
+        "256K",
+        "2M",
+        "long",
+        "huge",
+        "tiny",
+    ]
 
 
 def test_a_large_report_links_every_run_instead_of_listing_it_inline(tmp_path):
@@ -219,11 +247,11 @@ def test_a_large_report_links_every_run_instead_of_listing_it_inline(tmp_path):
     project = generator.make_project(tmp_path / "p", 6000, seed=1, evidence=False)
     result = build(project, tmp_path / "out")
     assert result.exit_code == 0, result.output
-    assert "6,000 records, too many to list inline: linked to runs.html" in result.output   # grouped digits
+    assert "6,000 records, too many to list inline: linked to runs.html" in result.output  # grouped digits
     soup = page(tmp_path / "out" / "index.html")
     assert soup.select("table.raw-table") == []
     statement = text(soup.select_one(".raw .records-statement"))
-    assert statement.startswith("6,000 records read from")   # grouped as in the build's log
+    assert statement.startswith("6,000 records read from")  # grouped as in the build's log
     assert soup.select_one("a.all-runs")["href"] == "runs.html"
     arm = page(tmp_path / "out" / "arms" / "alpha-incumbent.html")
     assert arm.select("table.arm-runs") == []
@@ -231,6 +259,9 @@ def test_a_large_report_links_every_run_instead_of_listing_it_inline(tmp_path):
     assert link == "../runs.html#arm=alpha-incumbent"
     import csv
 
-    expected = sum(row["arm"] == "alpha-incumbent" for path in (project / "runs").glob("*.csv")
-                   for row in csv.DictReader(path.open(encoding="utf-8")))
+    expected = sum(
+        row["arm"] == "alpha-incumbent"
+        for path in (project / "runs").glob("*.csv")
+        for row in csv.DictReader(path.open(encoding="utf-8"))
+    )
     assert arm.select_one(".n-read").get_text() == f"{expected:,}" and expected > INLINE_LIMIT

@@ -19,7 +19,7 @@ def runs_data(site: Path) -> dict:
     """runs-data.js as JSON: the assignment stripped, strictly parsed (no NaN/Infinity)."""
     text = (site / "runs-data.js").read_text(encoding="utf-8")
     assert text.startswith(PREFIX) and text.endswith(";\n")
-    return strict_json(text[len(PREFIX):-2])
+    return strict_json(text[len(PREFIX) : -2])
 
 
 def column(data: dict, column_id: str) -> list:
@@ -71,7 +71,7 @@ def test_numbers_stay_numbers_and_raw_fields_stay_as_given(example_site):
     assert ok["repeat"] == 1 and isinstance(ok["repeat"], int)
     assert isinstance(ok["prefill_tok_s"], float) and round(ok["prefill_tok_s"], 2) == 183.49
     assert ok["request_s"] == 6.248
-    assert ok["prompt_ms"] == "2763.090"          # CSV text shown as written ...
+    assert ok["prompt_ms"] == "2763.090"  # CSV text shown as written ...
     by_id = {c["id"]: c for c in data["columns"]}
     assert by_id["prompt_ms"]["numeric"] is True  # ... and sorted as a number
     assert by_id["prefill_tok_s"]["role"] == "metric" and by_id["prefill_tok_s"]["derived"] is True
@@ -79,16 +79,20 @@ def test_numbers_stay_numbers_and_raw_fields_stay_as_given(example_site):
     assert by_id["prompt_target"]["label"] == "Input tokens"
     assert by_id["run_id"]["numeric"] is False and by_id["evidence"]["numeric"] is False
     assert ok["evidence"] == "evidence/v100-expxa-a078-reference/client.log"
-    assert (example_site / ok["evidence"]).is_file()   # the link target is in the site
+    assert (example_site / ok["evidence"]).is_file()  # the link target is in the site
 
 
 def test_labels_and_filters(example_site):
     data = runs_data(example_site)
     assert {a["id"]: a["label"] for a in data["arms"]}["v100-pxa4-control"] == "V100 · PXA4 · tuning control"
     filters = {f["column"]: f for f in data["filters"]}
-    assert list(filters) == ["arm", "status", "_audit", "prompt_target"]    # one section: no section filter
+    assert list(filters) == ["arm", "status", "_audit", "prompt_target"]  # one section: no section filter
     assert [o["value"] for o in filters["prompt_target"]["options"]] == [512, 4096]
-    assert [(o["value"], o["count"]) for o in filters["status"]["options"]] == [("ok", 22), ("failed", 1), ("unsupported", 2)]
+    assert [(o["value"], o["count"]) for o in filters["status"]["options"]] == [
+        ("ok", 22),
+        ("failed", 1),
+        ("unsupported", 2),
+    ]
     assert sum(o["count"] for o in filters["arm"]["options"]) == 25
     soup = page(example_site / "runs.html")
     options = [o.get_text() for o in soup.select('select[data-column="status"] option')]
@@ -117,11 +121,11 @@ def test_hostile_text_is_escaped_in_the_data_script_and_the_page(tmp_path):
     result = build(hostile_project(tmp_path / "p"), tmp_path / "site")
     assert result.exit_code == 0, result.output
     script = (tmp_path / "site/runs-data.js").read_text(encoding="utf-8")
-    body = script[len(PREFIX):-2]
+    body = script[len(PREFIX) : -2]
     for raw in ("<", ">", "&", "\u2028", "\u2029"):
         assert raw not in body, repr(raw)
     assert "\\u003c/script\\u003e" in body and "\\u2028" in body and "\\u0026" in body
-    data = runs_data(tmp_path / "site")           # and it still decodes to the very same text
+    data = runs_data(tmp_path / "site")  # and it still decodes to the very same text
     rows = records(data)
     assert rows[1]["reason"] == f"{HOSTILE}\u2028line\u2029para & more"
     assert rows[0]["note"] == "<img src=x onerror=alert(2)>"
@@ -129,8 +133,10 @@ def test_hostile_text_is_escaped_in_the_data_script_and_the_page(tmp_path):
     assert next(c for c in data["columns"] if c["id"] == "tok_s")["label"] == HOSTILE
     html = (tmp_path / "site/runs.html").read_text(encoding="utf-8")
     assert "<script>alert" not in html and "<b>bold</b>" not in html
-    assert page(tmp_path / "site/runs.html").select_one('select[data-column="arm"] option[value="0"]').get_text() \
+    assert (
+        page(tmp_path / "site/runs.html").select_one('select[data-column="arm"] option[value="0"]').get_text()
         == f"{HOSTILE} (2)"
+    )
     assert rows[2]["wall_s"] is None and rows[3]["tok_s"] is None
 
 

@@ -37,13 +37,17 @@ STATUS_ORDER = ("ok", "failed", "interrupted", "unsupported", "excluded")
 UNITS = {"tok_s": "tok/s", "lat_ms": "ms"}
 BETTER = {"tok_s": "higher", "lat_ms": "lower"}
 # the cells without a figure, and the status in words they must show
-NO_FIGURE = {("alpha", "alpha-flaky", 16): "interrupted 1/2, excluded 1/2",
-             ("beta", "beta-gone", 2): "unsupported", ("beta", "beta-gone", 16): "unsupported",
-             ("beta", "beta-crash", 2): "failed to launch", ("beta", "beta-crash", 16): "failed to launch"}
+NO_FIGURE = {
+    ("alpha", "alpha-flaky", 16): "interrupted 1/2, excluded 1/2",
+    ("beta", "beta-gone", 2): "unsupported",
+    ("beta", "beta-gone", 16): "unsupported",
+    ("beta", "beta-crash", 2): "failed to launch",
+    ("beta", "beta-crash", 16): "failed to launch",
+}
 
 
 def number(value: float) -> str:
-    return f"{value:,.{DECIMALS}f}"   # thousands separated, as text.number writes it
+    return f"{value:,.{DECIMALS}f}"  # thousands separated, as text.number writes it
 
 
 def expected_status(second, section: str, arm: str, batch: int) -> str:
@@ -66,7 +70,7 @@ def expected_cell(second, section: str, arm: str, batch: int, metric: str) -> st
     cell = number(median) if len(values) == 1 else f"{number(median)} ({number(min(values))}–{number(max(values))})"
     if len(values) < 3:
         cell += f" n={len(values)}"
-    if len(values) >= 11:   # from eleven repetitions: the quartiles and p5–p95 (linear, as numpy's default)
+    if len(values) >= 11:  # from eleven repetitions: the quartiles and p5–p95 (linear, as numpy's default)
         q1, _, q3 = statistics.quantiles(values, n=4, method="inclusive")
         twentieths = statistics.quantiles(values, n=20, method="inclusive")
         cell += f" IQR {number(q1)}–{number(q3)} · p5–p95 {number(twentieths[0])}–{number(twentieths[-1])}"
@@ -76,8 +80,8 @@ def expected_cell(second, section: str, arm: str, batch: int, metric: str) -> st
     ratio = median / statistics.median(base)
     shown = f"{ratio:.2f}×"
     words = "" if arm == SECTIONS[section][2] else ratio_direction(ratio, BETTER[metric])
-    words = words.removeprefix(shown + " ")   # "3.05× · better", not "3.05× 3.05× better"
-    if words:   # the separation's state (compute/separation, checked against scipy in tests/audit/)
+    words = words.removeprefix(shown + " ")  # "3.05× · better", not "3.05× 3.05× better"
+    if words:  # the separation's state (compute/separation, checked against scipy in tests/audit/)
         state = separation(base, values, 0.10).state
         words += {"within-noise": ", within noise", "too-few": ", too few repetitions to tell"}.get(state, "")
     return f"{cell} {shown}" + (f" {words}" if words else "")
@@ -103,20 +107,26 @@ def test_the_project_has_what_the_example_lacks(second):
     for section, arm, batch in {(r.fields["section"], r.fields["arm"], r.fields["batch"]) for r in second.records}:
         counted = second.ok_values(section, arm, batch, "tok_s")
         everything = [r.value("tok_s") for r in second.group(section, arm, batch) if r.value("tok_s") is not None]
-        if counted and len(everything) > len(counted):   # the records not ok would move the figure
-            assert statistics.median(everything) != statistics.median(counted) or \
-                (min(everything), max(everything)) != (min(counted), max(counted)), (section, arm, batch)
+        if counted and len(everything) > len(counted):  # the records not ok would move the figure
+            assert statistics.median(everything) != statistics.median(counted) or (
+                min(everything),
+                max(everything),
+            ) != (min(counted), max(counted)), (section, arm, batch)
 
 
 def test_summary_tables_match_an_independent_computation(second, soup):
     for section, (_, arms, _) in SECTIONS.items():
         expected = []
-        for batch in BATCHES:      # grouped by point (the default group_by)
+        for batch in BATCHES:  # grouped by point (the default group_by)
             for arm in arms:
                 counts = Counter(r.fields["status"] for r in second.group(section, arm, batch))
-                runs = " · ".join(f"{counts[s]} {s}" for s in STATUS_ORDER if counts[s]) or NO_FIGURE[(section, arm, batch)]
-                expected.append([LABELS[arm], str(batch), runs,
-                                 *(expected_cell(second, section, arm, batch, m) for m in METRICS)])
+                runs = (
+                    " · ".join(f"{counts[s]} {s}" for s in STATUS_ORDER if counts[s])
+                    or NO_FIGURE[(section, arm, batch)]
+                )
+                expected.append(
+                    [LABELS[arm], str(batch), runs, *(expected_cell(second, section, arm, batch, m) for m in METRICS)]
+                )
         assert summary_rows(soup, section, flags=False) == expected  # the audit's markers: tests/audit/
         statuses = [tr["data-status"] for tr in soup.select(f'table.summary[data-section="{section}"] tbody tr')]
         assert statuses == [expected_status(second, section, arm, batch) for batch in BATCHES for arm in arms]
@@ -127,12 +137,27 @@ def test_results_json_matches_an_independent_computation(second, second_site):
     assert (data["format"], data["format_version"], data["title"]) == ("benchproof-results", 2, TITLE)
     assert data["generator"].startswith("benchproof ") and data["dimensions"] == ["batch"]
     assert data["metrics"] == [
-        {"id": "tok_s", "label": "Throughput", "unit": "tok/s", "better": "higher", "decimals": DECIMALS,
-         "source": "engine counter",
-         "derive": None, "derive_fields": []},
-        {"id": "lat_ms", "label": "Latency", "unit": "ms", "better": "lower", "decimals": DECIMALS,
-         "source": "client wall time (µs)",
-         "derive": "wall_us / 1000", "derive_fields": ["wall_us"]}]
+        {
+            "id": "tok_s",
+            "label": "Throughput",
+            "unit": "tok/s",
+            "better": "higher",
+            "decimals": DECIMALS,
+            "source": "engine counter",
+            "derive": None,
+            "derive_fields": [],
+        },
+        {
+            "id": "lat_ms",
+            "label": "Latency",
+            "unit": "ms",
+            "better": "lower",
+            "decimals": DECIMALS,
+            "source": "client wall time (µs)",
+            "derive": "wall_us / 1000",
+            "derive_fields": ["wall_us"],
+        },
+    ]
     assert data["records"] == len(second.records)
     assert data["baselines"] == {sid: baseline for sid, (_, _, baseline) in SECTIONS.items()}
     rows = {(r["section"], r["arm"], r["point"]["batch"]): r for r in data["rows"]}
@@ -154,7 +179,9 @@ def test_results_json_matches_an_independent_computation(second, second_site):
             else:
                 assert stat["median"] is stat["min"] is stat["max"] is stat["ratio"] is None
             ok = any(r.fields["status"] == "ok" for r in group)
-            assert stat["status"] == ("not measured" if ok and not values else expected_status(second, section, arm, batch))
+            assert stat["status"] == (
+                "not measured" if ok and not values else expected_status(second, section, arm, batch)
+            )
 
 
 def test_records_csv_and_jsonl_hold_every_record_in_file_order(second, second_site):
@@ -167,12 +194,20 @@ def test_records_csv_and_jsonl_hold_every_record_in_file_order(second, second_si
         assert row["source"] == raw["source"] == f"{record.file}:{record.line}"
         assert row["status"] == raw["status"] == record.fields["status"]
         assert row["section"] == raw["section"] == record.fields["section"]
-        assert (row["arm"], row["repeat"], row["batch"]) == (record.fields["arm"], str(record.fields["repeat"]),
-                                                             str(record.fields["batch"]))
-        assert (raw["arm"], raw["repeat"], raw["batch"]) == (record.fields["arm"], record.fields["repeat"],
-                                                             record.fields["batch"])
-        reported = record.fields.get("lat_ms")       # the figure the record itself gave, beside the derived one
-        assert raw["lat_ms_reported"] == reported and row["lat_ms_reported"] == ("" if reported is None else str(reported))
+        assert (row["arm"], row["repeat"], row["batch"]) == (
+            record.fields["arm"],
+            str(record.fields["repeat"]),
+            str(record.fields["batch"]),
+        )
+        assert (raw["arm"], raw["repeat"], raw["batch"]) == (
+            record.fields["arm"],
+            record.fields["repeat"],
+            record.fields["batch"],
+        )
+        reported = record.fields.get("lat_ms")  # the figure the record itself gave, beside the derived one
+        assert raw["lat_ms_reported"] == reported and row["lat_ms_reported"] == (
+            "" if reported is None else str(reported)
+        )
         assert raw["note"] == record.fields.get("note") and row["note"] == record.fields.get("note", "")
         for metric in METRICS:
             value = record.value(metric)
@@ -195,8 +230,11 @@ def test_raw_table_shows_each_value_and_dashes_only_for_not_measured(second, sou
     assert len(rows) == len(second.records)
     for record, tr in zip(second.records, rows):
         cells = dict(zip(headers, (td.get_text() for td in tr.select("td"))))
-        assert (cells["Run"], cells["Status"], cells["Source"]) == \
-            (record.run_id, record.fields["status"], f"{record.file}:{record.line}")
+        assert (cells["Run"], cells["Status"], cells["Source"]) == (
+            record.run_id,
+            record.fields["status"],
+            f"{record.file}:{record.line}",
+        )
         for metric, header in (("tok_s", "Throughput"), ("lat_ms", "Latency (derived)")):
             value = record.value(metric)
             assert cells[header] == ("--" if value is None else number(value)), (record.run_id, metric)
@@ -221,8 +259,11 @@ def test_chart_bars_are_medians_of_ok_records_and_dots_are_ok_repetitions(second
             assert bars[arm]["median"] == pytest.approx(statistics.median(values), rel=1e-12)
             assert bars[arm]["n"] == str(len(values))
             dots = [d for d in data.get("dots", []) if d["arm"] == LABELS[arm]]
-            ok_runs = {r.run_id for r in second.group(section, arm, batch)
-                       if r.fields["status"] == "ok" and r.value(metric) is not None}
+            ok_runs = {
+                r.run_id
+                for r in second.group(section, arm, batch)
+                if r.fields["status"] == "ok" and r.value(metric) is not None
+            }
             if (section, arm, batch) == CROWDED:
                 assert len(dots) == 200 and {d["value"] for d in dots} >= {min(values), max(values)}
             else:
@@ -230,14 +271,14 @@ def test_chart_bars_are_medians_of_ok_records_and_dots_are_ok_repetitions(second
             assert {d["run"] for d in dots} <= ok_runs
             for dot in dots:
                 record = by_run[dot["run"]]
-                assert "status" not in dot   # always ok: said once by the layer (its tooltip: the SVG test below)
+                assert "status" not in dot  # always ok: said once by the layer (its tooltip: the SVG test below)
                 assert dot["repeat"] == str(record.fields["repeat"])
                 assert dot["value"] == pytest.approx(record.value(metric), rel=1e-12)
                 assert dot["shown"] == f"{number(record.value(metric))} {UNITS[metric]}"
         crowded = (section, batch) == CROWDED[::2]
         shown = sum(min(200, len(second.ok_values(section, a, batch, metric))) for a in SECTIONS[section][1])
         total = sum(len(second.ok_values(section, a, batch, metric)) for a in SECTIONS[section][1])
-        subtitle = " · ".join(view["spec"]["title"]["subtitle"])   # [the point, the legend line]
+        subtitle = " · ".join(view["spec"]["title"]["subtitle"])  # [the point, the legend line]
         assert (f"showing {shown} of {total} repetitions" in subtitle) == crowded, subtitle
 
 
@@ -250,19 +291,19 @@ def test_every_chart_view_has_its_own_static_svg_and_png(second, second_site, so
         svg = (second_site / "charts" / f"{view['key']}.svg").read_text(encoding="utf-8")
         contents.add(svg)
         assert svg.startswith('<svg role="img"') and html.escape(view["spec"]["title"]["text"], quote=False) in svg
-        assert f"<desc>{html.escape(view['spec']['description'], quote=False)}</desc>" in svg   # the view in words
-        png = (second_site / "charts" / f"{view['key']}.png").read_bytes()       # for slides: twice the SVG's width
+        assert f"<desc>{html.escape(view['spec']['description'], quote=False)}</desc>" in svg  # the view in words
+        png = (second_site / "charts" / f"{view['key']}.png").read_bytes()  # for slides: twice the SVG's width
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
         assert int.from_bytes(png[16:20], "big") == 2 * int(re.search(r'<svg[^>]* width="(\d+)"', svg).group(1))
         dots = dot_labels(svg)
         assert len(dots) == len(view["spec"]["datasets"]["dots"]) > 0
-        for dot in dots:       # what a tooltip says, and a screen reader reads, about each dot
+        for dot in dots:  # what a tooltip says, and a screen reader reads, about each dot
             record = by_run[dot["Run"]]
             assert dot["Status"] == record.fields["status"] == "ok"
             assert dot["Repetition"] == str(record.fields["repeat"])
             assert dot["Value"] == f"{number(record.value(view['metric']))} {UNITS[view['metric']]}"
     assert len(contents) == len(views)
-    for img in soup.select(".chart-canvas img"):           # what a reader without JavaScript sees
+    for img in soup.select(".chart-canvas img"):  # what a reader without JavaScript sees
         assert (second_site / img["src"]).is_file()
 
 
@@ -274,8 +315,12 @@ def test_the_protocol_body_and_section_notes_are_on_the_page(soup):
 
 def test_05_evidence_lists_each_download_and_evidence_file_with_its_size_and_sha256(second, second_site, soup):
     rows = soup.select("table.downloads tbody tr")
-    assert [tr.select_one("a").get_text() for tr in rows] == ["records.csv", "records.jsonl", "results.json",
-                                                              f"{BUNDLE}.zip"]
+    assert [tr.select_one("a").get_text() for tr in rows] == [
+        "records.csv",
+        "records.jsonl",
+        "results.json",
+        f"{BUNDLE}.zip",
+    ]
     for tr in rows:
         data = (second_site / tr.select_one("a")["href"]).read_bytes()
         assert tr.select_one("td.sha").get_text(strip=True) == hashlib.sha256(data).hexdigest()
@@ -287,8 +332,11 @@ def test_05_evidence_lists_each_download_and_evidence_file_with_its_size_and_sha
     inputs = [p for p in second.root.rglob("*") if p.is_file()]
     built = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(max(int(p.stat().st_mtime) for p in inputs)))
     assert text(soup.select_one(".receipts p.note")).startswith(
-        f"Build time used: {built} (the newest input file's modification time). {len(inputs)} input files")
-    files = {li.select_one("a").get_text(): li.select_one(".size").get_text() for li in soup.select(".evidence-files li")}
+        f"Build time used: {built} (the newest input file's modification time). {len(inputs)} input files"
+    )
+    files = {
+        li.select_one("a").get_text(): li.select_one(".size").get_text() for li in soup.select(".evidence-files li")
+    }
     assert sorted(files) == ["evidence/alpha-base/throttle.log", "evidence/alpha-fast/server.log"]
     for path, size in files.items():
         assert (second_site / path).read_bytes() == (second.root / path).read_bytes()
@@ -305,7 +353,7 @@ def test_the_bundle_holds_every_input_and_download_with_checksums(second, second
     inputs = {p.relative_to(second.root).as_posix(): p for p in second.root.rglob("*") if p.is_file()}
     newest = max(int(p.stat().st_mtime) for p in inputs.values())
     stamp = time.gmtime(newest)[:6]
-    assert {i.date_time for i in infos} == {(*stamp[:5], stamp[5] // 2 * 2)}   # zip keeps even seconds
+    assert {i.date_time for i in infos} == {(*stamp[:5], stamp[5] // 2 * 2)}  # zip keeps even seconds
     for path, source in inputs.items():
         assert files[path] == source.read_bytes(), path
     for name in ("records.csv", "records.jsonl", "results.json"):
@@ -320,4 +368,5 @@ def test_the_bundle_holds_every_input_and_download_with_checksums(second, second
     assert provenance["build_time_epoch"] == newest
     assert provenance["build_time"] == time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(newest))
     assert [(i["path"], i["bytes"], i["sha256"]) for i in provenance["inputs"]] == [
-        (path, len(p.read_bytes()), hashlib.sha256(p.read_bytes()).hexdigest()) for path, p in sorted(inputs.items())]
+        (path, len(p.read_bytes()), hashlib.sha256(p.read_bytes()).hexdigest()) for path, p in sorted(inputs.items())
+    ]

@@ -22,12 +22,15 @@ METRICS = """\
 """
 
 
-def report_yaml(arms=("a", "b"), baseline: str | None = None, audit: str = "", metrics: str = METRICS,
-                compare: str = "") -> str:
+def report_yaml(
+    arms=("a", "b"), baseline: str | None = None, audit: str = "", metrics: str = METRICS, compare: str = ""
+) -> str:
     base = f", baseline: {baseline}" if baseline else ""
     pairs = f", compare: {compare}" if compare else ""
-    text = (f"title: Audit test\nmetrics:\n{metrics}dimensions: [{{id: size, label: Size}}]\n"
-            f"sections:\n  - {{id: main, title: Main, arms: [{', '.join(arms)}]{base}{pairs}}}\n")
+    text = (
+        f"title: Audit test\nmetrics:\n{metrics}dimensions: [{{id: size, label: Size}}]\n"
+        f"sections:\n  - {{id: main, title: Main, arms: [{', '.join(arms)}]{base}{pairs}}}\n"
+    )
     if audit:
         text += "audit:\n" + textwrap.indent(textwrap.dedent(audit).strip("\n"), "  ") + "\n"
     return text
@@ -54,15 +57,33 @@ def interleaved(arms: dict[str, list[float]], size=512, start_minute=0, **common
     for r in range(max(len(v) for v in arms.values())):
         for arm, values in arms.items():
             if r < len(values):
-                rows.append(rep(arm, r + 1, size, tok_s=values[r], wall_s=round(1000 / values[r], 4),
-                                started_at=f"2025-01-01T10:{minute:02d}:00Z", **common))
+                rows.append(
+                    rep(
+                        arm,
+                        r + 1,
+                        size,
+                        tok_s=values[r],
+                        wall_s=round(1000 / values[r], 4),
+                        started_at=f"2025-01-01T10:{minute:02d}:00Z",
+                        **common,
+                    )
+                )
                 minute += 1
     return rows
 
 
-def write(root: Path, rows: list[dict], *, arms=("a", "b"), baseline: str | None = None, audit: str = "",
-          metrics: str = METRICS, report: str | None = None, roles: dict[str, str] | None = None,
-          compare: str = "") -> Path:
+def write(
+    root: Path,
+    rows: list[dict],
+    *,
+    arms=("a", "b"),
+    baseline: str | None = None,
+    audit: str = "",
+    metrics: str = METRICS,
+    report: str | None = None,
+    roles: dict[str, str] | None = None,
+    compare: str = "",
+) -> Path:
     """A project of ``rows`` (``roles``: arm → its role; ``compare``: the section's pairs, as YAML)."""
     root.mkdir(parents=True, exist_ok=True)
     (root / "report.yaml").write_text(report or report_yaml(arms, baseline, audit, metrics, compare), encoding="utf-8")

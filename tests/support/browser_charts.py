@@ -4,7 +4,7 @@ combination its selectors offer."""
 from __future__ import annotations
 
 MEASURE = "#chart-all"
-DRAWN = "g.bars_marks path, g.medians_marks path"   # a bar per arm, or a median per arm and point
+DRAWN = "g.bars_marks path, g.medians_marks path"  # a bar per arm, or a median per arm and point
 
 
 def ready(page, figure: str = MEASURE) -> None:

@@ -17,7 +17,8 @@ def choose(page, column: str, label_prefix: str) -> None:
     """Pick the option of a filter whose text starts with ``label_prefix`` (texts end in a count)."""
     select = f'select[data-column="{column}"]'
     value = page.eval_on_selector(
-        select, "(s, p) => Array.from(s.options).find(o => o.text.startsWith(p + ' (')).value", label_prefix)
+        select, "(s, p) => Array.from(s.options).find(o => o.text.startsWith(p + ' (')).value", label_prefix
+    )
     page.select_option(select, value)
 
 
@@ -41,5 +42,6 @@ def read_up_to(page, count: int, timeout: float = WAIT) -> None:
 def target_shown(page, run_id: str, timeout: float = WAIT) -> None:
     """Wait until a permalink to ``run_id`` is answered: its row shown, or ("" for a run id no
     record has) the count line saying so."""
-    page.wait_for_function("id => document.getElementById('runs-table').dataset.target === id", arg=run_id,
-                           timeout=timeout)
+    page.wait_for_function(
+        "id => document.getElementById('runs-table').dataset.target === id", arg=run_id, timeout=timeout
+    )

@@ -10,5 +10,10 @@ from support.common import REPO
 
 
 def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "benchproof", *args], cwd=cwd or REPO,
-                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO / "generator")})
+    return subprocess.run(
+        [sys.executable, "-m", "benchproof", *args],
+        cwd=cwd or REPO,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO / "generator")},
+    )

@@ -18,7 +18,7 @@ from benchproof.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "data" / "example"
-REJECTED = REPO / "data" / "rejected-engine"   # the second example: a decision weighed by a workload
+REJECTED = REPO / "data" / "rejected-engine"  # the second example: a decision weighed by a workload
 
 
 def package_modules() -> list[Path]:
@@ -36,8 +36,9 @@ def copy_example(dest: Path) -> Path:
     return target
 
 
-def write_project(root: Path, report: str, arms: dict[str, str], runs: dict[str, str],
-                  files: dict[str, str] | None = None) -> Path:
+def write_project(
+    root: Path, report: str, arms: dict[str, str], runs: dict[str, str], files: dict[str, str] | None = None
+) -> Path:
     """A small project from YAML/CSV texts (dedented)."""
     root.mkdir(parents=True, exist_ok=True)
     (root / "report.yaml").write_text(textwrap.dedent(report), encoding="utf-8")
@@ -63,8 +64,10 @@ def dot_labels(svg: str) -> list[dict[str, str]]:
 
 def strict_json(text: str):
     """``json.loads`` that refuses NaN, Infinity and -Infinity, which are not JSON."""
+
     def refuse(token):
         raise AssertionError(f"non-standard JSON constant {token}")
+
     return json.loads(text, parse_constant=refuse)
 
 
@@ -103,8 +106,15 @@ def summary_rows(soup: BeautifulSoup, section: str | None = None, flags: bool = 
     if not flags:
         for marker in table.select(".flags"):
             marker.decompose()
-    return [[text(tr.select_one(".arm a")), *point_values(tr), text(tr.select_one(".runs")),
-             *(text(td) for td in tr.select("td.num:not(.point)"))] for tr in table.select("tbody tr")]
+    return [
+        [
+            text(tr.select_one(".arm a")),
+            *point_values(tr),
+            text(tr.select_one(".runs")),
+            *(text(td) for td in tr.select("td.num:not(.point)")),
+        ]
+        for tr in table.select("tbody tr")
+    ]
 
 
 def figure_texts(soup: BeautifulSoup, section: str | None = None) -> list[list[str]]:
@@ -112,8 +122,10 @@ def figure_texts(soup: BeautifulSoup, section: str | None = None) -> list[list[s
     value of the metric at that point), row by row."""
     selector = f'table.summary[data-section="{section}"]' if section else "table.summary"
     table = soup.select_one(selector)
-    return [[td.select_one(".v, .na-text").get_text() for td in tr.select("td.num:not(.point)")]
-            for tr in table.select("tbody tr")]
+    return [
+        [td.select_one(".v, .na-text").get_text() for td in tr.select("td.num:not(.point)")]
+        for tr in table.select("tbody tr")
+    ]
 
 
 SMALL_REPORT = """\
@@ -125,9 +137,16 @@ SMALL_REPORT = """\
     sections:
       - {id: main, title: Main, arms: [a, b, c]}
     """
-SMALL_ARMS = {"a": "label: Arm A\n", "b": "label: Arm B\n", "c": "label: Arm C\nlaunch: {status: unsupported, reason: no kernel}\n"}
+SMALL_ARMS = {
+    "a": "label: Arm A\n",
+    "b": "label: Arm B\n",
+    "c": "label: Arm C\nlaunch: {status: unsupported, reason: no kernel}\n",
+}
 
 
 def tree(folder: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }

@@ -11,9 +11,9 @@ from pathlib import Path
 from support.common import write_project
 
 DEPTHS = (0, 1024, 4096, 16384, 65536)
-DEPTH_ARMS = ("hip", "rocwmma", "vulkan")          # hip is the baseline, listed last in the section
-DEPTH_FAILS = ("vulkan", 512, 16384)               # (arm, n_prompt, n_depth): every attempt OOM
-DEPTH_OFF_SCALE = ("rocwmma", 0, 0, 3)             # (arm, n_prompt, n_depth, repeat): a stall
+DEPTH_ARMS = ("hip", "rocwmma", "vulkan")  # hip is the baseline, listed last in the section
+DEPTH_FAILS = ("vulkan", 512, 16384)  # (arm, n_prompt, n_depth): every attempt OOM
+DEPTH_OFF_SCALE = ("rocwmma", 0, 0, 3)  # (arm, n_prompt, n_depth, repeat): a stall
 
 DEPTH_REPORT = """\
     title: Depth sweep
@@ -52,12 +52,19 @@ def depth_rows() -> list[dict]:
                     rate = value * (1 + (repeat - 2) * 0.004)
                     if (arm, n_prompt, depth, repeat) == DEPTH_OFF_SCALE:
                         rate = value * 40
-                    rows.append({
-                        "arm": arm, "status": "failed" if failed else "ok", "repeat": repeat,
-                        "n_prompt": n_prompt, "n_gen": n_gen, "n_depth": depth,
-                        "prefill_tok_s": "" if failed or n_gen else round(rate, 3),
-                        "decode_tok_s": "" if failed or n_prompt else round(rate, 3),
-                        "reason": "out of memory" if failed else ""})
+                    rows.append(
+                        {
+                            "arm": arm,
+                            "status": "failed" if failed else "ok",
+                            "repeat": repeat,
+                            "n_prompt": n_prompt,
+                            "n_gen": n_gen,
+                            "n_depth": depth,
+                            "prefill_tok_s": "" if failed or n_gen else round(rate, 3),
+                            "decode_tok_s": "" if failed or n_prompt else round(rate, 3),
+                            "reason": "out of memory" if failed else "",
+                        }
+                    )
     return rows
 
 
@@ -68,8 +75,8 @@ def depth_project(root: Path) -> Path:
 
 RATES = (1, 2, 4, 8, 16)
 SERVING_DIMS = ("dataset", "request_rate", "max_concurrency", "input_len", "output_len", "num_prompts")
-SERVING_FAILS = ("engine-b", "random", 16)          # every request timed out
-SERVING_NO_ITL = ("engine-b", "sharegpt", 1)        # ran, but its client did not report ITL
+SERVING_FAILS = ("engine-b", "random", 16)  # every request timed out
+SERVING_NO_ITL = ("engine-b", "sharegpt", 1)  # ran, but its client did not report ITL
 
 SERVING_REPORT = """\
     title: Serving sweep
@@ -102,18 +109,27 @@ def serving_rows() -> list[dict]:
                 for repeat in (1, 2, 3):
                     failed = (arm, dataset, rate) == SERVING_FAILS
                     jitter = 1 + (repeat - 2) * 0.01
-                    rows.append({
-                        "arm": arm, "status": "failed" if failed else "ok", "repeat": repeat,
-                        "dataset": dataset, "request_rate": rate, "max_concurrency": "unlimited",
-                        "input_len": 1024 if dataset == "random" else "from dataset", "output_len": output_len,
-                        "num_prompts": 300 * rate,
-                        "output_throughput": "" if failed else round(530.7 * rate / slow ** (rate / 8) * jitter, 4),
-                        "ttft_median_ms": "" if failed else round(85.7 * slow * rate ** 2.3 * jitter, 4),
-                        "itl_median_ms": "" if failed or (arm, dataset, rate) == SERVING_NO_ITL
-                        else round(13.6 * slow * (1 + rate / 4) * jitter, 4),
-                        "e2el_median_ms": "" if failed else round(7819.05 * slow * rate ** 1.4 * jitter, 4),
-                        "completed": "" if failed else 300 * rate - (repeat - 1),
-                        "reason": "every request timed out" if failed else ""})
+                    rows.append(
+                        {
+                            "arm": arm,
+                            "status": "failed" if failed else "ok",
+                            "repeat": repeat,
+                            "dataset": dataset,
+                            "request_rate": rate,
+                            "max_concurrency": "unlimited",
+                            "input_len": 1024 if dataset == "random" else "from dataset",
+                            "output_len": output_len,
+                            "num_prompts": 300 * rate,
+                            "output_throughput": "" if failed else round(530.7 * rate / slow ** (rate / 8) * jitter, 4),
+                            "ttft_median_ms": "" if failed else round(85.7 * slow * rate**2.3 * jitter, 4),
+                            "itl_median_ms": ""
+                            if failed or (arm, dataset, rate) == SERVING_NO_ITL
+                            else round(13.6 * slow * (1 + rate / 4) * jitter, 4),
+                            "e2el_median_ms": "" if failed else round(7819.05 * slow * rate**1.4 * jitter, 4),
+                            "completed": "" if failed else 300 * rate - (repeat - 1),
+                            "reason": "every request timed out" if failed else "",
+                        }
+                    )
     return rows
 
 

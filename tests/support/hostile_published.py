@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 GiB = 1 << 30
-MEMORY = 2 * GiB     # the commands run in about 1 GiB of address space (compare -o, with V8: more)
+MEMORY = 2 * GiB  # the commands run in about 1 GiB of address space (compare -o, with V8: more)
 BUNDLE = "same-model-different-engines-evidence"
 ESC = "\x1b"
 
@@ -35,15 +35,23 @@ class Done:
 def run(*args: object, memory: int | None = MEMORY, timeout: float = 60, tmp: Path | None = None) -> Done:
     """``benchproof ARGS`` in a process of its own (temporary files under ``tmp`` when given);
     no traceback, whatever the exit code."""
+
     def limit() -> None:
         if memory is not None:
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
     env = {**os.environ, **({"TMPDIR": str(tmp)} if tmp is not None else {})}
-    done = subprocess.run([sys.executable, "-m", "benchproof", *map(str, args)], check=False, capture_output=True,
-                          timeout=timeout, preexec_fn=limit, env=env)
-    result = Done(done.returncode, done.stdout.decode("utf-8", "surrogateescape"),
-                  done.stderr.decode("utf-8", "surrogateescape"))
+    done = subprocess.run(
+        [sys.executable, "-m", "benchproof", *map(str, args)],
+        check=False,
+        capture_output=True,
+        timeout=timeout,
+        preexec_fn=limit,
+        env=env,
+    )
+    result = Done(
+        done.returncode, done.stdout.decode("utf-8", "surrogateescape"), done.stderr.decode("utf-8", "surrogateescape")
+    )
     assert "Traceback" not in result.output, result.output[-3000:]
     return result
 
@@ -100,7 +108,7 @@ def flagged(data: bytes, name: str, bits: int) -> bytes:
     encoded = name.encode()
     at = 0
     while (at := out.find(b"PK\x01\x02", at)) >= 0:
-        if out[at + 46:at + 46 + len(encoded)] == encoded:
+        if out[at + 46 : at + 46 + len(encoded)] == encoded:
             out[at + 8] |= bits & 0xFF
             out[at + 9] |= bits >> 8
         at += 4

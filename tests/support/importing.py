@@ -61,8 +61,10 @@ def shared_samples(*names: str) -> list[Path]:
     set, and fails when it names a folder without them."""
     where = os.environ.get(SHARED_VARIABLE)
     if not where:
-        pytest.skip(f"NOT RUN: it reads genuine samples that have no licence to be copied here; "
-                    f"set {SHARED_VARIABLE}=/path/to/shared/formats to run it")
+        pytest.skip(
+            f"NOT RUN: it reads genuine samples that have no licence to be copied here; "
+            f"set {SHARED_VARIABLE}=/path/to/shared/formats to run it"
+        )
     found = [p for name in names for p in sorted(Path(where).glob(name))]
     if not found or len(found) < len(names):
         pytest.fail(f"{SHARED_VARIABLE}={where} lacks {', '.join(names)}")
@@ -84,8 +86,7 @@ def messages(exc: pytest.ExceptionInfo) -> list[str]:
 def import_files(project: Path, fmt: str, arm: str | None, *files: Path, args: tuple[str, ...] = ()):
     """``benchproof import FMT FILES [--arm ARM] --into PROJECT [ARGS]``, which must succeed."""
     arm_args = ["--arm", arm] if arm else []
-    result = CliRunner().invoke(main, ["import", fmt, *map(str, files), *arm_args,
-                                       "--into", str(project), *args])
+    result = CliRunner().invoke(main, ["import", fmt, *map(str, files), *arm_args, "--into", str(project), *args])
     assert result.exit_code == 0, result.output
     return result
 
@@ -120,8 +121,8 @@ def cell(soup, label: str, first_cells: list[str]) -> str:
     are ``first_cells`` (arm, then the dimension values)."""
     headers = [" ".join(th.get_text().split()) for th in soup.select("table.summary thead th")]
     rows, figures = summary_rows(soup), figure_texts(soup)
-    metric_headers = headers[len(headers) - len(figures[0]):]
-    (index,) = [i for i, row in enumerate(rows) if row[:len(first_cells)] == first_cells]
+    metric_headers = headers[len(headers) - len(figures[0]) :]
+    (index,) = [i for i, row in enumerate(rows) if row[: len(first_cells)] == first_cells]
     return figures[index][metric_headers.index(label)]
 
 
@@ -149,8 +150,7 @@ def import_each(where: Path, tool: str, imports, *args: str) -> dict[str, str]:
     outputs = {}
     for arm, section, name in imports:
         copy_in(where, tool, name)
-        result = run_import(where, tool, name, "--arm", arm, "--section", section, "--into", "report",
-                            *args)
+        result = run_import(where, tool, name, "--arm", arm, "--section", section, "--into", "report", *args)
         assert result.exit_code == 0, result.output
         outputs[arm] = result.output
     return outputs
@@ -196,8 +196,9 @@ def tree(folder: Path) -> dict[str, bytes | None]:
     """Every file (its bytes) and folder (None) under ``folder``: a project byte for byte."""
     if not folder.exists():
         return {}
-    return {p.relative_to(folder).as_posix(): (p.read_bytes() if p.is_file() else None)
-            for p in sorted(folder.rglob("*"))}
+    return {
+        p.relative_to(folder).as_posix(): (p.read_bytes() if p.is_file() else None) for p in sorted(folder.rglob("*"))
+    }
 
 
 def bundle(site: Path) -> dict[str, bytes]:

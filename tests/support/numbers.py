@@ -24,8 +24,15 @@ class Case:
 
 def cases() -> list[Case]:
     table = json.loads(TABLE.read_text(encoding="utf-8"))
-    return [Case(SPECIAL.get(c["value"], c["value"]) if isinstance(c["value"], str) else c["value"],
-                 c["decimals"], c["text"], c["why"]) for c in table["cases"]]
+    return [
+        Case(
+            SPECIAL.get(c["value"], c["value"]) if isinstance(c["value"], str) else c["value"],
+            c["decimals"],
+            c["text"],
+            c["why"],
+        )
+        for c in table["cases"]
+    ]
 
 
 # What a run file can hold: a finite number.  The largest double is left out of the project
@@ -40,10 +47,10 @@ class Point:
     repetitions of both arms; ``whole`` (no decimals) has the repetitions ``wholes``."""
 
     case: int
-    figure: float | None          # a decimals-2 case, every repetition
+    figure: float | None  # a decimals-2 case, every repetition
     figure_text: str
-    wholes: tuple                 # the repetitions of a decimals-0 case (None: not measured)
-    whole_text: str               # their median, written
+    wholes: tuple  # the repetitions of a decimals-0 case (None: not measured)
+    whole_text: str  # their median, written
 
 
 def _wholes(case: Case) -> tuple:
@@ -62,8 +69,15 @@ def points() -> list[Point]:
     for k in range(max(len(twos), len(zeros))):
         two = twos[k] if k < len(twos) else None
         zero = zeros[k] if k < len(zeros) else None
-        out.append(Point(k + 1, two.value if two else None, two.text if two else "--",
-                         _wholes(zero) if zero else (None, None, None), zero.text if zero else "--"))
+        out.append(
+            Point(
+                k + 1,
+                two.value if two else None,
+                two.text if two else "--",
+                _wholes(zero) if zero else (None, None, None),
+                zero.text if zero else "--",
+            )
+        )
     return out
 
 
@@ -96,6 +110,9 @@ def numbers_project(root: Path) -> Path:
           expect: {value: {min: 1.0e+299}}
         """
     arm = "label: {label}\nrole: {role}\nengine: {{name: e, version: '1'}}\nsubject: {{}}\n"
-    return write_project(root, report, {"base": arm.format(label="Base", role="incumbent"),
-                                        "other": arm.format(label="Other", role="candidate")},
-                         {"runs.csv": "\n".join(rows) + "\n"})
+    return write_project(
+        root,
+        report,
+        {"base": arm.format(label="Base", role="incumbent"), "other": arm.format(label="Other", role="candidate")},
+        {"runs.csv": "\n".join(rows) + "\n"},
+    )

@@ -18,8 +18,10 @@ from support.common import REPO
 NODE_MODULES = REPO / "node_modules"
 AXE = NODE_MODULES / "axe-core" / "axe.min.js"
 VNU = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
-INSTALL = ("run 'sh scripts/test.sh' (it installs them), or 'npm ci --ignore-scripts' at the repository root; "
-           "the Nu checker also needs Java 11+ ('sudo apt-get install -y default-jre-headless')")
+INSTALL = (
+    "run 'sh scripts/test.sh' (it installs them), or 'npm ci --ignore-scripts' at the repository root; "
+    "the Nu checker also needs Java 11+ ('sudo apt-get install -y default-jre-headless')"
+)
 # WCAG 2.2 A and AA, as the issue measured them, plus axe's best practices
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 
@@ -34,11 +36,14 @@ def axe_violations(page, impacts=("serious", "critical")) -> list[str]:
     """axe-core run on the page as it is now: each violation of ``impacts`` as 'rule: target'."""
     if not page.evaluate("typeof window.axe === 'object'"):
         page.add_script_tag(content=tool(AXE, "axe-core").read_text(encoding="utf-8"))
-    found = page.evaluate("""async tags => (await axe.run(document, {runOnly: {type: 'tag', values: tags},
+    found = page.evaluate(
+        """async tags => (await axe.run(document, {runOnly: {type: 'tag', values: tags},
         resultTypes: ['violations']})).violations.map(v => [v.id, v.impact, v.nodes.map(n => n.target.join(' '))])""",
-                          AXE_TAGS)
-    return [f"{rule} ({impact}): {target}" for rule, impact, targets in found if impact in impacts
-            for target in targets]
+        AXE_TAGS,
+    )
+    return [
+        f"{rule} ({impact}): {target}" for rule, impact, targets in found if impact in impacts for target in targets
+    ]
 
 
 def vnu_errors(pages: list[Path]) -> list[str]:
@@ -46,8 +51,12 @@ def vnu_errors(pages: list[Path]) -> list[str]:
     java = shutil.which("java")
     if not java:
         pytest.fail(f"the Nu HTML checker needs Java, which was not found: {INSTALL}", pytrace=False)
-    result = subprocess.run([java, "-jar", str(tool(VNU, "vnu-jar")), "--format", "json", "--errors-only",
-                             *map(str, pages)], capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [java, "-jar", str(tool(VNU, "vnu-jar")), "--format", "json", "--errors-only", *map(str, pages)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     try:
         messages = json.loads(result.stderr)["messages"]
     except (ValueError, KeyError):

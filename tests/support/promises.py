@@ -14,10 +14,10 @@ TESTS = REPO / "tests"
 
 
 class Promise(NamedTuple):
-    about: str        # the check, state or --fail-on reason (a row of a table), or the subject
-    doc: str          # the file under docs/
-    says: str         # words of the doc, as written (whitespace aside)
-    test: str         # tests/...::test_name
+    about: str  # the check, state or --fail-on reason (a row of a table), or the subject
+    doc: str  # the file under docs/
+    says: str  # words of the doc, as written (whitespace aside)
+    test: str  # tests/...::test_name
 
 
 def flat(text: str) -> str:
@@ -37,8 +37,9 @@ def table_names(doc: str, heading: str) -> list[str]:
 
 def check_promise(promise: Promise) -> None:
     """The promise's words are still in its doc, and the test it names exists."""
-    assert flat(promise.says) in flat((REPO / "docs" / promise.doc).read_text(encoding="utf-8")), \
+    assert flat(promise.says) in flat((REPO / "docs" / promise.doc).read_text(encoding="utf-8")), (
         f"docs/{promise.doc} no longer says this: reword the promise, or drop it with its test"
+    )
     path, name = promise.test.split("::")
     assert name in defined_tests(path), f"{promise.test} does not exist"
 

@@ -15,8 +15,9 @@ TIMES = ("prompt_ms", "decode_ms", "request_s")
 VALUES = ("prompt_n", "cached_n", "output_n", *TIMES)
 
 
-def rerun(dest: Path, slower: str | None = None, factor: float = 1.25, failing: str | None = None,
-          source: Path = EXAMPLE) -> Path:
+def rerun(
+    dest: Path, slower: str | None = None, factor: float = 1.25, failing: str | None = None, source: Path = EXAMPLE
+) -> Path:
     shutil.copytree(source, dest)
     path = dest / RUNS
     rows = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))

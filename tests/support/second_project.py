@@ -36,18 +36,36 @@ SECTIONS = {  # id → (title, arms, baseline)
     "beta": ("Beta rig: the new build", ("beta-base", "beta-new", "beta-gone", "beta-crash"), "beta-base"),
 }
 LABELS = {
-    "alpha-base": "Alpha · stock build", "alpha-fast": "Alpha · fused kernels", "alpha-flaky": "Alpha · experimental",
-    "beta-base": "Beta · stock build", "beta-new": "Beta · new build", "beta-gone": "Beta · unsupported mode",
+    "alpha-base": "Alpha · stock build",
+    "alpha-fast": "Alpha · fused kernels",
+    "alpha-flaky": "Alpha · experimental",
+    "beta-base": "Beta · stock build",
+    "beta-new": "Beta · new build",
+    "beta-gone": "Beta · unsupported mode",
     "beta-crash": "Beta · debug build",
 }
-METRICS = ("tok_s", "lat_ms")   # lat_ms is derived: wall_us / 1000
+METRICS = ("tok_s", "lat_ms")  # lat_ms is derived: wall_us / 1000
 BATCHES = (2, 16)
-CROWDED = ("alpha", "alpha-fast", 2)   # the point with more than 200 successful repetitions
+CROWDED = ("alpha", "alpha-fast", 2)  # the point with more than 200 successful repetitions
 CROWDED_OK = 230
-PROTOCOL = ("Every arm ran after a cold start of its server, with the prompt cache disabled. "
-            "Latency is derived from the client's wall time in microseconds.")
-COLUMNS = ("run_id", "section", "arm", "status", "repeat", "batch", "tok_s", "wall_us", "started_at",
-           "reason", "evidence", "note")   # in CSV; JSON records may add lat_ms (a reported figure)
+PROTOCOL = (
+    "Every arm ran after a cold start of its server, with the prompt cache disabled. "
+    "Latency is derived from the client's wall time in microseconds."
+)
+COLUMNS = (
+    "run_id",
+    "section",
+    "arm",
+    "status",
+    "repeat",
+    "batch",
+    "tok_s",
+    "wall_us",
+    "started_at",
+    "reason",
+    "evidence",
+    "note",
+)  # in CSV; JSON records may add lat_ms (a reported figure)
 
 
 @dataclass(frozen=True)
@@ -73,25 +91,56 @@ class Record:
 @dataclass(frozen=True)
 class SecondProject:
     root: Path
-    records: tuple[Record, ...]    # in the order benchproof must read them: file name, then line
+    records: tuple[Record, ...]  # in the order benchproof must read them: file name, then line
 
     def group(self, section: str, arm: str, batch: int) -> list[Record]:
-        return [r for r in self.records if (r.fields["section"], r.fields["arm"], r.fields["batch"]) == (section, arm, batch)]
+        return [
+            r
+            for r in self.records
+            if (r.fields["section"], r.fields["arm"], r.fields["batch"]) == (section, arm, batch)
+        ]
 
     def ok_values(self, section: str, arm: str, batch: int, metric: str) -> list[float]:
-        return [r.value(metric) for r in self.group(section, arm, batch)
-                if r.fields["status"] == "ok" and r.value(metric) is not None]
+        return [
+            r.value(metric)
+            for r in self.group(section, arm, batch)
+            if r.fields["status"] == "ok" and r.value(metric) is not None
+        ]
 
 
-def _rec(section, arm, status, repeat, batch, tok_s=None, wall_us=None, reason=None, evidence=None,
-         note=None, run_id=None, started_at=None) -> dict:
-    return {"run_id": run_id, "section": section, "arm": arm, "status": status, "repeat": repeat,
-            "batch": batch, "tok_s": tok_s, "wall_us": wall_us, "started_at": started_at, "reason": reason,
-            "evidence": evidence, "note": note}
+def _rec(
+    section,
+    arm,
+    status,
+    repeat,
+    batch,
+    tok_s=None,
+    wall_us=None,
+    reason=None,
+    evidence=None,
+    note=None,
+    run_id=None,
+    started_at=None,
+) -> dict:
+    return {
+        "run_id": run_id,
+        "section": section,
+        "arm": arm,
+        "status": status,
+        "repeat": repeat,
+        "batch": batch,
+        "tok_s": tok_s,
+        "wall_us": wall_us,
+        "started_at": started_at,
+        "reason": reason,
+        "evidence": evidence,
+        "note": note,
+    }
 
 
 def _runs(rnd: random.Random) -> dict[str, list[dict]]:
     """The records of each run file, in file order."""
+
     def tok(centre: float) -> float:
         return round(centre * rnd.uniform(0.9, 1.1), 3)
 
@@ -101,30 +150,85 @@ def _runs(rnd: random.Random) -> dict[str, list[dict]]:
     alpha_csv = []
     for batch, n, centre in ((2, 5, 100.0), (16, 4, 400.0)):
         for i in range(1, n + 1):
-            alpha_csv.append(_rec("alpha", "alpha-base", "ok", i, batch, tok(centre), wall(90_000),
-                                  run_id=f"ab-{batch}-r{i}", started_at=f"2025-06-0{1 + i % 2}T09:{i:02d}:00Z"))
+            alpha_csv.append(
+                _rec(
+                    "alpha",
+                    "alpha-base",
+                    "ok",
+                    i,
+                    batch,
+                    tok(centre),
+                    wall(90_000),
+                    run_id=f"ab-{batch}-r{i}",
+                    started_at=f"2025-06-0{1 + i % 2}T09:{i:02d}:00Z",
+                )
+            )
     # would raise the median, the maximum and lower the latency if counted
-    alpha_csv.append(_rec("alpha", "alpha-base", "excluded", 5, 16, 9999.0, 1_000, run_id="ab-16-r5",
-                          reason="thermal throttling seen in the log", evidence="evidence/alpha-base/throttle.log"))
+    alpha_csv.append(
+        _rec(
+            "alpha",
+            "alpha-base",
+            "excluded",
+            5,
+            16,
+            9999.0,
+            1_000,
+            run_id="ab-16-r5",
+            reason="thermal throttling seen in the log",
+            evidence="evidence/alpha-base/throttle.log",
+        )
+    )
     # two successes, then two interrupted attempts far above them
-    for i, (status, value) in enumerate((("ok", 150.0), ("interrupted", 5000.0), ("ok", 160.0),
-                                         ("interrupted", 6000.0)), 1):
-        alpha_csv.append(_rec("alpha", "alpha-flaky", status, i, 2, value, 50_000 if status == "ok" else 1,
-                              run_id=f"af-2-r{i}"))
+    for i, (status, value) in enumerate(
+        (("ok", 150.0), ("interrupted", 5000.0), ("ok", 160.0), ("interrupted", 6000.0)), 1
+    ):
+        alpha_csv.append(
+            _rec("alpha", "alpha-flaky", status, i, 2, value, 50_000 if status == "ok" else 1, run_id=f"af-2-r{i}")
+        )
     # no successful repetition at 16: nothing may be drawn or computed from these
     alpha_csv.append(_rec("alpha", "alpha-flaky", "interrupted", 1, 16, 7000.0, 2, run_id="af-16-r1"))
-    alpha_csv.append(_rec("alpha", "alpha-flaky", "excluded", 2, 16, 8000.0, 3, run_id="af-16-r2",
-                          reason="wrong model file loaded"))
+    alpha_csv.append(
+        _rec("alpha", "alpha-flaky", "excluded", 2, 16, 8000.0, 3, run_id="af-16-r2", reason="wrong model file loaded")
+    )
 
     fast = []
     for i in range(1, CROWDED_OK + 1):
-        fast.append(_rec("alpha", "alpha-fast", "ok", i, 2, tok(300.0), wall(40_000),
-                         evidence="evidence/alpha-fast/server.log" if i == 1 else None))
+        fast.append(
+            _rec(
+                "alpha",
+                "alpha-fast",
+                "ok",
+                i,
+                2,
+                tok(300.0),
+                wall(40_000),
+                evidence="evidence/alpha-fast/server.log" if i == 1 else None,
+            )
+        )
     # interleaved with the successes: three low, two high (they would move the median)
-    for i, (status, value) in enumerate((("interrupted", 1.0), ("excluded", 50_000.0), ("interrupted", 2.0),
-                                         ("excluded", 60_000.0), ("interrupted", 3.0)), CROWDED_OK + 1):
-        fast.insert(37 * (i - CROWDED_OK), _rec("alpha", "alpha-fast", status, i, 2, value, 10,
-                                                reason="client timeout" if status == "excluded" else None))
+    for i, (status, value) in enumerate(
+        (
+            ("interrupted", 1.0),
+            ("excluded", 50_000.0),
+            ("interrupted", 2.0),
+            ("excluded", 60_000.0),
+            ("interrupted", 3.0),
+        ),
+        CROWDED_OK + 1,
+    ):
+        fast.insert(
+            37 * (i - CROWDED_OK),
+            _rec(
+                "alpha",
+                "alpha-fast",
+                status,
+                i,
+                2,
+                value,
+                10,
+                reason="client timeout" if status == "excluded" else None,
+            ),
+        )
     for i in range(1, 4):
         fast.append(_rec("alpha", "alpha-fast", "ok", i, 16, tok(1200.0), wall(35_000)))
     fast.append(_rec("alpha", "alpha-fast", "failed", 4, 16, 0.5, 999_999, reason="OOM after 3 of 8 requests"))
@@ -134,9 +238,9 @@ def _runs(rnd: random.Random) -> dict[str, list[dict]]:
         beta.append(_rec("beta", "beta-base", "ok", i, 2, tok(80.0), wall(120_000)))
     # a fourth attempt the stock build could not run: listed as "unsupported 1/4", not "unsupported"
     beta.append(_rec("beta", "beta-base", "unsupported", 4, 2, reason="FP8 path not built"))
-    for i in range(1, 4):   # the third success did not measure the wall time
+    for i in range(1, 4):  # the third success did not measure the wall time
         beta.append(_rec("beta", "beta-base", "ok", i, 16, tok(320.0), wall(110_000) if i < 3 else None))
-    for i in range(1, 5):   # these also report the latency, as the client computed it
+    for i in range(1, 5):  # these also report the latency, as the client computed it
         row = _rec("beta", "beta-new", "ok", i, 2, tok(95.0), wall(100_000), note="cold start · µs timer")
         row["lat_ms"] = round(row["wall_us"] / 1000, 1)
         beta.append(row)
@@ -173,7 +277,8 @@ def _write_json(rows: list[dict]) -> tuple[str, list[int]]:
     return "[\n" + ",\n".join(json.dumps(_compact(row)) for row in rows) + "\n]\n", [i + 2 for i in range(len(rows))]
 
 
-REPORT = f"""\
+REPORT = (
+    f"""\
 title: "{TITLE}"
 subtitle: "Generated by tests/support/second_project.py"
 subject: {{name: tiny-model, quantization: Q8_0}}
@@ -184,20 +289,26 @@ metrics:
 dimensions:
   - {{id: batch, label: Batch}}
 sections:
-""" + "".join(f"""\
+"""
+    + "".join(
+        f"""\
   - id: {sid}
     title: "{title}"
     notes: notes/{sid}.md
     arms: [{", ".join(arms)}]
     baseline: {baseline}
-""" for sid, (title, arms, baseline) in SECTIONS.items()) + "protocol: notes/protocol.md\n"
+"""
+        for sid, (title, arms, baseline) in SECTIONS.items()
+    )
+    + "protocol: notes/protocol.md\n"
+)
 
 
 def _arm(arm_id: str) -> str:
     text = f'label: "{LABELS[arm_id]}"\nrole: {"incumbent" if arm_id.endswith("base") else "candidate"}\n'
     if arm_id == "beta-gone":
         text += 'launch: {status: unsupported, reason: "mode not built for this GPU"}\n'
-    if arm_id == "beta-crash":   # no record at all
+    if arm_id == "beta-crash":  # no record at all
         text += 'launch: {status: failed, reason: "the server crashed while loading the model"}\n'
     if arm_id == "alpha-fast":
         text += "evidence: [evidence/alpha-fast/server.log]\n"
@@ -207,18 +318,23 @@ def _arm(arm_id: str) -> str:
 def make_second_project(root: Path) -> SecondProject:
     """Write the project into ``root`` (which must not exist) and return its records."""
     root.mkdir(parents=True)
-    files = {"report.yaml": REPORT, "notes/protocol.md": f"### Cold starts\n\n{PROTOCOL}\n",
-             "notes/alpha.md": "The alpha rig sweeps the batch size.\n",
-             "notes/beta.md": "The beta rig tries the new build.\n",
-             "evidence/alpha-fast/server.log": "".join(f"request {i}: 200 OK\n" for i in range(1, 151)),
-             "evidence/alpha-base/throttle.log": "GPU clock throttled to 900 MHz at 09:04\n"}
+    files = {
+        "report.yaml": REPORT,
+        "notes/protocol.md": f"### Cold starts\n\n{PROTOCOL}\n",
+        "notes/alpha.md": "The alpha rig sweeps the batch size.\n",
+        "notes/beta.md": "The beta rig tries the new build.\n",
+        "evidence/alpha-fast/server.log": "".join(f"request {i}: 200 OK\n" for i in range(1, 151)),
+        "evidence/alpha-base/throttle.log": "GPU clock throttled to 900 MHz at 09:04\n",
+    }
     files.update({f"arms/{arm}.yaml": _arm(arm) for arm in LABELS})
     records: list[Record] = []
     writers = {".csv": _write_csv, ".jsonl": _write_jsonl, ".json": _write_json}
     for name, rows in sorted(_runs(random.Random(2024)).items()):
         text, lines = writers[Path(name).suffix](rows)
         files[name] = text
-        records += [Record(name, line, {k: v for k, v in row.items() if v is not None}) for row, line in zip(rows, lines)]
+        records += [
+            Record(name, line, {k: v for k, v in row.items() if v is not None}) for row, line in zip(rows, lines)
+        ]
     for name, text in files.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 from support.common import REPO
 
 START_TIMEOUT = 120  # the first build warms the chart renderer up: slow on a busy machine
-WAIT = 20            # for a rebuild to show, generous under load (the 2 s goal is asserted separately)
+WAIT = 20  # for a rebuild to show, generous under load (the 2 s goal is asserted separately)
 
 
 class Served:
@@ -27,15 +27,20 @@ class Served:
     def __init__(self, project: Path, *args: str):
         self.project = project
         env = {**os.environ, "PYTHONPATH": str(REPO / "generator"), "PYTHONUNBUFFERED": "1"}
-        self.process = subprocess.Popen([sys.executable, "-m", "benchproof", "serve", str(project), *args],
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "benchproof", "serve", str(project), *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
         self.lines: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
         try:
             serving = self.wait_line(r"serving at (http://127\.0\.0\.1:(\d+)/)", START_TIMEOUT)
             self.url, self.port = serving.group(1), int(serving.group(2))
             self.site = Path(self.wait_line(r"building .* into (.*) \(a temporary folder", 1).group(1))
-        except BaseException:   # it never started: stop it, or it would outlive the test
+        except BaseException:  # it never started: stop it, or it would outlive the test
             self.close()
             raise
 

@@ -14,7 +14,7 @@ from benchproof.importers.base import Imported
 
 NOT_RECORDED = "not recorded"
 SILENT = (None, NOT_RECORDED)
-WHERE = {"imported_from"}   # where in the file a record came from: moves with the file's lines
+WHERE = {"imported_from"}  # where in the file a record came from: moves with the file's lines
 
 
 def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
@@ -34,8 +34,9 @@ def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
 
 def leaves(imported: Imported) -> dict[str, Any]:
     """Every value the import produced: records, arm stubs, dimensions, metrics' sources."""
-    found = flatten({"records": imported.records, "arm": imported.arm, "arms": imported.arms,
-                     "requests": imported.requests})
+    found = flatten(
+        {"records": imported.records, "arm": imported.arm, "arms": imported.arms, "requests": imported.requests}
+    )
     found["dimensions"] = [d.id for d in imported.dimensions]
     return found
 

@@ -49,8 +49,11 @@ def replace_once(path: Path, old: str, new: str) -> None:
 
 def line_no(path: Path, needle: str, exact: bool = False) -> int:
     """The 1-based line of the only line of ``path`` that contains (or is) ``needle``."""
-    found = [i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-             if (line == needle if exact else needle in line)]
+    found = [
+        i
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if (line == needle if exact else needle in line)
+    ]
     assert len(found) == 1, f"{needle!r} is on lines {found} of {path.name}"
     return found[0]
 

@@ -25,6 +25,9 @@ def checks(result) -> dict[str, dict]:
 
 def resum(folder: Path) -> None:
     """SHA256SUMS recomputed for what the folder now holds, as a careful forger would."""
-    files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() and p.name != "SHA256SUMS")
-    (folder / "SHA256SUMS").write_text("".join(
-        f"{hashlib.sha256((folder / p).read_bytes()).hexdigest()}  {p}\n" for p in files))
+    files = sorted(
+        p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() and p.name != "SHA256SUMS"
+    )
+    (folder / "SHA256SUMS").write_text(
+        "".join(f"{hashlib.sha256((folder / p).read_bytes()).hexdigest()}  {p}\n" for p in files)
+    )

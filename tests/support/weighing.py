@@ -21,8 +21,11 @@ dimensions: [{id: size, label: Size}]
 sections:
   - {id: main, title: Main, arms: [cand, inc, gone], baseline: inc}
 """
-ARMS = {"cand": "label: Candidate\n", "inc": "label: Incumbent\n",
-        "gone": "label: Gone\nlaunch: {status: unsupported, reason: no kernel}\n"}
+ARMS = {
+    "cand": "label: Candidate\n",
+    "inc": "label: Incumbent\n",
+    "gone": "label: Gone\nlaunch: {status: unsupported, reason: no kernel}\n",
+}
 # arm → size → (prefill, decode) medians; the repetitions are median × (0.99, 1, 1.01)
 MEDIANS = {"cand": {512: (400.0, 20.0), 4096: (380.0, 19.0)}, "inc": {512: (300.0, 40.0), 4096: (290.0, 38.0)}}
 
@@ -32,16 +35,32 @@ def records(medians=MEDIANS, spread=(0.99, 1.0, 1.01)) -> list[dict]:
     for arm, points in medians.items():
         for size, (prefill, decode) in points.items():
             for repeat, k in enumerate(spread, 1):
-                rows.append({"run_id": f"{arm}-{size}-r{repeat}", "arm": arm, "status": "ok", "repeat": repeat,
-                             "size": size, "prefill": prefill * k, "decode": decode * k,
-                             "wall": round(4000 / prefill / k, 6)})
-    rows += [{"run_id": f"gone-{size}", "arm": "gone", "status": "unsupported", "repeat": 1, "size": size}
-             for size in (512, 4096)]
+                rows.append(
+                    {
+                        "run_id": f"{arm}-{size}-r{repeat}",
+                        "arm": arm,
+                        "status": "ok",
+                        "repeat": repeat,
+                        "size": size,
+                        "prefill": prefill * k,
+                        "decode": decode * k,
+                        "wall": round(4000 / prefill / k, 6),
+                    }
+                )
+    rows += [
+        {"run_id": f"gone-{size}", "arm": "gone", "status": "unsupported", "repeat": 1, "size": size}
+        for size in (512, 4096)
+    ]
     return rows
 
 
-def write(root: Path, blocks: str = "", rows: list[dict] | None = None, files: dict[str, str] | None = None,
-          report: str = REPORT) -> Path:
+def write(
+    root: Path,
+    blocks: str = "",
+    rows: list[dict] | None = None,
+    files: dict[str, str] | None = None,
+    report: str = REPORT,
+) -> Path:
     """The project, with ``blocks`` (YAML, dedented) appended to report.yaml and ``files``
     (path → text) written as they are."""
     root.mkdir(parents=True, exist_ok=True)

@@ -40,8 +40,10 @@ def test_an_untouched_import_verifies_and_says_how_many_records_follow_from_whic
         assert result.exit_code == 0, result.output
         custody = checks(result)["custody"]
         assert custody["ok"] is True
-    assert custody["detail"] == ("every imported record follows from its kept tool file: 1 run records and 100 "
-                                 "request records, re-imported from 1 file (aiperf)")
+    assert custody["detail"] == (
+        "every imported record follows from its kept tool file: 1 run records and 100 "
+        "request records, re-imported from 1 file (aiperf)"
+    )
 
 
 def test_an_edited_run_record_fails_naming_its_line_the_field_and_the_tool_file(tmp_path):
@@ -51,10 +53,11 @@ def test_an_edited_run_record_fails_naming_its_line_the_field_and_the_tool_file(
     rewrite(tmp_path / "p" / "runs" / "r.jsonl", 3, "wall_ms", lambda v: v / 20)
     result = verify(built(tmp_path / "p", tmp_path / "site"))
     assert result.exit_code == 1, result.output
-    assert (f"FAIL        custody     1 difference between the records and the tool files they were imported from: "
-            f"runs/r.jsonl:3: 'wall_ms' is {before / 20}; evidence/imports/hyperfine/r.json gives {before}"
-            ) in result.output
-    for check in ("files", "provenance", "rebuild", "figures"):   # everything else is consistent
+    assert (
+        f"FAIL        custody     1 difference between the records and the tool files they were imported from: "
+        f"runs/r.jsonl:3: 'wall_ms' is {before / 20}; evidence/imports/hyperfine/r.json gives {before}"
+    ) in result.output
+    for check in ("files", "provenance", "rebuild", "figures"):  # everything else is consistent
         assert f"pass        {check}" in result.output
 
 
@@ -68,8 +71,10 @@ def test_an_edited_request_latency_fails_naming_the_request_file(tmp_path):
     assert result.exit_code == 1, result.output
     custody = checks(result)["custody"]
     assert custody["ok"] is False
-    assert (f"requests/a-profile_export.jsonl:{line}: 'ttft_ms' is {json.dumps(before / 20)}; "
-            f"evidence/imports/aiperf/profile_export.jsonl gives {json.dumps(before)}") in custody["detail"]
+    assert (
+        f"requests/a-profile_export.jsonl:{line}: 'ttft_ms' is {json.dumps(before / 20)}; "
+        f"evidence/imports/aiperf/profile_export.jsonl gives {json.dumps(before)}"
+    ) in custody["detail"]
 
 
 def test_a_changed_tool_file_fails_on_its_digest(tmp_path):
@@ -80,7 +85,8 @@ def test_a_changed_tool_file_fails_on_its_digest(tmp_path):
     result = verify(built(tmp_path / "p", tmp_path / "site"), "--json")
     assert result.exit_code == 1
     assert checks(result)["custody"]["detail"].endswith(
-        "evidence/imports/hyperfine/r.json: its SHA-256 is not the one the import logged for runs/r.jsonl")
+        "evidence/imports/hyperfine/r.json: its SHA-256 is not the one the import logged for runs/r.jsonl"
+    )
 
 
 def test_hand_written_records_are_asserted_not_a_failure(tmp_path):
@@ -99,16 +105,20 @@ def test_hand_written_records_are_asserted_not_a_failure(tmp_path):
     assert " ".join(index.select_one(".receipts .custody-statement").get_text().split()) == (
         "20 of the 22 records derive from 1 tool file kept in the bundle: benchproof verify imports each of "
         "them again and compares the records value by value. The other 2 are asserted (written by hand or by "
-        "a script), not derived from a kept tool file.")
+        "a script), not derived from a kept tool file."
+    )
     (item,) = index.select(".receipts .custody-files li")
     sha = hashlib.sha256(HYPERFINE.read_bytes()).hexdigest()[:12]
-    assert " ".join(item.get_text().split()) == (f"hyperfine (version not recorded) evidence/imports/hyperfine/r.json "
-                                                 f"SHA-256 {sha}… 20 records")
+    assert " ".join(item.get_text().split()) == (
+        f"hyperfine (version not recorded) evidence/imports/hyperfine/r.json SHA-256 {sha}… 20 records"
+    )
     arm = page(site / "arms" / "python3-c-pass.html")
     assert " ".join(arm.select_one(".custody-statement").get_text().split()).startswith(
-        "10 of the 12 records of this arm derive from 1 tool file kept in the bundle")
-    assert "pass        custody     every imported record follows from its kept tool file: 20 run records" \
-        in result.output
+        "10 of the 12 records of this arm derive from 1 tool file kept in the bundle"
+    )
+    assert (
+        "pass        custody     every imported record follows from its kept tool file: 20 run records" in result.output
+    )
 
 
 def test_the_import_log_is_input_a_wrong_one_stops_the_build_at_its_line(tmp_path):
@@ -117,8 +127,9 @@ def test_the_import_log_is_input_a_wrong_one_stops_the_build_at_its_line(tmp_pat
     log = tmp_path / "p" / "imports.yaml"
     text = log.read_text(encoding="utf-8")
     for wrong, message in (
-            ("evidence: evidence/imports/hyperfine/r.json", "evidence: ../outside.json"),
-            ("evidence: evidence/imports/hyperfine/r.json", "evidence: evidence/imports/hyperfine/gone.json")):
+        ("evidence: evidence/imports/hyperfine/r.json", "evidence: ../outside.json"),
+        ("evidence: evidence/imports/hyperfine/r.json", "evidence: evidence/imports/hyperfine/gone.json"),
+    ):
         log.write_text(text.replace(wrong, message), encoding="utf-8")
         result = build(tmp_path / "p", tmp_path / "site")
         assert result.exit_code == 1, result.output

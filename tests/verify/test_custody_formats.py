@@ -60,7 +60,9 @@ def edit_first_number(path: Path, skip: set[str]) -> tuple[int, str]:
     raise AssertionError(f"{path}: no number to edit")
 
 
-@pytest.mark.parametrize("fmt,rel,args", CASES, ids=[f"{f}-{Path(r).parent.name}-{Path(r).stem[:12]}" for f, r, _ in CASES])
+@pytest.mark.parametrize(
+    "fmt,rel,args", CASES, ids=[f"{f}-{Path(r).parent.name}-{Path(r).stem[:12]}" for f, r, _ in CASES]
+)
 def test_each_format_re_derives_and_an_edited_value_is_named(tmp_path, fmt, rel, args):
     project = imported(tmp_path, fmt, rel, args)
     (ok,) = check(project)

@@ -23,8 +23,9 @@ SIG = f"downloads/{BUNDLE}.SHA256SUMS.sig"
 def keygen() -> str:
     found = shutil.which("ssh-keygen")
     if found is None:
-        pytest.fail("these tests need OpenSSH's ssh-keygen (Debian/Ubuntu: apt-get install -y openssh-client)",
-                    pytrace=False)
+        pytest.fail(
+            "these tests need OpenSSH's ssh-keygen (Debian/Ubuntu: apt-get install -y openssh-client)", pytrace=False
+        )
     return found
 
 
@@ -74,14 +75,20 @@ def test_sign_publishes_the_signature_beside_the_bundle_and_05_evidence_lists_th
     assert (site / SIG).read_text().startswith("-----BEGIN SSH SIGNATURE-----")
     rows = page(site / "index.html").select("table.downloads tbody tr")
     assert [r.select_one("a").get_text() for r in rows] == [
-        "records.csv", "records.jsonl", "results.json", f"{BUNDLE}.zip", f"{BUNDLE}.SHA256SUMS.sig"]
+        "records.csv",
+        "records.jsonl",
+        "results.json",
+        f"{BUNDLE}.zip",
+        f"{BUNDLE}.SHA256SUMS.sig",
+    ]
     described = text(rows[-1])
     assert f"by the ED25519 key {fingerprint(key)}" in described and "namespace benchproof" in described
     assert rows[-1].select_one("td.sha").get_text(strip=True) == hashlib.sha256((site / SIG).read_bytes()).hexdigest()
     # nothing else changed: every other file is the unsigned site's, byte for byte
     others = [p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()]
-    assert sorted(others) == sorted([p.relative_to(example_site).as_posix() for p in example_site.rglob("*")
-                                     if p.is_file()] + [SIG])
+    assert sorted(others) == sorted(
+        [p.relative_to(example_site).as_posix() for p in example_site.rglob("*") if p.is_file()] + [SIG]
+    )
     for rel in others:
         if rel not in ("index.html", SIG):
             assert (site / rel).read_bytes() == (example_site / rel).read_bytes(), rel
@@ -102,8 +109,14 @@ def test_signing_again_with_the_same_key_gives_the_same_bytes(signed_copy, signe
 
 def test_a_signed_site_verifies_and_names_its_signer(signed, tmp_path):
     site, key, public = signed
-    result = verify(site, "--allowed-signers", allowed(tmp_path, "alice@example.org", public),
-                    "--identity", "alice@example.org", "--json")
+    result = verify(
+        site,
+        "--allowed-signers",
+        allowed(tmp_path, "alice@example.org", public),
+        "--identity",
+        "alice@example.org",
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     found = checks(result)
     assert found["rebuild"]["ok"] and found["downloads"]["ok"]
@@ -125,7 +138,9 @@ def test_another_key_fails(signed, tmp_path):
 
 
 def test_another_identity_fails(signed, tmp_path):
-    result = verify(signed[0], "--allowed-signers", allowed(tmp_path, "alice", signed[2]), "--identity", "bob", "--json")
+    result = verify(
+        signed[0], "--allowed-signers", allowed(tmp_path, "alice", signed[2]), "--identity", "bob", "--json"
+    )
     assert result.exit_code == 1 and checks(result)["signature"]["ok"] is False
 
 
@@ -136,7 +151,7 @@ def test_a_tampered_bundle_fails_the_signature_even_with_its_checksums_recompute
     bundle = tmp_path / "u" / BUNDLE
     (bundle / "notes/protocol.md").write_text("a different protocol\n")
     resum(bundle)
-    shutil.copy(signed[0] / SIG, tmp_path / "u" / f"{BUNDLE}.SHA256SUMS.sig")   # beside the folder
+    shutil.copy(signed[0] / SIG, tmp_path / "u" / f"{BUNDLE}.SHA256SUMS.sig")  # beside the folder
     result = verify(bundle, "--allowed-signers", allowed(tmp_path, "alice", signed[2]), "--identity", "alice", "--json")
     assert result.exit_code == 1
     found = checks(result)
@@ -150,8 +165,16 @@ def test_a_signature_over_another_manifest_fails(signed, rejected_site, tmp_path
     zip_alone = tmp_path / f"{BUNDLE}.zip"
     shutil.copy(signed[0] / f"downloads/{BUNDLE}.zip", zip_alone)
     wrong = next((other / "downloads").glob("*.sig"))
-    result = verify(zip_alone, "--signature", wrong, "--allowed-signers", allowed(tmp_path, "alice", signed[2]),
-                    "--identity", "alice", "--json")
+    result = verify(
+        zip_alone,
+        "--signature",
+        wrong,
+        "--allowed-signers",
+        allowed(tmp_path, "alice", signed[2]),
+        "--identity",
+        "alice",
+        "--json",
+    )
     assert result.exit_code == 1 and checks(result)["signature"]["ok"] is False
 
 
@@ -184,11 +207,11 @@ def test_a_signature_that_is_not_one_fails(signed_copy):
 
 def test_a_missing_ssh_keygen_is_exit_2_and_says_how_to_install_it(signed, tmp_path, monkeypatch):
     signers = allowed(tmp_path, "alice", signed[2])
-    monkeypatch.setenv("PATH", str(tmp_path))          # no ssh-keygen there
+    monkeypatch.setenv("PATH", str(tmp_path))  # no ssh-keygen there
     result = verify(signed[0], "--allowed-signers", signers, "--identity", "alice", "--json")
     assert result.exit_code == 2
     found = checks(result)
     assert found["signature"]["ok"] is None and "apt-get install openssh-client" in found["signature"]["detail"]
-    assert found["rebuild"]["ok"] is True               # every other check still ran
+    assert found["rebuild"]["ok"] is True  # every other check still ran
     result = sign(signed[0], signed[1])
     assert result.exit_code == 2 and "apt-get install openssh-client" in result.output

@@ -44,8 +44,17 @@ def test_a_clean_site_verifies_and_says_what_a_match_does_not_prove(example_site
     assert "What a match does not prove:" in result.output and "measured honestly" in NOT_PROVEN
     doc = json.loads(verify(example_site, "--json").output)
     assert doc["verified"] is True and doc["not_proven"] == NOT_PROVEN
-    assert [c["check"] for c in doc["checks"]] == ["files", "provenance", "generator", "downloads", "rebuild",
-                                                   "figures", "audit", "claims", "rerun-bar"]
+    assert [c["check"] for c in doc["checks"]] == [
+        "files",
+        "provenance",
+        "generator",
+        "downloads",
+        "rebuild",
+        "figures",
+        "audit",
+        "claims",
+        "rerun-bar",
+    ]
     assert all(c["ok"] is True and c["detail"] for c in doc["checks"])
 
 
@@ -77,8 +86,10 @@ def test_a_changed_download_fails_naming_it(site):
     found = checks(result)
     assert found["downloads"]["ok"] is False
     assert "downloads/records.csv: its SHA-256 is not the one 05 Evidence states" in found["downloads"]["detail"]
-    assert found["rebuild"]["ok"] is False and "downloads/records.csv: line 2: published '" in found["rebuild"]["detail"]
-    assert found["files"]["ok"] is True      # the bundle itself is intact
+    assert (
+        found["rebuild"]["ok"] is False and "downloads/records.csv: line 2: published '" in found["rebuild"]["detail"]
+    )
+    assert found["files"]["ok"] is True  # the bundle itself is intact
 
 
 def test_a_results_json_that_claims_a_check_ran_which_could_not_fails_the_audit_check(site):
@@ -86,12 +97,13 @@ def test_a_results_json_that_claims_a_check_ran_which_could_not_fails_the_audit_
     doc = json.loads(results.read_text(encoding="utf-8"))
     guard = next(c for c in doc["audit_coverage"] if c["rule"] == "guard")
     assert guard == {"rule": "guard", "ran": False, "reason": "no audit.guards"}
-    guard.update(ran=True, reason=None)                 # "every check ran"
+    guard.update(ran=True, reason=None)  # "every check ran"
     results.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     found = checks(verify(site, "--json"))
     assert found["audit"]["ok"] is False
-    assert found["audit"]["detail"] == ("what was checked differs: guard: published ran, from the records could not run "
-                                        "(no audit.guards)")
+    assert found["audit"]["detail"] == (
+        "what was checked differs: guard: published ran, from the records could not run (no audit.guards)"
+    )
 
 
 def test_a_changed_page_fails_naming_the_file_and_its_first_differing_line(site):
@@ -103,7 +115,7 @@ def test_a_changed_page_fails_naming_the_file_and_its_first_differing_line(site)
     result = verify(site, "--json")
     assert result.exit_code == 1
     found = checks(result)
-    assert found["downloads"]["ok"] is True      # the checksums the page states are still right
+    assert found["downloads"]["ok"] is True  # the checksums the page states are still right
     assert found["rebuild"]["detail"].startswith("1 file differs from the site rebuilt from the bundle")
     assert f"index.html: line {number + 1}: published '" in found["rebuild"]["detail"]
     assert "Faster model" in found["rebuild"]["detail"] and "Same model" in found["rebuild"]["detail"]
@@ -131,7 +143,7 @@ def test_an_edited_run_file_with_checksums_recomputed_passes_the_checksums_but_n
     _halve_a_prompt_time(bundle)
     resum(bundle)
     found = checks(verify(bundle, "--json"))
-    assert found["files"]["ok"] is True                  # sha256sum -c would pass
+    assert found["files"]["ok"] is True  # sha256sum -c would pass
     assert found["provenance"]["ok"] is False
     assert "1 input differs from PROVENANCE.json: runs/nov3-tuning.csv" in found["provenance"]["detail"]
     assert found["rebuild"]["ok"] is False
@@ -175,7 +187,7 @@ def test_another_generator_version_is_reported_and_verification_still_runs(bundl
     assert found["generator"]["ok"] is False
     assert "built by benchproof 0.0.9, checked with benchproof" in found["generator"]["detail"]
     assert "install that version" in found["generator"]["detail"]
-    assert "PROVENANCE.json: line 2" in found["rebuild"]["detail"]     # it ran
+    assert "PROVENANCE.json: line 2" in found["rebuild"]["detail"]  # it ran
     assert found["figures"]["ok"] is True
 
 
@@ -197,13 +209,14 @@ def test_a_site_built_with_source_date_epoch_verifies_whatever_the_reader_has_se
     assert verify(tmp_path / "s").exit_code == 0
     monkeypatch.delenv("SOURCE_DATE_EPOCH")
     assert verify(tmp_path / "s").exit_code == 0
-    assert os.environ.get("SOURCE_DATE_EPOCH") is None     # put back as it was
+    assert os.environ.get("SOURCE_DATE_EPOCH") is None  # put back as it was
 
 
 @pytest.mark.parametrize("what", ["nothing", "project", "results"])
 def test_what_is_not_a_site_a_zip_or_a_bundle_cannot_be_checked(what, example_site, tmp_path):
-    path = {"nothing": tmp_path / "missing", "project": EXAMPLE,
-            "results": example_site / "downloads/results.json"}[what]
+    path = {"nothing": tmp_path / "missing", "project": EXAMPLE, "results": example_site / "downloads/results.json"}[
+        what
+    ]
     result = verify(path)
     assert result.exit_code == 2
     assert "could not check" in result.output and "verified:" not in result.output
@@ -217,6 +230,7 @@ def test_the_signers_and_the_identity_go_together(example_site, tmp_path):
 
 
 # -- hostile bundles ------------------------------------------------------------------------
+
 
 def _zip(entries: list[tuple[zipfile.ZipInfo | str, bytes]]) -> bytes:
     out = io.BytesIO()
@@ -233,13 +247,19 @@ def _link(name: str, target: str) -> zipfile.ZipInfo:
     return info
 
 
-@pytest.mark.parametrize("entry,message", [
-    ("b/../../escape.txt", "b/../../escape.txt: a path with '..', '.' or an empty step"),
-    ("b//x.txt", "b//x.txt: an absolute path"),
-    ("b/a/./x.txt", "b/a/./x.txt: a path with '..', '.' or an empty step"),
-    ("b/evil\nname", "b/evil\\nname: the name holds a line break"),
-    ("b/back\\slash", "b/back\\slash: the name holds a line break, a tab or another control character, or a backslash"),
-])
+@pytest.mark.parametrize(
+    "entry,message",
+    [
+        ("b/../../escape.txt", "b/../../escape.txt: a path with '..', '.' or an empty step"),
+        ("b//x.txt", "b//x.txt: an absolute path"),
+        ("b/a/./x.txt", "b/a/./x.txt: a path with '..', '.' or an empty step"),
+        ("b/evil\nname", "b/evil\\nname: the name holds a line break"),
+        (
+            "b/back\\slash",
+            "b/back\\slash: the name holds a line break, a tab or another control character, or a backslash",
+        ),
+    ],
+)
 def test_unsafe_names_are_failures_and_never_written(entry, message, tmp_path, monkeypatch):
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     path = tmp_path / "hostile.zip"
@@ -252,10 +272,20 @@ def test_unsafe_names_are_failures_and_never_written(entry, message, tmp_path, m
 
 def test_links_duplicates_and_case_twins_are_refused(tmp_path):
     path = tmp_path / "hostile.zip"
-    with pytest.warns(UserWarning, match="Duplicate name"):   # zipfile warns while writing it
-        path.write_bytes(_zip([("b/SHA256SUMS", b""), (_link("b/runs/link.csv", "/etc/passwd"), b"/etc/passwd"),
-                               ("b/notes/a.md", b"1"), ("b/notes/A.md", b"2"), ("b/notes/a.md", b"3"),
-                               ("b/x", b"file"), ("b/x/y", b"file inside a file")]))
+    with pytest.warns(UserWarning, match="Duplicate name"):  # zipfile warns while writing it
+        path.write_bytes(
+            _zip(
+                [
+                    ("b/SHA256SUMS", b""),
+                    (_link("b/runs/link.csv", "/etc/passwd"), b"/etc/passwd"),
+                    ("b/notes/a.md", b"1"),
+                    ("b/notes/A.md", b"2"),
+                    ("b/notes/a.md", b"3"),
+                    ("b/x", b"file"),
+                    ("b/x/y", b"file inside a file"),
+                ]
+            )
+        )
     detail = checks(verify(path, "--json"))["files"]["detail"]
     assert "b/runs/link.csv: a link" in detail
     assert "b/notes/A.md: appears twice (as notes/a.md)" in detail
@@ -303,7 +333,7 @@ def test_every_report_of_a_multi_report_site_is_verified_each_with_its_own_build
     shutil.copytree(EXAMPLE.parent / "rejected-engine", project / "rejected")
     for path in (project / "rejected").rglob("*"):
         if path.is_file():
-            os.utime(path, (1700000000, 1700000000))     # built as of another time than nov3
+            os.utime(path, (1700000000, 1700000000))  # built as of another time than nov3
     assert build(project, tmp_path / "site").exit_code == 0
     result = verify(tmp_path / "site", "--json")
     assert result.exit_code == 0, result.output
@@ -325,7 +355,7 @@ def test_a_changed_decision_figure_names_the_claim_the_finding_and_the_bar(rejec
     header = lines[0].split(",")
     row = next(i for i, line in enumerate(lines) if line.startswith("eval-incumbent-r1,"))
     cells = lines[row].split(",")
-    cells[header.index("decode_ms")] = "15000.000"          # one decode of three far faster: noisy (no stray of 3)
+    cells[header.index("decode_ms")] = "15000.000"  # one decode of three far faster: noisy (no stray of 3)
     lines[row] = ",".join(cells)
     run.write_text("\n".join(lines))
     resum(bundle)
@@ -333,14 +363,20 @@ def test_a_changed_decision_figure_names_the_claim_the_finding_and_the_bar(rejec
     assert "given by the records, not published: [noisy] Incumbent server" in found["audit"]["detail"]
     assert "worded otherwise: [claim-fails] published '…" in found["audit"]["detail"]
     assert "finds 0.68×" in found["audit"]["detail"] and "finds 0.67×" in found["audit"]["detail"]
-    assert found["claims"]["detail"].startswith("claim “The candidate's decode is within 10% of the incumbent's”: "
-                                                "published fails on 0.68")
-    assert "re-run bar incumbent · decode_tok_s · prompt_target=26015: published median 30.99" in found["rerun-bar"]["detail"]
+    assert found["claims"]["detail"].startswith(
+        "claim “The candidate's decode is within 10% of the incumbent's”: published fails on 0.68"
+    )
+    assert (
+        "re-run bar incumbent · decode_tok_s · prompt_target=26015: published median 30.99"
+        in found["rerun-bar"]["detail"]
+    )
 
 
 def test_asked_for_a_signer_a_site_with_no_signature_at_all_is_not_verified(example_site, tmp_path):
     signers = tmp_path / "allowed_signers"
-    signers.write_text('me namespaces="benchproof" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n')
+    signers.write_text(
+        'me namespaces="benchproof" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n'
+    )
     result = verify(example_site, "--allowed-signers", signers, "--identity", "me")
     assert result.exit_code == 1, result.output
     assert "NOT verified: 1 check found a mismatch." in result.output
@@ -353,7 +389,7 @@ def test_asked_for_a_signer_a_site_with_no_signature_at_all_is_not_verified(exam
 def test_a_path_listed_twice_in_sha256sums_fails_the_files_check_as_sha256sum_c_strict_does(bundle):
     sums = bundle / "SHA256SUMS"
     first = sums.read_text().splitlines()[0]
-    sums.write_text(sums.read_text() + "0" * 64 + first[64:] + "\n")      # the same path again, a wrong sum
+    sums.write_text(sums.read_text() + "0" * 64 + first[64:] + "\n")  # the same path again, a wrong sum
     result = verify(bundle, "--json")
     assert result.exit_code == 1
     files = checks(result)["files"]

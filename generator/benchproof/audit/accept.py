@@ -46,6 +46,9 @@ def apply_accept(findings: list[Finding], entries: tuple[AcceptEntry, ...]) -> t
         for i in hits:
             used[i] = True
         out.append(replace(finding, accepted=entries[hits[0]].reason) if hits else finding)
-    problems = [Problem(e.where.file, e.where.line, f"audit.accept: the entry for {describe(e)} matches no finding",
-                        "warning") for e, hit in zip(entries, used) if not hit]
+    problems = [
+        Problem(e.where.file, e.where.line, f"audit.accept: the entry for {describe(e)} matches no finding", "warning")
+        for e, hit in zip(entries, used)
+        if not hit
+    ]
     return out, problems

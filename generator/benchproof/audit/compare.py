@@ -18,8 +18,8 @@ from benchproof.compute.spread import bounds
 from benchproof.model.config import AuditSettings
 from benchproof.model.percentiles import median
 
-REGIME_POINTS = 3     # points two arms must share before a ratio can depart "at some of them" from the rest
-PAIR_POINTS = 2       # two points: a regime only when one arm alone collapses (:func:`departure_of_two`)
+REGIME_POINTS = 3  # points two arms must share before a ratio can depart "at some of them" from the rest
+PAIR_POINTS = 2  # two points: a regime only when one arm alone collapses (:func:`departure_of_two`)
 
 
 def _vs(f: Facts, c: Comparison) -> str:
@@ -33,12 +33,16 @@ def why_within(f: Facts, c: Comparison) -> str:
     if sep.overlap:
         if sep.method == "ranges":
             return f"{f.span(*bounds(b), c.metric)} overlaps {f.span(*bounds(a), c.metric)}"
-        return (f"the interquartile ranges ({f.span(*bounds(b), c.metric)} and {f.span(*bounds(a), c.metric)}) "
-                "overlap, or a rank test cannot tell the two apart at α = 0.05")
+        return (
+            f"the interquartile ranges ({f.span(*bounds(b), c.metric)} and {f.span(*bounds(a), c.metric)}) "
+            "overlap, or a rank test cannot tell the two apart at α = 0.05"
+        )
     what = "ranges" if sep.method == "ranges" else "interquartile ranges"
-    assert sep.gap is not None   # a within-noise comparison has both sides, so a gap
-    return (f"the {what} are apart, but the medians differ by {percent(sep.gap)}, not more than the noise "
-            f"threshold of {limit(sep.noise)} (audit.noise_threshold)")
+    assert sep.gap is not None  # a within-noise comparison has both sides, so a gap
+    return (
+        f"the {what} are apart, but the medians differ by {percent(sep.gap)}, not more than the noise "
+        f"threshold of {limit(sep.noise)} (audit.noise_threshold)"
+    )
 
 
 def not_separated(f: Facts, settings: AuditSettings) -> list[Finding]:
@@ -49,26 +53,44 @@ def not_separated(f: Facts, settings: AuditSettings) -> list[Finding]:
     for c in f.comparisons:
         if c.state != WITHIN_NOISE:
             continue
-        (base_rows, base), (rows, values) = sides(c, f)   # a relative-only one: the caught records
+        (base_rows, base), (rows, values) = sides(c, f)  # a relative-only one: the caught records
         if overlap_stray(base, values, settings.noise_threshold) is not None:
             continue
         sep = c.separation
-        said = (f"the same median as {_vs(f, c)}" if c.direction == "same" else
-                f"{c.direction} than {_vs(f, c)}" if c.direction else f"against {_vs(f, c)}")
+        said = (
+            f"the same median as {_vs(f, c)}"
+            if c.direction == "same"
+            else f"{c.direction} than {_vs(f, c)}"
+            if c.direction
+            else f"against {_vs(f, c)}"
+        )
         said += f" ({mark(c.relative_only)})" if c.relative_only else ""
         parts = [f"{said}, within noise: {why_within(f, c)}"]
         if sep.interval is not None:
-            parts.append(f"the 95% bootstrap interval of the ratio is {f.times(sep.interval[0])}–"
-                         f"{f.times(sep.interval[1])}")
+            parts.append(
+                f"the 95% bootstrap interval of the ratio is {f.times(sep.interval[0])}–{f.times(sep.interval[1])}"
+            )
         needs = stronger_claim(sep.n_b, sep.n_a)
         if needs:
             parts.append(needs)
         headline = f"the difference from {_vs(f, c)} is within noise"
         brief = f"{f.times(c.ratio)}, {c.words}" if c.ratio is not None else c.words
         records = list(rows) + list(base_rows)
-        out.append(f.finding("not-separated", c.section, c.arm, c.point, c.metric, headline, "; ".join(parts), brief,
-                             records, (("ratio", c.ratio), ("vs", c.vs), ("gap", sep.gap),
-                                       ("interval", sep.interval)), topic=c.vs))
+        out.append(
+            f.finding(
+                "not-separated",
+                c.section,
+                c.arm,
+                c.point,
+                c.metric,
+                headline,
+                "; ".join(parts),
+                brief,
+                records,
+                (("ratio", c.ratio), ("vs", c.vs), ("gap", sep.gap), ("interval", sep.interval)),
+                topic=c.vs,
+            )
+        )
     return out
 
 
@@ -78,7 +100,6 @@ def _worse(a: float, b: float, better: str) -> float | None:
     if a <= 0 or b <= 0:
         return None
     return math.log(b / a) if better == "higher" else math.log(a / b)
-
 
 
 def _moved(values: dict, point, healthy: list, better: str) -> float | None:
@@ -96,7 +117,7 @@ def departures(worse: dict, regime: float) -> tuple[list, list]:
     typical = median(list(worse.values()))
     away = [p for p, w in worse.items() if abs(w - typical) >= far]
     healthy = [p for p in worse if p not in away]
-    if len(healthy) < 2 or len(away) >= len(healthy):   # (no point away: nothing below either)
+    if len(healthy) < 2 or len(away) >= len(healthy):  # (no point away: nothing below either)
         return [], []
     typical = median([worse[p] for p in healthy])
     if any(abs(worse[p]) >= far for p in healthy):
@@ -111,8 +132,11 @@ def departure_of_two(worse: dict, regime: float) -> list[tuple]:
     ``regime`` times worse; the arms' own figures then tell which collapsed (at most one)."""
     far = math.log(regime)
     first, second = worse
-    return [(away, [healthy]) for away, healthy in ((first, second), (second, first))
-            if abs(worse[healthy]) < far <= abs(worse[away] - worse[healthy])]
+    return [
+        (away, [healthy])
+        for away, healthy in ((first, second), (second, first))
+        if abs(worse[healthy]) < far <= abs(worse[away] - worse[healthy])
+    ]
 
 
 def degraded_regime(f: Facts, settings: AuditSettings) -> list[Finding]:
@@ -131,21 +155,30 @@ def degraded_regime(f: Facts, settings: AuditSettings) -> list[Finding]:
     ``regime`` times worse or more on its own, and the other arm gets worse by at most the
     square root of that (half of it on a log scale: the change of the ratio is at least as
     large as the other arm's own, so the heavier workload alone does not explain it)."""
-    other_work = {(x.section, x.arm, x.point) for x in workload_differs(f, settings)}   # none without parity
-    headline = (f"the ratio to another arm departs {fmt.setting(settings.regime)}× or more from the points where both look "
-                "healthy: a degraded regime (swapping, throttling?); read the healthy points")
+    other_work = {(x.section, x.arm, x.point) for x in workload_differs(f, settings)}  # none without parity
+    headline = (
+        f"the ratio to another arm departs {fmt.setting(settings.regime)}× or more from the points where both look "
+        "healthy: a degraded regime (swapping, throttling?); read the healthy points"
+    )
     found: dict[tuple, Finding] = {}
     for section in f.report.sections:
         rows = {(r.arm, r.point): r for r in f.results.section_rows(section.id)}
         for metric in f.report.metrics:
             for a, b in combinations(section.arms, 2):
                 # every arm has a row at every point; only the points where both have a median
-                medians = {p: (x, y) for p in f.results.points[section.id]
-                           if (x := rows[(a, p)].stats[metric.id].median) is not None
-                           and (y := rows[(b, p)].stats[metric.id].median) is not None}
-                worse = {p: w for p, (x, y) in medians.items()
-                         if (w := _worse(x, y, metric.better)) is not None
-                         and (section.id, a, p) not in other_work and (section.id, b, p) not in other_work}
+                medians = {
+                    p: (x, y)
+                    for p in f.results.points[section.id]
+                    if (x := rows[(a, p)].stats[metric.id].median) is not None
+                    and (y := rows[(b, p)].stats[metric.id].median) is not None
+                }
+                worse = {
+                    p: w
+                    for p, (x, y) in medians.items()
+                    if (w := _worse(x, y, metric.better)) is not None
+                    and (section.id, a, p) not in other_work
+                    and (section.id, b, p) not in other_work
+                }
                 pair = len(worse) == PAIR_POINTS
                 if len(worse) >= REGIME_POINTS:
                     away, healthy = departures(worse, settings.regime)
@@ -168,27 +201,45 @@ def degraded_regime(f: Facts, settings: AuditSettings) -> list[Finding]:
                     factor = math.exp(abs(worse[p]))
                     value, beside = medians[p][k], medians[p][j]
                     usual = sorted(medians[h][k] / medians[h][j] for h in healthy)
-                    span = f.times(usual[0]) if f.times(usual[0]) == f.times(usual[-1]) else \
-                        f"{f.times(usual[0])}–{f.times(usual[-1])}"
-                    at = ', '.join(f.point_text(h) for h in healthy)
-                    detail = (f"{f.number(value, metric.id)} is {f.times(factor)} worse than {f.labels[other]}'s "
-                              f"{f.number(beside, metric.id)} here ({f.times(value / beside)}), while at "
-                              f"{at}, where both look healthy, the ratio is {span} (a departure of "
-                              f"{fmt.setting(settings.regime)}× or more)")
+                    span = (
+                        f.times(usual[0])
+                        if f.times(usual[0]) == f.times(usual[-1])
+                        else f"{f.times(usual[0])}–{f.times(usual[-1])}"
+                    )
+                    at = ", ".join(f.point_text(h) for h in healthy)
+                    detail = (
+                        f"{f.number(value, metric.id)} is {f.times(factor)} worse than {f.labels[other]}'s "
+                        f"{f.number(beside, metric.id)} here ({f.times(value / beside)}), while at "
+                        f"{at}, where both look healthy, the ratio is {span} (a departure of "
+                        f"{fmt.setting(settings.regime)}× or more)"
+                    )
                     if pair:
                         (h,) = healthy
-                        detail += (f"; {f.labels[arm]} itself is {f.times(math.exp(moved))} worse than at {at} "
-                                   f"({f.number(medians[h][k], metric.id)} → {f.number(value, metric.id)}), "
-                                   f"{f.labels[other]} changes by {f.times(math.exp(abs(theirs)))} "
-                                   f"({f.number(medians[h][j], metric.id)} → {f.number(beside, metric.id)}): one arm "
-                                   "collapsed, not the workload")
-                    detail += (": this point measures the machine (swapping, throttling?), not the arm; quote the "
-                               f"healthy point{'' if pair else 's'}")
+                        detail += (
+                            f"; {f.labels[arm]} itself is {f.times(math.exp(moved))} worse than at {at} "
+                            f"({f.number(medians[h][k], metric.id)} → {f.number(value, metric.id)}), "
+                            f"{f.labels[other]} changes by {f.times(math.exp(abs(theirs)))} "
+                            f"({f.number(medians[h][j], metric.id)} → {f.number(beside, metric.id)}): one arm "
+                            "collapsed, not the workload"
+                        )
+                    detail += (
+                        ": this point measures the machine (swapping, throttling?), not the arm; quote the "
+                        f"healthy point{'' if pair else 's'}"
+                    )
                     brief = f"{f.number(value, metric.id)}, {f.times(factor)} worse than {f.labels[other]} (elsewhere {span})"
                     records = f.values(section.id, arm, p, metric.id)[0]
-                    found[key] = f.finding("degraded-regime", section.id, arm, p, metric.id, headline, detail, brief,
-                                           records, (("median", value), ("other", other), ("times_worse", factor),
-                                                     ("healthy", tuple(healthy))))
+                    found[key] = f.finding(
+                        "degraded-regime",
+                        section.id,
+                        arm,
+                        p,
+                        metric.id,
+                        headline,
+                        detail,
+                        brief,
+                        records,
+                        (("median", value), ("other", other), ("times_worse", factor), ("healthy", tuple(healthy))),
+                    )
     place = {(r.section, r.arm, r.point): k for k, r in enumerate(f.results.rows)}
     metrics = list(f.metrics)
     return [found[k] for k in sorted(found, key=lambda k: (place[k[:3]], metrics.index(k[3])))]

@@ -31,6 +31,7 @@ def _largest(f: Facts) -> int:
 def repetitions(least: int, what: str) -> Need:
     def need(f: Facts, settings: AuditSettings) -> Coverage:
         return RAN if _largest(f) >= least else (False, f"no figure has {what}")
+
     return need
 
 
@@ -39,11 +40,15 @@ def strays(f: Facts, settings: AuditSettings) -> Coverage:
     if any(STRAY_FROM <= n < ROBUST_FROM for n in sizes):
         return RAN
     if sizes and min(sizes) >= ROBUST_FROM:
-        return False, (f"every figure has {ROBUST_FROM} repetitions or more: its spread is read on the quartiles, "
-                       "which one repetition cannot move")
+        return False, (
+            f"every figure has {ROBUST_FROM} repetitions or more: its spread is read on the quartiles, "
+            "which one repetition cannot move"
+        )
     if any(n >= ROBUST_FROM for n in sizes):
-        return False, (f"no figure has {STRAY_FROM} to {ROBUST_FROM - 1} repetitions: among {STRAY_FROM - 1} or "
-                       f"fewer none can be told apart as the stray, from {ROBUST_FROM} the quartiles decide")
+        return False, (
+            f"no figure has {STRAY_FROM} to {ROBUST_FROM - 1} repetitions: among {STRAY_FROM - 1} or "
+            f"fewer none can be told apart as the stray, from {ROBUST_FROM} the quartiles decide"
+        )
     return False, f"no figure has {STRAY_FROM} repetitions: among {STRAY_FROM - 1} or fewer none can be told apart"
 
 
@@ -72,19 +77,29 @@ def expect(f: Facts, settings: AuditSettings) -> Coverage:
     any metric."""
     if settings.expect:
         return RAN
-    ratios = (f"and medians of two arms at one point more than {fmt.setting(settings.ratio_limit)}× apart"
-              if settings.ratio_limit else "(audit.ratio_limit is 0: no ratio between arms)")
+    ratios = (
+        f"and medians of two arms at one point more than {fmt.setting(settings.ratio_limit)}× apart"
+        if settings.ratio_limit
+        else "(audit.ratio_limit is 0: no ratio between arms)"
+    )
     return True, f"without audit.expect bounds only for rates or durations of exactly 0 {ratios}"
 
 
 def shared_points(least: int) -> Need:
     def need(f: Facts, settings: AuditSettings) -> Coverage:
         for section in f.report.sections:
-            have = [{r.point for r in f.results.section_rows(section.id) if r.arm == arm
-                     and any(s.median is not None for s in r.stats.values())} for arm in section.arms]
-            if any(len(a & b) >= least for i, a in enumerate(have) for b in have[i + 1:]):
+            have = [
+                {
+                    r.point
+                    for r in f.results.section_rows(section.id)
+                    if r.arm == arm and any(s.median is not None for s in r.stats.values())
+                }
+                for arm in section.arms
+            ]
+            if any(len(a & b) >= least for i, a in enumerate(have) for b in have[i + 1 :]):
                 return RAN
         return False, f"no two arms have medians at {least} common {fmt.plural(least, 'point')}"
+
     return need
 
 
@@ -125,8 +140,10 @@ def host_events(f: Facts, settings: AuditSettings) -> Coverage:
     records = f.records
     sizes = [s.n_ok for row in f.results.rows for s in row.stats.values()]
     if not any(judged(n) for n in sizes):
-        return False, (f"no figure has 3 to {ROBUST_FROM - 1} repetitions: from {ROBUST_FROM} the quartiles decide, "
-                       "which a short window cannot move")
+        return False, (
+            f"no figure has 3 to {ROBUST_FROM - 1} repetitions: from {ROBUST_FROM} the quartiles decide, "
+            "which a short window cannot move"
+        )
     timed = False
     for section in f.report.sections:
         ok = np.flatnonzero(records.ok() & (records.section.codes == records.section.code_of(section.id)))
@@ -139,7 +156,9 @@ def host_events(f: Facts, settings: AuditSettings) -> Coverage:
 
 def two_arms(f: Facts, settings: AuditSettings) -> Coverage:
     for section in f.report.sections:
-        measured = {r.arm for r in f.results.section_rows(section.id) if any(s.median is not None for s in r.stats.values())}
+        measured = {
+            r.arm for r in f.results.section_rows(section.id) if any(s.median is not None for s in r.stats.values())
+        }
         if len(measured) >= 2:
             return RAN
     return False, "no section has two arms with medians"

@@ -20,9 +20,37 @@ from benchproof.model.config import AuditSettings, Metric
 RATE, DURATION = "rate", "duration"
 # a unit names a duration when its first part is one of these (ms, ms/token), a rate when a later
 # part is (tok/s, tokens/sec/user, tokens per second) or it is one of RATE_UNITS
-TIME_WORDS = frozenset({"s", "sec", "secs", "second", "seconds", "ms", "msec", "msecs", "millisecond", "milliseconds",
-                        "µs", "μs", "us", "microsecond", "microseconds", "ns", "nanosecond", "nanoseconds", "min",
-                        "mins", "minute", "minutes", "h", "hr", "hrs", "hour", "hours"})
+TIME_WORDS = frozenset(
+    {
+        "s",
+        "sec",
+        "secs",
+        "second",
+        "seconds",
+        "ms",
+        "msec",
+        "msecs",
+        "millisecond",
+        "milliseconds",
+        "µs",
+        "μs",
+        "us",
+        "microsecond",
+        "microseconds",
+        "ns",
+        "nanosecond",
+        "nanoseconds",
+        "min",
+        "mins",
+        "minute",
+        "minutes",
+        "h",
+        "hr",
+        "hrs",
+        "hour",
+        "hours",
+    }
+)
 RATE_UNITS = frozenset({"hz", "khz", "mhz", "ghz", "fps", "qps", "rps", "tps", "iops"})
 
 
@@ -50,8 +78,9 @@ def implausible(f: Facts, settings: AuditSettings) -> list[Finding]:
     for row in f.results.rows:
         for metric, s in row.stats.items():
             bound = bounds.get(metric)
-            finding = (_outside(f, row, metric, s.median, bound) if bound is not None and s.median is not None
-                       else None) or (_zero(f, row, f.metrics[metric]) if bound is None or bound.min is None else None)
+            finding = (
+                _outside(f, row, metric, s.median, bound) if bound is not None and s.median is not None else None
+            ) or (_zero(f, row, f.metrics[metric]) if bound is None or bound.min is None else None)
             if finding is not None:
                 found[(row.section, row.arm, row.point, metric)] = finding
     if settings.ratio_limit:
@@ -70,13 +99,25 @@ def _outside(f: Facts, row, metric: str, value: float, bound) -> Finding | None:
     else:
         return None
     shown = f.number(limit_value, metric)
-    detail = (f"the median {f.number(value, metric)} is {side} of {shown} (audit.expect): the measurement "
-              "is broken, not fast or slow (a timer that fires on the first streamed chunk, a unit mix-up?)")
+    detail = (
+        f"the median {f.number(value, metric)} is {side} of {shown} (audit.expect): the measurement "
+        "is broken, not fast or slow (a timer that fires on the first streamed chunk, a unit mix-up?)"
+    )
     headline = "a median outside the bounds the author set in audit.expect"
     brief = f"{f.number(value, metric)}, {side.split(' the ')[0]} {shown}"
     rows = f.values(row.section, row.arm, row.point, metric)[0]
-    return f.finding("implausible", row.section, row.arm, row.point, metric, headline, detail, brief, rows,
-                     (("median", value), ("min", bound.min), ("max", bound.max)))
+    return f.finding(
+        "implausible",
+        row.section,
+        row.arm,
+        row.point,
+        metric,
+        headline,
+        detail,
+        brief,
+        rows,
+        (("median", value), ("min", bound.min), ("max", bound.max)),
+    )
 
 
 def _zero(f: Facts, row, metric: Metric) -> Finding | None:
@@ -89,14 +130,30 @@ def _zero(f: Facts, row, metric: Metric) -> Finding | None:
     if not len(zero):
         return None
     n, total = len(zero), len(rows)
-    which = (f"all {total} successful records give" if n == total and n > 1 else
-             f"{n} of its {total} successful {fmt.plural(total, 'record')} {fmt.plural(n, 'gives', 'give')}")
-    detail = (f"{which} exactly {f.number(0.0, metric.id)}: a successful run has no {kind} of 0, a counter or a "
-              "timer that saw nothing (no tokens parsed, a time below the clock's resolution?)")
+    which = (
+        f"all {total} successful records give"
+        if n == total and n > 1
+        else f"{n} of its {total} successful {fmt.plural(total, 'record')} {fmt.plural(n, 'gives', 'give')}"
+    )
+    detail = (
+        f"{which} exactly {f.number(0.0, metric.id)}: a successful run has no {kind} of 0, a counter or a "
+        "timer that saw nothing (no tokens parsed, a time below the clock's resolution?)"
+    )
     headline = "a rate or a duration of exactly 0 on successful records"
     brief = f"{n} of {total} at {f.number(0.0, metric.id)}"
-    return f.finding("implausible", row.section, row.arm, row.point, metric.id, headline, detail, brief, zero,
-                     (("zero", n), ("of", total)), topic="zero")
+    return f.finding(
+        "implausible",
+        row.section,
+        row.arm,
+        row.point,
+        metric.id,
+        headline,
+        detail,
+        brief,
+        zero,
+        (("zero", n), ("of", total)),
+        topic="zero",
+    )
 
 
 def far_ends(values: dict, limit: float) -> list:
@@ -138,7 +195,7 @@ def ratio_findings(f: Facts, settings: AuditSettings, flagged: set) -> dict[tupl
     # degraded-regime only where it runs, where it can read a regime
     can = shared_points(PAIR_POINTS)(f, settings)  # pragma: no mutate (the need reads no setting: None is the same)
     regime = {(x.section, x.arm, x.point, x.metric) for x in degraded_regime(f, settings)} if can[0] else set()
-    other_work = {(x.section, x.arm, x.point) for x in workload_differs(f, settings)}   # none without parity
+    other_work = {(x.section, x.arm, x.point) for x in workload_differs(f, settings)}  # none without parity
     out: dict[tuple, Finding] = {}
     for section in f.report.sections:
         rows = {(r.arm, r.point): r for r in f.results.section_rows(section.id)}
@@ -146,49 +203,78 @@ def ratio_findings(f: Facts, settings: AuditSettings, flagged: set) -> dict[tupl
         for metric in f.report.metrics:
             if metric.allow_negative:
                 continue
-            medians = {p: {a: m for a in section.arms if (m := rows[(a, p)].stats[metric.id].median) is not None
-                           and m > 0 and (section.id, a, p, metric.id) not in flagged} for p in points}
+            medians = {
+                p: {
+                    a: m
+                    for a in section.arms
+                    if (m := rows[(a, p)].stats[metric.id].median) is not None
+                    and m > 0
+                    and (section.id, a, p, metric.id) not in flagged
+                }
+                for p in points
+            }
             for p in points:
                 values = medians[p]
                 if len(values) < 2:
                     continue
                 ends = far_ends(values, limit)
                 low, high = min(values, key=lambda a: values[a]), max(values, key=lambda a: values[a])
-                if not ends or any((section.id, a, p, metric.id) in regime or (section.id, a, p) in other_work
-                                   for a in (low, high)):
+                if not ends or any(
+                    (section.id, a, p, metric.id) in regime or (section.id, a, p) in other_work for a in (low, high)
+                ):
                     continue
                 better, worse = (high, low) if metric.better == "higher" else (low, high)
                 if len(ends) == 1:
                     arm = ends[0]
                 else:
                     both = [q for q in points if q != p and better in medians[q] and worse in medians[q]]
-                    usual = ((middle([medians[q][better] for q in both]), middle([medians[q][worse] for q in both]))
-                             if both else None)
+                    usual = (
+                        (middle([medians[q][better] for q in both]), middle([medians[q][worse] for q in both]))
+                        if both
+                        else None
+                    )
                     arm = worse if moved_more((values[better], values[worse]), usual, limit) else better
                 other = low if arm == high else high
                 out[(section.id, arm, p, metric.id)] = _apart(f, section.id, arm, other, p, metric, values, limit)
     return out
 
 
-def _apart(f: Facts, section: str, arm: str, other: str, point, metric: Metric, values: dict,
-           limit: float) -> Finding:
+def _apart(f: Facts, section: str, arm: str, other: str, point, metric: Metric, values: dict, limit: float) -> Finding:
     value, beside = values[arm], values[other]
     factor = max(value, beside) / min(value, beside)
     # (>= is the same: the two are never equal, they are more than the limit apart)
-    word = metric.way(beside, value)   # never the same: the two are more than the limit apart
+    word = metric.way(beside, value)  # never the same: the two are more than the limit apart
     ahead = word == "better"
-    headline = (f"a figure more than {fmt.setting(limit)}× away from another arm's at the same point: check the "
-                "timer and the regime before quoting")
-    detail = (f"{f.number(value, metric.id)} is {f.times(factor)} {word} than {f.labels[other]}'s "
-              f"{f.number(beside, metric.id)} here, beyond the {fmt.setting(limit)}× a like-for-like comparison "
-              "gives (audit.ratio_limit): "
-              + ("a timer that fires on the first streamed chunk, a unit mix-up?" if ahead else
-                 "a machine swapping or throttling, a unit mix-up?")
-              + " Check the timer and the regime before quoting it, or any ratio made with it")
+    headline = (
+        f"a figure more than {fmt.setting(limit)}× away from another arm's at the same point: check the "
+        "timer and the regime before quoting"
+    )
+    detail = (
+        f"{f.number(value, metric.id)} is {f.times(factor)} {word} than {f.labels[other]}'s "
+        f"{f.number(beside, metric.id)} here, beyond the {fmt.setting(limit)}× a like-for-like comparison "
+        "gives (audit.ratio_limit): "
+        + (
+            "a timer that fires on the first streamed chunk, a unit mix-up?"
+            if ahead
+            else "a machine swapping or throttling, a unit mix-up?"
+        )
+        + " Check the timer and the regime before quoting it, or any ratio made with it"
+    )
     brief = f"{f.number(value, metric.id)}, {f.times(factor)} {word} than {f.labels[other]}"
     records = f.values(section, arm, point, metric.id)[0]
-    return f.finding("implausible", section, arm, point, metric.id, headline, detail, brief, records,
-                     (("median", value), ("other", other), ("ratio", factor), ("limit", limit)), topic="ratio")
+    return f.finding(
+        "implausible",
+        section,
+        arm,
+        point,
+        metric.id,
+        headline,
+        detail,
+        brief,
+        records,
+        (("median", value), ("other", other), ("ratio", factor), ("limit", limit)),
+        topic="ratio",
+    )
 
 
 def missing_value(f: Facts, settings: AuditSettings) -> list[Finding]:
@@ -212,13 +298,33 @@ def missing_value(f: Facts, settings: AuditSettings) -> list[Finding]:
                     others = [f.labels[a] for a in section.arms if a != arm and have[a].any()]
                     whose = f"{others[0]}'s" if others else "the other repetitions'"
                     n, total = len(lacking), len(rows)
-                    which = (f"none of its {total} successful {fmt.plural(total, 'record')} has" if n == total
-                             else f"{n} of its {total} successful records have no")
-                    detail = (f"{which} {metric.label}{' value' if n == total else ''}, which {whose} records here "
-                              "have: a parser that saw nothing, or a field the tool did not write? "
-                              + ("The figure shows not measured." if n == total else
-                                 f"The median rests on the other {total - n}."))
+                    which = (
+                        f"none of its {total} successful {fmt.plural(total, 'record')} has"
+                        if n == total
+                        else f"{n} of its {total} successful records have no"
+                    )
+                    detail = (
+                        f"{which} {metric.label}{' value' if n == total else ''}, which {whose} records here "
+                        "have: a parser that saw nothing, or a field the tool did not write? "
+                        + (
+                            "The figure shows not measured."
+                            if n == total
+                            else f"The median rests on the other {total - n}."
+                        )
+                    )
                     brief = f"{n} of {total} without it"
-                    out.append(f.finding("missing-value", section.id, arm, point, metric.id, headline, detail, brief,
-                                         lacking, (("lacking", n), ("of", total))))
+                    out.append(
+                        f.finding(
+                            "missing-value",
+                            section.id,
+                            arm,
+                            point,
+                            metric.id,
+                            headline,
+                            detail,
+                            brief,
+                            lacking,
+                            (("lacking", n), ("of", total)),
+                        )
+                    )
     return out

@@ -22,7 +22,7 @@ from benchproof.model.percentiles import median
 from benchproof.model.project import Project
 from benchproof.model.terms import Point, Where
 
-Figure = tuple[str, Any]   # ("median", 180.82): a figure a finding rests on
+Figure = tuple[str, Any]  # ("median", 180.82): a figure a finding rests on
 
 
 @dataclass(frozen=True)
@@ -32,20 +32,20 @@ class Finding:
     arm: str | None
     point: Point | None
     metric: str | None
-    message: str                   # the whole sentence, e.g. for results.json
-    records: tuple[str, ...]       # run ids of the records involved, in input order
-    where: Where                   # the first record involved, or the report.yaml key
-    figures: tuple[Figure, ...]    # the figures it rests on
-    subject: str                   # the arm's label (or the section's title)
-    headline: str                  # the problem, without place or figures
-    place: str                     # "Prefill t/s · Input tokens 512"; '' for the whole arm
-    detail: str                    # the figures at that place, in words
-    brief: str                     # the same figures in a few words, for a list of places
-    topic: str = ""                # findings of one rule, section and arm with different
-                                   # topics (e.g. two guards) are separate messages
-    accepted: str | None = None    # the author's reason, from audit.accept
-    rows: Any = field(default=None, compare=False, repr=False)   # the records' indices in
-                                   # Project.records, in input order (what ``records`` names)
+    message: str  # the whole sentence, e.g. for results.json
+    records: tuple[str, ...]  # run ids of the records involved, in input order
+    where: Where  # the first record involved, or the report.yaml key
+    figures: tuple[Figure, ...]  # the figures it rests on
+    subject: str  # the arm's label (or the section's title)
+    headline: str  # the problem, without place or figures
+    place: str  # "Prefill t/s · Input tokens 512"; '' for the whole arm
+    detail: str  # the figures at that place, in words
+    brief: str  # the same figures in a few words, for a list of places
+    topic: str = ""  # findings of one rule, section and arm with different
+    # topics (e.g. two guards) are separate messages
+    accepted: str | None = None  # the author's reason, from audit.accept
+    rows: Any = field(default=None, compare=False, repr=False)  # the records' indices in
+    # Project.records, in input order (what ``records`` names)
 
 
 class Facts:
@@ -57,7 +57,7 @@ class Facts:
     def __init__(self, project: Project, computed: Computed):
         self.project, self.computed = project, computed
         self.results = computed.results
-        self.decision = computed.decision        # the claims evaluated (claim-fails)
+        self.decision = computed.decision  # the claims evaluated (claim-fails)
         self.references = computed.weighed.references
         self.records = project.records
         self.reported = project.records.reported  # a derived metric's reported figure (derived-differs)
@@ -66,10 +66,10 @@ class Facts:
         self.metrics: dict[str, Metric] = {m.id: m for m in self.report.metrics}
         self.dim_labels = {d.id: d.label for d in self.report.dimensions}
         self.sections = {s.id: s for s in self.report.sections}
-        self.ok = computed.groups.ok             # the successful records of a group
-        self.values = computed.groups.values     # ... with a value of a metric, and those values
+        self.ok = computed.groups.ok  # the successful records of a group
+        self.values = computed.groups.values  # ... with a value of a metric, and those values
         self.comparisons = computed.comparisons  # each arm against its baseline, each pair
-        self.weighed = computed.weighed          # crossovers and references
+        self.weighed = computed.weighed  # crossovers and references
 
     def ids(self, rows) -> list[str]:
         return self.records.run_ids(rows)
@@ -114,17 +114,45 @@ class Facts:
     def span(self, low: float, high: float, metric: str) -> str:
         return fmt.span(low, high, self.decimals(metric), self.metrics[metric].unit)
 
-    def finding(self, rule: str, section: str, arm: str | None, point: Point | None, metric: str | None,
-                headline: str, detail: str, brief: str, records, figures: tuple[Figure, ...] = (),
-                topic: str = "", where: Where | None = None) -> Finding:
+    def finding(
+        self,
+        rule: str,
+        section: str,
+        arm: str | None,
+        point: Point | None,
+        metric: str | None,
+        headline: str,
+        detail: str,
+        brief: str,
+        records,
+        figures: tuple[Figure, ...] = (),
+        topic: str = "",
+        where: Where | None = None,
+    ) -> Finding:
         """A finding about the records given (their indices).  ``check`` points at the first
         of them, or at ``where`` when the rule gives one (e.g. the report.yaml line of a claim)."""
         rows = np.unique(np.asarray(records, np.int64))
         subject = self.labels[arm] if arm else self.sections[section].title
         place = self.place(point, metric)
         message = f"{subject}{' · ' + place if place else ''}: {detail}"
-        return Finding(rule, section, arm, point, metric, message, tuple(self.ids(rows)), where or self.where(rows),
-                       figures, subject, headline, place, detail, brief, topic, rows=rows)
+        return Finding(
+            rule,
+            section,
+            arm,
+            point,
+            metric,
+            message,
+            tuple(self.ids(rows)),
+            where or self.where(rows),
+            figures,
+            subject,
+            headline,
+            place,
+            detail,
+            brief,
+            topic,
+            rows=rows,
+        )
 
 
 def percent(fraction: float) -> str:

@@ -41,22 +41,22 @@ PROBE = re.compile(r"(?:^|_)(load|loadavg|nice|clock|swap)", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Slow:
-    row: int           # the record
+    row: int  # the record
     arm: str
     point: tuple
     metric: str
     value: float
-    others: float      # the median of its group's other repetitions
+    others: float  # the median of its group's other repetitions
 
 
 @dataclass(frozen=True)
 class Event:
     section: str
-    rows: np.ndarray             # the slow repetitions' records, in input order
-    start: float                 # the earliest start of them
-    end: float                   # the latest end (``ended_at``, else its start)
+    rows: np.ndarray  # the slow repetitions' records, in input order
+    start: float  # the earliest start of them
+    end: float  # the latest end (``ended_at``, else its start)
     slow: tuple[Slow, ...]
-    arms: tuple[str, ...]        # in the section's order
+    arms: tuple[str, ...]  # in the section's order
 
     def explains(self, rows, metric: str) -> bool:
         """Whether one of ``rows`` is a slow repetition of ``metric`` in this window."""
@@ -95,7 +95,7 @@ def windows(order: np.ndarray, slow: np.ndarray) -> list[np.ndarray]:
 
 def host_events(f: Facts, settings: AuditSettings) -> list[Event]:
     """Every host event of the report (computed once per report and ``warmup``)."""
-    cache = f.__dict__.setdefault("_host_events", {})   # pragma: no mutate (any key caches alike)
+    cache = f.__dict__.setdefault("_host_events", {})  # pragma: no mutate (any key caches alike)
     if settings.warmup not in cache:
         cache[settings.warmup] = [e for section in f.report.sections for e in _section_events(f, settings, section)]
     return cache[settings.warmup]
@@ -121,7 +121,8 @@ def _section_events(f: Facts, settings: AuditSettings, section) -> list[Event]:
             others = [middle(np.delete(values, i)) for i in range(len(values))]
             for i in np.flatnonzero(flags).tolist():
                 slow.setdefault(int(rows[i]), []).append(
-                    Slow(int(rows[i]), row.arm, row.point, metric, float(values[i]), others[i]))
+                    Slow(int(rows[i]), row.arm, row.point, metric, float(values[i]), others[i])
+                )
             groups[(row.arm, row.point, metric)] = [int(rows[i]) for i in np.flatnonzero(flags)]
     if not slow:
         return []
@@ -154,7 +155,7 @@ def _ends(f: Facts, rows: np.ndarray) -> np.ndarray:
         return out
     for k, i in enumerate(rows.tolist()):
         try:
-            out[k] = timestamp(str(column.value(i)).strip())   # None or "" does not read: its start stays
+            out[k] = timestamp(str(column.value(i)).strip())  # None or "" does not read: its start stays
         except ValueError:
             continue
     return out
@@ -198,16 +199,34 @@ def host_event(f: Facts, settings: AuditSettings) -> list[Finding]:
         touched = "; ".join(
             f"{f.labels[s.arm]}{' · ' + f.place(s.point, s.metric)} {f.ids([s.row])[0]}: {f.plain(s.value, s.metric)} vs "
             f"{f.number(s.others, s.metric)}, {percent(worse_by(s.value, s.others, f.metrics[s.metric].better) or 0.0)} "
-            "worse" for s in event.slow)
-        quoted = "".join(f"; {name} {f.number(inside)} inside it, {f.number(outside)} outside"
-                         for name, inside, outside in probes(f, event))
+            "worse"
+            for s in event.slow
+        )
+        quoted = "".join(
+            f"; {name} {f.number(inside)} inside it, {f.number(outside)} outside"
+            for name, inside, outside in probes(f, event)
+        )
         names = ", ".join(f.labels[a] for a in event.arms)
-        detail = (f"{len(event.rows)} repetitions of {len(event.arms)} arms ({names}) were slow in one window, "
-                  f"{window} ({touched}; each more than {limit(settings.warmup)} worse than the median of its "
-                  f"figure's others){quoted}: one event on the machine, not a warm-up of each arm; the arms were "
-                  "slowed alike there, so a comparison within the window is still like for like")
+        detail = (
+            f"{len(event.rows)} repetitions of {len(event.arms)} arms ({names}) were slow in one window, "
+            f"{window} ({touched}; each more than {limit(settings.warmup)} worse than the median of its "
+            f"figure's others){quoted}: one event on the machine, not a warm-up of each arm; the arms were "
+            "slowed alike there, so a comparison within the window is still like for like"
+        )
         brief = f"{window}: {names}"
-        out.append(f.finding("host-event", event.section, None, None, None, headline, detail, brief, event.rows,
-                             (("start", event.start), ("end", event.end), ("arms", event.arms),
-                              ("repetitions", len(event.rows))), topic=window))
+        out.append(
+            f.finding(
+                "host-event",
+                event.section,
+                None,
+                None,
+                None,
+                headline,
+                detail,
+                brief,
+                event.rows,
+                (("start", event.start), ("end", event.end), ("arms", event.arms), ("repetitions", len(event.rows))),
+                topic=window,
+            )
+        )
     return out

@@ -18,7 +18,7 @@ from benchproof.errors import Problem
 from benchproof.model.project import Project
 from benchproof.model.terms import Point, Where
 
-CHECK_PLACES = 6   # places named in one line of `check` output; the page lists them all
+CHECK_PLACES = 6  # places named in one line of `check` output; the page lists them all
 
 
 @dataclass(frozen=True)
@@ -28,12 +28,12 @@ class Flag:
     rule: str
     anchor: str
     accepted: bool
-    whole: bool = False      # from a finding about every metric at its point (shown once, on the row)
+    whole: bool = False  # from a finding about every metric at its point (shown once, on the row)
 
 
 @dataclass(frozen=True)
 class Notice:
-    anchor: str                     # "finding-noisy-main-arm-a": the id on the report page
+    anchor: str  # "finding-noisy-main-arm-a": the id on the report page
     rule: str
     section: str
     arm: str | None
@@ -41,8 +41,8 @@ class Notice:
     headline: str
     findings: tuple[Finding, ...]
     accepted: str | None
-    where: Where                    # the first record involved (or the report.yaml key)
-    points: int                     # how many workload points the arm has in the section
+    where: Where  # the first record involved (or the report.yaml key)
+    points: int  # how many workload points the arm has in the section
 
     @property
     def records(self) -> tuple[str, ...]:
@@ -77,7 +77,7 @@ class Notice:
         shown = self.findings if most is None else self.findings[:most]
         more = len(self.findings) - len(shown)
         tail = f"; and {more} more" if more else ""
-        if len({f.brief for f in self.findings}) == 1:   # e.g. n = 2 at every point
+        if len({f.brief for f in self.findings}) == 1:  # e.g. n = 2 at every point
             places = ", ".join(f.place for f in shown)
             return f"{self.subject}: {self.headline} ({self.findings[0].brief}) {self.count()}: {places}{tail}"
         places = "; ".join(f"{f.place} ({f.brief})" for f in shown)
@@ -100,17 +100,33 @@ def group(findings: list[Finding], project: Project, results: Results) -> list[N
         kinds = topics.setdefault((rule_id, section, arm), [])
         if topic not in kinds:
             kinds.append(topic)
-        anchor = _slug("-".join(["finding", rule_id, section, arm or "section"]
-                                + ([str(kinds.index(topic) + 1)] if kinds.index(topic) else [])
-                                + (["accepted"] if accepted else [])))
+        anchor = _slug(
+            "-".join(
+                ["finding", rule_id, section, arm or "section"]
+                + ([str(kinds.index(topic) + 1)] if kinds.index(topic) else [])
+                + (["accepted"] if accepted else [])
+            )
+        )
         base, n = anchor, 2
         while anchor in anchors:
             anchor, n = f"{base}-{n}", n + 1
         anchors.add(anchor)
         where = min((f.where for f in items), key=lambda w: (w.file, w.line or 0))
         points = sum(1 for row in results.section_rows(section) if row.arm == arm)
-        notices.append(Notice(anchor, rule_id, section, arm, items[0].subject, items[0].headline, tuple(items),
-                              accepted, where, points))
+        notices.append(
+            Notice(
+                anchor,
+                rule_id,
+                section,
+                arm,
+                items[0].subject,
+                items[0].headline,
+                tuple(items),
+                accepted,
+                where,
+                points,
+            )
+        )
     return notices
 
 
@@ -127,12 +143,15 @@ def cell_flags(notices: list[Notice], project: Project, results: Results) -> dic
             flag = replace(notice.flag, whole=f.metric is None)
             if f.arm is None:
                 continue
-            places: set[Point] = {f.point} if f.point is not None else \
-                {points.labels[code] for code in np.unique(points.codes[f.rows]).tolist()}
+            places: set[Point] = (
+                {f.point}
+                if f.point is not None
+                else {points.labels[code] for code in np.unique(points.codes[f.rows]).tolist()}
+            )
             for point in places:
                 row = rows.get((f.section, f.arm, point))
                 measured = [m for m in metrics if row and row.stats[m].n_ok]
-                for metric in ([f.metric] if f.metric else measured or metrics):
+                for metric in [f.metric] if f.metric else measured or metrics:
                     flags = out.setdefault((f.section, f.arm, point, metric), [])
                     if flag not in flags:
                         flags.append(flag)
@@ -158,8 +177,11 @@ class RecordFlags:
 
     def of(self, row: int) -> tuple[Flag, ...]:
         """The flags of one record."""
-        return tuple(n.flag for n, rows in zip(self.notices, self.rows)
-                     if len(rows) and (i := int(np.searchsorted(rows, row))) < len(rows) and rows[i] == row)
+        return tuple(
+            n.flag
+            for n, rows in zip(self.notices, self.rows)
+            if len(rows) and (i := int(np.searchsorted(rows, row))) < len(rows) and rows[i] == row
+        )
 
     def combinations(self, n: int) -> tuple[np.ndarray, list[tuple[int, ...]]]:
         """Which notices name each of ``n`` records, without a Python step per record: a code
@@ -172,7 +194,7 @@ class RecordFlags:
         combos = []
         for unique in uniques:
             flags = np.unpackbits(np.frombuffer(unique.tobytes(), np.uint8), bitorder="little")
-            combos.append(tuple(np.flatnonzero(flags[:len(self.notices)]).tolist()))
+            combos.append(tuple(np.flatnonzero(flags[: len(self.notices)]).tolist()))
         return codes.reshape(-1), combos
 
 
@@ -183,5 +205,8 @@ def record_flags(notices: list[Notice]) -> RecordFlags:
 
 def warnings(notices: list[Notice]) -> list[Problem]:
     """``file:line: warning: [rule] message`` for every notice the author has not accepted."""
-    return [Problem(n.where.file, n.where.line, f"[{n.rule}] {n.text(CHECK_PLACES)}", "warning")
-            for n in notices if n.accepted is None]
+    return [
+        Problem(n.where.file, n.where.line, f"[{n.rule}] {n.text(CHECK_PLACES)}", "warning")
+        for n in notices
+        if n.accepted is None
+    ]

@@ -26,8 +26,8 @@ BY_TIME, IN_FILES = "by start time", "in file order"
 
 @dataclass(frozen=True)
 class Order:
-    index: np.ndarray     # positions into the rows given, earliest first
-    how: str              # BY_TIME or IN_FILES: the words for a message
+    index: np.ndarray  # positions into the rows given, earliest first
+    how: str  # BY_TIME or IN_FILES: the words for a message
 
 
 def run_order(records: Records, rows) -> Order:
@@ -35,5 +35,5 @@ def run_order(records: Records, rows) -> Order:
     rows = np.asarray(rows)
     times = records.started[rows]
     if np.isnan(times).any() or not len(rows):
-        return Order(np.argsort(rows), IN_FILES)   # records are in file order
+        return Order(np.argsort(rows), IN_FILES)  # records are in file order
     return Order(np.lexsort((rows, times)), BY_TIME)

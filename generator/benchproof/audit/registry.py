@@ -69,7 +69,7 @@ class Rule(RuleSpec):
     """A declared rule (:class:`~benchproof.model.rules.RuleSpec`: id, family, words) with its check."""
 
     check: Check
-    needs: needs.Need                # whether the report has what the rule reads (and why not)
+    needs: needs.Need  # whether the report has what the rule reads (and why not)
 
 
 def _bound(spec: RuleSpec) -> Rule:

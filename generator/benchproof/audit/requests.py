@@ -14,7 +14,7 @@ from benchproof.model.config import AuditSettings
 from benchproof.model.percentiles import COUNT, PER_RUN, stat
 from benchproof.read.numbers import parse_number
 
-FLOAT_NOISE = 1e-9     # relative: two computations of one figure in doubles agree this closely
+FLOAT_NOISE = 1e-9  # relative: two computations of one figure in doubles agree this closely
 
 
 def written_decimals(value: float) -> int:
@@ -73,13 +73,26 @@ def _other_requests(f: Facts, metric, column: str, rows: list[int]) -> tuple[lis
         skip.add(row)
         section, arm, point = f.records.group_of(int(f.records.group_keys(np.array([row]))[0]))
         have, covers = int(held[row]), fmt.thousands(stated) if float(stated).is_integer() else f.number(float(stated))
-        detail = (f"run {f.records.run_id[row]} states that its summary covers {covers} successful requests "
-                  f"({column}); its request records hold {have:,}: the distribution and the figures recomputed "
-                  f"from it are of those {have:,}, and the tool's summary is not compared with them")
-        out.append(f.finding("summary-differs", section, arm, point, _recomputed(metric.id, "p99", f),
-                             "the request records are not the requests the tool's summary covers", detail,
-                             f"{have:,} requests held, {covers} summarised", [row],
-                             (("stated", float(stated)), ("requests", have)), topic="count"))
+        detail = (
+            f"run {f.records.run_id[row]} states that its summary covers {covers} successful requests "
+            f"({column}); its request records hold {have:,}: the distribution and the figures recomputed "
+            f"from it are of those {have:,}, and the tool's summary is not compared with them"
+        )
+        out.append(
+            f.finding(
+                "summary-differs",
+                section,
+                arm,
+                point,
+                _recomputed(metric.id, "p99", f),
+                "the request records are not the requests the tool's summary covers",
+                detail,
+                f"{have:,} requests held, {covers} summarised",
+                [row],
+                (("stated", float(stated)), ("requests", have)),
+                topic="count",
+            )
+        )
     return out, skip
 
 
@@ -93,7 +106,7 @@ def summary_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
     ok = np.flatnonzero(f.records.ok())
     for metric in f.report.request_metrics:
         found = data.metrics.get(metric.id)
-        if found is None:   # no request file at all: then no metric has values (continue or break alike)
+        if found is None:  # no request file at all: then no metric has values (continue or break alike)
             continue  # pragma: no mutate
         counts = found.counts()
         with_requests = ok[data.requests[ok] > 0].tolist()
@@ -119,11 +132,23 @@ def summary_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
                 # the marker goes on the tool's figure when it is a metric, else on the recomputed one
                 marked = column if column in f.metrics else _recomputed(metric.id, name, f)
                 what = "inter-token gaps of its successful requests" if found.listed else "successful requests"
-                detail = (f"run {f.records.run_ids([row])[0]} states {metric.label} {name} {stated_text} ({column}); its "
-                          f"{len(values):,} {what} give {computed_text}")
+                detail = (
+                    f"run {f.records.run_ids([row])[0]} states {metric.label} {name} {stated_text} ({column}); its "
+                    f"{len(values):,} {what} give {computed_text}"
+                )
                 headline = "a tool's own summary differs from the one recomputed from its requests"
-                out.append(f.finding("summary-differs", section, arm, point, marked,
-                                     headline, detail, f"{name} {stated_text} vs {computed_text}", [row],
-                                     (("stated", float(given[row])), ("recomputed", recomputed),
-                                      ("requests", len(values)))))
+                out.append(
+                    f.finding(
+                        "summary-differs",
+                        section,
+                        arm,
+                        point,
+                        marked,
+                        headline,
+                        detail,
+                        f"{name} {stated_text} vs {computed_text}",
+                        [row],
+                        (("stated", float(given[row])), ("recomputed", recomputed), ("requests", len(values))),
+                    )
+                )
     return out

@@ -21,18 +21,18 @@ class Covered:
 
     rule: str
     ran: bool
-    reason: str | None             # why it could not run, or where it did not (None: it ran on everything)
+    reason: str | None  # why it could not run, or where it did not (None: it ran on everything)
 
 
 @dataclass(frozen=True)
 class Audit:
-    findings: tuple[Finding, ...]                     # rule order, then section, arm, point, metric
-    notices: tuple[Notice, ...]                       # the same, grouped: what the page lists
-    problems: tuple[Problem, ...]                     # warnings: unaccepted notices, unmatched accept entries
-    cells: dict[tuple, tuple[Flag, ...]]              # (section, arm, point, metric) → markers
-    sections: dict[str, tuple[Flag, ...]]             # section → markers of section-wide findings
-    records: RecordFlags                              # each record's markers (by its index)
-    coverage: tuple[Covered, ...] = ()                # every rule, in order: did it run, and why not
+    findings: tuple[Finding, ...]  # rule order, then section, arm, point, metric
+    notices: tuple[Notice, ...]  # the same, grouped: what the page lists
+    problems: tuple[Problem, ...]  # warnings: unaccepted notices, unmatched accept entries
+    cells: dict[tuple, tuple[Flag, ...]]  # (section, arm, point, metric) → markers
+    sections: dict[str, tuple[Flag, ...]]  # section → markers of section-wide findings
+    records: RecordFlags  # each record's markers (by its index)
+    coverage: tuple[Covered, ...] = ()  # every rule, in order: did it run, and why not
 
     @property
     def open(self) -> tuple[Notice, ...]:
@@ -49,7 +49,7 @@ class Audit:
 
 def run_audit(project: Project, computed: Computed) -> Audit:
     settings = project.audit
-    facts = Facts(project, computed)   # the shared facts, handed to every rule
+    facts = Facts(project, computed)  # the shared facts, handed to every rule
     results = computed.results
     found: list[Finding] = []
     covered = []
@@ -64,6 +64,12 @@ def run_audit(project: Project, computed: Computed) -> Audit:
     findings = sorted(findings, key=lambda f: (rank[f.rule], f.accepted is not None))
     notices = group(findings, project, results)
     marking = [n for n in notices if n.marks]
-    return Audit(tuple(findings), tuple(notices), tuple(warnings(notices) + unmatched),
-                 cell_flags(marking, project, results), section_flags(marking), record_flags(marking),
-                 tuple(covered))
+    return Audit(
+        tuple(findings),
+        tuple(notices),
+        tuple(warnings(notices) + unmatched),
+        cell_flags(marking, project, results),
+        section_flags(marking),
+        record_flags(marking),
+        tuple(covered),
+    )

@@ -25,8 +25,9 @@ def _against(f: Facts, section, incumbent: str, there: str) -> list[tuple[str, P
     """(arm, point, metric, its median, the incumbent's median there, the ratio) for each arm of
     ``section`` but its baseline, at each point and metric where the incumbent has a median in
     section ``there`` too: the ratios the section would show had the incumbent been its baseline."""
-    theirs = {(r.point, m): s.median for r in f.results.section_rows(there) if r.arm == incumbent
-              for m, s in r.stats.items()}
+    theirs = {
+        (r.point, m): s.median for r in f.results.section_rows(there) if r.arm == incumbent for m, s in r.stats.items()
+    }
     out = []
     for row in f.results.section_rows(section.id):
         if row.arm == section.baseline:
@@ -58,14 +59,31 @@ def baseline_role(f: Facts, settings: AuditSettings) -> list[Finding]:
         base = f.labels[section.baseline]
         if incumbents:
             inc = f.labels[incumbents[0]]
-            detail = (f"the baseline, {base}, has role reference while {inc} is the incumbent: every ratio in this "
-                      f"section (\"1.79× better\") is against {base}, not against what you run; compare with {inc} "
-                      f"(make it the baseline, or add a compare pair) before quoting a ratio")
-            rows = [r for arm in (section.baseline, incumbents[0]) for p in f.results.points[section.id]
-                    for r in f.ok(section.id, arm, p).tolist()]
-            out.append(f.finding("baseline-role", section.id, None, None, None, headline, detail,
-                                 f"baseline {base} (reference), incumbent {inc}", rows,
-                                 (("baseline", section.baseline), ("incumbent", incumbents[0]))))
+            detail = (
+                f"the baseline, {base}, has role reference while {inc} is the incumbent: every ratio in this "
+                f'section ("1.79× better") is against {base}, not against what you run; compare with {inc} '
+                f"(make it the baseline, or add a compare pair) before quoting a ratio"
+            )
+            rows = [
+                r
+                for arm in (section.baseline, incumbents[0])
+                for p in f.results.points[section.id]
+                for r in f.ok(section.id, arm, p).tolist()
+            ]
+            out.append(
+                f.finding(
+                    "baseline-role",
+                    section.id,
+                    None,
+                    None,
+                    None,
+                    headline,
+                    detail,
+                    f"baseline {base} (reference), incumbent {inc}",
+                    rows,
+                    (("baseline", section.baseline), ("incumbent", incumbents[0])),
+                )
+            )
             continue
         found = _incumbent_elsewhere(f, section)
         if found is None:
@@ -75,24 +93,44 @@ def baseline_role(f: Facts, settings: AuditSettings) -> list[Finding]:
         inc, title = f.labels[incumbent], f.sections[there].title
         figures = _against(f, section, incumbent, there)
         if figures:
-            each = "; ".join(f"{f.labels[arm]} · {f.place(point, metric)}: {_ratio_words(f, ratio, metric)}, "
-                             f"{f.plain(mine, metric)} against {f.number(theirs, metric)}"
-                             for arm, point, metric, mine, theirs, ratio in figures)
+            each = "; ".join(
+                f"{f.labels[arm]} · {f.place(point, metric)}: {_ratio_words(f, ratio, metric)}, "
+                f"{f.plain(mine, metric)} against {f.number(theirs, metric)}"
+                for arm, point, metric, mine, theirs, ratio in figures
+            )
             said = f"against {inc} in “{title}”, at the same point and metric: {each}"
         else:
-            said = (f"{inc} has no median in “{title}” at a point and metric of this section, so no ratio against "
-                    f"it can be given here: measure it beside this section's arms")
-        detail = (f"the baseline, {base}, has role reference while the report's incumbent, {inc}, is measured in "
-                  f"“{title}”: every ratio in this section (\"1.79× better\") is against {base}, not against what "
-                  f"you run; {said}")
+            said = (
+                f"{inc} has no median in “{title}” at a point and metric of this section, so no ratio against "
+                f"it can be given here: measure it beside this section's arms"
+            )
+        detail = (
+            f"the baseline, {base}, has role reference while the report's incumbent, {inc}, is measured in "
+            f'“{title}”: every ratio in this section ("1.79× better") is against {base}, not against what '
+            f"you run; {said}"
+        )
         rows = [r for p in f.results.points[section.id] for r in f.ok(section.id, section.baseline, p).tolist()]
         rows += [r for arm, point, _, _, _, _ in figures for r in f.ok(section.id, arm, point).tolist()]
         rows += [r for _, point, _, _, _, _ in figures for r in f.ok(there, incumbent, point).tolist()]
-        out.append(f.finding("baseline-role", section.id, None, None, None, headline, detail,
-                             f"baseline {base} (reference), incumbent {inc} in “{title}”", rows,
-                             (("baseline", section.baseline), ("incumbent", incumbent), ("incumbent_section", there),
-                              ("ratios", tuple((arm, metric, ratio) for arm, _, metric, _, _, ratio
-                                               in figures)))))
+        out.append(
+            f.finding(
+                "baseline-role",
+                section.id,
+                None,
+                None,
+                None,
+                headline,
+                detail,
+                f"baseline {base} (reference), incumbent {inc} in “{title}”",
+                rows,
+                (
+                    ("baseline", section.baseline),
+                    ("incumbent", incumbent),
+                    ("incumbent_section", there),
+                    ("ratios", tuple((arm, metric, ratio) for arm, _, metric, _, _, ratio in figures)),
+                ),
+            )
+        )
     return out
 
 
@@ -102,25 +140,41 @@ def no_common_point(f: Facts, settings: AuditSettings) -> list[Finding]:
     headline = "arms that share no workload point with any other arm: nothing is compared"
     out = []
     for section in f.report.sections:
-        points = {arm: [p for p in f.results.points[section.id]
-                        if any(s.median is not None for r in f.results.section_rows(section.id)
-                               if r.arm == arm and r.point == p for s in r.stats.values())]
-                  for arm in section.arms}
+        points = {
+            arm: [
+                p
+                for p in f.results.points[section.id]
+                if any(
+                    s.median is not None
+                    for r in f.results.section_rows(section.id)
+                    if r.arm == arm and r.point == p
+                    for s in r.stats.values()
+                )
+            ]
+            for arm in section.arms
+        }
         measured = {arm: set(p) for arm, p in points.items() if p}
         if len(measured) < 2:
             continue
-        alone = [arm for arm, mine in measured.items()
-                 if not any(mine & theirs for other, theirs in measured.items() if other != arm)]
+        alone = [
+            arm
+            for arm, mine in measured.items()
+            if not any(mine & theirs for other, theirs in measured.items() if other != arm)
+        ]
         if not alone:
             continue
-        each = "; ".join(f"{f.labels[arm]} at {', '.join(f.point_text(p) for p in points[arm])}"
-                         for arm in alone)
+        each = "; ".join(f"{f.labels[arm]} at {', '.join(f.point_text(p) for p in points[arm])}" for arm in alone)
         others = [f.labels[a] for a in measured if a not in alone]
         against = f" (nor with {', '.join(others)})" if others else ""
-        detail = (f"{fmt.count(len(alone), 'arm')} {fmt.plural(len(alone), 'shares', 'share')} no "
-                  f"workload point with another{against}: {each}; no ratio or comparison is made between them; "
-                  "measure them at a common point")
+        detail = (
+            f"{fmt.count(len(alone), 'arm')} {fmt.plural(len(alone), 'shares', 'share')} no "
+            f"workload point with another{against}: {each}; no ratio or comparison is made between them; "
+            "measure them at a common point"
+        )
         rows = [r for arm in alone for p in points[arm] for r in f.ok(section.id, arm, p).tolist()]
-        out.append(f.finding("no-common-point", section.id, None, None, None, headline, detail, each, rows,
-                             (("arms", tuple(alone)),)))
+        out.append(
+            f.finding(
+                "no-common-point", section.id, None, None, None, headline, detail, each, rows, (("arms", tuple(alone)),)
+            )
+        )
     return out

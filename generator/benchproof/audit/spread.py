@@ -31,8 +31,20 @@ def few_repetitions(f: Facts, settings: AuditSettings) -> list[Finding]:
         if not 0 < n < least:
             continue
         detail = f"{n} successful {fmt.plural(n, 'repetition')}, fewer than {least}"
-        out.append(f.finding("few-repetitions", row.section, row.arm, row.point, None, headline,
-                             detail, f"n = {n}", records, (("n_ok", n), ("min_repetitions", least))))
+        out.append(
+            f.finding(
+                "few-repetitions",
+                row.section,
+                row.arm,
+                row.point,
+                None,
+                headline,
+                detail,
+                f"n = {n}",
+                records,
+                (("n_ok", n), ("min_repetitions", least)),
+            )
+        )
     return out
 
 
@@ -46,33 +58,54 @@ def noisy(f: Facts, settings: AuditSettings) -> list[Finding]:
     out = []
     for row in f.results.rows:
         for metric, s in row.stats.items():
-            spread = stat_relative(s)        # the figure's own min–max or quartiles (compute.spread)
+            spread = stat_relative(s)  # the figure's own min–max or quartiles (compute.spread)
             if spread is None or spread <= settings.noise:
                 continue
             rows, values = f.values(row.section, row.arm, row.point, metric)
             if noise_stray(values, settings.noise) is not None:
                 continue
             found, median = stat_bounds(s), s.median
-            assert found is not None   # a figure with a spread has its bounds
-            assert median is not None   # a figure with a spread has its median
+            assert found is not None  # a figure with a spread has its bounds
+            assert median is not None  # a figure with a spread has its median
             low, high = found
             what = "the interquartile range" if robust(len(values)) else "the range"
             shown = f"IQR {f.span(low, high, metric)}" if robust(len(values)) else f.span(low, high, metric)
-            detail = (f"{shown} around a median of {f.plain(median, metric)}: {what} is {percent(spread)} of the "
-                      f"median (limit {limit(settings.noise)})")
-            apart = noise_stray(values, settings.noise, dixon_stray)   # one apart, among fewer than 4
+            detail = (
+                f"{shown} around a median of {f.plain(median, metric)}: {what} is {percent(spread)} of the "
+                f"median (limit {limit(settings.noise)})"
+            )
+            apart = noise_stray(values, settings.noise, dixon_stray)  # one apart, among fewer than 4
             if apart is not None:
                 warm = first_slow(f, row.section, row.arm, row.point, metric, settings)
                 if (warm is not None and apart.index in warm[0]) or _on_host(f, settings, [rows[apart.index]], metric):
-                    continue                             # a slow first repetition (warm-up names it), or one
-                                                         # slowed with other arms (host-event names it)
+                    continue  # a slow first repetition (warm-up names it), or one
+                    # slowed with other arms (host-event names it)
                 listed = ", ".join(f.plain(float(v), metric) for v in values[:-1])
-                detail += (f"; {listed}, {f.number(float(values[-1]), metric)}: {len(values)} repetitions that "
-                           f"disagree; at n = {len(values)} none can be told apart as the stray")
+                detail += (
+                    f"; {listed}, {f.number(float(values[-1]), metric)}: {len(values)} repetitions that "
+                    f"disagree; at n = {len(values)} none can be told apart as the stray"
+                )
             brief = f"{shown}, {percent(spread)} of the median {f.plain(median, metric)}"
-            out.append(f.finding("noisy", row.section, row.arm, row.point, metric, headline, detail, brief, rows,
-                                 (("median", s.median), ("low", low), ("high", high), ("spread", spread),
-                                  ("method", method(len(values))))))
+            out.append(
+                f.finding(
+                    "noisy",
+                    row.section,
+                    row.arm,
+                    row.point,
+                    metric,
+                    headline,
+                    detail,
+                    brief,
+                    rows,
+                    (
+                        ("median", s.median),
+                        ("low", low),
+                        ("high", high),
+                        ("spread", spread),
+                        ("method", method(len(values))),
+                    ),
+                )
+            )
     return out
 
 
@@ -86,7 +119,7 @@ def first_slow(f: Facts, section: str, arm: str, point, metric: str, settings: A
     if len(rows) < 3:
         return None
     order = run_order(f.records, rows)
-    k = max(3, len(rows) // 10) if robust(len(rows)) else 1   # a median one stalled round cannot move
+    k = max(3, len(rows) // 10) if robust(len(rows)) else 1  # a median one stalled round cannot move
     first = np.sort(order.index[:k])
     value = middle(values[first])
     others = middle(np.delete(values, first))
@@ -108,34 +141,54 @@ def warm_up(f: Facts, settings: AuditSettings) -> list[Finding]:
             found = first_slow(f, row.section, row.arm, row.point, metric, settings)
             rows = f.values(row.section, row.arm, row.point, metric)[0]
             if found is None or _on_host(f, settings, rows[found[0]], metric):
-                continue                                 # none, or slowed with other arms: host-event's
+                continue  # none, or slowed with other arms: host-event's
             first, value, others, gap, how = found
             direction = "lower" if f.metrics[metric].better == "higher" else "higher"
             if len(first) == 1:
                 which = f"the first repetition {how} ({f.ids(rows[first])[0]}) is"
             else:
-                which = (f"the first {len(first)} repetitions {how} (a tenth, from {f.ids(rows[first[:1]])[0]}) are, "
-                         "as a median,")
-            detail = (f"{which} {percent(gap)} worse ({direction}) than the median of the other "
-                      f"{len(rows) - len(first)}: {f.plain(value, metric)} vs {f.number(others, metric)} "
-                      f"(limit {limit(settings.warmup)}): warm-up?")
+                which = (
+                    f"the first {len(first)} repetitions {how} (a tenth, from {f.ids(rows[first[:1]])[0]}) are, "
+                    "as a median,"
+                )
+            detail = (
+                f"{which} {percent(gap)} worse ({direction}) than the median of the other "
+                f"{len(rows) - len(first)}: {f.plain(value, metric)} vs {f.number(others, metric)} "
+                f"(limit {limit(settings.warmup)}): warm-up?"
+            )
             detail += "".join(without_first(f, settings, row.section, row.arm, row.point, metric, first))
             brief = f"{f.plain(value, metric)} vs {f.number(others, metric)}, {percent(gap)} worse"
-            out.append(f.finding("warm-up", row.section, row.arm, row.point, metric, headline, detail, brief,
-                                 rows[first], (("first", value), ("median_of_others", others), ("worse_by", gap))))
+            out.append(
+                f.finding(
+                    "warm-up",
+                    row.section,
+                    row.arm,
+                    row.point,
+                    metric,
+                    headline,
+                    detail,
+                    brief,
+                    rows[first],
+                    (("first", value), ("median_of_others", others), ("worse_by", gap)),
+                )
+            )
     return out
 
 
-def without_first(f: Facts, settings: AuditSettings, section: str, arm: str, point, metric: str,
-                  first: np.ndarray) -> list[str]:
+def without_first(
+    f: Facts, settings: AuditSettings, section: str, arm: str, point, metric: str, first: np.ndarray
+) -> list[str]:
     """What each comparison of the warm group (as the arm or as the one compared with) says
     without its first repetitions ``first`` (indexes into its values), when it is within noise
     with them and separated without them: the separation of :mod:`benchproof.compute.separation`,
     read again on the values left (as ``outlier`` re-reads a comparison without its stray)."""
     out = []
     for c in f.comparisons:
-        if (c.state != WITHIN_NOISE or (c.section, c.point, c.metric) != (section, point, metric)
-                or arm not in (c.arm, c.vs)):
+        if (
+            c.state != WITHIN_NOISE
+            or (c.section, c.point, c.metric) != (section, point, metric)
+            or arm not in (c.arm, c.vs)
+        ):
             continue
         base = f.values(section, c.vs, point, metric)[1]
         mine = f.values(section, c.arm, point, metric)[1]
@@ -170,8 +223,10 @@ def outlier(f: Facts, settings: AuditSettings) -> list[Finding]:
             values = f.values(row.section, row.arm, row.point, metric)[1]
             stray = noise_stray(values, settings.noise)
             if stray is not None:
-                spread = f"its spread would be {percent(stray.without)} of the median instead of " \
-                         f"{percent(stray.spread)} (noisy over {limit(settings.noise)})"
+                spread = (
+                    f"its spread would be {percent(stray.without)} of the median instead of "
+                    f"{percent(stray.spread)} (noisy over {limit(settings.noise)})"
+                )
                 causes.setdefault((row.section, row.arm, row.point, metric, stray.index), []).append(spread)
     for c in f.comparisons:
         if c.state != WITHIN_NOISE:
@@ -182,31 +237,53 @@ def outlier(f: Facts, settings: AuditSettings) -> list[Finding]:
             continue
         on_arm, index = found
         owner = c.arm if on_arm else c.vs
-        words = (f"the comparison of {f.labels[c.arm]} with {f.labels[c.vs]} ({c.direction}, within noise) "
-                 "would be separated")
+        words = (
+            f"the comparison of {f.labels[c.arm]} with {f.labels[c.vs]} ({c.direction}, within noise) "
+            "would be separated"
+        )
         causes.setdefault((c.section, owner, c.point, c.metric, index), []).append(words)
     place = {(r.section, r.arm, r.point): k for k, r in enumerate(f.results.rows)}
     metrics = list(f.metrics)
     out = []
     for (section, arm, point, metric, i), said in sorted(
-            causes.items(), key=lambda item: (place[item[0][:3]], metrics.index(item[0][3]), item[0][4])):
+        causes.items(), key=lambda item: (place[item[0][:3]], metrics.index(item[0][3]), item[0][4])
+    ):
         warm = first_slow(f, section, arm, point, metric, settings)
         rows, values = f.values(section, arm, point, metric)
-        mine = rows[i:i + 1]
+        mine = rows[i : i + 1]
         if (warm is not None and i in warm[0]) or _on_host(f, settings, mine, metric):
-            continue                                     # the warm-up finding names it, or host-event
+            continue  # the warm-up finding names it, or host-event
         record = f.ids(mine)[0]
         rest = np.delete(values, i)
         q = _dixon_q(values, i)
         repeat = int(f.records.repeat[rows[i]])
         headline = f"repetition #{repeat} ({record}) stands apart and alone changes what the figures say"
-        detail = (f"repetition #{repeat} ({record}), {f.number(float(values[i]), metric)}, stands apart from the "
-                  f"other {len(rest)} ({f.span(float(rest.min()), float(rest.max()), metric)}; Dixon's Q "
-                  f"{fmt.number(q, 2)} ≥ {DIXON_Q90[len(values)]}): without it " + "; and ".join(dict.fromkeys(said)))
+        detail = (
+            f"repetition #{repeat} ({record}), {f.number(float(values[i]), metric)}, stands apart from the "
+            f"other {len(rest)} ({f.span(float(rest.min()), float(rest.max()), metric)}; Dixon's Q "
+            f"{fmt.number(q, 2)} ≥ {DIXON_Q90[len(values)]}): without it " + "; and ".join(dict.fromkeys(said))
+        )
         brief = f"{f.number(float(values[i]), metric)} vs {f.span(float(rest.min()), float(rest.max()), metric)}"
-        out.append(f.finding("outlier", section, arm, point, metric, headline, detail, brief, mine,
-                             (("value", float(values[i])), ("others_min", float(rest.min())),
-                              ("others_max", float(rest.max())), ("dixon_q", q)), topic=record))
+        out.append(
+            f.finding(
+                "outlier",
+                section,
+                arm,
+                point,
+                metric,
+                headline,
+                detail,
+                brief,
+                mine,
+                (
+                    ("value", float(values[i])),
+                    ("others_min", float(rest.min())),
+                    ("others_max", float(rest.max())),
+                    ("dixon_q", q),
+                ),
+                topic=record,
+            )
+        )
     return out
 
 

@@ -26,14 +26,14 @@ import numpy as np
 from benchproof.compute.spread import dixon_stray, relative
 from benchproof.model.percentiles import median
 
-STRAY_FROM = 4     # the fewest repetitions among which one can be named as the stray
+STRAY_FROM = 4  # the fewest repetitions among which one can be named as the stray
 
 
 @dataclass(frozen=True)
 class Stray:
-    index: int                 # in the group's values (and rows)
-    spread: float              # the group's relative spread with it
-    without: float             # ... and without it
+    index: int  # in the group's values (and rows)
+    spread: float  # the group's relative spread with it
+    without: float  # ... and without it
 
 
 def lone_stray(values: np.ndarray) -> int | None:
@@ -43,8 +43,9 @@ def lone_stray(values: np.ndarray) -> int | None:
     return dixon_stray(values)
 
 
-def noise_stray(values: np.ndarray, noise: float,
-                judge: Callable[[np.ndarray], int | None] = lone_stray) -> Stray | None:
+def noise_stray(
+    values: np.ndarray, noise: float, judge: Callable[[np.ndarray], int | None] = lone_stray
+) -> Stray | None:
     """The lone stray that alone makes ``values`` noisy, if there is one.  ``judge`` names the
     candidate: :func:`dixon_stray` asks whether one would be, were the group large enough."""
     spread = relative(values)

@@ -49,12 +49,11 @@ def workload_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
     out = []
     for section in project.report.sections:
         for point in results.points[section.id]:
-            for name in settings.parity:   # a column of the run files: read/ refuses any other
+            for name in settings.parity:  # a column of the run files: read/ refuses any other
                 column = f.records.raw[name]
                 if name not in numbers:
                     numbers[name], present[name] = parse_column(column), column.present()
-                value = {arm: _field_value(column, numbers[name], f.ok(section.id, arm, point))
-                         for arm in section.arms}
+                value = {arm: _field_value(column, numbers[name], f.ok(section.id, arm, point)) for arm in section.arms}
                 have = [a for a in section.arms if value[a] is not None]
                 if len(have) < 2:
                     continue
@@ -68,14 +67,30 @@ def workload_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
                         continue
                     mine, theirs = _shown(value[arm], f.report.decimals), _shown(value[reference], f.report.decimals)
                     far = "" if gap == math.inf else f", {percent(gap)} apart"
-                    detail = (f"{name} is {mine} here and {theirs} for {f.labels[reference]} ({role}){far} "
-                              f"(tolerance {limit(settings.parity_tolerance)})")
+                    detail = (
+                        f"{name} is {mine} here and {theirs} for {f.labels[reference]} ({role}){far} "
+                        f"(tolerance {limit(settings.parity_tolerance)})"
+                    )
                     rows = f.ok(section.id, arm, point)
                     records = rows[present[name][rows]]
                     brief = f"{name} {mine} vs {theirs}"
-                    finding = f.finding("workload-differs", section.id, arm, point, None, headline, detail, brief, records,
-                                        (("field", name), ("value", value[arm]), ("reference", value[reference]),
-                                         ("reference_arm", reference)))
+                    finding = f.finding(
+                        "workload-differs",
+                        section.id,
+                        arm,
+                        point,
+                        None,
+                        headline,
+                        detail,
+                        brief,
+                        records,
+                        (
+                            ("field", name),
+                            ("value", value[arm]),
+                            ("reference", value[reference]),
+                            ("reference_arm", reference),
+                        ),
+                    )
                     out.append(finding)
     return out
 
@@ -101,28 +116,43 @@ def order_confounded(f: Facts, settings: AuditSettings) -> list[Finding]:
     records = f.records
     for section in project.report.sections:
         ok = np.flatnonzero(records.ok() & (records.section.codes == records.section.code_of(section.id)))
-        if run_order(records, ok).how != BY_TIME:   # lines of one arm, then another's: how a file
-            continue                                  # was written, not when the arms ran
+        if run_order(records, ok).how != BY_TIME:  # lines of one arm, then another's: how a file
+            continue  # was written, not when the arms ran
         times = records.started[ok]
         spans: dict[str, tuple[float, float]] = {}
         arms = records.arm.codes[ok]
-        for code in dict.fromkeys(arms.tolist()):   # arms in the order their first record comes
+        for code in dict.fromkeys(arms.tolist()):  # arms in the order their first record comes
             mine = times[arms == code]
             spans[records.arm.labels[code]] = (float(mine.min()), float(mine.max()))
-        if len(spans) < 2 or len(ok) == len(spans):    # fewer than two arms, or one record an arm
+        if len(spans) < 2 or len(ok) == len(spans):  # fewer than two arms, or one record an arm
             continue
         ordered = sorted(spans.items(), key=lambda item: item[1])
         if any(later[0] <= earlier[1] for (_, earlier), (_, later) in zip(ordered, ordered[1:])):
             continue
         days = {_clock(t, "%Y-%m-%d") for span in spans.values() for t in span}
         clock = "%H:%M:%S" if len(days) == 1 else "%Y-%m-%d %H:%M:%S"
-        blocks = ", then ".join(f"{f.labels[arm]} {_clock(low, clock)}–{_clock(high, clock)}"
-                                for arm, (low, high) in ordered)
+        blocks = ", then ".join(
+            f"{f.labels[arm]} {_clock(low, clock)}–{_clock(high, clock)}" for arm, (low, high) in ordered
+        )
         blocks += f" UTC, {days.pop()}" if len(days) == 1 else " UTC"
-        detail = (f"by start time, the {len(spans)} arms ran in blocks ({blocks}): a change over time (heat, other load, "
-                  "caches) would look like a difference between arms; interleave them, e.g. in a rotation")
-        out.append(f.finding("order-confounded", section.id, None, None, None, headline, detail, blocks,
-                             ok, tuple((arm, span) for arm, span in ordered)))
+        detail = (
+            f"by start time, the {len(spans)} arms ran in blocks ({blocks}): a change over time (heat, other load, "
+            "caches) would look like a difference between arms; interleave them, e.g. in a rotation"
+        )
+        out.append(
+            f.finding(
+                "order-confounded",
+                section.id,
+                None,
+                None,
+                None,
+                headline,
+                detail,
+                blocks,
+                ok,
+                tuple((arm, span) for arm, span in ordered),
+            )
+        )
     return out
 
 

@@ -47,8 +47,11 @@ SUBTITLE = "bar = median of successful repetitions · dot = one repetition"
 
 def _skeleton(metric: Metric, order: list[str], arm_label: str, cache: Cache) -> dict:
     """The spec of one section × metric, without data: every workload point reuses it."""
-    return cached_skeleton(cache, {"bars": metric_key(metric), "order": order, "arm_label": arm_label},
-                           lambda: _make_skeleton(metric, order, arm_label))
+    return cached_skeleton(
+        cache,
+        {"bars": metric_key(metric), "order": order, "arm_label": arm_label},
+        lambda: _make_skeleton(metric, order, arm_label),
+    )
 
 
 def _make_skeleton(metric: Metric, order: list[str], arm_label: str) -> dict:
@@ -56,44 +59,86 @@ def _make_skeleton(metric: Metric, order: list[str], arm_label: str) -> dict:
 
     # The domain alone orders the rows: a ``sort`` list would become Vega expression source, and
     # user text (a label holding U+2028, a quote…) must only ever be data in a spec.
-    y = alt.Y("arm:N", scale=alt.Scale(domain=order), title=None,
-              axis=alt.Axis(labelFontSize=12, ticks=False, domain=False))
+    y = alt.Y(
+        "arm:N", scale=alt.Scale(domain=order), title=None, axis=alt.Axis(labelFontSize=12, ticks=False, domain=False)
+    )
     x_scale = alt.Scale(zero=True, nice=True)
     x_axis = alt.Axis(tickCount=6, title=style.axis_title(metric))
-    bar_chart = alt.Chart(alt.NamedData("bars")).mark_bar(
-        color=style.BAR_COLOR, height={"band": 0.62}).properties(name="bars").encode(
-        x=alt.X("median:Q", axis=x_axis, scale=x_scale),
-        y=y,
-        href=alt.Href("href:N"),
-        tooltip=[alt.Tooltip("arm:N", title=arm_label), alt.Tooltip("median_text:N", title="Median"),
-                 alt.Tooltip("range:N", title="Min–max"), alt.Tooltip("n:N", title="Repetitions"),
-                 alt.Tooltip("ratio:N", title="Ratio"),
-                 alt.Tooltip("status:N", title="Status"), alt.Tooltip("audit:N", title="Audit")])
-    dot_tooltip = [alt.Tooltip("arm:N", title=arm_label), alt.Tooltip("repeat:N", title="Repetition"),
-                   alt.Tooltip("shown:N", title="Value"), alt.Tooltip("status:N", title="Status"),
-                   alt.Tooltip("run:N", title="Run")]
-    dot_chart = alt.Chart(alt.NamedData("dots")).mark_circle(
-        color=style.DOT_COLOR, size=46, opacity=0.85, stroke="white", strokeWidth=0.8).properties(name="dots").encode(
-        x=alt.X("value:Q", axis=x_axis, scale=x_scale), y=y, tooltip=dot_tooltip).transform_calculate(status=DOT_STATUS)
+    bar_chart = (
+        alt.Chart(alt.NamedData("bars"))
+        .mark_bar(color=style.BAR_COLOR, height={"band": 0.62})
+        .properties(name="bars")
+        .encode(
+            x=alt.X("median:Q", axis=x_axis, scale=x_scale),
+            y=y,
+            href=alt.Href("href:N"),
+            tooltip=[
+                alt.Tooltip("arm:N", title=arm_label),
+                alt.Tooltip("median_text:N", title="Median"),
+                alt.Tooltip("range:N", title="Min–max"),
+                alt.Tooltip("n:N", title="Repetitions"),
+                alt.Tooltip("ratio:N", title="Ratio"),
+                alt.Tooltip("status:N", title="Status"),
+                alt.Tooltip("audit:N", title="Audit"),
+            ],
+        )
+    )
+    dot_tooltip = [
+        alt.Tooltip("arm:N", title=arm_label),
+        alt.Tooltip("repeat:N", title="Repetition"),
+        alt.Tooltip("shown:N", title="Value"),
+        alt.Tooltip("status:N", title="Status"),
+        alt.Tooltip("run:N", title="Run"),
+    ]
+    dot_chart = (
+        alt.Chart(alt.NamedData("dots"))
+        .mark_circle(color=style.DOT_COLOR, size=46, opacity=0.85, stroke="white", strokeWidth=0.8)
+        .properties(name="dots")
+        .encode(x=alt.X("value:Q", axis=x_axis, scale=x_scale), y=y, tooltip=dot_tooltip)
+        .transform_calculate(status=DOT_STATUS)
+    )
     # a repetition beyond the axis: at the edge (pixel 0 or the full width), a distinct mark
-    off_chart = alt.Chart(alt.NamedData("offscale")).mark_point(
-        shape="triangle-right", filled=True, size=90, color=style.OFF_SCALE_COLOR, opacity=0.95).properties(
-        name="offscale").encode(x=alt.XValue("width"), y=y, tooltip=dot_tooltip).transform_calculate(status=DOT_STATUS)
-    missing_chart = alt.Chart(alt.NamedData("missing")).mark_text(
-        align="left", dx=4, color=style.MISSING_COLOR, fontSize=12).properties(name="missing").encode(
-        x=alt.datum(0), y=y, text="text:N", href=alt.Href("href:N"))
+    off_chart = (
+        alt.Chart(alt.NamedData("offscale"))
+        .mark_point(shape="triangle-right", filled=True, size=90, color=style.OFF_SCALE_COLOR, opacity=0.95)
+        .properties(name="offscale")
+        .encode(x=alt.XValue("width"), y=y, tooltip=dot_tooltip)
+        .transform_calculate(status=DOT_STATUS)
+    )
+    missing_chart = (
+        alt.Chart(alt.NamedData("missing"))
+        .mark_text(align="left", dx=4, color=style.MISSING_COLOR, fontSize=12)
+        .properties(name="missing")
+        .encode(x=alt.datum(0), y=y, text="text:N", href=alt.Href("href:N"))
+    )
     # The audit's marker, beside its row right of the plot (past the off-scale marks), so it
     # never covers a bar or a dot; it links to the finding like the bar.
-    flag_chart = alt.Chart(alt.NamedData("flags")).mark_text(
-        align="left", dx=12, color=style.FLAG_COLOR, fontSize=11, fontWeight="bold").properties(name="flags").encode(
-        x=alt.XValue("width"), y=y, text="text:N", href=alt.Href("href:N"),
-        tooltip=[alt.Tooltip("arm:N", title=arm_label), alt.Tooltip("audit:N", title="Audit")])
+    flag_chart = (
+        alt.Chart(alt.NamedData("flags"))
+        .mark_text(align="left", dx=12, color=style.FLAG_COLOR, fontSize=11, fontWeight="bold")
+        .properties(name="flags")
+        .encode(
+            x=alt.XValue("width"),
+            y=y,
+            text="text:N",
+            href=alt.Href("href:N"),
+            tooltip=[alt.Tooltip("arm:N", title=arm_label), alt.Tooltip("audit:N", title="Audit")],
+        )
+    )
     chart = alt.layer(bar_chart, dot_chart, off_chart, missing_chart, flag_chart)
     return style.finish(chart, WIDTH, max(1, len(order)) * ROW_HEIGHT, LABEL_LIMIT)
 
 
-def _view(project: Project, results: Results, section, metric: Metric, point: Point,
-          dots_of: Dots, skeleton: dict, flags: Mapping) -> Chart:
+def _view(
+    project: Project,
+    results: Results,
+    section,
+    metric: Metric,
+    point: Point,
+    dots_of: Dots,
+    skeleton: dict,
+    flags: Mapping,
+) -> Chart:
     labels = style.labels(project, section.arms)
     rows = {r.arm: r for r in results.section_rows(section.id) if r.point == point}
     limit = style.off_scale_limit([m for a in section.arms if (m := rows[a].stats[metric.id].median) is not None])
@@ -106,14 +151,22 @@ def _view(project: Project, results: Results, section, metric: Metric, point: Po
         link = {k: v for k, v in flagged.items() if k in ("audit", "href")}
         if stat.median is None:
             text = f"{fmt.MISSING} {stat.status}" + (f"  {flagged['flag']}" if "flag" in flagged else "")
-            missing.append({"arm": label, "text": text, "href": link["href"], "status": stat.status,
-                            "flag": flagged.get("flag", "")})
+            missing.append(
+                {
+                    "arm": label,
+                    "text": text,
+                    "href": link["href"],
+                    "status": stat.status,
+                    "flag": flagged.get("flag", ""),
+                }
+            )
             continue
         if "flag" in flagged:
             marks.append({"arm": label, "text": flagged["flag"], "short": flagged["short"], **link})
         bars.append({"arm": label, **figure_fields(stat, metric), "status": rows[arm_id].status, **link})
-        reps = repetitions(dots_of, (section.id, arm_id, point), metric.id,
-                           f"{section.id}|{arm_id}|{metric.id}|{point}", limit)
+        reps = repetitions(
+            dots_of, (section.id, arm_id, point), metric.id, f"{section.id}|{arm_id}|{metric.id}|{point}", limit
+        )
         shown, total, outside = shown + reps.shown, total + reps.total, outside + reps.off_scale
         dots += dot_rows(dots_of, reps.inside, metric, label)
         off += dot_rows(dots_of, reps.outside, metric, label, off_scale=True)
@@ -124,14 +177,29 @@ def _view(project: Project, results: Results, section, metric: Metric, point: Po
     note = style.off_scale_note(outside)
     datasets = {"bars": bars, "dots": dots, "offscale": off, "missing": missing, "flags": marks}
     figures = bar_figures(metric.label, where, datasets, project.report.arm_label)
-    spec = style.titled(skeleton, metric.label, where, subtitle, datasets, [note] if note else [], "x",
-                        figures.description)
-    return Chart("bars", view_key(section.id, metric.id, point), f"{section.title} · {heading}", spec,
-                 figures.description, section.id, metric.id, point, None, shown, total, outside, figures)
+    spec = style.titled(
+        skeleton, metric.label, where, subtitle, datasets, [note] if note else [], "x", figures.description
+    )
+    return Chart(
+        "bars",
+        view_key(section.id, metric.id, point),
+        f"{section.title} · {heading}",
+        spec,
+        figures.description,
+        section.id,
+        metric.id,
+        point,
+        None,
+        shown,
+        total,
+        outside,
+        figures,
+    )
 
 
-def chart_views(project: Project, computed: Computed, flags: Mapping | None = None,
-                cache: Cache | None = None) -> list[Chart]:
+def chart_views(
+    project: Project, computed: Computed, flags: Mapping | None = None, cache: Cache | None = None
+) -> list[Chart]:
     """Every view with data, in page order: per section and metric, the sweeps first (a line
     across each numeric dimension), then the bars at each point (``flags``: the audit's
     markers by (section, arm, point, metric); ``cache``: the chart cache, the default one
@@ -162,5 +230,7 @@ def _unique(views: list[Chart]) -> list[Chart]:
     and ``1,5``) with a digest; should two views still share a key, each gets a digest of its
     section, metric, point and sweep dimension, so no two files clash."""
     counts = Counter(v.key for v in views)
-    return [replace(v, key=f"{v.key}-{digest(repr((v.section, v.metric, v.point, v.across)))}")
-            if counts[v.key] > 1 else v for v in views]
+    return [
+        replace(v, key=f"{v.key}-{digest(repr((v.section, v.metric, v.point, v.across)))}") if counts[v.key] > 1 else v
+        for v in views
+    ]

@@ -17,14 +17,14 @@ from benchproof.model.terms import Point
 class Kind:
     """How a kind of chart lands in the site: always its static SVG (``charts/<key>.svg``)."""
 
-    png: bool          # and a PNG beside it, for slides and documents
-    labelled: bool     # the SVG is an image named by its title and described by its words
+    png: bool  # and a PNG beside it, for slides and documents
+    labelled: bool  # the SVG is an image named by its title and described by its words
 
 
 KINDS = {
-    "bars": Kind(png=True, labelled=True),        # the arms at one point (charts.bars)
-    "sweep": Kind(png=True, labelled=True),       # a line per arm across a dimension (charts.sweep)
-    "ecdf": Kind(png=False, labelled=True),       # a request metric's distribution (charts.ecdf)
+    "bars": Kind(png=True, labelled=True),  # the arms at one point (charts.bars)
+    "sweep": Kind(png=True, labelled=True),  # a line per arm across a dimension (charts.sweep)
+    "ecdf": Kind(png=False, labelled=True),  # a request metric's distribution (charts.ecdf)
     "histogram": Kind(png=False, labelled=True),  # the same as a histogram (charts.ecdf)
     "crossover": Kind(png=False, labelled=False),  # time per request against output tokens (charts.workload)
     "reference": Kind(png=False, labelled=False),  # a reference distribution (charts.workload)
@@ -47,11 +47,11 @@ class Chart:
     section: str = ""
     metric: str = ""
     point: Point = ()
-    across: str | None = None      # a sweep: the dimension on the x axis
+    across: str | None = None  # a sweep: the dimension on the x axis
     shown: int = 0
     total: int = 0
-    off_scale: int = 0             # repetitions drawn at the axis edge
-    figures: Figures | None = None # bars and sweeps: the view in words and as a table
+    off_scale: int = 0  # repetitions drawn at the axis edge
+    figures: Figures | None = None  # bars and sweeps: the view in words and as a table
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -79,10 +79,10 @@ class Distribution:
 class ReportCharts:
     """Every chart of one report, by the place the pages show it."""
 
-    views: tuple[Chart, ...]                        # bars and sweeps, in page order: the chart widgets
-    distributions: tuple[Distribution, ...]         # one per computed distribution view, in its order
-    crossovers: tuple[Chart | None, ...]            # one per crossover (None: an arm has no line to draw)
-    references: tuple[Chart, ...]                   # one per reference
+    views: tuple[Chart, ...]  # bars and sweeps, in page order: the chart widgets
+    distributions: tuple[Distribution, ...]  # one per computed distribution view, in its order
+    crossovers: tuple[Chart | None, ...]  # one per crossover (None: an arm has no line to draw)
+    references: tuple[Chart, ...]  # one per reference
 
     @property
     def all(self) -> tuple[Chart, ...]:

@@ -22,9 +22,9 @@ from benchproof.compute.groups import Groups
 from benchproof.model.magnitude import magnitude
 from benchproof.model.project import Project
 
-DOT_CAP = 200          # dots per arm and view before a deterministic sample is drawn
-PAGE_DOTS = 6_000      # dots on the report page, all views together (index.html ≤ 2 MB at 1M records)
-MIN_DOTS = 10          # dots per arm and view, however many views there are
+DOT_CAP = 200  # dots per arm and view before a deterministic sample is drawn
+PAGE_DOTS = 6_000  # dots on the report page, all views together (index.html ≤ 2 MB at 1M records)
+MIN_DOTS = 10  # dots per arm and view, however many views there are
 
 
 class Dots:
@@ -38,8 +38,9 @@ class Dots:
         records = self.records = project.records
         self.groups: dict[tuple, np.ndarray] = groups.rows
         weight = _sweeps_per_section(self.groups, sweep_points)
-        sizes = [int((~np.isnan(values[rows])).sum()) for rows in self.groups.values()
-                 for values in records.metrics.values()]
+        sizes = [
+            int((~np.isnan(values[rows])).sum()) for rows in self.groups.values() for values in records.metrics.values()
+        ]
         sweeps = [weight[section] for section, _, _ in self.groups for _ in records.metrics]
         self.cap = page_cap(sizes, sweeps, sweep_cap)
         self._rank: np.ndarray | None = None
@@ -57,7 +58,7 @@ class Dots:
             return rows
         values = self.records.metrics[metric][rows]
         order = np.argsort(values, kind="stable")
-        if (np.diff(values[order]) == 0).any():   # equal values: the one with the smaller run id first
+        if (np.diff(values[order]) == 0).any():  # equal values: the one with the smaller run id first
             order = np.lexsort((self.run_id_rank()[rows], values))
         ordered = rows[order]
         middle = random.Random(seed).sample(range(1, len(rows) - 1), cap - 2)
@@ -80,10 +81,12 @@ def _sweeps_per_section(groups, sweep_points: int | None) -> dict[str, int]:
     for section, _, point in groups:
         dims = values.setdefault(section, {})
         for dim, value in point:
-            if magnitude(value) is not None:   # a number, or a size such as 256K
+            if magnitude(value) is not None:  # a number, or a size such as 256K
                 dims.setdefault(dim, set()).add(value)
-    return {section: 0 if sweep_points is None else sum(len(v) >= sweep_points for v in dims.values())
-            for section, dims in values.items()}
+    return {
+        section: 0 if sweep_points is None else sum(len(v) >= sweep_points for v in dims.values())
+        for section, dims in values.items()
+    }
 
 
 def page_cap(sizes: list[int], sweeps: list[int] | None = None, sweep_cap: int = DOT_CAP) -> int:
@@ -99,7 +102,7 @@ def page_cap(sizes: list[int], sweeps: list[int] | None = None, sweep_cap: int =
     if total(DOT_CAP) <= PAGE_DOTS:
         return DOT_CAP
     low, high = MIN_DOTS, DOT_CAP
-    while low < high:   # the largest cap that fits
+    while low < high:  # the largest cap that fits
         middle = (low + high + 1) // 2
         low, high = (middle, high) if total(middle) <= PAGE_DOTS else (low, middle - 1)
     return low

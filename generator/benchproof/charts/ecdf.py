@@ -26,8 +26,8 @@ from benchproof.model.percentiles import TICKS
 
 HEIGHT = 240
 DASHES = ([1, 0], [6, 3], [2, 2], [8, 3, 2, 3], [1, 3], [10, 4], [4, 2, 1, 2], [3, 6])
-SHARE_TICKS = (0, 0.5, 0.9, 0.99)   # the y axis is labelled 0, p50, p90, p99 (and ends at 100%)
-DRAWN_DIGITS = 8                    # significant digits of a curve's drawn points
+SHARE_TICKS = (0, 0.5, 0.9, 0.99)  # the y axis is labelled 0, p50, p90, p99 (and ends at 100%)
+DRAWN_DIGITS = 8  # significant digits of a curve's drawn points
 
 
 def drawn(value: float) -> float:
@@ -51,68 +51,151 @@ def _make(kind: str, metric: Metric, log: bool, order: list[str], arm_label: str
     color = alt.Color("arm:N", scale=alt.Scale(domain=order, range=palette), title=arm_label, legend=legend)
     dash = alt.StrokeDash("arm:N", scale=alt.Scale(domain=order, range=dashes), title=arm_label, legend=legend)
     scale = alt.Scale(type="log", nice=False) if log else alt.Scale(zero=False, nice=True)
-    x = alt.X("x:Q", scale=scale, axis=alt.Axis(title=f"{metric.label}{f' ({metric.unit})' if metric.unit else ''}"
-                                                    + (" · log scale" if log else ""), tickCount=8))
+    x = alt.X(
+        "x:Q",
+        scale=scale,
+        axis=alt.Axis(
+            title=f"{metric.label}{f' ({metric.unit})' if metric.unit else ''}" + (" · log scale" if log else ""),
+            tickCount=8,
+        ),
+    )
     tip = alt.Tooltip
     if kind == "histogram":
-        chart = alt.Chart(alt.NamedData("bins")).mark_line(strokeWidth=2, interpolate="step-after").encode(
-            x=x, y=alt.Y("share:Q", axis=alt.Axis(title="Share of the arm's requests", format="%")),
-            color=color, strokeDash=dash,
-            tooltip=[tip("arm:N", title=arm_label), tip("from:N", title="From"), tip("to:N", title="To"),
-                     tip("pct:N", title="Share")])
+        chart = (
+            alt.Chart(alt.NamedData("bins"))
+            .mark_line(strokeWidth=2, interpolate="step-after")
+            .encode(
+                x=x,
+                y=alt.Y("share:Q", axis=alt.Axis(title="Share of the arm's requests", format="%")),
+                color=color,
+                strokeDash=dash,
+                tooltip=[
+                    tip("arm:N", title=arm_label),
+                    tip("from:N", title="From"),
+                    tip("to:N", title="To"),
+                    tip("pct:N", title="Share"),
+                ],
+            )
+        )
     else:
-        y = alt.Y("share:Q", scale=alt.Scale(domain=[0, 1], nice=False),
-                  axis=alt.Axis(title="Share of requests at or below", values=list(SHARE_TICKS), labelOverlap=False,
-                                labelExpr="datum.value == 0 ? '0' : datum.value == 0.5 ? 'p50' : "
-                                          "datum.value == 0.9 ? 'p90' : 'p99'"))
-        line = alt.Chart(alt.NamedData("curves")).transform_flatten(["x", "share"]).mark_line(
-            strokeWidth=2, interpolate="linear").encode(x=x, y=y, color=color, strokeDash=dash)
-        marks = alt.Chart(alt.NamedData("ticks")).mark_point(filled=True, size=55, opacity=1).encode(
-            x=x, y=y, color=color,
-            tooltip=[tip("arm:N", title=arm_label), tip("name:N", title="Percentile"), tip("shown:N", title="Value")])
+        y = alt.Y(
+            "share:Q",
+            scale=alt.Scale(domain=[0, 1], nice=False),
+            axis=alt.Axis(
+                title="Share of requests at or below",
+                values=list(SHARE_TICKS),
+                labelOverlap=False,
+                labelExpr="datum.value == 0 ? '0' : datum.value == 0.5 ? 'p50' : datum.value == 0.9 ? 'p90' : 'p99'",
+            ),
+        )
+        line = (
+            alt.Chart(alt.NamedData("curves"))
+            .transform_flatten(["x", "share"])
+            .mark_line(strokeWidth=2, interpolate="linear")
+            .encode(x=x, y=y, color=color, strokeDash=dash)
+        )
+        marks = (
+            alt.Chart(alt.NamedData("ticks"))
+            .mark_point(filled=True, size=55, opacity=1)
+            .encode(
+                x=x,
+                y=y,
+                color=color,
+                tooltip=[
+                    tip("arm:N", title=arm_label),
+                    tip("name:N", title="Percentile"),
+                    tip("shown:N", title="Value"),
+                ],
+            )
+        )
         chart = alt.layer(line, marks)
     return style.finish(chart, WIDTH, HEIGHT, 300)
 
 
 def _titled(skeleton: dict, title: str, subtitle: list[str], description: str, datasets: dict) -> dict:
-    return {**skeleton, "description": description, "datasets": datasets,
-            "title": {"text": title, "subtitle": subtitle, "anchor": "start", "fontSize": 14,
-                      "subtitleColor": style.MUTED, "subtitleFontSize": 12, "limit": style.TITLE_LIMIT}}
+    return {
+        **skeleton,
+        "description": description,
+        "datasets": datasets,
+        "title": {
+            "text": title,
+            "subtitle": subtitle,
+            "anchor": "start",
+            "fontSize": 14,
+            "subtitleColor": style.MUTED,
+            "subtitleFontSize": 12,
+            "limit": style.TITLE_LIMIT,
+        },
+    }
 
 
 def _where(view: DistributionView, dims: dict[str, str]) -> str:
     return fmt.point(view.point, dims)
 
 
-def ecdf_chart(view: DistributionView, metric: Metric, labels: dict[str, str], dims: dict[str, str],
-               arm_label: str, cache: Cache | None = None) -> Chart:
+def ecdf_chart(
+    view: DistributionView,
+    metric: Metric,
+    labels: dict[str, str],
+    dims: dict[str, str],
+    arm_label: str,
+    cache: Cache | None = None,
+) -> Chart:
     decimals, unit = places(metric), metric.unit
     curves: list[dict] = []
     ticks: list[dict] = []
     said: list[str] = []
     for d in view.arms:
-        if not d.n or d.percentiles is None:   # an arm with values has percentiles
+        if not d.n or d.percentiles is None:  # an arm with values has percentiles
             continue
         label = labels[d.arm]
         curves.append({"arm": label, "x": [drawn(x) for x, _ in d.curve], "share": [s for _, s in d.curve]})
-        ticks += [{"arm": label, "x": d.percentiles[name], "share": float(name[1:]) / 100, "name": name,
-                   "shown": fmt.measured(d.percentiles[name], decimals, unit)} for name in TICKS]
-        said.append(f"{label}: " + ", ".join(f"{name} {fmt.measured(d.percentiles[name], decimals, unit)}"
-                                             for name in TICKS) + f" ({fmt.thousands(d.n)} values)")
+        ticks += [
+            {
+                "arm": label,
+                "x": d.percentiles[name],
+                "share": float(name[1:]) / 100,
+                "name": name,
+                "shown": fmt.measured(d.percentiles[name], decimals, unit),
+            }
+            for name in TICKS
+        ]
+        said.append(
+            f"{label}: "
+            + ", ".join(f"{name} {fmt.measured(d.percentiles[name], decimals, unit)}" for name in TICKS)
+            + f" ({fmt.thousands(d.n)} values)"
+        )
     where = _where(view, dims)
     thinned = not all(d.every_value for d in view.arms if d.n)
-    subtitle = [where, "line = share of an arm's successful requests at or below · dots = p50, p90, p99"
-                + (" · curves thinned, percentiles exact" if thinned else "")]
+    subtitle = [
+        where,
+        "line = share of an arm's successful requests at or below · dots = p50, p90, p99"
+        + (" · curves thinned, percentiles exact" if thinned else ""),
+    ]
     title = f"{metric.label}: distribution per request"
     description = f"{title} ({where}). " + "; ".join(said) + "."
     skeleton = _skeleton("ecdf", metric, view.log, [c["arm"] for c in curves], arm_label, cache)
     spec = _titled(skeleton, title, subtitle, description, {"curves": curves, "ticks": ticks})
-    return Chart("ecdf", view_key(view.section, metric.id, view.point, kind="ecdf"), f"{title} · {where}",
-                 spec, description, view.section, metric.id, view.point)
+    return Chart(
+        "ecdf",
+        view_key(view.section, metric.id, view.point, kind="ecdf"),
+        f"{title} · {where}",
+        spec,
+        description,
+        view.section,
+        metric.id,
+        view.point,
+    )
 
 
-def histogram_chart(view: DistributionView, metric: Metric, labels: dict[str, str], dims: dict[str, str],
-                    arm_label: str, cache: Cache | None = None) -> Chart | None:
+def histogram_chart(
+    view: DistributionView,
+    metric: Metric,
+    labels: dict[str, str],
+    dims: dict[str, str],
+    arm_label: str,
+    cache: Cache | None = None,
+) -> Chart | None:
     found = view.histogram
     if found is None:
         return None
@@ -126,19 +209,36 @@ def histogram_chart(view: DistributionView, metric: Metric, labels: dict[str, st
             continue
         label = labels[d.arm]
         order.append(label)
-        steps = list(shares) + [shares[-1]]   # the last bin's level reaches its upper edge
-        rows += [{"arm": label, "x": edges[k], "share": steps[k], "pct": fmt.percent(steps[k], 1),
-                  "from": fmt.measured(edges[k], decimals, metric.unit),
-                  "to": fmt.measured(edges[min(k + 1, len(edges) - 1)], decimals, metric.unit)}
-                 for k in range(len(edges))]
+        steps = list(shares) + [shares[-1]]  # the last bin's level reaches its upper edge
+        rows += [
+            {
+                "arm": label,
+                "x": edges[k],
+                "share": steps[k],
+                "pct": fmt.percent(steps[k], 1),
+                "from": fmt.measured(edges[k], decimals, metric.unit),
+                "to": fmt.measured(edges[min(k + 1, len(edges) - 1)], decimals, metric.unit),
+            }
+            for k in range(len(edges))
+        ]
     where = _where(view, dims)
     spacing = "of equal width on the log axis" if view.log else "of equal width"
     title = f"{metric.label}: histogram per request"
-    description = (f"{title} ({where}): each arm's share of its successful requests in {len(edges) - 1} bins "
-                   f"{spacing}, from {fmt.measured(edges[0], decimals, metric.unit)} to "
-                   f"{fmt.measured(edges[-1], decimals, metric.unit)}.")
+    description = (
+        f"{title} ({where}): each arm's share of its successful requests in {len(edges) - 1} bins "
+        f"{spacing}, from {fmt.measured(edges[0], decimals, metric.unit)} to "
+        f"{fmt.measured(edges[-1], decimals, metric.unit)}."
+    )
     subtitle = [where, f"line = the share of each arm's successful requests in each of {len(edges) - 1} bins {spacing}"]
     skeleton = _skeleton("histogram", metric, view.log, order, arm_label, cache)
     spec = _titled(skeleton, title, subtitle, description, {"bins": rows})
-    return Chart("histogram", view_key(view.section, metric.id, view.point, kind="histogram"), f"{title} · {where}",
-                 spec, description, view.section, metric.id, view.point)
+    return Chart(
+        "histogram",
+        view_key(view.section, metric.id, view.point, kind="histogram"),
+        f"{title} · {where}",
+        spec,
+        description,
+        view.section,
+        metric.id,
+        view.point,
+    )

@@ -22,8 +22,9 @@ from benchproof.compute.run import Computed
 from benchproof.model.project import Project
 
 
-def report_charts(project: Project, computed: Computed, flags: Mapping | None = None,
-                  cache: Cache | None = None) -> ReportCharts:
+def report_charts(
+    project: Project, computed: Computed, flags: Mapping | None = None, cache: Cache | None = None
+) -> ReportCharts:
     """Every chart of a report (``flags``: the audit's markers by (section, arm, point, metric);
     ``cache``: the chart cache, the default one when None)."""
     cache = cache or Cache.default()
@@ -32,13 +33,16 @@ def report_charts(project: Project, computed: Computed, flags: Mapping | None = 
     dims = {d.id: d.label for d in report.dimensions}
     labels = {s.id: style.labels(project, s.arms) for s in report.sections}
     distributions: tuple[Distribution, ...] = ()
-    if computed.distributions.views:   # requests/: only then the ECDF's module (tests/package/test_start_up)
+    if computed.distributions.views:  # requests/: only then the ECDF's module (tests/package/test_start_up)
         from benchproof.charts.ecdf import ecdf_chart, histogram_chart
 
-        distributions = tuple(Distribution(ecdf_chart(v, request_metrics[v.metric], labels[v.section], dims, report.arm_label, cache),
-                                   histogram_chart(v, request_metrics[v.metric], labels[v.section], dims,
-                                                   report.arm_label, cache))
-                              for v in computed.distributions.views)
+        distributions = tuple(
+            Distribution(
+                ecdf_chart(v, request_metrics[v.metric], labels[v.section], dims, report.arm_label, cache),
+                histogram_chart(v, request_metrics[v.metric], labels[v.section], dims, report.arm_label, cache),
+            )
+            for v in computed.distributions.views
+        )
     weighed = computed.weighed
     arms = {a.id: a.label for a in project.arms.values()}
     metrics = {m.id: m for m in report.metrics}
@@ -47,6 +51,9 @@ def report_charts(project: Project, computed: Computed, flags: Mapping | None = 
         metric = metrics[r.spec.metric]
         axis = f"{metric.label} ({metric.unit})" if metric.unit else metric.label
         references.append(reference_chart(r, axis, metric.unit, places(metric), i))
-    return ReportCharts(tuple(chart_views(project, computed, flags, cache)), distributions,
-                        tuple(crossover_chart(c, arms, i) for i, c in enumerate(weighed.crossovers, 1)),
-                        tuple(references))
+    return ReportCharts(
+        tuple(chart_views(project, computed, flags, cache)),
+        distributions,
+        tuple(crossover_chart(c, arms, i) for i, c in enumerate(weighed.crossovers, 1)),
+        tuple(references),
+    )

@@ -26,16 +26,16 @@ GRID = "#eceff3"
 # colours are in its spec, the same in both themes)
 PALETTE = ("#0072b2", "#d55e00", "#009e73", "#c06a9a", "#b97f00", "#9a6fc0", "#8c6d31", "#7f7f7f")
 SHAPES = ("circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "triangle-left", "wedge")
-FLAG = "⚠"             # the audit's marker: a symbol and the rule's name, never colour alone
-ACCEPTED = "✓"         # the marker of a finding the author accepted (still listed, with the reason)
-OFF_SCALE_MARK = "▸"   # how the chart draws a repetition beyond the axis
+FLAG = "⚠"  # the audit's marker: a symbol and the rule's name, never colour alone
+ACCEPTED = "✓"  # the marker of a finding the author accepted (still listed, with the reason)
+OFF_SCALE_MARK = "▸"  # how the chart draws a repetition beyond the axis
 # Arial-metric fonts: the static SVG is measured and viewed with the same widths everywhere.
 FONT = "Helvetica, Arial, 'Liberation Sans', sans-serif"
 # A repetition is off scale when it lies beyond OFF_SCALE × the largest median of the view (in
 # absolute value): drawn at the axis edge, it no longer flattens every bar.  A median is never
 # off scale, so at most a tail of one arm's repetitions can be.
 OFF_SCALE = 3.0
-TITLE_LIMIT = 900      # px of a chart's title lines before an ellipsis (report.js fits them to the page)
+TITLE_LIMIT = 900  # px of a chart's title lines before an ellipsis (report.js fits them to the page)
 
 
 def axis_title(metric: Metric) -> str:
@@ -62,35 +62,65 @@ def off_scale_note(n: int) -> str:
     """The line under a chart that has off-scale repetitions ('' when none)."""
     if not n:
         return ""
-    return (f"{fmt.count(n, 'repetition')} off scale (beyond {fmt.setting(OFF_SCALE)}× the largest median): "
-            f"drawn as {OFF_SCALE_MARK} at the edge, the value in the tooltip")
+    return (
+        f"{fmt.count(n, 'repetition')} off scale (beyond {fmt.setting(OFF_SCALE)}× the largest median): "
+        f"drawn as {OFF_SCALE_MARK} at the edge, the value in the tooltip"
+    )
 
 
 def finish(chart, width: int, height: int, label_limit: int) -> dict:
     """The configured Vega-Lite spec of a layered chart, without ``$schema`` (nothing in the
     page points at another host)."""
-    chart = chart.properties(width=width, height=height).configure(font=FONT).configure_view(
-        stroke=None).configure_axisY(labelLimit=label_limit).configure_axis(
-        grid=True, gridColor=GRID, labelColor=INK, titleColor=INK, titleFontWeight="normal",
-    ).configure_legend(labelColor=INK, titleColor=INK, labelLimit=label_limit, symbolOpacity=1)
+    chart = (
+        chart.properties(width=width, height=height)
+        .configure(font=FONT)
+        .configure_view(stroke=None)
+        .configure_axisY(labelLimit=label_limit)
+        .configure_axis(
+            grid=True,
+            gridColor=GRID,
+            labelColor=INK,
+            titleColor=INK,
+            titleFontWeight="normal",
+        )
+        .configure_legend(labelColor=INK, titleColor=INK, labelLimit=label_limit, symbolOpacity=1)
+    )
     spec = chart.to_dict(validate=False)
     spec.pop("$schema", None)
     return spec
 
 
-def titled(skeleton: dict, title: str, where: str, subtitle: str, datasets: dict, notes: list[str],
-           channel: str, description: str = "") -> dict:
+def titled(
+    skeleton: dict,
+    title: str,
+    where: str,
+    subtitle: str,
+    datasets: dict,
+    notes: list[str],
+    channel: str,
+    description: str = "",
+) -> dict:
     """A view's spec: the skeleton with its title, the point it shows (``where``, the first
     line under the title; long lines end in an ellipsis on a narrow chart), its data sets and, under the chart, the
     axis title on ``channel`` followed by ``notes`` (e.g. the off-scale line).  A layer whose
     data set is empty is left out (Vega would warn of an infinite extent).  ``description``: the
     view in words, the drawn SVG's accessible description."""
     layers = [layer for layer in skeleton["layer"] if datasets.get(layer["data"]["name"])]
-    return {**skeleton, **({"description": description} if description else {}),
-            "title": {"text": title, "subtitle": [where, subtitle] if where else subtitle, "anchor": "start",
-                      "fontSize": 14, "subtitleColor": MUTED, "subtitleFontSize": 12, "limit": TITLE_LIMIT},
-            "layer": [_noted(layer, notes, channel) for layer in layers] if notes else layers,
-            "datasets": {name: rows for name, rows in datasets.items() if rows}}
+    return {
+        **skeleton,
+        **({"description": description} if description else {}),
+        "title": {
+            "text": title,
+            "subtitle": [where, subtitle] if where else subtitle,
+            "anchor": "start",
+            "fontSize": 14,
+            "subtitleColor": MUTED,
+            "subtitleFontSize": 12,
+            "limit": TITLE_LIMIT,
+        },
+        "layer": [_noted(layer, notes, channel) for layer in layers] if notes else layers,
+        "datasets": {name: rows for name, rows in datasets.items() if rows},
+    }
 
 
 def _noted(layer: dict, notes: list[str], channel: str) -> dict:
@@ -98,5 +128,7 @@ def _noted(layer: dict, notes: list[str], channel: str) -> dict:
     axis = encoding.get(channel, {}).get("axis")
     if not isinstance(axis, dict) or not isinstance(axis.get("title"), str):
         return layer
-    return {**layer, "encoding": {**encoding, channel: {
-        **encoding[channel], "axis": {**axis, "title": [axis["title"], *notes]}}}}
+    return {
+        **layer,
+        "encoding": {**encoding, channel: {**encoding[channel], "axis": {**axis, "title": [axis["title"], *notes]}}},
+    }

@@ -26,8 +26,12 @@ def _static_spec(chart: Chart) -> dict:
     datasets = chart.spec.get("datasets", {})
     if not any("href" in row for rows in datasets.values() for row in rows):
         return chart.spec
-    return {**chart.spec, "datasets": {name: [{**row, "href": ""} if "href" in row else row for row in rows]
-                                       for name, rows in datasets.items()}}
+    return {
+        **chart.spec,
+        "datasets": {
+            name: [{**row, "href": ""} if "href" in row else row for row in rows] for name, rows in datasets.items()
+        },
+    }
 
 
 def svg(chart: Chart, cache: Cache | None = None) -> str:
@@ -38,11 +42,15 @@ def svg(chart: Chart, cache: Cache | None = None) -> str:
 
     spec = _static_spec(chart)
     if not KINDS[chart.kind].labelled:
-        return (cache or Cache.default()).get("svg-plain", _renderer(), spec,
-                                              lambda: vlc.vegalite_to_svg(spec, vl_version=VL_VERSION))
+        return (cache or Cache.default()).get(
+            "svg-plain", _renderer(), spec, lambda: vlc.vegalite_to_svg(spec, vl_version=VL_VERSION)
+        )
     return (cache or Cache.default()).get(
-        "svg", _renderer(), spec,
-        lambda: labelled(vlc.vegalite_to_svg(spec, vl_version=VL_VERSION), chart.title, chart.description))
+        "svg",
+        _renderer(),
+        spec,
+        lambda: labelled(vlc.vegalite_to_svg(spec, vl_version=VL_VERSION), chart.title, chart.description),
+    )
 
 
 def labelled(svg_text: str, title: str, description: str) -> str:
@@ -55,7 +63,7 @@ def labelled(svg_text: str, title: str, description: str) -> str:
     return svg_text[:start] + ' role="img"' + svg_text[start:head_end] + inner + svg_text[head_end:]
 
 
-PNG_SCALE = 2   # a PNG for slides and documents: twice the static SVG's pixels
+PNG_SCALE = 2  # a PNG for slides and documents: twice the static SVG's pixels
 
 
 def png(chart: Chart, cache: Cache | None = None) -> bytes:
@@ -67,8 +75,11 @@ def png(chart: Chart, cache: Cache | None = None) -> bytes:
 
     spec = _static_spec(chart)
     text = (cache or Cache.default()).get(
-        "png", f"{_renderer()}, scale {PNG_SCALE}", spec,
-        lambda: base64.b64encode(vlc.vegalite_to_png(spec, vl_version=VL_VERSION, scale=PNG_SCALE)).decode("ascii"))
+        "png",
+        f"{_renderer()}, scale {PNG_SCALE}",
+        spec,
+        lambda: base64.b64encode(vlc.vegalite_to_png(spec, vl_version=VL_VERSION, scale=PNG_SCALE)).decode("ascii"),
+    )
     return base64.b64decode(text)
 
 
@@ -76,9 +87,13 @@ def runtime(cache: Cache | None = None) -> str:
     """Vega, Vega-Lite and vega-embed in one local script: the site never loads from a CDN."""
     import vl_convert as vlc
 
-    return (cache or Cache.default()).get("vega", _renderer(), "javascript_bundle",
-                                          # the stub makes `snippet` required; its default (None) is the global bundle
-                                          lambda: vlc.javascript_bundle(vl_version=VL_VERSION))  # type: ignore[call-arg]
+    return (cache or Cache.default()).get(
+        "vega",
+        _renderer(),
+        "javascript_bundle",
+        # the stub makes `snippet` required; its default (None) is the global bundle
+        lambda: vlc.javascript_bundle(vl_version=VL_VERSION),  # type: ignore[call-arg]
+    )
 
 
 def _renderer() -> str:

@@ -25,8 +25,8 @@ from benchproof.model.config import Metric
 from benchproof.model.terms import Point
 
 VL_VERSION = "6.4"
-WIDTH = 640            # static width; the interactive chart fills its container
-LABEL_LIMIT = 300      # px of arm label before an ellipsis (report.js narrows it on a phone)
+WIDTH = 640  # static width; the interactive chart fills its container
+LABEL_LIMIT = 300  # px of arm label before an ellipsis (report.js narrows it on a phone)
 
 
 @dataclass(frozen=True)
@@ -44,14 +44,19 @@ class Repetitions:
         return len(self.inside) + len(self.outside)
 
 
-def repetitions(dots: Dots, group: tuple[str, str, Point], metric: str, seed: str, limit: float | None,
-                cap: int | None = None) -> Repetitions:
+def repetitions(
+    dots: Dots, group: tuple[str, str, Point], metric: str, seed: str, limit: float | None, cap: int | None = None
+) -> Repetitions:
     """The successful repetitions of ``group`` (section, arm, point) split at the off-scale
     ``limit``, each side sampled to the page's cap (or ``cap`` when smaller)."""
     rows = dots.rows(*group, metric)
     beyond = np.abs(dots.records.metrics[metric][rows]) > limit if limit is not None else np.zeros(len(rows), bool)
-    return Repetitions(dots.sample(rows[~beyond], metric, seed, cap), dots.sample(rows[beyond], metric, seed + "|off", cap),
-                       len(rows), int(beyond.sum()))
+    return Repetitions(
+        dots.sample(rows[~beyond], metric, seed, cap),
+        dots.sample(rows[beyond], metric, seed + "|off", cap),
+        len(rows),
+        int(beyond.sum()),
+    )
 
 
 # Every dot is a successful repetition: the "Status: ok" of its tooltip is written once in each
@@ -64,10 +69,18 @@ def dot_rows(dots: Dots, rows: np.ndarray, metric: Metric, label: str, off_scale
     ok: :data:`DOT_STATUS`), from the record columns."""
     records = dots.records
     after = " (off scale)" if off_scale else ""
-    return [{"arm": label, "value": value, "shown": f"{fmt.number(value, places(metric))} {metric.unit}".strip() + after,
-             "repeat": str(repeat), "run": run}
-            for run, value, repeat in zip(records.run_ids(rows), records.metrics[metric.id][rows].tolist(),
-                                          records.repeat[rows].tolist(), strict=True)]
+    return [
+        {
+            "arm": label,
+            "value": value,
+            "shown": f"{fmt.number(value, places(metric))} {metric.unit}".strip() + after,
+            "repeat": str(repeat),
+            "run": run,
+        }
+        for run, value, repeat in zip(
+            records.run_ids(rows), records.metrics[metric.id][rows].tolist(), records.repeat[rows].tolist(), strict=True
+        )
+    ]
 
 
 def ratio_text(stat: Stat) -> str:
@@ -83,28 +96,37 @@ def ratio_text(stat: Stat) -> str:
 def figure_fields(stat: Stat, metric: Metric) -> dict:
     """What a bar or a sweep's median carries: the median and its tooltip lines."""
     decimals, unit = places(metric), metric.unit
-    return {"median": stat.median, "n": str(stat.n_ok),
-            "median_text": f"{fmt.number(stat.median, decimals)} {unit}".strip(),
-            "range": f"{fmt.number(stat.min, decimals)}–{fmt.number(stat.max, decimals)} {unit}".strip(),
-            "ratio": ratio_text(stat) or "no baseline set"}
+    return {
+        "median": stat.median,
+        "n": str(stat.n_ok),
+        "median_text": f"{fmt.number(stat.median, decimals)} {unit}".strip(),
+        "range": f"{fmt.number(stat.min, decimals)}–{fmt.number(stat.max, decimals)} {unit}".strip(),
+        "ratio": ratio_text(stat) or "no baseline set",
+    }
 
 
 def flag_fields(flags) -> dict:
     """What a flagged bar carries: the marker text, the tooltip line and the link to the first
     finding (``flags``: :class:`benchproof.audit.notices.Flag`, or nothing)."""
     if not flags:
-        return {"href": "", "audit": "no finding"}   # '' is no link; a missing value would read "undefined"
+        return {"href": "", "audit": "no finding"}  # '' is no link; a missing value would read "undefined"
     marks = " ".join(dict.fromkeys(f"{style.ACCEPTED if f.accepted else style.FLAG} {f.rule}" for f in flags))
     short = "".join(dict.fromkeys(style.ACCEPTED if f.accepted else style.FLAG for f in flags))
-    return {"flag": marks, "short": short, "audit": f"{marks}: click to read the finding" + (
-        " (✓ accepted by the author)" if any(f.accepted for f in flags) else ""), "href": f"#{flags[0].anchor}"}
+    return {
+        "flag": marks,
+        "short": short,
+        "audit": f"{marks}: click to read the finding"
+        + (" (✓ accepted by the author)" if any(f.accepted for f in flags) else ""),
+        "href": f"#{flags[0].anchor}",
+    }
 
 
 def cached_skeleton(cache: Cache, content: dict, make: Callable[[], dict]) -> dict:
     """A chart's spec without data, from the chart cache (``content``: what it is made from):
     Altair takes longer to make one, and to be imported, than the rest of a small build."""
-    return json.loads(cache.get("skeleton", _skeleton_version(), content,
-                                lambda: json.dumps(make(), ensure_ascii=False)))
+    return json.loads(
+        cache.get("skeleton", _skeleton_version(), content, lambda: json.dumps(make(), ensure_ascii=False))
+    )
 
 
 @lru_cache(maxsize=1)
@@ -125,6 +147,8 @@ def places(metric: Metric) -> int:
 def metric_key(metric: Metric) -> list[str]:
     """What a skeleton takes from a metric (its axis title)."""
     return [metric.label, metric.unit, metric.better]
+
+
 def bar_view(results: Results, section: str, metric: str | None, point: Point | None) -> str | None:
     """The key of the bar chart of ``metric`` at ``point``; of another metric with data there
     when ``metric`` is None or has none; of the section's first point with data when ``point``

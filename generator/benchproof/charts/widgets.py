@@ -23,31 +23,31 @@ from benchproof.charts.words import Figures
 from benchproof.model.project import Project
 from benchproof.text import script_json
 
-POINT = ""   # the "across" value of a bar view: the arms at one point
+POINT = ""  # the "across" value of a bar view: the arms at one point
 
 
 @dataclass(frozen=True)
 class Select:
-    name: str                              # "section", "metric", "across" or "dim:<id>"
+    name: str  # "section", "metric", "across" or "dim:<id>"
     label: str
-    options: tuple[tuple[str, str], ...]   # (value, text)
+    options: tuple[tuple[str, str], ...]  # (value, text)
     selected: str
 
 
 @dataclass(frozen=True)
 class Widget:
     id: str
-    section: str                           # "" for the widget over every section
+    section: str  # "" for the widget over every section
     selects: tuple[Select, ...]
-    default_svg: str                       # '' when the widget has no view (no arm has a median)
+    default_svg: str  # '' when the widget has no view (no arm has a median)
     default_png: str
     default_title: str
     default_key: str
-    statics: tuple[tuple[str, str, str], ...]   # (svg path, png path, title) of every view of the widget
-    default_figures: Figures | None = None # the default view in words and as a table
-    sweeps: bool = False                   # some view is a sweep (the caption explains lines)
-    off_scale: bool = False                # some view draws a repetition off scale
-    off_scale_rule: str = fmt.setting(OFF_SCALE) # off scale: beyond this many times the largest median
+    statics: tuple[tuple[str, str, str], ...]  # (svg path, png path, title) of every view of the widget
+    default_figures: Figures | None = None  # the default view in words and as a table
+    sweeps: bool = False  # some view is a sweep (the caption explains lines)
+    off_scale: bool = False  # some view draws a repetition off scale
+    off_scale_rule: str = fmt.setting(OFF_SCALE)  # off scale: beyond this many times the largest median
 
 
 @dataclass(frozen=True)
@@ -57,8 +57,8 @@ class ChartsPage:
     sections: dict[str, Widget]
     measurements: Widget
     payload: Markup
-    sampled: tuple[str, ...]               # titles of views whose dots are a sample
-    view_hash: str = VIEW_HASH             # index.html#view=<key> opens that view
+    sampled: tuple[str, ...]  # titles of views whose dots are a sample
+    view_hash: str = VIEW_HASH  # index.html#view=<key> opens that view
 
 
 def _widget(project: Project, views: Sequence[Chart], section: str) -> Widget:
@@ -68,33 +68,65 @@ def _widget(project: Project, views: Sequence[Chart], section: str) -> Widget:
     selects = []
     if not section and len(report.sections) > 1:
         having = {v.section for v in mine}
-        selects.append(Select("section", "Experiment", tuple((s.id, s.title) for s in report.sections
-                                                              if s.id in having), first.section if first else ""))
+        selects.append(
+            Select(
+                "section",
+                "Experiment",
+                tuple((s.id, s.title) for s in report.sections if s.id in having),
+                first.section if first else "",
+            )
+        )
     metrics = {v.metric for v in mine}
-    selects.append(Select("metric", "Metric", tuple((m.id, m.label) for m in report.metrics if m.id in metrics),
-                          first.metric if first else ""))
+    selects.append(
+        Select(
+            "metric",
+            "Metric",
+            tuple((m.id, m.label) for m in report.metrics if m.id in metrics),
+            first.metric if first else "",
+        )
+    )
     dims = {d.id: d.label for d in report.dimensions}
     across = [d for d in dims if any(v.across == d for v in mine)]
     if across:
         options = ((POINT, "Arms at one point (bars)"),) + tuple((d, f"Across {dims[d]} (lines)") for d in across)
         selects.append(Select("across", "Chart", options, (first.across or POINT) if first else POINT))
     for dim_id, label in dims.items():
-        values = sorted({v for view in mine for k, v in view.point if k == dim_id},
-                        key=partial(report.dim_key, dim_id))
+        values = sorted({v for view in mine for k, v in view.point if k == dim_id}, key=partial(report.dim_key, dim_id))
         selected = str(dict(first.point).get(dim_id, "")) if first else ""
         selects.append(Select(f"dim:{dim_id}", label, tuple((str(v), str(v)) for v in values), selected))
-    return Widget(f"chart-{section or 'all'}", section, tuple(selects), svg_path(first) if first else "",
-                  png_path(first) if first else "", first.title if first else "", first.key if first else "",
-                  tuple((svg_path(v), png_path(v), v.title) for v in mine), first.figures if first else None,
-                  any(v.across for v in mine), any(v.off_scale for v in mine))
+    return Widget(
+        f"chart-{section or 'all'}",
+        section,
+        tuple(selects),
+        svg_path(first) if first else "",
+        png_path(first) if first else "",
+        first.title if first else "",
+        first.key if first else "",
+        tuple((svg_path(v), png_path(v), v.title) for v in mine),
+        first.figures if first else None,
+        any(v.across for v in mine),
+        any(v.off_scale for v in mine),
+    )
 
 
 def charts_page(project: Project, views: Sequence[Chart]) -> ChartsPage:
-    payload = {"views": [{"key": v.key, "section": v.section, "metric": v.metric, "across": v.across or POINT,
-                          "point": {k: str(val) for k, val in v.point}, "title": v.title, "spec": v.spec,
-                          "svg": svg_path(v), "png": png_path(v),
-                          "figures": v.figures.payload() if v.figures else None}
-                         for v in views]}
+    payload = {
+        "views": [
+            {
+                "key": v.key,
+                "section": v.section,
+                "metric": v.metric,
+                "across": v.across or POINT,
+                "point": {k: str(val) for k, val in v.point},
+                "title": v.title,
+                "spec": v.spec,
+                "svg": svg_path(v),
+                "png": png_path(v),
+                "figures": v.figures.payload() if v.figures else None,
+            }
+            for v in views
+        ]
+    }
     several = len(project.report.sections) > 1
     return ChartsPage(
         sections={s.id: _widget(project, views, s.id) for s in project.report.sections} if several else {},

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from benchproof import text as fmt
 
-LISTED = 20   # repetitions listed per arm (and point) in the table; the rest are counted
+LISTED = 20  # repetitions listed per arm (and point) in the table; the rest are counted
 
 
 @dataclass(frozen=True)
@@ -57,12 +57,34 @@ def bar_figures(title: str, where: str, datasets: dict, arm_label: str) -> Figur
     for bar in datasets.get("bars", []):
         arm, flag = bar["arm"], flags.get(bar["arm"], "")
         said.append(f"{arm} {bar['median_text']}" + (f" {flag}" if flag else ""))
-        rows.append((arm, bar["median_text"], bar["range"], bar["n"], bar["ratio"], bar["status"], flag or "none",
-                     _listed(reps.get(arm, []), bar["n"])))
+        rows.append(
+            (
+                arm,
+                bar["median_text"],
+                bar["range"],
+                bar["n"],
+                bar["ratio"],
+                bar["status"],
+                flag or "none",
+                _listed(reps.get(arm, []), bar["n"]),
+            )
+        )
     for missing in datasets.get("missing", []):
-        said.append(f"{missing['arm']} {fmt.MISSING} {missing['status']}" + (f" {missing['flag']}" if missing["flag"] else ""))
-        rows.append((missing["arm"], fmt.MISSING, fmt.MISSING, "0", "", missing["status"], missing["flag"] or "none",
-                     fmt.MISSING))
+        said.append(
+            f"{missing['arm']} {fmt.MISSING} {missing['status']}" + (f" {missing['flag']}" if missing["flag"] else "")
+        )
+        rows.append(
+            (
+                missing["arm"],
+                fmt.MISSING,
+                fmt.MISSING,
+                "0",
+                "",
+                missing["status"],
+                missing["flag"] or "none",
+                fmt.MISSING,
+            )
+        )
     return Figures(f"{title} ({where}): " + "; ".join(said) + ".", (arm_label, *COLUMNS), tuple(rows))
 
 
@@ -73,11 +95,25 @@ def sweep_figures(title: str, where: str, datasets: dict, arm_label: str, at_lab
     rows = []
     for m in datasets.get("medians", []):
         by_arm[m["arm"]].append(f"{m['x_text']} {m['median_text']}" + (f" {m['flag']}" if m["flag"] else ""))
-        rows.append((m["arm"], m["at"], m["median_text"], m["range"], m["n"], m["ratio"], m["status"],
-                     m["flag"] or "none", _listed(reps.get((m["arm"], m["at"]), []), m["n"])))
+        rows.append(
+            (
+                m["arm"],
+                m["at"],
+                m["median_text"],
+                m["range"],
+                m["n"],
+                m["ratio"],
+                m["status"],
+                m["flag"] or "none",
+                _listed(reps.get((m["arm"], m["at"]), []), m["n"]),
+            )
+        )
     for gap in datasets.get("gaps", []) + datasets.get("edgegaps", []):
         by_arm[gap["arm"]].append(f"{gap['x_text']} {fmt.MISSING} {gap['text']}")
         rows.append((gap["arm"], gap["at"], fmt.MISSING, fmt.MISSING, "0", "", gap["text"], "none", fmt.MISSING))
     said = [f"{arm}: {', '.join(points)}" for arm, points in by_arm.items()]
-    return Figures(f"{title}" + (f", {where}" if where else "") + f"; the median at each {at_label}: "
-                   + "; ".join(said) + ".", (arm_label, "At", *COLUMNS), tuple(rows))
+    return Figures(
+        f"{title}" + (f", {where}" if where else "") + f"; the median at each {at_label}: " + "; ".join(said) + ".",
+        (arm_label, "At", *COLUMNS),
+        tuple(rows),
+    )

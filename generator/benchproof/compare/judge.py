@@ -48,10 +48,10 @@ class Figure:
     arm: str
     point: tuple
     metric: str
-    old: dict | None           # the old figure (results.json's stat), None when absent
+    old: dict | None  # the old figure (results.json's stat), None when absent
     new: dict | None
-    ratio: float | None        # new median ÷ old median
-    words: str | None          # the ratio in words, in the metric's direction (``20% worse``)
+    ratio: float | None  # new median ÷ old median
+    words: str | None  # the ratio in words, in the metric's direction (``20% worse``)
     state: str
     values: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
 
@@ -71,7 +71,7 @@ class BarRow:
     old: float | None
     new: float | None
     new_status: str
-    inside: bool | None        # the new median inside the bar; None: no new figure
+    inside: bool | None  # the new median inside the bar; None: no new figure
 
 
 @dataclass
@@ -112,7 +112,7 @@ def _range_state(old: dict, new: dict, noise: float) -> str:
     counts = (old.get("n_ok") or 0, new.get("n_ok") or 0)  # pragma: no mutate
     if min(counts) < MIN_VALUES:
         return TOO_FEW
-    apart = old["max"] < new["min"] or new["max"] < old["min"]     # every value the same: not apart
+    apart = old["max"] < new["min"] or new["max"] < old["min"]  # every value the same: not apart
     base = old["median"]
     gap = abs(new["median"] - base) / abs(base) if base else (0.0 if new["median"] == base else math.inf)
     return SEPARATED if apart and gap > noise else WITHIN_NOISE
@@ -132,7 +132,7 @@ def _state(old: dict | None, new: dict | None, values: tuple, better: str, noise
     a, b = values
     found = separation(a, b, noise).state if a is not None and b is not None else _range_state(old, new, noise)
     if found == SEPARATED:
-        return way(better, old["median"], new["median"])   # separated medians differ: never the same
+        return way(better, old["median"], new["median"])  # separated medians differ: never the same
     return "too-few" if found == TOO_FEW else "within-noise"
 
 
@@ -147,12 +147,14 @@ def _figures(old: Snapshot, new: Snapshot, noise: float) -> list[Figure]:
         section, arm, point, metric = key
         better = metrics.get(metric, {}).get("better", "higher")
         none = np.zeros(0)  # pragma: no mutate (no repetitions, or one zero: too few either way)
-        values = ((old.values or {}).get(key, none) if old.values is not None else None,
-                  (new.values or {}).get(key, none) if new.values is not None else None)
+        values = (
+            (old.values or {}).get(key, none) if old.values is not None else None,
+            (new.values or {}).get(key, none) if new.values is not None else None,
+        )
         ratio = None
         if _measured(a) and _measured(b) and a["median"]:
             ratio = b["median"] / a["median"]
-            ratio = ratio if math.isfinite(ratio) else None   # beyond a double: null, as results.json writes it
+            ratio = ratio if math.isfinite(ratio) else None  # beyond a double: null, as results.json writes it
         words = text.ratio_words(ratio, better)
         out.append(Figure(section, arm, point, metric, a, b, ratio, words, _state(a, b, values, better, noise), values))
     return out
@@ -170,8 +172,13 @@ def _bar(old: Snapshot, new: Snapshot) -> list[BarRow]:
             continue
         given = row.get("point")
         point = point_key(given if isinstance(given, dict) else {}, dims)
-        sections = [row["section"]] if isinstance(row.get("section"), str) else sorted(
-            {k[0] for k in list(before) + list(after) if k[1:] == (row.get("arm"), point, row.get("metric"))})
+        sections = (
+            [row["section"]]
+            if isinstance(row.get("section"), str)
+            else sorted(
+                {k[0] for k in list(before) + list(after) if k[1:] == (row.get("arm"), point, row.get("metric"))}
+            )
+        )
         for section in sections or ["?"]:
             key = (section, row.get("arm"), point, row.get("metric"))
             stat = after.get(key)
@@ -179,8 +186,20 @@ def _bar(old: Snapshot, new: Snapshot) -> list[BarRow]:
             low, high = row.get("min"), row.get("max")
             inside = None if median is None else (low is None or median >= low) and (high is None or median <= high)
             status = "not in the new report" if stat is None else str(stat.get("status"))
-            out.append(BarRow(section, str(row.get("arm")), point, str(row.get("metric")), low, high,
-                              (before.get(key) or {}).get("median"), median, status, inside))
+            out.append(
+                BarRow(
+                    section,
+                    str(row.get("arm")),
+                    point,
+                    str(row.get("metric")),
+                    low,
+                    high,
+                    (before.get(key) or {}).get("median"),
+                    median,
+                    status,
+                    inside,
+                )
+            )
     return out
 
 

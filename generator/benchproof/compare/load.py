@@ -43,7 +43,7 @@ from benchproof.published.results import ResultsProblem, parse_results
 from benchproof.text import point_ids, setting
 
 DEFAULT_NOISE = AuditSettings().noise_threshold
-Key = tuple   # (section, arm, point: ((dimension, value), ...), metric)
+Key = tuple  # (section, arm, point: ((dimension, value), ...), metric)
 
 
 class Unreadable(Exception):
@@ -52,9 +52,9 @@ class Unreadable(Exception):
 
 @dataclass(frozen=True)
 class Snapshot:
-    label: str                                 # what was read, in words
+    label: str  # what was read, in words
     results: dict
-    values: dict[Key, np.ndarray] | None       # None: only the figures (a results.json alone)
+    values: dict[Key, np.ndarray] | None  # None: only the figures (a results.json alone)
     noise: float
     noise_from: str
 
@@ -72,8 +72,11 @@ def point_key(point: dict, dimensions: list) -> tuple:
 def figure_keys(doc: dict) -> dict[Key, dict]:
     """section × arm × point × metric → the figure (n_ok, median, min, max, status…)."""
     dims = list(doc.get("dimensions") or [])
-    return {(row["section"], row["arm"], point_key(row.get("point") or {}, dims), metric): stat
-            for row in doc.get("rows") or [] for metric, stat in row["metrics"].items()}
+    return {
+        (row["section"], row["arm"], point_key(row.get("point") or {}, dims), metric): stat
+        for row in doc.get("rows") or []
+        for metric, stat in row["metrics"].items()
+    }
 
 
 def _lines(source: IO[bytes], where: str) -> Iterator[tuple[int, bytes]]:
@@ -101,16 +104,20 @@ def read_values(source: IO[bytes], doc: dict, where: str) -> dict[Key, np.ndarra
             continue
         try:
             record = json.loads(line)
-        except (ValueError, RecursionError) as exc:   # not JSON, not UTF-8, too deep, too many digits
+        except (ValueError, RecursionError) as exc:  # not JSON, not UTF-8, too deep, too many digits
             raise Unreadable(f"{where}:{number}: not a JSON line ({printable(str(exc))[:120]})") from None
         if not isinstance(record, dict):
             raise Unreadable(f"{where}:{number}: not a JSON object")
         if record.get("status") != "ok":
             continue
-        if not (isinstance(record.get("section"), str) and isinstance(record.get("arm"), str)
-                and all(_scalar(record.get(d)) for d in dims)):
-            raise Unreadable(f"{where}:{number}: not a record: its section and arm must be texts, its dimensions "
-                             "texts or numbers")
+        if not (
+            isinstance(record.get("section"), str)
+            and isinstance(record.get("arm"), str)
+            and all(_scalar(record.get(d)) for d in dims)
+        ):
+            raise Unreadable(
+                f"{where}:{number}: not a record: its section and arm must be texts, its dimensions texts or numbers"
+            )
         point = point_key({d: record.get(d) for d in dims}, dims)
         for metric in metrics:
             value = record.get(metric)
@@ -121,12 +128,15 @@ def read_values(source: IO[bytes], doc: dict, where: str) -> dict[Key, np.ndarra
     for key, stat in figure_keys(doc).items():
         mine = values.get(key, np.zeros(0))
         median = stat.get("median")
-        if len(mine) != (stat.get("n_ok") or 0) or (median is not None and len(mine) and
-                                                   not math.isclose(median_of(mine), median)):   # within 1e-9 of it
+        if len(mine) != (stat.get("n_ok") or 0) or (
+            median is not None and len(mine) and not math.isclose(median_of(mine), median)
+        ):  # within 1e-9 of it
             section, arm, point, metric = key
-            raise Unreadable(f"{where}: the records of {section} · {arm} · {metric} at "
-                             f"{point_ids(point)} do not give the "
-                             f"median and count results.json states (check the report with benchproof verify)")
+            raise Unreadable(
+                f"{where}: the records of {section} · {arm} · {metric} at "
+                f"{point_ids(point)} do not give the "
+                f"median and count results.json states (check the report with benchproof verify)"
+            )
     return values
 
 
@@ -155,6 +165,7 @@ Opener = Callable[[], AbstractContextManager[IO[bytes] | None]]
 
 def _opened(path: Path, what: str, shown: str) -> Opener:
     """A file's stream, or None when nothing is there (Unreadable when something else is)."""
+
     @contextmanager
     def stream() -> Iterator[IO[bytes] | None]:
         if not os.path.lexists(path):
@@ -166,6 +177,7 @@ def _opened(path: Path, what: str, shown: str) -> Opener:
             raise Unreadable(str(exc)) from None
         with source:
             yield source
+
     return stream
 
 
@@ -193,6 +205,7 @@ def _zip(path: Path) -> Iterator[Callable[[str], object]]:
         def entry(name: str):
             info = names.get(f"{top}/{name}")
             return None if info is None else (archive, info, printable(f"{path.name}: {top}/{name}"))
+
         yield entry
     finally:
         reader.close_zip(archive)
@@ -222,13 +235,20 @@ def _zip_stream(found) -> Opener:
         try:
             with source:
                 yield source
-        except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:    # a bad CRC, a truncated entry
+        except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:  # a bad CRC, a truncated entry
             raise Unreadable(f"{shown}: cannot be unpacked ({printable(str(exc))})") from None
+
     return stream
 
 
-def _published(label: str, results: bytes | None, results_where: str, records: Opener,
-               records_where: str, report_yaml: bytes | None) -> Snapshot:
+def _published(
+    label: str,
+    results: bytes | None,
+    results_where: str,
+    records: Opener,
+    records_where: str,
+    report_yaml: bytes | None,
+) -> Snapshot:
     if results is None:
         raise Unreadable(f"{results_where}: missing")
     try:
@@ -271,19 +291,33 @@ def load(path: Path) -> Snapshot:
         with _zip(found.zip) as entry:
             yaml_text = _zip_bytes(entry("report.yaml"), "report.yaml")
         records = downloads / "records.jsonl"
-        return _published(f"site {shown}", _file(downloads / "results.json", "results.json"),
-                          f"{shown}/{download_path('results.json')}",
-                          _opened(records, "records.jsonl", f"{shown}/{download_path('records.jsonl')}"),
-                          f"{shown}/{download_path('records.jsonl')}", yaml_text)
+        return _published(
+            f"site {shown}",
+            _file(downloads / "results.json", "results.json"),
+            f"{shown}/{download_path('results.json')}",
+            _opened(records, "records.jsonl", f"{shown}/{download_path('records.jsonl')}"),
+            f"{shown}/{download_path('records.jsonl')}",
+            yaml_text,
+        )
     if found.kind == ZIP:
         with _zip(path) as entry:
-            return _published(f"bundle {shown}", _zip_bytes(entry("results.json"), "results.json"),
-                              f"{shown}: results.json", _zip_stream(entry("records.jsonl")), f"{shown}: records.jsonl",
-                              _zip_bytes(entry("report.yaml"), "report.yaml"))
+            return _published(
+                f"bundle {shown}",
+                _zip_bytes(entry("results.json"), "results.json"),
+                f"{shown}: results.json",
+                _zip_stream(entry("records.jsonl")),
+                f"{shown}: records.jsonl",
+                _zip_bytes(entry("report.yaml"), "report.yaml"),
+            )
     if found.kind == BUNDLE:
-        return _published(f"bundle {shown}", _file(path / "results.json", "results.json"), f"{shown}/results.json",
-                          _opened(path / "records.jsonl", "records.jsonl", f"{shown}/records.jsonl"),
-                          f"{shown}/records.jsonl", _file(path / "report.yaml", "report.yaml"))
+        return _published(
+            f"bundle {shown}",
+            _file(path / "results.json", "results.json"),
+            f"{shown}/results.json",
+            _opened(path / "records.jsonl", "records.jsonl", f"{shown}/records.jsonl"),
+            f"{shown}/records.jsonl",
+            _file(path / "report.yaml", "report.yaml"),
+        )
     if found.kind == RESULTS:
         folder = path.parent
         beside = sorted(folder.glob("*-evidence.zip"))
@@ -292,7 +326,13 @@ def load(path: Path) -> Snapshot:
             with _zip(beside[0]) as entry:
                 yaml_text = _zip_bytes(entry("report.yaml"), "report.yaml")
         records_where = printable(str(folder / "records.jsonl"))
-        return _published(f"results {shown}", _file(path, "results.json"), shown,
-                          _opened(folder / "records.jsonl", "records.jsonl", records_where), records_where, yaml_text)
+        return _published(
+            f"results {shown}",
+            _file(path, "results.json"),
+            shown,
+            _opened(folder / "records.jsonl", "records.jsonl", records_where),
+            records_where,
+            yaml_text,
+        )
     assert found.kind == MULTI
     raise Unreadable(f"{shown} is a site of several reports: compare one report's folder at a time")

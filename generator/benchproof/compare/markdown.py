@@ -7,8 +7,8 @@ import re
 
 from benchproof.errors import printable
 
-_SPECIAL = re.compile(r"([\\`*_\[\]|~])")   # what could start emphasis, code, a link or a cell
-_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}   # HTML: entities read the same in every Markdown
+_SPECIAL = re.compile(r"([\\`*_\[\]|~])")  # what could start emphasis, code, a link or a cell
+_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}  # HTML: entities read the same in every Markdown
 
 
 def escape(text: object) -> str:
@@ -22,7 +22,9 @@ def table(headers: list[str], rows: list[list[str]], right: set[int] | None = No
     """A GitHub table: ``headers`` (escaped here), ``rows`` of cells already written as Markdown;
     the columns in ``right`` aligned right."""
     right = right or set()
-    lines = ["| " + " | ".join(escape(h) for h in headers) + " |",
-             "|" + "|".join("---:" if i in right else "---" for i in range(len(headers))) + "|"]
+    lines = [
+        "| " + " | ".join(escape(h) for h in headers) + " |",
+        "|" + "|".join("---:" if i in right else "---" for i in range(len(headers))) + "|",
+    ]
     lines += ["| " + " | ".join(cell or " " for cell in row) + " |" for row in rows]
     return lines

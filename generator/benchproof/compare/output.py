@@ -12,10 +12,12 @@ from benchproof.errors import printable
 from benchproof.published.shown import json_text, more
 from benchproof.text import MISSING, number, point_ids, setting
 
-RULE = ("better / worse: the old and new repetitions are separated — their ranges apart (beyond ten a side, "
-        "their interquartile ranges, and a rank test agreeing) and the medians more than the noise threshold "
-        "apart — in the metric's direction. Figures are medians of the successful repetitions; "
-        "-- means not measured, never zero.")
+RULE = (
+    "better / worse: the old and new repetitions are separated — their ranges apart (beyond ten a side, "
+    "their interquartile ranges, and a rank test agreeing) and the medians more than the noise threshold "
+    "apart — in the metric's direction. Figures are medians of the successful repetitions; "
+    "-- means not measured, never zero."
+)
 
 
 def decimals_of(comparison: Comparison) -> dict[str, int]:
@@ -72,20 +74,39 @@ def _rows(comparison: Comparison) -> tuple[list[str], list[list[str]]]:
     decimals = decimals_of(comparison)
     many = _sections(comparison)
     headers = (["Section"] if many else []) + ["Arm", "Point", "Metric", "State", "Change", "Old", "New"]
-    rows = [([f.section] if many else []) + [f.arm, point_text(f.point), f.metric, f.state, change_text(f),
-             figure_text(f.old, decimals.get(f.metric, 2)), figure_text(f.new, decimals.get(f.metric, 2))]
-            for f in comparison.figures]
+    rows = [
+        ([f.section] if many else [])
+        + [
+            f.arm,
+            point_text(f.point),
+            f.metric,
+            f.state,
+            change_text(f),
+            figure_text(f.old, decimals.get(f.metric, 2)),
+            figure_text(f.new, decimals.get(f.metric, 2)),
+        ]
+        for f in comparison.figures
+    ]
     return headers, rows
 
 
 def bar_rows(comparison: Comparison) -> list[list[str]]:
     decimals = decimals_of(comparison)
-    return [[row.arm, point_text(row.point), row.metric, bar_text(row, decimals.get(row.metric, 2)),
-             number(row.old, decimals.get(row.metric, 2)), number(row.new, decimals.get(row.metric, 2)),
-             bar_verdict(row)] for row in comparison.rerun_bar]
+    return [
+        [
+            row.arm,
+            point_text(row.point),
+            row.metric,
+            bar_text(row, decimals.get(row.metric, 2)),
+            number(row.old, decimals.get(row.metric, 2)),
+            number(row.new, decimals.get(row.metric, 2)),
+            bar_verdict(row),
+        ]
+        for row in comparison.rerun_bar
+    ]
 
 
-FINDINGS_SHOWN = 50    # findings listed in the terminal and Markdown (--format json lists them all)
+FINDINGS_SHOWN = 50  # findings listed in the terminal and Markdown (--format json lists them all)
 
 
 def shown_findings(items: list[dict]) -> tuple[list[dict], str | None]:
@@ -96,8 +117,11 @@ def shown_findings(items: list[dict]) -> tuple[list[dict], str | None]:
 
 def header_lines(comparison: Comparison) -> list[str]:
     c = comparison
-    lines = [f"old: {c.old.label} ({printable(c.old.generator)})", f"new: {c.new.label} ({printable(c.new.generator)})",
-             f"noise threshold: {setting(c.noise * 100)}% ({c.noise_from})"]
+    lines = [
+        f"old: {c.old.label} ({printable(c.old.generator)})",
+        f"new: {c.new.label} ({printable(c.new.generator)})",
+        f"noise threshold: {setting(c.noise * 100)}% ({c.noise_from})",
+    ]
     if c.ranges_only:
         lines.append("a side has no records.jsonl: better and worse are judged from the min–max ranges only")
     return lines
@@ -106,8 +130,9 @@ def header_lines(comparison: Comparison) -> list[str]:
 def _columns(headers: list[str], rows: list[list[str]]) -> list[str]:
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
     fmt = "  ".join(f"{{:<{w}}}" for w in widths)
-    return [fmt.format(*headers).rstrip(), fmt.format(*("-" * w for w in widths))] + \
-           [fmt.format(*map(printable, r)).rstrip() for r in rows]
+    return [fmt.format(*headers).rstrip(), fmt.format(*("-" * w for w in widths))] + [
+        fmt.format(*map(printable, r)).rstrip() for r in rows
+    ]
 
 
 def terminal(comparison: Comparison) -> str:
@@ -120,8 +145,11 @@ def terminal(comparison: Comparison) -> str:
     for title, items in (("new findings", c.new_findings), ("findings that vanished", c.vanished_findings)):
         if items:
             listed, rest = shown_findings(items)
-            lines += ["", f"{title}:"] + [f"  [{printable(str(f.get('rule')))}] {printable(str(f.get('message')))}"
-                                          for f in listed] + ([f"  {rest}"] if rest else [])
+            lines += (
+                ["", f"{title}:"]
+                + [f"  [{printable(str(f.get('rule')))}] {printable(str(f.get('message')))}" for f in listed]
+                + ([f"  {rest}"] if rest else [])
+            )
     lines += ["", RULE]
     return "\n".join(lines)
 
@@ -136,17 +164,32 @@ def markdown(comparison: Comparison) -> str:
     lines += [f"- {escape(line)}" for line in header_lines(c)] + [""]
     lines += [f"**{escape(counts_text(c))}** ({len(c.figures)} figures)", ""]
     state = headers.index("State")
-    lines += table(headers, [[f"**{escape(cell)}**" if i == state and cell in ("worse", "new-failure")
-                              else escape(cell) for i, cell in enumerate(r)] for r in rows], right)
+    lines += table(
+        headers,
+        [
+            [
+                f"**{escape(cell)}**" if i == state and cell in ("worse", "new-failure") else escape(cell)
+                for i, cell in enumerate(r)
+            ]
+            for r in rows
+        ],
+        right,
+    )
     if c.rerun_bar:
         lines += ["", "#### The old report's re-run bar", ""]
-        lines += table(["Arm", "Point", "Metric", "Bar", "Old", "New", "New is"],
-                       [[escape(cell) for cell in r] for r in bar_rows(c)], {4, 5})
+        lines += table(
+            ["Arm", "Point", "Metric", "Bar", "Old", "New", "New is"],
+            [[escape(cell) for cell in r] for r in bar_rows(c)],
+            {4, 5},
+        )
     for title, items in (("New findings", c.new_findings), ("Findings that vanished", c.vanished_findings)):
         if items:
             listed, rest = shown_findings(items)
-            lines += ["", f"#### {title}", ""] + [f"- `{escape(f.get('rule'))}` {escape(f.get('message'))}"
-                                                  for f in listed] + ([f"- {escape(rest)}"] if rest else [])
+            lines += (
+                ["", f"#### {title}", ""]
+                + [f"- `{escape(f.get('rule'))}` {escape(f.get('message'))}" for f in listed]
+                + ([f"- {escape(rest)}"] if rest else [])
+            )
     lines += ["", f"_{escape(RULE)}_", ""]
     return "\n".join(lines)
 
@@ -157,16 +200,50 @@ def as_json(comparison: Comparison) -> str:
     def side(stat: dict | None, key: str):
         return None if stat is None else stat.get(key)
 
-    figures = [{"section": f.section, "arm": f.arm, "point": dict(f.point), "metric": f.metric,
-                "old": side(f.old, "median"), "new": side(f.new, "median"), "ratio": f.ratio, "state": f.state,
-                "ratio_words": f.words, "old_status": side(f.old, "status"), "new_status": side(f.new, "status"),
-                "old_n": side(f.old, "n_ok"), "new_n": side(f.new, "n_ok")} for f in c.figures]
-    bar = [{"section": r.section, "arm": r.arm, "point": dict(r.point), "metric": r.metric, "min": r.min, "max": r.max,
-            "old": r.old, "new": r.new, "inside": r.inside, "new_status": r.new_status} for r in c.rerun_bar]
-    return json_text({
-        "old": {"source": c.old.label, "generator": c.old.generator, "title": c.old.results.get("title")},
-        "new": {"source": c.new.label, "generator": c.new.generator, "title": c.new.results.get("title")},
-        "noise": c.noise, "noise_from": c.noise_from, "ranges_only": c.ranges_only,
-        "counts": {s: c.count(s) for s in STATES}, "figures": figures, "rerun_bar": bar,
-        "findings": {"new": c.new_findings, "vanished": c.vanished_findings},
-    }, indent=1)
+    figures = [
+        {
+            "section": f.section,
+            "arm": f.arm,
+            "point": dict(f.point),
+            "metric": f.metric,
+            "old": side(f.old, "median"),
+            "new": side(f.new, "median"),
+            "ratio": f.ratio,
+            "state": f.state,
+            "ratio_words": f.words,
+            "old_status": side(f.old, "status"),
+            "new_status": side(f.new, "status"),
+            "old_n": side(f.old, "n_ok"),
+            "new_n": side(f.new, "n_ok"),
+        }
+        for f in c.figures
+    ]
+    bar = [
+        {
+            "section": r.section,
+            "arm": r.arm,
+            "point": dict(r.point),
+            "metric": r.metric,
+            "min": r.min,
+            "max": r.max,
+            "old": r.old,
+            "new": r.new,
+            "inside": r.inside,
+            "new_status": r.new_status,
+        }
+        for r in c.rerun_bar
+    ]
+    return json_text(
+        {
+            "old": {"source": c.old.label, "generator": c.old.generator, "title": c.old.results.get("title")},
+            "new": {"source": c.new.label, "generator": c.new.generator, "title": c.new.results.get("title")},
+            "noise": c.noise,
+            "noise_from": c.noise_from,
+            "ranges_only": c.ranges_only,
+            "counts": {s: c.count(s) for s in STATES},
+            "figures": figures,
+            "rerun_bar": bar,
+            "findings": {"new": c.new_findings, "vanished": c.vanished_findings},
+        },
+        indent=1,
+    )

@@ -83,19 +83,45 @@ def write_page(comparison: Comparison, out: Path) -> Path:
     drawn = charts(comparison)
     sections = []
     for section in dict.fromkeys(f.section for f in comparison.figures):
-        rows = tuple(Row(*map(printable, (f.arm, point_text(f.point), f.metric, figure_text(f.old, decimals.get(f.metric, 2)),
-                                          figure_text(f.new, decimals.get(f.metric, 2)), change_text(f), f.state)))
-                     for f in comparison.figures if f.section == section)
+        rows = tuple(
+            Row(
+                *map(
+                    printable,
+                    (
+                        f.arm,
+                        point_text(f.point),
+                        f.metric,
+                        figure_text(f.old, decimals.get(f.metric, 2)),
+                        figure_text(f.new, decimals.get(f.metric, 2)),
+                        change_text(f),
+                        f.state,
+                    ),
+                )
+            )
+            for f in comparison.figures
+            if f.section == section
+        )
         sections.append(Section(printable(section), rows, tuple(c for c in drawn if c.section == section)))
     title = printable(str(comparison.old.results.get("title") or "A report"))
     records = sum(int(c.results.get("records") or 0) for c in (comparison.old, comparison.new))
     site = SiteFiles()
-    site.add(INDEX, render("compare.html", site=PageSite(f"{title}: a re-run compared", records), root="",
-                                  title=title, header=header_lines(comparison), counts=counts_text(comparison),
-                                  n_figures=len(comparison.figures), sections=sections, rule=RULE,
-                                  bar=[[printable(cell) for cell in row] for row in bar_rows(comparison)],
-                                  new_findings=_findings(comparison.new_findings),
-                                  vanished_findings=_findings(comparison.vanished_findings)))
+    site.add(
+        INDEX,
+        render(
+            "compare.html",
+            site=PageSite(f"{title}: a re-run compared", records),
+            root="",
+            title=title,
+            header=header_lines(comparison),
+            counts=counts_text(comparison),
+            n_figures=len(comparison.figures),
+            sections=sections,
+            rule=RULE,
+            bar=[[printable(cell) for cell in row] for row in bar_rows(comparison)],
+            new_findings=_findings(comparison.new_findings),
+            vanished_findings=_findings(comparison.vanished_findings),
+        ),
+    )
     site.add(asset_path("style.css"), stylesheet())
     site.add(asset_path("compare.css"), asset("compare.css"))
     for chart in drawn:

@@ -21,8 +21,8 @@ from benchproof.model.project import Project
 from benchproof.model.records import RunRecord
 from benchproof.model.terms import STATUSES, Point
 
-NOT_MEASURED = "not measured"   # the arm ran, another record at the point has a value
-NOT_APPLICABLE = "n/a"          # the arm ran, no record of the section has a value at the point
+NOT_MEASURED = "not measured"  # the arm ran, another record at the point has a value
+NOT_APPLICABLE = "n/a"  # the arm ran, no record of the section has a value at the point
 
 
 @dataclass(frozen=True)
@@ -34,10 +34,10 @@ class Stat:
     max: float | None
     ratio: float | None
     status: str
-    better: str = "higher"               # the metric's direction: the ratio's words are text.ratio_words
-    is_baseline: bool = False            # the section's baseline arm's own figure (its ratio is 1)
-    quantiles: dict[int, float] | None = None   # p5, p25, p75, p95 from eleven repetitions (compute.spread)
-    outliers: int | None = None          # repetitions beyond Tukey's fences (from eleven repetitions)
+    better: str = "higher"  # the metric's direction: the ratio's words are text.ratio_words
+    is_baseline: bool = False  # the section's baseline arm's own figure (its ratio is 1)
+    quantiles: dict[int, float] | None = None  # p5, p25, p75, p95 from eleven repetitions (compute.spread)
+    outliers: int | None = None  # repetitions beyond Tukey's fences (from eleven repetitions)
 
     @property
     def iqr(self) -> tuple[float, float] | None:
@@ -106,8 +106,11 @@ def _counts(project: Project, key: np.ndarray) -> dict[tuple, dict[str, int]]:
 def _valued(project: Project, key: np.ndarray) -> set[tuple]:
     """(section, point, metric) where some record, of any status, has a value."""
     records = project.records
-    return {(section, point, metric) for metric, values in records.metrics.items()
-            for section, _, point in map(records.group_of, np.unique(key[~np.isnan(values)]).tolist())}
+    return {
+        (section, point, metric)
+        for metric, values in records.metrics.items()
+        for section, _, point in map(records.group_of, np.unique(key[~np.isnan(values)]).tolist())
+    }
 
 
 def ratio_of(median: float | None, base: float | None) -> float | None:
@@ -123,22 +126,21 @@ def aggregate(project: Project, groups: Groups) -> Results:
     """Computed from the record columns and the one grouping of the successful records
     (``groups``): no Python call per record."""
     key = project.records.group_keys()
-    medians = {(*group, metric): stat for metric in project.records.metrics
-               for group, stat in groups.stats(metric).items()}
-    spreads = {(*group, metric): found for metric in project.records.metrics
-               for group, found in groups.robust(metric).items()}
+    medians = {
+        (*group, metric): stat for metric in project.records.metrics for group, stat in groups.stats(metric).items()
+    }
+    spreads = {
+        (*group, metric): found for metric in project.records.metrics for group, found in groups.robust(metric).items()
+    }
     counts = _counts(project, key)
     points: dict[str, set] = {s.id: set() for s in project.report.sections}
-    ran: set[tuple] = set()      # (section, point) where some arm has a successful record
+    ran: set[tuple] = set()  # (section, point) where some arm has a successful record
     for (section, _, point), c in counts.items():
         points[section].add(point)
         if c.get("ok"):
             ran.add((section, point))
     valued = _valued(project, key)
-    ordered = {
-        sid: tuple(sorted(pts, key=project.report.point_key)) or ((),)
-        for sid, pts in points.items()
-    }
+    ordered = {sid: tuple(sorted(pts, key=project.report.point_key)) or ((),) for sid, pts in points.items()}
     rows: list[Row] = []
     for section in project.report.sections:
         for arm_id in section.arms:
@@ -159,7 +161,18 @@ def aggregate(project: Project, groups: Groups) -> Results:
                     elif n == 0 and c.get("ok"):
                         status = NOT_MEASURED
                     spread, outliers = spreads.get((section.id, arm_id, point, metric.id), (None, None))
-                    stats[metric.id] = Stat(n, sum(c.values()), med, lo, hi, ratio, status, metric.better,
-                                           arm_id == section.baseline, spread, outliers)
+                    stats[metric.id] = Stat(
+                        n,
+                        sum(c.values()),
+                        med,
+                        lo,
+                        hi,
+                        ratio,
+                        status,
+                        metric.better,
+                        arm_id == section.baseline,
+                        spread,
+                        outliers,
+                    )
                 rows.append(Row(section.id, arm_id, point, c, label, stats))
     return Results(tuple(rows), ordered)

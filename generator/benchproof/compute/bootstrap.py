@@ -23,26 +23,28 @@ import numpy as np
 RESAMPLES = 2000
 SEED = 20251103
 LEVEL = 0.95
-BOOTSTRAP_FROM = 5     # values a side from which the interval is given
+BOOTSTRAP_FROM = 5  # values a side from which the interval is given
 
 
 def resample_medians(values: np.ndarray, draws: int, rng: np.random.Generator) -> np.ndarray:
     """``draws`` medians of bootstrap resamples of ``values``, an array of doubles (see the module)."""
     s = np.sort(values)
     n = len(s)
-    k = (n + 1) // 2      # the middle one of an odd n; the lower middle one of an even n
+    k = (n + 1) // 2  # the middle one of an odd n; the lower middle one of an even n
     low = rng.beta(k, n - k + 1, draws)
     # (the bound guards a draw of exactly 1.0 only: n + 1 would read the same)
-    first = s[np.minimum((low * n).astype(np.int64), n - 1)]   # pragma: no mutate
+    first = s[np.minimum((low * n).astype(np.int64), n - 1)]  # pragma: no mutate
     if n % 2:
         return first
     high = low + (1 - low) * rng.beta(1, n - k, draws)
-    second = s[np.minimum((high * n).astype(np.int64), n - 1)]   # pragma: no mutate
-    return first / 2 + second / 2   # halves first: 1.5e308 and 1.7e308 have a mean, not inf
+    second = s[np.minimum((high * n).astype(np.int64), n - 1)]  # pragma: no mutate
+    return first / 2 + second / 2  # halves first: 1.5e308 and 1.7e308 have a mean, not inf
 
 
-def ratio_interval(base: Sequence[float] | np.ndarray, other: Sequence[float] | np.ndarray,
-                   ) -> tuple[float, float] | None:
+def ratio_interval(
+    base: Sequence[float] | np.ndarray,
+    other: Sequence[float] | np.ndarray,
+) -> tuple[float, float] | None:
     """The 95% bootstrap interval of median(other) / median(base); None with fewer than
     :data:`BOOTSTRAP_FROM` values a side, when a side has a value of 0 or below (a ratio
     of such medians can change sign or divide by zero), or when a resampled ratio is past a
@@ -53,7 +55,7 @@ def ratio_interval(base: Sequence[float] | np.ndarray, other: Sequence[float] | 
     rng = np.random.default_rng(SEED)
     with np.errstate(over="ignore", under="ignore"):
         ratios = resample_medians(b, RESAMPLES, rng) / resample_medians(a, RESAMPLES, rng)
-    if not np.isfinite(ratios).all() or not ratios.min() > 0:   # past a double either way: no interval
+    if not np.isfinite(ratios).all() or not ratios.min() > 0:  # past a double either way: no interval
         return None
     tail = (1 - LEVEL) / 2 * 100
     low, high = np.percentile(ratios, (tail, 100 - tail))

@@ -38,6 +38,7 @@ class Read(Protocol):
 
     def values(self, section: str, arm: str, point: Point, metric: str) -> tuple[np.ndarray, np.ndarray]: ...
 
+
 BASELINE, PAIR = "baseline", "pair"
 STATE_WORDS = {SEPARATED: "", WITHIN_NOISE: "within noise", TOO_FEW: "too few repetitions to tell", SAME: "the same"}
 
@@ -49,12 +50,12 @@ class Comparison:
     vs: str
     point: Point
     metric: str
-    kind: str                       # BASELINE or PAIR
-    ratio: float | None             # median of arm ÷ median of vs
-    better: str                     # the metric's direction, "higher" or "lower"
+    kind: str  # BASELINE or PAIR
+    ratio: float | None  # median of arm ÷ median of vs
+    better: str  # the metric's direction, "higher" or "lower"
     separation: Separation
-    relative_only: str | None = None   # the relative guards' reasons, when made of the records they caught
-    caught: tuple[tuple[int, ...], tuple[int, ...]] | None = field(default=None, compare=False)   # (vs's, arm's) then
+    relative_only: str | None = None  # the relative guards' reasons, when made of the records they caught
+    caught: tuple[tuple[int, ...], tuple[int, ...]] | None = field(default=None, compare=False)  # (vs's, arm's) then
 
     @property
     def state(self) -> str:
@@ -111,8 +112,9 @@ class Comparisons:
         return {(c.section, c.arm, c.point, c.metric): c for c in self.items if c.kind == BASELINE}
 
 
-def _compare(project: Project, results: Results, groups: Groups, degraded: Degraded, section, arm: str, vs: str,
-             kind: str):
+def _compare(
+    project: Project, results: Results, groups: Groups, degraded: Degraded, section, arm: str, vs: str, kind: str
+):
     noise = project.audit.noise_threshold
     better = {m.id: m.better for m in project.report.metrics}
     rows = {(r.arm, r.point): r for r in results.section_rows(section.id)}
@@ -124,11 +126,14 @@ def _compare(project: Project, results: Results, groups: Groups, degraded: Degra
         for metric in project.report.metrics:
             a, b = theirs.stats[metric.id], mine.stats[metric.id]
             relative, rows_used = None, None
-            if a.median is not None and b.median is not None:   # clean against clean
+            if a.median is not None and b.median is not None:  # clean against clean
                 ratio = ratio_of(b.median, a.median)
-                found = separation(groups.values(section.id, vs, point, metric.id)[1],
-                                   groups.values(section.id, arm, point, metric.id)[1], noise)
-            else:   # degraded against degraded, when both were caught the same way in the same rounds
+                found = separation(
+                    groups.values(section.id, vs, point, metric.id)[1],
+                    groups.values(section.id, arm, point, metric.id)[1],
+                    noise,
+                )
+            else:  # degraded against degraded, when both were caught the same way in the same rounds
                 caught = degraded.pair(section.id, arm, vs, point, metric.id)
                 if caught is None:
                     continue
@@ -136,9 +141,9 @@ def _compare(project: Project, results: Results, groups: Groups, degraded: Degra
                 found = separation(theirs_values, mine_values, noise)
                 ratio = ratio_of(found.median_b, found.median_a)
                 rows_used = (tuple(theirs_rows.tolist()), tuple(mine_rows.tolist()))
-            yield Comparison(section.id, arm, vs, point, metric.id, kind, ratio,
-                             better[metric.id], found, relative,
-                             rows_used)
+            yield Comparison(
+                section.id, arm, vs, point, metric.id, kind, ratio, better[metric.id], found, relative, rows_used
+            )
 
 
 def compare(project: Project, results: Results, groups: Groups) -> Comparisons:

@@ -31,7 +31,7 @@ from benchproof.model.terms import Point
 HOLDS, FAILS, CANNOT, FLAGGED = "holds", "fails", "cannot-check", "holds-on-flagged"
 STATES = (HOLDS, FAILS, CANNOT, FLAGGED)
 CLAIM_RULE = "claim-fails"
-DECISION_RULES = (CLAIM_RULE, "rerun-bar")   # the decision's own findings: they flag no claim
+DECISION_RULES = (CLAIM_RULE, "rerun-bar")  # the decision's own findings: they flag no claim
 
 
 @dataclass(frozen=True)
@@ -43,16 +43,16 @@ class ClaimFigure:
     metric: str
     side: Side
     vs: Side | None
-    value: float | None        # the ratio (with vs) or the median; None when a side has none
-    meets: bool | None         # None: cannot be checked here
-    undefined: bool = False    # the ratio is undefined: the vs arm's median is 0
-    relative_only: str | None = None   # a ratio made of records relative guards caught (their reasons)
+    value: float | None  # the ratio (with vs) or the median; None when a side has none
+    meets: bool | None  # None: cannot be checked here
+    undefined: bool = False  # the ratio is undefined: the vs arm's median is 0
+    relative_only: str | None = None  # a ratio made of records relative guards caught (their reasons)
 
 
 @dataclass(frozen=True)
 class ClaimOutcome:
     claim: DecisionClaim
-    state: str                 # one of STATES
+    state: str  # one of STATES
     figures: tuple[ClaimFigure, ...]
 
     @property
@@ -64,7 +64,7 @@ class ClaimOutcome:
 class BarOutcome:
     bar: RerunBar
     side: Side
-    inside: bool | None        # None: no median to hold against the bar
+    inside: bool | None  # None: no median to hold against the bar
 
 
 @dataclass(frozen=True)
@@ -151,10 +151,19 @@ def flagged(outcome: DecisionOutcome | None, cells: Mapping, sections: Mapping) 
     for claim in outcome.claims:
         figures = tuple(_flagged(f, cells, sections) for f in claim.figures)
         state = claim.state
-        if state == HOLDS and any(not flag.accepted and flag.rule not in DECISION_RULES
-                                  for f in figures for one in (f.side, f.vs) if one for flag in one.flags):
+        if state == HOLDS and any(
+            not flag.accepted and flag.rule not in DECISION_RULES
+            for f in figures
+            for one in (f.side, f.vs)
+            if one
+            for flag in one.flags
+        ):
             state = FLAGGED
         claims.append(ClaimOutcome(claim.claim, state, figures))
-    bars = tuple(replace(b, side=replace(b.side, flags=_flags(cells, sections, b.bar.section, b.bar.arm, b.bar.point,
-                                                             b.bar.metric))) for b in outcome.bars)
+    bars = tuple(
+        replace(
+            b, side=replace(b.side, flags=_flags(cells, sections, b.bar.section, b.bar.arm, b.bar.point, b.bar.metric))
+        )
+        for b in outcome.bars
+    )
     return DecisionOutcome(tuple(claims), bars)

@@ -21,12 +21,21 @@ from benchproof.model.percentiles import LEVELS, quantiles, stated_levels
 from benchproof.model.project import Project
 from benchproof.model.terms import Point
 
-CURVE_LIMIT = 200          # points per curve, at most
-LOG_SPAN = 10              # a log x axis when the values span more than this many times
-BINS = 30                  # histogram bins per view
+CURVE_LIMIT = 200  # points per curve, at most
+LOG_SPAN = 10  # a log x axis when the values span more than this many times
+BINS = 30  # histogram bins per view
 # the levels the curve is read off at (percent): 1% steps to p90, finer in the tail
-GRID = np.unique(np.concatenate([np.linspace(0, 90, 91), np.linspace(90, 99, 46), np.linspace(99, 99.9, 37),
-                                 np.linspace(99.9, 100, 21), [p for _, p in LEVELS]]))
+GRID = np.unique(
+    np.concatenate(
+        [
+            np.linspace(0, 90, 91),
+            np.linspace(90, 99, 46),
+            np.linspace(99, 99.9, 37),
+            np.linspace(99.9, 100, 21),
+            [p for _, p in LEVELS],
+        ]
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -46,12 +55,12 @@ class Distribution:
     arm: str
     point: Point
     metric: str
-    n: int                                     # values pooled: successful requests (gaps, for a list metric)
-    n_failed: int                              # failed requests of the ok runs: counted, never in a value
-    percentiles: dict[str, float] | None       # p50 … p99.9; None without a value
-    runs: tuple[RunFigures, ...]               # each ok run, in input order
-    curve: tuple[tuple[float, float], ...]     # (value, share at or below), thinned
-    every_value: bool                          # the curve goes through every value (n ≤ CURVE_LIMIT)
+    n: int  # values pooled: successful requests (gaps, for a list metric)
+    n_failed: int  # failed requests of the ok runs: counted, never in a value
+    percentiles: dict[str, float] | None  # p50 … p99.9; None without a value
+    runs: tuple[RunFigures, ...]  # each ok run, in input order
+    curve: tuple[tuple[float, float], ...]  # (value, share at or below), thinned
+    every_value: bool  # the curve goes through every value (n ≤ CURVE_LIMIT)
     low: float | None = None
     high: float | None = None
 
@@ -59,7 +68,7 @@ class Distribution:
 @dataclass(frozen=True)
 class Histogram:
     edges: tuple[float, ...]
-    shares: dict[str, tuple[float, ...]]      # arm → the share of its values in each bin
+    shares: dict[str, tuple[float, ...]]  # arm → the share of its values in each bin
 
 
 @dataclass(frozen=True)
@@ -69,8 +78,8 @@ class DistributionView:
     section: str
     metric: str
     point: Point
-    arms: tuple[Distribution, ...]             # in the section's arm order; those without values too
-    log: bool                                  # the values span more than LOG_SPAN times (all positive)
+    arms: tuple[Distribution, ...]  # in the section's arm order; those without values too
+    log: bool  # the values span more than LOG_SPAN times (all positive)
     histogram: Histogram | None
 
 
@@ -80,8 +89,8 @@ class GoodputFigure:
     arm: str
     point: Point
     n_good: int
-    n: int                                     # every request of the ok runs, failed ones included
-    runs: tuple[tuple[str, int, int], ...]     # (run_id, n_good, n) of each ok run
+    n: int  # every request of the ok runs, failed ones included
+    runs: tuple[tuple[str, int, int], ...]  # (run_id, n_good, n) of each ok run
 
     @property
     def share(self) -> float | None:
@@ -147,25 +156,48 @@ def distributions(project: Project, results: Results, groups: Groups) -> Distrib
                 for arm, runs in runs_of.items():
                     values = found.pooled(runs)
                     pooled[arm] = values
-                    figures = tuple(RunFigures(name, int(counts[r]), int(data.failed[r]),
-                                               stated_levels(found.of(r)) if len(found.of(r)) else None)
-                                    for name, r in zip(project.records.run_ids(runs), runs.tolist()))
+                    figures = tuple(
+                        RunFigures(
+                            name,
+                            int(counts[r]),
+                            int(data.failed[r]),
+                            stated_levels(found.of(r)) if len(found.of(r)) else None,
+                        )
+                        for name, r in zip(project.records.run_ids(runs), runs.tolist())
+                    )
                     drawn, every = curve(values)
-                    arms.append(Distribution(
-                        section.id, arm, point, metric.id, len(values), int(data.failed[runs].sum()),
-                        stated_levels(values) if len(values) else None, figures, drawn, every,
-                        float(values[0]) if len(values) else None, float(values[-1]) if len(values) else None))
+                    arms.append(
+                        Distribution(
+                            section.id,
+                            arm,
+                            point,
+                            metric.id,
+                            len(values),
+                            int(data.failed[runs].sum()),
+                            stated_levels(values) if len(values) else None,
+                            figures,
+                            drawn,
+                            every,
+                            float(values[0]) if len(values) else None,
+                            float(values[-1]) if len(values) else None,
+                        )
+                    )
                 if not any(d.n for d in arms) and not any(d.n_failed for d in arms):
                     continue
                 positive = [d for d in arms if d.n]
-                lows = [d.low for d in positive if d.low is not None]   # all of them: each has values
+                lows = [d.low for d in positive if d.low is not None]  # all of them: each has values
                 highs = [d.high for d in positive if d.high is not None]
                 log = bool(positive) and min(lows) > 0 and max(highs) > LOG_SPAN * min(lows)
                 views.append(DistributionView(section.id, metric.id, point, tuple(arms), log, _histogram(pooled, log)))
             if data.good is not None:
                 for arm, runs in runs_of.items():
-                    each = tuple((name, int(data.good[r]), int(data.requests[r]))
-                                 for name, r in zip(project.records.run_ids(runs), runs.tolist()))
-                    goodput.append(GoodputFigure(section.id, arm, point, sum(g for _, g, _ in each),
-                                                 sum(n for _, _, n in each), each))
+                    each = tuple(
+                        (name, int(data.good[r]), int(data.requests[r]))
+                        for name, r in zip(project.records.run_ids(runs), runs.tolist())
+                    )
+                    goodput.append(
+                        GoodputFigure(
+                            section.id, arm, point, sum(g for _, g, _ in each), sum(n for _, _, n in each), each
+                        )
+                    )
     return Distributions(tuple(views), tuple(goodput))

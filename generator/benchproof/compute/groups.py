@@ -29,9 +29,9 @@ class Groups:
         rows = np.flatnonzero(records.ok())
         key = records.group_keys(rows)
         order = np.argsort(key, kind="stable")
-        self.order = rows[order]                      # the ok records, group after group
+        self.order = rows[order]  # the ok records, group after group
         keys, self.starts = np.unique(key[order], return_index=True)
-        self.keys = [records.group_of(k) for k in keys.tolist()]    # (section, arm, point) of each group
+        self.keys = [records.group_of(k) for k in keys.tolist()]  # (section, arm, point) of each group
         self.sizes = np.diff(np.append(self.starts, len(self.order)))
 
     @cached_property
@@ -57,7 +57,7 @@ class Groups:
         values = self.records.metrics[metric][self.order]
         group = np.repeat(np.arange(len(self.keys)), self.sizes)
         measured = ~np.isnan(values)
-        values, group = values[measured], group[measured]     # still group after group
+        values, group = values[measured], group[measured]  # still group after group
         if not len(values):
             return {}
         counts = np.bincount(group, minlength=len(self.keys))
@@ -65,15 +65,18 @@ class Groups:
         n = counts[have]
         first = np.concatenate(([0], np.cumsum(n)[:-1]))
         low, high = np.minimum.reduceat(values, first), np.maximum.reduceat(values, first)
-        if len(values) >= LOOP_FROM * len(have):   # large groups: a selection in each
-            middle = [median(values[a:a + k]) for a, k in zip(first.tolist(), n.tolist())]
-        else:                                      # many small ones: one sort of all
+        if len(values) >= LOOP_FROM * len(have):  # large groups: a selection in each
+            middle = [median(values[a : a + k]) for a, k in zip(first.tolist(), n.tolist())]
+        else:  # many small ones: one sort of all
             ordered = values[np.lexsort((values, group))]
-            middle = [middle_of_two(ordered[a + (k - 1) // 2], ordered[a + k // 2])
-                      for a, k in zip(first.tolist(), n.tolist())]
-        return {self.keys[g]: (k, m, lo, hi) for g, k, m, lo, hi in
-                zip(have.tolist(), n.tolist(), middle, low.tolist(), high.tolist())}
-
+            middle = [
+                middle_of_two(ordered[a + (k - 1) // 2], ordered[a + k // 2])
+                for a, k in zip(first.tolist(), n.tolist())
+            ]
+        return {
+            self.keys[g]: (k, m, lo, hi)
+            for g, k, m, lo, hi in zip(have.tolist(), n.tolist(), middle, low.tolist(), high.tolist())
+        }
 
     def robust(self, metric: str) -> dict[tuple[str, str, Point], tuple[dict[int, float], int]]:
         """(section, arm, point) → (p5, p25, p75, p95 by percent; how many values lie beyond
@@ -84,11 +87,11 @@ class Groups:
         for key, start, size in zip(self.keys, self.starts.tolist(), self.sizes.tolist()):
             if size < ROBUST_FROM:
                 continue
-            mine = values[self.order[start:start + size]]
+            mine = values[self.order[start : start + size]]
             mine = mine[~np.isnan(mine)]
             if len(mine) >= ROBUST_FROM:
                 out[key] = (quantiles(mine), int(np.count_nonzero(tukey_outliers(mine))))
         return out
 
 
-LOOP_FROM = 32   # values per group from which a selection per group beats one sort of them all
+LOOP_FROM = 32  # values per group from which a selection per group beats one sort of them all

@@ -44,7 +44,7 @@ class Degraded:
         records = project.records
         self.records = records
         caught: dict[int, list[int]] = {}
-        kept_out: set[int] = set()          # caught by an absolute guard as well
+        kept_out: set[int] = set()  # caught by an absolute guard as well
         for i, outcome in enumerate(project.guards):
             if outcome.guard.scope == RELATIVE:
                 for row in outcome.rows:
@@ -70,8 +70,9 @@ class Degraded:
         found = np.asarray(rows, np.int64)  # pragma: no mutate (Python ints, never none: int64 said or not)
         return found[~np.isnan(self.records.metrics[metric][found])]
 
-    def pair(self, section: str, arm: str, vs: str, point: Point,
-             metric: str) -> tuple[str, tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None:
+    def pair(
+        self, section: str, arm: str, vs: str, point: Point, metric: str
+    ) -> tuple[str, tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None:
         """(the guards' reasons, ``vs``'s records and values, ``arm``'s records and values): the
         records caught under the same condition in the same rounds at this point with a value
         of ``metric``; None when there are none."""

@@ -16,25 +16,31 @@ from benchproof.compute.groups import Groups
 from benchproof.compute.workload import Weighed, weigh
 from benchproof.model.project import Project
 
-if TYPE_CHECKING:   # the decision's module is loaded only for a report with a decision: block (decided)
+if TYPE_CHECKING:  # the decision's module is loaded only for a report with a decision: block (decided)
     from benchproof.compute.decision import DecisionOutcome
 
 
 @dataclass(frozen=True)
 class Computed:
     results: Results
-    groups: Groups                       # the successful records of each group
-    decision: DecisionOutcome | None     # the claims and the re-run bar (the audit's markers: compute.decision.flagged)
-    weighed: Weighed                     # crossovers and references
-    comparisons: Comparisons             # each arm against its baseline, each pair a section names
-    distributions: Distributions = Distributions()   # per-request distributions and goodput
+    groups: Groups  # the successful records of each group
+    decision: DecisionOutcome | None  # the claims and the re-run bar (the audit's markers: compute.decision.flagged)
+    weighed: Weighed  # crossovers and references
+    comparisons: Comparisons  # each arm against its baseline, each pair a section names
+    distributions: Distributions = Distributions()  # per-request distributions and goodput
 
 
 def compute(project: Project) -> Computed:
     groups = Groups(project.records)
     results = aggregate(project, groups)
-    return Computed(results, groups, decided(project, results), weigh(project, results, groups),
-                    compare(project, results, groups), distributions(project, results, groups))
+    return Computed(
+        results,
+        groups,
+        decided(project, results),
+        weigh(project, results, groups),
+        compare(project, results, groups),
+        distributions(project, results, groups),
+    )
 
 
 def decided(project: Project, results: Results) -> DecisionOutcome | None:

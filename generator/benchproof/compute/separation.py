@@ -39,25 +39,25 @@ from benchproof.model.percentiles import median
 
 SEPARATED, WITHIN_NOISE, TOO_FEW, SAME = "separated", "within-noise", "too-few", "same"
 STATES = (SEPARATED, WITHIN_NOISE, TOO_FEW, SAME)
-MIN_VALUES = 3        # fewer values on a side: too few to say anything
-RANK_TEST_FROM = ROBUST_FROM   # from this many values a side: interquartile ranges and the rank test
+MIN_VALUES = 3  # fewer values on a side: too few to say anything
+RANK_TEST_FROM = ROBUST_FROM  # from this many values a side: interquartile ranges and the rank test
 ALPHA = 0.05
-TINY_BITS = 1100      # 2 / C(n, k) with C past 2**1100 is below half the smallest double: 0.0  # pragma: no mutate
+TINY_BITS = 1100  # 2 / C(n, k) with C past 2**1100 is below half the smallest double: 0.0  # pragma: no mutate
 # (any bound past 2**1076 gives 0.0 as the division would: the bound only saves time)
 
 
 @dataclass(frozen=True)
 class Separation:
-    state: str                    # one of STATES
+    state: str  # one of STATES
     n_a: int
     n_b: int
     median_a: float | None
     median_b: float | None
-    gap: float | None             # |median_b − median_a| / |median_a| (inf when median_a is 0); None when too few
+    gap: float | None  # |median_b − median_a| / |median_a| (inf when median_a is 0); None when too few
     noise: float
-    method: str                   # "ranges" or "interquartile ranges and rank test" (what "overlap" meant)
-    overlap: bool | None          # None when too few or the same
-    interval: tuple[float, float] | None = None   # 95% bootstrap interval of median_b / median_a (n ≥ 5 a side)
+    method: str  # "ranges" or "interquartile ranges and rank test" (what "overlap" meant)
+    overlap: bool | None  # None when too few or the same
+    interval: tuple[float, float] | None = None  # 95% bootstrap interval of median_b / median_a (n ≥ 5 a side)
 
     @property
     def smallest_p(self) -> float:
@@ -85,29 +85,29 @@ def rank_test_p(a: np.ndarray, b: np.ndarray) -> float:
     corrected for ties and for continuity (1.0 when every value is tied)."""
     n1, n2 = len(a), len(b)
     joined = np.concatenate([a, b])
-    order = np.argsort(joined)       # ties share their average rank: their order does not matter
+    order = np.argsort(joined)  # ties share their average rank: their order does not matter
     ranks = np.empty(len(joined))
     sorted_values = joined[order]
     _, first, counts = np.unique(sorted_values, return_index=True, return_counts=True)
-    average = first + (counts + 1) / 2.0          # 1-based average rank of each run of ties
+    average = first + (counts + 1) / 2.0  # 1-based average rank of each run of ties
     ranks[order] = np.repeat(average, counts)
     u = ranks[:n1].sum() - n1 * (n1 + 1) / 2.0
     n = n1 + n2
-    ties = float(np.sum(np.power(counts, 3.0) - counts))   # in doubles: 3 million ties cubed pass int64
+    ties = float(np.sum(np.power(counts, 3.0) - counts))  # in doubles: 3 million ties cubed pass int64
     variance = n1 * n2 / 12.0 * ((n + 1) - ties / (n * (n - 1)))
     if variance <= 0:
         return 1.0
     z = (abs(u - n1 * n2 / 2.0) - 0.5) / math.sqrt(variance)
-    return math.erfc(max(z, 0.0) / math.sqrt(2.0))   # erfc(0) = 1: never above 1
+    return math.erfc(max(z, 0.0) / math.sqrt(2.0))  # erfc(0) = 1: never above 1
 
 
 def smallest_p(n_a: int, n_b: int) -> float:
     """The smallest two-sided p of an exact Mann–Whitney test of ``n_a`` against ``n_b``
     values: every value of one side below every value of the other, ``2 / C(n_a + n_b, n_a)``."""
     # (>= is the same: past 2**1076 the division below gives 0.0 too)
-    if _log2_comb(n_a + n_b, n_a) > TINY_BITS:   # pragma: no mutate
-        return 0.0      # 2 / C rounds to 0.0: no integer of thousands of digits (10,000 a side took 14 ms a call)
-    return min(1.0, 2 / math.comb(n_a + n_b, n_a))   # a side of 0: C = 1, and 1.0
+    if _log2_comb(n_a + n_b, n_a) > TINY_BITS:  # pragma: no mutate
+        return 0.0  # 2 / C rounds to 0.0: no integer of thousands of digits (10,000 a side took 14 ms a call)
+    return min(1.0, 2 / math.comb(n_a + n_b, n_a))  # a side of 0: C = 1, and 1.0
 
 
 def _log2_comb(n: int, k: int) -> float:
@@ -120,7 +120,7 @@ def needed(n_a: int, n_b: int) -> int | None:
     rank test could reach p < α; None when ``n_a`` against ``n_b`` already can."""
     if smallest_p(n_a, n_b) < ALPHA:
         return None
-    for k in itertools.count(max(1, min(n_a, n_b))):   # a few steps: 4 a side reach 0.029
+    for k in itertools.count(max(1, min(n_a, n_b))):  # a few steps: 4 a side reach 0.029
         if smallest_p(max(n_a, k), max(n_b, k)) < ALPHA:
             return k
     raise AssertionError("unreachable")  # pragma: no mutate
@@ -129,12 +129,21 @@ def needed(n_a: int, n_b: int) -> int | None:
 def separation(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray, noise: float) -> Separation:
     """How the repetitions ``b`` stand against ``a`` (see the module's rule)."""
     # (the dtype only says what is read: ints, even past 2**64, give the same state and medians)
-    x, y = np.asarray(a, float), np.asarray(b, float)   # pragma: no mutate
+    x, y = np.asarray(a, float), np.asarray(b, float)  # pragma: no mutate
     large = len(x) >= RANK_TEST_FROM and len(y) >= RANK_TEST_FROM
     method = "interquartile ranges and rank test" if large else "ranges"
     if len(x) < MIN_VALUES or len(y) < MIN_VALUES:
-        return Separation(TOO_FEW, len(x), len(y), median(x) if len(x) else None, median(y) if len(y) else None,
-                          None, noise, method, None)
+        return Separation(
+            TOO_FEW,
+            len(x),
+            len(y),
+            median(x) if len(x) else None,
+            median(y) if len(y) else None,
+            None,
+            noise,
+            method,
+            None,
+        )
     med_a, med_b = median(x), median(y)
     gap = _gap(med_a, med_b)
     if x.min() == x.max() == y.min() == y.max():
@@ -142,7 +151,7 @@ def separation(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray,
     if large:
         qa, qb = np.percentile(x, [25, 75]), np.percentile(y, [25, 75])
         # (a p of exactly α, where >= and > differ, no data gives)
-        rejects = rank_test_p(x, y) < ALPHA   # pragma: no mutate
+        rejects = rank_test_p(x, y) < ALPHA  # pragma: no mutate
         overlap = not (qa[1] < qb[0] or qb[1] < qa[0]) or not rejects
     else:
         overlap = not (x.max() < y.min() or y.max() < x.min())
@@ -158,5 +167,7 @@ def stronger_claim(n_a: int, n_b: int) -> str:
     if k is None or min(n_a, n_b) < 1:
         return ""
     reach = smallest_p(max(n_a, k), max(n_b, k))
-    return (f"with {n_a} vs {n_b} repetitions an exact rank test cannot give p below "
-            f"{fmt.significant(smallest_p(n_a, n_b))}; {k} a side could reach {fmt.significant(reach)}")
+    return (
+        f"with {n_a} vs {n_b} repetitions an exact rank test cannot give p below "
+        f"{fmt.significant(smallest_p(n_a, n_b))}; {k} a side could reach {fmt.significant(reach)}"
+    )

@@ -17,7 +17,7 @@ class Side:
     arm: str
     median: float | None
     status: str
-    flags: tuple = ()          # the audit's markers on this figure (benchproof.audit.notices.Flag)
+    flags: tuple = ()  # the audit's markers on this figure (benchproof.audit.notices.Flag)
 
 
 def rows_by_group(results: Results) -> dict[tuple, Row]:

@@ -23,8 +23,8 @@ import numpy as np
 
 from benchproof.model.percentiles import median
 
-ROBUST_FROM = 11          # from this many values a group: IQR, p5–p95 and Tukey's fences
-TUKEY_K = 1.5             # Tukey's (inner) fences: k × IQR beyond the quartiles
+ROBUST_FROM = 11  # from this many values a group: IQR, p5–p95 and Tukey's fences
+TUKEY_K = 1.5  # Tukey's (inner) fences: k × IQR beyond the quartiles
 QUANTILES = (5, 25, 75, 95)
 # Dixon's Q at 90% confidence, by the number of values (Rorabacher 1991, table 1)
 DIXON_Q90 = {3: 0.941, 4: 0.765, 5: 0.642, 6: 0.560, 7: 0.507, 8: 0.468, 9: 0.437, 10: 0.412}

@@ -35,8 +35,8 @@ class Line:
     prefill: Side
     decode: Side
     cache_hit: float
-    fixed: float | None        # seconds of prefill per request (after the cache's share)
-    per_token: float | None    # seconds per output token
+    fixed: float | None  # seconds of prefill per request (after the cache's share)
+    per_token: float | None  # seconds per output token
 
     @property
     def known(self) -> bool:
@@ -45,8 +45,8 @@ class Line:
     def terms(self) -> tuple[float, float]:
         """(fixed, per_token): only a known line has them."""
         fixed, per_token = self.fixed, self.per_token
-        assert fixed is not None   # a line that is not known has no time
-        assert per_token is not None   # a line that is not known has no time
+        assert fixed is not None  # a line that is not known has no time
+        assert per_token is not None  # a line that is not known has no time
         return fixed, per_token
 
     def time(self, out: float) -> float:
@@ -69,9 +69,9 @@ class CrossoverOutcome:
     spec: Crossover
     lines: tuple[Line, Line]
     lengths: Lengths
-    crossover: float | None                    # output tokens; None when none
-    share_faster: dict[str, float] | None      # arm → share of requests faster on it
-    p50_time: dict[str, float] | None          # arm → seconds at the distribution's median
+    crossover: float | None  # output tokens; None when none
+    share_faster: dict[str, float] | None  # arm → share of requests faster on it
+    p50_time: dict[str, float] | None  # arm → seconds at the distribution's median
     mean_time: dict[str, float] | None
     total_time: dict[str, float] | None
 
@@ -84,7 +84,7 @@ class CrossoverOutcome:
 class Repetition:
     run_id: str
     value: float
-    percentile: float          # share of reference values strictly below, in percent
+    percentile: float  # share of reference values strictly below, in percent
 
 
 @dataclass(frozen=True)
@@ -95,8 +95,8 @@ class ReferenceOutcome:
     minimum: float
     maximum: float
     repetitions: tuple[Repetition, ...]
-    median: float | None       # the compared group's median (None: no successful repetition)
-    status: str                # the group's status in words
+    median: float | None  # the compared group's median (None: no successful repetition)
+    status: str  # the group's status in words
 
     @property
     def outside(self) -> bool:
@@ -163,16 +163,21 @@ def crossover(spec: Crossover, results: Results) -> CrossoverOutcome:
 def reference(spec: Reference, project: Project, results: Results, groups: Groups) -> ReferenceOutcome:
     values = np.sort(spec.values)
     rows, measured = groups.values(spec.section, spec.arm, spec.point, spec.metric)
-    below = np.searchsorted(values, measured)   # side "left": the values strictly below
+    below = np.searchsorted(values, measured)  # side "left": the values strictly below
     run_id = project.records.run_ids(rows)
-    repetitions = tuple(Repetition(name, value, 100.0 * int(k) / len(values))
-                        for name, value, k in zip(run_id, measured.tolist(), below.tolist()))
+    repetitions = tuple(
+        Repetition(name, value, 100.0 * int(k) / len(values))
+        for name, value, k in zip(run_id, measured.tolist(), below.tolist())
+    )
     now = side(rows_by_group(results), spec.section, spec.arm, spec.point, spec.metric)
-    return ReferenceOutcome(spec, len(values), percentiles(values), float(values[0]), float(values[-1]),
-                            repetitions, now.median, now.status)
+    return ReferenceOutcome(
+        spec, len(values), percentiles(values), float(values[0]), float(values[-1]), repetitions, now.median, now.status
+    )
 
 
 def weigh(project: Project, results: Results, groups: Groups) -> Weighed:
     weighing = project.weighing
-    return Weighed(tuple(crossover(c, results) for c in weighing.crossovers),
-                   tuple(reference(r, project, results, groups) for r in weighing.references))
+    return Weighed(
+        tuple(crossover(c, results) for c in weighing.crossovers),
+        tuple(reference(r, project, results, groups) for r in weighing.references),
+    )

@@ -49,9 +49,13 @@ def detect(path: Path, rel: str | None = None) -> Importer:
     if len(found) == 1:
         return found[0]
     if not found:
-        message = ("cannot tell which tool wrote this file; name its format instead of 'auto' "
-                   f"(known formats: {', '.join(sorted(REGISTRY))})")
+        message = (
+            "cannot tell which tool wrote this file; name its format instead of 'auto' "
+            f"(known formats: {', '.join(sorted(REGISTRY))})"
+        )
     else:
-        message = (f"this file looks like more than one format ({', '.join(i.name for i in found)}); "
-                   "name the one it is instead of 'auto'")
+        message = (
+            f"this file looks like more than one format ({', '.join(i.name for i in found)}); "
+            "name the one it is instead of 'auto'"
+        )
     raise ImportFormatError([Problem(rel, None, message)])

@@ -25,10 +25,10 @@ from benchproof.errors import ImportFormatError, error, fail
 from benchproof.importers.base import DimensionDef
 from benchproof.importers.common import plain_value
 
-NONE = "none"           # --arm-from none: one arm for the whole file
-ARM = "arm"             # the record column that holds the arm's value until the writer names it
+NONE = "none"  # --arm-from none: one arm for the whole file
+ARM = "arm"  # the record column that holds the arm's value until the writer names it
 SLUG_WIDTH = 40
-LABEL_WIDTH = 80        # a longer value (a generated command line) is shortened for display
+LABEL_WIDTH = 80  # a longer value (a generated command line) is shortened for display
 _YES_NO = {"true", "false", "yes", "no", "on", "off", "none", "null", "auto"}
 
 
@@ -71,19 +71,27 @@ def slug(text: str) -> str:
     words = re.sub(r"-{2,}", "-", words)
     if len(words) > SLUG_WIDTH:
         cut = words[:SLUG_WIDTH]
-        words = cut[: cut.rfind("-")] if "-" in cut[SLUG_WIDTH // 2:] else cut
+        words = cut[: cut.rfind("-")] if "-" in cut[SLUG_WIDTH // 2 :] else cut
         words = words.strip("-._")
     return words or "arm"
 
 
-def unknown(rel: str, field: str, tool: str, fields: Iterable[str], varying: Iterable[str],
-            more: str = "") -> ImportFormatError:
+def unknown(
+    rel: str, field: str, tool: str, fields: Iterable[str], varying: Iterable[str], more: str = ""
+) -> ImportFormatError:
     """The error for ``--arm-from FIELD`` that the file does not have."""
     varying = list(varying)
-    differ = (f"the fields that differ in this file are {', '.join(varying)}" if varying
-              else "no field differs in this file, so it holds one arm")
-    return error(rel, None, f"--arm-from {field}: these {tool} records have no field '{field}'; {differ} "
-                            f"(fields: {', '.join(dict.fromkeys(fields))}{more}; 'none' keeps one arm)")
+    differ = (
+        f"the fields that differ in this file are {', '.join(varying)}"
+        if varying
+        else "no field differs in this file, so it holds one arm"
+    )
+    return error(
+        rel,
+        None,
+        f"--arm-from {field}: these {tool} records have no field '{field}'; {differ} "
+        f"(fields: {', '.join(dict.fromkeys(fields))}{more}; 'none' keeps one arm)",
+    )
 
 
 def column_values(records: list[dict], fields: tuple[str, ...], rel: str) -> None:
@@ -91,20 +99,24 @@ def column_values(records: list[dict], fields: tuple[str, ...], rel: str) -> Non
     for field in fields:
         lacking = [r for r in records if r.get(field) in (None, "")]
         if lacking:
-            fail(rel, None, f"--arm-from {field}: {len(lacking)} of {len(records)} records have no "
-                            f"value for '{field}' (the first from {lacking[0].get('imported_from')})")
+            fail(
+                rel,
+                None,
+                f"--arm-from {field}: {len(lacking)} of {len(records)} records have no "
+                f"value for '{field}' (the first from {lacking[0].get('imported_from')})",
+            )
 
 
 def put(records: list[dict], fields: tuple[str, ...], values: Callable[[dict], tuple] | None = None) -> list[str]:
     """Write each record's arm value under ``arm``; the values in file order."""
     seen: dict[str, None] = {}
-    named: dict[tuple, str] = {}   # 400,000 repetitions name a few arms: each named once
+    named: dict[tuple, str] = {}  # 400,000 repetitions name a few arms: each named once
     for record in records:
         found = values(record) if values else tuple(record.get(f) for f in fields)
         try:
-            key = (found, tuple(map(type, found)))   # 1 and 1.0 and True name arms apart
+            key = (found, tuple(map(type, found)))  # 1 and 1.0 and True name arms apart
             arm = named.get(key) or named.setdefault(key, name(fields, found))
-        except TypeError:   # a list or a mapping: named on its own
+        except TypeError:  # a list or a mapping: named on its own
             arm = name(fields, found)
         record[ARM] = arm
         seen.setdefault(arm)
@@ -127,9 +139,17 @@ def varying(records: list[dict], columns: Iterable[str]) -> list[str]:
     return [c for c in columns if len({plain_value(r.get(c)) for r in records}) > 1]
 
 
-def by_columns(records: list[dict], units: list[int], dims: list[DimensionDef], wanted: tuple[str, ...] | None,
-               default: Iterable[str], aliases: dict[str, str], stub_of: Callable[[list[int]], dict],
-               rel: str, tool: str) -> tuple[tuple[str, ...], list[DimensionDef], dict[str, dict]]:
+def by_columns(
+    records: list[dict],
+    units: list[int],
+    dims: list[DimensionDef],
+    wanted: tuple[str, ...] | None,
+    default: Iterable[str],
+    aliases: dict[str, str],
+    stub_of: Callable[[list[int]], dict],
+    rel: str,
+    tool: str,
+) -> tuple[tuple[str, ...], list[DimensionDef], dict[str, dict]]:
     """Arms from record columns, for formats whose records carry their fields as columns (the
     serving tools): ``(fields, dimensions left, value → stub)``.  Without ``wanted``, the first
     of ``default`` that differs between the records; none: one arm."""
@@ -141,8 +161,7 @@ def by_columns(records: list[dict], units: list[int], dims: list[DimensionDef], 
     for asked, field in zip(wanted, fields):
         if field not in columns:
             named = [*aliases, *(f for f in default if f in columns), *(d.id for d in dims)]
-            raise unknown(rel, asked, tool, named, varying(records, default),
-                          ", or any other column of the records")
+            raise unknown(rel, asked, tool, named, varying(records, default), ", or any other column of the records")
     if not fields:
         return (), dims, {}
     column_values(records, fields, rel)

@@ -21,23 +21,23 @@ from benchproof.errors import Problem
 class MetricDef:
     """A metric the format provides, as it will be declared in report.yaml."""
 
-    id: str                 # e.g. "prefill_tok_s"
-    label: str              # e.g. "Prefill t/s"
-    unit: str               # the report's unit after normalisation, e.g. "tok/s", "ms", "s"
-    better: str             # "higher" | "lower"
-    source: str             # what the TOOL meant by it, e.g. "llama-bench avg_ts of pp tests (samples_ts)"
+    id: str  # e.g. "prefill_tok_s"
+    label: str  # e.g. "Prefill t/s"
+    unit: str  # the report's unit after normalisation, e.g. "tok/s", "ms", "s"
+    better: str  # "higher" | "lower"
+    source: str  # what the TOOL meant by it, e.g. "llama-bench avg_ts of pp tests (samples_ts)"
     derive: str | None = None
     # True: a new report keeps ``unit`` whatever the figures (every serving latency is in ms,
     # E2E included); False: a time gets the unit its figures read best in (a 12 ms run: ms).
     fixed_unit: bool = False
-    per: str = "run"        # "request": a value per request record (Imported.requests), not per run
-    stated: dict[str, str] | None = None   # a request metric: statistic → the run metric stating it
+    per: str = "run"  # "request": a value per request record (Imported.requests), not per run
+    stated: dict[str, str] | None = None  # a request metric: statistic → the run metric stating it
 
 
 @dataclass(frozen=True)
 class DimensionDef:
-    id: str                 # e.g. "n_prompt"
-    label: str              # e.g. "Prompt tokens"
+    id: str  # e.g. "n_prompt"
+    label: str  # e.g. "Prompt tokens"
 
 
 @dataclass
@@ -62,12 +62,12 @@ class Imported:
     records: list[dict[str, Any]]
     metrics: list[MetricDef]
     dimensions: list[DimensionDef]
-    arm: dict[str, Any] = field(default_factory=dict)   # stub: engine, subject, hardware, settings, command, notes
+    arm: dict[str, Any] = field(default_factory=dict)  # stub: engine, subject, hardware, settings, command, notes
     skipped: list[Problem] = field(default_factory=list)
     # Things a reader of the import should know that lose nothing (a value kept as measured
     # but suspicious, an assumption made for an old schema); printed after ``skipped``.
     warnings: list[Problem] = field(default_factory=list)
-    arm_from: tuple[str, ...] = ()                       # the fields whose values are the arms
+    arm_from: tuple[str, ...] = ()  # the fields whose values are the arms
     arms: dict[str, dict[str, Any]] = field(default_factory=dict)  # arm value → its stub
     # The tool's parameters (a hyperfine -L scan, pytest parametrize arguments): each name as
     # the tool gives it → the record column that holds its values.
@@ -92,9 +92,9 @@ Reader = Callable[[Path, str, "tuple[str, ...] | None"], Imported]
 
 @dataclass(frozen=True)
 class Importer:
-    name: str                                       # the FORMAT word on the command line
-    description: str                                # one line for `benchproof import --help`
-    detect: Callable[[Path, str], bool]             # (path, text) → is this file of this format?
+    name: str  # the FORMAT word on the command line
+    description: str  # one line for `benchproof import --help`
+    detect: Callable[[Path, str], bool]  # (path, text) → is this file of this format?
     read: Reader
     # the --arm-from that draws a scan of one numeric parameter as lines across it (the hint)
     single_scan: str = "none"

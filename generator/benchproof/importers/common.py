@@ -27,14 +27,29 @@ from benchproof.read.schema import line_of
 from benchproof.read.tooljson import load_json
 from benchproof.read.yamlio import read_text
 
-__all__ = ["skipped", "warning", "read_file", "object_list", "line_of", "is_number", "finite", "nested", "number_repeats",
-           "split_constant", "origin", "shorten", "aggregate_fields", "plain_value", "parameter_column",
-           "RESERVED_COLUMNS", "IMPORTED_FROM"]
+__all__ = [
+    "skipped",
+    "warning",
+    "read_file",
+    "object_list",
+    "line_of",
+    "is_number",
+    "finite",
+    "nested",
+    "number_repeats",
+    "split_constant",
+    "origin",
+    "shorten",
+    "aggregate_fields",
+    "plain_value",
+    "parameter_column",
+    "RESERVED_COLUMNS",
+    "IMPORTED_FROM",
+]
 
 # The run-record columns benchproof gives a meaning to (read.config.report.RESERVED_COLUMNS;
 # a test keeps the two in step).  A raw field may not take one of these names.
-RESERVED_COLUMNS = frozenset({"arm", "status", "repeat", "section", "run_id", "started_at",
-                              "reason", "evidence"})
+RESERVED_COLUMNS = frozenset({"arm", "status", "repeat", "section", "run_id", "started_at", "reason", "evidence"})
 IMPORTED_FROM = "imported_from"  # the column that says where in the tool's file a record was
 
 
@@ -99,7 +114,7 @@ def finite(value: Any, exact: bool = False) -> float | int | None:
         return None
     try:
         number = float(value)
-    except OverflowError:        # an integer of 309 digits or more
+    except OverflowError:  # an integer of 309 digits or more
         return None
     if not math.isfinite(number):
         return None
@@ -163,5 +178,4 @@ def origin(path: Path, line: int | None) -> str:
 
 def aggregate_fields(what: str) -> dict[str, Any]:
     """The columns that mark a record as one aggregate figure, not a single repetition."""
-    return {"aggregate": True,
-            "reason": f"aggregate: {what}; the file has no per-repetition values"}
+    return {"aggregate": True, "reason": f"aggregate: {what}; the file has no per-repetition values"}

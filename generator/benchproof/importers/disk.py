@@ -71,9 +71,11 @@ def link_problem(root: Path, rel: str, folder: bool = False) -> str | None:
             return f"'{printable(rel)}' cannot be looked at: {exc.strerror or exc}"
         if stat.S_ISLNK(st.st_mode):
             step = "/".join(parts[: i + 1])
-            return (f"'{printable(rel)}' is a link" if step == rel else
-                    f"'{printable(rel)}' goes through '{printable(step)}', a link") + \
-                ": benchproof never writes or deletes through a link"
+            return (
+                f"'{printable(rel)}' is a link"
+                if step == rel
+                else f"'{printable(rel)}' goes through '{printable(step)}', a link"
+            ) + ": benchproof never writes or deletes through a link"
         last = i == len(parts) - 1
         if not last and not stat.S_ISDIR(st.st_mode):
             return f"'{printable(rel)}' goes through '{printable('/'.join(parts[: i + 1]))}', which is not a folder"
@@ -112,20 +114,19 @@ _Dumper.add_representer(str, _text)
 
 
 def dump_yaml(doc: Any) -> bytes:
-    return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
-                     width=100).encode("utf-8")
+    return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100).encode("utf-8")
 
 
 def dump_rows(rows: list[dict], shown: str) -> bytes:
     """One JSON object a line; a value JSON has no word for (NaN, infinity) is an error."""
-    encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode   # json.dumps's, made once
+    encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode  # json.dumps's, made once
     try:
         return "".join(encode(row) + "\n" for row in rows).encode("utf-8")
     except ValueError:
-        bad = next(k for row in rows for k, v in row.items()
-                   if isinstance(v, float) and not math.isfinite(v))
-        raise InputError([Problem(shown, None, f"the column '{bad}' holds a value that is not a "
-                                               "finite number")]) from None
+        bad = next(k for row in rows for k, v in row.items() if isinstance(v, float) and not math.isfinite(v))
+        raise InputError(
+            [Problem(shown, None, f"the column '{bad}' holds a value that is not a finite number")]
+        ) from None
 
 
 class Files:
@@ -184,8 +185,11 @@ class Files:
         """The folders this writer made in the project, relative to it (``.`` for the project);
         not the missing folders above it that it made too (``--into a/b/proj`` makes ``a`` and
         ``a/b``, as ``init`` and ``build -o`` do): they are not the project's to take back."""
-        return [p.relative_to(self.root).as_posix() if p != self.root else "." for p in self.made
-                if p == self.root or self.root in p.parents]
+        return [
+            p.relative_to(self.root).as_posix() if p != self.root else "."
+            for p in self.made
+            if p == self.root or self.root in p.parents
+        ]
 
     def undo(self) -> None:
         for path in reversed(self.pruned):

@@ -17,14 +17,13 @@ from benchproof.errors import printable
 from benchproof.importers.base import REGISTRY, Importer
 from benchproof.importers.writer import UsageProblem
 
-MAX_READ = 1_000_000   # the characters of a file its format is told by
+MAX_READ = 1_000_000  # the characters of a file its format is told by
 
 
 def _files(folder: Path) -> list[Path]:
     found = []
     for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
-                             and not (Path(dirpath) / d).is_symlink())
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and not (Path(dirpath) / d).is_symlink())
         for name in sorted(filenames):
             path = Path(dirpath) / name
             if not name.startswith(".") and not path.is_symlink() and path.is_file():
@@ -51,14 +50,21 @@ def expand(named: str, importer: Importer | None) -> list[tuple[str, Importer | 
         text = _head(path)
         if not text.strip():
             continue
-        found = [importer] if importer is not None and importer.detect(path, text) else \
-            [i for _, i in sorted(REGISTRY.items()) if i.detect(path, text)] if importer is None else []
+        found = (
+            [importer]
+            if importer is not None and importer.detect(path, text)
+            else [i for _, i in sorted(REGISTRY.items()) if i.detect(path, text)]
+            if importer is None
+            else []
+        )
         if len(found) == 1:
             chosen[path] = found[0]
     formats = {i.name for i in chosen.values()}
     if len(formats) > 1:
-        raise UsageProblem(f"{printable(named)} holds files of several formats ({', '.join(sorted(formats))}): "
-                           "name the format, or import each folder on its own")
+        raise UsageProblem(
+            f"{printable(named)} holds files of several formats ({', '.join(sorted(formats))}): "
+            "name the format, or import each folder on its own"
+        )
     if not chosen:
         what = f"{importer.name} file" if importer is not None else "file of a format benchproof reads"
         raise UsageProblem(f"{printable(named)} is a folder with no {what} in it (its run folders included)")

@@ -21,29 +21,39 @@ def _arm(doc: dict, benches: list[dict]) -> dict:
     settings = {
         "benchmark_client": "guidellm run" if spec else "guidellm benchmark",
         "guidellm_version": _text(nested(doc, "metadata", "guidellm_version")),
-        "backend_type": each("worker", "backend_type") or each("config", "backend", "type_")
-        or each("config", "backend", "kind") or _text(nested(spec, "backend", "kind")),
-        "target": each("worker", "backend_target") or each("config", "backend", "target")
-        or _text(nested(doc, "config", "target")) or _text(nested(spec, "backend", "target")),
-        "model": each("worker", "backend_model") or each("config", "backend", "model")
-        or _text(nested(doc, "config", "model")) or _text(nested(spec, "backend", "model")),
+        "backend_type": each("worker", "backend_type")
+        or each("config", "backend", "type_")
+        or each("config", "backend", "kind")
+        or _text(nested(spec, "backend", "kind")),
+        "target": each("worker", "backend_target")
+        or each("config", "backend", "target")
+        or _text(nested(doc, "config", "target"))
+        or _text(nested(spec, "backend", "target")),
+        "model": each("worker", "backend_model")
+        or each("config", "backend", "model")
+        or _text(nested(doc, "config", "model"))
+        or _text(nested(spec, "backend", "model")),
         "request_format": each("config", "backend", "request_format")
         or _text(nested(spec, "backend", "request_format")),
-        "data": each("request_loader", "data") or _text(nested(doc, "config", "data"))
-        or _args_text(spec.get("data")),
-        "processor": each("request_loader", "processor") or _text(nested(doc, "config", "processor"))
+        "data": each("request_loader", "data") or _text(nested(doc, "config", "data")) or _args_text(spec.get("data")),
+        "processor": each("request_loader", "processor")
+        or _text(nested(doc, "config", "processor"))
         or _text(nested(spec, "tokenizer", "model")),
-        "profile": each("args", "profile", "type_") or each("config", "profile", "type_")
-        or each("config", "profile", "kind") or _text(nested(spec, "profile", "kind")),
+        "profile": each("args", "profile", "type_")
+        or each("config", "profile", "type_")
+        or each("config", "profile", "kind")
+        or _text(nested(spec, "profile", "kind")),
         "profile_args": _args_text(nested(spec, "profile"), ("kind", "warmup", "cooldown")),
         "constraints": _args_text(spec.get("constraints")),
         "overrides": _args_text(nested(doc, "config", "benchmarks")),
     }
-    notes = ("Imported from a GuideLLM benchmarks report: one record per benchmark (strategy). "
-             "The server configuration is not recorded: fill in engine, settings and command. "
-             "GuideLLM's inter_token_latency_ms is what vLLM and SGLang call TPOT (imported as "
-             "the tpot_* metrics); its own time_per_output_token_ms is imported as "
-             "guidellm_tpot_* and is not comparable with vLLM's TPOT.")
+    notes = (
+        "Imported from a GuideLLM benchmarks report: one record per benchmark (strategy). "
+        "The server configuration is not recorded: fill in engine, settings and command. "
+        "GuideLLM's inter_token_latency_ms is what vLLM and SGLang call TPOT (imported as "
+        "the tpot_* metrics); its own time_per_output_token_ms is imported as "
+        "guidellm_tpot_* and is not comparable with vLLM's TPOT."
+    )
     return arm_stub(None, settings, notes, settings["model"])
 
 
@@ -56,8 +66,11 @@ def _args_text(value: Any, leave: tuple[str, ...] = ("kind",)) -> str | None:
         if not isinstance(item, dict):
             continue
         head = [f"kind={item['kind']}"] if "kind" in leave and isinstance(item.get("kind"), str) else []
-        pairs = [f"{k}={_scalar_text(v)}" for k, v in item.items()
-                 if k not in leave and v not in (None, [], {}, "") and _scalar_text(v) is not None]
+        pairs = [
+            f"{k}={_scalar_text(v)}"
+            for k, v in item.items()
+            if k not in leave and v not in (None, [], {}, "") and _scalar_text(v) is not None
+        ]
         if head or pairs:
             parts.append(",".join([*head, *pairs]))
     return "; ".join(parts) or None

@@ -43,13 +43,25 @@ from benchproof.model.percentiles import COUNT
 from benchproof.read.schema import shown
 
 # where each layout keeps a request's start (epoch seconds), first present wins
-STARTS = (("request_start_time",), ("info", "timings", "request_start"),
-          ("scheduler_info", "request_timings", "request_start"), ("start_time",))
-STATED = ("mean",)          # the statistics whose definition is the audit's (see above)
+STARTS = (
+    ("request_start_time",),
+    ("info", "timings", "request_start"),
+    ("scheduler_info", "request_timings", "request_start"),
+    ("start_time",),
+)
+STATED = ("mean",)  # the statistics whose definition is the audit's (see above)
 
 
-def bench_requests(bench: dict, record: int, totals: dict, rel: str, line: int | None, index: int,
-                   warnings: list[Problem], numbers: RequestNumbers) -> list[dict]:
+def bench_requests(
+    bench: dict,
+    record: int,
+    totals: dict,
+    rel: str,
+    line: int | None,
+    index: int,
+    warnings: list[Problem],
+    numbers: RequestNumbers,
+) -> list[dict]:
     """The benchmark's request samples; a value that is not a number is said in ``numbers`` at
     the request's line, by its key (``benchmarks[0].requests.successful[3].request_latency``)."""
     requests = bench.get("requests")
@@ -60,19 +72,29 @@ def bench_requests(bench: dict, record: int, totals: dict, rel: str, line: int |
         listed = requests.get(status)
         where = f"benchmarks[{index}].requests.{status}"
         if listed is not None and not isinstance(listed, list):
-            numbers.skipped.append(skip(rel, line, f"{where} is {shown(listed)}, not a list: its requests are not "
-                                                   "imported"))
+            numbers.skipped.append(
+                skip(rel, line, f"{where} is {shown(listed)}, not a list: its requests are not imported")
+            )
             continue
         for k, request in enumerate(listed or []):
             if not isinstance(request, dict):
-                numbers.skipped.append(skip(rel, line, f"{where}[{k}] is {shown(request)}, not a request (an "
-                                                       "object): not imported"))
+                numbers.skipped.append(
+                    skip(rel, line, f"{where}[{k}] is {shown(request)}, not a request (an object): not imported")
+                )
                 continue
             number = numbers.at(line_of(request) or line, f"benchmarks[{index}].requests.{status}[{k}].")
             error = (request.get("error") or "errored") if status == "errored" else ""
-            row = request_row(record, error, None, None, request.get("request_latency"),
-                              request.get("prompt_tokens"), request.get("output_tokens"), number=number,
-                              keys=("", "", "request_latency", "prompt_tokens", "output_tokens"))
+            row = request_row(
+                record,
+                error,
+                None,
+                None,
+                request.get("request_latency"),
+                request.get("prompt_tokens"),
+                request.get("output_tokens"),
+                number=number,
+                keys=("", "", "request_latency", "prompt_tokens", "output_tokens"),
+            )
             if not error:
                 out = finite(request.get("output_tokens"))
                 row["ttft_ms"] = number(request.get("time_to_first_token_ms"), "time_to_first_token_ms")
@@ -86,18 +108,30 @@ def bench_requests(bench: dict, record: int, totals: dict, rel: str, line: int |
     kept = {s: len(found) if isinstance(found := requests.get(s), list) else 0 for s in ("successful", "errored")}
     made = {s: finite(totals.get(s)) for s in ("successful", "errored")}
     if any((m := made[s]) is not None and kept[s] < m for s in kept):
-        warnings.append(Problem(rel, line, f"benchmarks[{index}]: the file keeps {kept['successful']} of "
-                                           f"{int(made['successful'] or 0)} successful and {kept['errored']} of "
-                                           f"{int(made['errored'] or 0)} errored requests (GuideLLM samples them): its "
-                                           "request records and distributions are of that sample", "warning"))
+        warnings.append(
+            Problem(
+                rel,
+                line,
+                f"benchmarks[{index}]: the file keeps {kept['successful']} of "
+                f"{int(made['successful'] or 0)} successful and {kept['errored']} of "
+                f"{int(made['errored'] or 0)} errored requests (GuideLLM samples them): its "
+                "request records and distributions are of that sample",
+                "warning",
+            )
+        )
     return rows
 
 
 def request_metrics(specs: list[MetricSpec], present: set[str], rows: list[dict]) -> list[MetricDef]:
-    stated = {metric: {k: v for k, v in found.items() if k == COUNT or k in STATED}
-              for metric, found in stated_of(specs, present, ("ttft", "e2el"), count="requests_successful").items()}
-    meanings = {"ttft_ms": "GuideLLM time_to_first_token_ms", "tpot_ms": "GuideLLM inter_token_latency_ms of each "
-                "request (excludes the first token, as vLLM's TPOT)", "e2el_ms": "GuideLLM request_latency (s, ×1000)"}
+    stated = {
+        metric: {k: v for k, v in found.items() if k == COUNT or k in STATED}
+        for metric, found in stated_of(specs, present, ("ttft", "e2el"), count="requests_successful").items()
+    }
+    meanings = {
+        "ttft_ms": "GuideLLM time_to_first_token_ms",
+        "tpot_ms": "GuideLLM inter_token_latency_ms of each request (excludes the first token, as vLLM's TPOT)",
+        "e2el_ms": "GuideLLM request_latency (s, ×1000)",
+    }
     return [replace(m, stated=stated.get(m.id)) for m in definitions("GuideLLM", present_metrics(rows), meanings)]
 
 
@@ -115,15 +149,15 @@ def _first(request: dict, paths: tuple[tuple[str, ...], ...]) -> object:
 # file has (the summaries do not).
 TPOT_VARIANTS = {
     "first_token": "in this file (request samples with first_token_time: an older GuideLLM) it is "
-                   "(last token − first token) / output tokens: the wait for the first token "
-                   "is excluded, but the division is by every output token",
+    "(last token − first token) / output tokens: the wait for the first token "
+    "is excluded, but the division is by every output token",
     "request_start": "in this file (request samples with scheduler_info.request_timings or "
-                     "info.timings: a later GuideLLM) it is (last token − request start) / "
-                     "output tokens: the wait for the first token is INCLUDED",
+    "info.timings: a later GuideLLM) it is (last token − request start) / "
+    "output tokens: the wait for the first token is INCLUDED",
     None: "its definition changed between versions — (last token − first token) / output "
-          "tokens in files whose request samples carry first_token_time (older releases), "
-          "(last token − request start) / output tokens, TTFT included, later — and this "
-          "file keeps no request sample that tells which",
+    "tokens in files whose request samples carry first_token_time (older releases), "
+    "(last token − request start) / output tokens, TTFT included, later — and this "
+    "file keeps no request sample that tells which",
 }
 
 
@@ -137,7 +171,9 @@ def _tpot_variant(benches: list[dict]) -> str | None:
                     continue
                 if "first_token_time" in request:
                     return "first_token"
-                if nested(request, "scheduler_info", "request_timings") is not None or \
-                        nested(request, "info", "timings") is not None:
+                if (
+                    nested(request, "scheduler_info", "request_timings") is not None
+                    or nested(request, "info", "timings") is not None
+                ):
                     return "request_start"
     return None

@@ -54,17 +54,26 @@ from benchproof.importers.common import (
 
 NAME = "hyperfine"
 WALL = MetricDef(
-    id="wall_s", label="Wall time", unit="s", better="lower",
+    id="wall_s",
+    label="Wall time",
+    unit="s",
+    better="lower",
     source="hyperfine times[]: wall-clock seconds of one run of the command, less hyperfine's "
-           "estimate of the shell's start-up time (warmup and prepare runs are not timed)")
+    "estimate of the shell's start-up time (warmup and prepare runs are not timed)",
+)
 COMMAND = DimensionDef("command", "Command")
 TEMPLATE = DimensionDef("template", "Command template")
 _TAKEN = {*RESERVED_COLUMNS, IMPORTED_FROM, "command", "template", "wall_s", "exit_code", "memory_bytes"}
 
 
 def detect(path: Path, text: str) -> bool:
-    return (text.lstrip().startswith("{") and '"results"' in text and '"times"' in text
-            and '"command"' in text and '"mean"' in text)
+    return (
+        text.lstrip().startswith("{")
+        and '"results"' in text
+        and '"times"' in text
+        and '"command"' in text
+        and '"mean"' in text
+    )
 
 
 def _parameters(result: dict, rel: str, line: int | None) -> tuple[dict[str, str], dict[str, str]]:
@@ -76,8 +85,10 @@ def _parameters(result: dict, rel: str, line: int | None) -> tuple[dict[str, str
         return {}, {}
     if not isinstance(params, dict):
         fail(rel, line_of(result, "parameters"), "'parameters' must be an object of names to values")
-    return ({parameter_column(k, _TAKEN): str(v) for k, v in params.items()},
-            {str(k): parameter_column(k, _TAKEN) for k in params})
+    return (
+        {parameter_column(k, _TAKEN): str(v) for k, v in params.items()},
+        {str(k): parameter_column(k, _TAKEN) for k in params},
+    )
 
 
 def _per_run(result: dict, key: str, n: int, rel: str) -> list | None:
@@ -85,8 +96,7 @@ def _per_run(result: dict, key: str, n: int, rel: str) -> list | None:
     if values is None:
         return None
     if not isinstance(values, list) or len(values) != n:
-        fail(rel, line_of(result, key), f"'{key}' must be a list with one value per run "
-                                        f"({n}, as in 'times')")
+        fail(rel, line_of(result, key), f"'{key}' must be a list with one value per run ({n}, as in 'times')")
     return values
 
 
@@ -135,7 +145,7 @@ def _templates(entries: list, raw: dict[str, str]) -> list[str] | None:
         expanded = template
         for name, value in values.items():
             expanded = expanded.replace("{" + name + "}", value) if expanded is not None else None
-        if template is None or expanded != result["command"]:   # (no template: nothing expanded)
+        if template is None or expanded != result["command"]:  # (no template: nothing expanded)
             return None
         found.append(template)
     combos = {tuple(params[c] for c in raw.values()) for _, _, params in entries}
@@ -155,15 +165,16 @@ def _names(templates: list[str]) -> dict[str, str]:
         start += 1
     while all(len(w) - end > start for w in words) and len({w[-1 - end] for w in words}) == 1:
         end += 1
-    names = [" ".join(w[start:len(w) - end]) for w in words]
+    names = [" ".join(w[start : len(w) - end]) for w in words]
     while not all(re.search("[A-Za-z]", n) for n in names) and (start or end):
         start, end = (start - 1, end) if start else (start, end - 1)
-        names = [" ".join(w[start:len(w) - end]) for w in words]
+        names = [" ".join(w[start : len(w) - end]) for w in words]
     return dict(zip(kinds, names)) if all(names) and len(set(names)) == len(kinds) else {t: t for t in kinds}
 
 
-def _fields(wanted: tuple[str, ...] | None, names: list[str], raw: dict[str, str], rel: str,
-            rows: list[dict]) -> tuple[str, ...]:
+def _fields(
+    wanted: tuple[str, ...] | None, names: list[str], raw: dict[str, str], rel: str, rows: list[dict]
+) -> tuple[str, ...]:
     """The columns the arms come from: ``command`` by default (each command hyperfine compared
     is an arm, as in its own summary; each command template when there are several), or the
     parameters, ``template`` and/or ``command`` asked for."""
@@ -192,8 +203,9 @@ def _dimensions(rows: list[dict], names: list[str], fields: tuple[str, ...]) -> 
     dims = [DimensionDef(k, f"Parameter {k}") for k in names if k not in fields and varies(k)]
     if TEMPLATE.id in rows[0] and not {TEMPLATE.id, COMMAND.id} & set(fields) and varies(TEMPLATE.id):
         dims.append(TEMPLATE)
-    if COMMAND.id not in fields and any(len({tuple(row[d.id] for d in dims) for row in group}) < len(group)
-                                        for group in groups.values()):
+    if COMMAND.id not in fields and any(
+        len({tuple(row[d.id] for d in dims) for row in group}) < len(group) for group in groups.values()
+    ):
         dims.append(COMMAND)
     return dims
 
@@ -208,30 +220,37 @@ def _stub(entries: list, template: str | None = None) -> dict:
     runs = {len(result["times"]) for result, _, _ in entries}
     if len(runs) == 1:
         settings["runs_per_command"] = runs.pop()
-    shared, _ = split_constant([params for _, _, params in entries],
-                               dict.fromkeys(k for _, _, params in entries for k in params))
+    shared, _ = split_constant(
+        [params for _, _, params in entries], dict.fromkeys(k for _, _, params in entries for k in params)
+    )
     if shared:
         settings["parameters"] = shared
     for key in ("user", "system"):
         means = {result["command"]: finite(result.get(key)) for result, _, _ in entries}
         if any(v is not None for v in means.values()):
             settings[f"{key}_mean_s"] = means[commands[0]] if len(commands) == 1 else means
-    return {"settings": settings, "command": template or (commands[0] if len(commands) == 1 else commands),
-            "notes": "hyperfine records no version, host or build of what it ran: add them under "
-                     "engine, hardware and settings. user_mean_s and system_mean_s are hyperfine's "
-                     "means of the user and system CPU seconds of one run."}
+    return {
+        "settings": settings,
+        "command": template or (commands[0] if len(commands) == 1 else commands),
+        "notes": "hyperfine records no version, host or build of what it ran: add them under "
+        "engine, hardware and settings. user_mean_s and system_mean_s are hyperfine's "
+        "means of the user and system CPU seconds of one run.",
+    }
 
 
 def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
-    doc, results = object_list(path, rel, "results", "a hyperfine --export-json",
-                               "hyperfine benchmarked no command")
+    doc, results = object_list(path, rel, "results", "a hyperfine --export-json", "hyperfine benchmarked no command")
     entries = []
     raw_names: dict[str, str] = {}
     for i, (result, line) in enumerate(results):
         for key in ("command", "times", "mean"):
             if key not in result:
-                fail(rel, line, f"results[{i}] has no '{key}' (hyperfine's JSON states no version): a "
-                                "layout this importer does not know")
+                fail(
+                    rel,
+                    line,
+                    f"results[{i}] has no '{key}' (hyperfine's JSON states no version): a "
+                    "layout this importer does not know",
+                )
         if not isinstance(result["command"], str):
             fail(rel, line_of(result, "command"), f"results[{i}]: 'command' is not a text")
         if not isinstance(result["times"], list):
@@ -243,11 +262,17 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     for result, line, params in entries:
         missing = [k for k in names if k not in params]
         if missing:
-            fail(rel, line, f"command '{shorten(result['command'])}' has no value for parameter "
-                            f"'{missing[0]}', which other commands have")
+            fail(
+                rel,
+                line,
+                f"command '{shorten(result['command'])}' has no value for parameter "
+                f"'{missing[0]}', which other commands have",
+            )
     templates = _templates(entries, raw_names)
-    rows = [{COMMAND.id: result["command"], **({TEMPLATE.id: templates[i]} if templates else {}), **params}
-            for i, (result, _, params) in enumerate(entries)]
+    rows = [
+        {COMMAND.id: result["command"], **({TEMPLATE.id: templates[i]} if templates else {}), **params}
+        for i, (result, _, params) in enumerate(entries)
+    ]
     fields = _fields(arm_from, names, raw_names, rel, rows)
     dims = _dimensions(rows, names, fields)
 
@@ -255,29 +280,41 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     units: list[int] = []
     problems_skipped, warnings = [], []
     if not any("exit_codes" in result for result, _, _ in entries):
-        warnings.append(warning(rel, line_of(doc, "results"),
-                                "no 'exit_codes' (a hyperfine older than 1.12): every run is "
-                                "recorded as ok, since the file cannot say which failed"))
+        warnings.append(
+            warning(
+                rel,
+                line_of(doc, "results"),
+                "no 'exit_codes' (a hyperfine older than 1.12): every run is "
+                "recorded as ok, since the file cannot say which failed",
+            )
+        )
     for index, (result, _line, params) in enumerate(entries):
         times = result["times"]
         codes = _per_run(result, "exit_codes", len(times), rel)
         memory = _per_run(result, "memory_usage_byte", len(times), rel)
         command, zeros = result["command"], 0
         if not times:
-            problems_skipped.append(skipped(rel, line_of(result, "times"), f"'{shorten(command)}' has no "
-                                                                             "run: 'times' is empty"))
+            problems_skipped.append(
+                skipped(rel, line_of(result, "times"), f"'{shorten(command)}' has no run: 'times' is empty")
+            )
         for i, value in enumerate(times):
             where = line_of(times, i)
             seconds = finite(value)
             if seconds is None:
-                problems_skipped.append(skipped(rel, where, f"times[{i}] of '{shorten(command)}' "
-                                                            f"is not a number: {shorten(repr(value))}"))
+                problems_skipped.append(
+                    skipped(rel, where, f"times[{i}] of '{shorten(command)}' is not a number: {shorten(repr(value))}")
+                )
                 continue
             zeros += seconds == 0
             status, reason = _status(codes[i]) if codes is not None else ("ok", None)
-            record = {"status": status, "repeat": None, **params,
-                      **({TEMPLATE.id: templates[index]} if templates else {}), "command": command,
-                      "wall_s": seconds}
+            record = {
+                "status": status,
+                "repeat": None,
+                **params,
+                **({TEMPLATE.id: templates[index]} if templates else {}),
+                "command": command,
+                "wall_s": seconds,
+            }
             if reason:
                 record["reason"] = reason
             record["exit_code"] = codes[i] if codes is not None else None
@@ -287,21 +324,40 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
             records.append(record)
             units.append(index)
         if zeros:
-            warnings.append(warning(
-                rel, line_of(result, "times"),
-                f"'{shorten(command)}': {zeros} of {len(times)} times are 0.0 s (hyperfine subtracts "
-                "the shell's start-up time, and this command ran faster than it can measure); "
-                "kept as measured"))
+            warnings.append(
+                warning(
+                    rel,
+                    line_of(result, "times"),
+                    f"'{shorten(command)}': {zeros} of {len(times)} times are 0.0 s (hyperfine subtracts "
+                    "the shell's start-up time, and this command ran faster than it can measure); "
+                    "kept as measured",
+                )
+            )
     found: dict[str, dict] = {}
     if fields:
-        named = _names(templates) if fields == (TEMPLATE.id,) and templates else {}   # the field is there
+        named = _names(templates) if fields == (TEMPLATE.id,) and templates else {}  # the field is there
         arms.put(records, fields, (lambda r: (named[r[TEMPLATE.id]],)) if named else None)
-        found = arms.stubs(records, units, lambda indices: _stub(
-            [entries[i] for i in indices], templates[indices[0]] if fields == (TEMPLATE.id,) and templates else None))
+        found = arms.stubs(
+            records,
+            units,
+            lambda indices: _stub(
+                [entries[i] for i in indices], templates[indices[0]] if fields == (TEMPLATE.id,) and templates else None
+            ),
+        )
     number_repeats(records, [d.id for d in dims] + [arms.ARM])
-    return Imported(NAME, records, [WALL], dims, _stub(entries), problems_skipped, warnings,
-                    fields, found, parameters=raw_names, tool_version=None)  # hyperfine writes none
+    return Imported(
+        NAME,
+        records,
+        [WALL],
+        dims,
+        _stub(entries),
+        problems_skipped,
+        warnings,
+        fields,
+        found,
+        parameters=raw_names,
+        tool_version=None,
+    )  # hyperfine writes none
 
 
-IMPORTER = register(Importer(NAME, "hyperfine --export-json: one record per run of each command",
-                             detect, read))
+IMPORTER = register(Importer(NAME, "hyperfine --export-json: one record per run of each command", detect, read))

@@ -57,29 +57,57 @@ VERSIONS = ("0.2", "0.2.1")
 AGGREGATE = ("results", "request_performance", "aggregate")
 DIMS = [DimensionDef("stage", "Stage (load generator)"), RATE_DIM, CONCURRENCY_DIM]
 
-_RATES = (("request_throughput", "Requests/s", "req/s", "request_rate", "queries/s"),
-          ("output_throughput", "Output tok/s", "tok/s", "output_token_rate", "tokens/s"),
-          ("total_token_throughput", "Total tok/s (input + output)", "tok/s", "total_token_rate", "tokens/s"),
-          ("input_throughput", "Input tok/s", "tok/s", "input_token_rate", "tokens/s"))
-_FAMILIES = (("time_to_first_token", "ttft", "TTFT"), ("time_per_output_token", "tpot", "TPOT"),
-             ("inter_token_latency", "itl", "ITL"), ("request_latency", "e2el", "E2E latency"),
-             ("normalized_time_per_output_token", "ntpot", "Normalized TPOT"))
-_STATS = (("mean", "mean", "mean"), ("p50", "median", "median"), ("p90", "p90", "p90"), ("p95", "p95", "p95"),
-          ("p99", "p99", "p99"), ("p99p9", "p99_9", "p99.9"))
+_RATES = (
+    ("request_throughput", "Requests/s", "req/s", "request_rate", "queries/s"),
+    ("output_throughput", "Output tok/s", "tok/s", "output_token_rate", "tokens/s"),
+    ("total_token_throughput", "Total tok/s (input + output)", "tok/s", "total_token_rate", "tokens/s"),
+    ("input_throughput", "Input tok/s", "tok/s", "input_token_rate", "tokens/s"),
+)
+_FAMILIES = (
+    ("time_to_first_token", "ttft", "TTFT"),
+    ("time_per_output_token", "tpot", "TPOT"),
+    ("inter_token_latency", "itl", "ITL"),
+    ("request_latency", "e2el", "E2E latency"),
+    ("normalized_time_per_output_token", "ntpot", "Normalized TPOT"),
+)
+_STATS = (
+    ("mean", "mean", "mean"),
+    ("p50", "median", "median"),
+    ("p90", "p90", "p90"),
+    ("p95", "p95", "p95"),
+    ("p99", "p99", "p99"),
+    ("p99p9", "p99_9", "p99.9"),
+)
 TO_MS = {"ms": 1.0, "s": 1000.0, "ms/token": 1.0, "s/token": 1000.0}
 
 
 def _specs() -> list[MetricSpec]:
-    specs = [MetricSpec(mid, label, unit, "higher", ("throughput", key, "mean"),
-                        f"llm-d benchmark report results.request_performance.aggregate.throughput.{key}.mean "
-                        f"({unit_word}), as the load generator's figures were converted")
-             for mid, label, unit, key, unit_word in _RATES]
+    specs = [
+        MetricSpec(
+            mid,
+            label,
+            unit,
+            "higher",
+            ("throughput", key, "mean"),
+            f"llm-d benchmark report results.request_performance.aggregate.throughput.{key}.mean "
+            f"({unit_word}), as the load generator's figures were converted",
+        )
+        for mid, label, unit, key, unit_word in _RATES
+    ]
     for name, family, label in _FAMILIES:
         for key, sid, word in _STATS:
-            specs.append(MetricSpec(f"{family}_{sid}_ms", f"{label} {word}", "ms", "lower", ("latency", name, key),
-                                    f"llm-d benchmark report results.request_performance.aggregate.latency.{name}."
-                                    f"{key}, in ms from the units the report states; the load generator's "
-                                    "definition (see scenario.load.standardized.tool)"))
+            specs.append(
+                MetricSpec(
+                    f"{family}_{sid}_ms",
+                    f"{label} {word}",
+                    "ms",
+                    "lower",
+                    ("latency", name, key),
+                    f"llm-d benchmark report results.request_performance.aggregate.latency.{name}."
+                    f"{key}, in ms from the units the report states; the load generator's "
+                    "definition (see scenario.load.standardized.tool)",
+                )
+            )
     return specs
 
 
@@ -89,11 +117,12 @@ SPECS = _specs()
 def detect(path: Path, text: str) -> bool:
     head = text.lstrip()[:1]
     if head == "{":
-        return all(re.search(rf'"{k}"\s*:', text) for k in ("version", "run", "results", "uid")) and \
-            not re.search(r'"benchmarks"\s*:', text)
-    return all(re.search(rf"^{k}:", text, re.MULTILINE) for k in ("version", "run", "results")) and \
-        bool(re.search(r"^\s+uid:", text, re.MULTILINE))
-
+        return all(re.search(rf'"{k}"\s*:', text) for k in ("version", "run", "results", "uid")) and not re.search(
+            r'"benchmarks"\s*:', text
+        )
+    return all(re.search(rf"^{k}:", text, re.MULTILINE) for k in ("version", "run", "results")) and bool(
+        re.search(r"^\s+uid:", text, re.MULTILINE)
+    )
 
 
 def _load(text: str, rel: str) -> dict:
@@ -115,8 +144,12 @@ def _version(doc: dict, rel: str) -> str:
     raw = doc["version"]
     version = str(raw).strip() if isinstance(raw, (str, int, float)) and not isinstance(raw, bool) else repr(raw)
     if version not in VERSIONS:
-        fail(rel, 1, f"{WHAT} of schema version {version} (field 'version'): benchproof reads version 0.2 "
-                     "(and 0.2.1, which only adds optional fields)")
+        fail(
+            rel,
+            1,
+            f"{WHAT} of schema version {version} (field 'version'): benchproof reads version 0.2 "
+            "(and 0.2.1, which only adds optional fields)",
+        )
     return version
 
 
@@ -141,20 +174,37 @@ def _metrics(aggregate: dict, record: dict, rel: str, skipped: list[Problem], pr
         if value is None:
             record[spec.id] = None
             if stats.get(stat) is not None:
-                skipped.append(skip(rel, None, f"{part}.{name}.{stat} is {stats.get(stat)!r}, not a finite number: "
-                                               f"'{spec.id}' is not measured"))
+                skipped.append(
+                    skip(
+                        rel,
+                        None,
+                        f"{part}.{name}.{stat} is {stats.get(stat)!r}, not a finite number: "
+                        f"'{spec.id}' is not measured",
+                    )
+                )
             continue
         if part == "latency":
             factor = TO_MS.get(str(units))
             if factor is None:
-                skipped.append(skip(rel, None, f"latency.{name} is in units {units!r}, which benchproof does not "
-                                               f"know: '{spec.id}' is not measured"))
+                skipped.append(
+                    skip(
+                        rel,
+                        None,
+                        f"latency.{name} is in units {units!r}, which benchproof does not "
+                        f"know: '{spec.id}' is not measured",
+                    )
+                )
                 record[spec.id] = None
                 continue
             value *= factor
         elif units not in ("tokens/s", "queries/s"):
-            skipped.append(skip(rel, None, f"throughput.{name} is in units {units!r}, not tokens/s or queries/s: "
-                                           f"'{spec.id}' is not measured"))
+            skipped.append(
+                skip(
+                    rel,
+                    None,
+                    f"throughput.{name} is in units {units!r}, not tokens/s or queries/s: '{spec.id}' is not measured",
+                )
+            )
             record[spec.id] = None
             continue
         record[spec.id] = value
@@ -165,8 +215,12 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     version = _version(doc, rel)
     aggregate = nested(doc, *AGGREGATE)
     if not isinstance(aggregate, dict):
-        fail(rel, 1, f"{WHAT} of schema version {version} without '{'.'.join(AGGREGATE)}': benchproof reads "
-                     "request performance only (no other results are imported)")
+        fail(
+            rel,
+            1,
+            f"{WHAT} of schema version {version} without '{'.'.join(AGGREGATE)}': benchproof reads "
+            "request performance only (no other results are imported)",
+        )
     load = nested(doc, "scenario", "load", "standardized")
     load = load if isinstance(load, dict) else {}
     skipped: list[Problem] = []
@@ -186,19 +240,23 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         record["reason"] = f"every request failed (total: {plain_number(total)}, failures: {plain_number(failures)})"
     else:
         record["status"] = "ok"
-    record.update({
-        "requests": plain_number(total) if total is not None else None,
-        "failed": plain_number(failures) if failures is not None else None,
-        "incomplete": plain_number(requests["incomplete"]) if finite(requests.get("incomplete")) is not None else None,
-        "input_length_mean": finite(nested(requests, "input_length", "mean"), exact=True),
-        "output_length_mean": finite(nested(requests, "output_length", "mean"), exact=True),
-        "report_version": version,
-        "load_tool": _text(load.get("tool")),
-        "load_tool_version": _text(load.get("tool_version")),
-        "run_uid": _text(nested(doc, "run", "uid")),
-        "run_eid": _text(nested(doc, "run", "eid")),
-        "run_description": _text(nested(doc, "run", "description")),
-    })
+    record.update(
+        {
+            "requests": plain_number(total) if total is not None else None,
+            "failed": plain_number(failures) if failures is not None else None,
+            "incomplete": plain_number(requests["incomplete"])
+            if finite(requests.get("incomplete")) is not None
+            else None,
+            "input_length_mean": finite(nested(requests, "input_length", "mean"), exact=True),
+            "output_length_mean": finite(nested(requests, "output_length", "mean"), exact=True),
+            "report_version": version,
+            "load_tool": _text(load.get("tool")),
+            "load_tool_version": _text(load.get("tool_version")),
+            "run_uid": _text(nested(doc, "run", "uid")),
+            "run_eid": _text(nested(doc, "run", "eid")),
+            "run_description": _text(nested(doc, "run", "description")),
+        }
+    )
     started, ended = iso_time(nested(doc, "run", "time", "start")), iso_time(nested(doc, "run", "time", "end"))
     if started:
         record["started_at"] = started
@@ -219,8 +277,11 @@ def _text(value: Any) -> str | None:
 
 def _engines(doc: dict) -> list[dict]:
     stack = nested(doc, "scenario", "stack")
-    return [c for c in stack if isinstance(c, dict) and nested(c, "standardized", "kind") == "inference_engine"] \
-        if isinstance(stack, list) else []
+    return (
+        [c for c in stack if isinstance(c, dict) and nested(c, "standardized", "kind") == "inference_engine"]
+        if isinstance(stack, list)
+        else []
+    )
 
 
 def _stub(doc: dict, load: dict, version: str) -> dict:
@@ -241,31 +302,46 @@ def _stub(doc: dict, load: dict, version: str) -> dict:
         "multi_turn": load.get("multi_turn"),
         "load_args": nested(native, "args") or None,
         "load_config": nested(native, "config") or None,
-        "stack": [{"label": nested(c, "metadata", "label"), **(c.get("standardized") or {}),
-                   **({"native": c["native"]} if c.get("native") else {})}
-                  for c in (nested(doc, "scenario", "stack") or []) if isinstance(c, dict)] or None,
+        "stack": [
+            {
+                "label": nested(c, "metadata", "label"),
+                **(c.get("standardized") or {}),
+                **({"native": c["native"]} if c.get("native") else {}),
+            }
+            for c in (nested(doc, "scenario", "stack") or [])
+            if isinstance(c, dict)
+        ]
+        or None,
     }
     stub = arm_stub(None, settings, "", models[0] if len(models) == 1 else None)
     if len(tools) == 1:
         stub = {"engine": {"name": tools[0], **({"version": versions[0]} if len(versions) == 1 else {})}, **stub}
-    accelerators = {(_text(nested(c, "standardized", "accelerator", "model")), nested(c, "standardized", "accelerator",
-                                                                                 "count")) for c in engines}
+    accelerators = {
+        (_text(nested(c, "standardized", "accelerator", "model")), nested(c, "standardized", "accelerator", "count"))
+        for c in engines
+    }
     if len(accelerators) == 1:
         model, count = accelerators.pop()
         hardware = {k: v for k, v in (("accelerator", model), ("accelerator_count", count)) if v is not None}
         if hardware:
             stub["hardware"] = hardware
-    stub["notes"] = (f"Imported from an llm-d benchmark report (schema {version}). "
-                     + ("Engine, model and hardware come from the report's scenario.stack. " if engines else
-                        "The report has no inference engine in scenario.stack: engine, model and hardware are not "
-                        "recorded. ")
-                     + "The load settings are the report's scenario.load, as the converter filled them in.")
+    stub["notes"] = (
+        f"Imported from an llm-d benchmark report (schema {version}). "
+        + (
+            "Engine, model and hardware come from the report's scenario.stack. "
+            if engines
+            else "The report has no inference engine in scenario.stack: engine, model and hardware are not recorded. "
+        )
+        + "The load settings are the report's scenario.load, as the converter filled them in."
+    )
     return stub
 
 
-IMPORTER = register(Importer(
-    name=NAME,
-    description="llm-d benchmark report v0.2 / v0.2.1, YAML or JSON (one record per report)",
-    detect=detect,
-    read=read,
-))
+IMPORTER = register(
+    Importer(
+        name=NAME,
+        description="llm-d benchmark report v0.2 / v0.2.1, YAML or JSON (one record per report)",
+        detect=detect,
+        read=read,
+    )
+)

@@ -60,8 +60,7 @@ class _Check:
         self.fail(line, f"{what} must be a list of texts, got {_shown(value)}")
         return False
 
-    def path(self, value: Any, line: int | None, what: str, places: tuple[str, ...] = (),
-             folder: bool = False) -> bool:
+    def path(self, value: Any, line: int | None, what: str, places: tuple[str, ...] = (), folder: bool = False) -> bool:
         why = path_problem(value, folder)
         if why is None and places and not str(value).startswith(places):
             why = f"'{printable(str(value))}' is not where an import writes ({', '.join(places)})"
@@ -80,13 +79,36 @@ class _Check:
 
 
 def _shown(value: Any) -> str:
-    text = repr(value) if not isinstance(value, (dict, list)) else ("a mapping" if isinstance(value, dict) else "a list")
+    text = (
+        repr(value) if not isinstance(value, (dict, list)) else ("a mapping" if isinstance(value, dict) else "a list")
+    )
     return printable(text[:60])
 
 
-_ENTRY_KEYS = ("runs", "format", "file", "sha256", "evidence", "section", "arms", "wrote", "folders", "batch",
-               "report_before", "report_after", "exact", "added",
-               "benchproof", "tool_version", "companions", "requests", "options", "arm_ids", "targets", "offsets")
+_ENTRY_KEYS = (
+    "runs",
+    "format",
+    "file",
+    "sha256",
+    "evidence",
+    "section",
+    "arms",
+    "wrote",
+    "folders",
+    "batch",
+    "report_before",
+    "report_after",
+    "exact",
+    "added",
+    "benchproof",
+    "tool_version",
+    "companions",
+    "requests",
+    "options",
+    "arm_ids",
+    "targets",
+    "offsets",
+)
 _ADDED_KEYS = ("created", "section", "arms", "metrics", "dimensions", "baseline", "subject", "sources")
 
 
@@ -102,8 +124,8 @@ def _entry(check: _Check, item: Any, i: int, line: int | None) -> bool:
     for key in _ENTRY_KEYS[:12]:
         if key not in item and key != "report_before":
             check.fail(line_of(item), f"{where} is missing '{key}'")
-    at = lambda key: line_of(item, key)   # noqa: E731 (a shorthand of this function)
-    runs = lambda value, ln: check.path(value, ln, f"{where}: a runs file", ("runs/",))   # noqa: E731 (a shorthand of this function)
+    at = lambda key: line_of(item, key)  # noqa: E731 (a shorthand of this function)
+    runs = lambda value, ln: check.path(value, ln, f"{where}: a runs file", ("runs/",))  # noqa: E731 (a shorthand of this function)
     if "runs" in item:
         runs(item["runs"], at("runs"))
     for key in ("format", "file", "section"):
@@ -119,8 +141,12 @@ def _entry(check: _Check, item: Any, i: int, line: int | None) -> bool:
     if "batch" in item:
         check.paths(item["batch"], at("batch"), f"{where}: 'batch'", runs)
     if "folders" in item:
-        check.paths(item["folders"], at("folders"), f"{where}: 'folders'",
-                    lambda value, ln: check.path(value, ln, f"{where}: a folder", folder=True))
+        check.paths(
+            item["folders"],
+            at("folders"),
+            f"{where}: 'folders'",
+            lambda value, ln: check.path(value, ln, f"{where}: a folder", folder=True),
+        )
     if "report_before" in item:
         check.text(item["report_before"], at("report_before"), f"{where}: 'report_before'", optional=True)
     if "exact" in item:
@@ -140,32 +166,61 @@ def _entry(check: _Check, item: Any, i: int, line: int | None) -> bool:
 
 def _derivation(check: _Check, item: dict, where: str) -> None:
     """The keys ``verify`` re-derives the records with (issue 32's log)."""
-    at = lambda key: line_of(item, key)   # noqa: E731 (a shorthand of this function)
+    at = lambda key: line_of(item, key)  # noqa: E731 (a shorthand of this function)
     for key in ("benchproof", "tool_version"):
         if key in item:
             check.text(item[key], at(key), f"{where}: '{key}'", optional=True)
     if "companions" in item:
-        check.paths(item["companions"], at("companions"), f"{where}: 'companions'",
-                    lambda value, ln: check.path(value, ln, f"{where}: a companion copy", ("evidence/",)))
+        check.paths(
+            item["companions"],
+            at("companions"),
+            f"{where}: 'companions'",
+            lambda value, ln: check.path(value, ln, f"{where}: a companion copy", ("evidence/",)),
+        )
     if item.get("requests") is not None:
         check.path(item["requests"], at("requests"), f"{where}: its request records", ("requests/",))
     options = item.get("options", {})
-    if not (isinstance(options, dict) and all(isinstance(k, str) and (v is None or isinstance(v, str) or (
-            isinstance(v, list) and all(isinstance(x, str) for x in v))) for k, v in options.items())):
-        check.fail(at("options"), f"{where}: 'options' must be a mapping of option names to texts, got {_shown(options)}")
+    if not (
+        isinstance(options, dict)
+        and all(
+            isinstance(k, str)
+            and (v is None or isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v)))
+            for k, v in options.items()
+        )
+    ):
+        check.fail(
+            at("options"), f"{where}: 'options' must be a mapping of option names to texts, got {_shown(options)}"
+        )
     arm_ids = item.get("arm_ids", {})
     if not (isinstance(arm_ids, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in arm_ids.items())):
         check.fail(at("arm_ids"), f"{where}: 'arm_ids' must be a mapping of texts to arm ids, got {_shown(arm_ids)}")
     targets = item.get("targets", {})
-    if not (isinstance(targets, dict) and all(
-            isinstance(k, str) and isinstance(v, list) and len(v) == 2 and isinstance(v[0], str)
-            and isinstance(v[1], (int, float)) and not isinstance(v[1], bool) for k, v in targets.items())):
+    if not (
+        isinstance(targets, dict)
+        and all(
+            isinstance(k, str)
+            and isinstance(v, list)
+            and len(v) == 2
+            and isinstance(v[0], str)
+            and isinstance(v[1], (int, float))
+            and not isinstance(v[1], bool)
+            for k, v in targets.items()
+        )
+    ):
         check.fail(at("targets"), f"{where}: 'targets' must map metric ids to [id, factor], got {_shown(targets)}")
     offsets = item.get("offsets", [])
-    if not (isinstance(offsets, list) and all(
-            isinstance(o, dict) and set(o) == {"arm", "point", "by"} and isinstance(o["arm"], str)
-            and isinstance(o["point"], str) and isinstance(o["by"], int) and not isinstance(o["by"], bool)
-            for o in offsets)):
+    if not (
+        isinstance(offsets, list)
+        and all(
+            isinstance(o, dict)
+            and set(o) == {"arm", "point", "by"}
+            and isinstance(o["arm"], str)
+            and isinstance(o["point"], str)
+            and isinstance(o["by"], int)
+            and not isinstance(o["by"], bool)
+            for o in offsets
+        )
+    ):
         check.fail(at("offsets"), f"{where}: 'offsets' must be a list of {{arm, point, by}}, got {_shown(offsets)}")
 
 
@@ -173,7 +228,7 @@ def _added(check: _Check, added: Any, where: str, line: int | None) -> None:
     if not isinstance(added, dict):
         check.fail(line, f"{where}: 'added' must be a mapping, got {_shown(added)}")
         return
-    at = lambda key: line_of(added, key) or line   # noqa: E731 (a shorthand of this function)
+    at = lambda key: line_of(added, key) or line  # noqa: E731 (a shorthand of this function)
     for key in added:
         if key not in _ADDED_KEYS:
             check.fail(at(key), f"{where}: 'added' has a key benchproof does not write: '{printable(str(key))}'")
@@ -184,26 +239,35 @@ def _added(check: _Check, added: Any, where: str, line: int | None) -> None:
         if key in added:
             check.texts(added[key], at(key), f"{where}: 'added.{key}'")
     baseline = added.get("baseline")
-    if baseline is not None and not (isinstance(baseline, dict) and set(baseline) <= {"from", "to"}
-                                     and isinstance(baseline.get("to"), str)
-                                     and isinstance(baseline.get("from"), (str, type(None)))):
-        check.fail(at("baseline"), f"{where}: 'added.baseline' must be a mapping {{from, to}} of arm ids, "
-                                   f"got {_shown(baseline)}")
+    if baseline is not None and not (
+        isinstance(baseline, dict)
+        and set(baseline) <= {"from", "to"}
+        and isinstance(baseline.get("to"), str)
+        and isinstance(baseline.get("from"), (str, type(None)))
+    ):
+        check.fail(
+            at("baseline"),
+            f"{where}: 'added.baseline' must be a mapping {{from, to}} of arm ids, got {_shown(baseline)}",
+        )
     sources = added.get("sources", {})
     if not (isinstance(sources, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in sources.items())):
-        check.fail(at("sources"), f"{where}: 'added.sources' must be a mapping of metric ids to texts, "
-                                  f"got {_shown(sources)}")
+        check.fail(
+            at("sources"), f"{where}: 'added.sources' must be a mapping of metric ids to texts, got {_shown(sources)}"
+        )
 
 
 def checked(root: Path, doc: Any) -> tuple[list[Any], list[Problem]]:
     """The entries of the loaded ``imports.yaml`` (marked YAML) that pass, and the problems."""
     check = _Check(root)
-    if doc is None:   # an empty file: nothing recorded
+    if doc is None:  # an empty file: nothing recorded
         return [], []
     if not isinstance(doc, dict) or set(doc) != {"imports"} or not isinstance(doc["imports"], list):
-        check.fail(line_of(doc) or 1, "is not the log benchproof writes (a mapping with one key, 'imports', "
-                                      "holding a list of entries): restore it, or delete it (an import it "
-                                      "does not list cannot be taken back)")
+        check.fail(
+            line_of(doc) or 1,
+            "is not the log benchproof writes (a mapping with one key, 'imports', "
+            "holding a list of entries): restore it, or delete it (an import it "
+            "does not list cannot be taken back)",
+        )
         return [], check.problems
     items = doc["imports"]
     good = [item for i, item in enumerate(items) if _entry(check, item, i, line_of(items, i))]

@@ -55,10 +55,21 @@ def _column(imported: Imported, field: str, rel: str, option: str) -> str:
     if column in present and not column.startswith("_"):
         return column
     metrics = {m.id for m in imported.metrics}
-    offered = [*imported.parameters, *(k for k in present if k not in imported.parameters.values()
-                                      and k not in {*RESERVED_COLUMNS, *metrics, arms.ARM, "imported_from"})]
-    fail(rel, None, f"{option} {field}: these {imported.format} records have no field '{field}' "
-                    f"(fields: {', '.join(dict.fromkeys(offered))})")
+    offered = [
+        *imported.parameters,
+        *(
+            k
+            for k in present
+            if k not in imported.parameters.values()
+            and k not in {*RESERVED_COLUMNS, *metrics, arms.ARM, "imported_from"}
+        ),
+    ]
+    fail(
+        rel,
+        None,
+        f"{option} {field}: these {imported.format} records have no field '{field}' "
+        f"(fields: {', '.join(dict.fromkeys(offered))})",
+    )
 
 
 def choose(imported: Imported, rel: str, wanted: tuple[str, ...], named: dict[str, str]) -> None:
@@ -72,13 +83,21 @@ def choose(imported: Imported, rel: str, wanted: tuple[str, ...], named: dict[st
         option = "--dimension-from" if field in wanted else "--dimension"
         column = _column(imported, field, rel, option)
         if column in imported.arm_from:
-            fail(rel, None, f"{option} {field}: the arms come from '{field}' (--arm-from): a field is "
-                            "either the arms or a dimension")
+            fail(
+                rel,
+                None,
+                f"{option} {field}: the arms come from '{field}' (--arm-from): a field is "
+                "either the arms or a dimension",
+            )
         lacking = [r for r in imported.records if r.get(column) in (None, "")]
         if lacking:
-            fail(rel, None, f"{option} {field}: {len(lacking)} of {len(imported.records)} records have no "
-                            f"value for '{field}' (the first from {lacking[0].get('imported_from')}), and "
-                            "every record needs a value of each dimension")
+            fail(
+                rel,
+                None,
+                f"{option} {field}: {len(lacking)} of {len(imported.records)} records have no "
+                f"value for '{field}' (the first from {lacking[0].get('imported_from')}), and "
+                "every record needs a value of each dimension",
+            )
         for record in imported.records:
             value = record[column]
             if isinstance(value, bool) or not isinstance(value, (int, float, str)):
@@ -106,8 +125,9 @@ def _needed(records: list[dict], dims: list[DimensionDef], dim: str) -> bool:
     return False
 
 
-def _renamed(imported: Imported, dims: list[DimensionDef], column: str, new: str, field: str,
-             rel: str) -> list[DimensionDef]:
+def _renamed(
+    imported: Imported, dims: list[DimensionDef], column: str, new: str, field: str, rel: str
+) -> list[DimensionDef]:
     if new == column:
         return dims
     why = id_problem(new)
@@ -130,8 +150,10 @@ def hint(imported: Imported, single: str) -> tuple[str, str, str | None] | None:
     per what remains (``none`` for hyperfine, ``func`` for pytest-benchmark).  Arms made of the
     scan's variants (:data:`VARIANTS`) draw it already: ``(what the scan is, how it is drawn,
     None)``."""
-    values = {name: list(dict.fromkeys(plain_value(r.get(column)) for r in imported.records))
-              for name, column in imported.parameters.items()}
+    values = {
+        name: list(dict.fromkeys(plain_value(r.get(column)) for r in imported.records))
+        for name, column in imported.parameters.items()
+    }
     varying = {name: v for name, v in values.items() if len(v) > 1}
     numeric = [name for name, v in varying.items() if all(magnitude(x) is not None for x in v)]
     said = " and ".join(f"{name} ({len(v)} values)" for name, v in varying.items())
@@ -139,8 +161,11 @@ def hint(imported: Imported, single: str) -> tuple[str, str, str | None] | None:
         if not varying:
             return None
         kinds = len({r.get(VARIANTS) for r in imported.records})
-        drawn = (f"one line per template across {numeric[0]}" if numeric
-                 else f"the templates side by side at each {' and '.join(varying)}")
+        drawn = (
+            f"one line per template across {numeric[0]}"
+            if numeric
+            else f"the templates side by side at each {' and '.join(varying)}"
+        )
         return f"a scan of {kinds} command templates over {said}", drawn, None
     if len(varying) >= 2:
         arm = next((n for n in varying if n not in numeric), min(varying, key=lambda n: len(varying[n])))

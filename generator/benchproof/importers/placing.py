@@ -41,8 +41,15 @@ def _users(entries: list[manifest.Entry], rel: str) -> list[manifest.Entry]:
     return [e for e in entries if e.evidence == rel or rel in e.companions]
 
 
-def place(root: Path, shown_root: Path, prefix: str | None, files: list[Any], entries: list[manifest.Entry],
-          replace: bool, notes: list[Problem]) -> list[Problem]:
+def place(
+    root: Path,
+    shown_root: Path,
+    prefix: str | None,
+    files: list[Any],
+    entries: list[manifest.Entry],
+    replace: bool,
+    notes: list[Problem],
+) -> list[Problem]:
     """Fill each file's ``data``, ``sha``, ``runs_rel``, ``evidence_rel``, ``companions``,
     ``evidence_new`` and ``replaces``; the problems that stop the import."""
     problems: list[Problem] = []
@@ -56,37 +63,66 @@ def place(root: Path, shown_root: Path, prefix: str | None, files: list[Any], en
         f.data = f.path.read_bytes()
         f.sha = sha256(f.data)
         if f.sha in seen:
-            problems.append(Problem(f.shown, None, f"{seen[f.sha]} and {f.shown} are the same file (SHA-256 "
-                                                   f"{f.sha[:12]}…): one run imported twice would count as two"))
+            problems.append(
+                Problem(
+                    f.shown,
+                    None,
+                    f"{seen[f.sha]} and {f.shown} are the same file (SHA-256 "
+                    f"{f.sha[:12]}…): one run imported twice would count as two",
+                )
+            )
             continue
         seen[f.sha] = f.shown
         old = by_sha.get(f.sha)
         if old is not None and not replace:
             same = "" if old.file == manifest.logged_name(f.shown) else f" has the content of {old.file}, which is"
-            problems.append(Problem(f.shown, None, f"already imported: {f.shown}{same} in {shown_root / old.runs} "
-                                                   f"(SHA-256 {f.sha[:12]}…); one run imported twice would count "
-                                                   "as two. --replace imports it again in its place"))
+            problems.append(
+                Problem(
+                    f.shown,
+                    None,
+                    f"already imported: {f.shown}{same} in {shown_root / old.runs} "
+                    f"(SHA-256 {f.sha[:12]}…); one run imported twice would count "
+                    "as two. --replace imports it again in its place",
+                )
+            )
             continue
-        target = (old or next((e for e in entries if e.file == manifest.logged_name(f.shown)), None)) \
-            if replace else None
+        target = (
+            (old or next((e for e in entries if e.file == manifest.logged_name(f.shown)), None)) if replace else None
+        )
         if target is not None and target.runs in runs_taken:
-            problems.append(Problem(f.shown, None, f"--replace: another file of this import takes the place of "
-                                                   f"{target.runs} already"))
+            problems.append(
+                Problem(
+                    f.shown, None, f"--replace: another file of this import takes the place of {target.runs} already"
+                )
+            )
             continue
         if target is not None:
             f.replaces, f.runs_rel = target, target.runs
         else:
             if replace:
-                notes.append(Problem(f.shown, None, "--replace: no earlier import has this content or this path; "
-                                                    "imported as a new run, nothing replaced", "warning"))
+                notes.append(
+                    Problem(
+                        f.shown,
+                        None,
+                        "--replace: no earlier import has this content or this path; "
+                        "imported as a new run, nothing replaced",
+                        "warning",
+                    )
+                )
             f.runs_rel = _free_runs(root, prefix, f, runs_taken)
         runs_taken.add(f.runs_rel)
         companions = [(c.name, c.read_bytes()) for c in f.imported.companions]
         folder = _evidence_folder(root, f, companions, claimed, entries)
         if folder is None:
-            problems.append(Problem(f.shown, None, f"{shown_root / IMPORTS / f.imported.format / f.sha[:12]} "
-                                                   "holds other files than this import's: it was changed by hand; "
-                                                   "put it back or remove it"))
+            problems.append(
+                Problem(
+                    f.shown,
+                    None,
+                    f"{shown_root / IMPORTS / f.imported.format / f.sha[:12]} "
+                    "holds other files than this import's: it was changed by hand; "
+                    "put it back or remove it",
+                )
+            )
             continue
         f.evidence_rel = f"{folder}/{f.path.name}"
         f.companions = [(f"{folder}/{name}", data) for name, data in companions]
@@ -105,10 +141,12 @@ def _free_runs(root: Path, prefix: str | None, f: Any, taken: set[str]) -> str:
     return runs_name(prefix, f.path, f.sha)
 
 
-def _evidence_folder(root: Path, f: Any, companions: list[tuple[str, bytes]], claimed: dict[str, bytes],
-                     entries: list[manifest.Entry]) -> str | None:
+def _evidence_folder(
+    root: Path, f: Any, companions: list[tuple[str, bytes]], claimed: dict[str, bytes], entries: list[manifest.Entry]
+) -> str | None:
     """The plain folder when every file of the run fits there (free, or the same bytes, or
     only the import being replaced uses it), else the folder named by the file's digest."""
+
     def fits(folder: str) -> bool:
         for name, data in [(f.path.name, f.data), *companions]:
             rel = f"{folder}/{name}"
@@ -122,6 +160,7 @@ def _evidence_folder(root: Path, f: Any, companions: list[tuple[str, bytes]], cl
                 if not (f.replaces is not None and users and all(u is f.replaces for u in users)):
                     return False
         return True
+
     plain = f"{IMPORTS}/{f.imported.format}"
     for folder in (plain, f"{plain}/{f.sha[:12]}"):
         if fits(folder):

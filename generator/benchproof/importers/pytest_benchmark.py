@@ -57,29 +57,40 @@ from benchproof.importers.common import (
 from benchproof.importers.serving.values import NOT_RECORDED
 
 NAME = "pytest-benchmark"
-ROUNDS = ("pytest-benchmark stats.data[]: seconds per call in one round (the round's time "
-          "divided by its iterations), one record per round")
+ROUNDS = (
+    "pytest-benchmark stats.data[]: seconds per call in one round (the round's time "
+    "divided by its iterations), one record per round"
+)
 BENCHMARK = DimensionDef("benchmark", "Benchmark")
-DIMS = {"group": DimensionDef("group", "Group"), "func": DimensionDef("func", "Test function"),
-        "param": DimensionDef("param", "Parameters"), "name": DimensionDef("name", "Benchmark")}
+DIMS = {
+    "group": DimensionDef("group", "Group"),
+    "func": DimensionDef("func", "Test function"),
+    "param": DimensionDef("param", "Parameters"),
+    "name": DimensionDef("name", "Benchmark"),
+}
 FIELDS = ("name", "fullname", "func", "param", "group")
 NO_GROUP, NO_PARAM = "no group", "no param"
-MACHINE = {"node": "node", "machine": "machine", "processor": "processor", "system": "system",
-           "release": "release"}
+MACHINE = {"node": "node", "machine": "machine", "processor": "processor", "system": "system", "release": "release"}
 CPU = {"brand_raw": "cpu", "brand": "cpu", "count": "cpu_count", "arch": "cpu_arch"}
 PYTHON = ("python_implementation", "python_version", "python_compiler")
 
 
 def detect(path: Path, text: str) -> bool:
-    return (text.lstrip().startswith("{") and '"benchmarks"' in text and '"stats"' in text
-            and ('"machine_info"' in text or '"fullname"' in text))
+    return (
+        text.lstrip().startswith("{")
+        and '"benchmarks"' in text
+        and '"stats"' in text
+        and ('"machine_info"' in text or '"fullname"' in text)
+    )
 
 
 def _mean_source(rounds: set) -> str:
     count = f"{rounds.pop()}" if len(rounds) == 1 and None not in rounds else "'rounds'"
-    return (f"pytest-benchmark stats.mean: mean seconds per call over {count} rounds, one "
-            "aggregate record per benchmark (marked aggregate: true) where the file has no "
-            "stats.data")
+    return (
+        f"pytest-benchmark stats.mean: mean seconds per call over {count} rounds, one "
+        "aggregate record per benchmark (marked aggregate: true) where the file has no "
+        "stats.data"
+    )
 
 
 def _names(bench: dict) -> dict:
@@ -90,14 +101,28 @@ def _names(bench: dict) -> dict:
     if param is None and bracket:  # files before 3.0 have no 'param': it is in the name
         param = rest.removesuffix("]")
     group = bench.get("group")
-    return {"benchmark": bench.get("fullname") or name, "name": name, "func": func,
-            "param": NO_PARAM if param in (None, "") else str(param),
-            "group": NOT_RECORDED if "group" not in bench else NO_GROUP if group in (None, "") else str(group)}
+    return {
+        "benchmark": bench.get("fullname") or name,
+        "name": name,
+        "func": func,
+        "param": NO_PARAM if param in (None, "") else str(param),
+        "group": NOT_RECORDED if "group" not in bench else NO_GROUP if group in (None, "") else str(group),
+    }
 
 
-SESSION = "session_datetime"   # the file's 'datetime': when the JSON was made, at session end
-_TAKEN = {*RESERVED_COLUMNS, "benchmark", *FIELDS, "time_s", "round", "iterations", "rounds", "aggregate",
-          "imported_from", SESSION}
+SESSION = "session_datetime"  # the file's 'datetime': when the JSON was made, at session end
+_TAKEN = {
+    *RESERVED_COLUMNS,
+    "benchmark",
+    *FIELDS,
+    "time_s",
+    "round",
+    "iterations",
+    "rounds",
+    "aggregate",
+    "imported_from",
+    SESSION,
+}
 
 
 def _parameters(benches: list[dict]) -> dict[str, str]:
@@ -138,8 +163,11 @@ def _dimensions(fields: tuple[str, ...], parameters: dict[str, str]) -> list[Dim
     if parameters and fields and not {"name", "benchmark"} & set(fields):
         dims = [] if "group" in fields else [DIMS["group"]]
         dims += [] if "func" in fields else [DIMS["func"]]
-        return dims + [DimensionDef(c, f"Parameter {name}") for name, c in parameters.items()
-                       if c not in fields and "param" not in fields]
+        return dims + [
+            DimensionDef(c, f"Parameter {name}")
+            for name, c in parameters.items()
+            if c not in fields and "param" not in fields
+        ]
     if not fields:
         return [BENCHMARK]
     covered = set(fields) | ({"func", "param"} if {"name", "fullname"} & set(fields) else set())
@@ -159,8 +187,9 @@ def _kept_apart(records: list[dict], dims: list[DimensionDef]) -> list[Dimension
     return [*dims, BENCHMARK]
 
 
-def _fields(wanted: tuple[str, ...] | None, records: list[dict], parameters: dict[str, str],
-            rel: str) -> tuple[str, ...]:
+def _fields(
+    wanted: tuple[str, ...] | None, records: list[dict], parameters: dict[str, str], rel: str
+) -> tuple[str, ...]:
     """The columns the arms come from (``fullname`` is the column ``benchmark``, a parameter
     its column)."""
     column = {**{f: "benchmark" if f == "fullname" else f for f in FIELDS}, **parameters}
@@ -180,8 +209,9 @@ def _arm(doc: dict, benches: list[dict]) -> dict:
     hardware = {name: machine[key] for key, name in MACHINE.items() if machine.get(key)}
     hardware.update({name: cpu[key] for key, name in CPU.items() if cpu.get(key) and name not in hardware})
     settings = {key: machine[key] for key in PYTHON if machine.get(key)}
-    settings.update({f"commit_{k}": commit[k] for k in ("branch", "dirty", "time", "author_time")
-                     if commit.get(k) is not None})
+    settings.update(
+        {f"commit_{k}": commit[k] for k in ("branch", "dirty", "time", "author_time") if commit.get(k) is not None}
+    )
     if doc.get("version"):
         settings["pytest_benchmark_version"] = doc["version"]
     options = [mapping(b, "options") for b in benches]
@@ -193,9 +223,12 @@ def _arm(doc: dict, benches: list[dict]) -> dict:
     params = [b.get("params") for b in benches]
     if len(benches) == 1 and isinstance(params[0], dict):
         settings["params"] = params[0]
-    arm: dict = {"hardware": hardware, "settings": settings,
-                 "notes": "pytest-benchmark leaves out the benchmarks whose test failed or was "
-                          "skipped: one missing here did not run to the end."}
+    arm: dict = {
+        "hardware": hardware,
+        "settings": settings,
+        "notes": "pytest-benchmark leaves out the benchmarks whose test failed or was "
+        "skipped: one missing here did not run to the end.",
+    }
     known_commit = commit.get("id") not in (None, "", "unversioned")
     if commit.get("project"):
         arm["engine"] = {"name": commit["project"], **({"commit": commit["id"]} if known_commit else {})}
@@ -216,12 +249,20 @@ def _layout(doc: dict) -> str:
 
 
 def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
-    doc, benches = object_list(path, rel, "benchmarks", "a pytest-benchmark JSON",
-                               "pytest-benchmark leaves out benchmarks whose test failed or was skipped")
+    doc, benches = object_list(
+        path,
+        rel,
+        "benchmarks",
+        "a pytest-benchmark JSON",
+        "pytest-benchmark leaves out benchmarks whose test failed or was skipped",
+    )
     for i, (bench, line) in enumerate(benches):
         if not isinstance(bench.get("stats"), dict):
-            fail(rel, line, f"benchmarks[{i}] has no 'stats' object ({_layout(doc)}): a layout this "
-                            "importer does not know")
+            fail(
+                rel,
+                line,
+                f"benchmarks[{i}] has no 'stats' object ({_layout(doc)}): a layout this importer does not know",
+            )
         if not isinstance(bench.get("fullname") or bench.get("name"), str):
             fail(rel, line, f"benchmarks[{i}] has no 'fullname' or 'name'")
     parameters = _parameters([b for b, _ in benches])
@@ -237,8 +278,11 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
             for j, value in enumerate(data):
                 seconds = finite(value)
                 if seconds is None:
-                    lost.append(skipped(rel, line_of(data, j), f"{label}: stats.data[{j}] is not a "
-                                                               f"number: {shorten(repr(value))}"))
+                    lost.append(
+                        skipped(
+                            rel, line_of(data, j), f"{label}: stats.data[{j}] is not a number: {shorten(repr(value))}"
+                        )
+                    )
                     continue
                 kept += 1
                 record = _base(bench, stats, label, parameters)
@@ -249,29 +293,47 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
                 units.append(index)
             rounds = stats.get("rounds")
             if kept and isinstance(rounds, int) and kept < rounds:
-                warnings.append(warning(rel, line_of(stats, "data"),
-                                        f"{label}: stats.data holds {kept} of {rounds} rounds (the "
-                                        f"file was trimmed); the figures cover those {kept} only"))
+                warnings.append(
+                    warning(
+                        rel,
+                        line_of(stats, "data"),
+                        f"{label}: stats.data holds {kept} of {rounds} rounds (the "
+                        f"file was trimmed); the figures cover those {kept} only",
+                    )
+                )
         elif data is not None:
             fail(rel, line_of(stats, "data"), f"{label}: stats.data is not a list")
         if kept:
             continue
         mean = finite(stats.get("mean"))
         if mean is None:
-            fail(rel, line_of(stats, "mean") or line,
-                 f"{label}: no per-round stats.data and no numeric stats.mean ({_layout(doc)})")
+            fail(
+                rel,
+                line_of(stats, "mean") or line,
+                f"{label}: no per-round stats.data and no numeric stats.mean ({_layout(doc)})",
+            )
         record = _base(bench, stats, label, parameters)
         record["time_s"] = mean
         rounds = stats.get("rounds")
-        record.update(aggregate_fields(f"stats.mean of {rounds} rounds" if rounds is not None
-                                       else "stats.mean (the number of rounds is not recorded)"))
+        record.update(
+            aggregate_fields(
+                f"stats.mean of {rounds} rounds"
+                if rounds is not None
+                else "stats.mean (the number of rounds is not recorded)"
+            )
+        )
         record["imported_from"] = origin(path, line_of(stats, "mean"))
         records.append(record)
         units.append(index)
         aggregates.append(stats.get("rounds"))
-        warnings.append(warning(rel, line_of(stats, "mean") or line,
-                                f"{label}: no per-round stats.data; imported as one aggregate "
-                                "record (the mean), so there is no spread to show"))
+        warnings.append(
+            warning(
+                rel,
+                line_of(stats, "mean") or line,
+                f"{label}: no per-round stats.data; imported as one aggregate "
+                "record (the mean), so there is no spread to show",
+            )
+        )
     if doc.get("datetime") is not None:
         for record in records:
             record[SESSION] = doc["datetime"]
@@ -283,13 +345,25 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         found = arms.stubs(records, units, lambda indices: _arm(doc, [plain[i] for i in indices]))
     dims = _kept_apart(records, _dimensions(fields, parameters))
     number_repeats(records, [d.id for d in dims] + [arms.ARM])
-    sources = (([ROUNDS] if len(records) > len(aggregates) else [])
-               + ([_mean_source(set(aggregates))] if aggregates else []))
-    metric = MetricDef(id="time_s", label="Time per call", unit="s", better="lower",
-                       source="; ".join(sources))
-    return Imported(NAME, records, [metric], dims, _arm(doc, plain), lost, warnings, fields, found,
-                    parameters=parameters, tool_version=_version(doc))
+    sources = ([ROUNDS] if len(records) > len(aggregates) else []) + (
+        [_mean_source(set(aggregates))] if aggregates else []
+    )
+    metric = MetricDef(id="time_s", label="Time per call", unit="s", better="lower", source="; ".join(sources))
+    return Imported(
+        NAME,
+        records,
+        [metric],
+        dims,
+        _arm(doc, plain),
+        lost,
+        warnings,
+        fields,
+        found,
+        parameters=parameters,
+        tool_version=_version(doc),
+    )
 
 
-IMPORTER = register(Importer(NAME, "pytest-benchmark --benchmark-json: one record per round",
-                             detect, read, single_scan="func"))
+IMPORTER = register(
+    Importer(NAME, "pytest-benchmark --benchmark-json: one record per round", detect, read, single_scan="func")
+)

@@ -34,10 +34,10 @@ NO_RUNS = "runs"  # where `check` says a project has no run records: so it was b
 @dataclass
 class Removed:
     entry: manifest.Entry
-    deleted: list[str]                                   # project-relative files
-    exact: bool                                          # report.yaml put back byte for byte
+    deleted: list[str]  # project-relative files
+    exact: bool  # report.yaml put back byte for byte
     notes: list[Problem] = field(default_factory=list)
-    report: tuple[bytes | None, bytes | None] = (None, None)   # report.yaml before and after
+    report: tuple[bytes | None, bytes | None] = (None, None)  # report.yaml before and after
 
 
 def find(entries: list[manifest.Entry], which: str, shown_root: str) -> manifest.Entry:
@@ -53,11 +53,13 @@ def find(entries: list[manifest.Entry], which: str, shown_root: str) -> manifest
             matches = [e for e in matches if e.sha256 == digest] or matches
     if not matches:
         listed = ", ".join(f"{e.file} ({e.runs})" for e in entries) or "none"
-        raise UsageProblem(f"no import of '{which}' is recorded in {shown_root}/{manifest.MANIFEST} "
-                           f"(recorded: {listed})")
+        raise UsageProblem(
+            f"no import of '{which}' is recorded in {shown_root}/{manifest.MANIFEST} (recorded: {listed})"
+        )
     if len(matches) > 1:
-        raise UsageProblem(f"'{which}' names several imports ({', '.join(e.runs for e in matches)}): "
-                           "name its runs file instead")
+        raise UsageProblem(
+            f"'{which}' names several imports ({', '.join(e.runs for e in matches)}): name its runs file instead"
+        )
     return matches[0]
 
 
@@ -78,9 +80,13 @@ def _remaining(root: Path, sections: list[str]) -> tuple[dict[str, set[str]], se
             by_section.setdefault(str(section), set()).add(arm)
             every.add(arm)
             columns.update(k for k, v in raw.fields.items() if v not in (None, ""))
-    for path in request_files(root):   # a request metric stays while request records have it
-        columns.update(k for raw in read_runs(path, path.relative_to(root).as_posix())[0]
-                       for k, v in raw.fields.items() if v not in (None, "", []))
+    for path in request_files(root):  # a request metric stays while request records have it
+        columns.update(
+            k
+            for raw in read_runs(path, path.relative_to(root).as_posix())[0]
+            for k, v in raw.fields.items()
+            if v not in (None, "", [])
+        )
     return by_section, every, columns
 
 
@@ -103,21 +109,30 @@ def _report(root: Path, entry: manifest.Entry, disk: Files, last: bool, runs_gon
         if not isinstance(doc, dict):
             return False, set()
         by_section, _, columns = _remaining(root, report_yaml.ids(doc, "sections"))
-        new = report_yaml.take_back(doc, entry.added, entry.section,
-                                    by_section.get(entry.section, set()), columns)
+        new = report_yaml.take_back(doc, entry.added, entry.section, by_section.get(entry.section, set()), columns)
         if entry.added.created and last and not run_files(root):
             disk.delete(REL)
             return False, set()
         if new != doc:
             disk.write(REL, roundtrip.edited(current.decode("utf-8"), doc, new).encode("utf-8"))
         doc = new
-    listed = {a for s in doc.get("sections") or [] if isinstance(s, dict)
-              for a in s.get("arms") or [] if isinstance(a, str)} if isinstance(doc, dict) else set()
+    listed = (
+        {a for s in doc.get("sections") or [] if isinstance(s, dict) for a in s.get("arms") or [] if isinstance(a, str)}
+        if isinstance(doc, dict)
+        else set()
+    )
     return exact, listed
 
 
-def _files(root: Path, entry: manifest.Entry, rest: list[manifest.Entry], listed: set[str],
-           disk: Files, notes: list[Problem], runs_gone: bool) -> None:
+def _files(
+    root: Path,
+    entry: manifest.Entry,
+    rest: list[manifest.Entry],
+    listed: set[str],
+    disk: Files,
+    notes: list[Problem],
+    runs_gone: bool,
+) -> None:
     """The evidence copy and arm files the import wrote: deleted, or handed on to an import
     that still uses them (the evidence copy stays with a runs file that stays)."""
     _, used, _ = _remaining(root, [])
@@ -134,8 +149,14 @@ def _files(root: Path, entry: manifest.Entry, rest: list[manifest.Entry], listed
         elif arm is not None and (arm in used or arm in listed):
             continue
         elif sha256(safe(root, rel).read_bytes()) != digest:
-            notes.append(Problem(rel, None, "kept: edited since the import; no section lists it now, "
-                                            "so delete it if it is no longer needed", "warning"))
+            notes.append(
+                Problem(
+                    rel,
+                    None,
+                    "kept: edited since the import; no section lists it now, so delete it if it is no longer needed",
+                    "warning",
+                )
+            )
         else:
             disk.delete(rel)
 
@@ -150,11 +171,20 @@ def _runs(root: Path, entry: manifest.Entry, disk: Files, notes: list[Problem]) 
     if digest is not None and sha256(path.read_bytes()) == digest:
         disk.delete(entry.runs)
         return True
-    why = ("it changed since the import" if digest is not None else
-           "the log holds no digest of what the import wrote there (an import with --replace by an "
-           "earlier benchproof), so it may not be the import's own")
-    notes.append(Problem(entry.runs, None, f"kept: {why}; its records stay in the report: delete it "
-                                           "and run the removal again if they should go", "warning"))
+    why = (
+        "it changed since the import"
+        if digest is not None
+        else "the log holds no digest of what the import wrote there (an import with --replace by an "
+        "earlier benchproof), so it may not be the import's own"
+    )
+    notes.append(
+        Problem(
+            entry.runs,
+            None,
+            f"kept: {why}; its records stay in the report: delete it and run the removal again if they should go",
+            "warning",
+        )
+    )
     return False
 
 
@@ -165,13 +195,15 @@ def remove_import(root: Path, which: str, shown_root: str | None = None) -> Remo
     """
     shown_root = shown_root or str(root)
     if not (root / manifest.MANIFEST).exists() and not (root / manifest.MANIFEST).is_symlink():
-        raise UsageProblem(f"{shown_root} has no {manifest.MANIFEST}: no import into it was recorded "
-                           "(imports made before benchproof kept that log cannot be taken back; "
-                           "delete their runs file by hand)")
+        raise UsageProblem(
+            f"{shown_root} has no {manifest.MANIFEST}: no import into it was recorded "
+            "(imports made before benchproof kept that log cannot be taken back; "
+            "delete their runs file by hand)"
+        )
     entries = manifest.read(root)
     entry = find(entries, which, shown_root)
     rest = [e for e in entries if e is not entry]
-    for later in entries[entries.index(entry) + 1:]:
+    for later in entries[entries.index(entry) + 1 :]:
         later.exact = False  # the report.yaml it found held what is now taken out
     if rest and entry.added.created:
         rest[0].added.created = True  # report.yaml goes with the last import taken back
@@ -196,11 +228,22 @@ def remove_import(root: Path, which: str, shown_root: str | None = None) -> Remo
     new = [p for p in after if (p.file, p.message) not in before and p.file != NO_RUNS]
     if new:
         disk.undo()
-        raise InputError([*notes, Problem(shown_root, None, "taking this import back would leave the "
-                                                            "project unable to build, so nothing was changed:"),
-                          *new])
-    deleted = sorted(p.relative_to(root).as_posix() for p, data in disk.before.items()
-                     if data is not None and not p.exists())
-    report = (disk.before.get(root / REL, (root / REL).read_bytes() if (root / REL).is_file() else None),
-              (root / REL).read_bytes() if (root / REL).is_file() else None)
+        raise InputError(
+            [
+                *notes,
+                Problem(
+                    shown_root,
+                    None,
+                    "taking this import back would leave the project unable to build, so nothing was changed:",
+                ),
+                *new,
+            ]
+        )
+    deleted = sorted(
+        p.relative_to(root).as_posix() for p, data in disk.before.items() if data is not None and not p.exists()
+    )
+    report = (
+        disk.before.get(root / REL, (root / REL).read_bytes() if (root / REL).is_file() else None),
+        (root / REL).read_bytes() if (root / REL).is_file() else None,
+    )
     return Removed(entry, deleted, exact, notes, report)

@@ -28,13 +28,20 @@ def ids(doc: dict, key: str) -> list[str]:
 
 
 def section_of(doc: dict, section: str) -> dict | None:
-    return next((s for s in doc.get("sections") or [] if isinstance(s, dict) and s.get("id") == section),
-                None)
+    return next((s for s in doc.get("sections") or [] if isinstance(s, dict) and s.get("id") == section), None)
 
 
-def add(doc: dict, created: bool, section: str, arm_ids: list[str], metrics: list[dict],
-        more_sources: dict[str, str], dimensions: list[dict], subject: Any,
-        baseline: str | None) -> tuple[dict, Added, list[str]]:
+def add(
+    doc: dict,
+    created: bool,
+    section: str,
+    arm_ids: list[str],
+    metrics: list[dict],
+    more_sources: dict[str, str],
+    dimensions: list[dict],
+    subject: Any,
+    baseline: str | None,
+) -> tuple[dict, Added, list[str]]:
     """``doc`` (``created``: a new report's start) with the import's additions; what was
     added, also in words."""
     doc = dict(doc)
@@ -50,8 +57,10 @@ def add(doc: dict, created: bool, section: str, arm_ids: list[str], metrics: lis
             added.sources[item["id"]] = more
             words.append(f"source of metric {item['id']}")
     dims = _items(doc, "dimensions")
-    for items, new, ids_added, word in ((known, metrics, added.metrics, "metric"),
-                                        (dims, dimensions, added.dimensions, "dimension")):
+    for items, new, ids_added, word in (
+        (known, metrics, added.metrics, "metric"),
+        (dims, dimensions, added.dimensions, "dimension"),
+    ):
         for item in new:
             if item["id"] not in [m.get("id") for m in items if isinstance(m, dict)]:
                 items.append(item)
@@ -83,8 +92,7 @@ def add(doc: dict, created: bool, section: str, arm_ids: list[str], metrics: lis
     return doc, added, words
 
 
-def take_back(doc: dict, added: Added, section: str, used_arms: set[str],
-              used_columns: set[str]) -> dict:
+def take_back(doc: dict, added: Added, section: str, used_arms: set[str], used_columns: set[str]) -> dict:
     """``doc`` without what one import added that nothing left uses: its arms no remaining
     record of the section belongs to, the section when it was new and is now empty, the
     metrics and dimensions no remaining record has, its baseline, subject and source notes."""
@@ -107,8 +115,11 @@ def take_back(doc: dict, added: Added, section: str, used_arms: set[str],
         if added.section and not entry["arms"]:
             sections.remove(entry)
     for key, gone in (("metrics", added.metrics), ("dimensions", added.dimensions)):
-        doc[key] = [m for m in _items(doc, key)
-                    if not (isinstance(m, dict) and m.get("id") in gone and m["id"] not in used_columns)]
+        doc[key] = [
+            m
+            for m in _items(doc, key)
+            if not (isinstance(m, dict) and m.get("id") in gone and m["id"] not in used_columns)
+        ]
     for item in doc["metrics"]:
         more = added.sources.get(item.get("id", "")) if isinstance(item, dict) else None
         if more and str(item.get("source", "")).endswith(more):

@@ -42,11 +42,26 @@ def request_definitions(imported: list[Imported], existing: list, targets: dict,
         for m in one.request_metrics:
             if m.id in known:
                 if known[m.id].get("per") != "request":
-                    problems.append(Problem(REL, None, f"report.yaml declares '{m.id}' as a metric of the run records; "
-                                                       "the imported request records use it per request: rename it first"))
+                    problems.append(
+                        Problem(
+                            REL,
+                            None,
+                            f"report.yaml declares '{m.id}' as a metric of the run records; "
+                            "the imported request records use it per request: rename it first",
+                        )
+                    )
                 continue
-            item = found.setdefault(m.id, {"id": m.id, "label": m.label, "unit": m.unit, "better": m.better,
-                                           "source": m.source, "per": "request"})
+            item = found.setdefault(
+                m.id,
+                {
+                    "id": m.id,
+                    "label": m.label,
+                    "unit": m.unit,
+                    "better": m.better,
+                    "source": m.source,
+                    "per": "request",
+                },
+            )
             stated = {stat: (targets[c].id if c in targets else c) for stat, c in (m.stated or {}).items()}
             if stated:
                 item["stated"] = {**stated, **item.get("stated", {})}

@@ -26,7 +26,7 @@ from ruamel.yaml.util import load_yaml_guess_indent
 _RESOLVER = pyyaml.resolver.Resolver()
 
 
-WIDTH = 100         # where benchproof's own YAML wraps a long text (disk.dump_yaml)
+WIDTH = 100  # where benchproof's own YAML wraps a long text (disk.dump_yaml)
 
 
 def _yaml(text: str) -> YAML:

@@ -29,16 +29,26 @@ def point_key(row: dict, dims: list[str]) -> str:
     return json.dumps([row.get(d) for d in dims], ensure_ascii=False, sort_keys=True)
 
 
-def run_rows(imported: Imported, stem: str, arm_ids: dict[str, str], section: str,
-             targets: dict[str, tuple[str, float]], evidence_rel: str, offsets: Offsets | None = None) -> list[dict]:
+def run_rows(
+    imported: Imported,
+    stem: str,
+    arm_ids: dict[str, str],
+    section: str,
+    targets: dict[str, tuple[str, float]],
+    evidence_rel: str,
+    offsets: Offsets | None = None,
+) -> list[dict]:
     """The rows of the runs file: ``targets`` maps a metric to (its id in the report, the factor
     to the report's unit); a converted value keeps the tool's as ``<metric>_original``."""
     rows = []
     dims = [d.id for d in imported.dimensions]
     for index, record in enumerate(imported.records, 1):
         own = record.get("run_id")
-        row: dict[str, Any] = {"run_id": f"{stem}:{own if own not in (None, '') else index}",
-                               "arm": arm_ids[record.get(ARM) or ""], "section": section}
+        row: dict[str, Any] = {
+            "run_id": f"{stem}:{own if own not in (None, '') else index}",
+            "arm": arm_ids[record.get(ARM) or ""],
+            "section": section,
+        }
         for key, value in record.items():
             if key in FIRST_COLUMNS:
                 continue
@@ -78,7 +88,7 @@ def number_on(files: list[tuple[list[dict], list[str]]], held: dict[tuple[str, s
     """The offsets of each file's repeats (``files``: each file's rows and dimension ids, in the
     order named; ``held``: the highest repeat the project holds per arm and point): within an
     arm and point, files in the order their runs started, each after the ones before."""
-    groups: dict[tuple[str, str], list[tuple[int, int]]] = {}   # (arm, point) → [(file index, its highest repeat)]
+    groups: dict[tuple[str, str], list[tuple[int, int]]] = {}  # (arm, point) → [(file index, its highest repeat)]
     starts: dict[tuple[tuple[str, str], int], float | None] = {}
     for i, (rows, dims) in enumerate(files):
         mine: dict[tuple[str, str], list[dict]] = {}

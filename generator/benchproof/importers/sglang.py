@@ -91,28 +91,58 @@ SIGNATURE = ("completed", "dataset_name", "median_ttft_ms", "output_throughput")
 LINE_KEYS = ("completed", "median_ttft_ms", "dataset_name")
 
 _FAMILIES = {
-    "ttft": ("ttft", "TTFT", ("time to first token: request sent → first chunk with non-empty "
-                              "text (empty chunks are skipped, unlike vLLM); client side; ms")),
+    "ttft": (
+        "ttft",
+        "TTFT",
+        (
+            "time to first token: request sent → first chunk with non-empty "
+            "text (empty chunks are skipped, unlike vLLM); client side; ms"
+        ),
+    ),
     "tpot": ("tpot", "TPOT", TPOT_MEANING),
-    "itl": ("itl", "ITL", ("inter-token latency: gap between consecutive non-empty chunks, per "
-                           "chunk not per token (0.5's native sglang backend spreads a chunk's "
-                           "gap evenly over the tokens it brings); ms")),
-    "e2e_latency": ("e2el", "E2E latency", ("end-to-end request latency, client side, up to the "
-                                            "last chunk read (the final [DONE] included); ms")),
+    "itl": (
+        "itl",
+        "ITL",
+        (
+            "inter-token latency: gap between consecutive non-empty chunks, per "
+            "chunk not per token (0.5's native sglang backend spreads a chunk's "
+            "gap evenly over the tokens it brings); ms"
+        ),
+    ),
+    "e2e_latency": (
+        "e2el",
+        "E2E latency",
+        ("end-to-end request latency, client side, up to the last chunk read (the final [DONE] included); ms"),
+    ),
 }
 
 _LEADING = (
-    MetricSpec("output_throughput", "Output tok/s", "tok/s", "higher", ("output_throughput",),
-               "SGLang output_throughput: output tokens / benchmark duration (aggregate, client "
-               "side; in 2024 versions the output count is the requested length, see "
-               "total_output_tokens_retokenized for what was produced; tok/s)"),
-    MetricSpec("input_throughput", "Input tok/s (offered)", "tok/s", "higher",
-               ("input_throughput",),
-               "SGLang input_throughput: input tokens sent / benchmark duration; an offered "
-               "load, not a prefill rate (tok/s)"),
-    MetricSpec("total_token_throughput", "Total tok/s", "tok/s", "higher", ("total_throughput",),
-               "SGLang total_throughput: (input + output tokens) / benchmark duration (aggregate, "
-               "client side; tok/s)"),
+    MetricSpec(
+        "output_throughput",
+        "Output tok/s",
+        "tok/s",
+        "higher",
+        ("output_throughput",),
+        "SGLang output_throughput: output tokens / benchmark duration (aggregate, client "
+        "side; in 2024 versions the output count is the requested length, see "
+        "total_output_tokens_retokenized for what was produced; tok/s)",
+    ),
+    MetricSpec(
+        "input_throughput",
+        "Input tok/s (offered)",
+        "tok/s",
+        "higher",
+        ("input_throughput",),
+        "SGLang input_throughput: input tokens sent / benchmark duration; an offered load, not a prefill rate (tok/s)",
+    ),
+    MetricSpec(
+        "total_token_throughput",
+        "Total tok/s",
+        "tok/s",
+        "higher",
+        ("total_throughput",),
+        "SGLang total_throughput: (input + output tokens) / benchmark duration (aggregate, client side; tok/s)",
+    ),
     request_throughput_spec("SGLang"),
 )
 # Client backends whose ITL summary is of re-tokenised, per-token gaps when the server reports
@@ -147,12 +177,12 @@ def _lines(text: str, rel: str) -> tuple[list[tuple[int, dict]], list[Problem]]:
         if read.problem:
             shown = read.source.strip()
             shown = shown if len(shown) <= 60 else shown[:57] + "..."
-            skipped.append(skip(rel, number, f"not a JSON line: {read.problem.removeprefix('invalid JSON: ')}: "
-                                             f"{shown!r}"))
+            skipped.append(
+                skip(rel, number, f"not a JSON line: {read.problem.removeprefix('invalid JSON: ')}: {shown!r}")
+            )
             continue
         if not isinstance(value, dict):
-            skipped.append(skip(rel, number, f"not an {WHAT}: a JSON "
-                                             f"{type(value).__name__}, not an object"))
+            skipped.append(skip(rel, number, f"not an {WHAT}: a JSON {type(value).__name__}, not an object"))
             continue
         listed = missing_keys(value, LINE_KEYS)
         if listed:
@@ -167,8 +197,7 @@ def _lengths(obj: dict) -> tuple[Any, Any]:
     dataset = str(obj.get("dataset_name") or "")
     if dataset.startswith(_RANDOM_LENGTHS):
         inp, out = obj.get("random_input_len"), obj.get("random_output_len")
-        return (NOT_RECORDED if inp is None else plain_number(inp),
-                NOT_RECORDED if out is None else plain_number(out))
+        return (NOT_RECORDED if inp is None else plain_number(inp), NOT_RECORDED if out is None else plain_number(out))
     if dataset == "sharegpt":
         out = obj.get("sharegpt_output_len")
         return FROM_DATASET, (FROM_DATASET if out is None else plain_number(out))
@@ -184,9 +213,13 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     plain = [obj for _, obj in objects]
     specs = _specs(plain)
     metric_ids = {s.id for s in specs}
-    dims = [DimensionDef("dataset", "Dataset"), RATE_DIM, *concurrency_dims(plain),
-            DimensionDef("input_len", "Input tokens (requested)"),
-            DimensionDef("output_len", "Output tokens (requested)")]
+    dims = [
+        DimensionDef("dataset", "Dataset"),
+        RATE_DIM,
+        *concurrency_dims(plain),
+        DimensionDef("input_len", "Input tokens (requested)"),
+        DimensionDef("output_len", "Output tokens (requested)"),
+    ]
     dim_ids = [d.id for d in dims]
 
     records: list[dict] = []
@@ -194,8 +227,14 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
     present: set[str] = set()
     for line, obj in objects:
         if all(isinstance(obj.get(k), list) for k in ARRAYS) and not isinstance(obj.get("errors"), list):
-            skipped.append(skip(rel, line, "per-request arrays without 'errors': which requests failed is "
-                                           "not recorded, so no request records are written for this run"))
+            skipped.append(
+                skip(
+                    rel,
+                    line,
+                    "per-request arrays without 'errors': which requests failed is "
+                    "not recorded, so no request records are written for this run",
+                )
+            )
         else:
             requests += array_requests(obj, len(records), rel, line, skipped, numbers)
         record: dict[str, Any] = {
@@ -204,25 +243,42 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         }
         consumed = {"dataset_name", "request_rate"}
         if "max_concurrency" in dim_ids:
-            record["max_concurrency"] = (concurrency_value(obj["max_concurrency"])
-                                         if "max_concurrency" in obj else NOT_RECORDED)
+            record["max_concurrency"] = (
+                concurrency_value(obj["max_concurrency"]) if "max_concurrency" in obj else NOT_RECORDED
+            )
             consumed.add("max_concurrency")
         record["input_len"], record["output_len"] = _lengths(obj)
         put_request_metrics(record, obj, specs, "SGLang", rel, line, skipped, present, consumed)
         records.append(finish_record(record, obj, consumed, [*metric_ids, *dim_ids], path, line))
 
-    how = ArmFields(arm_from, ("model_id", "backend"), {"model": "model_id"},
-                    lambda indices: _stub([plain[i] for i in indices]))
+    how = ArmFields(
+        arm_from, ("model_id", "backend"), {"model": "model_id"}, lambda indices: _stub([plain[i] for i in indices])
+    )
     retokenised = [(line, obj) for line, obj in objects if _retokenised_itl(obj)]
     numbers.finish()
-    imported = serving_import(NAME, records, specs, present, dims, how, skipped, rel, requests,
-                              _request_metrics(specs, present, requests, itl=not retokenised))
+    imported = serving_import(
+        NAME,
+        records,
+        specs,
+        present,
+        dims,
+        how,
+        skipped,
+        rel,
+        requests,
+        _request_metrics(specs, present, requests, itl=not retokenised),
+    )
     if retokenised and requests:
         line, obj = retokenised[0]
-        imported.warnings.append(warning(
-            rel, line, f"SGLang's ITL summary of this line is of re-tokenised per-token gaps (backend "
-            f"{obj.get('backend')}, accept_length {obj.get('accept_length')}), not of the itls it keeps: "
-            "the file's ITL summaries are not compared with its requests"))
+        imported.warnings.append(
+            warning(
+                rel,
+                line,
+                f"SGLang's ITL summary of this line is of re-tokenised per-token gaps (backend "
+                f"{obj.get('backend')}, accept_length {obj.get('accept_length')}), not of the itls it keeps: "
+                "the file's ITL summaries are not compared with its requests",
+            )
+        )
     return imported
 
 
@@ -230,12 +286,15 @@ def _retokenised_itl(obj: dict) -> bool:
     """Whether SGLang made this line's ITL summary of re-tokenised gaps (speculative decoding
     through an OpenAI-style sglang backend), not of its ``itls``."""
     accept = obj.get("accept_length")
-    return (obj.get("backend") in _RETOKENISED_ITL_BACKENDS and isinstance(accept, (int, float))
-            and not isinstance(accept, bool) and accept > 0)
+    return (
+        obj.get("backend") in _RETOKENISED_ITL_BACKENDS
+        and isinstance(accept, (int, float))
+        and not isinstance(accept, bool)
+        and accept > 0
+    )
 
 
-def _request_metrics(specs: list[MetricSpec], present: set[str], requests: list[dict],
-                     itl: bool = True) -> list:
+def _request_metrics(specs: list[MetricSpec], present: set[str], requests: list[dict], itl: bool = True) -> list:
     """``--output-details`` lines: ttft, tpot, itl and e2el per request.  SGLang's stated TTFT and
     ITL summaries are of the same arrays (ITL: unless ``itl`` is false, a file where SGLang
     summarised re-tokenised gaps); its TPOT and E2E latency are of each request's latency
@@ -244,9 +303,12 @@ def _request_metrics(specs: list[MetricSpec], present: set[str], requests: list[
     from dataclasses import replace
 
     stated = stated_of(specs, present, ("ttft", "itl") if itl else ("ttft",), count="completed")
-    meanings = {"ttft_ms": "SGLang ttfts (s, ×1000)", "itl_ms": "SGLang itls (s, ×1000; non-empty chunks)",
-                "tpot_ms": "from SGLang itls and output_lens",
-                "e2el_ms": "TTFT + the sum of the ITLs (SGLang's own latency, up to [DONE], is not in the line)"}
+    meanings = {
+        "ttft_ms": "SGLang ttfts (s, ×1000)",
+        "itl_ms": "SGLang itls (s, ×1000; non-empty chunks)",
+        "tpot_ms": "from SGLang itls and output_lens",
+        "e2el_ms": "TTFT + the sum of the ITLs (SGLang's own latency, up to [DONE], is not in the line)",
+    }
     return [replace(m, stated=stated.get(m.id)) for m in definitions("SGLang", present_metrics(requests), meanings)]
 
 
@@ -269,15 +331,21 @@ def _stub(plain: list[dict]) -> dict:
         "random_input_len": same("random_input_len", randoms),
         "random_output_len": same("random_output_len", randoms),
         "random_range_ratio": same("random_range_ratio", randoms),
-        "sharegpt_output_len": same("sharegpt_output_len",
-                                    [obj for obj in plain if obj.get("dataset_name") == "sharegpt"]),
+        "sharegpt_output_len": same(
+            "sharegpt_output_len", [obj for obj in plain if obj.get("dataset_name") == "sharegpt"]
+        ),
     }
-    notes = ("Imported from SGLang `bench_serving` JSON Lines (one line per invocation). "
-             + (f"Engine inferred from the client's `--backend {backend}`; the file does not "
-                "identify the server itself. " if engine else "")
-             + "The lines record no model id, no tokenizer, no tool version and no server "
-             "configuration: fill in subject, settings and command. The requested prompt count "
-             "is not recorded, so only `completed` shows how many requests succeeded.")
+    notes = (
+        "Imported from SGLang `bench_serving` JSON Lines (one line per invocation). "
+        + (
+            f"Engine inferred from the client's `--backend {backend}`; the file does not identify the server itself. "
+            if engine
+            else ""
+        )
+        + "The lines record no model id, no tokenizer, no tool version and no server "
+        "configuration: fill in subject, settings and command. The requested prompt count "
+        "is not recorded, so only `completed` shows how many requests succeeded."
+    )
     return arm_stub(engine, settings, notes, settings["model_id"])
 
 
@@ -292,9 +360,11 @@ def _no_result(skipped: list[Problem], rel: str) -> ImportFormatError:
     return ImportFormatError([*problems, Problem(rel, 1, verdict)])
 
 
-IMPORTER = register(Importer(
-    name=NAME,
-    description="SGLang `bench_serving` JSON Lines (one record per line; rate Infinity → 'inf')",
-    detect=detect,
-    read=read,
-))
+IMPORTER = register(
+    Importer(
+        name=NAME,
+        description="SGLang `bench_serving` JSON Lines (one record per line; rate Infinity → 'inf')",
+        detect=detect,
+        read=read,
+    )
+)

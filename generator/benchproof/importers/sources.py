@@ -52,9 +52,19 @@ class Joins:
     notes: list[Problem] = field(default_factory=list)
 
 
-def check(shown: str, fmt: str, section: str, named: bool, others: list, in_section,
-          entries: list[manifest.Entry], arm_ids: list[str], metric_ids: list[str], dims: list[str],
-          declared: dict[str, dict[str, int | None]]) -> Joins:
+def check(
+    shown: str,
+    fmt: str,
+    section: str,
+    named: bool,
+    others: list,
+    in_section,
+    entries: list[manifest.Entry],
+    arm_ids: list[str],
+    metric_ids: list[str],
+    dims: list[str],
+    declared: dict[str, dict[str, int | None]],
+) -> Joins:
     """What this import of ``fmt`` records into ``section`` would join (``named``: the section
     was given with ``--section``).  ``others``: (runs file, raw record) of the runs files it
     does not write; ``in_section(raw)``: whether a record is of ``section``; ``declared``:
@@ -68,28 +78,54 @@ def check(shown: str, fmt: str, section: str, named: bool, others: list, in_sect
         rel, raw, tool = here[0]
         files = ", ".join(dict.fromkeys(r for r, _, _ in here))
         if tool is not None:
-            joins.problems.append(Problem(shown, None, f"section '{section}' holds {tool} records ({files}); "
-                                          f"these are {fmt} records, measured another way: import them into "
-                                          "a section of their own with --section NEW"))
+            joins.problems.append(
+                Problem(
+                    shown,
+                    None,
+                    f"section '{section}' holds {tool} records ({files}); "
+                    f"these are {fmt} records, measured another way: import them into "
+                    "a section of their own with --section NEW",
+                )
+            )
             return joins
         if not named:
-            joins.problems.append(Problem(shown, None, f"section '{section}' holds records written by hand "
-                                          f"({files}, the first at {raw.file}:{raw.line}): the {fmt} arms "
-                                          "would be compared with them in one table, against its baseline. "
-                                          f"Add them there on purpose with --section {section}, or give them "
-                                          "a section of their own with --section NEW"))
+            joins.problems.append(
+                Problem(
+                    shown,
+                    None,
+                    f"section '{section}' holds records written by hand "
+                    f"({files}, the first at {raw.file}:{raw.line}): the {fmt} arms "
+                    "would be compared with them in one table, against its baseline. "
+                    f"Add them there on purpose with --section {section}, or give them "
+                    "a section of their own with --section NEW",
+                )
+            )
         else:
-            joins.notes.append(Problem(shown, None, f"joins section '{section}', which holds records written "
-                                       f"by hand ({files})", "warning"))
+            joins.notes.append(
+                Problem(
+                    shown, None, f"joins section '{section}', which holds records written by hand ({files})", "warning"
+                )
+            )
     for arm in arm_ids:
         theirs = next(((rel, raw, tool) for rel, raw, tool in foreign if raw.fields.get("arm") == arm), None)
         if theirs is not None:
             rel, raw, tool = theirs
-            joins.problems.append(Problem(shown, None, f"arm '{arm}' is the arm of {whose(tool)} "
-                                          f"({raw.file}:{raw.line}): the {fmt} repetitions would be pooled with "
-                                          "theirs into one median; --arm PREFIX gives these arms ids of their own"))
-    added = {(kind, i) for e in entries if e.format == fmt
-             for kind, ids in (("metric", e.added.metrics), ("dimension", e.added.dimensions)) for i in ids}
+            joins.problems.append(
+                Problem(
+                    shown,
+                    None,
+                    f"arm '{arm}' is the arm of {whose(tool)} "
+                    f"({raw.file}:{raw.line}): the {fmt} repetitions would be pooled with "
+                    "theirs into one median; --arm PREFIX gives these arms ids of their own",
+                )
+            )
+    added = {
+        (kind, i)
+        for e in entries
+        if e.format == fmt
+        for kind, ids in (("metric", e.added.metrics), ("dimension", e.added.dimensions))
+        for i in ids
+    }
     for kind, ids in (("metric", metric_ids), ("dimension", dims)):
         for id_ in ids:
             if id_ not in declared[kind] or (kind, id_) in added:
@@ -98,17 +134,26 @@ def check(shown: str, fmt: str, section: str, named: bool, others: list, in_sect
             users = [(rel, raw, tool) for rel, raw, tool in foreign if raw.fields.get(id_) not in (None, "")]
             where = f"report.yaml:{line}" if line else "report.yaml"
             if not users:
-                joins.notes.append(Problem(where, None, f"the {fmt} records use the {kind} '{id_}' defined here",
-                                           "warning"))
+                joins.notes.append(
+                    Problem(where, None, f"the {fmt} records use the {kind} '{id_}' defined here", "warning")
+                )
                 continue
             rel, raw, tool = users[0]
             if named:
-                joins.notes.append(Problem(where, None, f"the {fmt} records join the {kind} '{id_}' of "
-                                           f"{whose(tool)} ({rel})", "warning"))
+                joins.notes.append(
+                    Problem(
+                        where, None, f"the {fmt} records join the {kind} '{id_}' of {whose(tool)} ({rel})", "warning"
+                    )
+                )
             else:
                 what = "the same measurement" if kind == "metric" else "the same workload key, on one axis"
-                joins.problems.append(Problem(
-                    shown, None, f"the {kind} '{id_}' ({where}) is also in {whose(tool)} ({raw.file}:{raw.line}): "
-                                 f"the {fmt} values would be read as {what}. Join it on purpose by naming "
-                                 "the section with --section, or import into another report folder"))
+                joins.problems.append(
+                    Problem(
+                        shown,
+                        None,
+                        f"the {kind} '{id_}' ({where}) is also in {whose(tool)} ({raw.file}:{raw.line}): "
+                        f"the {fmt} values would be read as {what}. Join it on purpose by naming "
+                        "the section with --section, or import into another report folder",
+                    )
+                )
     return joins

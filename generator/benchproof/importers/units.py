@@ -43,12 +43,13 @@ def _readable_unit(values: list[float]) -> str:
 class Target:
     id: str
     factor: float
-    definition: dict | None   # a new definition for report.yaml, else None
+    definition: dict | None  # a new definition for report.yaml, else None
     more_source: str | None = None  # what the tool meant, when the report's source does not say it
 
 
-def targets(imported: list[Imported], existing: list[dict], marked: list, problems: list[Problem],
-            notes: list[Problem]) -> dict[str, Target]:
+def targets(
+    imported: list[Imported], existing: list[dict], marked: list, problems: list[Problem], notes: list[Problem]
+) -> dict[str, Target]:
     """Where each imported metric goes (``existing``: the report's metric definitions,
     ``marked``: the same as read, with their lines); a unit that cannot be converted is a
     problem, a conversion a note."""
@@ -61,8 +62,14 @@ def targets(imported: list[Imported], existing: list[dict], marked: list, proble
     return found
 
 
-def _target(metric: MetricDef, existing: dict[str, dict], marked: list, imported: list[Imported],
-            problems: list[Problem], notes: list[Problem]) -> Target:
+def _target(
+    metric: MetricDef,
+    existing: dict[str, dict],
+    marked: list,
+    imported: list[Imported],
+    problems: list[Problem],
+    notes: list[Problem],
+) -> Target:
     family = _time_family(metric)
     present = next((m for m in family if m in existing), None)
     if present is not None:
@@ -72,16 +79,33 @@ def _target(metric: MetricDef, existing: dict[str, dict], marked: list, imported
         if unit == metric.unit or (not unit and present == metric.id):
             return Target(present, 1.0, None, more)
         if unit in TIME_UNITS and metric.unit in TIME_UNITS:
-            notes.append(Problem(REL, None, f"'{metric.id}' converted from {metric.unit} to "
-                                            f"{unit}, the unit of the report's '{present}'", "warning"))
+            notes.append(
+                Problem(
+                    REL,
+                    None,
+                    f"'{metric.id}' converted from {metric.unit} to {unit}, the unit of the report's '{present}'",
+                    "warning",
+                )
+            )
             return Target(present, TIME_UNITS[metric.unit] / TIME_UNITS[unit], None, more)
         line = line_of(next(m for m in marked if isinstance(m, dict) and m.get("id") == present), "unit")
-        problems.append(Problem(REL, line, f"metric '{present}' is in '{unit or 'no unit'}'; "
-                                           f"the imported values are in {metric.unit}, which "
-                                           "cannot be converted to it"))
+        problems.append(
+            Problem(
+                REL,
+                line,
+                f"metric '{present}' is in '{unit or 'no unit'}'; "
+                f"the imported values are in {metric.unit}, which "
+                "cannot be converted to it",
+            )
+        )
         return Target(present, 1.0, None)
-    definition = {"id": metric.id, "label": metric.label, "unit": metric.unit,
-                  "better": metric.better, "source": metric.source}
+    definition = {
+        "id": metric.id,
+        "label": metric.label,
+        "unit": metric.unit,
+        "better": metric.better,
+        "source": metric.source,
+    }
     if metric.derive:
         definition["derive"] = metric.derive
     if len(family) == 1 or metric.fixed_unit:
@@ -91,9 +115,13 @@ def _target(metric: MetricDef, existing: dict[str, dict], marked: list, imported
     target = metric.id[: -len(TIME_SUFFIX[metric.unit])] + TIME_SUFFIX[unit]
     factor = TIME_UNITS[metric.unit] / TIME_UNITS[unit]
     if factor != 1.0:
-        definition.update(id=target, unit=unit, source=f"{metric.source}; converted from "
-                          f"{metric.unit} to {unit} on import, the value in {metric.unit} is "
-                          f"the raw column {metric.id}_original")
+        definition.update(
+            id=target,
+            unit=unit,
+            source=f"{metric.source}; converted from "
+            f"{metric.unit} to {unit} on import, the value in {metric.unit} is "
+            f"the raw column {metric.id}_original",
+        )
     return Target(target, factor, definition)
 
 

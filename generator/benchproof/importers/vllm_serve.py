@@ -86,47 +86,78 @@ WHAT = "vLLM serve result"
 REQUIRED = ("completed", "duration")
 
 _FAMILIES = {
-    "ttft": ("ttft", "TTFT", ("time to first token: request sent → first streamed chunk that "
-                              "has a 'choices' entry, even an empty one (so it can be optimistic); "
-                              "client side; successful requests only; ms")),
+    "ttft": (
+        "ttft",
+        "TTFT",
+        (
+            "time to first token: request sent → first streamed chunk that "
+            "has a 'choices' entry, even an empty one (so it can be optimistic); "
+            "client side; successful requests only; ms"
+        ),
+    ),
     "tpot": ("tpot", "TPOT", TPOT_MEANING),
-    "itl": ("itl", "ITL", ("inter-token latency: gap between consecutive streamed chunks, per "
-                           "chunk not per token (a chunk may carry several tokens); ms")),
-    "e2el": ("e2el", "E2E latency", ("end-to-end request latency, client side, request sent → "
-                                     "last chunk; ms")),
+    "itl": (
+        "itl",
+        "ITL",
+        (
+            "inter-token latency: gap between consecutive streamed chunks, per "
+            "chunk not per token (a chunk may carry several tokens); ms"
+        ),
+    ),
+    "e2el": ("e2el", "E2E latency", ("end-to-end request latency, client side, request sent → last chunk; ms")),
 }
 
 _LEADING = (
-    MetricSpec("output_throughput", "Output tok/s", "tok/s", "higher", ("output_throughput",),
-               "vLLM output_throughput: output tokens of the completed requests / benchmark "
-               "duration (aggregate over all requests, client side; tok/s)"),
-    MetricSpec("total_token_throughput", "Total tok/s (input + output)", "tok/s", "higher",
-               ("total_token_throughput",),
-               "vLLM total_token_throughput: (input + output tokens) / duration; input tokens "
-               "count in full even when the prefix cache served them, so it is not a decode "
-               "rate (tok/s)"),
+    MetricSpec(
+        "output_throughput",
+        "Output tok/s",
+        "tok/s",
+        "higher",
+        ("output_throughput",),
+        "vLLM output_throughput: output tokens of the completed requests / benchmark "
+        "duration (aggregate over all requests, client side; tok/s)",
+    ),
+    MetricSpec(
+        "total_token_throughput",
+        "Total tok/s (input + output)",
+        "tok/s",
+        "higher",
+        ("total_token_throughput",),
+        "vLLM total_token_throughput: (input + output tokens) / duration; input tokens "
+        "count in full even when the prefix cache served them, so it is not a decode "
+        "rate (tok/s)",
+    ),
     request_throughput_spec("vLLM"),
 )
 
 # Declared only when some result has a value: vLLM writes ``request_goodput: null`` unless
 # --goodput set the service-level objectives.
-_GOODPUT = MetricSpec("request_goodput", "Goodput (req/s)", "req/s", "higher",
-                      ("request_goodput", "request_goodput:"),
-                      "vLLM request_goodput: completed requests that met every --goodput objective "
-                      "(TTFT/TPOT/E2EL, ms) / benchmark duration (req/s)")
-_PEAK = MetricSpec("max_output_tokens_per_s", "Peak output tok/s", "tok/s", "higher",
-                   ("max_output_tokens_per_s",),
-                   "vLLM max_output_tokens_per_s: the most streamed chunks (counted as tokens) that "
-                   "arrived within one whole second of the run, counted in one-second windows from "
-                   "the first request's start; successful requests only (tok/s)")
+_GOODPUT = MetricSpec(
+    "request_goodput",
+    "Goodput (req/s)",
+    "req/s",
+    "higher",
+    ("request_goodput", "request_goodput:"),
+    "vLLM request_goodput: completed requests that met every --goodput objective "
+    "(TTFT/TPOT/E2EL, ms) / benchmark duration (req/s)",
+)
+_PEAK = MetricSpec(
+    "max_output_tokens_per_s",
+    "Peak output tok/s",
+    "tok/s",
+    "higher",
+    ("max_output_tokens_per_s",),
+    "vLLM max_output_tokens_per_s: the most streamed chunks (counted as tokens) that "
+    "arrived within one whole second of the run, counted in one-second windows from "
+    "the first request's start; successful requests only (tok/s)",
+)
 
 # Workload settings that are dimensions when the file has them (vLLM writes them only as
 # --metadata KEY=VALUE pairs): (dimension id, label, keys in order of preference).
 _LENGTH_DIMS = (
     ("dataset", "Dataset", ("dataset_name", "dataset")),
     ("input_len", "Input tokens (requested)", ("input_len", "random_input_len")),
-    ("output_len", "Output tokens (requested)", ("output_len", "random_output_len",
-                                                  "sharegpt_output_len")),
+    ("output_len", "Output tokens (requested)", ("output_len", "random_output_len", "sharegpt_output_len")),
 )
 
 
@@ -136,8 +167,9 @@ def detect(path: Path, text: str) -> bool:
         return False
     if has_keys(text, "benchmark_values") or has_keys(text, "total_output_tokens_retokenized"):
         return False  # a PyTorch-benchmark-format side file; an SGLang line
-    return has_keys(text, "request_throughput", "completed") and \
-        (has_keys(text, "model_id") or has_keys(text, "tokenizer_id"))
+    return has_keys(text, "request_throughput", "completed") and (
+        has_keys(text, "model_id") or has_keys(text, "tokenizer_id")
+    )
 
 
 def _specs(objects: list[dict]) -> list[MetricSpec]:
@@ -151,10 +183,14 @@ def _figures(objects: list[tuple[int, dict]], specs: list[MetricSpec], rel: str)
     keys = {k for spec in specs for k in spec.keys}
     for line, obj in objects:
         if not keys.intersection(obj):
-            fail(rel, line, f"not a {WHAT} this importer knows: none of the figures it reads "
-                            "(request_throughput, output_throughput, total_token_throughput, "
-                            "max_output_tokens_per_s, mean_/median_/pNN_ of ttft, tpot, itl, e2el "
-                            "_ms) is in this result")
+            fail(
+                rel,
+                line,
+                f"not a {WHAT} this importer knows: none of the figures it reads "
+                "(request_throughput, output_throughput, total_token_throughput, "
+                "max_output_tokens_per_s, mean_/median_/pNN_ of ttft, tpot, itl, e2el "
+                "_ms) is in this result",
+            )
 
 
 def _times(obj: dict) -> dict[str, str]:
@@ -191,8 +227,7 @@ def _start_offsets(obj: dict, rows: list[dict]) -> None:
 
 def _side_file(obj: dict) -> str | None:
     if "benchmark" in obj and "metric" in obj:
-        return ("this is a PyTorch-benchmark-format side file (.pytorch.json); import the result "
-                "file it was made from")
+        return "this is a PyTorch-benchmark-format side file (.pytorch.json); import the result file it was made from"
     return None
 
 
@@ -237,20 +272,36 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
                 value = obj[key]
                 record[dim_id] = NOT_RECORDED if value is None else plain_number(value)
         failed = obj.get("failed")
-        put_request_metrics(record, obj, specs, "vLLM", rel, line, skipped, present, consumed,
-                            f", failed: {failed}" if failed is not None else "")
+        put_request_metrics(
+            record,
+            obj,
+            specs,
+            "vLLM",
+            rel,
+            line,
+            skipped,
+            present,
+            consumed,
+            f", failed: {failed}" if failed is not None else "",
+        )
         times = _times(obj)
-        finished = finish_record(record, obj, consumed, [*metric_ids, *dim_ids, "ended_at"], path, line,
-                                 times.get("started_at"))
+        finished = finish_record(
+            record, obj, consumed, [*metric_ids, *dim_ids, "ended_at"], path, line, times.get("started_at")
+        )
         if "ended_at" in times:
             finished["ended_at"] = times["ended_at"]
         records.append(finished)
 
-    how = ArmFields(arm_from, ("label", "model_id", "backend"), {"model": "model_id"},
-                    lambda indices: _stub([plain[i] for i in indices]))
+    how = ArmFields(
+        arm_from,
+        ("label", "model_id", "backend"),
+        {"model": "model_id"},
+        lambda indices: _stub([plain[i] for i in indices]),
+    )
     numbers.finish()
-    return serving_import(NAME, records, specs, present, dims, how, skipped, rel, requests,
-                          _request_metrics(specs, present, requests))
+    return serving_import(
+        NAME, records, specs, present, dims, how, skipped, rel, requests, _request_metrics(specs, present, requests)
+    )
 
 
 def _request_metrics(specs: list[MetricSpec], present: set[str], requests: list[dict]) -> list:
@@ -260,8 +311,12 @@ def _request_metrics(specs: list[MetricSpec], present: set[str], requests: list[
     from dataclasses import replace
 
     stated = stated_of(specs, present, ("ttft", "tpot", "itl", "e2el"), count="completed")
-    meanings = {"ttft_ms": "vLLM ttfts (s, ×1000)", "itl_ms": "vLLM itls (s, ×1000; per chunk, not per token)",
-                "tpot_ms": "from vLLM itls and output_lens", "e2el_ms": "vLLM latencies, else ttft + the sum of itls"}
+    meanings = {
+        "ttft_ms": "vLLM ttfts (s, ×1000)",
+        "itl_ms": "vLLM itls (s, ×1000; per chunk, not per token)",
+        "tpot_ms": "from vLLM itls and output_lens",
+        "e2el_ms": "vLLM latencies, else ttft + the sum of itls",
+    }
     return [replace(m, stated=stated.get(m.id)) for m in definitions("vLLM", present_metrics(requests), meanings)]
 
 
@@ -278,25 +333,34 @@ def _stub(plain: list[dict]) -> dict:
         "tokenizer_id": same_or_joined(obj.get("tokenizer_id") for obj in plain),
         "num_prompts": same_or_joined(obj.get("num_prompts") for obj in plain),
         "burstiness": same_or_joined(obj.get("burstiness") for obj in plain),
-        **{key: same_or_joined(obj.get(key) for obj in plain)
-           for key in ("ramp_up_strategy", "ramp_up_start_rps", "ramp_up_end_rps")},
-        "date": None if not dates else dates[0] if len(set(dates)) == 1 else
-        f"{dates[0]} … {dates[-1]}",
+        **{
+            key: same_or_joined(obj.get(key) for obj in plain)
+            for key in ("ramp_up_strategy", "ramp_up_start_rps", "ramp_up_end_rps")
+        },
+        "date": None if not dates else dates[0] if len(set(dates)) == 1 else f"{dates[0]} … {dates[-1]}",
     }
-    notes = ("Imported from a vLLM serving benchmark result (`vllm bench serve` / "
-             "`benchmark_serving.py --save-result`). "
-             + (f"Engine inferred from the client's `--backend {backend}` (the request protocol "
-                "it used); the file does not identify the server itself. " if engine else "")
-             + "The server configuration (tensor/pipeline parallelism, engine flags) is not "
-             "recorded in the result file: fill in settings and command. "
-             "The command line is not in the file either. The date is the client's local "
-             "time (no zone) when vLLM saved the result, after the run.")
+    notes = (
+        "Imported from a vLLM serving benchmark result (`vllm bench serve` / "
+        "`benchmark_serving.py --save-result`). "
+        + (
+            f"Engine inferred from the client's `--backend {backend}` (the request protocol "
+            "it used); the file does not identify the server itself. "
+            if engine
+            else ""
+        )
+        + "The server configuration (tensor/pipeline parallelism, engine flags) is not "
+        "recorded in the result file: fill in settings and command. "
+        "The command line is not in the file either. The date is the client's local "
+        "time (no zone) when vLLM saved the result, after the run."
+    )
     return arm_stub(engine, settings, notes, settings["model_id"])
 
 
-IMPORTER = register(Importer(
-    name=NAME,
-    description="vLLM `bench serve` / benchmark_serving.py --save-result JSON (one record per run)",
-    detect=detect,
-    read=read,
-))
+IMPORTER = register(
+    Importer(
+        name=NAME,
+        description="vLLM `bench serve` / benchmark_serving.py --save-result JSON (one record per run)",
+        detect=detect,
+        read=read,
+    )
+)

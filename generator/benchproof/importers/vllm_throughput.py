@@ -35,22 +35,36 @@ from benchproof.importers.serving.values import NOT_RECORDED, plain_number
 
 NAME = "vllm-throughput"
 WHAT = "vLLM bench throughput result"
-REQUIRED = ("elapsed_time", "num_requests", "total_num_tokens", "requests_per_second",
-            "tokens_per_second")
+REQUIRED = ("elapsed_time", "num_requests", "total_num_tokens", "requests_per_second", "tokens_per_second")
 
 SPECS = (
-    MetricSpec("tokens_per_second", "Tokens/s (prompt + output)", "tok/s", "higher",
-               ("tokens_per_second",),
-               "vLLM bench throughput tokens_per_second = total_num_tokens / elapsed_time: "
-               "prompt AND output tokens per second of wall time for the whole batch; with "
-               "--async-engine, the hf backend and older versions the tokens are the "
-               "dataset's requested lengths, not those generated (tok/s)"),
-    MetricSpec("requests_per_second", "Requests/s", "req/s", "higher", ("requests_per_second",),
-               "vLLM bench throughput requests_per_second = num_requests / elapsed_time "
-               "(offline batch, req/s)"),
-    MetricSpec("elapsed_s", "Elapsed time", "s", "lower", ("elapsed_time",),
-               "vLLM bench throughput elapsed_time: wall time of generating all requests, "
-               "engine start-up excluded (s)"),
+    MetricSpec(
+        "tokens_per_second",
+        "Tokens/s (prompt + output)",
+        "tok/s",
+        "higher",
+        ("tokens_per_second",),
+        "vLLM bench throughput tokens_per_second = total_num_tokens / elapsed_time: "
+        "prompt AND output tokens per second of wall time for the whole batch; with "
+        "--async-engine, the hf backend and older versions the tokens are the "
+        "dataset's requested lengths, not those generated (tok/s)",
+    ),
+    MetricSpec(
+        "requests_per_second",
+        "Requests/s",
+        "req/s",
+        "higher",
+        ("requests_per_second",),
+        "vLLM bench throughput requests_per_second = num_requests / elapsed_time (offline batch, req/s)",
+    ),
+    MetricSpec(
+        "elapsed_s",
+        "Elapsed time",
+        "s",
+        "lower",
+        ("elapsed_time",),
+        "vLLM bench throughput elapsed_time: wall time of generating all requests, engine start-up excluded (s)",
+    ),
 )
 DIMS = [DimensionDef("num_requests", "Requests in the batch")]
 
@@ -60,8 +74,7 @@ def detect(path: Path, text: str) -> bool:
         return False
     if has_keys(text, "benchmark_values"):
         return False  # the .pytorch.json side file: metric names are values there
-    return has_keys(text, "elapsed_time", "requests_per_second", "tokens_per_second",
-                    "num_requests")
+    return has_keys(text, "elapsed_time", "requests_per_second", "tokens_per_second", "num_requests")
 
 
 def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Imported:
@@ -78,28 +91,33 @@ def read(path: Path, rel: str, arm_from: tuple[str, ...] | None = None) -> Impor
         }
         consumed = {"num_requests"}
         put_metrics(record, obj, SPECS, rel, line, skipped, present, consumed)
-        records.append(finish_record(record, obj, consumed, [*metric_ids, "num_requests"], path,
-                                     line))
+        records.append(finish_record(record, obj, consumed, [*metric_ids, "num_requests"], path, line))
     models = [obj.get("model_id") for _, obj in objects]
 
     def stub(indices: list[int]) -> dict:
         model = same_or_joined(models[i] for i in indices)
-        named = ("The file names the model (model_id) but no engine backend and no configuration"
-                 if model is not None else
-                 "The file records no model, no engine backend and no configuration")
-        notes = (f"Imported from `vllm bench throughput --output-json`. {named}: the arm is known "
-                 "only from where the file came from; fill in engine, settings and command. The "
-                 "file records no time and no vLLM version. tokens_per_second counts prompt + "
-                 "output tokens, as vLLM counts them.")
+        named = (
+            "The file names the model (model_id) but no engine backend and no configuration"
+            if model is not None
+            else "The file records no model, no engine backend and no configuration"
+        )
+        notes = (
+            f"Imported from `vllm bench throughput --output-json`. {named}: the arm is known "
+            "only from where the file came from; fill in engine, settings and command. The "
+            "file records no time and no vLLM version. tokens_per_second counts prompt + "
+            "output tokens, as vLLM counts them."
+        )
         return arm_stub(None, {}, notes, model=model)
 
     how = ArmFields(arm_from, (), {"model": "model_id"}, stub)
     return serving_import(NAME, records, SPECS, present, DIMS, how, skipped, rel)
 
 
-IMPORTER = register(Importer(
-    name=NAME,
-    description="vLLM `bench throughput --output-json` (one record per run)",
-    detect=detect,
-    read=read,
-))
+IMPORTER = register(
+    Importer(
+        name=NAME,
+        description="vLLM `bench throughput --output-json` (one record per run)",
+        detect=detect,
+        read=read,
+    )
+)

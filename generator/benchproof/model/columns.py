@@ -35,7 +35,7 @@ import pyarrow as pa
 from benchproof.model import arrow  # noqa: F401  (pyarrow asks nothing of pandas)
 
 TEXT, NUMBER, OBJECT, MIXED = "text", "number", "object", "mixed"
-_NO_STARTS = np.zeros(0, np.int64)   # a column of one kind has no parts to start
+_NO_STARTS = np.zeros(0, np.int64)  # a column of one kind has no parts to start
 
 
 def text_of(value: Any) -> str | None:
@@ -141,17 +141,22 @@ class Column:
     def take(self, rows: np.ndarray) -> Column:
         if self.kind == MIXED:
             rows = np.asarray(rows, np.int64)
-            if len(rows) > 1 and (np.diff(rows) < 0).any():   # not in order: as Python values
+            if len(rows) > 1 and (np.diff(rows) < 0).any():  # not in order: as Python values
                 return Column(OBJECT, [self.value(int(r)) for r in rows.tolist()])
             cuts = np.searchsorted(rows, self.starts)
-            return Column.concat([part.take(rows[a:b] - first) for (first, part), a, b
-                                  in zip(self.parts(), cuts[:-1].tolist(), cuts[1:].tolist(), strict=True)],
-                                 np.diff(cuts).tolist())
+            return Column.concat(
+                [
+                    part.take(rows[a:b] - first)
+                    for (first, part), a, b in zip(self.parts(), cuts[:-1].tolist(), cuts[1:].tolist(), strict=True)
+                ],
+                np.diff(cuts).tolist(),
+            )
         if self.kind == OBJECT:
             data = self.data
             return Column(OBJECT, [data[i] for i in rows.tolist()])
-        return Column(self.kind, self.data.take(pa.array(rows, pa.int64())),
-                      None if self.whole is None else self.whole[rows])
+        return Column(
+            self.kind, self.data.take(pa.array(rows, pa.int64())), None if self.whole is None else self.whole[rows]
+        )
 
     def present(self) -> np.ndarray:
         """True where the record holds a value (``None`` and a missing cell are not one)."""
@@ -178,7 +183,7 @@ class Column:
             return np.arange(len(self.data)), [decide(v) for v in self.data]
         codes, distinct, missing = self.encoded()
         values = distinct.to_pylist() + [None] * missing
-        if self.whole is not None:   # 5 and 5.0 are two values, as json gives them
+        if self.whole is not None:  # 5 and 5.0 are two values, as json gives them
             pairs, codes = np.unique(codes * 2 + self.whole, return_inverse=True)
             values = [int(values[p // 2]) if p % 2 else values[p // 2] for p in pairs.tolist()]
             codes = codes.reshape(-1)
@@ -204,11 +209,17 @@ class Column:
         kinds = {(p.kind, None if p.kind in (OBJECT, MIXED) else p.data.type) for p in present}
         if len(kinds) == 1 and next(iter(kinds))[0] not in (OBJECT, MIXED):
             like = present[0]
-            arrays = [(p if p is not None else Column.missing(n, like)).data for p, n in zip(parts, lengths, strict=True)]
+            arrays = [
+                (p if p is not None else Column.missing(n, like)).data for p, n in zip(parts, lengths, strict=True)
+            ]
             whole = None
             if any(p is not None and p.whole is not None for p in parts):
-                whole = np.concatenate([p.whole if p is not None and p.whole is not None else np.zeros(n, bool)
-                                        for p, n in zip(parts, lengths, strict=True)])
+                whole = np.concatenate(
+                    [
+                        p.whole if p is not None and p.whole is not None else np.zeros(n, bool)
+                        for p, n in zip(parts, lengths, strict=True)
+                    ]
+                )
             return Column(like.kind, pa.concat_arrays(arrays) if len(arrays) > 1 else arrays[0], whole)
         if len(kinds) == 1 and next(iter(kinds))[0] == OBJECT and len(present) == len(parts):
             values: list = []
@@ -220,8 +231,11 @@ class Column:
             for _, piece in (part or Column.missing(n, present[0])).parts():
                 if not len(piece):
                     continue
-                if pieces and pieces[-1].kind == piece.kind and (
-                        piece.kind == OBJECT or pieces[-1].data.type == piece.data.type):
+                if (
+                    pieces
+                    and pieces[-1].kind == piece.kind
+                    and (piece.kind == OBJECT or pieces[-1].data.type == piece.data.type)
+                ):
                     pieces[-1] = Column.concat([pieces[-1], piece], [len(pieces[-1]), len(piece)])
                 else:
                     pieces.append(piece)
@@ -259,9 +273,9 @@ class RunTable:
 
     names: list[str]
     columns: dict[str, Column]
-    files: list[str]                 # run files with records, in reading order
-    file_names: list[list[str]]      # each file's own fields
-    file: np.ndarray                 # index into ``files`` of each record
+    files: list[str]  # run files with records, in reading order
+    file_names: list[list[str]]  # each file's own fields
+    file: np.ndarray  # index into ``files`` of each record
     lines: np.ndarray
 
     @property

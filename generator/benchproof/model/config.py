@@ -27,12 +27,12 @@ class Metric:
     derive: str | None = None
     derive_fields: tuple[str, ...] = ()
     allow_negative: bool = False
-    decimals: int | None = None    # None until the project is read: then report.yaml's, or 0
-                                   # for a metric whose every value is a whole number
-    per: Literal["run", "request"] = "run"   # request: a value per request (requests/), not per run
-    stated: tuple[tuple[str, str], ...] = ()   # a request metric: (statistic, run column) where a
-                                               # tool states its own summary of it (mean, median, p99)
-    marks: Marks = field(default=Marks(), compare=False, repr=False)   # its lines in report.yaml
+    decimals: int | None = None  # None until the project is read: then report.yaml's, or 0
+    # for a metric whose every value is a whole number
+    per: Literal["run", "request"] = "run"  # request: a value per request (requests/), not per run
+    stated: tuple[tuple[str, str], ...] = ()  # a request metric: (statistic, run column) where a
+    # tool states its own summary of it (mean, median, p99)
+    marks: Marks = field(default=Marks(), compare=False, repr=False)  # its lines in report.yaml
 
     @property
     def better_text(self) -> str:
@@ -53,10 +53,10 @@ class Metric:
 class Dimension:
     id: str
     label: str
-    order: tuple[DimValue, ...] = ()   # report.yaml's `order`: these values first, in this order
-    seen: tuple[str, ...] = ()         # the text values in the order the records first have them
-    marks: Marks = field(default=Marks(), compare=False, repr=False)   # its lines; ``order`` entries
-                                                                       # keyed by their value_key
+    order: tuple[DimValue, ...] = ()  # report.yaml's `order`: these values first, in this order
+    seen: tuple[str, ...] = ()  # the text values in the order the records first have them
+    marks: Marks = field(default=Marks(), compare=False, repr=False)  # its lines; ``order`` entries
+    # keyed by their value_key
 
     @cached_property
     def _places(self) -> tuple[dict, dict]:
@@ -78,9 +78,9 @@ class Section:
     notes_html: str
     arms: tuple[str, ...]
     baseline: str | None = None
-    group_by: Literal["point", "arm"] = "point"   # summary rows: arms side by side at each point,
-                                                  # or each arm's points together
-    compare: tuple[tuple[str, str], ...] = ()     # pairs (arm, vs) compared beside the baseline
+    group_by: Literal["point", "arm"] = "point"  # summary rows: arms side by side at each point,
+    # or each arm's points together
+    compare: tuple[tuple[str, str], ...] = ()  # pairs (arm, vs) compared beside the baseline
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class Launch:
     status: str
     reason: str | None = None
     evidence: str | None = None
-    declared: bool = True          # False: the arm file has no launch (launched is assumed)
+    declared: bool = True  # False: the arm file has no launch (launched is assumed)
 
 
 @dataclass(frozen=True)
@@ -141,10 +141,10 @@ class Report:
     sections: tuple[Section, ...]
     protocol_html: str
     decimals: int = 2
-    arm_label: str = "Arm"         # the heading of the arm column
-    request_metrics: tuple[Metric, ...] = ()   # ``per: request``: distributions of requests/ records
-    slo: tuple[Objective, ...] = ()            # service-level objectives: what makes a request good
-    marks: Marks = field(default=Marks(), compare=False, repr=False)   # the lines of report.yaml's keys
+    arm_label: str = "Arm"  # the heading of the arm column
+    request_metrics: tuple[Metric, ...] = ()  # ``per: request``: distributions of requests/ records
+    slo: tuple[Objective, ...] = ()  # service-level objectives: what makes a request good
+    marks: Marks = field(default=Marks(), compare=False, repr=False)  # the lines of report.yaml's keys
 
     @cached_property
     def _dimension(self) -> dict[str, Dimension]:

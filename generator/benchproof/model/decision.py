@@ -85,17 +85,17 @@ class Crossover:
     section: str
     arms: tuple[str, str]
     point: Point
-    prefill: str                        # metric ids (rates: tokens per second)
+    prefill: str  # metric ids (rates: tokens per second)
     decode: str
     prompt_tokens: float
-    cache_hit: tuple[tuple[str, float], ...]   # (arm, share of prefill skipped)
-    file: str                           # the distribution's project path
+    cache_hit: tuple[tuple[str, float], ...]  # (arm, share of prefill skipped)
+    file: str  # the distribution's project path
     column: str | None
-    lengths: tuple[float, ...]          # every value read (selected by ``select``), in file order
+    lengths: tuple[float, ...]  # every value read (selected by ``select``), in file order
     skipped: tuple[Skipped, ...]
     where: Where
-    select: str | None = None           # the ``where`` condition on the file's lines
-    filtered_out: int = 0               # lines ``where`` left out
+    select: str | None = None  # the ``where`` condition on the file's lines
+    filtered_out: int = 0  # lines ``where`` left out
 
 
 @dataclass(frozen=True)
@@ -105,13 +105,13 @@ class Reference:
 
     title: str
     file: str
-    value: str                          # the expression of each line's value
-    select: str | None                  # the ``where`` condition
+    value: str  # the expression of each line's value
+    select: str | None  # the ``where`` condition
     section: str
     metric: str
     arm: str
     point: Point
-    values: tuple[float, ...]           # selected, in file order
+    values: tuple[float, ...]  # selected, in file order
     filtered_out: int
     unreadable: tuple[Skipped, ...]
     where: Where
@@ -138,13 +138,13 @@ class CrossoverShape:
     two arms named, the lengths file, the ``where`` condition).  The checks that need the
     records (section, arms, metrics, point) are made from it later, at these lines."""
 
-    line: int | None                    # the entry's line in the list
+    line: int | None  # the entry's line in the list
     keys: dict[str, Any] = field(default_factory=dict)
     marks: Marks = Marks()
-    faults: int = 0                     # errors the first pass found in the entry
-    arms: tuple[str, ...] | None = ()   # None: 'arms' is wrong (said already)
-    path: str | None = None             # output_lengths' project path
-    where: Any = None                   # the parsed ``where`` condition (read.derive)
+    faults: int = 0  # errors the first pass found in the entry
+    arms: tuple[str, ...] | None = ()  # None: 'arms' is wrong (said already)
+    path: str | None = None  # output_lengths' project path
+    where: Any = None  # the parsed ``where`` condition (read.derive)
 
 
 @dataclass(frozen=True)
@@ -153,14 +153,14 @@ class ReferenceShape:
     values) and their lines, the parsed ``value`` and ``where``, the file, and its ``compare``
     group's keys and lines; the section, arm, metric and point are checked later from these."""
 
-    line: int | None                    # the entry's line in the list
+    line: int | None  # the entry's line in the list
     keys: dict[str, Any] = field(default_factory=dict)
     marks: Marks = Marks()
-    faults: int = 0                     # errors the first pass found in the entry
-    path: str | None = None             # the file's project path
-    value: Any = None                   # the parsed ``value`` expression (read.derive)
-    where: Any = None                   # the parsed ``where`` condition
-    compare: dict[str, Any] | None = None   # the compare group's keys (None: absent or wrong)
+    faults: int = 0  # errors the first pass found in the entry
+    path: str | None = None  # the file's project path
+    value: Any = None  # the parsed ``value`` expression (read.derive)
+    where: Any = None  # the parsed ``where`` condition
+    compare: dict[str, Any] | None = None  # the compare group's keys (None: absent or wrong)
     compare_marks: Marks = Marks()
 
 

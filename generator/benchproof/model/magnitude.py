@@ -29,13 +29,13 @@ from typing import TypeGuard
 BINARY = {p: 1024.0 ** (i + 1) for i, p in enumerate("KMGTPE")}
 DECIMAL = {p: 1000.0 ** (i + 1) for i, p in enumerate("KMGTPE")}
 FACTORS: dict[str, float] = {
-    "": 1.0,                                               # a number written as text: '512'
-    **BINARY,                                              # K M G …: coreutils' powers of 1024
-    **{f"{p}i": f for p, f in BINARY.items()},             # Ki Mi Gi …
-    **{f"{p}iB": f for p, f in BINARY.items()},            # KiB MiB GiB …
-    **{f"{p}B": f for p, f in DECIMAL.items()},            # KB MB GB …: powers of 1000
+    "": 1.0,  # a number written as text: '512'
+    **BINARY,  # K M G …: coreutils' powers of 1024
+    **{f"{p}i": f for p, f in BINARY.items()},  # Ki Mi Gi …
+    **{f"{p}iB": f for p, f in BINARY.items()},  # KiB MiB GiB …
+    **{f"{p}B": f for p, f in DECIMAL.items()},  # KB MB GB …: powers of 1000
     "kB": 1000.0,
-    "k": 1000.0,                                           # 10k: a count, SI kilo
+    "k": 1000.0,  # 10k: a count, SI kilo
 }
 _SUFFIXED = re.compile(r"((?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)(?: ?([A-Za-z]{1,3}))?")
 
@@ -60,7 +60,7 @@ def magnitude(value: object) -> float | None:
     if _is_number(value):
         try:
             number = float(value)
-        except OverflowError:   # an integer beyond a double
+        except OverflowError:  # an integer beyond a double
             return None
         return number if math.isfinite(number) else None
     if isinstance(value, str) and len(value) <= 40:

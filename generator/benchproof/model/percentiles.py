@@ -17,11 +17,10 @@ from collections.abc import Sequence
 import numpy as np
 
 # (name, level in percent): the percentiles every distribution states, in this order
-LEVELS: tuple[tuple[str, float], ...] = (("p50", 50.0), ("p90", 90.0), ("p95", 95.0), ("p99", 99.0),
-                                         ("p99.9", 99.9))
-PER_RUN = ("p50", "p99")          # the percentiles each run also gets as a run-level figure (a bar)
-TICKS = ("p50", "p90", "p99")     # the percentiles marked on an ECDF curve
-COUNT = "count"                    # in a metric's stated: the successful requests a tool's summary covers
+LEVELS: tuple[tuple[str, float], ...] = (("p50", 50.0), ("p90", 90.0), ("p95", 95.0), ("p99", 99.0), ("p99.9", 99.9))
+PER_RUN = ("p50", "p99")  # the percentiles each run also gets as a run-level figure (a bar)
+TICKS = ("p50", "p90", "p99")  # the percentiles marked on an ECDF curve
+COUNT = "count"  # in a metric's stated: the successful requests a tool's summary covers
 STAT = re.compile(r"^(?:mean|median|p(\d{1,2}(?:\.\d+)?|100))$")
 
 
@@ -90,7 +89,7 @@ def stat(ordered: np.ndarray, name: str) -> float:
 def middle_of_two(below: float, above: float) -> float:
     """The mean of the two middle values; their halves added when their sum overflows
     (1.5e308 and 1.7e308)."""
-    below, above = float(below), float(above)   # Python floats: an overflow is inf, no warning
+    below, above = float(below), float(above)  # Python floats: an overflow is inf, no warning
     if below == above:
         return below
     mean = (below + above) / 2

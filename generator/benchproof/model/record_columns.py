@@ -19,19 +19,31 @@ from benchproof.model.terms import RESERVED
 
 # What a column holds.  A fixed column's role is its own id (the run id's: "id"); every
 # dimension is a "dimension", every metric a "metric", every other field of the input "raw".
-ROLES = ("id", "section", "arm", "status", "repeat", "dimension", "metric", "raw",
-         "started_at", "reason", "evidence", "source")
+ROLES = (
+    "id",
+    "section",
+    "arm",
+    "status",
+    "repeat",
+    "dimension",
+    "metric",
+    "raw",
+    "started_at",
+    "reason",
+    "evidence",
+    "source",
+)
 
 
 @dataclass(frozen=True)
 class RecordColumn:
-    id: str                       # its name in records.csv, records.jsonl and runs-data
-    label: str                    # its heading in the raw table and runs.html
-    role: str                     # what it holds: one of ROLES
-    unit: str | None = None       # a metric's unit (a metric, and a derived metric's reported value)
-    decimals: int | None = None   # a metric's decimals
+    id: str  # its name in records.csv, records.jsonl and runs-data
+    label: str  # its heading in the raw table and runs.html
+    role: str  # what it holds: one of ROLES
+    unit: str | None = None  # a metric's unit (a metric, and a derived metric's reported value)
+    decimals: int | None = None  # a metric's decimals
     metric: Metric | None = None  # the metric a "metric" column holds, or a "raw" column reports
-    field: str = ""               # the input field a "raw" column holds
+    field: str = ""  # the input field a "raw" column holds
 
     @property
     def numeric(self) -> bool:
@@ -48,15 +60,25 @@ def columns_of(report: Report, raw_columns: tuple[str, ...] | list[str] = ()) ->
     dims = [d.id for d in report.dimensions]
     metrics = [m.id for m in report.metrics]
     extra = [c for c in raw_columns if c not in RESERVED and c not in dims and c not in metrics]
-    return (_fixed("run_id", "Run"), _fixed("section", "Section"), _fixed("arm", report.arm_label),
-            _fixed("status", "Status"), _fixed("repeat", "Repeat"),
-            *(RecordColumn(d.id, d.label, "dimension") for d in report.dimensions),
-            *(RecordColumn(m.id, m.label, "metric", m.unit, m.decimals, m) for m in report.metrics),
-            *(RecordColumn(f"{m.id}_reported", f"{m.label} (reported)", "raw", m.unit, metric=m, field=m.id)
-              for m in report.metrics if m.derive and m.id in raw_columns),
-            *(RecordColumn(c, c, "raw", field=c) for c in extra),
-            _fixed("started_at", "Started"), _fixed("reason", "Reason"), _fixed("evidence", "Evidence"),
-            _fixed("source", "Source"))
+    return (
+        _fixed("run_id", "Run"),
+        _fixed("section", "Section"),
+        _fixed("arm", report.arm_label),
+        _fixed("status", "Status"),
+        _fixed("repeat", "Repeat"),
+        *(RecordColumn(d.id, d.label, "dimension") for d in report.dimensions),
+        *(RecordColumn(m.id, m.label, "metric", m.unit, m.decimals, m) for m in report.metrics),
+        *(
+            RecordColumn(f"{m.id}_reported", f"{m.label} (reported)", "raw", m.unit, metric=m, field=m.id)
+            for m in report.metrics
+            if m.derive and m.id in raw_columns
+        ),
+        *(RecordColumn(c, c, "raw", field=c) for c in extra),
+        _fixed("started_at", "Started"),
+        _fixed("reason", "Reason"),
+        _fixed("evidence", "Evidence"),
+        _fixed("source", "Source"),
+    )
 
 
 def record_columns(project: Project) -> tuple[RecordColumn, ...]:
@@ -64,7 +86,7 @@ def record_columns(project: Project) -> tuple[RecordColumn, ...]:
     return columns_of(project.report, project.raw_columns)
 
 
-MEASURED = ("dimension", "repeat", "metric")   # what a record measured, in the order tables of records show it
+MEASURED = ("dimension", "repeat", "metric")  # what a record measured, in the order tables of records show it
 
 
 def measured(columns: tuple[RecordColumn, ...]) -> list[RecordColumn]:

@@ -40,7 +40,7 @@ class RunRecord:
 
 def first_use(codes: np.ndarray, n: int) -> list[int]:
     """The codes (of ``n``) that ``codes`` uses, in the order they first come."""
-    if n <= 64:   # a few labels: a pass per label beats sorting a million codes
+    if n <= 64:  # a few labels: a pass per label beats sorting a million codes
         firsts = [(int(np.argmax(found)), k) for k in range(n) if (found := codes == k).any()]
     else:
         used, first = np.unique(codes, return_index=True)
@@ -82,22 +82,22 @@ class Coded:
 class Records(Sequence[RunRecord]):
     """Every validated record, in input order (run files by name, then line)."""
 
-    run_id: Any                            # a pyarrow text array
+    run_id: Any  # a pyarrow text array
     section: Coded
     arm: Coded
-    status: Coded                          # labels: STATUSES
+    status: Coded  # labels: STATUSES
     repeat: np.ndarray
-    point: Coded                           # labels: the points, as (dimension id, value) pairs
-    metrics: dict[str, np.ndarray]         # metric id → floats, NaN where not measured
-    raw: dict[str, Column]                 # every field as written
-    reason: Coded                          # None where there is no reason
-    evidence: Coded                        # the normalised path, or None
-    started: np.ndarray                    # started_at in seconds (UTC when no zone), NaN if none
-    file: Coded                            # project-relative run file
+    point: Coded  # labels: the points, as (dimension id, value) pairs
+    metrics: dict[str, np.ndarray]  # metric id → floats, NaN where not measured
+    raw: dict[str, Column]  # every field as written
+    reason: Coded  # None where there is no reason
+    evidence: Coded  # the normalised path, or None
+    started: np.ndarray  # started_at in seconds (UTC when no zone), NaN if none
+    file: Coded  # project-relative run file
     line: np.ndarray
-    fields: dict[str, tuple[str, ...]] = field(default_factory=dict)   # run file → its own fields
-    reported: dict[str, np.ndarray] = field(default_factory=dict)     # derived metric → the figure the
-                                           # record reported beside it (NaN where none), read once
+    fields: dict[str, tuple[str, ...]] = field(default_factory=dict)  # run file → its own fields
+    reported: dict[str, np.ndarray] = field(default_factory=dict)  # derived metric → the figure the
+    # record reported beside it (NaN where none), read once
 
     # -- a sequence of RunRecord -------------------------------------------------------------
 
@@ -120,21 +120,39 @@ class Records(Sequence[RunRecord]):
         file = self.file.value(i)
         started = self.raw["started_at"].value(i) if "started_at" in self.raw else None
         return RunRecord(
-            run_id=self.run_id[i].as_py(), arm=self.arm.value(i), section=self.section.value(i),
-            status=self.status.value(i), repeat=int(self.repeat[i]), dims=dict(self.point.value(i)),
+            run_id=self.run_id[i].as_py(),
+            arm=self.arm.value(i),
+            section=self.section.value(i),
+            status=self.status.value(i),
+            repeat=int(self.repeat[i]),
+            dims=dict(self.point.value(i)),
             metrics={m: (None if np.isnan(v[i]) else float(v[i])) for m, v in self.metrics.items()},
             raw={name: self.raw[name].value(i) for name in self.fields.get(file, self.raw)},
-            reason=self.reason.value(i), evidence=self.evidence.value(i),
-            started_at=text_of(started) or None, where=Where(file, int(self.line[i])))
+            reason=self.reason.value(i),
+            evidence=self.evidence.value(i),
+            started_at=text_of(started) or None,
+            where=Where(file, int(self.line[i])),
+        )
 
     def take(self, rows: np.ndarray) -> Records:
         """The records at ``rows`` (indices, in the order given)."""
         return Records(
-            self.run_id.take(_indices(rows)), self.section.take(rows), self.arm.take(rows),
-            self.status.take(rows), self.repeat[rows], self.point.take(rows),
-            {m: v[rows] for m, v in self.metrics.items()}, {n: c.take(rows) for n, c in self.raw.items()},
-            self.reason.take(rows), self.evidence.take(rows), self.started[rows], self.file.take(rows),
-            self.line[rows], self.fields, {m: v[rows] for m, v in self.reported.items()})
+            self.run_id.take(_indices(rows)),
+            self.section.take(rows),
+            self.arm.take(rows),
+            self.status.take(rows),
+            self.repeat[rows],
+            self.point.take(rows),
+            {m: v[rows] for m, v in self.metrics.items()},
+            {n: c.take(rows) for n, c in self.raw.items()},
+            self.reason.take(rows),
+            self.evidence.take(rows),
+            self.started[rows],
+            self.file.take(rows),
+            self.line[rows],
+            self.fields,
+            {m: v[rows] for m, v in self.reported.items()},
+        )
 
     def with_outcome(self, status: Coded, reason: Coded) -> Records:
         """The same records with other statuses and reasons (the audit's guards)."""
@@ -197,8 +215,9 @@ class Records(Sequence[RunRecord]):
     def group_keys(self, rows: np.ndarray | None = None) -> np.ndarray:
         """Each record's group (section × arm × point) as one number (see :meth:`group_of`)."""
         take = slice(None) if rows is None else rows
-        return ((self.section.codes[take] * (len(self.arm.labels) + 1) + self.arm.codes[take])
-                * (len(self.point.labels) + 1) + self.point.codes[take])
+        return (self.section.codes[take] * (len(self.arm.labels) + 1) + self.arm.codes[take]) * (
+            len(self.point.labels) + 1
+        ) + self.point.codes[take]
 
     def group_of(self, key: int) -> tuple[str, str, Point]:
         """(section, arm, point) of a number made by :meth:`group_keys`."""
@@ -225,5 +244,18 @@ def empty_records() -> Records:
 
     none = np.zeros(0, np.int64)
     coded = Coded(none, ())
-    return Records(pa.array([], pa.string()), coded, coded, Coded(none, STATUSES), none, coded, {}, {}, coded, coded,
-                   np.zeros(0), coded, none)
+    return Records(
+        pa.array([], pa.string()),
+        coded,
+        coded,
+        Coded(none, STATUSES),
+        none,
+        coded,
+        {},
+        {},
+        coded,
+        coded,
+        np.zeros(0),
+        coded,
+        none,
+    )

@@ -19,12 +19,12 @@ import numpy as np
 class RunValues:
     """One request metric's values of the successful requests, run after run, sorted within each."""
 
-    values: np.ndarray        # float64
-    starts: np.ndarray        # int64, one more than there are runs: run i is values[starts[i]:starts[i + 1]]
-    listed: bool = False      # some request held a list of values (its inter-token gaps), each one a value
+    values: np.ndarray  # float64
+    starts: np.ndarray  # int64, one more than there are runs: run i is values[starts[i]:starts[i + 1]]
+    listed: bool = False  # some request held a list of values (its inter-token gaps), each one a value
 
     def of(self, run: int) -> np.ndarray:
-        return self.values[self.starts[run]:self.starts[run + 1]]
+        return self.values[self.starts[run] : self.starts[run + 1]]
 
     def counts(self) -> np.ndarray:
         return np.diff(self.starts)
@@ -45,11 +45,11 @@ class RequestData:
     """Every request record read, reduced to what the distributions, goodput and the audit use."""
 
     metrics: dict[str, RunValues] = field(default_factory=dict)
-    requests: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))   # requests per run
-    failed: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))     # failed requests per run
-    good: np.ndarray | None = None     # requests per run that succeeded and met every objective
-    files: tuple[str, ...] = ()        # the request files read (project paths)
-    count: int = 0                     # request records read
+    requests: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # requests per run
+    failed: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # failed requests per run
+    good: np.ndarray | None = None  # requests per run that succeeded and met every objective
+    files: tuple[str, ...] = ()  # the request files read (project paths)
+    count: int = 0  # request records read
 
     @property
     def present(self) -> bool:

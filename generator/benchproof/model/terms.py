@@ -18,8 +18,8 @@ LAUNCH_STATUSES = ("launched", "failed", "unsupported")
 ROLES = ("incumbent", "candidate", "control", "ablation", "reference")
 
 DimValue = int | float | str
-NOT_RECORDED = "not recorded"   # a workload value the tool's file does not state (never a default)
-Point = tuple[tuple[str, DimValue], ...]   # a workload point: (dimension id, value) pairs, in report order
+NOT_RECORDED = "not recorded"  # a workload value the tool's file does not state (never a default)
+Point = tuple[tuple[str, DimValue], ...]  # a workload point: (dimension id, value) pairs, in report order
 # record columns with a meaning of their own; every other column is a raw field
 RESERVED = ("run_id", "section", "arm", "status", "repeat", "reason", "evidence", "started_at")
 DECISION_STATUSES = ("adopted", "rejected", "undecided")
@@ -53,7 +53,7 @@ class Marks:
 
     line: int | None = None
     keys: tuple[tuple[Any, int], ...] = ()
-    entries: tuple[tuple[str, Any, int | None], ...] = ()    # (key, entry's index or key, its line)
+    entries: tuple[tuple[str, Any, int | None], ...] = ()  # (key, entry's index or key, its line)
 
     def of(self, key: Any) -> int | None:
         """The line of ``key``, or of the mapping when the key is absent (as the YAML reader says)."""
@@ -77,8 +77,9 @@ def value_key(value: object) -> tuple:
     return ("text", str(value))
 
 
-def dim_sort_key(value: object, order: Mapping[tuple, int] | None = None,
-                 seen: Mapping[str, int] | None = None) -> tuple:
+def dim_sort_key(
+    value: object, order: Mapping[tuple, int] | None = None, seen: Mapping[str, int] | None = None
+) -> tuple:
     """Where a dimension value goes in the tables, selectors and sweeps: first the values the
     dimension's ``order`` lists, in that order; then numbers and values with a size or count
     suffix (``256K``, ``2M``, ``10k``), by the number they stand for (:func:`magnitude`); then

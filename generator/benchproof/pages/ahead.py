@@ -33,9 +33,9 @@ OPTIONS: dict[str, Any] = {
     "lstrip_blocks": True,
     "keep_trailing_newline": True,
 }
-FILTERS = ("point", "thousands")   # the renderer's filters (the compiler checks their names)
-FOLDER = "compiled"                # beside this module: benchproof/pages/compiled in the wheel
-COMPILED = Path(__file__).resolve().parent / FOLDER   # read by the renderer, written by an editable install
+FILTERS = ("point", "thousands")  # the renderer's filters (the compiler checks their names)
+FOLDER = "compiled"  # beside this module: benchproof/pages/compiled in the wheel
+COMPILED = Path(__file__).resolve().parent / FOLDER  # read by the renderer, written by an editable install
 SUFFIX = ".html"
 
 
@@ -71,7 +71,7 @@ def write(templates: Path, out: Path) -> None:
         (out / module_name(name)).write_text(header(source) + code, encoding="utf-8")
 
 
-def _unused(*_: object) -> object:   # a filter that only needs to exist while compiling
+def _unused(*_: object) -> object:  # a filter that only needs to exist while compiling
     raise AssertionError("compile-only environment")
 
 
@@ -82,23 +82,24 @@ class Loader(jinja2.FileSystemLoader):
         super().__init__(str(templates))
         self.compiled = compiled
 
-    def load(self, environment: jinja2.Environment, name: str,
-             globals: MutableMapping[str, Any] | None = None) -> jinja2.Template:
+    def load(
+        self, environment: jinja2.Environment, name: str, globals: MutableMapping[str, Any] | None = None
+    ) -> jinja2.Template:
         source, filename, uptodate = self.get_source(environment, name)
         path = self.compiled / module_name(name)
         if not _matches(path, header(source)):
             return super().load(environment, name, globals)
         spec = importlib.util.spec_from_file_location(f"benchproof.pages.compiled.{path.stem}", path)
-        if spec is None or spec.loader is None:   # cannot happen for a .py path; the source then
+        if spec is None or spec.loader is None:  # cannot happen for a .py path; the source then
             return super().load(environment, name, globals)
         module = importlib.util.module_from_spec(spec)
-        vars(module)["environment"] = environment   # as jinja2's own Template.from_code gives it
+        vars(module)["environment"] = environment  # as jinja2's own Template.from_code gives it
         try:
-            spec.loader.exec_module(module)     # a fresh namespace each time: one per environment
+            spec.loader.exec_module(module)  # a fresh namespace each time: one per environment
             template = environment.template_class.from_module_dict(environment, vars(module), globals or {})
-        except Exception:   # a damaged module: the source is the truth, and it is right here
+        except Exception:  # a damaged module: the source is the truth, and it is right here
             return super().load(environment, name, globals)
-        template.filename, template._uptodate = filename, uptodate   # errors name the .html; serve reloads
+        template.filename, template._uptodate = filename, uptodate  # errors name the .html; serve reloads
         return template
 
 
@@ -106,5 +107,5 @@ def _matches(path: Path, expected: str) -> bool:
     try:
         with path.open(encoding="utf-8") as module:
             return module.readline() + module.readline() == expected
-    except (OSError, ValueError):   # no module, or not text
+    except (OSError, ValueError):  # no module, or not text
         return False

@@ -26,8 +26,12 @@ from benchproof.model.config import Arm, Claim, Launch, Section
 from benchproof.model.project import Project
 
 SAME_SUBJECT = "same as the report"
-ENGINE_KEYS = (("name", "engine name"), ("version", "version"), ("commit", "commit"),
-               ("binary_sha256", "binary sha256"))
+ENGINE_KEYS = (
+    ("name", "engine name"),
+    ("version", "version"),
+    ("commit", "commit"),
+    ("binary_sha256", "binary sha256"),
+)
 VERIFIED_TEXT = {True: "yes", False: "NO", "unknown": "unknown"}
 VERIFIED_STATE = {True: "yes", False: "no", "unknown": "unknown"}
 
@@ -60,8 +64,8 @@ def flatten(mapping: dict, prefix: str = "") -> Iterator[tuple[str, Any]]:
 class Evidence:
     """A link to an evidence file, copied into the site at its project-relative ``path``."""
 
-    path: str   # e.g. ``evidence/x/launch.log``: the text shown
-    href: str   # where the site publishes it, URL-quoted; templates write ``{{ root }}{{ e.href }}``
+    path: str  # e.g. ``evidence/x/launch.log``: the text shown
+    href: str  # where the site publishes it, URL-quoted; templates write ``{{ root }}{{ e.href }}``
 
 
 def evidence(path: str | None) -> Evidence | None:
@@ -74,20 +78,25 @@ class ClaimView:
 
     name: str
     requested: str
-    verified: str          # ``yes`` / ``NO`` / ``unknown``
-    state: str             # ``yes`` / ``no`` / ``unknown`` (CSS class suffix)
+    verified: str  # ``yes`` / ``NO`` / ``unknown``
+    state: str  # ``yes`` / ``no`` / ``unknown`` (CSS class suffix)
     evidence: Evidence | None
 
 
 def claim_view(claim: Claim) -> ClaimView:
-    return ClaimView(claim.name, plain(claim.requested), VERIFIED_TEXT[claim.verified],
-                     VERIFIED_STATE[claim.verified], evidence(claim.evidence))
+    return ClaimView(
+        claim.name,
+        plain(claim.requested),
+        VERIFIED_TEXT[claim.verified],
+        VERIFIED_STATE[claim.verified],
+        evidence(claim.evidence),
+    )
 
 
 @dataclass(frozen=True)
 class LaunchView:
-    status: str            # launched / failed / unsupported
-    reason: str            # '' when none was given
+    status: str  # launched / failed / unsupported
+    reason: str  # '' when none was given
     evidence: Evidence | None
     declared: bool = True  # False: the arm file states no launch (nothing is shown)
 
@@ -110,12 +119,12 @@ def subject_text(arm: Arm) -> str:
 class Value:
     """One arm's cell in a row."""
 
-    text: str                      # plain text; ``--`` when the arm does not state the key
+    text: str  # plain text; ``--`` when the arm does not state the key
     missing: bool = False
-    state: str = ""                # launch status, verified yes/no/unknown, or not-like-for-like
-    detail: str = ""               # the launch reason
+    state: str = ""  # launch status, verified yes/no/unknown, or not-like-for-like
+    detail: str = ""  # the launch reason
     evidence: Evidence | None = None
-    lines: tuple[str, ...] = ()    # command lines
+    lines: tuple[str, ...] = ()  # command lines
 
 
 @dataclass(frozen=True)
@@ -131,21 +140,21 @@ class Row:
 
 @dataclass(frozen=True)
 class Group:
-    title: str                     # ``Engine``, ``Settings``, ``Claim``…
+    title: str  # ``Engine``, ``Settings``, ``Claim``…
     rows: tuple[Row, ...]
-    name: str = ""                 # the claim's name, for a ``Claim`` group
+    name: str = ""  # the claim's name, for a ``Claim`` group
 
 
 @dataclass(frozen=True)
 class ArmColumn:
     id: str
     label: str
-    role: str                      # '' when the arm states none
-    anchor: str                    # ``arm-<id>`` (``arm-<section>-<id>`` on a later table)
-    href: str                      # ``arms/<id>.html``, relative to the site root
-    launch: str                    # launch status, shown as a badge in the header
+    role: str  # '' when the arm states none
+    anchor: str  # ``arm-<id>`` (``arm-<section>-<id>`` on a later table)
+    href: str  # ``arms/<id>.html``, relative to the site root
+    launch: str  # launch status, shown as a badge in the header
     like_for_like: bool
-    launch_declared: bool = True   # False: the arm file states no launch (no badge)
+    launch_declared: bool = True  # False: the arm file states no launch (no badge)
 
 
 @dataclass(frozen=True)
@@ -156,7 +165,7 @@ class ConfigTable:
     title: str
     columns: tuple[ArmColumn, ...]
     groups: tuple[Group, ...]
-    differing: tuple[str, ...]     # ``settings.ctx``…: the configuration keys that differ
+    differing: tuple[str, ...]  # ``settings.ctx``…: the configuration keys that differ
 
     @property
     def same_text(self) -> str:
@@ -206,8 +215,7 @@ def _mapping_rows(arms: list[Arm], attr: str) -> tuple[Row, ...]:
     per_arm = [dict(flatten(getattr(arm, attr))) for arm in arms]
     keys = list(dict.fromkeys(str(k) for flat in per_arm for k in flat))
     per_arm = [{str(k): v for k, v in flat.items()} for flat in per_arm]
-    return tuple(_row(key, "text", [_stated(flat.get(key, _ABSENT)) for flat in per_arm])
-                 for key in keys)
+    return tuple(_row(key, "text", [_stated(flat.get(key, _ABSENT)) for flat in per_arm]) for key in keys)
 
 
 def _claim_keys(arm: Arm) -> list[tuple[str, Claim]]:
@@ -236,8 +244,9 @@ def _claim_groups(arms: list[Arm]) -> list[Group]:
             view = claim_view(claim)
             requested.append(Value(view.requested, missing=view.requested == fmt.MISSING))
             verified.append(Value(view.verified, state=view.state, evidence=view.evidence))
-        groups.append(Group("Claim", (_row("requested", "requested", requested),
-                                      _row("verified", "verified", verified)), name))
+        groups.append(
+            Group("Claim", (_row("requested", "requested", requested), _row("verified", "verified", verified)), name)
+        )
     return groups
 
 
@@ -281,15 +290,23 @@ def arm_anchors(project: Project) -> dict[tuple[str, str], str]:
     return anchors
 
 
-def section_table(project: Project, section: Section,
-                  anchors: dict[tuple[str, str], str] | None = None) -> ConfigTable:
+def section_table(project: Project, section: Section, anchors: dict[tuple[str, str], str] | None = None) -> ConfigTable:
     """The configuration of one section's arms side by side (``anchors``: :func:`arm_anchors`)."""
     anchors = arm_anchors(project) if anchors is None else anchors
     arms = [project.arms[a] for a in section.arms if a in project.arms]
     columns = tuple(
-        ArmColumn(arm.id, arm.label, arm.role or "", anchors[(section.id, arm.id)], arm_href(arm.id),
-                  arm.launch.status, arm.like_for_like, arm.launch.declared)
-        for arm in arms)
+        ArmColumn(
+            arm.id,
+            arm.label,
+            arm.role or "",
+            anchors[(section.id, arm.id)],
+            arm_href(arm.id),
+            arm.launch.status,
+            arm.like_for_like,
+            arm.launch.declared,
+        )
+        for arm in arms
+    )
     engine = _engine_rows(arms)
     subject = (_row("subject", "subject", [_subject_value(a) for a in arms]),)
     hardware = _mapping_rows(arms, "hardware")
@@ -300,8 +317,12 @@ def section_table(project: Project, section: Section,
         Group("Subject", subject),
         Group("Hardware", hardware),
         Group("Settings", settings),
-        Group("Launch", (_row("launch status", "launch", [_launch_value(a) for a in arms]),)
-              if any(a.launch.declared for a in arms) else ()),
+        Group(
+            "Launch",
+            (_row("launch status", "launch", [_launch_value(a) for a in arms]),)
+            if any(a.launch.declared for a in arms)
+            else (),
+        ),
         *_claim_groups(arms),
         Group("Command", (_row("command", "command", [_command_value(a) for a in arms]),)),
     ]

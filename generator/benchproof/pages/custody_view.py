@@ -16,10 +16,10 @@ from benchproof.model.project import Project
 
 @dataclass(frozen=True)
 class ToolFile:
-    tool: str          # "aiperf 0.13.0": the format, and the version the file states, if it does
-    path: str          # its copy under evidence/
+    tool: str  # "aiperf 0.13.0": the format, and the version the file states, if it does
+    path: str  # its copy under evidence/
     href: str
-    sha256: str        # the first 12 hex digits
+    sha256: str  # the first 12 hex digits
     records: int
 
 
@@ -39,15 +39,26 @@ class Custody:
             return ""
         records = f"{fmt.plural(self.total, 'record')}{whose}"
         if not self.derived:
-            return (f"None of the {fmt.thousands(self.total)} {records} derives from a kept tool file: they are "
-                    "asserted (written by hand or by a script), not derived from the tool's own output.")
-        head = (f"All {fmt.thousands(self.total)} {records}" if not self.asserted else
-                f"{fmt.thousands(self.derived)} of the {fmt.thousands(self.total)} {records}")
-        tail = (f" The other {fmt.thousands(self.asserted)} {fmt.plural(self.asserted, 'is', 'are')} asserted "
-                "(written by hand or by a script), not derived from a kept tool file." if self.asserted else "")
+            return (
+                f"None of the {fmt.thousands(self.total)} {records} derives from a kept tool file: they are "
+                "asserted (written by hand or by a script), not derived from the tool's own output."
+            )
+        head = (
+            f"All {fmt.thousands(self.total)} {records}"
+            if not self.asserted
+            else f"{fmt.thousands(self.derived)} of the {fmt.thousands(self.total)} {records}"
+        )
+        tail = (
+            f" The other {fmt.thousands(self.asserted)} {fmt.plural(self.asserted, 'is', 'are')} asserted "
+            "(written by hand or by a script), not derived from a kept tool file."
+            if self.asserted
+            else ""
+        )
         files = f"{len(self.files)} tool {fmt.plural(len(self.files), 'file')}"
-        return (f"{head} derive from {files} kept in the bundle: benchproof verify imports each of them again and "
-                f"compares the records value by value.{tail}")
+        return (
+            f"{head} derive from {files} kept in the bundle: benchproof verify imports each of them again and "
+            f"compares the records value by value.{tail}"
+        )
 
 
 def custody(project: Project, rows: np.ndarray | None = None) -> Custody:
@@ -62,6 +73,7 @@ def custody(project: Project, rows: np.ndarray | None = None) -> Custody:
         if source is None or not counts[code]:
             continue
         tool = source.format + (f" {source.tool_version}" if source.tool_version else " (version not recorded)")
-        files.append(ToolFile(tool, source.evidence, evidence_href(source.evidence), source.sha256[:12],
-                              int(counts[code])))
+        files.append(
+            ToolFile(tool, source.evidence, evidence_href(source.evidence), source.sha256[:12], int(counts[code]))
+        )
     return Custody(sum(f.records for f in files), int(len(codes)), tuple(files))

@@ -35,9 +35,9 @@ class ArmRow:
     href: str
     n: str
     failed: str
-    cells: tuple[str, ...]          # p50 … p99.9, '--' without a value
-    runs: str                       # each run's p99: "r1 412.30 ms · r2 398.10 ms"
-    flags: tuple = ()               # markers of the audit's findings on this arm's runs (summary-differs)
+    cells: tuple[str, ...]  # p50 … p99.9, '--' without a value
+    runs: str  # each run's p99: "r1 412.30 ms · r2 398.10 ms"
+    flags: tuple = ()  # markers of the audit's findings on this arm's runs (summary-differs)
 
 
 @dataclass(frozen=True)
@@ -63,27 +63,34 @@ class GoodputRow:
 
 @dataclass(frozen=True)
 class DistributionsPage:
-    sections: tuple[tuple[str, tuple[Article, ...]], ...]     # (section title, its articles)
+    sections: tuple[tuple[str, tuple[Article, ...]], ...]  # (section title, its articles)
     levels: tuple[str, ...]
     objectives: str
     goodput: tuple[GoodputRow, ...]
-    goodput_chart: str              # '#view=…' of the goodput sweep, '' when there is none
-    payload: Markup                 # the ECDF specs, for assets/workload.js
+    goodput_chart: str  # '#view=…' of the goodput sweep, '' when there is none
+    payload: Markup  # the ECDF specs, for assets/workload.js
 
 
 def _note(view: DistributionView, listed: bool) -> str:
     thinned = not all(d.every_value for d in view.arms if d.n)
-    parts = [f"n counts the successful requests' values{' (each inter-token gap of a request is one)' if listed else ''}; "
-             "failed requests are counted apart and are in no percentile"]
-    parts.append(f"each curve is drawn from at most {CURVE_LIMIT} points (the percentile function read off at fixed "
-                 "levels); the percentiles in the table are exact" if thinned else "each curve goes through every request")
+    parts = [
+        f"n counts the successful requests' values{' (each inter-token gap of a request is one)' if listed else ''}; "
+        "failed requests are counted apart and are in no percentile"
+    ]
+    parts.append(
+        f"each curve is drawn from at most {CURVE_LIMIT} points (the percentile function read off at fixed "
+        "levels); the percentiles in the table are exact"
+        if thinned
+        else "each curve goes through every request"
+    )
     if view.log:
         parts.append("the x axis is logarithmic: the values span more than ten times")
     return "; ".join(parts) + "."
 
 
-def distributions_page(project: Project, computed: Computed, audit: Audit,
-                       charts: ReportCharts) -> DistributionsPage | None:
+def distributions_page(
+    project: Project, computed: Computed, audit: Audit, charts: ReportCharts
+) -> DistributionsPage | None:
     """``charts``: the report's charts (each distribution's ECDF and histogram; the goodput
     sweep is linked when there is one)."""
     found = computed.distributions
@@ -102,36 +109,78 @@ def distributions_page(project: Project, computed: Computed, audit: Audit,
     for section in report.sections:
         labels = style.labels(project, section.arms)
         articles = []
-        for view, drawn in ((v, d) for v, d in zip(found.views, charts.distributions, strict=True) if v.section == section.id):
+        for view, drawn in (
+            (v, d) for v, d in zip(found.views, charts.distributions, strict=True) if v.section == section.id
+        ):
             metric = metrics[view.metric]
             ecdf, histogram = drawn.ecdf, drawn.histogram
-            decimals = metric.decimals or 0   # set once the project is read
+            decimals = metric.decimals or 0  # set once the project is read
             ecdfs.append(ecdf)
             where = fmt.point(view.point, dims)
             rows = []
             for d in view.arms:
-                shown = {name: fmt.measured(d.percentiles[name], decimals, metric.unit) if d.percentiles
-                         else fmt.MISSING for name, _ in LEVELS}
-                runs = " · ".join(f"{r.run_id} {fmt.measured(r.percentiles['p99'], decimals, metric.unit)}"
-                                  for r in d.runs if r.percentiles) or fmt.MISSING
+                shown = {
+                    name: fmt.measured(d.percentiles[name], decimals, metric.unit) if d.percentiles else fmt.MISSING
+                    for name, _ in LEVELS
+                }
+                runs = (
+                    " · ".join(
+                        f"{r.run_id} {fmt.measured(r.percentiles['p99'], decimals, metric.unit)}"
+                        for r in d.runs
+                        if r.percentiles
+                    )
+                    or fmt.MISSING
+                )
                 flags = tuple(dict.fromkeys(marks.get((d.section, d.arm, d.point), ())))
-                rows.append(ArmRow(labels[d.arm], arm_href(d.arm), fmt.thousands(d.n), fmt.thousands(d.n_failed),
-                                   tuple(shown[name] for name, _ in LEVELS), runs, flags))
+                rows.append(
+                    ArmRow(
+                        labels[d.arm],
+                        arm_href(d.arm),
+                        fmt.thousands(d.n),
+                        fmt.thousands(d.n_failed),
+                        tuple(shown[name] for name, _ in LEVELS),
+                        runs,
+                        flags,
+                    )
+                )
             anchor = view_key(view.section, metric.id, view.point, kind="distribution")
-            articles.append(Article(anchor, metric.label, where, tuple(rows), Figure(ecdf.key, svg_path(ecdf), ecdf.title),
-                                    Figure(histogram.key, svg_path(histogram), histogram.title) if histogram else None,
-                                    _note(view, project.requests.metrics[metric.id].listed)))
+            articles.append(
+                Article(
+                    anchor,
+                    metric.label,
+                    where,
+                    tuple(rows),
+                    Figure(ecdf.key, svg_path(ecdf), ecdf.title),
+                    Figure(histogram.key, svg_path(histogram), histogram.title) if histogram else None,
+                    _note(view, project.requests.metrics[metric.id].listed),
+                )
+            )
         if articles:
             sections.append((section.title, tuple(articles)))
     goodput = []
     for g in found.goodput:
         runs = " · ".join(f"{run} {fmt.percent(good / n if n else None, 1)}" for run, good, n in g.runs) or fmt.MISSING
-        goodput.append(GoodputRow(style.labels(project, (g.arm,))[g.arm], arm_href(g.arm),
-                                  fmt.point(g.point, dims),
-                                  fmt.percent(g.share, 1), f"{fmt.thousands(g.n_good)} of {fmt.thousands(g.n)}", runs))
-    objectives = " and ".join(f"{metrics[o.metric].label} ≤ {fmt.measured(o.max, metrics[o.metric].decimals or 0, metrics[o.metric].unit)}"
-                              for o in report.slo)
+        goodput.append(
+            GoodputRow(
+                style.labels(project, (g.arm,))[g.arm],
+                arm_href(g.arm),
+                fmt.point(g.point, dims),
+                fmt.percent(g.share, 1),
+                f"{fmt.thousands(g.n_good)} of {fmt.thousands(g.n)}",
+                runs,
+            )
+        )
+    objectives = " and ".join(
+        f"{metrics[o.metric].label} ≤ {fmt.measured(o.max, metrics[o.metric].decimals or 0, metrics[o.metric].unit)}"
+        for o in report.slo
+    )
     sweep = next((key for key in sorted(charts.view_keys) if f"--{GOODPUT}--across-" in key), "")
     payload = script_json({"charts": [{"key": c.key, "spec": c.spec} for c in ecdfs]})
-    return DistributionsPage(tuple(sections), tuple(name for name, _ in LEVELS), objectives, tuple(goodput),
-                             view_href(sweep) if sweep else "", payload)
+    return DistributionsPage(
+        tuple(sections),
+        tuple(name for name, _ in LEVELS),
+        objectives,
+        tuple(goodput),
+        view_href(sweep) if sweep else "",
+        payload,
+    )

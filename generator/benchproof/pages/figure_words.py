@@ -23,8 +23,14 @@ def figure_anchor(section: str, arm: str, point: Point, metric: str) -> str:
 def notice_anchor(audit: Audit, rule: str, section: str, topic: str) -> str:
     """The anchor of the notice of ``rule`` about ``topic`` (a claim's text, a reference's
     title), or ''."""
-    return next((n.anchor for n in audit.notices if n.rule == rule and n.section == section
-                 and any(f.topic == topic for f in n.findings)), "")
+    return next(
+        (
+            n.anchor
+            for n in audit.notices
+            if n.rule == rule and n.section == section and any(f.topic == topic for f in n.findings)
+        ),
+        "",
+    )
 
 
 class Words:
@@ -38,7 +44,7 @@ class Words:
         self.dims = {d.id: d.label for d in report.dimensions}
 
     def decimals_of(self, metric: str | None) -> int:
-        decimals = self.metrics[metric].decimals if metric else None   # a metric's is set once the project is read
+        decimals = self.metrics[metric].decimals if metric else None  # a metric's is set once the project is read
         return self.decimals if decimals is None else decimals
 
     def number(self, value: float | None, metric: str | None = None, unit: bool = True) -> str:
@@ -56,12 +62,11 @@ class FigurePart:
     """One side of a figure: its median (or status) and a link to its cell."""
 
     text: str
-    arm: str            # the arm's label
+    arm: str  # the arm's label
     href: str
-    flags: tuple        # the audit's markers (benchproof.audit.notices.Flag)
+    flags: tuple  # the audit's markers (benchproof.audit.notices.Flag)
 
 
 def figure_part(words: Words, section: str, point: Point, metric: str, side: Side, unit: bool = True) -> FigurePart:
-    text = words.number(side.median, metric, unit) if side.median is not None \
-        else f"{fmt.MISSING} {side.status}"
+    text = words.number(side.median, metric, unit) if side.median is not None else f"{fmt.MISSING} {side.status}"
     return FigurePart(text, words.labels[side.arm], "#" + figure_anchor(section, side.arm, point, metric), side.flags)

@@ -21,15 +21,15 @@ from benchproof.compute.separation import SAME, SEPARATED
 from benchproof.model.config import Section
 from benchproof.model.project import Project
 
-LISTED = 3     # points named one by one; beyond, the span of the ratios
+LISTED = 3  # points named one by one; beyond, the span of the ratios
 
 
 @dataclass(frozen=True)
 class Headline:
-    section: str                    # the section's id (its heading is #section-<id>)
+    section: str  # the section's id (its heading is #section-<id>)
     title: str
-    subject: str                    # "A vs B", "A against the baseline B", "best medians", an arm
-    parts: tuple[tuple[str, str], ...]   # (metric label, its result in words)
+    subject: str  # "A vs B", "A against the baseline B", "best medians", an arm
+    parts: tuple[tuple[str, str], ...]  # (metric label, its result in words)
 
 
 class _Words:
@@ -54,15 +54,21 @@ def _compared(words: _Words, found: list[Comparison], better: str) -> str:
     separated)``."""
     states = {c.state for c in found}
     if len(found) <= LISTED:
-        items = [f"{STATE_WORDS[SAME] if c.state == SAME else c.direction or 'no ratio'}{words.at(c.point)}"
-                 for c in found]
+        items = [
+            f"{STATE_WORDS[SAME] if c.state == SAME else c.direction or 'no ratio'}{words.at(c.point)}" for c in found
+        ]
         # a ratio made of records a relative guard caught says so (compute.relative)
         relative = "".join(f" ({mark(r)})" for r in dict.fromkeys(c.relative_only for c in found if c.relative_only))
         if len(states) == 1:
             qualifier = STATE_WORDS[found[0].state] if found[0].state not in (SEPARATED, SAME) else ""
             return (f"{qualifier}: " if qualifier else "") + ", ".join(items) + relative
-        return ", ".join(item + (f" ({STATE_WORDS[c.state]})" if c.state not in (SEPARATED, SAME) else "")
-                         for item, c in zip(items, found)) + relative
+        return (
+            ", ".join(
+                item + (f" ({STATE_WORDS[c.state]})" if c.state not in (SEPARATED, SAME) else "")
+                for item, c in zip(items, found)
+            )
+            + relative
+        )
     ordered = sorted(found, key=lambda c: _goodness(c, better))
     low, high = ordered[0], ordered[-1]
     span = f"from {low.words or 'no ratio'}{words.at(low.point)} to {high.words or 'no ratio'}{words.at(high.point)}"
@@ -78,7 +84,7 @@ def _best(words: _Words, computed: Computed, metric) -> str:
         here = [r for r in rows if r.point == point]
         if here:
             pick = max if metric.better == "higher" else min
-            top = pick(here, key=lambda r: r.stats[metric.id].median or 0.0)   # never None: rows has medians
+            top = pick(here, key=lambda r: r.stats[metric.id].median or 0.0)  # never None: rows has medians
             best.append((point, top))
     if not best:
         return ""
@@ -88,10 +94,15 @@ def _best(words: _Words, computed: Computed, metric) -> str:
 
 
 def _figures(words: _Words, computed: Computed, arm: str, metric) -> str:
-    rows = [r for r in computed.results.section_rows(words.section.id)
-            if r.arm == arm and r.stats[metric.id].median is not None]
-    shown = [f"{fmt.measured(r.stats[metric.id].median, metric.decimals, metric.unit)}{words.at(r.point)}"
-             for r in rows[:LISTED]]
+    rows = [
+        r
+        for r in computed.results.section_rows(words.section.id)
+        if r.arm == arm and r.stats[metric.id].median is not None
+    ]
+    shown = [
+        f"{fmt.measured(r.stats[metric.id].median, metric.decimals, metric.unit)}{words.at(r.point)}"
+        for r in rows[:LISTED]
+    ]
     more = len(rows) - len(shown)
     return ", ".join(shown) + (f" and {more} more" if more else "")
 
@@ -113,17 +124,25 @@ def headline(project: Project, computed: Computed, section: Section) -> Headline
         arm, vs, kind = main
         subject = f"{words.labels[arm]} against {words.labels[vs]}{' (the baseline)' if kind == 'baseline' else ''}"
         for metric in metrics:
-            found = [c for c in computed.comparisons if c.section == section.id and c.arm == arm and c.vs == vs
-                     and c.metric == metric.id]
+            found = [
+                c
+                for c in computed.comparisons
+                if c.section == section.id and c.arm == arm and c.vs == vs and c.metric == metric.id
+            ]
             if found:
                 parts.append((metric.label, _compared(words, found, metric.better)))
         more = len([a for a in section.arms if a not in (arm, vs)])
         if more:
             subject += f" (and {more} more {fmt.plural(more, 'arm')} in the table)"
         return Headline(section.id, section.title, subject, tuple(parts))
-    measured = [a for a in section.arms
-                if any(r.arm == a and any(s.median is not None for s in r.stats.values())
-                       for r in computed.results.section_rows(section.id))]
+    measured = [
+        a
+        for a in section.arms
+        if any(
+            r.arm == a and any(s.median is not None for s in r.stats.values())
+            for r in computed.results.section_rows(section.id)
+        )
+    ]
     if len(measured) == 1:
         for metric in metrics:
             text = _figures(words, computed, measured[0], metric)

@@ -22,7 +22,7 @@ from benchproof.resources import templates_dir
 def environment() -> jinja2.Environment:
     loader = ahead.Loader(templates_dir(), ahead.COMPILED)
     env = ahead.environment(loader, {"point": text.point, "thousands": text.thousands})
-    env.globals["link"] = LINKS   # the site's paths: {{ root }}{{ link.runs }}
+    env.globals["link"] = LINKS  # the site's paths: {{ root }}{{ link.runs }}
     return env
 
 

@@ -30,13 +30,13 @@ from benchproof.pages.headlines import Headline, headlines
 from benchproof.pages.summary import Cell, SectionView, section_view
 from benchproof.pages.workload_view import WorkloadView, workload_view
 
-if TYPE_CHECKING:   # their modules are loaded only for a report with requests/, a decision (report_page)
+if TYPE_CHECKING:  # their modules are loaded only for a report with requests/, a decision (report_page)
     from benchproof.compute.decision import DecisionOutcome
     from benchproof.pages.decision_view import DecisionView
     from benchproof.pages.distributions_view import DistributionsPage
 
 INLINE_LIMIT = 1000  # more records than this are browsed in runs.html, not listed inline
-FOLD_METRICS = 4     # more metric definitions than this fold into a compact list
+FOLD_METRICS = 4  # more metric definitions than this fold into a compact list
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class SiteInfo:
 
     title: str
     n_records: int
-    built: str = ""      # the build time used (ISO 8601, UTC), see benchproof.receipts.buildtime
+    built: str = ""  # the build time used (ISO 8601, UTC), see benchproof.receipts.buildtime
     version: str = __version__
 
 
@@ -55,9 +55,9 @@ def site_info(project: Project, built: str = "") -> SiteInfo:
 
 @dataclass(frozen=True)
 class RawTable:
-    headers: tuple[tuple[str, bool], ...]      # (label, numeric)
+    headers: tuple[tuple[str, bool], ...]  # (label, numeric)
     rows: tuple[tuple[str, str, tuple[Cell, ...]], ...]  # (anchor, status, cells)
-    inline: bool = True                        # False: too many to list; runs.html has them all
+    inline: bool = True  # False: too many to list; runs.html has them all
     # each column's class: ``col-id`` (the run id, kept in view while the table scrolls),
     # ``col-reason`` (the one that may wrap), ``col-evidence``, ``col-source``; '' for the rest
     columns: tuple[str, ...] = ()
@@ -82,14 +82,14 @@ class ReportPage:
     raw: RawTable
     protocol_html: str
     warnings: tuple[str, ...]
-    ran: tuple = ()    # 03 What actually ran: one configuration.ConfigTable per section
-    audit: AuditBlock | None = None   # "Before you quote these numbers"
-    decision: DecisionView | None = None   # the Decision block (report.yaml decision)
-    workload: WorkloadView | None = None   # "Weighed by your workload" (crossover, reference)
-    distributions: DistributionsPage | None = None   # "Per-request distributions" (requests/)
-    arm_label: str = "Arm"            # the heading of the arm column (report.yaml arm_label)
-    headlines: tuple[Headline, ...] = ()   # each section's main result in words, at the top
-    noise: str = "3%"                 # audit.noise_threshold, the difference of medians that is more than noise
+    ran: tuple = ()  # 03 What actually ran: one configuration.ConfigTable per section
+    audit: AuditBlock | None = None  # "Before you quote these numbers"
+    decision: DecisionView | None = None  # the Decision block (report.yaml decision)
+    workload: WorkloadView | None = None  # "Weighed by your workload" (crossover, reference)
+    distributions: DistributionsPage | None = None  # "Per-request distributions" (requests/)
+    arm_label: str = "Arm"  # the heading of the arm column (report.yaml arm_label)
+    headlines: tuple[Headline, ...] = ()  # each section's main result in words, at the top
+    noise: str = "3%"  # audit.noise_threshold, the difference of medians that is more than noise
 
     @property
     def fold_metrics(self) -> bool:
@@ -125,7 +125,7 @@ def date_range(records: Records) -> str:
 
 # the classes of the raw table's columns, by role (runs.js gives every cell ``col-<role>``)
 CLASSES = {"id": "col-id", "reason": "col-reason", "evidence": "col-evidence", "source": "col-source"}
-WHOSE = ("id", "section", "arm", "status")   # the raw table's first columns: whose record it is
+WHOSE = ("id", "section", "arm", "status")  # the raw table's first columns: whose record it is
 
 
 def _header(column: RecordColumn) -> tuple[str, bool]:
@@ -156,7 +156,7 @@ def _cell(column: RecordColumn, r: RunRecord, arms: Mapping[str, Arm]) -> Cell:
         return Cell(r.evidence or "", href=evidence_href(r.evidence) if r.evidence else "")
     if role == "source":
         return Cell(str(r.where))
-    return Cell(getattr(r, column.id) or "")   # what the record holds under the column's id: its run id, section…
+    return Cell(getattr(r, column.id) or "")  # what the record holds under the column's id: its run id, section…
 
 
 def measure_cells(report: Report, r: RunRecord) -> list[Cell]:
@@ -177,41 +177,55 @@ def raw_table(project: Project) -> RawTable:
     classes = tuple(CLASSES.get(c.role, "") for c in shown)
     if len(project.records) > INLINE_LIMIT:
         return RawTable(headers, (), inline=False, columns=classes)
-    rows = tuple((f"run-{r.run_id}", r.status, tuple(_cell(c, r, project.arms) for c in shown)) for r in project.records)
+    rows = tuple(
+        (f"run-{r.run_id}", r.status, tuple(_cell(c, r, project.arms) for c in shown)) for r in project.records
+    )
     return RawTable(headers, rows, columns=classes)
 
 
-def report_page(project: Project, computed: Computed, audit: Audit, decided: DecisionOutcome | None,
-                charts: ReportCharts) -> ReportPage:
+def report_page(
+    project: Project, computed: Computed, audit: Audit, decided: DecisionOutcome | None, charts: ReportCharts
+) -> ReportPage:
     """``decided``: the decision's outcome with the audit's markers (compute.decision.flagged);
     ``charts``: the report's charts (benchproof.charts.stage), which the sections place."""
     report = project.report
     results = computed.results
     sections = [section_view(project, results, audit, s, computed.comparisons) for s in report.sections]
     distributions = None
-    if computed.distributions.views or computed.distributions.goodput:   # requests/: only then its module
+    if computed.distributions.views or computed.distributions.goodput:  # requests/: only then its module
         from benchproof.pages.distributions_view import distributions_page
 
         distributions = distributions_page(project, computed, audit, charts)
     return ReportPage(
-        title=report.title, subtitle=report.subtitle, topics=report.topics,
+        title=report.title,
+        subtitle=report.subtitle,
+        topics=report.topics,
         subject=tuple((str(k), fmt.raw_value(v)) for k, v in report.subject.items()),
-        n_arms=arm_count(project), n_records=len(project.records),
+        n_arms=arm_count(project),
+        n_records=len(project.records),
         status_counts=status_counts(project.records),
         date_range=date_range(project.records),
         run_files=len(np.unique(project.records.file.codes)),
-        metrics=report.metrics, dimension_labels=tuple(d.label for d in report.dimensions),
-        sections=tuple(sections), raw=raw_table(project), protocol_html=report.protocol_html,
+        metrics=report.metrics,
+        dimension_labels=tuple(d.label for d in report.dimensions),
+        sections=tuple(sections),
+        raw=raw_table(project),
+        protocol_html=report.protocol_html,
         warnings=tuple(str(w) for w in project.warnings),
-        ran=what_ran(project), audit=audit_block(audit, project, results=results, folded=True),
-        decision=_decision(project, decided, audit, computed), workload=workload_view(project, computed, audit, charts),
-        arm_label=report.arm_label, headlines=headlines(project, computed),
+        ran=what_ran(project),
+        audit=audit_block(audit, project, results=results, folded=True),
+        decision=_decision(project, decided, audit, computed),
+        workload=workload_view(project, computed, audit, charts),
+        arm_label=report.arm_label,
+        headlines=headlines(project, computed),
         noise=f"{fmt.setting(project.audit.noise_threshold * 100)}%",
         distributions=distributions,
     )
 
 
-def _decision(project: Project, decided: DecisionOutcome | None, audit: Audit, computed: Computed) -> DecisionView | None:
+def _decision(
+    project: Project, decided: DecisionOutcome | None, audit: Audit, computed: Computed
+) -> DecisionView | None:
     """The Decision block, or None; its module is loaded only for a report with a decision."""
     if decided is None:
         return None

@@ -19,14 +19,14 @@ from benchproof.pages.report import SiteInfo
 
 @dataclass(frozen=True)
 class FilterOption:
-    value: Any           # the record value it selects (a number for numeric dimensions)
-    label: str           # what the option shows, e.g. "failed (3,455)"
+    value: Any  # the record value it selects (a number for numeric dimensions)
+    label: str  # what the option shows, e.g. "failed (3,455)"
     count: int
 
 
 @dataclass(frozen=True)
 class Filter:
-    column: str          # the record column it filters on
+    column: str  # the record column it filters on
     label: str
     options: tuple[FilterOption, ...]
 
@@ -37,13 +37,13 @@ class RunsPage:
 
     title: str
     n_records: int
-    n_text: str                                  # "100,000"
-    status_counts: tuple[tuple[str, str], ...]   # (status, "3,455")
+    n_text: str  # "100,000"
+    status_counts: tuple[tuple[str, str], ...]  # (status, "3,455")
     filters: tuple[Filter, ...]
     data_path: str
     script_path: str
-    number_path: str = NUMBER_PATH                # assets/number.js, which runs.js writes numbers with
-    records_csv: str = download_path("records.csv")   # where every record is, should the script not run
+    number_path: str = NUMBER_PATH  # assets/number.js, which runs.js writes numbers with
+    records_csv: str = download_path("records.csv")  # where every record is, should the script not run
 
 
 def runs_site_files(project: Project, info: SiteInfo, filters: list[Filter]) -> dict[str, str | bytes]:
@@ -51,9 +51,13 @@ def runs_site_files(project: Project, info: SiteInfo, filters: list[Filter]) -> 
     :func:`benchproof.receipts.runs_data.runs_data_files`)."""
     counts = project.records.status_counts()
     page = RunsPage(
-        title=project.report.title, n_records=len(project.records), n_text=fmt.thousands(len(project.records)),
+        title=project.report.title,
+        n_records=len(project.records),
+        n_text=fmt.thousands(len(project.records)),
         status_counts=tuple((s, fmt.thousands(counts[s])) for s in STATUSES if counts.get(s)),
-        filters=tuple(filters), data_path=DATA_PATH, script_path=SCRIPT_PATH,
+        filters=tuple(filters),
+        data_path=DATA_PATH,
+        script_path=SCRIPT_PATH,
     )
     return {
         RUNS: render("runs.html", page=page, site=info, root=""),

@@ -23,8 +23,15 @@ class IndexEntry:
 
 
 def index_entries(projects: dict[str, Project]) -> tuple[IndexEntry, ...]:
-    return tuple(IndexEntry(
-        href=report_href(name), title=project.report.title, subtitle=project.report.subtitle,
-        n_arms=arm_count(project), n_records=len(project.records),
-        status_counts=status_counts(project.records), date_range=date_range(project.records),
-    ) for name, project in projects.items())
+    return tuple(
+        IndexEntry(
+            href=report_href(name),
+            title=project.report.title,
+            subtitle=project.report.subtitle,
+            n_arms=arm_count(project),
+            n_records=len(project.records),
+            status_counts=status_counts(project.records),
+            date_range=date_range(project.records),
+        )
+        for name, project in projects.items()
+    )

@@ -25,7 +25,7 @@ from benchproof.model.project import Project
 from benchproof.model.terms import STATUSES, Point, way
 from benchproof.pages.figure_words import figure_anchor
 
-COMPACT_OVER = 2   # a section with more dimensions than this shows its point as one column
+COMPACT_OVER = 2  # a section with more dimensions than this shows its point as one column
 
 
 @dataclass(frozen=True)
@@ -33,17 +33,17 @@ class Cell:
     text: str
     numeric: bool = False
     missing: bool = False
-    note: str = ""       # n=2 beside a figure from few repetitions
-    ratio: str = ""      # 1.13× the section baseline
-    status: str = ""     # the status in words where there is no figure
-    href: str = ""       # a link (site-relative), e.g. to a record's evidence file
-    flags: tuple = ()    # the audit's markers (benchproof.audit.notices.Flag), each linking to its finding
+    note: str = ""  # n=2 beside a figure from few repetitions
+    ratio: str = ""  # 1.13× the section baseline
+    status: str = ""  # the status in words where there is no figure
+    href: str = ""  # a link (site-relative), e.g. to a record's evidence file
+    flags: tuple = ()  # the audit's markers (benchproof.audit.notices.Flag), each linking to its finding
     direction: str = ""  # the ratio in words beside it: 13% better, (4.17×) worse
-    na: bool = False     # no record of the section has a value of the metric at this point
-    anchor: str = ""     # the id of a summary figure, which the Decision block links to
-    tone: str = ""       # better / worse / same: the direction's colour class
-    separation: str = "" # the comparison with the baseline: "within noise", "too few repetitions to tell"
-    spread: str = ""     # from eleven repetitions: "IQR 2.95–3.00 · p5–p95 2.90–3.10 · 12 outliers"
+    na: bool = False  # no record of the section has a value of the metric at this point
+    anchor: str = ""  # the id of a summary figure, which the Decision block links to
+    tone: str = ""  # better / worse / same: the direction's colour class
+    separation: str = ""  # the comparison with the baseline: "within noise", "too few repetitions to tell"
+    spread: str = ""  # from eleven repetitions: "IQR 2.95–3.00 · p5–p95 2.90–3.10 · 12 outliers"
 
 
 @dataclass(frozen=True)
@@ -52,12 +52,12 @@ class PairRow:
 
     point: str
     metric: str
-    arm: str             # the arm's median (min–max)
+    arm: str  # the arm's median (min–max)
     vs: str
-    ratio: str           # 1.07×
-    words: str           # 7% better, within noise
+    ratio: str  # 1.07×
+    words: str  # 7% better, within noise
     tone: str
-    interval: str        # the 95% bootstrap interval of the ratio ('' below five a side)
+    interval: str  # the 95% bootstrap interval of the ratio ('' below five a side)
 
 
 @dataclass(frozen=True)
@@ -71,14 +71,14 @@ class PairView:
 class SummaryRow:
     arm_id: str
     arm_label: str
-    points: tuple[str, ...]   # the point's cells: one per dimension shown, or one compact text
+    points: tuple[str, ...]  # the point's cells: one per dimension shown, or one compact text
     runs: str
     status: str
-    measured: bool       # at least one successful repetition
+    measured: bool  # at least one successful repetition
     cells: tuple[Cell, ...]
     point_key: str = ""  # ``n_prompt=512 · n_gen=0``: the whole point, for scripts and tests
     baseline: bool = False
-    flags: tuple = ()    # markers of findings about every metric at this point (few repetitions, a guard)
+    flags: tuple = ()  # markers of findings about every metric at this point (few repetitions, a guard)
 
 
 @dataclass(frozen=True)
@@ -86,8 +86,8 @@ class SummaryGroup:
     """The rows of one point (arms side by side) or of one arm (its points)."""
 
     rows: tuple[SummaryRow, ...]
-    view: str = ""       # ``#view=…``: the chart of the group's point ('' for an arm group)
-    label: str = ""      # the point in a few words, shown on a phone above its arms
+    view: str = ""  # ``#view=…``: the chart of the group's point ('' for an arm group)
+    label: str = ""  # the point in a few words, shown on a phone above its arms
 
 
 @dataclass(frozen=True)
@@ -97,13 +97,13 @@ class SectionView:
     notes_html: str
     baseline: str | None
     groups: tuple[SummaryGroup, ...]
-    flags: tuple = ()    # markers of findings about the whole section (e.g. order-confounded)
+    flags: tuple = ()  # markers of findings about the whole section (e.g. order-confounded)
     group_by: str = "point"
-    point_headers: tuple[tuple[str, str], ...] = ()   # (heading, its title attribute)
-    fixed: str = ""      # the dimensions with one value in the whole section, when not shown
-    chart: bool = True   # the section draws its own chart (not in a one-section report)
-    pairs: tuple[PairView, ...] = ()   # the comparisons beside the baseline (``compare``)
-    stronger: str = ""   # what a stronger claim than "within noise" would need, when the counts limit it
+    point_headers: tuple[tuple[str, str], ...] = ()  # (heading, its title attribute)
+    fixed: str = ""  # the dimensions with one value in the whole section, when not shown
+    chart: bool = True  # the section draws its own chart (not in a one-section report)
+    pairs: tuple[PairView, ...] = ()  # the comparisons beside the baseline (``compare``)
+    stronger: str = ""  # what a stronger claim than "within noise" would need, when the counts limit it
 
     @property
     def rows(self) -> tuple[SummaryRow, ...]:
@@ -152,26 +152,43 @@ def _cells(project: Project, row: Row, audit: Audit, comparisons: Comparisons | 
         compared = comparisons.baseline(row.section, row.arm, row.point, metric.id) if comparisons else None
         state = STATE_WORDS[compared.state] if compared is not None and compared.state != SEPARATED else ""
         ratio, own, relative = stat.ratio, stat.is_baseline, ""
-        if compared is not None and compared.relative_only:   # made of degraded records: its own ratio
+        if compared is not None and compared.relative_only:  # made of degraded records: its own ratio
             ratio, own, relative = compared.ratio, False, mark(compared.relative_only)
         direction = fmt.beside(ratio, metric.better, own)
         if compared is not None and compared.state == SAME:
             direction, state = STATE_WORDS[SAME], ""
         state = ", ".join(w for w in (state, relative) if w)
-        cells.append(Cell(
-            text=fmt.summary(stat, metric.places), numeric=True, missing=missing,
-            note=fmt.small_n(stat), ratio=fmt.ratio(ratio), direction=direction,
-            status=stat.status if missing else "", na=na,
-            flags=tuple(f for f in audit.cells.get((row.section, row.arm, row.point, metric.id), ()) if not f.whole),
-            anchor=figure_anchor(row.section, row.arm, row.point, metric.id),
-            tone="same" if direction == STATE_WORDS[SAME] else tone(ratio, metric.better, own), separation=state,
-            spread=spread_text(stat, metric.places),
-        ))
+        cells.append(
+            Cell(
+                text=fmt.summary(stat, metric.places),
+                numeric=True,
+                missing=missing,
+                note=fmt.small_n(stat),
+                ratio=fmt.ratio(ratio),
+                direction=direction,
+                status=stat.status if missing else "",
+                na=na,
+                flags=tuple(
+                    f for f in audit.cells.get((row.section, row.arm, row.point, metric.id), ()) if not f.whole
+                ),
+                anchor=figure_anchor(row.section, row.arm, row.point, metric.id),
+                tone="same" if direction == STATE_WORDS[SAME] else tone(ratio, metric.better, own),
+                separation=state,
+                spread=spread_text(stat, metric.places),
+            )
+        )
     return tuple(cells)
 
 
-def _pairs(project: Project, results: Results, comparisons: Comparisons, section: Section,
-           compact: bool, shown: list[str], labels: dict[str, str]) -> tuple[PairView, ...]:
+def _pairs(
+    project: Project,
+    results: Results,
+    comparisons: Comparisons,
+    section: Section,
+    compact: bool,
+    shown: list[str],
+    labels: dict[str, str],
+) -> tuple[PairView, ...]:
     rows = {(r.arm, r.point): r for r in results.section_rows(section.id)}
     metrics = {m.id: m for m in project.report.metrics}
     out = []
@@ -181,12 +198,18 @@ def _pairs(project: Project, results: Results, comparisons: Comparisons, section
         for c in mine:
             m = metrics[c.metric]
             interval = c.separation.interval
-            pair_rows.append(PairRow(
-                _point_label(c.point, shown, compact, labels) if c.point else "", m.label,
-                fmt.summary(rows[(arm, c.point)].stats[c.metric], m.places),
-                fmt.summary(rows[(vs, c.point)].stats[c.metric], m.places), fmt.ratio(c.ratio), c.words,
-                "same" if c.state == SAME else tone(c.ratio, m.better),
-                f"{fmt.times(interval[0])}–{fmt.times(interval[1])}" if interval else ""))
+            pair_rows.append(
+                PairRow(
+                    _point_label(c.point, shown, compact, labels) if c.point else "",
+                    m.label,
+                    fmt.summary(rows[(arm, c.point)].stats[c.metric], m.places),
+                    fmt.summary(rows[(vs, c.point)].stats[c.metric], m.places),
+                    fmt.ratio(c.ratio),
+                    c.words,
+                    "same" if c.state == SAME else tone(c.ratio, m.better),
+                    f"{fmt.times(interval[0])}–{fmt.times(interval[1])}" if interval else "",
+                )
+            )
         out.append(PairView(project.arms[arm].label, project.arms[vs].label, tuple(pair_rows)))
     return tuple(out)
 
@@ -196,8 +219,9 @@ def _stronger(comparisons: Comparisons | None, section: Section) -> str:
     (``with 3 vs 3 repetitions an exact rank test cannot give p below 0.1; …``); '' otherwise."""
     if comparisons is None:
         return ""
-    said = dict.fromkeys(stronger_claim(c.separation.n_b, c.separation.n_a) for c in comparisons
-                         if c.section == section.id)
+    said = dict.fromkeys(
+        stronger_claim(c.separation.n_b, c.separation.n_a) for c in comparisons if c.section == section.id
+    )
     return "; ".join(s for s in said if s)
 
 
@@ -226,8 +250,9 @@ def _point_label(point: Point, shown: list[str], compact: bool, labels: dict[str
     return fmt.point(tuple((d, values[d]) for d in shown), labels) if shown else ""
 
 
-def section_view(project: Project, results: Results, audit: Audit, section: Section,
-                 comparisons: Comparisons | None = None) -> SectionView:
+def section_view(
+    project: Project, results: Results, audit: Audit, section: Section, comparisons: Comparisons | None = None
+) -> SectionView:
     report = project.report
     labels = {d.id: d.label for d in report.dimensions}
     points = results.points[section.id]
@@ -250,21 +275,48 @@ def section_view(project: Project, results: Results, audit: Audit, section: Sect
     def summary_row(arm_id: str, point: Point) -> SummaryRow:
         row = rows[(arm_id, point)]
         arm = project.arms[arm_id]
-        whole = tuple(dict.fromkeys(f for m in report.metrics for f in audit.cells.get((section.id, arm_id, point, m.id), ())
-                                    if f.whole))
-        return SummaryRow(arm.id, arm.label, _point_cells(point, shown, compact), runs_text(row.counts, row.status),
-                          row.status, bool(row.counts.get("ok")), _cells(project, row, audit, comparisons),
-                          fmt.point_ids(point) if point else "", arm_id == section.baseline, whole)
+        whole = tuple(
+            dict.fromkeys(
+                f for m in report.metrics for f in audit.cells.get((section.id, arm_id, point, m.id), ()) if f.whole
+            )
+        )
+        return SummaryRow(
+            arm.id,
+            arm.label,
+            _point_cells(point, shown, compact),
+            runs_text(row.counts, row.status),
+            row.status,
+            bool(row.counts.get("ok")),
+            _cells(project, row, audit, comparisons),
+            fmt.point_ids(point) if point else "",
+            arm_id == section.baseline,
+            whole,
+        )
 
     if section.group_by == "arm":
         groups = tuple(SummaryGroup(tuple(summary_row(a, p) for p in points)) for a in arms)
     else:
-        groups = tuple(SummaryGroup(tuple(summary_row(a, p) for a in arms),
-                                    view_href(key) if (key := bar_view(results, section.id, None, p)) else "",
-                                    _point_label(p, shown, compact, labels))
-                       for p in points)
+        groups = tuple(
+            SummaryGroup(
+                tuple(summary_row(a, p) for a in arms),
+                view_href(key) if (key := bar_view(results, section.id, None, p)) else "",
+                _point_label(p, shown, compact, labels),
+            )
+            for p in points
+        )
     baseline = project.arms[section.baseline].label if section.baseline else None
     pairs = _pairs(project, results, comparisons, section, compact, shown, labels) if comparisons else ()
-    return SectionView(section.id, section.title, section.notes_html, baseline, groups,
-                       audit.sections.get(section.id, ()), section.group_by, headers, fixed_text,
-                       chart=len(report.sections) > 1, pairs=pairs, stronger=_stronger(comparisons, section))
+    return SectionView(
+        section.id,
+        section.title,
+        section.notes_html,
+        baseline,
+        groups,
+        audit.sections.get(section.id, ()),
+        section.group_by,
+        headers,
+        fixed_text,
+        chart=len(report.sections) > 1,
+        pairs=pairs,
+        stronger=_stronger(comparisons, section),
+    )

@@ -36,9 +36,9 @@ class Unpacked:
     """The bundle's files, copied under ``root`` (relative POSIX path → sha256)."""
 
     root: Path
-    name: str                                            # the bundle's folder name ("…-evidence")
+    name: str  # the bundle's folder name ("…-evidence")
     digests: dict[str, str] = field(default_factory=dict)
-    refused: list[str] = field(default_factory=list)     # one message per entry not copied
+    refused: list[str] = field(default_factory=list)  # one message per entry not copied
 
     def path(self, rel: str) -> Path:
         return self.root / rel
@@ -127,18 +127,22 @@ def unpack_zip(path: Path, dest: Path) -> Unpacked:
         dest.mkdir(parents=True, exist_ok=True)
         free = shutil.disk_usage(dest).free
         if declared > free:
-            raise ArchiveError(f"{printable(path.name)} would unpack to {declared:,} bytes; the temporary folder "
-                               f"has {free:,} free (set TMPDIR to a folder with more room)")
+            raise ArchiveError(
+                f"{printable(path.name)} would unpack to {declared:,} bytes; the temporary folder "
+                f"has {free:,} free (set TMPDIR to a folder with more room)"
+            )
         tops = {i.filename.split("/", 1)[0] for i in infos}
         name = tops.pop() if len(tops) == 1 else ""
         out = Unpacked(dest, name)
         if not name or unsafe_name(name):
-            raise ArchiveError(f"{printable(path.name)} is not an evidence bundle: its entries do not all lie in "
-                               f"one folder (found {some(sorted(printable(t) for t in tops | {name}), sep=', ')})")
+            raise ArchiveError(
+                f"{printable(path.name)} is not an evidence bundle: its entries do not all lie in "
+                f"one folder (found {some(sorted(printable(t) for t in tops | {name}), sep=', ')})"
+            )
         seen = _Names()
         for info in infos:
             shown = printable(info.filename)
-            rel = info.filename[len(name) + 1:]
+            rel = info.filename[len(name) + 1 :]
             if info.is_dir():
                 continue
             why = unsafe_name(rel) or reader.entry_refusal(info)
@@ -176,14 +180,17 @@ def copy_folder(folder: Path, dest: Path) -> Unpacked:
             info = full.lstat()
             if stat.S_ISDIR(info.st_mode):
                 continue
-            why = unsafe_name(rel) or ("a link" if stat.S_ISLNK(info.st_mode) else
-                                       None if stat.S_ISREG(info.st_mode) else "not a regular file")
+            why = unsafe_name(rel) or (
+                "a link" if stat.S_ISLNK(info.st_mode) else None if stat.S_ISREG(info.st_mode) else "not a regular file"
+            )
             if why is not None:
                 out.refused.append(f"{shown}: {why}")
                 continue
             total += info.st_size
             if len(seen) >= MAX_FILES or total > MAX_BYTES:
-                raise ArchiveError(f"{printable(str(folder))} holds more than {MAX_FILES:,} files or {MAX_BYTES:,} bytes")
+                raise ArchiveError(
+                    f"{printable(str(folder))} holds more than {MAX_FILES:,} files or {MAX_BYTES:,} bytes"
+                )
             if not seen.claim(rel, out.refused, shown):
                 continue
             try:

@@ -25,8 +25,8 @@ class NotPublished(Exception):
 class Located:
     kind: str
     path: Path
-    zip: Path | None = None            # the evidence zip (a site's, or the zip itself)
-    reports: tuple[str, ...] = ()      # a multi-report site: its report folders
+    zip: Path | None = None  # the evidence zip (a site's, or the zip itself)
+    reports: tuple[str, ...] = ()  # a multi-report site: its report folders
 
     @property
     def signature(self) -> Path | None:
@@ -52,17 +52,26 @@ def site_zip(site: Path) -> Path:
     several)."""
     found = sorted(p for p in (site / DOWNLOADS).glob("*-evidence.zip"))
     if len(found) != 1:
-        raise NotPublished(f"{printable(str(site))} looks like a site, but its {DOWNLOADS}/ holds "
-                           f"{'no' if not found else f'{len(found):,}'} evidence {fmt.plural(len(found), 'zip')}")
+        raise NotPublished(
+            f"{printable(str(site))} looks like a site, but its {DOWNLOADS}/ holds "
+            f"{'no' if not found else f'{len(found):,}'} evidence {fmt.plural(len(found), 'zip')}"
+        )
     if not stat.S_ISREG(found[0].lstat().st_mode):
-        raise NotPublished(f"{printable(str(found[0]))}: the evidence zip is not a regular file (a link, a folder, "
-                           "a FIFO or a device is never read)")
+        raise NotPublished(
+            f"{printable(str(found[0]))}: the evidence zip is not a regular file (a link, a folder, "
+            "a FIFO or a device is never read)"
+        )
     return found[0]
 
 
 def _reports(folder: Path) -> tuple[str, ...]:
-    return tuple(sorted(d.name for d in folder.iterdir() if d.is_dir() and not d.is_symlink()
-                        and (d / INDEX).is_file() and (d / DOWNLOADS).is_dir()))
+    return tuple(
+        sorted(
+            d.name
+            for d in folder.iterdir()
+            if d.is_dir() and not d.is_symlink() and (d / INDEX).is_file() and (d / DOWNLOADS).is_dir()
+        )
+    )
 
 
 def locate(path: Path) -> Located:
@@ -84,5 +93,7 @@ def locate(path: Path) -> Located:
         return Located(PROJECT, path)
     if (path / INDEX).is_file() and _reports(path):
         return Located(MULTI, path, reports=_reports(path))
-    raise NotPublished(f"{printable(str(path))} is not a site (index.html and downloads/), an evidence "
-                       f"bundle (SHA256SUMS), a project (report.yaml) or a results.json")
+    raise NotPublished(
+        f"{printable(str(path))} is not a site (index.html and downloads/), an evidence "
+        f"bundle (SHA256SUMS), a project (report.yaml) or a results.json"
+    )

@@ -14,9 +14,9 @@ from benchproof.published.shown import Bounded
 
 SUMS = "SHA256SUMS"
 PROVENANCE = "PROVENANCE.json"
-OUTPUTS = ("records.csv", "records.jsonl", "results.json", PROVENANCE, SUMS)   # what the build adds to the inputs
+OUTPUTS = ("records.csv", "records.jsonl", "results.json", PROVENANCE, SUMS)  # what the build adds to the inputs
 _LINE = re.compile(r"([0-9a-f]{64})  (.+)")
-SHOWN = 8   # names listed in one message before "and N more"
+SHOWN = 8  # names listed in one message before "and N more"
 
 
 def listed(names: list[str], limit: int = SHOWN) -> str:
@@ -86,7 +86,7 @@ class Provenance:
     generator: str
     epoch: int
     source: str
-    inputs: dict[str, tuple[int, str]]     # path → (bytes, sha256)
+    inputs: dict[str, tuple[int, str]]  # path → (bytes, sha256)
 
 
 def read_provenance(data: bytes | None, latest: int) -> tuple[Provenance | None, str]:
@@ -95,19 +95,26 @@ def read_provenance(data: bytes | None, latest: int) -> tuple[Provenance | None,
         return None, f"the bundle has no {PROVENANCE}"
     try:
         doc = parse_json(data, PROVENANCE)
-    except Refused as exc:   # not UTF-8, not JSON, too deep, too many digits
+    except Refused as exc:  # not UTF-8, not JSON, too deep, too many digits
         return None, str(exc)
     if not isinstance(doc, dict):
         return None, f"{PROVENANCE} is not a JSON object"
     epoch, generator, source = doc.get("build_time_epoch"), doc.get("generator"), doc.get("build_time_source")
     if type(epoch) is not int or not 0 <= epoch <= latest:
-        return None, f"{PROVENANCE}: 'build_time_epoch' must be whole seconds from 1970 to 9999, got {printable(repr(epoch)[:40])}"
+        return (
+            None,
+            f"{PROVENANCE}: 'build_time_epoch' must be whole seconds from 1970 to 9999, got {printable(repr(epoch)[:40])}",
+        )
     if not isinstance(generator, str) or not isinstance(source, str):
         return None, f"{PROVENANCE}: 'generator' and 'build_time_source' must be texts"
     inputs: dict[str, tuple[int, str]] = {}
     for item in found if isinstance(found := doc.get("inputs"), list) else []:
-        if (isinstance(item, dict) and isinstance(item.get("path"), str) and type(item.get("bytes")) is int
-                and isinstance(item.get("sha256"), str)):
+        if (
+            isinstance(item, dict)
+            and isinstance(item.get("path"), str)
+            and type(item.get("bytes")) is int
+            and isinstance(item.get("sha256"), str)
+        ):
             inputs[item["path"]] = (item["bytes"], item["sha256"])
         else:
             return None, f"{PROVENANCE}: an entry of 'inputs' is not {{path, bytes, sha256}}"
@@ -119,8 +126,11 @@ def check_provenance(bundle: Unpacked, provenance: Provenance) -> tuple[bool, st
     other file of the bundle is one the build writes."""
     problems: list[str] = []
     absent = sorted(p for p in provenance.inputs if p not in bundle.digests)
-    changed = sorted(p for p, (size, digest) in provenance.inputs.items() if p in bundle.digests
-                     and (bundle.digests[p] != digest or bundle.path(p).stat().st_size != size))
+    changed = sorted(
+        p
+        for p, (size, digest) in provenance.inputs.items()
+        if p in bundle.digests and (bundle.digests[p] != digest or bundle.path(p).stat().st_size != size)
+    )
     unlisted = sorted(p for p in bundle.digests if p not in provenance.inputs and p not in OUTPUTS)
     problems += _found(changed, "input differs", "inputs differ", f"from {PROVENANCE}")
     problems += _found(absent, "input", "inputs", f"of {PROVENANCE} missing")

@@ -32,29 +32,29 @@ from benchproof.errors import printable
 KiB, MiB, GiB = 1 << 10, 1 << 20, 1 << 30
 CHUNK = MiB
 
-LIMITS = {                              # what a file may weigh, by what it is
+LIMITS = {  # what a file may weigh, by what it is
     "results.json": 256 * MiB,
-    "records.jsonl": 4 * GiB,           # read line by line
+    "records.jsonl": 4 * GiB,  # read line by line
     "report.yaml": 16 * MiB,
     "SHA256SUMS": 64 * MiB,
     "PROVENANCE.json": 64 * MiB,
     "index.html": 64 * MiB,
-    "signature": 64 * KiB,              # an SSH signature is a few hundred bytes
-    "key": MiB,                         # an SSH key, an allowed_signers file
-    "download": 16 * GiB,               # hashed by streaming
-    "zip": 16 * GiB,                    # read entry by entry
+    "signature": 64 * KiB,  # an SSH signature is a few hundred bytes
+    "key": MiB,  # an SSH key, an allowed_signers file
+    "download": 16 * GiB,  # hashed by streaming
+    "zip": 16 * GiB,  # read entry by entry
 }
-MAX_LINE = 64 * MiB                     # one line of records.jsonl
-MAX_DEPTH = 100                         # JSON nesting: a results.json needs eight
+MAX_LINE = 64 * MiB  # one line of records.jsonl
+MAX_DEPTH = 100  # JSON nesting: a results.json needs eight
 
 # zip entries (see zip_refusal and entry_refusal)
 MAX_FILES = 200_000
-MAX_ENTRY = 4 * GiB                     # one entry, unpacked
-MAX_BYTES = 8 * GiB                     # every entry, unpacked
-MAX_RATIO = 200                         # unpacked ÷ packed: evidence text deflates 3–20 times
-RATIO_FROM = MiB                        # entries smaller than this are not held to the ratio
+MAX_ENTRY = 4 * GiB  # one entry, unpacked
+MAX_BYTES = 8 * GiB  # every entry, unpacked
+MAX_RATIO = 200  # unpacked ÷ packed: evidence text deflates 3–20 times
+RATIO_FROM = MiB  # entries smaller than this are not held to the ratio
 METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflated"}
-ENCRYPTED = 0x1 | 0x40 | 0x2000         # general purpose flags: encrypted, strong encryption, masked headers
+ENCRYPTED = 0x1 | 0x40 | 0x2000  # general purpose flags: encrypted, strong encryption, masked headers
 
 
 _SOURCE = "_benchproof_source"
@@ -98,7 +98,7 @@ def read_file(path: Path, what: str, shown: str | None = None) -> bytes:
     source, size = open_regular(path, what, shown)
     with source:
         data = source.read(LIMITS[what] + 1)
-    if len(data) > LIMITS[what]:             # it grew while read
+    if len(data) > LIMITS[what]:  # it grew while read
         raise Refused(f"{shown or _shown(path)}: more than a {what}'s {LIMITS[what]:,} bytes")
     return data
 
@@ -141,6 +141,7 @@ class Hashes:
 
 # --- zips -----------------------------------------------------------------------------------
 
+
 def open_zip(path: Path, shown: str | None = None) -> zipfile.ZipFile:
     """The zip at ``path``, its entries checked as a whole (:func:`zip_refusal`); Refused when
     it is not a regular file, not a zip, or past a limit."""
@@ -156,7 +157,7 @@ def open_zip(path: Path, shown: str | None = None) -> zipfile.ZipFile:
         archive.close()
         source.close()
         raise Refused(f"{shown} {why}")
-    setattr(archive, _SOURCE, source)      # closed with it: see close_zip
+    setattr(archive, _SOURCE, source)  # closed with it: see close_zip
     return archive
 
 
@@ -183,7 +184,7 @@ def zip_refusal(infos: list[zipfile.ZipInfo], size: int) -> str | None:
 def entry_refusal(info: zipfile.ZipInfo) -> str | None:
     """Why one entry is not read (a link or a device, encrypted, compressed another way, too
     large, or unpacking to more than :data:`MAX_RATIO` times its packed size), or None."""
-    kind = stat.S_IFMT(info.external_attr >> 16)    # 0: no type recorded (zipfile.writestr), a file
+    kind = stat.S_IFMT(info.external_attr >> 16)  # 0: no type recorded (zipfile.writestr), a file
     if info.create_system == 3 and kind and kind != stat.S_IFREG and not info.is_dir():
         return "a link" if kind == stat.S_IFLNK else "not a regular file"
     if info.flag_bits & ENCRYPTED:
@@ -215,12 +216,13 @@ def read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, what: str, shown
         raise Refused(f"{shown}: {info.file_size:,} bytes, more than a {what}'s {LIMITS[what]:,}")
     try:
         with open_entry(archive, info, shown) as source:
-            return source.read(LIMITS[what] + 1)[:LIMITS[what]]
+            return source.read(LIMITS[what] + 1)[: LIMITS[what]]
     except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
         raise Refused(f"{shown}: cannot be unpacked ({printable(str(exc))})") from None
 
 
 # --- JSON -----------------------------------------------------------------------------------
+
 
 def _not_json(token: str):
     raise ValueError(f"{token} is not JSON")
@@ -256,7 +258,7 @@ def parse_json(data: bytes, where: str, depth: int = MAX_DEPTH) -> Any:
         raise Refused(f"{where}:{exc.lineno}: not JSON: {exc.msg}") from None
     except RecursionError:
         raise Refused(f"{where}: not JSON this reader takes: nested more than {depth} levels") from None
-    except ValueError as exc:       # NaN, a number beyond a double, an integer of thousands of digits
+    except ValueError as exc:  # NaN, a number beyond a double, an integer of thousands of digits
         raise Refused(f"{where}: not JSON this reader takes: {printable(str(exc))[:120]}") from None
     if _too_deep(doc, depth):
         raise Refused(f"{where}: not JSON this reader takes: nested more than {depth} levels")

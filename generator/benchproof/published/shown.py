@@ -13,7 +13,7 @@ from typing import Any
 from benchproof.errors import printable
 
 MOST = 10
-_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\ud800-\udfff\u2028\u2029]")   # json.dumps escapes the rest
+_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\ud800-\udfff\u2028\u2029]")  # json.dumps escapes the rest
 
 
 def lines(text: str) -> str:

@@ -37,23 +37,47 @@ MAX_LENGTH = 500
 MAX_EXPONENT = 8
 
 _BINOPS: dict[type, Callable[[float, float], Any]] = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-    ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
-    ast.Pow: operator.pow}
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+    ast.Pow: operator.pow,
+}
 _UNOPS: dict[type, Callable[[float], float]] = {ast.UAdd: operator.pos, ast.USub: operator.neg}
 _COMPARE: dict[type, Callable[[float, float], bool]] = {
-    ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
-    ast.Eq: operator.eq, ast.NotEq: operator.ne}
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+}
 _COMPARE_TEXT = {ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not"}
-_OP_TEXT = {ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<",
-            ast.RShift: ">>", ast.MatMult: "@", ast.Invert: "~", ast.Not: "not"}
+_OP_TEXT = {
+    ast.BitAnd: "&",
+    ast.BitOr: "|",
+    ast.BitXor: "^",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+    ast.MatMult: "@",
+    ast.Invert: "~",
+    ast.Not: "not",
+}
 _FORBIDDEN: list[tuple[type | tuple[type, ...], str]] = [
-    (ast.Call, "function calls are"), (ast.Attribute, "attributes are"),
-    (ast.Subscript, "subscripts are"), (ast.Compare, "comparisons are"),
-    (ast.BoolOp, "'and'/'or' are"), (ast.IfExp, "'if'/'else' is"), (ast.Lambda, "lambdas are"),
-    (ast.NamedExpr, "':=' is"), (ast.JoinedStr, "f-strings are"),
+    (ast.Call, "function calls are"),
+    (ast.Attribute, "attributes are"),
+    (ast.Subscript, "subscripts are"),
+    (ast.Compare, "comparisons are"),
+    (ast.BoolOp, "'and'/'or' are"),
+    (ast.IfExp, "'if'/'else' is"),
+    (ast.Lambda, "lambdas are"),
+    (ast.NamedExpr, "':=' is"),
+    (ast.JoinedStr, "f-strings are"),
     ((ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp), "comprehensions are"),
-    ((ast.List, ast.Tuple, ast.Set, ast.Dict), "lists, tuples, sets and dicts are")]
+    ((ast.List, ast.Tuple, ast.Set, ast.Dict), "lists, tuples, sets and dicts are"),
+]
 
 
 class DeriveError(ValueError):
@@ -88,14 +112,14 @@ def _forbidden(node: ast.AST, condition: bool = False) -> str | None:
     if isinstance(node, ast.Constant):
         value = node.value
         if condition and isinstance(value, str):
-            return None                      # a time, checked by _times
+            return None  # a time, checked by _times
         if value is None or isinstance(value, bool):
             return f"'{value}' is not allowed"
         if type(value) not in (int, float):
             kind = {str: "strings", bytes: "bytes", complex: "complex numbers"}.get(type(value))
             return f"{kind or type(value).__name__ + ' values'} are not allowed"
         try:
-            return None if math.isfinite(float(cast(float, value))) else "this number is too large"   # int or float
+            return None if math.isfinite(float(cast(float, value))) else "this number is too large"  # int or float
         except OverflowError:
             return "this number is too large"
     if isinstance(node, ast.Name) and node.id.startswith("_"):
@@ -104,11 +128,14 @@ def _forbidden(node: ast.AST, condition: bool = False) -> str | None:
         return f"the operator '{_OP_TEXT.get(type(node.op), '?')}' is not allowed"
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
         power = node.right.operand if isinstance(node.right, ast.UnaryOp) else node.right
-        if not (isinstance(power, ast.Constant) and isinstance(power.value, (int, float))
-                and not isinstance(power.value, bool) and abs(power.value) <= MAX_EXPONENT):
+        if not (
+            isinstance(power, ast.Constant)
+            and isinstance(power.value, (int, float))
+            and not isinstance(power.value, bool)
+            and abs(power.value) <= MAX_EXPONENT
+        ):
             return f"'**' needs a number from -{MAX_EXPONENT} to {MAX_EXPONENT} as exponent"
-    if isinstance(node, (ast.Name, ast.UnaryOp, ast.BinOp, ast.operator, ast.unaryop,
-                         ast.expr_context)):
+    if isinstance(node, (ast.Name, ast.UnaryOp, ast.BinOp, ast.operator, ast.unaryop, ast.expr_context)):
         return None
     what = next((w for t, w in _FORBIDDEN if isinstance(node, t)), f"{type(node).__name__} is")
     return f"{what} not allowed"
@@ -117,7 +144,8 @@ def _forbidden(node: ast.AST, condition: bool = False) -> str | None:
 def _is_truth(node: ast.expr) -> bool:
     """Whether ``node`` gives true/false (a comparison, 'and'/'or', 'not') rather than a number."""
     return isinstance(node, (ast.Compare, ast.BoolOp)) or (
-        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not))
+        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    )
 
 
 def _kind_error(node: ast.AST, text: str) -> str | None:
@@ -126,6 +154,7 @@ def _kind_error(node: ast.AST, text: str) -> str | None:
     Numbers are combined by arithmetic and compared; comparisons are joined by 'and', 'or'
     and 'not'.  Checked node by node (no recursion), so any depth is safe.
     """
+
     def src(n: ast.AST) -> str:
         return _quote(ast.get_source_segment(text, n) or ast.unparse(n))
 
@@ -152,8 +181,7 @@ def _check(expr: str, condition: bool = False) -> tuple[str, ast.expr, tuple[str
     what = "check" if condition else "derive"
     text = expr.strip()
     if len(text) > MAX_LENGTH:
-        raise DeriveError(f"{what}: expression is too long ({len(text)} characters; "
-                          f"the limit is {MAX_LENGTH})")
+        raise DeriveError(f"{what}: expression is too long ({len(text)} characters; the limit is {MAX_LENGTH})")
     try:
         tree = ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError) as e:  # ValueError: null bytes on Python < 3.12
@@ -172,8 +200,7 @@ def _check(expr: str, condition: bool = False) -> tuple[str, ast.expr, tuple[str
             raise DeriveError(f"{what}: {why} ({_quote(src)})")
     if condition and not _is_truth(tree):
         raise DeriveError(f"{what}: a guard must be a comparison, e.g. 'nice == 0' (got {_quote(text)})")
-    names = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name)),
-                   key=lambda n: (n.lineno, n.col_offset))
+    names = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name)), key=lambda n: (n.lineno, n.col_offset))
     if not names:
         raise DeriveError(f"{what}: the expression uses no fields ({_quote(text)})")
     return text, tree, tuple(dict.fromkeys(n.id for n in names))
@@ -198,8 +225,8 @@ class Derivation:
     _text: str = field(init=False, repr=False, compare=False)
     _tree: ast.expr = field(init=False, repr=False, compare=False)
 
-    _timed: tuple[str, ...] = field(init=False, repr=False, compare=False)   # fields read as ISO 8601 times
-    _literals: dict = field(init=False, repr=False, compare=False)           # a time text → its seconds
+    _timed: tuple[str, ...] = field(init=False, repr=False, compare=False)  # fields read as ISO 8601 times
+    _literals: dict = field(init=False, repr=False, compare=False)  # a time text → its seconds
 
     CONDITION = False  # a number (Derivation) or true/false (Condition)
 
@@ -242,8 +269,9 @@ class Derivation:
         except RecursionError:
             raise DeriveError(f"expression is too deeply nested: {_quote(self._text)}") from None
 
-    def evaluate_many(self, numbers: Mapping[str, Any], bad: Iterable[int],
-                      values_of: Callable[[int], Mapping[str, object]]) -> tuple[Any, dict[int, str]]:
+    def evaluate_many(
+        self, numbers: Mapping[str, Any], bad: Iterable[int], values_of: Callable[[int], Mapping[str, object]]
+    ) -> tuple[Any, dict[int, str]]:
         """:meth:`evaluate` for many records at once: ``numbers`` maps each field to its values
         as floats (NaN where not measured, or not a number: the rows in ``bad``).  Gives the
         results (NaN for None; a condition's as 1.0 / 0.0) and the error of each record that
@@ -254,7 +282,7 @@ class Derivation:
         import numpy as np
 
         columns = {name: np.asarray(numbers[name], float) for name in self.fields}
-        if self._timed:   # times are read from the text, record by record
+        if self._timed:  # times are read from the text, record by record
             bad = range(len(next(iter(columns.values()))))
         missing = np.zeros(len(next(iter(columns.values()))), bool)
         for values in columns.values():
@@ -284,14 +312,17 @@ class Derivation:
 
         n = len(next(iter(env.values())))
         if isinstance(node, ast.Constant):
-            value = self._literals[node.value] if isinstance(node.value, str) else \
-                float(cast(float, node.value))   # _check let only ints and floats through
+            value = (
+                self._literals[node.value] if isinstance(node.value, str) else float(cast(float, node.value))
+            )  # _check let only ints and floats through
             return np.full(n, value), np.zeros(n, bool)
         if isinstance(node, ast.Name):
             return env[node.id], np.zeros(n, bool)
         if isinstance(node, (ast.Compare, ast.BoolOp)):
-            parts = [self._eval_many(child, env) for child in
-                     ([node.left, *node.comparators] if isinstance(node, ast.Compare) else node.values)]
+            parts = [
+                self._eval_many(child, env)
+                for child in ([node.left, *node.comparators] if isinstance(node, ast.Compare) else node.values)
+            ]
             suspect = np.logical_or.reduce([s for _, s in parts])
             if isinstance(node, ast.BoolOp):
                 combine = np.logical_and if isinstance(node.op, ast.And) else np.logical_or
@@ -304,10 +335,12 @@ class Derivation:
             value, suspect = self._eval_many(node.operand, env)
             return (~value if isinstance(node.op, ast.Not) else _UNOPS[type(node.op)](value)), suspect
         assert isinstance(node, ast.BinOp)
-        (left, left_suspect), (right, right_suspect) = (self._eval_many(node.left, env),
-                                                        self._eval_many(node.right, env))
+        (left, left_suspect), (right, right_suspect) = (
+            self._eval_many(node.left, env),
+            self._eval_many(node.right, env),
+        )
         suspect = left_suspect | right_suspect
-        if isinstance(node.op, ast.Pow):   # C pow() and numpy's may differ in the last bit: all rechecked
+        if isinstance(node.op, ast.Pow):  # C pow() and numpy's may differ in the last bit: all rechecked
             return np.full(n, np.nan), np.ones(n, bool)
         result = _BINOPS[type(node.op)](left, right)
         if isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)):
@@ -319,8 +352,9 @@ class Derivation:
 
     def _eval(self, node: ast.expr, env: Mapping[str, float]) -> Any:
         if isinstance(node, ast.Constant):
-            return self._literals[node.value] if isinstance(node.value, str) else \
-                float(cast(float, node.value))   # _check let only ints and floats through
+            return (
+                self._literals[node.value] if isinstance(node.value, str) else float(cast(float, node.value))
+            )  # _check let only ints and floats through
         if isinstance(node, ast.Name):
             return env[node.id]
         if isinstance(node, ast.Compare):  # chained like Python: a < b < c is a < b and b < c
@@ -344,8 +378,9 @@ class Derivation:
             result = _BINOPS[type(node.op)](left, right)
         except ZeroDivisionError:
             if isinstance(node.op, ast.Pow):
-                raise DeriveError(f"division by zero: {self._src(node.left)} is 0 and is "
-                                  f"raised to a negative power") from None
+                raise DeriveError(
+                    f"division by zero: {self._src(node.left)} is 0 and is raised to a negative power"
+                ) from None
             raise DeriveError(f"division by zero: {self._src(node.right)} is 0") from None
         except OverflowError:
             raise DeriveError(f"result is too large: {self._src(node)}") from None
@@ -364,7 +399,7 @@ class Condition(Derivation):
     CONDITION = True
 
     def evaluate(self, values: Mapping[str, object]) -> bool | None:
-        return cast("bool | None", super().evaluate(values))   # a comparison's tree evaluates to a bool
+        return cast("bool | None", super().evaluate(values))  # a comparison's tree evaluates to a bool
 
 
 def parse(expr: str) -> Derivation:

@@ -48,12 +48,17 @@ def folder_files(root: Path, folder: str, suffixes: tuple[str, ...]) -> list[Pat
     top = root / folder
     if not top.is_dir():
         return []
-    return sorted((p for p in top.iterdir() if p.suffix.lower() in suffixes and p.is_file()
-                   and name_problem(f"{folder}/{p.name}") is None), key=lambda p: p.name)
+    return sorted(
+        (
+            p
+            for p in top.iterdir()
+            if p.suffix.lower() in suffixes and p.is_file() and name_problem(f"{folder}/{p.name}") is None
+        ),
+        key=lambda p: p.name,
+    )
 
 
-def strays(root: Path, folder: str, suffixes: tuple[str, ...], problems: Problems, other: str,
-           error: bool) -> None:
+def strays(root: Path, folder: str, suffixes: tuple[str, ...], problems: Problems, other: str, error: bool) -> None:
     """Report every entry of ``root/folder`` that :func:`folder_files` leaves out: a file of
     another type (``other`` says why; an error when ``error``, else a warning), a hidden file or
     a subfolder (a warning), a name the receipts cannot list (an error)."""
@@ -68,8 +73,9 @@ def strays(root: Path, folder: str, suffixes: tuple[str, ...], problems: Problem
         elif path.suffix.lower() in suffixes and path.is_file():
             continue
         elif path.name.startswith(".") or path.is_dir():
-            problems.warning(rel, None, f"skipped: only the files of {folder}/ itself are read, "
-                                        "not hidden files or subfolders")
+            problems.warning(
+                rel, None, f"skipped: only the files of {folder}/ itself are read, not hidden files or subfolders"
+            )
         else:
             (problems.error if error else problems.warning)(rel, None, other)
 

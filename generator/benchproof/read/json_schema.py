@@ -37,9 +37,11 @@ _KINDS: dict[str, dict[str, Any]] = {
 
 
 def _mapping(fields: Mapping[str, Field]) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "object",
-                              "properties": {key: _value(spec) for key, spec in fields.items()},
-                              "additionalProperties": False}
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {key: _value(spec) for key, spec in fields.items()},
+        "additionalProperties": False,
+    }
     required = [key for key, spec in fields.items() if spec.required]
     if required:
         schema["required"] = required
@@ -47,8 +49,9 @@ def _mapping(fields: Mapping[str, Field]) -> dict[str, Any]:
 
 
 def _value(spec: Field) -> dict[str, Any]:
-    schema = _mapping(spec.fields) if spec.kind == "map" and spec.fields is not None \
-        else copy.deepcopy(_KINDS[spec.kind])
+    schema = (
+        _mapping(spec.fields) if spec.kind == "map" and spec.fields is not None else copy.deepcopy(_KINDS[spec.kind])
+    )
     if spec.kind == "list" and spec.fields is not None:
         schema["items"] = _mapping(spec.fields)
     elif spec.kind == "list" and spec.item is not None:

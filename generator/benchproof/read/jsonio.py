@@ -19,6 +19,7 @@ from benchproof.read.numbers import checked
 
 # --- run records --------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class RawRecord:
     file: str
@@ -47,8 +48,9 @@ class _Strict:
 
     def __init__(self) -> None:
         self.issues: list[str] = []
-        self.decoder = json.JSONDecoder(object_pairs_hook=self._pairs, parse_float=self._float,
-                                        parse_constant=self._constant, parse_int=self._int)
+        self.decoder = json.JSONDecoder(
+            object_pairs_hook=self._pairs, parse_float=self._float, parse_constant=self._constant, parse_int=self._int
+        )
 
     def _note(self, issue: str) -> None:
         if issue not in self.issues:
@@ -156,8 +158,10 @@ def _record(value: object, strict: _Strict, rel: str, line: int, source: str) ->
         return [], [Problem(rel, line, f"invalid JSON: nested too deeply (more than {DEEP} levels)")]
     where = _surrogate(value) if _SURROGATE_ESCAPE.search(source) else None
     if where is not None:
-        strict.issues.append(f"{where} holds a lone surrogate escape (half of a UTF-16 pair, such as "
-                             "\\ud800, without the other half): not valid Unicode text")
+        strict.issues.append(
+            f"{where} holds a lone surrogate escape (half of a UTF-16 pair, such as "
+            "\\ud800, without the other half): not valid Unicode text"
+        )
     if strict.issues:
         return [], [Problem(rel, line, issue) for issue in strict.issues]
     return [RawRecord(rel, line, value)], []
@@ -220,9 +224,11 @@ def read_json_records(text: str, rel: str) -> Result:
         strict = _Strict()
         try:
             value, end = strict.decoder.raw_decode(text, pos)
-        except RecursionError:   # the first pass's decoder had more room
-            return records, [*problems, Problem(rel, line, f"invalid JSON: nested too deeply (more than "
-                                                           f"{DEEP} levels)")]
+        except RecursionError:  # the first pass's decoder had more room
+            return records, [
+                *problems,
+                Problem(rel, line, f"invalid JSON: nested too deeply (more than {DEEP} levels)"),
+            ]
         found, trouble = _record(value, strict, rel, line, text[pos:end])
         records += found
         problems += trouble

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
-MAX_ID = 64          # arm, metric, dimension, section and report-folder ids
-MAX_LABEL = 200      # titles, labels and units
-MAX_VALUE = 1000     # a dimension value (a workload, a command line)
+MAX_ID = 64  # arm, metric, dimension, section and report-folder ids
+MAX_LABEL = 200  # titles, labels and units
+MAX_VALUE = 1000  # a dimension value (a workload, a command line)
 # Characters XML 1.0 forbids (tab, line feed and carriage return are allowed), and DEL.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
 

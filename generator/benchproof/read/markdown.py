@@ -15,9 +15,43 @@ from markdown.extensions.sane_lists import SaneListExtension
 from markdown.extensions.tables import TableExtension
 
 TAGS = {
-    "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "details", "dl", "dt", "em",
-    "h3", "h4", "h5", "h6", "hr", "i", "img", "kbd", "li", "ol", "p", "pre", "s", "small",
-    "strong", "sub", "summary", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul",
+    "a",
+    "abbr",
+    "b",
+    "blockquote",
+    "br",
+    "code",
+    "dd",
+    "del",
+    "details",
+    "dl",
+    "dt",
+    "em",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "hr",
+    "i",
+    "img",
+    "kbd",
+    "li",
+    "ol",
+    "p",
+    "pre",
+    "s",
+    "small",
+    "strong",
+    "sub",
+    "summary",
+    "sup",
+    "table",
+    "tbody",
+    "td",
+    "th",
+    "thead",
+    "tr",
+    "ul",
 }
 ATTRIBUTES = {
     "a": {"href", "title"},
@@ -49,7 +83,7 @@ def _nest_headings(html: str) -> str:
     level at most one below the one before (``#`` then ``###`` become h3 then h4), so the page's
     outline never skips a level (an HTML checker reports a skip as an error)."""
     levels: dict[int, int] = {}
-    stack: list[tuple[int, int]] = []        # (written level, level it became), outermost first
+    stack: list[tuple[int, int]] = []  # (written level, level it became), outermost first
 
     def nest(match: re.Match) -> str:
         closing, written = match.group(1), int(match.group(2))

@@ -35,8 +35,10 @@ def folder_problems(root: Path, folders: list[Path]) -> list[Problem]:
         elif bad_name:
             why = f"a report folder name {bad_name} (it becomes part of the site's addresses): rename it"
         elif name.casefold() in seen:
-            why = (f"differs only in case from '{seen[name.casefold()]}': the two would clash on a "
-                   "case-insensitive file system (macOS, Windows); rename one")
+            why = (
+                f"differs only in case from '{seen[name.casefold()]}': the two would clash on a "
+                "case-insensitive file system (macOS, Windows); rename one"
+            )
         else:
             seen[name.casefold()] = name
             continue

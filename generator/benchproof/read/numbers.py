@@ -96,7 +96,7 @@ def parse_column(column: Column) -> tuple[np.ndarray, dict[int, str]]:
                 except ValueError as exc:
                     failed[row] = str(exc)
         return values, failed
-    data: Any = column.data   # a pyarrow array: neither an object nor a mixed column
+    data: Any = column.data  # a pyarrow array: neither an object nor a mixed column
     present = data.is_valid().to_numpy(zero_copy_only=False)
     if column.kind == "number":
         values = data.cast(pa.float64(), safe=False).to_numpy(zero_copy_only=False).copy()

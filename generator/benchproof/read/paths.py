@@ -32,8 +32,12 @@ def publish_clashes(paths: list[str], problems: Problems) -> None:
     for path in paths:
         published = site_path(path)
         if published != path and published in named:
-            problems.error(path, None, f"is published as {published} (so that a browser shows it instead "
-                                       f"of running it), the name of another evidence file: rename one")
+            problems.error(
+                path,
+                None,
+                f"is published as {published} (so that a browser shows it instead "
+                f"of running it), the name of another evidence file: rename one",
+            )
 
 
 def check_path(root: Path, value: str, what: str) -> tuple[str | None, str | None]:
@@ -70,8 +74,7 @@ def check_path(root: Path, value: str, what: str) -> tuple[str | None, str | Non
     return pure.as_posix(), None
 
 
-def project_file(root: Path, value: str, rel: str, line: int | None, what: str,
-                 problems: Problems) -> str | None:
+def project_file(root: Path, value: str, rel: str, line: int | None, what: str, problems: Problems) -> str | None:
     """The normalised path of ``value``, or ``None`` with a problem at ``rel:line``."""
     path, message = check_path(Path(root).absolute(), str(value), what)
     if message:

@@ -47,9 +47,12 @@ def _unknown_derive_fields(metrics: tuple[Metric, ...], columns: tuple[str, ...]
     for metric in metrics:
         for name in metric.derive_fields:
             if name not in columns:
-                problems.error(REL, metric.marks.of("derive"),
-                               f"metric '{metric.id}': derive uses '{name}', which is not a column "
-                               f"of any run file{did_you_mean(name, columns)}")
+                problems.error(
+                    REL,
+                    metric.marks.of("derive"),
+                    f"metric '{metric.id}': derive uses '{name}', which is not a column "
+                    f"of any run file{did_you_mean(name, columns)}",
+                )
 
 
 def load_project(root: Path, strict: bool = False) -> Project:
@@ -67,7 +70,7 @@ def load_project(root: Path, strict: bool = False) -> Project:
             problems.error(REL, 1, "report.yaml is empty")
         raise InputError(problems.items)
     report, section_infos = read_report(root, doc, problems)
-    if report is None or not isinstance(doc, dict):   # report.yaml is not a mapping: said already
+    if report is None or not isinstance(doc, dict):  # report.yaml is not a mapping: said already
         raise InputError(problems.items)
     settings = read_audit(doc, report, problems)
     blocks = weighing_shape(root, doc, problems)
@@ -86,8 +89,12 @@ def load_project(root: Path, strict: bool = False) -> Project:
         for arm_id, line in info["arms"].items():
             listed.add(arm_id)
             if arm_id not in arm_names:
-                problems.error(REL, line, f"section '{section.id}' lists arm '{arm_id}' that has no "
-                                          f"file arms/{arm_id}.yaml{did_you_mean(arm_id, arm_names)}")
+                problems.error(
+                    REL,
+                    line,
+                    f"section '{section.id}' lists arm '{arm_id}' that has no "
+                    f"file arms/{arm_id}.yaml{did_you_mean(arm_id, arm_names)}",
+                )
     for arm_id in arm_names:
         if arm_id not in listed:
             problems.warning(f"arms/{arm_id}.yaml", 1, f"arm '{arm_id}' is not listed in any section")
@@ -96,8 +103,9 @@ def load_project(root: Path, strict: bool = False) -> Project:
     check_stated(report, columns, problems)
     report, records, requests = read_requests(root, report, records, problems)
     report, records = _settled(report, records, problems)
-    if not count and not any(p.file.startswith("runs/") and p.file.lower().endswith(RUN_SUFFIXES)
-                             for p in problems.errors):
+    if not count and not any(
+        p.file.startswith("runs/") and p.file.lower().endswith(RUN_SUFFIXES) for p in problems.errors
+    ):
         problems.error("runs", None, "no run records found: add runs/*.csv, runs/*.jsonl or runs/*.json")
     elif count:
         _unknown_derive_fields(report.metrics, columns, problems)
@@ -108,16 +116,27 @@ def load_project(root: Path, strict: bool = False) -> Project:
     evidence = named_evidence(arms.values(), records.evidence.labels, weighing.files)
     publish_clashes(evidence, problems)
     custody, logged = read_custody(root, problems)
-    inputs = collect(root, _read_files(root, named, files) + list(requests.files) + evidence + ([LOG] if logged else []),
-                     problems)
+    inputs = collect(
+        root, _read_files(root, named, files) + list(requests.files) + evidence + ([LOG] if logged else []), problems
+    )
     if strict:
         problems.items = strictly(problems.items)
     if problems.errors:
         raise InputError(collapse(sorted(problems.items, key=_order)))
-    return Project(root=root, report=report, arms=arms, records=records,
-                   raw_columns=columns, warnings=tuple(collapse(sorted(problems.warnings, key=_order))),
-                   inputs=inputs, audit=settings, guards=guards, weighing=weighing, requests=requests,
-                   custody=custody)
+    return Project(
+        root=root,
+        report=report,
+        arms=arms,
+        records=records,
+        raw_columns=columns,
+        warnings=tuple(collapse(sorted(problems.warnings, key=_order))),
+        inputs=inputs,
+        audit=settings,
+        guards=guards,
+        weighing=weighing,
+        requests=requests,
+        custody=custody,
+    )
 
 
 def _settled(report: Report, records: Records, problems: Problems) -> tuple[Report, Records]:

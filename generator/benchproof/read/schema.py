@@ -35,15 +35,15 @@ KIND_WORDS = {
 class Field:
     kind: str
     required: bool = False
-    doc: str = ""                      # one line: what the key means (schema and editors)
-    choices: tuple = ()                # the only values allowed, when there is a fixed list
-    default: Any = None                # the value used when the key is absent (None: none)
-    pattern: str | None = None         # a regular expression a text must match
+    doc: str = ""  # one line: what the key means (schema and editors)
+    choices: tuple = ()  # the only values allowed, when there is a fixed list
+    default: Any = None  # the value used when the key is absent (None: none)
+    pattern: str | None = None  # a regular expression a text must match
     bounds: tuple[int, int] | None = None  # (lowest, highest) for a whole number
     # the fields of a nested mapping (kind "map"), or of each item (kind "list"); None: free
     fields: Mapping[str, Field] | None = field(default=None, compare=False)
-    item: str | None = None            # for a list of plain values: the kind of each item
-    limit: int | None = None           # the most characters a text may have (see read/limits.py)
+    item: str | None = None  # for a list of plain values: the kind of each item
+    limit: int | None = None  # the most characters a text may have (see read/limits.py)
     # a number's range as JSON Schema keywords (minimum, exclusiveMinimum, maximum), for the schema;
     # the reader of the key checks it with its own words (an audit threshold: model/rules.Threshold)
     number_range: tuple[tuple[str, float], ...] = ()
@@ -70,9 +70,7 @@ def kind_ok(kind: str, value: Any) -> bool:
     if kind == "map":
         return isinstance(value, dict)
     if kind == "strlist":
-        return isinstance(value, str) or (
-            isinstance(value, list) and all(isinstance(v, str) for v in value)
-        )
+        return isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
     if kind == "scalar":
         return isinstance(value, (str, int, float)) and not isinstance(value, bool)
     raise ValueError(kind)
@@ -101,7 +99,11 @@ def marks(node: Any, *under: str) -> Marks:
 
 
 def check_map(
-    node: Any, rel: str, what: str, fields: dict[str, Field], problems: Problems,
+    node: Any,
+    rel: str,
+    what: str,
+    fields: dict[str, Field],
+    problems: Problems,
     line: int | None = None,
 ) -> dict | None:
     """Check ``node`` is a mapping whose keys and value kinds follow ``fields``.
@@ -110,14 +112,15 @@ def check_map(
     ``None`` when ``node`` is not a mapping at all.
     """
     if not isinstance(node, dict):
-        problems.error(rel, line if line is not None else line_of(node) or 1,
-                       f"{what} must be a mapping of keys to values")
+        problems.error(
+            rel, line if line is not None else line_of(node) or 1, f"{what} must be a mapping of keys to values"
+        )
         return None
     good: dict[str, Any] = {}
     for key, value in node.items():
         if key not in fields:
             hint = did_you_mean(str(key), fields)
-            if not hint or hint.endswith(f"{key}'?)"):   # 'label' is a key elsewhere, not 'arm_label'
+            if not hint or hint.endswith(f"{key}'?)"):  # 'label' is a key elsewhere, not 'arm_label'
                 hint = belongs(str(key), fields) or hint
             problems.error(rel, line_of(node, key), f"unknown key '{key}' in {what}{hint}")
             continue
@@ -125,8 +128,9 @@ def check_map(
         if value is None and not spec.required:
             continue
         if not kind_ok(spec.kind, value):
-            problems.error(rel, line_of(node, key),
-                           f"'{key}' in {what} must be {KIND_WORDS[spec.kind]}, got {shown(value)}")
+            problems.error(
+                rel, line_of(node, key), f"'{key}' in {what} must be {KIND_WORDS[spec.kind]}, got {shown(value)}"
+            )
             continue
         why = text_problem(value, spec.limit) if spec.limit and isinstance(value, str) else None
         if why:
@@ -155,8 +159,7 @@ def _places(key: str, fields: Mapping[str, Field], path: str, noun: str):
 def belongs(key: str, here: Mapping[str, Field]) -> str:
     """``: 'baseline' is a key of a section: sections[0].baseline`` when ``key`` is not a key
     of the table ``here`` but is one elsewhere in a project's files; else ``''``."""
-    home = next((name for name, (_, table) in FILE_TABLES.items()
-                 if any(t is here for t in _tables(table))), None)
+    home = next((name for name, (_, table) in FILE_TABLES.items() if any(t is here for t in _tables(table))), None)
     places = []
     for name in sorted(FILE_TABLES, key=lambda name: (name != home, name)):  # this file first
         top, table = FILE_TABLES[name]

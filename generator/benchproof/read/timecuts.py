@@ -44,23 +44,28 @@ def times(expr: str) -> tuple[tuple[str, ...], tuple[tuple[str, float], ...]]:
         if not texts:
             continue
         for o in texts:
-            written = str(o.value)   # a str already: texts holds only those
+            written = str(o.value)  # a str already: texts holds only those
             seconds = time_text(written)
             if seconds is None or math.isnan(seconds):
-                raise TimeCutError(f"check: strings are not allowed, except an ISO 8601 time to compare a field "
-                                  f"with, e.g. ts >= '2025-06-02T00:00:00Z' (got {_quote(written)})")
+                raise TimeCutError(
+                    f"check: strings are not allowed, except an ISO 8601 time to compare a field "
+                    f"with, e.g. ts >= '2025-06-02T00:00:00Z' (got {_quote(written)})"
+                )
             literals[written] = seconds
         others = [o for o in operands if o not in texts]
         if not others or not all(isinstance(o, ast.Name) for o in others):
             src = ast.get_source_segment(text, node) or ast.unparse(node)
-            raise TimeCutError(f"check: a time is compared with a field, e.g. \"ts >= '2025-06-02T00:00:00Z'\" "
-                              f"(got {_quote(src)})")
-        fields += [o.id for o in others if isinstance(o, ast.Name)]   # all of them, as checked above
+            raise TimeCutError(
+                f"check: a time is compared with a field, e.g. \"ts >= '2025-06-02T00:00:00Z'\" (got {_quote(src)})"
+            )
+        fields += [o.id for o in others if isinstance(o, ast.Name)]  # all of them, as checked above
+
     def is_text(n: ast.AST) -> bool:
         return isinstance(n, ast.Constant) and isinstance(n.value, str)
 
-    compared = {id(o) for n in ast.walk(tree) if isinstance(n, ast.Compare) for o in (n.left, *n.comparators)
-                if is_text(o)}
+    compared = {
+        id(o) for n in ast.walk(tree) if isinstance(n, ast.Compare) for o in (n.left, *n.comparators) if is_text(o)
+    }
     if any(is_text(n) and id(n) not in compared for n in ast.walk(tree)):
         raise TimeCutError("check: a time is compared with a field, e.g. \"ts >= '2025-06-02T00:00:00Z'\"")
     timed = set(fields)
@@ -69,8 +74,10 @@ def times(expr: str) -> tuple[tuple[str, ...], tuple[tuple[str, float], ...]]:
             operands = [node.left, *node.comparators]
             timing = any(isinstance(o, ast.Constant) and isinstance(o.value, str) for o in operands)
             if not timing and any(isinstance(o, ast.Name) and o.id in timed for o in operands):
-                raise TimeCutError(f"check: '{next(o.id for o in operands if isinstance(o, ast.Name) and o.id in timed)}' "
-                                  "is compared with a time elsewhere: compare it with times only")
+                raise TimeCutError(
+                    f"check: '{next(o.id for o in operands if isinstance(o, ast.Name) and o.id in timed)}' "
+                    "is compared with a time elsewhere: compare it with times only"
+                )
         elif isinstance(node, ast.BinOp) or (isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not)):
             used = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in timed]
             if used:

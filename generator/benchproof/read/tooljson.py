@@ -33,6 +33,7 @@ from benchproof.read.yamlio import MarkedMap, MarkedSeq
 
 # --- a tool's file: numbers ---------------------------------------------------------------
 
+
 class _LongNumber(ValueError):
     """A whole number with more digits than Python converts (4,300): raised where it is read."""
 
@@ -52,8 +53,12 @@ def _long_number(rel: str, text: str, exc: _LongNumber) -> ImportFormatError:
     """The error for a number of too many digits, at the line where it stands."""
     found = re.search(rf"(?<![0-9.]){exc.digits}(?![0-9])", text)
     line = text.count("\n", 0, found.start()) + 1 if found else None
-    return error(rel, line, f"the number {exc.digits[:20]}… has {len(exc.digits):,} digits, more than a "
-                            "measurement can have (a corrupt or hostile file?)")
+    return error(
+        rel,
+        line,
+        f"the number {exc.digits[:20]}… has {len(exc.digits):,} digits, more than a "
+        "measurement can have (a corrupt or hostile file?)",
+    )
 
 
 def _tool_decoder() -> json.JSONDecoder:
@@ -62,7 +67,7 @@ def _tool_decoder() -> json.JSONDecoder:
 
 # --- a tool's file, marked ---------------------------------------------------------------
 
-AT_ONCE = 4096   # characters of an array of numbers from which json's own decoder reads it
+AT_ONCE = 4096  # characters of an array of numbers from which json's own decoder reads it
 _NOT_NUMBERS, _JSON_SPACE = re.compile(r"[^-+0-9.eE, \t\n\r\[\]]|\[.*\["), [ord(c) for c in " \t\n\r"]
 
 
@@ -84,18 +89,19 @@ class _LineDecoder(json.JSONDecoder):
         its items' lines counted by numpy, not an item at a time; None for any other array
         (and for one json would refuse: the decoder above says why, where)."""
         end = text.find("]", start) + 1
-        span = text[start - 1:end]
+        span = text[start - 1 : end]
         if end - start < AT_ONCE or _NOT_NUMBERS.search(span):
             return None
         try:
             values = json.loads(span, parse_int=_tool_int)
-        except ValueError:   # not JSON, or a number of too many digits: the decoder above says where
+        except ValueError:  # not JSON, or a number of too many digits: the decoder above says where
             return None
         import numpy as np
+
         chars = np.frombuffer(span.encode("ascii"), np.uint8)
         solid = np.flatnonzero(~np.isin(chars, _JSON_SPACE))
         before = np.flatnonzero((chars == ord(",")) | (chars == ord("[")))
-        firsts = solid[np.searchsorted(solid, before + 1)][:len(values)] + start - 1
+        firsts = solid[np.searchsorted(solid, before + 1)][: len(values)] + start - 1
         result = MarkedSeq(values, line=self.line(start - 1))
         breaks = np.flatnonzero(chars == ord("\n")) + start - 1
         result.item_lines = (np.searchsorted(breaks, firsts) + result.line).tolist()
@@ -105,12 +111,12 @@ class _LineDecoder(json.JSONDecoder):
         def scan(string: str, idx: int):
             starts.append(idx)
             return scan_once(string, idx)
+
         return scan
 
     def _object(self, s_and_end, strict, scan_once, object_hook, object_pairs_hook, memo=None):
         starts: list[int] = []
-        pairs, end = _decoder.JSONObject(s_and_end, strict, self._recording(scan_once, starts),
-                                         None, list, memo)
+        pairs, end = _decoder.JSONObject(s_and_end, strict, self._recording(scan_once, starts), None, list, memo)
         result = MarkedMap(line=self.line(s_and_end[1] - 1))
         for (key, value), pos in zip(pairs, starts):
             result[key] = value
@@ -216,7 +222,7 @@ def member_item_lines(text: str, key: str) -> list[int]:
     object (``text`` already known to be valid JSON); ``[]`` if there is none."""
     decoder = json.JSONDecoder()
     pos = _WS.match(text).end()  # type: ignore[union-attr]  # matches "" too
-    if text[pos:pos + 1] != "{":
+    if text[pos : pos + 1] != "{":
         return []
     pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]  # matches "" too
     while pos < len(text) and text[pos] != "}":
@@ -227,12 +233,13 @@ def member_item_lines(text: str, key: str) -> list[int]:
             return [line for line, _ in _array_items(text, pos)]
         _, pos = decoder.raw_decode(text, pos)
         pos = _WS.match(text, pos).end()  # type: ignore[union-attr]  # matches "" too
-        if text[pos:pos + 1] == ",":
+        if text[pos : pos + 1] == ",":
             pos = _WS.match(text, pos + 1).end()  # type: ignore[union-attr]  # matches "" too
     return []
 
 
 # --- a tool's JSON Lines, line by line ------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class ToolLine:
@@ -255,16 +262,29 @@ def tool_lines(text: str, marked: bool = False) -> list[ToolLine]:
     for number, source in enumerate(text.split("\n"), 1):
         if not source.strip():
             continue
-        decoder = json.JSONDecoder(parse_int=_tool_int,
-                                   object_pairs_hook=partial(MarkedMap, line=number) if marked else None)
+        decoder = json.JSONDecoder(
+            parse_int=_tool_int, object_pairs_hook=partial(MarkedMap, line=number) if marked else None
+        )
         try:
             out.append(ToolLine(number, source, decoder.decode(source)))
         except _LongNumber:
-            out.append(ToolLine(number, source, problem="a number on this line has more digits than a "
-                                                        "measurement can have (a corrupt or hostile file?)"))
+            out.append(
+                ToolLine(
+                    number,
+                    source,
+                    problem="a number on this line has more digits than a "
+                    "measurement can have (a corrupt or hostile file?)",
+                )
+            )
         except json.JSONDecodeError as exc:
-            out.append(ToolLine(number, source, problem=f"invalid JSON: {exc.msg} (column {exc.colno})",
-                                cut_off=exc.pos >= len(source.rstrip())))
+            out.append(
+                ToolLine(
+                    number,
+                    source,
+                    problem=f"invalid JSON: {exc.msg} (column {exc.colno})",
+                    cut_off=exc.pos >= len(source.rstrip()),
+                )
+            )
         except RecursionError:
             out.append(ToolLine(number, source, problem="invalid JSON: nested too deeply"))
     return out

@@ -25,10 +25,11 @@ def without_unrecorded(report: Report, records: Records) -> tuple[Report, Record
     if not len(records) or not points:
         return report, records
     used = {label for label in set(records.point.codes.tolist())}
-    gone = {d.id for d in report.dimensions
-            if all(dict(points[code]).get(d.id) == NOT_RECORDED for code in used)}
+    gone = {d.id for d in report.dimensions if all(dict(points[code]).get(d.id) == NOT_RECORDED for code in used)}
     if not gone:
         return report, records
     labels = tuple(tuple((k, v) for k, v in point if k not in gone) for point in points)
-    return (replace(report, dimensions=tuple(d for d in report.dimensions if d.id not in gone)),
-            replace(records, point=Coded(records.point.codes, labels)))
+    return (
+        replace(report, dimensions=tuple(d for d in report.dimensions if d.id not in gone)),
+        replace(records, point=Coded(records.point.codes, labels)),
+    )

@@ -29,8 +29,9 @@ from yaml.reader import ReaderError
 
 try:
     from yaml._yaml import CParser
+
     LIBYAML = True
-except ImportError:   # PyYAML without libyaml: _Loader alone reads every file
+except ImportError:  # PyYAML without libyaml: _Loader alone reads every file
     LIBYAML = False
 
 from benchproof.errors import Problem
@@ -42,9 +43,9 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _INT, _FLOAT = "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
 _WHOLE = re.compile(r"^[+-]?[0-9]+$")
 _DECIMAL = re.compile(rf"^(?:{NUMBER_PATTERN})$")
-_NOT_FINITE = re.compile(r"^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")   # said to be not finite
-MAX_EXPANDED = 10_000   # values that aliases may add to one file
-MAX_DEPTH = 100         # mappings and lists inside one another
+_NOT_FINITE = re.compile(r"^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")  # said to be not finite
+MAX_EXPANDED = 10_000  # values that aliases may add to one file
+MAX_DEPTH = 100  # mappings and lists inside one another
 
 
 def _mark(event: yaml.Event) -> Mark | None:
@@ -94,7 +95,7 @@ def read_text(path: pathlib.Path, rel: str, keep_line_ends: bool = False) -> tup
     except OSError as exc:
         return None, [Problem(rel, None, f"cannot read file: {exc.strerror or exc}")]
     if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8):]
+        data = data[len(codecs.BOM_UTF8) :]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -139,13 +140,18 @@ class _Loader(yaml.SafeLoader):
             node = self.anchors.get(event.anchor)  # an unknown one is PyYAML's to report
             if node is not None:
                 if node.end_mark is None:  # still being read: the alias is inside it
-                    raise ComposerError(None, None, f"the alias *{event.anchor} refers to a value that "
-                                        "contains it", _mark(event))
+                    raise ComposerError(
+                        None, None, f"the alias *{event.anchor} refers to a value that contains it", _mark(event)
+                    )
                 size, depth = self._measure(node)
                 self.expanded += size
                 if self.expanded > MAX_EXPANDED:
-                    raise ComposerError(None, None, f"aliases expand to more than {MAX_EXPANDED:,} values "
-                                        "(an alias bomb?): write the values out", _mark(event))
+                    raise ComposerError(
+                        None,
+                        None,
+                        f"aliases expand to more than {MAX_EXPANDED:,} values (an alias bomb?): write the values out",
+                        _mark(event),
+                    )
                 self._descend(self.depth + depth - 1, event)
             return super().compose_node(parent, index)
         self._descend(self.depth, event)
@@ -169,16 +175,22 @@ class _Loader(yaml.SafeLoader):
             else:
                 children = [n for pair in node.value for n in pair]
             measured = [self._measure(child) for child in children]
-            self.sizes[id(node)] = (1 + sum(size for size, _ in measured),
-                                    1 + max((depth for _, depth in measured), default=0))
+            self.sizes[id(node)] = (
+                1 + sum(size for size, _ in measured),
+                1 + max((depth for _, depth in measured), default=0),
+            )
         return self.sizes[id(node)]
 
     def construct_scalar(self, node: Node) -> Any:
         value = super().construct_scalar(node)  # type: ignore[arg-type]  # PyYAML checks the node itself
         if isinstance(value, str) and _SURROGATE.search(value):
-            raise ConstructorError(None, None, "a text holds a lone surrogate escape (half of a UTF-16 "
-                                   "pair, such as \\ud800, without the other half): not valid Unicode",
-                                   node.start_mark)
+            raise ConstructorError(
+                None,
+                None,
+                "a text holds a lone surrogate escape (half of a UTF-16 "
+                "pair, such as \\ud800, without the other half): not valid Unicode",
+                node.start_mark,
+            )
         return value
 
     def _merged_pairs(self, node: MappingNode, active: frozenset[int]) -> list[tuple[Node, Node]]:
@@ -188,8 +200,12 @@ class _Loader(yaml.SafeLoader):
         sources the earlier one wins (PyYAML's order).
         """
         if id(node) in active:
-            raise ConstructorError("while constructing a mapping", node.start_mark,
-                                   "found a merge key that refers to itself", node.start_mark)
+            raise ConstructorError(
+                "while constructing a mapping",
+                node.start_mark,
+                "found a merge key that refers to itself",
+                node.start_mark,
+            )
         active = active | {id(node)}
         merged: list[tuple[Node, Node]] = []
         own: list[tuple[Node, Node]] = []
@@ -200,18 +216,20 @@ class _Loader(yaml.SafeLoader):
             sources = value.value if isinstance(value, SequenceNode) else [value]
             for source in reversed(sources):
                 if not isinstance(source, MappingNode):
-                    raise ConstructorError("while constructing a mapping", node.start_mark,
-                                           f"expected a mapping to merge, but found {source.id}",
-                                           source.start_mark)
+                    raise ConstructorError(
+                        "while constructing a mapping",
+                        node.start_mark,
+                        f"expected a mapping to merge, but found {source.id}",
+                        source.start_mark,
+                    )
                 merged.extend(self._merged_pairs(source, active))
         return merged + own
 
-    def construct_mapping(
-        self, node: Node, deep: bool = False
-    ) -> MarkedMap:
+    def construct_mapping(self, node: Node, deep: bool = False) -> MarkedMap:
         if not isinstance(node, MappingNode):
-            raise ConstructorError(None, None, f"expected a mapping node, but found {getattr(node, 'id', 'a node')}",
-                                   node.start_mark)
+            raise ConstructorError(
+                None, None, f"expected a mapping node, but found {getattr(node, 'id', 'a node')}", node.start_mark
+            )
         result = MarkedMap(line=_line(node))
         own_lines: dict[Any, int] = {}
         n_own = sum(1 for key, _ in node.value if key.tag != _MERGE)
@@ -221,14 +239,15 @@ class _Loader(yaml.SafeLoader):
             try:
                 hash(key)
             except TypeError:
-                raise ConstructorError("while constructing a mapping", node.start_mark,
-                                       "found unhashable key", key_node.start_mark) from None
+                raise ConstructorError(
+                    "while constructing a mapping", node.start_mark, "found unhashable key", key_node.start_mark
+                ) from None
             line = _line(key_node)
             if index >= len(pairs) - n_own:  # the mapping's own keys, in file order
                 if key in own_lines:
-                    self.problems.append(Problem(
-                        self.rel, line,
-                        f"duplicate key '{key}' (first defined at line {own_lines[key]})"))
+                    self.problems.append(
+                        Problem(self.rel, line, f"duplicate key '{key}' (first defined at line {own_lines[key]})")
+                    )
                     continue
                 own_lines[key] = line
             result[key] = self.construct_object(value_node, deep=deep)
@@ -254,7 +273,7 @@ class _Loader(yaml.SafeLoader):
     def construct_yaml_int(self, node: Node) -> int:
         text = self.construct_scalar(node)
         try:
-            if isinstance(text, str) and _WHOLE.match(text):   # 012 is twelve, as in a run file
+            if isinstance(text, str) and _WHOLE.match(text):  # 012 is twelve, as in a run file
                 return int(text)
             return super().construct_yaml_int(node)  # type: ignore[arg-type]  # PyYAML checks the node
         except ValueError as exc:  # e.g. more digits than Python converts
@@ -280,7 +299,7 @@ class _FastLoader(_Loader):
     the tests hold."""
 
     def __init__(self, stream: str, rel: str) -> None:
-        super().__init__(stream, rel)   # PyYAML's reader still refuses what the YAML spec forbids
+        super().__init__(stream, rel)  # PyYAML's reader still refuses what the YAML spec forbids
         self.events = CParser(stream)
 
     def check_event(self, *choices: Any) -> bool:
@@ -310,14 +329,14 @@ def load_yaml(path: pathlib.Path, rel: str) -> tuple[object, list[Problem]]:
 
 def load_yaml_text(text: str, rel: str) -> tuple[object, list[Problem]]:
     """:func:`load_yaml` of a text already read (``rel``: the file it came from)."""
-    if LIBYAML and "\t" not in text:   # libyaml takes tabs PyYAML refuses (in a plain text)
+    if LIBYAML and "\t" not in text:  # libyaml takes tabs PyYAML refuses (in a plain text)
         try:
             fast = _FastLoader(text, rel)
             try:
                 return fast.get_single_data(), sorted(fast.problems)
             finally:
                 fast.dispose()
-        except Exception:   # noqa: BLE001  # any problem: _Loader reads the file again and says where
+        except Exception:  # noqa: BLE001  # any problem: _Loader reads the file again and says where
             pass
     try:
         loader = _Loader(text, rel)

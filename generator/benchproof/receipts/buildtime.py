@@ -20,7 +20,7 @@ LATEST = 253402300799  # 9999-12-31T23:59:59Z: the last time a date can be writt
 @dataclass(frozen=True)
 class BuildTime:
     epoch: int
-    source: str      # where it came from, in words
+    source: str  # where it came from, in words
 
     @property
     def iso(self) -> str:
@@ -31,11 +31,17 @@ def build_time(root: Path, inputs: tuple[str, ...], env: Mapping[str, str] = os.
     value = env.get(ENV)
     if value is not None:
         if not re.fullmatch(r"[0-9]{1,11}", value):
-            raise InputError([Problem(ENV, None,
-                                      f"must be a whole number of seconds since 1970-01-01 UTC, got {value!r}")])
+            raise InputError(
+                [Problem(ENV, None, f"must be a whole number of seconds since 1970-01-01 UTC, got {value!r}")]
+            )
         return BuildTime(int(value), ENV)
     newest, path = max(((int((root / p).stat().st_mtime), p) for p in inputs), default=(0, ""))
     if newest > LATEST:
-        raise InputError([Problem(path, None, "its modification time is after the year 9999: "
-                                              "set SOURCE_DATE_EPOCH or touch the file")])
+        raise InputError(
+            [
+                Problem(
+                    path, None, "its modification time is after the year 9999: set SOURCE_DATE_EPOCH or touch the file"
+                )
+            ]
+        )
     return BuildTime(newest, "the newest input file's modification time")

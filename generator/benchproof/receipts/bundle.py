@@ -35,9 +35,9 @@ from benchproof.site import Content, Stored
 
 ZIP_EPOCH_MIN = 315532800  # 1980-01-01T00:00:00Z: the earliest time a zip entry can hold
 ZIP_EPOCH_MAX = 2**32 - 1  # 2106-02-07T06:28:15Z: the latest its extended timestamp holds
-ZIP64_LIMIT = 2**32 - 1    # sizes and offsets past this need zip64, which this writer does not write
-LEVEL = 1                  # deflate level: 3-4 times as fast as 6 for 10-20% more bytes (benchmarks/bundle.py)
-BLOCK = 4 << 20            # bytes deflated as one piece, side by side with the others
+ZIP64_LIMIT = 2**32 - 1  # sizes and offsets past this need zip64, which this writer does not write
+LEVEL = 1  # deflate level: 3-4 times as fast as 6 for 10-20% more bytes (benchmarks/bundle.py)
+BLOCK = 4 << 20  # bytes deflated as one piece, side by side with the others
 # files compressed by their own format: stored as they are (deflating 300 MB of Parquet costs
 # seconds of CPU for a few percent)
 STORED_SUFFIXES = (".parquet", ".zip", ".gz", ".zst", ".bz2", ".xz", ".png", ".jpg", ".jpeg", ".webp")
@@ -90,7 +90,7 @@ def deflate(data: Content) -> tuple[bytes, int]:
         blocks: Iterable = data.blocks(BLOCK)
     else:
         view = memoryview(data)
-        blocks = (view[i:i + BLOCK] for i in range(0, len(data), BLOCK))
+        blocks = (view[i : i + BLOCK] for i in range(0, len(data), BLOCK))
     pending: deque[Future] = deque()
     out, crc, seen = [], 0, 0
     window = 2 * (os.cpu_count() or 1) + 2
@@ -113,7 +113,7 @@ class Deflater:
 
     def __init__(self) -> None:
         self.buffer = bytearray()
-        self.held: bytes | None = None     # the last full block: the last of all, or not?
+        self.held: bytes | None = None  # the last full block: the last of all, or not?
         self.jobs: list[Future] = []
         self.waiting: deque[Future] = deque()
         self.crc = 0
@@ -174,46 +174,93 @@ def _joined(pieces: Iterable[bytes]) -> bytearray:
     out = bytearray()
     for piece in pieces:
         out += piece
-    return out   # a bytearray: the zip is not copied once more
+    return out  # a bytearray: the zip is not copied once more
 
 
-def zip_pieces(files: dict[str, Content], when: BuildTime,
-               deflated: dict[str, Deflater] | None = None) -> Iterator[bytes]:
+def zip_pieces(
+    files: dict[str, Content], when: BuildTime, deflated: dict[str, Deflater] | None = None
+) -> Iterator[bytes]:
     """:func:`write_zip`'s bytes, an entry at a time (``deflated``: entries already deflated as
     they were written)."""
     stamp = _stamp(when)
     dos_time, dos_date = _dos_time(stamp)
-    extra = struct.pack("<HHBL", 0x5455, 5, 1, stamp)   # UT: mtime in UTC seconds, unsigned
+    extra = struct.pack("<HHBL", 0x5455, 5, 1, stamp)  # UT: mtime in UTC seconds, unsigned
     written = 0
     central = []
-    for name in files:   # a file at a time: its blocks side by side, then the next file's
+    for name in files:  # a file at a time: its blocks side by side, then the next file's
         content = files[name]
         method = 0 if name.lower().endswith(STORED_SUFFIXES) else 8
-        if method == 0:   # compressed by its own format: stored as it is
+        if method == 0:  # compressed by its own format: stored as it is
             data = b"".join(content.blocks(BLOCK)) if isinstance(content, Stored) else bytes(content)
             crc = zlib.crc32(data)
         else:
             data, crc = deflated[name].result() if deflated and name in deflated else deflate(content)
         encoded = name.encode("ascii") if name.isascii() else name.encode("utf-8")
-        flags = 0 if name.isascii() else 0x800   # bit 11: the name is UTF-8
+        flags = 0 if name.isascii() else 0x800  # bit 11: the name is UTF-8
         size = len(files[name])
         if max(size, len(data), written) >= ZIP64_LIMIT:
             raise OSError(f"{name} is too large for the evidence zip (4 GiB per file)")
-        header = struct.pack("<4s2B4HL2L2H", b"PK\x03\x04", 20, 0, flags, method, dos_time, dos_date, crc,
-                             len(data), size, len(encoded), len(extra)) + encoded + extra
-        central.append(struct.pack("<4s4B4HL2L5H2L", b"PK\x01\x02", 20, 3, 20, 0, flags, method, dos_time, dos_date,
-                                   crc, len(data), size, len(encoded), len(extra), 0, 0, 0,
-                                   0o100644 << 16, written) + encoded + extra)
+        header = (
+            struct.pack(
+                "<4s2B4HL2L2H",
+                b"PK\x03\x04",
+                20,
+                0,
+                flags,
+                method,
+                dos_time,
+                dos_date,
+                crc,
+                len(data),
+                size,
+                len(encoded),
+                len(extra),
+            )
+            + encoded
+            + extra
+        )
+        central.append(
+            struct.pack(
+                "<4s4B4HL2L5H2L",
+                b"PK\x01\x02",
+                20,
+                3,
+                20,
+                0,
+                flags,
+                method,
+                dos_time,
+                dos_date,
+                crc,
+                len(data),
+                size,
+                len(encoded),
+                len(extra),
+                0,
+                0,
+                0,
+                0o100644 << 16,
+                written,
+            )
+            + encoded
+            + extra
+        )
         yield header
         yield data
         written += len(header) + len(data)
     directory = b"".join(central)
-    yield directory + struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, len(central), len(central), len(directory),
-                                  written, 0)
+    yield directory + struct.pack(
+        "<4s4H2LH", b"PK\x05\x06", 0, 0, len(central), len(central), len(directory), written, 0
+    )
 
 
-def evidence_zip(project: Project, downloads: dict[str, Content], when: BuildTime,
-                 store: Path | None = None, deflated: dict[str, Deflater] | None = None) -> tuple[str, Content]:
+def evidence_zip(
+    project: Project,
+    downloads: dict[str, Content],
+    when: BuildTime,
+    store: Path | None = None,
+    deflated: dict[str, Deflater] | None = None,
+) -> tuple[str, Content]:
     """``(file name, zip)`` for the project's evidence bundle: its bytes, or, with ``store`` (a
     private folder), a :class:`~benchproof.site.Stored` file there.  ``deflated``: downloads
     already deflated as they were written, by name."""

@@ -15,12 +15,24 @@ def _figures(percentiles: dict[str, float] | None) -> dict[str, float] | None:
 
 def distributions_json(found: Distributions) -> dict[str, Any]:
     return {
-        "distributions": [{
-            "section": d.section, "arm": d.arm, "point": dict(d.point), "metric": d.metric,
-            "n": d.n, "n_failed": d.n_failed, "percentiles": _figures(d.percentiles),
-            "runs": [{"run_id": r.run_id, "n": r.n, "n_failed": r.n_failed, "percentiles": _figures(r.percentiles)}
-                     for r in d.runs],
-        } for d in found.items],
-        "goodput": [{"section": g.section, "arm": g.arm, "point": dict(g.point), "share": g.share,
-                     "n_good": g.n_good, "n": g.n} for g in found.goodput],
+        "distributions": [
+            {
+                "section": d.section,
+                "arm": d.arm,
+                "point": dict(d.point),
+                "metric": d.metric,
+                "n": d.n,
+                "n_failed": d.n_failed,
+                "percentiles": _figures(d.percentiles),
+                "runs": [
+                    {"run_id": r.run_id, "n": r.n, "n_failed": r.n_failed, "percentiles": _figures(r.percentiles)}
+                    for r in d.runs
+                ],
+            }
+            for d in found.items
+        ],
+        "goodput": [
+            {"section": g.section, "arm": g.arm, "point": dict(g.point), "share": g.share, "n_good": g.n_good, "n": g.n}
+            for g in found.goodput
+        ],
     }

@@ -25,7 +25,7 @@ from benchproof.receipts.record_text import Sources, csv_cell, sources
 RESULTS_FORMAT = 2  # 2: findings and guards of the audit
 
 
-CHUNK = 65536   # records written at a time: a million are never Python values at once
+CHUNK = 65536  # records written at a time: a million are never Python values at once
 
 
 def _bounds(n: int) -> list[tuple[int, int]]:
@@ -57,7 +57,7 @@ def csv_pieces(project: Project, found: Sources | None = None) -> Iterator[bytes
         carriage = np.zeros(stop - start, bool)
         for c in columns:
             carriage |= found[c].carriage(start, stop)
-        if carriage.any():   # the csv module quotes every field of these rows
+        if carriage.any():  # the csv module quotes every field of these rows
             rows = lines.to_pylist()
             for k in np.flatnonzero(carriage).tolist():
                 row = io.StringIO()
@@ -72,7 +72,7 @@ def _joined(pieces: Iterator[bytes]) -> bytearray:
     out = bytearray()
     for piece in pieces:
         out += piece
-    return out   # a bytearray: a million records are not copied once more
+    return out  # a bytearray: a million records are not copied once more
 
 
 def write_csv(columns: list[str], rows: list[dict[str, Any]]) -> str:
@@ -119,15 +119,33 @@ def to_json(data: Any) -> str:
 
 def findings_json(findings) -> list[dict[str, Any]]:
     """The audit's findings (``benchproof.audit.finding.Finding``), in page order."""
-    return [{"rule": f.rule, "section": f.section, "arm": f.arm,
-             "point": None if f.point is None else dict(f.point), "metric": f.metric,
-             "message": f.message, "records": list(f.records), "accepted": f.accepted} for f in findings]
+    return [
+        {
+            "rule": f.rule,
+            "section": f.section,
+            "arm": f.arm,
+            "point": None if f.point is None else dict(f.point),
+            "metric": f.metric,
+            "message": f.message,
+            "records": list(f.records),
+            "accepted": f.accepted,
+        }
+        for f in findings
+    ]
 
 
 def guards_json(project: Project) -> list[dict[str, Any]]:
     """What each ``audit.guards`` entry did: records it could check, records it excluded."""
-    return [{"check": g.guard.check, "reason": g.guard.reason, "checked": g.checked,
-             "successful": g.considered, "excluded": list(g.excluded)} for g in project.guards]
+    return [
+        {
+            "check": g.guard.check,
+            "reason": g.guard.reason,
+            "checked": g.checked,
+            "successful": g.considered,
+            "excluded": list(g.excluded),
+        }
+        for g in project.guards
+    ]
 
 
 def _compact_lists(data: dict, lists: list[list]) -> str:
@@ -136,8 +154,7 @@ def _compact_lists(data: dict, lists: list[list]) -> str:
     and slow to write)."""
     import re
 
-    return re.sub(r'"\\u0000(\d+)"', lambda m: json.dumps(lists[int(m.group(1))], ensure_ascii=False),
-                  to_json(data))
+    return re.sub(r'"\\u0000(\d+)"', lambda m: json.dumps(lists[int(m.group(1))], ensure_ascii=False), to_json(data))
 
 
 def _touching(project: Project, results: Results, findings) -> dict[tuple, dict[str | None, list[int]]]:
@@ -162,7 +179,7 @@ def _touching(project: Project, results: Results, findings) -> dict[tuple, dict[
                 continue
             mine = out.setdefault(key, {})
             mine.setdefault(None, []).append(i)
-            for metric in ([f.metric] if f.metric else metrics):
+            for metric in [f.metric] if f.metric else metrics:
                 mine.setdefault(metric, []).append(i)
     return out
 
@@ -173,53 +190,108 @@ def comparisons_json(comparisons) -> list[dict[str, Any]]:
     out = []
     for c in comparisons or ():
         sep = c.separation
-        gap = sep.gap if sep.gap is not None and math.isfinite(sep.gap) else None   # a vs median of 0: no gap
-        out.append({"section": c.section, "arm": c.arm, "vs": c.vs, "kind": c.kind, "point": dict(c.point),
-                    "metric": c.metric, "ratio": c.ratio, "words": c.words, "state": sep.state,
-                    "n": [sep.n_b, sep.n_a], "method": sep.method, "gap": gap,
-                    "interval": list(sep.interval) if sep.interval else None,
-                    "smallest_p": sep.smallest_p, "needs_per_side": sep.needs, "relative_only": c.relative_only})
+        gap = sep.gap if sep.gap is not None and math.isfinite(sep.gap) else None  # a vs median of 0: no gap
+        out.append(
+            {
+                "section": c.section,
+                "arm": c.arm,
+                "vs": c.vs,
+                "kind": c.kind,
+                "point": dict(c.point),
+                "metric": c.metric,
+                "ratio": c.ratio,
+                "words": c.words,
+                "state": sep.state,
+                "n": [sep.n_b, sep.n_a],
+                "method": sep.method,
+                "gap": gap,
+                "interval": list(sep.interval) if sep.interval else None,
+                "smallest_p": sep.smallest_p,
+                "needs_per_side": sep.needs,
+                "relative_only": c.relative_only,
+            }
+        )
     return out
 
 
-def results_json(project: Project, results: Results, findings=(), weighing: dict[str, Any] | None = None,
-                 coverage=(), comparisons=None) -> str:
+def results_json(
+    project: Project,
+    results: Results,
+    findings=(),
+    weighing: dict[str, Any] | None = None,
+    coverage=(),
+    comparisons=None,
+) -> str:
     """``weighing``: the decision, crossovers and references (:mod:`benchproof.receipts.decision_json`);
     ``coverage``: whether each audit rule could run (``benchproof.audit.run.Covered``);
     ``comparisons``: every comparison made (``benchproof.compute.comparisons.Comparisons``)."""
     report = project.report
-    metrics = [{"id": m.id, "label": m.label, "unit": m.unit, "better": m.better, "decimals": m.decimals,
-                "source": m.source, "derive": m.derive, "derive_fields": list(m.derive_fields)}
-               for m in report.metrics]
+    metrics = [
+        {
+            "id": m.id,
+            "label": m.label,
+            "unit": m.unit,
+            "better": m.better,
+            "decimals": m.decimals,
+            "source": m.source,
+            "derive": m.derive,
+            "derive_fields": list(m.derive_fields),
+        }
+        for m in report.metrics
+    ]
     touching = _touching(project, results, findings)
     baseline = {(c.section, c.arm, c.point, c.metric): c.state for c in comparisons or () if c.kind == "baseline"}
     rows = []
     for row in results.rows:
         touched = touching.get((row.section, row.arm, row.point), {})
-        rows.append({
-            "section": row.section, "arm": row.arm, "point": dict(row.point),
-            "counts": row.counts, "status": row.status,
-            "metrics": {mid: {"n_ok": s.n_ok, "n_total": s.n_total, "median": s.median, "min": s.min,
-                              "max": s.max, "ratio": s.ratio, "ratio_direction": text.ratio_words(s.ratio, s.better, s.is_baseline),
-                              "separation": baseline.get((row.section, row.arm, row.point, mid)),
-                              "status": s.status,
-                              "quantiles": {f"p{q}": v for q, v in s.quantiles.items()} if s.quantiles else None,
-                              "outliers": s.outliers, "findings": touched.get(mid, [])}
-                        for mid, s in row.stats.items()},
-            "findings": touched.get(None, []),
-        })
+        rows.append(
+            {
+                "section": row.section,
+                "arm": row.arm,
+                "point": dict(row.point),
+                "counts": row.counts,
+                "status": row.status,
+                "metrics": {
+                    mid: {
+                        "n_ok": s.n_ok,
+                        "n_total": s.n_total,
+                        "median": s.median,
+                        "min": s.min,
+                        "max": s.max,
+                        "ratio": s.ratio,
+                        "ratio_direction": text.ratio_words(s.ratio, s.better, s.is_baseline),
+                        "separation": baseline.get((row.section, row.arm, row.point, mid)),
+                        "status": s.status,
+                        "quantiles": {f"p{q}": v for q, v in s.quantiles.items()} if s.quantiles else None,
+                        "outliers": s.outliers,
+                        "findings": touched.get(mid, []),
+                    }
+                    for mid, s in row.stats.items()
+                },
+                "findings": touched.get(None, []),
+            }
+        )
     lists: list[list] = []
     found, guards = findings_json(findings), guards_json(project)
     for item, key in [(f, "records") for f in found] + [(g, "excluded") for g in guards]:
         lists.append(item[key])
         item[key] = f"\0{len(lists) - 1}"
-    return _compact_lists({
-        "format": "benchproof-results", "format_version": RESULTS_FORMAT,
-        "generator": f"benchproof {__version__}", "title": report.title,
-        "baselines": {s.id: s.baseline for s in report.sections},
-        "metrics": metrics, "dimensions": [d.id for d in report.dimensions],
-        "records": len(project.records), "rows": rows,
-        "findings": found, "audit_coverage": [{"rule": c.rule, "ran": c.ran, "reason": c.reason} for c in coverage],
-        "guards": guards, "comparisons": comparisons_json(comparisons),
-        **(weighing or {"decision": None, "crossover": [], "reference": []}),
-    }, lists)
+    return _compact_lists(
+        {
+            "format": "benchproof-results",
+            "format_version": RESULTS_FORMAT,
+            "generator": f"benchproof {__version__}",
+            "title": report.title,
+            "baselines": {s.id: s.baseline for s in report.sections},
+            "metrics": metrics,
+            "dimensions": [d.id for d in report.dimensions],
+            "records": len(project.records),
+            "rows": rows,
+            "findings": found,
+            "audit_coverage": [{"rule": c.rule, "ran": c.ran, "reason": c.reason} for c in coverage],
+            "guards": guards,
+            "comparisons": comparisons_json(comparisons),
+            **(weighing or {"decision": None, "crossover": [], "reference": []}),
+        },
+        lists,
+    )

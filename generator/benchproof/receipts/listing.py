@@ -20,8 +20,10 @@ DESCRIPTIONS = {
     "records.jsonl": "the same records as JSON Lines, one object a line, raw values (no spreadsheet escaping)",
     "results.json": "the aggregates: n_ok, n_total, median, min, max, ratio to the baseline and status, per section × arm × point × metric",
 }
-BUNDLE = ("everything this report was built from: the input project as read, the three files above, "
-          "PROVENANCE.json and SHA256SUMS")
+BUNDLE = (
+    "everything this report was built from: the input project as read, the three files above, "
+    "PROVENANCE.json and SHA256SUMS"
+)
 
 
 @dataclass(frozen=True)
@@ -39,8 +41,8 @@ class Receipts:
     built: str
     built_source: str
     inputs: int
-    evidence: tuple[tuple[str, str, str], ...]   # (path, href, size)
-    custody: Custody                             # which records derive from a kept tool file
+    evidence: tuple[tuple[str, str, str], ...]  # (path, href, size)
+    custody: Custody  # which records derive from a kept tool file
 
 
 def size_text(n: int) -> str:
@@ -56,15 +58,21 @@ def _description(name: str, signature: Signature | None) -> str:
     return DESCRIPTIONS.get(name, BUNDLE)
 
 
-def receipts(project: Project, downloads: dict[str, Content], when: BuildTime,
-             signature: Signature | None = None) -> Receipts:
+def receipts(
+    project: Project, downloads: dict[str, Content], when: BuildTime, signature: Signature | None = None
+) -> Receipts:
     """``downloads``: file name → its content, in the order to list them (the bundle, then its
     signature when it is signed, last)."""
     return Receipts(
-        downloads=tuple(Download(name, download_path(name), _description(name, signature), size_text(len(data)),
-                                 sha256(data)) for name, data in downloads.items()),
-        built=when.iso, built_source=when.source, inputs=len(project.inputs),
-        evidence=tuple((path, evidence_href(path), size_text((project.root / path).stat().st_size))
-                       for path in referenced(project)),
+        downloads=tuple(
+            Download(name, download_path(name), _description(name, signature), size_text(len(data)), sha256(data))
+            for name, data in downloads.items()
+        ),
+        built=when.iso,
+        built_source=when.source,
+        inputs=len(project.inputs),
+        evidence=tuple(
+            (path, evidence_href(path), size_text((project.root / path).stat().st_size)) for path in referenced(project)
+        ),
         custody=custody(project),
     )

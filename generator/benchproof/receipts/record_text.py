@@ -30,13 +30,13 @@ from benchproof.model.records import Coded
 from benchproof.read.numbers import NUMBER_PATTERN, is_number_text
 
 _JSON_STRING = json.encoder.encode_basestring  # what json.dumps writes for a str
-NEEDS_ESCAPE = '["\\\\\x00-\x1f]'               # characters JSON writes escaped
+NEEDS_ESCAPE = '["\\\\\x00-\x1f]'  # characters JSON writes escaped
 # The spreadsheet-formula rule (OWASP CSV injection), for one value (csv_safe) and for a whole
 # column (_csv_texts): a text that starts with one of these and is not a number is a formula
 # to a spreadsheet; ' is among them so that dropping one leading ' always gives the value back.
 FORMULA_START = "=+-@\t\r'"
-FORMULA = "^[" + FORMULA_START.replace("-", "\\-") + "]"   # the same, as a pattern over a column
-NEEDS_QUOTES = '[,"\n]'                          # a CSV field holding one is quoted
+FORMULA = "^[" + FORMULA_START.replace("-", "\\-") + "]"  # the same, as a pattern over a column
+NEEDS_QUOTES = '[,"\n]'  # a CSV field holding one is quoted
 TEXT = pa.large_string()
 
 
@@ -71,7 +71,7 @@ def json_value(value: Any) -> str:
     if value is None:
         return "null"
     if kind is int or kind is float:
-        return repr(value)   # what json.dumps writes; values are finite (checked while reading)
+        return repr(value)  # what json.dumps writes; values are finite (checked while reading)
     return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
@@ -165,7 +165,7 @@ class Numbers(Source):
 
     def __init__(self, values: np.ndarray, whole: np.ndarray | None = None):
         self.values, self.whole = values, whole
-        self.made: pa.Array | None = None    # every value's text, made once (downloads and runs.html share it)
+        self.made: pa.Array | None = None  # every value's text, made once (downloads and runs.html share it)
 
     def value(self, row):
         value = self.values[row].item()
@@ -201,7 +201,7 @@ class Texts(Source):
 
     def __init__(self, texts: Callable[[int, int], pa.Array | list[str]], n: int | None = None):
         self.texts, self.n = texts, n
-        self.made: dict[str, pa.Array] = {}   # with ``n``: each form of every text, made once
+        self.made: dict[str, pa.Array] = {}  # with ``n``: each form of every text, made once
 
     def _array(self, start, stop) -> pa.Array:
         found = self.texts(start, stop)
@@ -281,7 +281,9 @@ class Parts(Source):
         return next(source.value(a) for source, a, _ in self._each(row, row + 1))
 
     def json(self, start, stop):
-        return pa.concat_arrays([s.json(a, b).cast(TEXT) for s, a, b in self._each(start, stop)] or [pa.array([], TEXT)])
+        return pa.concat_arrays(
+            [s.json(a, b).cast(TEXT) for s, a, b in self._each(start, stop)] or [pa.array([], TEXT)]
+        )
 
     def csv(self, start, stop):
         return pa.concat_arrays([s.csv(a, b).cast(TEXT) for s, a, b in self._each(start, stop)] or [pa.array([], TEXT)])
@@ -319,8 +321,9 @@ def _json_texts(texts: pa.Array) -> pa.Array:
 def _csv_texts(texts: pa.Array) -> pa.Array:
     """CSV fields of a text array: empty for null, a ``'`` before a text a spreadsheet would run
     as a formula (numbers are left alone: :func:`csv_safe`'s rule), quoted where needed."""
-    formula = pc.and_(pc.match_substring_regex(texts, FORMULA),
-                      pc.invert(pc.match_substring_regex(texts, f"^(?:{NUMBER_PATTERN})$"))).fill_null(False)
+    formula = pc.and_(
+        pc.match_substring_regex(texts, FORMULA), pc.invert(pc.match_substring_regex(texts, f"^(?:{NUMBER_PATTERN})$"))
+    ).fill_null(False)
     if pc.any(formula).as_py():
         texts = pc.if_else(formula, pc.binary_join_element_wise(lit("'"), texts, lit("")), texts)
     return _quoted(texts.fill_null(""))
@@ -330,7 +333,7 @@ def _carriage(texts: pa.Array) -> np.ndarray:
     return pc.match_substring(texts, "\r").fill_null(False).to_numpy(zero_copy_only=False)
 
 
-Sources = dict[str, Source]   # record column id → its source
+Sources = dict[str, Source]  # record column id → its source
 
 
 def sources(project: Project) -> Sources:
@@ -348,7 +351,9 @@ def sources(project: Project) -> Sources:
         if role == "id":
             made[column.id] = Texts(lambda a, b: records.run_id[a:b], len(records))
         elif role == "dimension":
-            made[column.id] = Labels(Coded(records.point.codes, tuple(dict(p).get(column.id) for p in records.point.labels)))
+            made[column.id] = Labels(
+                Coded(records.point.codes, tuple(dict(p).get(column.id) for p in records.point.labels))
+            )
         elif role in ("repeat", "metric"):
             made[column.id] = Numbers(records.repeat if role == "repeat" else records.metrics[column.id])
         elif role == "raw":
@@ -357,6 +362,6 @@ def sources(project: Project) -> Sources:
             made[column.id] = raw(started) if started.kind == "text" else Values(records.started_at)
         elif role == "source":
             made[column.id] = Texts(records.sources, len(records))
-        else:   # a few labels the records hold under the column's id: section, arm, status, reason, evidence
+        else:  # a few labels the records hold under the column's id: section, arm, status, reason, evidence
             made[column.id] = Labels(getattr(records, column.id))
     return made

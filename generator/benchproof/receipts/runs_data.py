@@ -64,16 +64,15 @@ from benchproof.receipts.record_text import Labels, Source, Sources, Values, joi
 from benchproof.site import Stored
 from benchproof.text import SCRIPT_ESCAPES, SCRIPT_UNSAFE, script_json_text
 
-FORMAT = 3   # 2: the audit's columns and notices; 3: records in chunks
+FORMAT = 3  # 2: the audit's columns and notices; 3: records in chunks
 AUDIT_STATES = ("guard-excluded", "flagged", "accepted")
 DATA_GLOBAL = "benchproofRuns"
 CHUNK_GLOBAL = "benchproofRunsChunk"
-FIRST_CHUNK = 1000       # records in runs-data.js itself: the first pages show at once
-CHUNK = 50000            # records per further script
+FIRST_CHUNK = 1000  # records in runs-data.js itself: the first pages show at once
+CHUNK = 50000  # records per further script
 # The plain decimal form: what the browser's Number() reads exactly as Python's float() does.
 NUMBER_TEXT = NUMBER
 AUDIT_LABELS = {"audit": "Audit", "findings": "Findings"}
-
 
 
 def _arm_order(project: Project) -> list[str]:
@@ -194,25 +193,29 @@ def _raw(column: str, spec: dict, data: Column, n: int, source: Source) -> _Colu
     if data.kind == "object":
         values = _cells(data.values())
         return _Column(column, spec, values=Values(lambda a, b: values[a:b]))
-    if data.kind == "mixed" or data.whole is not None:   # 5 and 5.0 are not one value
+    if data.kind == "mixed" or data.whole is not None:  # 5 and 5.0 are not one value
         return _Column(column, spec, values=source)
-    codes, distinct, missing = data.encoded()   # the distinct values made Python values only when few
+    codes, distinct, missing = data.encoded()  # the distinct values made Python values only when few
     if len(distinct) * 2 <= n:
         return _coded(column, spec, Coded(codes, tuple(distinct.to_pylist() + [None] * missing)))
     return _Column(column, spec, values=source)
 
 
-def _columns(project: Project, audit: Audit | None, text: Sources) -> tuple[list[_Column], dict[str, tuple[list, np.ndarray]],
-                                                                            str | None, list[dict[str, Any]]]:
+def _columns(
+    project: Project, audit: Audit | None, text: Sources
+) -> tuple[list[_Column], dict[str, tuple[list, np.ndarray]], str | None, list[dict[str, Any]]]:
     """Every column of runs-data, in records.csv order (then the audit's); the dictionaries of
     the columns the page filters on; the audit state's column; and the notices (``text``:
     records.csv's columns, whose JSON values runs-data holds)."""
     records, report = project.records, project.report
     n = len(records)
     columns = record_columns(project)
-    fixed = {"section": (records.section, [s.id for s in report.sections]), "arm": (records.arm, _arm_order(project)),
-             "status": (records.status, list(STATUSES))}
-    for dim in (c.id for c in columns if c.role == "dimension"):   # its values in the report's order (256K before 2M)
+    fixed = {
+        "section": (records.section, [s.id for s in report.sections]),
+        "arm": (records.arm, _arm_order(project)),
+        "status": (records.status, list(STATUSES)),
+    }
+    for dim in (c.id for c in columns if c.role == "dimension"):  # its values in the report's order (256K before 2M)
         labels = tuple(dict(p).get(dim) for p in records.point.labels)
         order = sorted({_cell(v) for v in labels} - {None}, key=functools.partial(report.dim_key, dim))
         fixed[dim] = (Coded(records.point.codes, labels), order)
@@ -226,18 +229,19 @@ def _columns(project: Project, audit: Audit | None, text: Sources) -> tuple[list
             out.append(_coded(name, spec, *fixed[name]))
             values = [v for v in dictionaries[name][0] if v is not None]
             spec["numeric"] = bool(values) and all(map(_is_number, values))
-            spec["ranked"] = not spec["numeric"]   # sorted as the dictionary lists them
+            spec["ranked"] = not spec["numeric"]  # sorted as the dictionary lists them
         elif role == "raw":
             out.append(_raw(name, spec, records.raw.get(column.field) or Column.missing(n), n, text[name]))
         elif role in ("reason", "evidence"):
             out.append(_coded(name, spec, getattr(records, role)))
-        else:   # the run id, the repeat, a metric, the start time, the source: a value per record
+        else:  # the run id, the repeat, a metric, the start time, the source: a value per record
             out.append(_Column(name, spec, values=text[name]))
-        if role == "evidence":   # files published as text, each under its site name
-            spec["published"] = {v: site_path(v) for v in sorted(set(records.evidence.labels) - {None})
-                                 if site_path(v) != v}
+        if role == "evidence":  # files published as text, each under its site name
+            spec["published"] = {
+                v: site_path(v) for v in sorted(set(records.evidence.labels) - {None}) if site_path(v) != v
+            }
     notices: list[dict[str, Any]] = []
-    state: str | None = None   # the audit state's column
+    state: str | None = None  # the audit state's column
     if audit is not None:
         taken = {c.id for c in out}
         state, findings = ("_" + role for role in ("audit", "findings"))
@@ -251,7 +255,9 @@ def _columns(project: Project, audit: Audit | None, text: Sources) -> tuple[list
         out.append(_Column(state, {"label": AUDIT_LABELS["audit"], "role": "audit"}, *dictionaries[state]))
         texts = tuple(" ".join(map(str, combo)) if combo else None for combo in combos)
         out.append(_coded(findings, {"label": AUDIT_LABELS["findings"], "role": "findings"}, Coded(codes, texts)))
-        notices = [{"anchor": x.anchor, "rule": x.rule, "accepted": x.accepted is not None} for x in audit.records.notices]
+        notices = [
+            {"anchor": x.anchor, "rule": x.rule, "accepted": x.accepted is not None} for x in audit.records.notices
+        ]
     for made in out:
         role = made.spec["role"]
         if role in ("metric", "repeat"):
@@ -280,7 +286,9 @@ def _filters(project: Project, dictionaries: dict[str, tuple[list, np.ndarray]],
         values, codes = dictionaries[column]
         found = np.bincount(codes, minlength=len(values))
         counts = {value: int(found[i]) for i, value in enumerate(values)}
-        return tuple(FilterOption(v, f"{label(v)} ({fmt.thousands(counts[v])})", counts[v]) for v in order if counts.get(v))
+        return tuple(
+            FilterOption(v, f"{label(v)} ({fmt.thousands(counts[v])})", counts[v]) for v in order if counts.get(v)
+        )
 
     filters = []
     if len(report.sections) > 1:
@@ -302,7 +310,7 @@ def _chunk(columns: list[_Column], start: int, stop: int, n: int) -> bytes:
     """``benchproofRunsChunk({...});`` for records ``start`` to ``stop``."""
     data = b",".join(c.chunk(start, stop) for c in columns)
     progress.update("runs", stop, n, "records in runs-data")
-    return (f'{CHUNK_GLOBAL}({{"start":{start},"n":{stop - start},"data":['.encode("ascii") + data + b"]});\n")
+    return f'{CHUNK_GLOBAL}({{"start":{start},"n":{stop - start},"data":['.encode("ascii") + data + b"]});\n"
 
 
 def _script_safe(texts):
@@ -316,15 +324,18 @@ def _script_safe(texts):
     return texts
 
 
-def runs_data(project: Project, audit: Audit | None = None,
-              found: Sources | None = None) -> tuple[bytes, list[Filter], Iterator[bytes]]:
+def runs_data(
+    project: Project, audit: Audit | None = None, found: Sources | None = None
+) -> tuple[bytes, list[Filter], Iterator[bytes]]:
     """``runs-data.js`` (the description of the columns and the first records, or all), the
     filters it offers, and the scripts of the other chunks (``runs-data-<k>.js``), each made
     when it is asked for (``found``: the record columns' sources records.csv was written
     from, :func:`benchproof.receipts.record_text.sources`; made when not given)."""
     report = project.report
     n = len(project.records)
-    columns, dictionaries, audit_column, notices = _columns(project, audit, sources(project) if found is None else found)
+    columns, dictionaries, audit_column, notices = _columns(
+        project, audit, sources(project) if found is None else found
+    )
     filters = _filters(project, dictionaries, audit_column)
     first = n if n <= CHUNK else FIRST_CHUNK
     bounds = [first, *range(first + CHUNK, n, CHUNK), n] if first < n else [n]
@@ -336,33 +347,50 @@ def runs_data(project: Project, audit: Audit | None = None,
         "decimals": report.decimals,
         "missing": fmt.MISSING,
         "sections": [{"id": s.id, "title": s.title} for s in report.sections],
-        "arms": [{"id": a, "label": project.arms[a].label if a in project.arms else a, "href": arm_href(a)}
-                 for a in _arm_order(project)],
+        "arms": [
+            {"id": a, "label": project.arms[a].label if a in project.arms else a, "href": arm_href(a)}
+            for a in _arm_order(project)
+        ],
         "statuses": list(STATUSES),
         "notices": notices,
-        "report": INDEX,   # the page the notices' anchors are on
-        "columns": [{"id": c.id, **c.spec, **({"dict": c.dict, "codes": f"\0{k}"} if c.codes is not None
-                                              else {"values": f"\0{k}"})} for k, c in enumerate(columns)],
-        "filters": [{"column": f.column, "label": f.label,
-                     "options": [{"value": o.value, "label": o.label, "count": o.count} for o in f.options]}
-                    for f in filters],
+        "report": INDEX,  # the page the notices' anchors are on
+        "columns": [
+            {
+                "id": c.id,
+                **c.spec,
+                **({"dict": c.dict, "codes": f"\0{k}"} if c.codes is not None else {"values": f"\0{k}"}),
+            }
+            for k, c in enumerate(columns)
+        ],
+        "filters": [
+            {
+                "column": f.column,
+                "label": f.label,
+                "options": [{"value": o.value, "label": o.label, "count": o.count} for o in f.options],
+            }
+            for f in filters
+        ],
         "chunks": [chunk_path(k) for k in range(1, len(bounds))],
     }
     # each column's values, written a column at a time, take their placeholder's place
     parts = re.split(r'"\\u0000(\d+)"', f"window.{DATA_GLOBAL} = {script_json_text(data)};\n")
-    text = b"".join(part.encode("utf-8") if k % 2 == 0 else columns[int(part)].chunk(0, first)
-                    for k, part in enumerate(parts))
+    text = b"".join(
+        part.encode("utf-8") if k % 2 == 0 else columns[int(part)].chunk(0, first) for k, part in enumerate(parts)
+    )
     return text, filters, chunks
 
 
-def runs_data_files(project: Project, audit: Audit | None = None, store: Path | None = None,
-                    found: Sources | None = None) -> tuple[dict[str, bytes | Stored], list[Filter]]:
+def runs_data_files(
+    project: Project, audit: Audit | None = None, store: Path | None = None, found: Sources | None = None
+) -> tuple[dict[str, bytes | Stored], list[Filter]]:
     """``runs-data.js`` and the scripts of its chunks (``store``: a private temporary folder
     where the chunks of a million records wait, one made at a time; ``found``: as
     :func:`runs_data`), and the filters they offer."""
     data, filters, chunks = runs_data(project, audit, found)
     return {
         DATA_PATH: data,
-        **{chunk_path(k): text if store is None else Stored(store / f"runs-data-{k}.js", [text])
-           for k, text in enumerate(chunks, 1)},
+        **{
+            chunk_path(k): text if store is None else Stored(store / f"runs-data-{k}.js", [text])
+            for k, text in enumerate(chunks, 1)
+        },
     }, filters

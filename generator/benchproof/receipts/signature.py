@@ -18,9 +18,15 @@ NAMESPACE = "benchproof"
 SIGNATURE_SUFFIX = ".SHA256SUMS.sig"
 MAX_BYTES = 64 << 10
 _BEGIN, _END = "-----BEGIN SSH SIGNATURE-----", "-----END SSH SIGNATURE-----"
-_TYPES = {"ssh-ed25519": "ED25519", "ssh-rsa": "RSA", "ecdsa-sha2-nistp256": "ECDSA", "ecdsa-sha2-nistp384": "ECDSA",
-          "ecdsa-sha2-nistp521": "ECDSA", "sk-ssh-ed25519@openssh.com": "ED25519-SK",
-          "sk-ecdsa-sha2-nistp256@openssh.com": "ECDSA-SK"}
+_TYPES = {
+    "ssh-ed25519": "ED25519",
+    "ssh-rsa": "RSA",
+    "ecdsa-sha2-nistp256": "ECDSA",
+    "ecdsa-sha2-nistp384": "ECDSA",
+    "ecdsa-sha2-nistp521": "ECDSA",
+    "sk-ssh-ed25519@openssh.com": "ED25519-SK",
+    "sk-ecdsa-sha2-nistp256@openssh.com": "ECDSA-SK",
+}
 
 
 class NotASignature(ValueError):
@@ -29,10 +35,10 @@ class NotASignature(ValueError):
 
 @dataclass(frozen=True)
 class Signature:
-    data: bytes               # the file, as published
-    key_type: str             # ED25519, RSA, ECDSA…
-    fingerprint: str          # SHA256:… as ssh-keygen -l prints it
-    public_key: str           # "ssh-ed25519 AAAA…", as an allowed_signers line holds it
+    data: bytes  # the file, as published
+    key_type: str  # ED25519, RSA, ECDSA…
+    fingerprint: str  # SHA256:… as ssh-keygen -l prints it
+    public_key: str  # "ssh-ed25519 AAAA…", as an allowed_signers line holds it
     namespace: str
 
     @property
@@ -40,8 +46,10 @@ class Signature:
         return f"{self.key_type} key {self.fingerprint}"
 
     def description(self) -> str:
-        return (f"SSH signature of the bundle's SHA256SUMS by the {self.signer} (namespace {self.namespace}); "
-                "check it with benchproof verify and the signer's public key")
+        return (
+            f"SSH signature of the bundle's SHA256SUMS by the {self.signer} (namespace {self.namespace}); "
+            "check it with benchproof verify and the signer's public key"
+        )
 
 
 def signature_name(bundle_zip: str) -> str:
@@ -57,7 +65,7 @@ def _strings(blob: bytes, count: int) -> list[bytes]:
         (size,) = struct.unpack_from(">I", blob, at)
         if at + 4 + size > len(blob):
             raise NotASignature("it ends too early")
-        out.append(blob[at + 4:at + 4 + size])
+        out.append(blob[at + 4 : at + 4 + size])
         at += 4 + size
     return out
 
@@ -85,5 +93,10 @@ def read_signature(data: bytes) -> Signature:
         space = namespace.decode("utf-8")
     except UnicodeDecodeError:
         raise NotASignature("its namespace is not text") from None
-    return Signature(data, printable(_TYPES.get(key_type, key_type.upper())), fingerprint,   # shown on pages, terminals
-                     f"{key_type} {base64.b64encode(public).decode('ascii')}", space)
+    return Signature(
+        data,
+        printable(_TYPES.get(key_type, key_type.upper())),
+        fingerprint,  # shown on pages, terminals
+        f"{key_type} {base64.b64encode(public).decode('ascii')}",
+        space,
+    )

@@ -35,8 +35,10 @@ def open_port(site: Path, port: int) -> SiteServer:
         return listen(site, port)
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
-            raise PortProblem(f"port {port} on {HOST} is in use (another benchproof serve?): "
-                              "stop it, or choose another port with --port N") from None
+            raise PortProblem(
+                f"port {port} on {HOST} is in use (another benchproof serve?): "
+                "stop it, or choose another port with --port N"
+            ) from None
         raise PortProblem(f"cannot listen on {HOST}:{port}: {exc.strerror or exc}") from None
 
 
@@ -65,10 +67,11 @@ def rebuild(project: Path, site: Path, status: Status, say: Log, since: float, c
         return Status(version=status.version + 1, ok=True, problems=(), built=True, seconds=seconds)
     for line in problems:
         say(line)
-    say(f"build failed: {counted(problems)}"
-        + ("; still serving the last good site" if status.built else "; nothing to serve yet"))
-    return replace(status, version=status.version + 1, ok=False, problems=problems,
-                   seconds=time.monotonic() - since)
+    say(
+        f"build failed: {counted(problems)}"
+        + ("; still serving the last good site" if status.built else "; nothing to serve yet")
+    )
+    return replace(status, version=status.version + 1, ok=False, problems=problems, seconds=time.monotonic() - since)
 
 
 def serve(project: Path, port: int, say: Log, cache: bool = True) -> None:
@@ -78,7 +81,7 @@ def serve(project: Path, port: int, say: Log, cache: bool = True) -> None:
     site = work / "site"
     try:
         server = open_port(site, port)
-    except BaseException:      # PortProblem, or Ctrl-C / SIGTERM before the handlers below
+    except BaseException:  # PortProblem, or Ctrl-C / SIGTERM before the handlers below
         shutil.rmtree(work, ignore_errors=True)
         raise
     # Ctrl-C and SIGTERM stop it cleanly, even when the shell started it with SIGINT ignored.
@@ -89,8 +92,10 @@ def serve(project: Path, port: int, say: Log, cache: bool = True) -> None:
         say(f"building {project} into {site} (a temporary folder, removed on exit)")
         watcher = Watcher(project)
         if not watcher.complete:
-            say(f"note: {project} holds more than {MAX_ENTRIES:,} files and folders: only the first "
-                f"{MAX_ENTRIES:,} are watched for changes (links to folders are never walked into)")
+            say(
+                f"note: {project} holds more than {MAX_ENTRIES:,} files and folders: only the first "
+                f"{MAX_ENTRIES:,} are watched for changes (links to folders are never walked into)"
+            )
         server.status = rebuild(project, site, server.status, say, time.monotonic(), cache)
         thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True)
         thread.start()

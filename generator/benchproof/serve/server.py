@@ -23,11 +23,15 @@ PREFIX = "/__benchproof__/"
 RELOAD_JS = (Path(__file__).with_name("reload.js")).read_bytes()
 _BODY_OPEN = re.compile(rb"<body\b[^>]*>", re.IGNORECASE)
 _BODY_CLOSE = re.compile(rb"</body\s*>", re.IGNORECASE)
-BANNER_STYLE = ("position:sticky;top:0;z-index:1000;margin:0;padding:0.75rem 1rem;background:#fff4e5;"
-                "color:#3d2800;border-bottom:3px solid #b35c00;font:15px/1.45 system-ui,sans-serif")
-EMPTY_PAGE = (b"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>benchproof serve"
-              b"</title></head><body><main style=\"font:16px/1.5 system-ui,sans-serif;padding:1rem\">"
-              b"<p>Nothing has been built yet: fix the problems above and save.</p></main></body></html>")
+BANNER_STYLE = (
+    "position:sticky;top:0;z-index:1000;margin:0;padding:0.75rem 1rem;background:#fff4e5;"
+    "color:#3d2800;border-bottom:3px solid #b35c00;font:15px/1.45 system-ui,sans-serif"
+)
+EMPTY_PAGE = (
+    b'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>benchproof serve'
+    b'</title></head><body><main style="font:16px/1.5 system-ui,sans-serif;padding:1rem">'
+    b"<p>Nothing has been built yet: fix the problems above and save.</p></main></body></html>"
+)
 
 
 @dataclass(frozen=True)
@@ -36,38 +40,40 @@ class Status:
 
     version: int = 0
     ok: bool = True
-    problems: tuple[str, ...] = ()   # the failed rebuild's problems, ``file:line: message``
-    built: bool = False              # a site exists (the first build may have failed)
-    seconds: float = 0.0             # from noticing the change to the new site (or the problems)
+    problems: tuple[str, ...] = ()  # the failed rebuild's problems, ``file:line: message``
+    built: bool = False  # a site exists (the first build may have failed)
+    seconds: float = 0.0  # from noticing the change to the new site (or the problems)
 
     def as_json(self) -> bytes:
-        return json.dumps({"version": self.version, "ok": self.ok, "problems": list(self.problems),
-                           "seconds": round(self.seconds, 3)}).encode()
+        return json.dumps(
+            {"version": self.version, "ok": self.ok, "problems": list(self.problems), "seconds": round(self.seconds, 3)}
+        ).encode()
 
 
 def counted(problems: tuple[str, ...]) -> str:
     """``2 errors, 1 warning`` for problems printed as ``file:line: [warning: ]message``."""
     warnings = sum(": warning: " in p for p in problems)
     errors = len(problems) - warnings
-    return f"{fmt.count(errors, 'error')}" + \
-        (f", {fmt.count(warnings, 'warning')}" if warnings else "")
+    return f"{fmt.count(errors, 'error')}" + (f", {fmt.count(warnings, 'warning')}" if warnings else "")
 
 
 def banner(status: Status) -> bytes:
     items = "".join(f"<li><code>{html.escape(p)}</code></li>" for p in status.problems)
     shown = "this is the last good build" if status.built else "there is nothing to show yet"
-    return (f'<div id="benchproof-serve-problems" role="alert" style="{BANNER_STYLE}">'
-            f"<strong>The last build failed ({counted(status.problems)}): {shown}.</strong> "
-            f"Fix the files and save: the page reloads by itself."
-            f'<ul style="margin:0.4rem 0 0;padding-left:1.2rem;max-height:40vh;overflow:auto">{items}</ul>'
-            "</div>").encode()
+    return (
+        f'<div id="benchproof-serve-problems" role="alert" style="{BANNER_STYLE}">'
+        f"<strong>The last build failed ({counted(status.problems)}): {shown}.</strong> "
+        f"Fix the files and save: the page reloads by itself."
+        f'<ul style="margin:0.4rem 0 0;padding-left:1.2rem;max-height:40vh;overflow:auto">{items}</ul>'
+        "</div>"
+    ).encode()
 
 
 def inject(page: bytes, status: Status) -> bytes:
     """``page`` with the reload script (and the problems banner when the last rebuild failed)."""
     script = f'<script src="{PREFIX}reload.js" data-version="{status.version}"></script>'.encode()
     closing = list(_BODY_CLOSE.finditer(page))
-    page = page[:closing[-1].start()] + script + page[closing[-1].start():] if closing else page + script
+    page = page[: closing[-1].start()] + script + page[closing[-1].start() :] if closing else page + script
     if not status.ok:
         opening = _BODY_OPEN.search(page)
         at = opening.end() if opening else 0
@@ -82,7 +88,7 @@ def addressed_here(host: str | None, port: int) -> bool:
     return host is not None and host.lower() in (f"{HOST}:{port}", f"localhost:{port}")
 
 
-MAX_NAME = 255      # bytes in one step of a path, as file systems allow
+MAX_NAME = 255  # bytes in one step of a path, as file systems allow
 
 
 def request_path(target: str) -> str | None:
@@ -130,19 +136,24 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         server goes on serving."""
         try:
             self._answer(head)
-        except (BrokenPipeError, ConnectionResetError):   # the browser went away
+        except (BrokenPipeError, ConnectionResetError):  # the browser went away
             return
         except Exception:  # noqa: BLE001 - a bug: answer it, keep serving
             try:
-                self._send(500, b"benchproof serve could not answer this request (a bug, please report it)\n",
-                           "text/plain; charset=utf-8", head)
+                self._send(
+                    500,
+                    b"benchproof serve could not answer this request (a bug, please report it)\n",
+                    "text/plain; charset=utf-8",
+                    head,
+                )
             except OSError:
                 pass
 
     def _answer(self, head: bool) -> None:
         if not addressed_here(self.headers.get("Host"), self.server.server_address[1]):
-            return self._send(403, b"benchproof serve answers only to 127.0.0.1 and localhost\n",
-                              "text/plain; charset=utf-8", head)
+            return self._send(
+                403, b"benchproof serve answers only to 127.0.0.1 and localhost\n", "text/plain; charset=utf-8", head
+            )
         path = request_path(self.path)
         if path is None:
             return self._send(400, b"bad request: not a path of this site\n", "text/plain; charset=utf-8", head)

@@ -16,9 +16,9 @@ from pathlib import Path
 
 Snapshot = dict[str, tuple[int, int, int, int]]
 POLL_SECONDS = 0.25
-SETTLE_SECONDS = 0.1   # an edit that writes several files in a row is one change
+SETTLE_SECONDS = 0.1  # an edit that writes several files in a row is one change
 MAX_SETTLE_SECONDS = 2.0
-MAX_ENTRIES = 20_000   # files and folders looked at in one snapshot; a report project has hundreds
+MAX_ENTRIES = 20_000  # files and folders looked at in one snapshot; a report project has hundreds
 
 
 def snapshot(root: Path, limit: int = MAX_ENTRIES) -> tuple[Snapshot, bool]:

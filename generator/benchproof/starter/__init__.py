@@ -27,8 +27,7 @@ class LinkRefused(NotEmpty):
 
 def starter_files() -> dict[str, bytes]:
     """Project-relative path → bytes of every file ``init`` writes."""
-    files = {p.relative_to(TEMPLATE).as_posix(): p.read_bytes()
-             for p in sorted(TEMPLATE.rglob("*")) if p.is_file()}
+    files = {p.relative_to(TEMPLATE).as_posix(): p.read_bytes() for p in sorted(TEMPLATE.rglob("*")) if p.is_file()}
     files = {rel: with_modeline(rel, data) for rel, data in files.items()}
     return {**files, **schema_files()}
 

@@ -36,8 +36,9 @@ def _markdown(folder: Path, receipts: Receipts) -> str:
     comparisons = audited.computed.comparisons
     view = decision_view(project, audited.decision, audited.audit, comparisons)
     said = {h.section: h for h in headlines(project, audited.computed)}
-    return render(project, audited.results, audited.audit, view, comparisons, receipts, f"benchproof {__version__}",
-                  said)
+    return render(
+        project, audited.results, audited.audit, view, comparisons, receipts, f"benchproof {__version__}", said
+    )
 
 
 def summary(path: Path, url: str | None = None) -> str:
@@ -46,9 +47,17 @@ def summary(path: Path, url: str | None = None) -> str:
     except NotPublished as exc:
         raise NoSummary(str(exc)) from None
     if found.kind == PROJECT:
-        return _markdown(path, Receipts(None, "", None, f"not published yet: `benchproof build` of "
-                                                        f"{escape(printable(str(path)))} writes the evidence bundle, "
-                                                        "with its SHA256SUMS, beside the page"))
+        return _markdown(
+            path,
+            Receipts(
+                None,
+                "",
+                None,
+                f"not published yet: `benchproof build` of "
+                f"{escape(printable(str(path)))} writes the evidence bundle, "
+                "with its SHA256SUMS, beside the page",
+            ),
+        )
     if found.kind != SITE:
         raise NoSummary(f"{printable(str(path))} is a {found.kind}: summary takes a project or a built site")
     zipped = found.zip
@@ -59,9 +68,13 @@ def summary(path: Path, url: str | None = None) -> str:
         digest = Hashes().of(zipped, what="zip")
     except Refused as exc:
         raise NoSummary(str(exc)) from None
-    receipts = Receipts(quote(href, safe=":/%#?=&"), zipped.name, digest,
-                        "everything the page was built from; `benchproof verify` on the site, or on this zip alone, "
-                        "checks that the page follows from it")
+    receipts = Receipts(
+        quote(href, safe=":/%#?=&"),
+        zipped.name,
+        digest,
+        "everything the page was built from; `benchproof verify` on the site, or on this zip alone, "
+        "checks that the page follows from it",
+    )
     with tempfile.TemporaryDirectory(prefix="benchproof-summary-") as folder:
         try:
             bundle = unpack_zip(zipped, Path(folder))

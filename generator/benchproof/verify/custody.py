@@ -42,8 +42,11 @@ def _lines(path: Path) -> list[Any]:
 
 
 def _shown(value: Any) -> str:
-    return printable(json.dumps(value, ensure_ascii=False)[:80]) if not isinstance(value, str) else \
-        printable(repr(value)[:80])
+    return (
+        printable(json.dumps(value, ensure_ascii=False)[:80])
+        if not isinstance(value, str)
+        else printable(repr(value)[:80])
+    )
 
 
 def _differences(rel: str, have: list[Any], made: list[dict], tool: str) -> list[str]:
@@ -59,8 +62,9 @@ def _differences(rel: str, have: list[Any], made: list[dict], tool: str) -> list
             elif key not in theirs:
                 out.append(f"{rel}:{line}: '{printable(key)}' is {_shown(mine[key])}, which {tool} does not give")
             elif mine[key] != theirs[key] or type(mine[key]) is not type(theirs[key]):
-                out.append(f"{rel}:{line}: '{printable(key)}' is {_shown(mine[key])}; {tool} gives "
-                           f"{_shown(theirs[key])}")
+                out.append(
+                    f"{rel}:{line}: '{printable(key)}' is {_shown(mine[key])}; {tool} gives {_shown(theirs[key])}"
+                )
     if len(have) != len(made):
         out.append(f"{rel}: {len(have):,} records; {tool} gives {len(made):,}")
     return out
@@ -75,11 +79,22 @@ def _derive(root: Path, entry: manifest.Entry) -> tuple[list[dict], list[dict]]:
     options = entry.options
     found = importer.read(path, entry.evidence, arms.requested(options.get("arm_from")))
     dims = options.get("dimensions") or []
-    parameters.choose(found, entry.evidence, arms.requested(options.get("dimension_from")) or (),
-                      parameters.renames([dims] if isinstance(dims, str) else dims))
+    parameters.choose(
+        found,
+        entry.evidence,
+        arms.requested(options.get("dimension_from")) or (),
+        parameters.renames([dims] if isinstance(dims, str) else dims),
+    )
     offsets = {(o["arm"], o["point"]): o["by"] for o in entry.offsets}
-    rows = run_rows(found, Path(entry.runs).stem, entry.arm_ids, entry.section,
-                    {k: (str(v[0]), float(v[1])) for k, v in entry.targets.items()}, entry.evidence, offsets)
+    rows = run_rows(
+        found,
+        Path(entry.runs).stem,
+        entry.arm_ids,
+        entry.section,
+        {k: (str(v[0]), float(v[1])) for k, v in entry.targets.items()},
+        entry.evidence,
+        offsets,
+    )
     requests = request_rows(found.requests, rows) if found.requests else []
     # as written: through the same JSON encoding, so a float compares as the file holds it
     again = lambda items: [json.loads(x) for x in dump_rows(items, entry.evidence).decode().splitlines()]  # noqa: E731 (a shorthand of this function)
@@ -91,7 +106,9 @@ def custody_checks(root: Path, label: Callable[[str], str]) -> tuple[list[Check]
     try:
         entries = manifest.read(root)
     except InputError as exc:
-        return [Check("custody", False, label(f"the bundle's import log cannot be read: {printable(str(exc.problems[0]))}"))], []
+        return [
+            Check("custody", False, label(f"the bundle's import log cannot be read: {printable(str(exc.problems[0]))}"))
+        ], []
     derived = [e for e in entries if e.benchproof]
     problems: list[str] = []
     unchecked: list[str] = []
@@ -106,27 +123,34 @@ def custody_checks(root: Path, label: Callable[[str], str]) -> tuple[list[Check]
         if sha256(path.read_bytes()) != entry.sha256:
             problems.append(f"{printable(tool_file)}: its SHA-256 is not the one the import logged for {entry.runs}")
             continue
-        changed = [c for c in entry.companions if c in entry.wrote and (
-            not (root / c).is_file() or sha256((root / c).read_bytes()) != entry.wrote[c])]
+        changed = [
+            c
+            for c in entry.companions
+            if c in entry.wrote and (not (root / c).is_file() or sha256((root / c).read_bytes()) != entry.wrote[c])
+        ]
         if changed:
-            problems.append(f"{printable(changed[0])}: read beside {printable(tool_file)}, its SHA-256 is not the one "
-                            f"the import logged for {entry.runs}")
+            problems.append(
+                f"{printable(changed[0])}: read beside {printable(tool_file)}, its SHA-256 is not the one "
+                f"the import logged for {entry.runs}"
+            )
             continue
         try:
             rows, requests = _derive(root, entry)
         except (ImportFormatError, InputError, KeyError, ValueError) as exc:
             why = "; ".join(str(p) for p in getattr(exc, "problems", [])[:2]) or f"{type(exc).__name__}: {exc}"
             (unchecked if entry.benchproof != __version__ else problems).append(
-                f"{printable(tool_file)} no longer imports as it did for {entry.runs}: {printable(why)}")
+                f"{printable(tool_file)} no longer imports as it did for {entry.runs}: {printable(why)}"
+            )
             continue
         found = _differences(entry.runs, _lines(root / entry.runs), rows, tool_file)
         if entry.requests:
             have = _lines(root / entry.requests) if (root / entry.requests).is_file() else []
             found += _differences(entry.requests, have, requests, tool_file)
         if found and entry.benchproof != __version__:
-            unchecked.append(f"{entry.runs} was imported by benchproof {printable(entry.benchproof or '?')}, checked "
-                             f"with {__version__}, whose importer may read {printable(tool_file)} otherwise: "
-                             + found[0])
+            unchecked.append(
+                f"{entry.runs} was imported by benchproof {printable(entry.benchproof or '?')}, checked "
+                f"with {__version__}, whose importer may read {printable(tool_file)} otherwise: " + found[0]
+            )
             continue
         problems += found
         counts[0] += len(rows)
@@ -143,23 +167,37 @@ def custody_checks(root: Path, label: Callable[[str], str]) -> tuple[list[Check]
         total = sum(asserted.values())
         listed = ", ".join(f"{printable(rel)} ({n:,})" for rel, n in list(asserted.items())[:SHOWN])
         more = f", and {len(asserted) - SHOWN} more files" if len(asserted) > SHOWN else ""
-        notes.append(label(f"{fmt.count(total, 'record')} asserted, not derived from a kept tool file: "
-                           f"{listed}{more}"))
+        notes.append(label(f"{fmt.count(total, 'record')} asserted, not derived from a kept tool file: {listed}{more}"))
     if not derived:
         return [], notes
     checks = []
     if problems:
         shown = "; ".join(problems[:SHOWN]) + (f"; and {len(problems) - SHOWN} more" if len(problems) > SHOWN else "")
-        checks.append(Check("custody", False, label(f"{fmt.count(len(problems), 'difference')} "
-                                                    f"between the records and the tool files they were imported "
-                                                    f"from: {shown}")))
+        checks.append(
+            Check(
+                "custody",
+                False,
+                label(
+                    f"{fmt.count(len(problems), 'difference')} "
+                    f"between the records and the tool files they were imported "
+                    f"from: {shown}"
+                ),
+            )
+        )
     if unchecked:
         checks.append(Check("custody", None, label("; ".join(unchecked[:SHOWN]))))
     if not problems and not unchecked:
         kinds = ", ".join(f"{n} × {t}" if n > 1 else t for t, n in _count(tools).items())
-        checks.append(Check("custody", True, label(
-            f"every imported record follows from its kept tool file: {counts[0]:,} run records and {counts[1]:,} "
-            f"request records, re-imported from {fmt.count(len(derived), 'file')} ({kinds})")))
+        checks.append(
+            Check(
+                "custody",
+                True,
+                label(
+                    f"every imported record follows from its kept tool file: {counts[0]:,} run records and {counts[1]:,} "
+                    f"request records, re-imported from {fmt.count(len(derived), 'file')} ({kinds})"
+                ),
+            )
+        )
     return checks, notes
 
 

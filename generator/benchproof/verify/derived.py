@@ -31,8 +31,11 @@ def _figures(doc: dict) -> dict[tuple, dict]:
             continue
         for metric, stat in row["metrics"].items():
             key = (row.get("section"), row.get("arm"), tuple((row.get("point") or {}).items()), metric)
-            out[key] = {k: stat.get(k) for k in ("n_ok", "n_total", "median", "min", "max", "ratio", "status")} \
-                if isinstance(stat, dict) else {}
+            out[key] = (
+                {k: stat.get(k) for k in ("n_ok", "n_total", "median", "min", "max", "ratio", "status")}
+                if isinstance(stat, dict)
+                else {}
+            )
     return out
 
 
@@ -51,7 +54,7 @@ def _finding_key(f: Any) -> tuple:
 
 def _short(text: Any, limit: int = 160) -> str:
     shown = printable(str(text))
-    return shown if len(shown) <= limit else shown[:limit - 1] + "…"
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
 def _finding_name(f: Any) -> str:
@@ -71,12 +74,17 @@ def figures_check(published: dict, derived: dict) -> Check:
         elif key not in ours:
             problems.append(f"{_figure_name(key)} is not published, the records give it")
         else:
-            changed = [f"{k} {ours[key].get(k)!r} published, {theirs[key].get(k)!r} from the records"
-                       for k in ours[key] if ours[key].get(k) != theirs[key].get(k)]
+            changed = [
+                f"{k} {ours[key].get(k)!r} published, {theirs[key].get(k)!r} from the records"
+                for k in ours[key]
+                if ours[key].get(k) != theirs[key].get(k)
+            ]
             if changed:
                 problems.append(f"{_figure_name(key)}: {', '.join(changed)}")
     if problems:
-        return Check("figures", False, f"{len(problems)} of {len(set(ours) | set(theirs))} figures differ: {_some(problems)}")
+        return Check(
+            "figures", False, f"{len(problems)} of {len(set(ours) | set(theirs))} figures differ: {_some(problems)}"
+        )
     return Check("figures", True, f"the {len(ours):,} figures of results.json follow from the records")
 
 
@@ -85,17 +93,26 @@ def audit_check(published: dict, derived: dict) -> Check:
     theirs = {_finding_key(f): f for f in derived.get("findings") or []}
     gone = [_finding_name(f) for k, f in ours.items() if k not in theirs]
     new = [_finding_name(f) for k, f in theirs.items() if k not in ours]
-    changed = [f"[{ours[k].get('rule')}] " + first_line(str(ours[k].get("message")).encode("utf-8"),
-                                                      str(theirs[k].get("message")).encode("utf-8"),
-                                                      ).split(": ", 1)[1].replace("rebuilt", "from the records")
-               if ours[k].get("message") != theirs[k].get("message")
-               else f"[{ours[k].get('rule')}] {_short(ours[k].get('message'), 100)}: its records or its acceptance differ"
-               for k in ours if k in theirs and ours[k] != theirs[k]]
+    changed = [
+        f"[{ours[k].get('rule')}] "
+        + first_line(
+            str(ours[k].get("message")).encode("utf-8"),
+            str(theirs[k].get("message")).encode("utf-8"),
+        )
+        .split(": ", 1)[1]
+        .replace("rebuilt", "from the records")
+        if ours[k].get("message") != theirs[k].get("message")
+        else f"[{ours[k].get('rule')}] {_short(ours[k].get('message'), 100)}: its records or its acceptance differ"
+        for k in ours
+        if k in theirs and ours[k] != theirs[k]
+    ]
     covered = _coverage(published, derived)
-    parts = ([f"published, not given by the records: {_some(gone)}"] if gone else []) + \
-            ([f"given by the records, not published: {_some(new)}"] if new else []) + \
-            ([f"worded otherwise: {_some(changed)}"] if changed else []) + \
-            ([f"what was checked differs: {_some(covered)}"] if covered else [])
+    parts = (
+        ([f"published, not given by the records: {_some(gone)}"] if gone else [])
+        + ([f"given by the records, not published: {_some(new)}"] if new else [])
+        + ([f"worded otherwise: {_some(changed)}"] if changed else [])
+        + ([f"what was checked differs: {_some(covered)}"] if covered else [])
+    )
     if parts:
         return Check("audit", False, "; ".join(parts))
     return Check("audit", True, f"the {len(ours)} findings of results.json follow from the records")
@@ -103,12 +120,20 @@ def audit_check(published: dict, derived: dict) -> Check:
 
 def _coverage(published: dict, derived: dict) -> list[str]:
     """The rules whose ``audit_coverage`` entry (ran, and why not) differs."""
+
     def entries(doc: dict) -> dict:
-        return {c.get("rule"): (c.get("ran"), c.get("reason")) for c in doc.get("audit_coverage") or []
-                if isinstance(c, dict)}
+        return {
+            c.get("rule"): (c.get("ran"), c.get("reason"))
+            for c in doc.get("audit_coverage") or []
+            if isinstance(c, dict)
+        }
+
     ours, theirs = entries(published), entries(derived)
-    return [f"{printable(str(rule))}: published {_ran(ours.get(rule))}, from the records {_ran(theirs.get(rule))}"
-            for rule in dict.fromkeys([*ours, *theirs]) if ours.get(rule) != theirs.get(rule)]
+    return [
+        f"{printable(str(rule))}: published {_ran(ours.get(rule))}, from the records {_ran(theirs.get(rule))}"
+        for rule in dict.fromkeys([*ours, *theirs])
+        if ours.get(rule) != theirs.get(rule)
+    ]
 
 
 def _ran(entry) -> str:
@@ -175,6 +200,9 @@ def derived_checks(published: bytes | None, derived: bytes | None, where: str) -
     if derived is None:
         return [Check(n, None, "the records could not be rebuilt: nothing to hold results.json against") for n in names]
     theirs = parse_results(derived, "the rebuilt results.json")
-    return [figures_check(ours, theirs), audit_check(ours, theirs),
-            _items_check("claims", ours, theirs, "claims", _claim_label),
-            _items_check("rerun-bar", ours, theirs, "rerun_bar", _bar_label)]
+    return [
+        figures_check(ours, theirs),
+        audit_check(ours, theirs),
+        _items_check("claims", ours, theirs, "claims", _claim_label),
+        _items_check("rerun-bar", ours, theirs, "rerun_bar", _bar_label),
+    ]

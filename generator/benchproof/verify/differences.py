@@ -13,8 +13,8 @@ from benchproof.published import reader
 from benchproof.published.reader import CHUNK, Refused
 from benchproof.text import plural
 
-WINDOW = 40     # characters shown before and after the first difference
-TAIL = 4096     # bytes kept of what was the same, for the line around a difference
+WINDOW = 40  # characters shown before and after the first difference
+TAIL = 4096  # bytes kept of what was the same, for the line around a difference
 
 
 @dataclass(frozen=True)
@@ -44,10 +44,10 @@ def _offset(a: bytes, b: bytes) -> int:
 def _around(data: bytes, offset: int) -> str:
     start = data.rfind(b"\n", 0, offset) + 1
     end = data.find(b"\n", offset)
-    line = data[start:len(data) if end < 0 else end]
+    line = data[start : len(data) if end < 0 else end]
     column = offset - start
     cut = max(0, column - WINDOW)
-    text = line[cut:column + WINDOW].decode("utf-8", "replace")
+    text = line[cut : column + WINDOW].decode("utf-8", "replace")
     return ("…" if cut else "") + printable(text) + ("…" if column + WINDOW < len(line) else "")
 
 
@@ -79,7 +79,7 @@ def stream_difference(published: IO[bytes], rebuilt: IO[bytes]) -> str | None:
     while True:
         a, b = _fill(published), _fill(rebuilt)
         if a != b:
-            a, b = a + _fill(published, TAIL), b + _fill(rebuilt, TAIL)     # what follows, for the context
+            a, b = a + _fill(published, TAIL), b + _fill(rebuilt, TAIL)  # what follows, for the context
             return first_line(tail + a, tail + b, lines - tail.count(b"\n"))
         if not a:
             return None
@@ -110,7 +110,9 @@ def zip_difference(published: Path, rebuilt: Path) -> str:
                 side = "published" if only[0] in mine else "rebuilt"
                 return f"entry {printable(only[0])} is only in the {side} zip" + (
                     f" (and {len(only) - 1:,} more {plural(len(only) - 1, 'entry differs', 'entries differ')})"
-                    if len(only) > 1 else "")
+                    if len(only) > 1
+                    else ""
+                )
             for name in sorted(mine):
                 shown = f"entry {printable(name)}"
                 try:

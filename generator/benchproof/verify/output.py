@@ -35,8 +35,15 @@ def text(outcome: Outcome) -> str:
 
 def as_json(outcome: Outcome) -> str:
     code = verdict(outcome.checks)
-    return json_text({
-        "verified": code == VERIFIED, "exit": code, "path": str(outcome.path), "kind": outcome.kind,
-        "checks": [{"check": c.check, "ok": c.ok, "detail": c.detail} for c in outcome.checks],
-        "notes": outcome.notes, "not_proven": NOT_PROVEN,
-    }, indent=1)
+    return json_text(
+        {
+            "verified": code == VERIFIED,
+            "exit": code,
+            "path": str(outcome.path),
+            "kind": outcome.kind,
+            "checks": [{"check": c.check, "ok": c.ok, "detail": c.detail} for c in outcome.checks],
+            "notes": outcome.notes,
+            "not_proven": NOT_PROVEN,
+        },
+        indent=1,
+    )

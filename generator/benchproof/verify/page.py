@@ -87,14 +87,17 @@ def check_downloads(site: Path, prefix: str = "") -> Check:
         except Refused as exc:
             try:
                 exists = path.is_file() and not path.is_symlink()
-            except OSError:              # a name the file system cannot hold (too long): no such file
+            except OSError:  # a name the file system cannot hold (too long): no such file
                 exists = False
             problems.add(str(exc) if exists else f"{prefix}{printable(href)}: listed in 05 Evidence, not in the site")
             continue
         if found != digest:
             problems.add(f"{prefix}{printable(href)}: its SHA-256 is not the one 05 Evidence states")
-    present = sorted(download_path(p.relative_to(site / DOWNLOADS).as_posix())
-                     for p in (site / DOWNLOADS).rglob("*") if not p.is_dir())
+    present = sorted(
+        download_path(p.relative_to(site / DOWNLOADS).as_posix())
+        for p in (site / DOWNLOADS).rglob("*")
+        if not p.is_dir()
+    )
     unlisted = [p for p in present if p not in seen]
     if unlisted:
         problems.add(f"not listed in 05 Evidence: {listed([prefix + p for p in unlisted])}")

@@ -76,8 +76,9 @@ def tree(folder: Path) -> tuple[dict[str, Path], list[str]]:
     return files, odd
 
 
-def compare(published: Mapping[str, Path], rebuilt: Mapping[str, Path],
-            same: Callable[[str], bool] = lambda _path: False) -> list[Difference]:
+def compare(
+    published: Mapping[str, Path], rebuilt: Mapping[str, Path], same: Callable[[str], bool] = lambda _path: False
+) -> list[Difference]:
     """Files only one side has, and the first difference of each file both have (read a chunk at
     a time; ``same(path)``: known to be the same, by their digests)."""
     out: list[Difference] = []

@@ -45,8 +45,8 @@ SHOWN = 5
 class Report:
     """One report of what is verified: where its bundle comes from, and what was read of it."""
 
-    name: str                     # its folder in a multi-report site, else ""
-    bundle: Path                  # its zip, or the unpacked folder
+    name: str  # its folder in a multi-report site, else ""
+    bundle: Path  # its zip, or the unpacked folder
     signature_file: Path | None
     unpacked: Unpacked | None = None
     provenance: Provenance | None = None
@@ -84,7 +84,9 @@ def _reports(located: Located, signature: Path | None) -> list[Report]:
 
 def _read_bundle(report: Report, dest: Path, out: Outcome) -> None:
     try:
-        report.unpacked = unpack_zip(report.bundle, dest) if report.bundle.is_file() else copy_folder(report.bundle, dest)
+        report.unpacked = (
+            unpack_zip(report.bundle, dest) if report.bundle.is_file() else copy_folder(report.bundle, dest)
+        )
     except ArchiveError as exc:
         out.checks.append(Check("files", False, report.label(str(exc))))
         return
@@ -100,10 +102,18 @@ def _read_bundle(report: Report, dest: Path, out: Outcome) -> None:
     ok, detail = check_provenance(report.unpacked, report.provenance)
     out.checks.append(Check("provenance", ok, report.label(detail)))
     recorded = report.provenance.generator
-    out.checks.append(Check("generator", recorded == GENERATOR, report.label(
-        f"built by {printable(recorded)}, checked with the same" if recorded == GENERATOR else
-        f"built by {printable(recorded)}, checked with {GENERATOR}: files the generator writes differently cannot "
-        f"match byte for byte; to check them, install that version ({printable(recorded)})")))
+    out.checks.append(
+        Check(
+            "generator",
+            recorded == GENERATOR,
+            report.label(
+                f"built by {printable(recorded)}, checked with the same"
+                if recorded == GENERATOR
+                else f"built by {printable(recorded)}, checked with {GENERATOR}: files the generator writes differently cannot "
+                f"match byte for byte; to check them, install that version ({printable(recorded)})"
+            ),
+        )
+    )
 
 
 def _read_signature(report: Report, out: Outcome) -> None:
@@ -118,7 +128,9 @@ def _read_signature(report: Report, out: Outcome) -> None:
     except Refused as exc:
         out.checks.append(Check("signature", False, report.label(f"the signature cannot be read: {exc}")))
     except NotASignature as exc:
-        out.checks.append(Check("signature", False, report.label(f"{printable(path.name)} is not an SSH signature: {exc}")))
+        out.checks.append(
+            Check("signature", False, report.label(f"{printable(path.name)} is not an SSH signature: {exc}"))
+        )
 
 
 def _rebuilt_bundle(site: Path, work: Path) -> tuple[Path, Unpacked]:
@@ -127,8 +139,9 @@ def _rebuilt_bundle(site: Path, work: Path) -> tuple[Path, Unpacked]:
     return found, unpack_zip(found, work / "rebuilt-bundle")
 
 
-def rebuild_as_recorded(reports: list[Report], work: Path, out: Path,
-                        signatures: dict[str, Signature] | None = None) -> list[str]:
+def rebuild_as_recorded(
+    reports: list[Report], work: Path, out: Path, signatures: dict[str, Signature] | None = None
+) -> list[str]:
     """Build the unpacked bundles into ``out`` with their recorded build time (``signatures``:
     the reports' own, unless given); the problems that stopped it."""
     if signatures is None:
@@ -147,16 +160,24 @@ def _rebuild_check(located: Located, reports: list[Report], work: Path, out: Out
         same = all(r.recorded().generator == GENERATOR for r in reports)
         out.checks.append(Check("rebuild", False if same else None, f"the bundle does not build: {_some(problems)}"))
         return None
-    time = (f"built as of {BuildTime(first.epoch, first.source).iso}, from {printable(first.source)}, as recorded"
-            if len(reports) == 1 else "each report built as of the time its bundle records")
+    time = (
+        f"built as of {BuildTime(first.epoch, first.source).iso}, from {printable(first.source)}, as recorded"
+        if len(reports) == 1
+        else "each report built as of the time its bundle records"
+    )
     if located.kind in (SITE, MULTI):
         published, odd = tree(located.path)
-        skipped = [f"{r.name}/{download_path(r.signature_file.name)}".lstrip("/") for r in reports
-                   if r.signature and r.signature_file]   # (a signature is read only from its file)
+        skipped = [
+            f"{r.name}/{download_path(r.signature_file.name)}".lstrip("/")
+            for r in reports
+            if r.signature and r.signature_file
+        ]  # (a signature is read only from its file)
         for rel in skipped:
             published.pop(rel, None)
-            out.notes.append(f"{rel} is not made from the bundle: it is left out of the byte comparison "
-                             "(the page's listing of it is compared; the signature check reads it)")
+            out.notes.append(
+                f"{rel} is not made from the bundle: it is left out of the byte comparison "
+                "(the page's listing of it is compared; the signature check reads it)"
+            )
         made, _ = tree(rebuilt)
         for rel in skipped:
             made.pop(rel, None)
@@ -167,15 +188,29 @@ def _rebuild_check(located: Located, reports: list[Report], work: Path, out: Out
         made_zip, remade = _rebuilt_bundle(rebuilt, work)
         ours = report.opened()
         published = {rel: ours.path(rel) for rel in ours.digests}
-        differences = [str(d) for d in compare(published, {rel: remade.path(rel) for rel in remade.digests},
-                                               lambda rel: ours.digests[rel] == remade.digests[rel])]
+        differences = [
+            str(d)
+            for d in compare(
+                published,
+                {rel: remade.path(rel) for rel in remade.digests},
+                lambda rel: ours.digests[rel] == remade.digests[rel],
+            )
+        ]
         if located.kind == ZIP and not differences and not same_file(located.path, made_zip):
-            differences.append(f"{printable(located.path.name)}: every file is the same, but the zip itself differs "
-                               "from the one the build makes (entry times, order or compression)")
+            differences.append(
+                f"{printable(located.path.name)}: every file is the same, but the zip itself differs "
+                "from the one the build makes (entry times, order or compression)"
+            )
         whole = f"the bundle rebuilt from its records ({time})"
     if differences:
-        out.checks.append(Check("rebuild", False, f"{count(len(differences), 'file')} {plural(len(differences), 'differs', 'differ')} "
-                                                  f"from {whole}: {_some(differences)}"))
+        out.checks.append(
+            Check(
+                "rebuild",
+                False,
+                f"{count(len(differences), 'file')} {plural(len(differences), 'differs', 'differ')} "
+                f"from {whole}: {_some(differences)}",
+            )
+        )
     else:
         out.checks.append(Check("rebuild", True, f"identical, byte for byte, to {whole}: {len(published):,} files"))
     return rebuilt
@@ -209,10 +244,14 @@ def _results_checks(located: Located, reports: list[Report], rebuilt: Path | Non
 
 def _signature_checks(reports: list[Report], allowed: Path | None, identity: str | None, out: Outcome) -> None:
     for report in reports:
-        if allowed is None or identity is None:   # they go together: one alone checks nothing
+        if allowed is None or identity is None:  # they go together: one alone checks nothing
             if report.signature:
-                out.notes.append(report.label(f"signed by the {report.signature.signer}: not checked; give "
-                                              "--allowed-signers FILE --identity ID to check who signed it"))
+                out.notes.append(
+                    report.label(
+                        f"signed by the {report.signature.signer}: not checked; give "
+                        "--allowed-signers FILE --identity ID to check who signed it"
+                    )
+                )
             continue
         if report.signature is None:
             if not any(c.check == "signature" and report.label("") in c.detail for c in out.checks):
@@ -227,13 +266,26 @@ def _signature_checks(reports: list[Report], allowed: Path | None, identity: str
         except ssh.ToolMissing as exc:
             out.checks.append(Check("signature", None, report.label(f"could not check the signature: {exc}")))
             continue
-        out.checks.append(Check("signature", good, report.label(
-            f"{SUMS} is signed by {printable(identity)} ({report.signature.signer}): {said}" if good else
-            f"the signature of {SUMS} does not check for {printable(identity)} in {printable(str(allowed))}: {said}")))
+        out.checks.append(
+            Check(
+                "signature",
+                good,
+                report.label(
+                    f"{SUMS} is signed by {printable(identity)} ({report.signature.signer}): {said}"
+                    if good
+                    else f"the signature of {SUMS} does not check for {printable(identity)} in {printable(str(allowed))}: {said}"
+                ),
+            )
+        )
 
 
-def verify(path: Path, allowed: Path | None = None, identity: str | None = None,
-           signature: Path | None = None, then: Callable[[Located, list[Report], Path], None] | None = None) -> Outcome:
+def verify(
+    path: Path,
+    allowed: Path | None = None,
+    identity: str | None = None,
+    signature: Path | None = None,
+    then: Callable[[Located, list[Report], Path], None] | None = None,
+) -> Outcome:
     """Every check of ``path``.  ``then(located, reports, work)`` runs when every check passed,
     while the bundles are still unpacked in ``work`` (``benchproof sign`` builds from them)."""
     try:
@@ -242,8 +294,14 @@ def verify(path: Path, allowed: Path | None = None, identity: str | None = None,
         return Outcome(path, "?", [Check("input", None, str(exc))])
     out = Outcome(path, located.kind)
     if located.kind not in (SITE, ZIP, BUNDLE, MULTI):
-        out.checks.append(Check("input", None, f"{printable(str(path))} is a {located.kind}: verify takes a built "
-                                               "site, its evidence zip or an unpacked bundle"))
+        out.checks.append(
+            Check(
+                "input",
+                None,
+                f"{printable(str(path))} is a {located.kind}: verify takes a built "
+                "site, its evidence zip or an unpacked bundle",
+            )
+        )
         return out
     if signature is not None and located.kind == MULTI:
         out.checks.append(Check("input", None, "--signature names one signature: give it with one report's site"))

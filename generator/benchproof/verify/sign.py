@@ -36,7 +36,7 @@ class NotSigned(Exception):
 @dataclass
 class Signed:
     outcome: Outcome
-    path: Path | None = None          # the signature file written
+    path: Path | None = None  # the signature file written
     signature: Signature | None = None
 
 
@@ -46,8 +46,7 @@ def _refusal(target: Path) -> NotSigned | None:
         return NotSigned(f"{printable(str(target))} is a link: benchproof never writes through a link", MISMATCH)
     if os.path.lexists(target) and not stat.S_ISREG(target.lstat().st_mode):
         what = "a folder" if target.is_dir() else "not a regular file"
-        return NotSigned(f"{printable(str(target))} is {what}: the signature is written there; move it away",
-                         UNCHECKED)
+        return NotSigned(f"{printable(str(target))} is {what}: the signature is written there; move it away", UNCHECKED)
     return None
 
 
@@ -67,26 +66,29 @@ def _write_beside(target: Path, data: bytes) -> None:
 
 def sign_site(path: Path, key: Path) -> Signed:
     try:
-        ssh.tool()                       # said before the site is verified, not after
+        ssh.tool()  # said before the site is verified, not after
     except ssh.ToolMissing as exc:
         raise NotSigned(str(exc), UNCHECKED) from None
     done = Signed(Outcome(path, "?"))
     try:
         target = locate(path).signature
     except NotPublished:
-        target = None                    # verify says what the path is
+        target = None  # verify says what the path is
     why = None if target is None else _refusal(target)
-    if why is not None:                  # said before the site is verified, not after
+    if why is not None:  # said before the site is verified, not after
         raise why
 
     def sign(located: Located, reports: list[Report], work: Path) -> None:
         report = reports[0]
         if located.kind not in (SITE, ZIP):
-            raise NotSigned(f"{printable(str(path))} is a {located.kind}: sign a site (each report's folder of a "
-                            "multi-report site) or an evidence zip", UNCHECKED)
+            raise NotSigned(
+                f"{printable(str(path))} is a {located.kind}: sign a site (each report's folder of a "
+                "multi-report site) or an evidence zip",
+                UNCHECKED,
+            )
         try:
             sums = report.opened().read(SUMS)
-            assert sums is not None   # verify passed: check_files fails a bundle without its SHA256SUMS
+            assert sums is not None  # verify passed: check_files fails a bundle without its SHA256SUMS
             data = ssh.sign(sums, key)
         except ssh.ToolMissing as exc:
             raise NotSigned(str(exc), UNCHECKED) from None
@@ -94,9 +96,11 @@ def sign_site(path: Path, key: Path) -> Signed:
             raise NotSigned(f"ssh-keygen did not sign: {exc}", MISMATCH) from None
         signature = read_signature(data)
         if signature.namespace != NAMESPACE:
-            raise NotSigned(f"ssh-keygen signed in namespace {printable(signature.namespace)}, not {NAMESPACE}", MISMATCH)
+            raise NotSigned(
+                f"ssh-keygen signed in namespace {printable(signature.namespace)}, not {NAMESPACE}", MISMATCH
+            )
         if located.kind == ZIP:
-            assert report.signature_file is not None   # beside a zip there is always a place for it
+            assert report.signature_file is not None  # beside a zip there is always a place for it
             _write_beside(report.signature_file, data)
         else:
             problems = rebuild_as_recorded(reports, work, located.path, {"": signature})

@@ -13,8 +13,10 @@ from benchproof.errors import printable
 from benchproof.receipts.signature import NAMESPACE
 
 TOOL = "ssh-keygen"
-INSTALL = ("ssh-keygen (part of OpenSSH) was not found: install it (Debian/Ubuntu: apt-get install "
-           "openssh-client; macOS and Windows 10+ ship it) or put it on PATH")
+INSTALL = (
+    "ssh-keygen (part of OpenSSH) was not found: install it (Debian/Ubuntu: apt-get install "
+    "openssh-client; macOS and Windows 10+ ship it) or put it on PATH"
+)
 TIMEOUT = 120
 
 
@@ -35,7 +37,10 @@ def tool() -> str:
 
 def _said(done: subprocess.CompletedProcess) -> str:
     text = (done.stderr or b"").decode("utf-8", "replace") + (done.stdout or b"").decode("utf-8", "replace")
-    return " ".join(printable(line.strip()) for line in text.splitlines() if line.strip()) or f"exit status {done.returncode}"
+    return (
+        " ".join(printable(line.strip()) for line in text.splitlines() if line.strip())
+        or f"exit status {done.returncode}"
+    )
 
 
 def sign(data: bytes, key: Path) -> bytes:
@@ -46,8 +51,11 @@ def sign(data: bytes, key: Path) -> bytes:
         message = Path(folder) / "SHA256SUMS"
         message.write_bytes(data)
         try:
-            done = subprocess.run([program, "-Y", "sign", "-f", str(key), "-n", NAMESPACE, str(message)],
-                                  capture_output=True, timeout=TIMEOUT)
+            done = subprocess.run(
+                [program, "-Y", "sign", "-f", str(key), "-n", NAMESPACE, str(message)],
+                capture_output=True,
+                timeout=TIMEOUT,
+            )
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise SignFailed(f"ssh-keygen could not run: {exc}") from None
         signature = message.with_name("SHA256SUMS.sig")
@@ -64,9 +72,13 @@ def check(data: bytes, signature: bytes, allowed_signers: Path, identity: str) -
         sig = Path(folder) / "SHA256SUMS.sig"
         sig.write_bytes(signature)
         try:
-            done = subprocess.run([program, "-Y", "verify", "-f", str(allowed_signers), "-I", identity,
-                                   "-n", NAMESPACE, "-s", str(sig)], input=data, capture_output=True,
-                                  timeout=TIMEOUT, env={**os.environ, "LC_ALL": "C"})
+            done = subprocess.run(
+                [program, "-Y", "verify", "-f", str(allowed_signers), "-I", identity, "-n", NAMESPACE, "-s", str(sig)],
+                input=data,
+                capture_output=True,
+                timeout=TIMEOUT,
+                env={**os.environ, "LC_ALL": "C"},
+            )
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise ToolMissing(f"ssh-keygen could not run: {exc}") from None
     return done.returncode == 0, _said(done)

@@ -52,8 +52,15 @@ def raw_fields(fields: dict, consumed: Iterable[str], taken: Iterable[str]) -> d
     return out
 
 
-def finish_record(record: dict, fields: dict, consumed: Iterable[str], taken: Iterable[str],
-                  path: Path, line: int, started_at: str | None = None) -> dict:
+def finish_record(
+    record: dict,
+    fields: dict,
+    consumed: Iterable[str],
+    taken: Iterable[str],
+    path: Path,
+    line: int,
+    started_at: str | None = None,
+) -> dict:
     """``record`` completed with the raw fields (none named like one of ``taken``),
     ``started_at`` when known, and ``imported_from``."""
     record.update(raw_fields(fields, consumed, [*taken, IMPORTED_FROM]))
@@ -63,8 +70,9 @@ def finish_record(record: dict, fields: dict, consumed: Iterable[str], taken: It
     return record
 
 
-def finish_records(records: list[dict], specs: Iterable[MetricSpec], present: set[str],
-                   dims: Iterable[str]) -> list[dict]:
+def finish_records(
+    records: list[dict], specs: Iterable[MetricSpec], present: set[str], dims: Iterable[str]
+) -> list[dict]:
     """The records numbered as repeats (of one arm), without the metrics no record has, in
     column order."""
     dims = list(dims)
@@ -72,8 +80,7 @@ def finish_records(records: list[dict], specs: Iterable[MetricSpec], present: se
     specs = list(specs)
     all_ids = {s.id for s in specs}
     ids = [s.id for s in specs if s.id in present]
-    return [order_record({k: v for k, v in r.items() if k not in all_ids or k in present},
-                         dims, ids) for r in records]
+    return [order_record({k: v for k, v in r.items() if k not in all_ids or k in present}, dims, ids) for r in records]
 
 
 def order_record(record: dict, dims: Iterable[str], metric_ids: Iterable[str]) -> dict:

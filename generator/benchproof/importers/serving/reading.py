@@ -23,8 +23,9 @@ def missing_keys(obj: dict, keys: Iterable[str]) -> str | None:
     return ", ".join(f"'{k}'" for k in missing) if missing else None
 
 
-def json_results(path: Path, rel: str, what: str, required: Iterable[str],
-                 refuse: Callable[[dict], str | None] | None = None) -> list[tuple[int, dict]]:
+def json_results(
+    path: Path, rel: str, what: str, required: Iterable[str], refuse: Callable[[dict], str | None] | None = None
+) -> list[tuple[int, dict]]:
     """(line, object) of each result of a JSON file of ``what`` results (one object, several
     appended, or an array): each must be an object with the ``required`` keys, not one that
     ``refuse`` has a reason against; an empty array is an error too."""

@@ -30,11 +30,11 @@ from benchproof.text import thousands
 
 MS = 1000.0
 FAMILY_OF = {"ttft_ms": "ttft", "tpot_ms": "tpot", "itl_ms": "itl", "e2el_ms": "e2el"}
-ARRAYS = ("ttfts", "itls", "output_lens")   # what a vLLM / SGLang run needs for request records
-SHOWN = 10    # values that are not numbers said one by one in a file; the others in one line
+ARRAYS = ("ttfts", "itls", "output_lens")  # what a vLLM / SGLang run needs for request records
+SHOWN = 10  # values that are not numbers said one by one in a file; the others in one line
 # (value, the key it stands under) → the number, or None: one file's requests (RequestNumbers.at)
 Number = Callable[[Any, str], "float | None"]
-KEYS = ("ttft", "itls", "latency", "input tokens", "output tokens")   # request_row's values, by default
+KEYS = ("ttft", "itls", "latency", "input tokens", "output tokens")  # request_row's values, by default
 
 
 class RequestNumbers:
@@ -70,8 +70,11 @@ class RequestNumbers:
     def finish(self) -> None:
         """The values past the first :data:`SHOWN`, in one line that counts them all."""
         if self.more:
-            more = skip(self.rel, self.more_line, f"… and {thousands(self.more)} more request values that are "
-                                                  f"not finite numbers{_LEFT}")
+            more = skip(
+                self.rel,
+                self.more_line,
+                f"… and {thousands(self.more)} more request values that are not finite numbers{_LEFT}",
+            )
             self.skipped.append(Problem(more.file, more.line, more.message, more.severity, count=self.more))
             self.more = 0
 
@@ -83,19 +86,34 @@ def definitions(tool: str, present: set[str], meanings: dict[str, str]) -> list[
     """The request metrics a file's requests have, as report.yaml declares them."""
     words = {
         "ttft_ms": ("TTFT", "time to first token of each request"),
-        "tpot_ms": ("TPOT", "time per output token of each request, excluding the first: the sum of its "
-                            "inter-token latencies / (output tokens − 1), for requests of more than one token"),
+        "tpot_ms": (
+            "TPOT",
+            "time per output token of each request, excluding the first: the sum of its "
+            "inter-token latencies / (output tokens − 1), for requests of more than one token",
+        ),
         "itl_ms": ("ITL", "each gap between consecutive streamed chunks of each request (one value per gap)"),
         "e2el_ms": ("E2E latency", "end-to-end latency of each request"),
     }
-    return [MetricDef(metric, words[metric][0], "ms", "lower",
-                      f"{tool} per request: {words[metric][1]}" + (f"; {meanings[metric]}" if metric in meanings else "")
-                      + "; ms", fixed_unit=True, per="request")
-            for metric in FAMILY_OF if metric in present]
+    return [
+        MetricDef(
+            metric,
+            words[metric][0],
+            "ms",
+            "lower",
+            f"{tool} per request: {words[metric][1]}"
+            + (f"; {meanings[metric]}" if metric in meanings else "")
+            + "; ms",
+            fixed_unit=True,
+            per="request",
+        )
+        for metric in FAMILY_OF
+        if metric in present
+    ]
 
 
-def stated_of(specs: Iterable[MetricSpec], present: set[str], families: Iterable[str],
-              count: str | None = None) -> dict[str, dict[str, str]]:
+def stated_of(
+    specs: Iterable[MetricSpec], present: set[str], families: Iterable[str], count: str | None = None
+) -> dict[str, dict[str, str]]:
     """Request metric → {statistic: run metric id} for the tool's summaries the file has
     (``ttft_p99_ms`` states the p99 of ``ttft_ms``), for the ``families`` whose summary is made
     the way the requests are (not, e.g., SGLang's TPOT, which counts the final [DONE] read).
@@ -108,7 +126,7 @@ def stated_of(specs: Iterable[MetricSpec], present: set[str], families: Iterable
         for metric, family in FAMILY_OF.items():
             head = f"{family}_"
             if family in families and spec.id.startswith(head) and spec.id.endswith("_ms"):
-                stat = spec.id[len(head):-3].replace("_", ".")
+                stat = spec.id[len(head) : -3].replace("_", ".")
                 if stat in ("mean", "median") or (stat.startswith("p") and stat[1:].replace(".", "").isdigit()):
                     out.setdefault(metric, {**({COUNT: count} if count else {})})[stat] = spec.id
     return out
@@ -118,16 +136,32 @@ def _unchecked(value: Any, key: str) -> float | None:
     return finite(value)
 
 
-def request_row(record: int, error: Any, ttft_s: Any, itls_s: Any, latency_s: Any,
-                input_tokens: Any, output_tokens: Any, scale: float = MS,
-                number: Number = _unchecked, keys: tuple[str, ...] = KEYS) -> dict[str, Any]:
+def request_row(
+    record: int,
+    error: Any,
+    ttft_s: Any,
+    itls_s: Any,
+    latency_s: Any,
+    input_tokens: Any,
+    output_tokens: Any,
+    scale: float = MS,
+    number: Number = _unchecked,
+    keys: tuple[str, ...] = KEYS,
+) -> dict[str, Any]:
     """One request: its values in ms (``scale``: from the tool's unit), None where it has none.
     ``number`` reads each value (:meth:`RequestNumbers.at`: one that is not a number is said),
     ``keys`` name them as the tool does: TTFT, ITLs, latency, input and output tokens."""
-    failed = isinstance(error, str) and bool(error.strip()) or (error not in (None, "", False) and not isinstance(error, str))
-    row: dict[str, Any] = {"record": record, "error": (error if isinstance(error, str) else str(error)) if failed else ""}
+    failed = (
+        isinstance(error, str)
+        and bool(error.strip())
+        or (error not in (None, "", False) and not isinstance(error, str))
+    )
+    row: dict[str, Any] = {
+        "record": record,
+        "error": (error if isinstance(error, str) else str(error)) if failed else "",
+    }
     if number(input_tokens, keys[3]) is not None:
-        row["input_tokens"] = input_tokens          # as written: a count stays a whole number
+        row["input_tokens"] = input_tokens  # as written: a count stays a whole number
     out = number(output_tokens, keys[4])
     if out is not None:
         row["output_tokens"] = output_tokens
@@ -155,8 +189,9 @@ def request_row(record: int, error: Any, ttft_s: Any, itls_s: Any, latency_s: An
     return row
 
 
-def array_requests(obj: dict, record: int, rel: str, line: int, skipped: list[Problem],
-                   numbers: RequestNumbers) -> list[dict]:
+def array_requests(
+    obj: dict, record: int, rel: str, line: int, skipped: list[Problem], numbers: RequestNumbers
+) -> list[dict]:
     """The requests of one vLLM (``--save-detailed``) or SGLang (``--output-details``) result:
     its parallel arrays (at the top level, or under ``details``); none, with a warning, when
     they are missing or of different lengths.  A value that is not a number is said, at the
@@ -165,16 +200,27 @@ def array_requests(obj: dict, record: int, rel: str, line: int, skipped: list[Pr
     source = mapping(obj, "details") if under else obj
     if not all(isinstance(source.get(k), list) for k in ARRAYS):
         odd = [k for k in ARRAYS if source.get(k) is not None and not isinstance(source.get(k), list)]
-        if odd:     # the arrays are there, one is not a list: said, never a run quietly without requests
-            skipped.append(skip(rel, line, f"{under}{odd[0]} is {shown(source[odd[0]])}, not a list: no request "
-                                           "records written for this run"))
+        if odd:  # the arrays are there, one is not a list: said, never a run quietly without requests
+            skipped.append(
+                skip(
+                    rel,
+                    line,
+                    f"{under}{odd[0]} is {shown(source[odd[0]])}, not a list: no request records written for this run",
+                )
+            )
         return []
     n = len(source["ttfts"])
     arrays = {k: source.get(k) for k in ("ttfts", "itls", "output_lens", "input_lens", "errors", "latencies")}
     uneven = sorted(k for k, v in arrays.items() if isinstance(v, list) and len(v) != n)
     if uneven:
-        skipped.append(skip(rel, line, f"per-request arrays of different lengths ({', '.join(uneven)} against "
-                                       f"ttfts: {n}): no request records written for this run"))
+        skipped.append(
+            skip(
+                rel,
+                line,
+                f"per-request arrays of different lengths ({', '.join(uneven)} against "
+                f"ttfts: {n}): no request records written for this run",
+            )
+        )
         return []
 
     def at(key: str, i: int) -> Any:
@@ -182,10 +228,20 @@ def array_requests(obj: dict, record: int, rel: str, line: int, skipped: list[Pr
         return values[i] if isinstance(values, list) else None
 
     number = numbers.at(line, under)
-    return [request_row(record, at("errors", i), at("ttfts", i), at("itls", i), at("latencies", i),
-                        at("input_lens", i), at("output_lens", i), number=number,
-                        keys=(f"ttfts[{i}]", f"itls[{i}]", f"latencies[{i}]", f"input_lens[{i}]", f"output_lens[{i}]"))
-            for i in range(n)]
+    return [
+        request_row(
+            record,
+            at("errors", i),
+            at("ttfts", i),
+            at("itls", i),
+            at("latencies", i),
+            at("input_lens", i),
+            at("output_lens", i),
+            number=number,
+            keys=(f"ttfts[{i}]", f"itls[{i}]", f"latencies[{i}]", f"input_lens[{i}]", f"output_lens[{i}]"),
+        )
+        for i in range(n)
+    ]
 
 
 def present_metrics(rows: list[dict]) -> set[str]:

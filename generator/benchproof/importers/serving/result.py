@@ -27,18 +27,36 @@ class ArmFields:
     stub_of: Callable[[list[int]], dict[str, Any]]
 
 
-def serving_import(name: str, records: list[dict], specs: Iterable[MetricSpec],
-                   present: set[str], dims: list[DimensionDef], how: ArmFields,
-                   skipped: list[Problem], rel: str, requests: list[dict] | None = None,
-                   request_metrics: list[MetricDef] | None = None) -> Imported:
+def serving_import(
+    name: str,
+    records: list[dict],
+    specs: Iterable[MetricSpec],
+    present: set[str],
+    dims: list[DimensionDef],
+    how: ArmFields,
+    skipped: list[Problem],
+    rel: str,
+    requests: list[dict] | None = None,
+    request_metrics: list[MetricDef] | None = None,
+) -> Imported:
     """What a serving importer returns (one record per result): the arms from the results'
     columns, the records finished (:func:`finish_records`), the requests of each (``record``:
     its index in ``records``)."""
     specs = list(specs)
     every = list(range(len(records)))
-    fields, dims, found = arms.by_columns(records, every, dims, how.wanted, how.default,
-                                          how.aliases, how.stub_of, rel, name)
-    return Imported(format=name, records=finish_records(records, specs, present, [d.id for d in dims]),
-                    metrics=declared(specs, present), dimensions=list(dims), arm=how.stub_of(every),
-                    skipped=skipped, warnings=partly_failed(records, rel), arm_from=fields, arms=found,
-                    requests=requests or [], request_metrics=request_metrics or [])
+    fields, dims, found = arms.by_columns(
+        records, every, dims, how.wanted, how.default, how.aliases, how.stub_of, rel, name
+    )
+    return Imported(
+        format=name,
+        records=finish_records(records, specs, present, [d.id for d in dims]),
+        metrics=declared(specs, present),
+        dimensions=list(dims),
+        arm=how.stub_of(every),
+        skipped=skipped,
+        warnings=partly_failed(records, rel),
+        arm_from=fields,
+        arms=found,
+        requests=requests or [],
+        request_metrics=request_metrics or [],
+    )

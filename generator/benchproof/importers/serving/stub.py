@@ -22,10 +22,17 @@ def same_or_joined(values: Iterable[Any]) -> Any:
 
 # Client "backend" words that name the serving engine (the others, e.g. "openai-chat",
 # name only a protocol).  It is what the benchmark client *spoke to*, not proof.
-_ENGINES = (("vllm", "vLLM"), ("sglang", "SGLang"), ("tgi", "TGI"), ("lmdeploy", "LMDeploy"),
-            ("tensorrt-llm", "TensorRT-LLM"), ("trt", "TensorRT-LLM"),
-            ("deepspeed-mii", "DeepSpeed-MII"), ("scalellm", "ScaleLLM"),
-            ("llama.cpp", "llama.cpp"))
+_ENGINES = (
+    ("vllm", "vLLM"),
+    ("sglang", "SGLang"),
+    ("tgi", "TGI"),
+    ("lmdeploy", "LMDeploy"),
+    ("tensorrt-llm", "TensorRT-LLM"),
+    ("trt", "TensorRT-LLM"),
+    ("deepspeed-mii", "DeepSpeed-MII"),
+    ("scalellm", "ScaleLLM"),
+    ("llama.cpp", "llama.cpp"),
+)
 
 
 def client_backend(objects: Iterable[dict]) -> tuple[Any, str | None]:
@@ -44,8 +51,7 @@ def engine_from_backend(backend: Any) -> str | None:
     return None
 
 
-def arm_stub(engine: str | None, settings: dict[str, Any], notes: str,
-             model: Any = None) -> dict[str, Any]:
+def arm_stub(engine: str | None, settings: dict[str, Any], notes: str, model: Any = None) -> dict[str, Any]:
     """The arm file's start: engine (when the client named one), subject (the model, when
     the file names exactly one), settings, notes."""
     stub: dict[str, Any] = {}

@@ -13,7 +13,7 @@ from benchproof.importers.base import DimensionDef
 from benchproof.importers.common import finite
 from benchproof.model import terms
 
-INF = "inf"              # dimension value of an unlimited request rate
+INF = "inf"  # dimension value of an unlimited request rate
 UNLIMITED = "unlimited"  # dimension value of an unset concurrency limit
 NOT_RECORDED = terms.NOT_RECORDED  # dimension value a record of the file does not state
 
@@ -101,6 +101,7 @@ def iso_from_epoch_ns(nanoseconds: Any) -> str | None:
     seconds, rest = divmod(int(nanoseconds), 1_000_000_000)
     try:
         return (datetime.fromtimestamp(seconds, tz=UTC) + timedelta(microseconds=rest // 1000)).isoformat(
-            timespec="microseconds")
+            timespec="microseconds"
+        )
     except (OverflowError, OSError, ValueError):
         return None

@@ -25,7 +25,7 @@ def read_audit(doc: dict, report: Report, problems: Problems) -> AuditSettings:
     """The settings of ``doc['audit']`` (defaults for every key not given)."""
     node = doc.get("audit")
     where = Where(REL, line_of(doc, "audit"))
-    if not isinstance(node, dict):   # absent, or not a mapping (the report's own check says so)
+    if not isinstance(node, dict):  # absent, or not a mapping (the report's own check says so)
         return AuditSettings(where=where)
     block = check_map(node, REL, "audit", AUDIT_FIELDS, problems, where.line) or {}
     values: dict[str, Any] = {}
@@ -41,10 +41,21 @@ def read_audit(doc: dict, report: Report, problems: Problems) -> AuditSettings:
     if "parity" in block:
         parity = [block["parity"]] if isinstance(block["parity"], str) else list(block["parity"])
         values["parity"] = tuple(dict.fromkeys(parity))
-    guards = tuple(g for g in (_guard(item, line_of(node["guards"], i), problems)
-                               for i, item in enumerate(block.get("guards") or [])) if g)
-    accept = tuple(a for a in (_accept(item, line_of(node["accept"], i), report, problems)
-                               for i, item in enumerate(block.get("accept") or [])) if a)
+    guards = tuple(
+        g
+        for g in (
+            _guard(item, line_of(node["guards"], i), problems) for i, item in enumerate(block.get("guards") or [])
+        )
+        if g
+    )
+    accept = tuple(
+        a
+        for a in (
+            _accept(item, line_of(node["accept"], i), report, problems)
+            for i, item in enumerate(block.get("accept") or [])
+        )
+        if a
+    )
     expect = _expect(node, block.get("expect") or {}, report, problems)
     return AuditSettings(**values, expect=expect, guards=guards, accept=accept, where=where, marks=marks(node))
 
@@ -66,8 +77,9 @@ def _expect(node: dict, block: dict, report: Report, problems: Problems) -> tupl
             problems.error(REL, line, f"audit.expect of '{metric}' needs a min, a max or both, e.g. {{max: 5000}}")
             continue
         if "min" in bound and "max" in bound and bound["min"] > bound["max"]:
-            problems.error(REL, line, f"audit.expect of '{metric}': min {shown(bound['min'])} is above max "
-                                      f"{shown(bound['max'])}")
+            problems.error(
+                REL, line, f"audit.expect of '{metric}': min {shown(bound['min'])} is above max {shown(bound['max'])}"
+            )
             continue
         out.append(ExpectBound(metric, bound.get("min"), bound.get("max"), Where(REL, line)))
     return tuple(out)
@@ -88,8 +100,7 @@ def _guard(item: Any, line: int | None, problems: Problems) -> Guard | None:
     scope = _guard_scope(item, g, problems)
     if scope is None:
         return None
-    return Guard(g["check"].strip(), g["reason"].strip(), condition.fields, Where(REL, line_of(item, "check")),
-                 scope)
+    return Guard(g["check"].strip(), g["reason"].strip(), condition.fields, Where(REL, line_of(item, "check")), scope)
 
 
 def _guard_scope(item: Any, g: dict, problems: Problems) -> str | None:
@@ -98,8 +109,11 @@ def _guard_scope(item: Any, g: dict, problems: Problems) -> str | None:
     scope = g.get("scope", scopes[0])
     if scope in scopes:
         return scope
-    problems.error(REL, line_of(item, "scope"), f"audit guard: scope must be one of {', '.join(scopes)}, "
-                                                f"got '{scope}'{did_you_mean(scope, scopes)}")
+    problems.error(
+        REL,
+        line_of(item, "scope"),
+        f"audit guard: scope must be one of {', '.join(scopes)}, got '{scope}'{did_you_mean(scope, scopes)}",
+    )
     return None
 
 
@@ -109,17 +123,26 @@ def _accept(item: Any, line: int | None, report: Report, problems: Problems) -> 
         return None
     ok = True
     if a["rule"] not in RULE_IDS:
-        problems.error(REL, line_of(item, "rule"), f"audit.accept: unknown rule '{a['rule']}'"
-                       f"{did_you_mean(a['rule'], RULE_IDS)}; the rules are {', '.join(RULE_IDS)}")
+        problems.error(
+            REL,
+            line_of(item, "rule"),
+            f"audit.accept: unknown rule '{a['rule']}'"
+            f"{did_you_mean(a['rule'], RULE_IDS)}; the rules are {', '.join(RULE_IDS)}",
+        )
         ok = False
     if not a["reason"].strip():
         problems.error(REL, line_of(item, "reason"), "audit.accept: 'reason' must say why the finding is accepted")
         ok = False
     arms = list(dict.fromkeys(arm for s in report.sections for arm in s.arms))
-    for key, known in (("section", [s.id for s in report.sections]), ("arm", arms),
-                       ("metric", [m.id for m in report.metrics])):
+    for key, known in (
+        ("section", [s.id for s in report.sections]),
+        ("arm", arms),
+        ("metric", [m.id for m in report.metrics]),
+    ):
         if key in a and a[key] not in known:
-            problems.error(REL, line_of(item, key), f"audit.accept: unknown {key} '{a[key]}'{did_you_mean(a[key], known)}")
+            problems.error(
+                REL, line_of(item, key), f"audit.accept: unknown {key} '{a[key]}'{did_you_mean(a[key], known)}"
+            )
             ok = False
     point = None
     if "point" in a:
@@ -127,8 +150,15 @@ def _accept(item: Any, line: int | None, report: Report, problems: Problems) -> 
         ok = ok and point is not None
     if not ok:
         return None
-    return AcceptEntry(a["rule"], a["reason"].strip(), Where(REL, line_of(item) or line), a.get("section"),
-                       a.get("arm"), point, a.get("metric"))
+    return AcceptEntry(
+        a["rule"],
+        a["reason"].strip(),
+        Where(REL, line_of(item) or line),
+        a.get("section"),
+        a.get("arm"),
+        point,
+        a.get("metric"),
+    )
 
 
 def _point(item: Any, node: dict, report: Report, problems: Problems):
@@ -145,8 +175,13 @@ def check_parity(settings: AuditSettings, report: Report, columns: tuple[str, ..
     raw = [c for c in columns if c not in RESERVED and c not in dims]
     for name in settings.parity:
         if name in RESERVED or name in dims:
-            problems.error(REL, line, f"audit: parity field '{name}' is a {'dimension' if name in dims else 'reserved column'}"
-                                      "; parity names raw fields that must agree between arms (e.g. prompt_n)")
+            problems.error(
+                REL,
+                line,
+                f"audit: parity field '{name}' is a {'dimension' if name in dims else 'reserved column'}"
+                "; parity names raw fields that must agree between arms (e.g. prompt_n)",
+            )
         elif name not in columns:
-            problems.error(REL, line, f"audit: parity field '{name}' is not a column of any run file"
-                                      f"{did_you_mean(name, raw)}")
+            problems.error(
+                REL, line, f"audit: parity field '{name}' is not a column of any run file{did_you_mean(name, raw)}"
+            )

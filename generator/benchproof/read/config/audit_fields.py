@@ -10,12 +10,17 @@ from benchproof.model.rules import keys
 from benchproof.read.schema import Field
 
 GUARD_FIELDS = {
-    "check": Field("str", required=True, doc="A condition over record fields, e.g. \"nice == 0\" "
-                                             "(comparisons, and / or / not)"),
+    "check": Field(
+        "str", required=True, doc='A condition over record fields, e.g. "nice == 0" (comparisons, and / or / not)'
+    ),
     "reason": Field("str", required=True, doc="Why a record that breaks it is excluded, in words"),
-    "scope": Field("str", default="absolute", choices=("absolute", "relative"),
-                   doc="absolute: a record that breaks it is in no figure; relative: in no absolute figure, "
-                       "but still in ratios against arms caught by it in the same rounds (marked relative only)"),
+    "scope": Field(
+        "str",
+        default="absolute",
+        choices=("absolute", "relative"),
+        doc="absolute: a record that breaks it is in no figure; relative: in no absolute figure, "
+        "but still in ratios against arms caught by it in the same rounds (marked relative only)",
+    ),
 }
 ACCEPT_FIELDS = {
     "rule": Field("str", required=True, doc="The rule id of the findings to accept, e.g. warm-up"),
@@ -30,7 +35,13 @@ BOUND_FIELDS = {
     "max": Field("number", doc="The highest median a working measurement can give"),
 }
 NESTED = {"guards": GUARD_FIELDS, "accept": ACCEPT_FIELDS}
-AUDIT_FIELDS = {k.name: Field(k.kind, default=k.default if k.threshold else None, doc=k.doc,
-                              fields=NESTED.get(k.name),
-                              number_range=k.threshold.schema_range() if k.threshold else ())
-                for k in keys()}
+AUDIT_FIELDS = {
+    k.name: Field(
+        k.kind,
+        default=k.default if k.threshold else None,
+        doc=k.doc,
+        fields=NESTED.get(k.name),
+        number_range=k.threshold.schema_range() if k.threshold else (),
+    )
+    for k in keys()
+}

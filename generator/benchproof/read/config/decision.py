@@ -93,10 +93,11 @@ def _claim(shape: ClaimShape, targets: Targets, problems: Problems) -> DecisionC
     vs = targets.arm(lines, c, "vs", section, what, problems)
     if vs is not None and vs == arm:
         problems.error(REL, lines.of("vs"), f"{what}: 'vs' names the claim's own arm '{vs}'")
-    if shape.expect is None or None in (section, arm, metric, points, c.get("text")):   # each is reported already
+    if shape.expect is None or None in (section, arm, metric, points, c.get("text")):  # each is reported already
         return None
-    return DecisionClaim(c["text"].strip(), section, metric, arm, shape.expect, Where(REL, lines.line or shape.line),
-                         vs, points)
+    return DecisionClaim(
+        c["text"].strip(), section, metric, arm, shape.expect, Where(REL, lines.line or shape.line), vs, points
+    )
 
 
 def _bar_shape(item: Any, line: int | None, problems: Problems) -> BarShape | None:
@@ -108,7 +109,9 @@ def _bar_shape(item: Any, line: int | None, problems: Problems) -> BarShape | No
     if b and low is None and high is None:
         problems.error(REL, line_of(item) or line, f"{what}: give 'min', 'max' or both")
     elif low is not None and high is not None and low > high:
-        problems.error(REL, line_of(item, "min"), f"{what}: 'min' ({setting(low)}) is larger than 'max' ({setting(high)})")
+        problems.error(
+            REL, line_of(item, "min"), f"{what}: 'min' ({setting(low)}) is larger than 'max' ({setting(high)})"
+        )
     return BarShape(line, plain(b), marks(item, "at"))
 
 
@@ -116,10 +119,17 @@ def _bar(shape: BarShape, targets: Targets, problems: Problems) -> RerunBar | No
     b, lines = shape.keys, shape.marks
     section, arm, metric, points = targets.group(lines, b, "decision rerun_bar", problems, single=True)
     low, high = b.get("min"), b.get("max")
-    if not b or None in (section, arm, metric, points):   # each problem is reported already
+    if not b or None in (section, arm, metric, points):  # each problem is reported already
         return None
-    return RerunBar(section, metric, arm, points[0], None if low is None else float(low),
-                    None if high is None else float(high), Where(REL, lines.line or shape.line))
+    return RerunBar(
+        section,
+        metric,
+        arm,
+        points[0],
+        None if low is None else float(low),
+        None if high is None else float(high),
+        Where(REL, lines.line or shape.line),
+    )
 
 
 def decision_shape(root: Path, doc: dict, problems: Problems) -> DecisionShape | None:
@@ -133,17 +143,31 @@ def decision_shape(root: Path, doc: dict, problems: Problems) -> DecisionShape |
     block = check_map(node, REL, "decision", DECISION_FIELDS, problems, line) or {}
     status = block.get("status", DECISION_FIELDS["status"].default)
     if status not in DECISION_STATUSES:
-        problems.error(REL, line_of(node, "status"), f"decision: 'status' must be one of "
-                                                     f"{', '.join(DECISION_STATUSES)}, got '{status}'"
-                                                     f"{did_you_mean(status, DECISION_STATUSES)}")
-    claims = tuple(_claim_shape(item, line_of(node["claims"], i), problems)
-                   for i, item in enumerate(block.get("claims") or []))
-    bars = tuple(_bar_shape(item, line_of(node["rerun_bar"], i), problems)
-                 for i, item in enumerate(block.get("rerun_bar") or []))
+        problems.error(
+            REL,
+            line_of(node, "status"),
+            f"decision: 'status' must be one of "
+            f"{', '.join(DECISION_STATUSES)}, got '{status}'"
+            f"{did_you_mean(status, DECISION_STATUSES)}",
+        )
+    claims = tuple(
+        _claim_shape(item, line_of(node["claims"], i), problems) for i, item in enumerate(block.get("claims") or [])
+    )
+    bars = tuple(
+        _bar_shape(item, line_of(node["rerun_bar"], i), problems) for i, item in enumerate(block.get("rerun_bar") or [])
+    )
     changes = block.get("would_change") or ()
     notes = read_notes(root, block.get("notes"), line_of(node, "notes"), problems)
-    return DecisionShape(line, block.get("question"), block.get("verdict") or "", status, notes,
-                         (changes,) if isinstance(changes, str) else tuple(changes), claims, bars)
+    return DecisionShape(
+        line,
+        block.get("question"),
+        block.get("verdict") or "",
+        status,
+        notes,
+        (changes,) if isinstance(changes, str) else tuple(changes),
+        claims,
+        bars,
+    )
 
 
 def read_decision(shape: DecisionShape | None, targets: Targets, problems: Problems) -> Decision | None:
@@ -155,6 +179,13 @@ def read_decision(shape: DecisionShape | None, targets: Targets, problems: Probl
     bars = [_bar(b, targets, problems) for b in shape.bars if b is not None]
     if shape.question is None:
         return None
-    return Decision(shape.question.strip(), shape.verdict.strip(), shape.status, shape.notes_html,
-                    tuple(c for c in claims if c), shape.would_change, tuple(b for b in bars if b),
-                    Where(REL, shape.line))
+    return Decision(
+        shape.question.strip(),
+        shape.verdict.strip(),
+        shape.status,
+        shape.notes_html,
+        tuple(c for c in claims if c),
+        shape.would_change,
+        tuple(b for b in bars if b),
+        Where(REL, shape.line),
+    )

@@ -31,8 +31,8 @@ class Read:
     values: tuple[float, ...]
     filtered_out: int
     skipped: tuple[Skipped, ...]
-    fields: tuple[str, ...]            # the field names seen (a table), for "did you mean"
-    problem: Problem | None = None     # the file as a whole cannot be read
+    fields: tuple[str, ...]  # the field names seen (a table), for "did you mean"
+    problem: Problem | None = None  # the file as a whole cannot be read
 
 
 def is_table(path: str) -> bool:
@@ -43,14 +43,14 @@ def _table(root: Path, rel: str) -> tuple[list[RawRecord], list[Skipped], tuple[
     """The records of a CSV / JSONL / JSON file, and its unreadable lines as skipped ones."""
     records, problems = read_runs(root / rel, rel)
     whole = next((p for p in problems if p.line is None or p.message.startswith("not valid UTF-8")), None)
-    if whole is not None:   # the file cannot be read at all; any other problem is one line's
+    if whole is not None:  # the file cannot be read at all; any other problem is one line's
         return [], [], (), whole
     skipped = [Skipped(p.line or 0, p.message) for p in problems]
     fields = tuple(dict.fromkeys(k for r in records for k in r.fields))
     return records, skipped, fields, None
 
 
-LARGEST = float(2**53)   # beyond it a double does not hold every whole number
+LARGEST = float(2**53)  # beyond it a double does not hold every whole number
 
 
 def beyond(number: float) -> str | None:

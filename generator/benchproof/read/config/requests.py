@@ -22,44 +22,67 @@ from benchproof.text import setting
 
 REL = "report.yaml"
 PER = ("run", "request")
-GOODPUT = "goodput"     # the run-level figure of the share of good requests, when slo: is set
-PER_FIELD = Field("str", default="run", choices=PER,
-                  doc="run: a value per run record (runs/); request: a value per request record "
-                      "(requests/), drawn as a distribution, each run's p50 and p99 as run-level figures")
-STATED_FIELD = Field("map", doc="For a request metric: the run-record columns where the tool states its own "
-                                "summary of it, by statistic (mean, median, pNN; count: how many successful "
-                                "requests the summary covers), e.g. {count: completed, mean: ttft_mean_ms, "
-                                "p99: ttft_p99_ms}; checked against the requests (audit rule summary-differs)")
+GOODPUT = "goodput"  # the run-level figure of the share of good requests, when slo: is set
+PER_FIELD = Field(
+    "str",
+    default="run",
+    choices=PER,
+    doc="run: a value per run record (runs/); request: a value per request record "
+    "(requests/), drawn as a distribution, each run's p50 and p99 as run-level figures",
+)
+STATED_FIELD = Field(
+    "map",
+    doc="For a request metric: the run-record columns where the tool states its own "
+    "summary of it, by statistic (mean, median, pNN; count: how many successful "
+    "requests the summary covers), e.g. {count: completed, mean: ttft_mean_ms, "
+    "p99: ttft_p99_ms}; checked against the requests (audit rule summary-differs)",
+)
 SLO_FIELDS = {
     "metric": Field("str", required=True, doc="A request metric (per: request)"),
     "max": Field("number", required=True, doc="The most a request may take, in the metric's unit"),
 }
-SLO_FIELD = Field("list", fields=SLO_FIELDS,
-                  doc="Service-level objectives, e.g. [{metric: ttft_ms, max: 200}]: a request is good when it "
-                      "succeeded and met every one (goodput)")
+SLO_FIELD = Field(
+    "list",
+    fields=SLO_FIELDS,
+    doc="Service-level objectives, e.g. [{metric: ttft_ms, max: 200}]: a request is good when it "
+    "succeeded and met every one (goodput)",
+)
 
 
 def stated_of(m: dict, item: Any, problems: Problems) -> tuple[tuple[str, str], ...]:
     """A metric's ``stated`` mapping, checked: statistic → run-record column."""
     mapping = m.get("stated") or {}
     if mapping and m.get("per", "run") != "request":
-        problems.error(REL, line_of(item, "stated"), f"metric '{m['id']}': 'stated' names a tool's summary of a "
-                                                     "request metric; add per: request, or remove it")
+        problems.error(
+            REL,
+            line_of(item, "stated"),
+            f"metric '{m['id']}': 'stated' names a tool's summary of a request metric; add per: request, or remove it",
+        )
         return ()
     pairs = []
     for stat, column in mapping.items():
         if not is_stat(str(stat)) and stat != COUNT:
-            problems.error(REL, line_of(mapping, stat), f"metric '{m['id']}': 'stated' lists {shown(stat)}: a "
-                                                        "statistic is mean, median or pNN (p50, p99, p99.9), or "
-                                                        "count (the successful requests the summary covers)")
+            problems.error(
+                REL,
+                line_of(mapping, stat),
+                f"metric '{m['id']}': 'stated' lists {shown(stat)}: a "
+                "statistic is mean, median or pNN (p50, p99, p99.9), or "
+                "count (the successful requests the summary covers)",
+            )
         elif not isinstance(column, str) or not column:
-            problems.error(REL, line_of(mapping, stat), f"metric '{m['id']}': 'stated' {stat} must name a run-record "
-                                                        f"column, got {shown(column)}")
+            problems.error(
+                REL,
+                line_of(mapping, stat),
+                f"metric '{m['id']}': 'stated' {stat} must name a run-record column, got {shown(column)}",
+            )
         else:
             pairs.append((str(stat), column))
     if m.get("per") == "request" and m.get("derive"):
-        problems.error(REL, line_of(item, "derive"), f"metric '{m['id']}': a request metric is read from the "
-                                                     "request records; 'derive' is for run metrics")
+        problems.error(
+            REL,
+            line_of(item, "derive"),
+            f"metric '{m['id']}': a request metric is read from the request records; 'derive' is for run metrics",
+        )
     return tuple(pairs)
 
 
@@ -80,13 +103,18 @@ def read_slo(top: dict, doc: Any, request_metrics: tuple[Metric, ...], problems:
             continue
         metric = entry["metric"]
         if metric not in ids:
-            problems.error(REL, line_of(item, "metric"), f"slo: '{metric}' is not a request metric (per: request)"
-                                                         + (did_you_mean(metric, ids) if ids else
-                                                            ": the report declares none"))
+            problems.error(
+                REL,
+                line_of(item, "metric"),
+                f"slo: '{metric}' is not a request metric (per: request)"
+                + (did_you_mean(metric, ids) if ids else ": the report declares none"),
+            )
         elif metric in {o.metric for o in found}:
             problems.error(REL, line, f"slo: '{metric}' has two objectives; keep one")
         elif entry["max"] < 0:
-            problems.error(REL, line_of(item, "max"), f"slo: the max of '{metric}' is negative ({setting(entry['max'])})")
+            problems.error(
+                REL, line_of(item, "max"), f"slo: the max of '{metric}' is negative ({setting(entry['max'])})"
+            )
         else:
             found.append(Objective(metric, float(entry["max"]), Where(REL, line)))
     return tuple(found)
@@ -100,8 +128,12 @@ def check_names(report: Report, problems: Problems) -> None:
     made = [*(i for m in report.request_metrics for i in per_run_ids(m)), *([GOODPUT] if report.slo else [])]
     for name in made:
         if name in taken:
-            problems.error(REL, report.marks.of("metrics"), f"metric or dimension id '{name}' is taken by the run-level "
-                                                         "figure benchproof makes from the requests: rename it")
+            problems.error(
+                REL,
+                report.marks.of("metrics"),
+                f"metric or dimension id '{name}' is taken by the run-level "
+                "figure benchproof makes from the requests: rename it",
+            )
 
 
 def check_stated(report: Report, columns: tuple[str, ...], problems: Problems) -> None:
@@ -110,6 +142,9 @@ def check_stated(report: Report, columns: tuple[str, ...], problems: Problems) -
     for metric in report.request_metrics:
         for stat, column in metric.stated:
             if column not in known:
-                problems.error(REL, metric.marks.entry("stated", stat) or metric.marks.line,
-                               f"metric '{metric.id}': 'stated' {stat} names '{column}', which is not a column of "
-                               f"any run file{did_you_mean(column, known)}")
+                problems.error(
+                    REL,
+                    metric.marks.entry("stated", stat) or metric.marks.line,
+                    f"metric '{metric.id}': 'stated' {stat} names '{column}', which is not a column of "
+                    f"any run file{did_you_mean(column, known)}",
+                )

@@ -33,31 +33,36 @@ def plain(value: Any) -> Any:
     return [plain(v) for v in value] if isinstance(value, list) else value
 
 
-def read_point(item: Any, node: Any, dims: list[str], what: str, key: str,
-               problems: Problems) -> Point | None:
+def read_point(item: Any, node: Any, dims: list[str], what: str, key: str, problems: Problems) -> Point | None:
     """``{prompt_target: 512}`` → ``(("prompt_target", 512),)``, each key a dimension; None with
     a problem at the key's line when it is not."""
     return point_of(marks(item, key), node, dims, what, key, problems)
 
 
-def point_of(lines: Marks, node: dict, dims: list[str], what: str, key: str,
-             problems: Problems) -> Point | None:
+def point_of(lines: Marks, node: dict, dims: list[str], what: str, key: str, problems: Problems) -> Point | None:
     """:func:`read_point` of a mapping read already, its lines in ``lines`` (the entry's marks,
     with the entries under ``key``)."""
     out = []
     for name, value in node.items():
         if name not in dims:
-            problems.error(REL, lines.entry(key, name) or lines.of(key),
-                           f"{what}: '{name}' in {key} is not a dimension{did_you_mean(str(name), dims)}")
+            problems.error(
+                REL,
+                lines.entry(key, name) or lines.of(key),
+                f"{what}: '{name}' in {key} is not a dimension{did_you_mean(str(name), dims)}",
+            )
             return None
         if isinstance(value, (dict, list, bool)) or value is None:
-            problems.error(REL, lines.entry(key, name), f"{what}: {key} value of '{name}' must be a number "
-                                                        f"or a text, got {shown(value)}")
+            problems.error(
+                REL,
+                lines.entry(key, name),
+                f"{what}: {key} value of '{name}' must be a number or a text, got {shown(value)}",
+            )
             return None
         out.append((name, dim_value(value)))
     if not out:
-        problems.error(REL, lines.of(key), f"{what}: '{key}' names no dimension, e.g. "
-                                           f"{{{dims[0] if dims else 'size'}: 512}}")
+        problems.error(
+            REL, lines.of(key), f"{what}: '{key}' names no dimension, e.g. {{{dims[0] if dims else 'size'}: 512}}"
+        )
         return None
     return tuple(out)
 
@@ -67,7 +72,7 @@ class Targets:
 
     def __init__(self, report: Report, points: dict[str, tuple[Point, ...]] | None):
         self.report = report
-        self.points = points          # section → its points, from the records (None: unknown)
+        self.points = points  # section → its points, from the records (None: unknown)
         self.sections = {s.id: s for s in report.sections}
         self.metrics = {m.id: m for m in report.metrics}
         self.arms = list(dict.fromkeys(a for s in report.sections for a in s.arms))
@@ -79,17 +84,20 @@ class Targets:
             name = good["section"]
             if name in self.sections:
                 return name
-            problems.error(REL, lines.of("section"),
-                           f"{what}: unknown section '{name}'{did_you_mean(name, self.sections)}")
+            problems.error(
+                REL, lines.of("section"), f"{what}: unknown section '{name}'{did_you_mean(name, self.sections)}"
+            )
             return None
         if len(self.sections) == 1:
             return next(iter(self.sections))
-        problems.error(REL, lines.line or 1, f"{what}: say which section with 'section': the report has "
-                                                f"several ({', '.join(self.sections)})")
+        problems.error(
+            REL,
+            lines.line or 1,
+            f"{what}: say which section with 'section': the report has several ({', '.join(self.sections)})",
+        )
         return None
 
-    def arm(self, lines: Marks, good: dict, key: str, section: str | None, what: str,
-            problems: Problems) -> str | None:
+    def arm(self, lines: Marks, good: dict, key: str, section: str | None, what: str, problems: Problems) -> str | None:
         """The arm named by ``key``: an arm of the report, and of ``section`` when it is known."""
         name = good.get(key)
         if name is None:
@@ -98,8 +106,12 @@ class Targets:
             problems.error(REL, lines.of(key), f"{what}: unknown arm '{name}'{did_you_mean(name, self.arms)}")
             return None
         if section is not None and name not in self.sections[section].arms:
-            problems.error(REL, lines.of(key), f"{what}: arm '{name}' is not in section '{section}' "
-                                               f"(its arms: {', '.join(self.sections[section].arms)})")
+            problems.error(
+                REL,
+                lines.of(key),
+                f"{what}: arm '{name}' is not in section '{section}' "
+                f"(its arms: {', '.join(self.sections[section].arms)})",
+            )
             return None
         return name
 
@@ -108,29 +120,36 @@ class Targets:
         if name is None:
             return None
         if name not in self.metrics:
-            problems.error(REL, lines.of(key),
-                           f"{what}: unknown metric '{name}'{did_you_mean(name, self.metrics)}")
+            problems.error(REL, lines.of(key), f"{what}: unknown metric '{name}'{did_you_mean(name, self.metrics)}")
             return None
         return name
 
-    def entry(self, item: Any, line: int | None, noun: str, what: str, fields: dict, problems: Problems,
-              single: bool) -> tuple:
+    def entry(
+        self, item: Any, line: int | None, noun: str, what: str, fields: dict, problems: Problems, single: bool
+    ) -> tuple:
         """An entry's keys checked against ``fields`` (:func:`check_map`), then its group:
         (keys, section, arm, metric, points); ``({}, None, …)`` when it is not a mapping."""
         good = check_map(item, REL, noun, fields, problems, line)
-        return ({}, None, None, None, None) if good is None else \
-            (good, *self.group(marks(item, "at"), good, what, problems, single))
+        return (
+            ({}, None, None, None, None)
+            if good is None
+            else (good, *self.group(marks(item, "at"), good, what, problems, single))
+        )
 
     def group(self, lines: Marks, good: dict, what: str, problems: Problems, single: bool) -> tuple:
         """(section, arm, metric, points) of an entry that names one group (``arm``, ``metric``,
         ``at``, ``section``); each None when it is wrong."""
         section = self.section(lines, good, what, problems)
-        return (section, self.arm(lines, good, "arm", section, what, problems),
-                self.metric(lines, good, "metric", what, problems),
-                self.points_at(lines, good, section, what, problems, single))
+        return (
+            section,
+            self.arm(lines, good, "arm", section, what, problems),
+            self.metric(lines, good, "metric", what, problems),
+            self.points_at(lines, good, section, what, problems, single),
+        )
 
-    def points_at(self, lines: Marks, good: dict, section: str | None, what: str, problems: Problems,
-                  single: bool) -> tuple[Point, ...] | None:
+    def points_at(
+        self, lines: Marks, good: dict, section: str | None, what: str, problems: Problems, single: bool
+    ) -> tuple[Point, ...] | None:
         """The section's points that ``at`` names (every dimension it names has that value):
         ``()`` when there is no ``at`` and ``single`` is not asked for; exactly one point with
         ``single``.  None (with a problem) when ``at`` is wrong or names no point there."""
@@ -141,7 +160,7 @@ class Targets:
             if named is None:
                 return None
             wanted = named
-        if section is None or self.points is None:   # the problem that hides them is reported already
+        if section is None or self.points is None:  # the problem that hides them is reported already
             return None
         known = self.points[section]
         if node is None and not single:
@@ -149,16 +168,20 @@ class Targets:
         found = tuple(p for p in known if all(dict(p).get(k) == v for k, v in wanted))
         listed = "; ".join(point_words(p) for p in known)
         if not found:
-            problems.error(REL, lines.of("at"), f"{what}: section '{section}' has no records at "
-                                                f"{point_words(wanted)} (its points: {listed})")
+            problems.error(
+                REL,
+                lines.of("at"),
+                f"{what}: section '{section}' has no records at {point_words(wanted)} (its points: {listed})",
+            )
             return None
         if single and len(found) > 1:
             if node is None:
                 message = f"say which point with 'at': section '{section}' has {len(found)} ({listed})"
             else:
-                message = (f"'at' matches {len(found)} points of section '{section}' "
-                           f"({'; '.join(point_words(p) for p in found)}): name each dimension")
-            problems.error(REL, lines.of("at") if node is not None else lines.line or 1,
-                           f"{what}: {message}")
+                message = (
+                    f"'at' matches {len(found)} points of section '{section}' "
+                    f"({'; '.join(point_words(p) for p in found)}): name each dimension"
+                )
+            problems.error(REL, lines.of("at") if node is not None else lines.line or 1, f"{what}: {message}")
             return None
         return found

@@ -47,11 +47,18 @@ def _cache_hit(found: Marks, node: dict, arms: list[str], what: str, problems: P
     for arm, value in node.items():
         line = found.entry("cache_hit", arm) or found.of("cache_hit")
         if arm not in arms:
-            problems.error(REL, line, f"{what}: cache_hit names '{arm}', which is not one of its arms "
-                                      f"({', '.join(arms)}){did_you_mean(str(arm), arms)}")
+            problems.error(
+                REL,
+                line,
+                f"{what}: cache_hit names '{arm}', which is not one of its arms "
+                f"({', '.join(arms)}){did_you_mean(str(arm), arms)}",
+            )
         elif isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:
-            problems.error(REL, line, f"{what}: cache_hit of '{arm}' must be a fraction from 0 to below 1 "
-                                      f"(0.10 for 10%), got {shown(value)}")
+            problems.error(
+                REL,
+                line,
+                f"{what}: cache_hit of '{arm}' must be a fraction from 0 to below 1 (0.10 for 10%), got {shown(value)}",
+            )
         else:
             out.append((arm, float(value)))
     return tuple(out)
@@ -73,8 +80,10 @@ def _two_arms(shape: CrossoverShape, section: str | None, targets: Targets, prob
     """The crossover's two arms (None for one that is wrong)."""
     if shape.arms is None:
         return [None, None]
-    return [targets.arm(shape.marks, {"arms": a}, "arms", section, "crossover", problems)
-            for a in shape.arms] or [None, None]
+    return [targets.arm(shape.marks, {"arms": a}, "arms", section, "crossover", problems) for a in shape.arms] or [
+        None,
+        None,
+    ]
 
 
 def _rates(found: Marks, c: dict, targets: Targets, problems: Problems) -> dict[str, str | None]:
@@ -83,8 +92,12 @@ def _rates(found: Marks, c: dict, targets: Targets, problems: Problems) -> dict[
     for key in ("prefill", "decode"):
         metric = metrics[key] = targets.metric(found, c, key, "crossover", problems)
         if metric and targets.metrics[metric].better != "higher":
-            problems.error(REL, found.of(key), f"crossover: '{key}' must be a rate in tokens per second "
-                                               f"(better: higher); metric '{metrics[key]}' is better: lower")
+            problems.error(
+                REL,
+                found.of(key),
+                f"crossover: '{key}' must be a rate in tokens per second "
+                f"(better: higher); metric '{metrics[key]}' is better: lower",
+            )
     return metrics
 
 
@@ -95,11 +108,17 @@ def _lengths_file(root: Path, item: Any, c: dict, problems: Problems) -> str | N
     path = _file(root, item, "output_lengths", c["output_lengths"], "crossover", problems)
     column = c.get("column")
     if path and column is None and is_table(path):
-        problems.error(REL, line_of(item, "output_lengths"), f"crossover: say which column of {path} holds the "
-                                                             "output lengths with 'column'")
+        problems.error(
+            REL,
+            line_of(item, "output_lengths"),
+            f"crossover: say which column of {path} holds the output lengths with 'column'",
+        )
     elif path and column is not None and not is_table(path):
-        problems.error(REL, line_of(item, "column"), f"crossover: 'column' applies to a CSV, JSONL or JSON file; "
-                                                     f"{path} is read as one number a line")
+        problems.error(
+            REL,
+            line_of(item, "column"),
+            f"crossover: 'column' applies to a CSV, JSONL or JSON file; {path} is read as one number a line",
+        )
     return path
 
 
@@ -118,15 +137,23 @@ def crossover_shape(root: Path, item: Any, line: int | None, problems: Problems)
     what = "crossover"
     arms = _named_arms(item, c, problems)
     if c.get("prompt_tokens", 1) <= 0:
-        problems.error(REL, line_of(item, "prompt_tokens"),
-                       f"{what}: 'prompt_tokens' must be more than 0, got {shown(c['prompt_tokens'])}")
+        problems.error(
+            REL,
+            line_of(item, "prompt_tokens"),
+            f"{what}: 'prompt_tokens' must be more than 0, got {shown(c['prompt_tokens'])}",
+        )
     path = _lengths_file(root, item, c, problems)
     where = _expression(item, c, "where", what, problems) if "where" in c else None
     if where is not None and path and c.get("column") is None:
-        problems.error(REL, line_of(item, "where"), f"{what}: 'where' selects lines of a CSV or JSONL file by their "
-                                                    "fields; give output_lengths as one, with 'column'")
-    return CrossoverShape(line, plain(c), marks(item, "cache_hit", "at"), len(problems.errors) - before,
-                          arms, path, where)
+        problems.error(
+            REL,
+            line_of(item, "where"),
+            f"{what}: 'where' selects lines of a CSV or JSONL file by their "
+            "fields; give output_lengths as one, with 'column'",
+        )
+    return CrossoverShape(
+        line, plain(c), marks(item, "cache_hit", "at"), len(problems.errors) - before, arms, path, where
+    )
 
 
 def _crossover(root: Path, shape: CrossoverShape, targets: Targets, problems: Problems) -> Crossover | None:
@@ -138,33 +165,63 @@ def _crossover(root: Path, shape: CrossoverShape, targets: Targets, problems: Pr
     cache = _cache_hit(found, c["cache_hit"], [a for a in arms if a], what, problems) if "cache_hit" in c else ()
     points = targets.points_at(found, c, section, what, problems, single=True)
     prefill, decode = metrics["prefill"], metrics["decode"]
-    if (len(problems.errors) > before or section is None or points is None or None in arms or prefill is None
-            or decode is None or not path):
+    if (
+        len(problems.errors) > before
+        or section is None
+        or points is None
+        or None in arms
+        or prefill is None
+        or decode is None
+        or not path
+    ):
         return None
     title, column = c.get("title") or f"{arms[0]} vs {arms[1]}", c.get("column")
     read = read_lengths(root, path, column, where)
     if column is not None and read.problem is None and column not in read.fields:
-        problems.error(REL, found.of("column"),
-                       f"{what}: {path} has no column '{column}'{did_you_mean(column, read.fields)}")
+        problems.error(
+            REL, found.of("column"), f"{what}: {path} has no column '{column}'{did_you_mean(column, read.fields)}"
+        )
         return None
-    missing = [f for f in (where.fields if where else ()) if read.problem is None and read.fields and f not in read.fields]
+    missing = [
+        f for f in (where.fields if where else ()) if read.problem is None and read.fields and f not in read.fields
+    ]
     for name in dict.fromkeys(missing):
-        problems.error(REL, found.of("where"), f"{what}: 'where' uses '{name}', which no line of {path} has"
-                                               f"{did_you_mean(name, read.fields)}")
+        problems.error(
+            REL,
+            found.of("where"),
+            f"{what}: 'where' uses '{name}', which no line of {path} has{did_you_mean(name, read.fields)}",
+        )
     if missing:
         return None
     _skipped(path, read, f"crossover '{title}'", problems)
     if read.problem is None and not read.values:
         n = len(read.skipped)
         out = f", {read.filtered_out} filtered out by 'where'" if where is not None else ""
-        problems.error(REL, found.of("where" if where is not None else "output_lengths"),
-                       f"{what}: {path} gives no output length: {fmt.count(n, 'line')} skipped{out}"
-                       f"{_first_skipped(path, read.skipped)}")
+        problems.error(
+            REL,
+            found.of("where" if where is not None else "output_lengths"),
+            f"{what}: {path} gives no output length: {fmt.count(n, 'line')} skipped{out}"
+            f"{_first_skipped(path, read.skipped)}",
+        )
     if len(problems.errors) > before:
         return None
-    return Crossover(title, section, (arms[0], arms[1]), points[0], prefill, decode,
-                     float(c["prompt_tokens"]), cache, path, column, read.values, read.skipped,
-                     Where(REL, found.line or shape.line), where.expr.strip() if where else None, read.filtered_out)
+    return Crossover(
+        title,
+        section,
+        (arms[0], arms[1]),
+        points[0],
+        prefill,
+        decode,
+        float(c["prompt_tokens"]),
+        cache,
+        path,
+        column,
+        read.values,
+        read.skipped,
+        Where(REL, found.line or shape.line),
+        where.expr.strip() if where else None,
+        read.filtered_out,
+    )
 
 
 def _expression(item: Any, r: dict, key: str, what: str, problems: Problems):
@@ -185,44 +242,84 @@ def reference_shape(root: Path, item: Any, line: int | None, problems: Problems)
     what = "reference"
     value = _expression(item, r, "value", what, problems) if "value" in r else None
     where = _expression(item, r, "where", what, problems) if "where" in r else None
-    compare = check_map(item["compare"], REL, "reference compare", COMPARE_FIELDS, problems,
-                        line_of(item, "compare")) if "compare" in r else None
+    compare = (
+        check_map(item["compare"], REL, "reference compare", COMPARE_FIELDS, problems, line_of(item, "compare"))
+        if "compare" in r
+        else None
+    )
     path = _file(root, item, "file", r["file"], what, problems) if "file" in r else None
     if path and not is_table(path):
-        problems.error(REL, line_of(item, "file"), f"{what}: 'file' must be a JSONL, CSV or JSON file "
-                                                   f"(one line, row or object a request), got {path}")
-    return ReferenceShape(line, plain(r), marks(item), len(problems.errors) - before, path, value, where,
-                          None if compare is None else plain(compare),
-                          marks(item["compare"], "at") if compare is not None else Marks())
+        problems.error(
+            REL,
+            line_of(item, "file"),
+            f"{what}: 'file' must be a JSONL, CSV or JSON file (one line, row or object a request), got {path}",
+        )
+    return ReferenceShape(
+        line,
+        plain(r),
+        marks(item),
+        len(problems.errors) - before,
+        path,
+        value,
+        where,
+        None if compare is None else plain(compare),
+        marks(item["compare"], "at") if compare is not None else Marks(),
+    )
 
 
 def _reference(root: Path, shape: ReferenceShape, targets: Targets, problems: Problems) -> Reference | None:
     r, found, what, path, value, where = shape.keys, shape.marks, "reference", shape.path, shape.value, shape.where
     before = len(problems.errors) - shape.faults
-    section, arm, metric, points = targets.group(shape.compare_marks, shape.compare, what, problems, single=True) \
-        if shape.compare is not None else (None,) * 4
-    if (len(problems.errors) > before or None in (section, arm, metric) or points is None or value is None
-            or not path or "title" not in r):
+    section, arm, metric, points = (
+        targets.group(shape.compare_marks, shape.compare, what, problems, single=True)
+        if shape.compare is not None
+        else (None,) * 4
+    )
+    if (
+        len(problems.errors) > before
+        or None in (section, arm, metric)
+        or points is None
+        or value is None
+        or not path
+        or "title" not in r
+    ):
         return None
     read = read_reference(root, path, value, where)
     used = (*value.fields, *(where.fields if where else ()))
     missing = [f for f in used if read.problem is None and read.fields and f not in read.fields]
     for name in dict.fromkeys(missing):
         key = "value" if name in value.fields else "where"
-        problems.error(REL, found.of(key), f"{what}: '{key}' uses '{name}', which no line of {path} has"
-                                           f"{did_you_mean(name, read.fields)}")
+        problems.error(
+            REL,
+            found.of(key),
+            f"{what}: '{key}' uses '{name}', which no line of {path} has{did_you_mean(name, read.fields)}",
+        )
     if missing:
         return None
     _skipped(path, read, f"reference '{r['title']}'", problems)
     if read.problem is None and not read.values:
-        problems.error(REL, found.of("where" if where else "file"),
-                       f"{what}: no line of {path} is selected: {read.filtered_out} filtered out by 'where', "
-                       f"{len(read.skipped)} unreadable{_first_skipped(path, read.skipped)}")
+        problems.error(
+            REL,
+            found.of("where" if where else "file"),
+            f"{what}: no line of {path} is selected: {read.filtered_out} filtered out by 'where', "
+            f"{len(read.skipped)} unreadable{_first_skipped(path, read.skipped)}",
+        )
     if len(problems.errors) > before:
         return None
-    return Reference(r["title"].strip(), path, value.expr.strip(), where.expr.strip() if where else None,
-                     section, metric, arm, points[0], read.values, read.filtered_out, read.skipped,
-                     Where(REL, found.line or shape.line))
+    return Reference(
+        r["title"].strip(),
+        path,
+        value.expr.strip(),
+        where.expr.strip() if where else None,
+        section,
+        metric,
+        arm,
+        points[0],
+        read.values,
+        read.filtered_out,
+        read.skipped,
+        Where(REL, found.line or shape.line),
+    )
 
 
 def crossover_shapes(root: Path, doc: dict, problems: Problems) -> tuple[CrossoverShape | None, ...]:
@@ -232,8 +329,9 @@ def crossover_shapes(root: Path, doc: dict, problems: Problems) -> tuple[Crossov
     return tuple(crossover_shape(root, item, line_of(node, i), problems) for i, item in enumerate(items))
 
 
-def read_crossovers(root: Path, shapes: tuple[CrossoverShape | None, ...], targets: Targets,
-                    problems: Problems) -> tuple[Crossover, ...]:
+def read_crossovers(
+    root: Path, shapes: tuple[CrossoverShape | None, ...], targets: Targets, problems: Problems
+) -> tuple[Crossover, ...]:
     """The crossovers whose section, arms, metrics and point the records have."""
     found = (_crossover(root, shape, targets, problems) for shape in shapes if shape is not None)
     return tuple(c for c in found if c)
@@ -246,8 +344,9 @@ def reference_shapes(root: Path, doc: dict, problems: Problems) -> tuple[Referen
     return tuple(reference_shape(root, item, line_of(node, i), problems) for i, item in enumerate(items))
 
 
-def read_references(root: Path, shapes: tuple[ReferenceShape | None, ...], targets: Targets,
-                    problems: Problems) -> tuple[Reference, ...]:
+def read_references(
+    root: Path, shapes: tuple[ReferenceShape | None, ...], targets: Targets, problems: Problems
+) -> tuple[Reference, ...]:
     """The references whose section, arm, metric and point the records have."""
     found = (_reference(root, shape, targets, problems) for shape in shapes if shape is not None)
     return tuple(r for r in found if r)

@@ -40,7 +40,7 @@ class Values:
     listed: bool = False
 
 
-MORE = "unknown run_ids"    # the group of the unknown run ids past the first few
+MORE = "unknown run_ids"  # the group of the unknown run ids past the first few
 
 
 class Messages:
@@ -52,10 +52,10 @@ class Messages:
     (``… and 39,990 more unknown run_ids``)."""
 
     def __init__(self, run_ids) -> None:
-        self.groups: dict[tuple[str, str], list] = {}   # (file, message) → [count, runs of lines, lines]
+        self.groups: dict[tuple[str, str], list] = {}  # (file, message) → [count, runs of lines, lines]
         self.suggest = Suggest(run_ids)
-        self.unknown: dict[str, str] = {}               # the run ids said one by one → their message
-        self.more: dict[str, set[str]] = {}             # file → the other unknown run ids in it
+        self.unknown: dict[str, str] = {}  # the run ids said one by one → their message
+        self.more: dict[str, set[str]] = {}  # file → the other unknown run ids in it
 
     def unknown_runs(self, rel: str, values: list[str], codes: np.ndarray, lines: np.ndarray) -> None:
         """Run ids no run record has (``values``, distinct, first seen first) on ``lines`` of
@@ -80,9 +80,11 @@ class Messages:
         found = self.groups.setdefault((rel, message), [0, [], []])
         ordered = np.unique(lines)
         found[0] += len(lines)
-        breaks = np.flatnonzero(np.diff(ordered) > 1)   # the batch's runs of lines: the first few are said
-        for a, b in zip(ordered[np.r_[0, breaks + 1]][:SHOWN_RANGES + 1].tolist(),
-                        ordered[np.r_[breaks, len(ordered) - 1]][:SHOWN_RANGES + 1].tolist()):
+        breaks = np.flatnonzero(np.diff(ordered) > 1)  # the batch's runs of lines: the first few are said
+        for a, b in zip(
+            ordered[np.r_[0, breaks + 1]][: SHOWN_RANGES + 1].tolist(),
+            ordered[np.r_[breaks, len(ordered) - 1]][: SHOWN_RANGES + 1].tolist(),
+        ):
             add_run(found[1], a, b, SHOWN_RANGES + 1)
         found[2] = sorted(set(found[2]) | set(ordered[:REPEAT_LIMIT].tolist()))[:REPEAT_LIMIT]
 
@@ -132,17 +134,22 @@ class BatchCheck:
             text = text.combine_chunks()
         found = pc.index_in(text, value_set=self.run_ids).fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
         blank = ~text.is_valid().to_numpy(zero_copy_only=False) | pc.equal(text, "").fill_null(True).to_numpy(
-            zero_copy_only=False)
+            zero_copy_only=False
+        )
         if codes is not None:
             found, blank = np.append(found, -1)[codes], np.append(blank, True)[codes]
         self.fail(np.flatnonzero(blank), "missing required column 'run_id' (the run record each request belongs to)")
         unknown = np.flatnonzero((found < 0) & ~blank)
         if len(unknown):
             which = codes[unknown] if codes is not None else unknown
-            named = text.take(pa.array(which)).dictionary_encode()   # each distinct id once, first seen first
+            named = text.take(pa.array(which)).dictionary_encode()  # each distinct id once, first seen first
             self.bad[unknown] = True
-            self.messages.unknown_runs(self.batch.rel, named.dictionary.to_pylist(),
-                                       named.indices.to_numpy(zero_copy_only=False), self.batch.lines[unknown])
+            self.messages.unknown_runs(
+                self.batch.rel,
+                named.dictionary.to_pylist(),
+                named.indices.to_numpy(zero_copy_only=False),
+                self.batch.lines[unknown],
+            )
         return found
 
     # -- error ------------------------------------------------------------------------------
@@ -155,7 +162,9 @@ class BatchCheck:
             return np.zeros(self.n, bool)
         kind = kind_of(data)
         if kind == OBJECT and isinstance(data, Column):
-            return np.fromiter((not blank(v) and v is not False and v != {} and v != [] for v in data.data), bool, self.n)
+            return np.fromiter(
+                (not blank(v) and v is not False and v != {} and v != [] for v in data.data), bool, self.n
+            )
         if kind == "null":
             return np.zeros(self.n, bool)
         values, codes = _distinct(data)
@@ -163,7 +172,9 @@ class BatchCheck:
             text = pc.utf8_trim_whitespace(_text_array(values))
             failed = pc.not_equal(text, "").fill_null(False).to_numpy(zero_copy_only=False)
         else:
-            failed = np.fromiter((not blank(v) and v is not False for v in _arrow(values).to_pylist()), bool, len(values))
+            failed = np.fromiter(
+                (not blank(v) and v is not False for v in _arrow(values).to_pylist()), bool, len(values)
+            )
         return failed if codes is None else np.append(failed, False)[codes]
 
     # -- a request metric -------------------------------------------------------------------
@@ -191,8 +202,10 @@ class BatchCheck:
             return Values(np.zeros(0), np.zeros(0, np.int64))
         negative = found.values < 0
         if not metric.allow_negative and negative.any():
-            self.fail(np.unique(found.rows[negative]), f"'{metric.id}' is negative; set allow_negative: true on the "
-                                                       "metric if that is meaningful")
+            self.fail(
+                np.unique(found.rows[negative]),
+                f"'{metric.id}' is negative; set allow_negative: true on the metric if that is meaningful",
+            )
         return found
 
     def _listed(self, metric: Metric, data) -> Values:
@@ -206,8 +219,11 @@ class BatchCheck:
             return Values(np.zeros(0), np.zeros(0, np.int64))
         numbers = flat.cast(pa.float64(), safe=False).to_numpy(zero_copy_only=False)
         holes = ~np.isfinite(numbers) | ~flat.is_valid().to_numpy(zero_copy_only=False)
-        self.fail(np.unique(parents[holes]), f"'{metric.id}' holds a value that is not a finite number among its "
-                                             "list; leave the whole value empty when it was not measured")
+        self.fail(
+            np.unique(parents[holes]),
+            f"'{metric.id}' holds a value that is not a finite number among its "
+            "list; leave the whole value empty when it was not measured",
+        )
         return Values(numbers[~holes], parents[~holes], True)
 
     def _objects(self, metric: Metric, column: Column) -> Values:
@@ -261,7 +277,7 @@ def _plain(data):
     data = _arrow(data)
     if pa.types.is_large_string(data.type):
         data = data.cast(pa.string())
-    if pa.types.is_floating(data.type):   # NaN is how pandas writes a missing float: not measured
+    if pa.types.is_floating(data.type):  # NaN is how pandas writes a missing float: not measured
         data = pc.if_else(pc.is_nan(data), pa.scalar(None, data.type), data)
     return data
 
@@ -272,7 +288,9 @@ def _text_array(data):
 
     if isinstance(data, Column):
         if data.kind == OBJECT:
-            return pa.array([None if v is None else v if isinstance(v, str) else str(v) for v in data.data], pa.string())
+            return pa.array(
+                [None if v is None else v if isinstance(v, str) else str(v) for v in data.data], pa.string()
+            )
         data = data.data
     data = _arrow(data)
     if pa.types.is_string(data.type):

@@ -79,5 +79,5 @@ def _by_run(parts: list[tuple[np.ndarray, np.ndarray]], n: int, listed: bool) ->
     starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
     del runs
     for run in np.flatnonzero(counts > 1).tolist():
-        values[starts[run]:starts[run + 1]].sort()
+        values[starts[run] : starts[run + 1]].sort()
     return RunValues(values, starts, listed)

@@ -24,13 +24,19 @@ from benchproof.read.requests.sources import FOLDER, batches, sources
 from benchproof.text import setting
 
 
-def read_requests(root: Path, report: Report, records: Records, problems: Problems) -> tuple[Report, Records, RequestData]:
+def read_requests(
+    root: Path, report: Report, records: Records, problems: Problems
+) -> tuple[Report, Records, RequestData]:
     """The request records of the project, checked; the report and records with each run's figures."""
     found = sources(root, problems)
     if not report.request_metrics:
         if found:
-            problems.warning(FOLDER, None, "requests/ holds request records, and report.yaml declares no request "
-                                           "metric (per: request): they are packed as evidence but not read")
+            problems.warning(
+                FOLDER,
+                None,
+                "requests/ holds request records, and report.yaml declares no request "
+                "metric (per: request): they are packed as evidence but not read",
+            )
         return report, records, RequestData(files=tuple(s.rel for s in found if not s.dataset))
     gather = Gather(report.request_metrics, report.slo, records.run_id)
     wanted = (RUN_ID, ERROR, *(m.id for m in report.request_metrics))
@@ -46,8 +52,12 @@ def read_requests(root: Path, report: Report, records: Records, problems: Proble
         problems.error(rel, line, message)
     data = gather.finish(tuple(files))
     if not data.count and not trouble and not gather.messages.groups:
-        problems.warning(FOLDER, None, f"no request records found: metric '{report.request_metrics[0].id}' is per "
-                                       "request; add requests/*.csv, *.jsonl or *.parquet (see docs/format.md)")
+        problems.warning(
+            FOLDER,
+            None,
+            f"no request records found: metric '{report.request_metrics[0].id}' is per "
+            "request; add requests/*.csv, *.jsonl or *.parquet (see docs/format.md)",
+        )
     return (*with_per_run(report, records, data), data)
 
 
@@ -68,17 +78,32 @@ def with_per_run(report: Report, records: Records, data: RequestData) -> tuple[R
     metrics, columns = list(report.metrics), dict(records.metrics)
     for metric in report.request_metrics:
         for name, metric_id in zip(PER_RUN, per_run_ids(metric)):
-            metrics.append(Metric(
-                metric_id, f"{metric.label} {name}", metric.unit, metric.better,
-                f"the {name} of each run's successful requests' {metric.id} (request records; linear interpolation "
-                f"between order statistics, as numpy): {metric.source}", decimals=metric.decimals))
+            metrics.append(
+                Metric(
+                    metric_id,
+                    f"{metric.label} {name}",
+                    metric.unit,
+                    metric.better,
+                    f"the {name} of each run's successful requests' {metric.id} (request records; linear interpolation "
+                    f"between order statistics, as numpy): {metric.source}",
+                    decimals=metric.decimals,
+                )
+            )
             columns[metric_id] = run_percentiles(data.metrics[metric.id], level(name))
     if report.slo:
         rules = ", ".join(f"{o.metric} ≤ {setting(o.max)}" for o in report.slo)
-        metrics.append(Metric(GOODPUT, "Goodput", "%", "higher",
-                              f"each run's share of its requests, failed ones included, that succeeded and met every "
-                              f"objective of slo: ({rules})", decimals=1))
-        assert data.good is not None   # counted whenever report.slo is set (read/requests/gather.py)
+        metrics.append(
+            Metric(
+                GOODPUT,
+                "Goodput",
+                "%",
+                "higher",
+                f"each run's share of its requests, failed ones included, that succeeded and met every "
+                f"objective of slo: ({rules})",
+                decimals=1,
+            )
+        )
+        assert data.good is not None  # counted whenever report.slo is set (read/requests/gather.py)
         with np.errstate(invalid="ignore", divide="ignore"):
             columns[GOODPUT] = np.where(data.requests > 0, 100.0 * data.good / np.maximum(data.requests, 1), np.nan)
     return replace(report, metrics=tuple(metrics)), replace(records, metrics=columns)

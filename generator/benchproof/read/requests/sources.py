@@ -28,7 +28,7 @@ from benchproof.read.inputs import name_problem, outside
 
 FOLDER = "requests"
 FILE_SUFFIXES = (".csv", ".jsonl", ".parquet")
-BATCH_ROWS = 1 << 20     # rows of a Parquet file read at a time (at most; a row group may be smaller)
+BATCH_ROWS = 1 << 20  # rows of a Parquet file read at a time (at most; a row group may be smaller)
 
 
 @dataclass
@@ -37,7 +37,7 @@ class Batch:
 
     rel: str
     lines: np.ndarray
-    columns: dict[str, Any]    # a Column (CSV, JSON Lines), or a pyarrow array (Parquet; untyped)
+    columns: dict[str, Any]  # a Column (CSV, JSON Lines), or a pyarrow array (Parquet; untyped)
 
 
 @dataclass(frozen=True)
@@ -72,8 +72,12 @@ def sources(root: Path, problems: Problems) -> list[Source]:
         elif path.is_file() and path.suffix.lower() in FILE_SUFFIXES:
             found.append(Source(path, rel))
         else:
-            problems.error(rel, None, "not a request file: request files end in .csv, .jsonl or .parquet (in any "
-                                      "case), or are a folder of Parquet files (a hive-partitioned dataset)")
+            problems.error(
+                rel,
+                None,
+                "not a request file: request files end in .csv, .jsonl or .parquet (in any "
+                "case), or are a folder of Parquet files (a hive-partitioned dataset)",
+            )
     return found
 
 
@@ -84,10 +88,14 @@ def dataset_files(root: Path, source: Source, problems: Problems) -> list[tuple[
     for path in sorted(source.path.rglob("*"), key=lambda p: p.relative_to(source.path).as_posix()):
         rel = path.relative_to(root).as_posix()
         if any(part.startswith((".", "_")) for part in path.relative_to(source.path).parts):
-            continue      # _SUCCESS, _common_metadata, .crc: what Spark and Hadoop leave beside the data
-        if path.is_symlink() and path.is_dir():    # never walked into: its requests would be left out unsaid
-            problems.error(printable(rel), None, "is a link to a folder: a dataset's folders are read only where "
-                                                 "they are, so its requests would be left out; move or copy it in")
+            continue  # _SUCCESS, _common_metadata, .crc: what Spark and Hadoop leave beside the data
+        if path.is_symlink() and path.is_dir():  # never walked into: its requests would be left out unsaid
+            problems.error(
+                printable(rel),
+                None,
+                "is a link to a folder: a dataset's folders are read only where "
+                "they are, so its requests would be left out; move or copy it in",
+            )
             continue
         if path.is_dir():
             continue
@@ -99,15 +107,20 @@ def dataset_files(root: Path, source: Source, problems: Problems) -> list[tuple[
             problems.error(rel, None, "is a link to a file outside the project: copy it in instead")
             continue
         if path.suffix.lower() != ".parquet":
-            problems.error(rel, None, "not a Parquet file, in a folder of requests/ that is read as a partitioned "
-                                      "Parquet dataset")
+            problems.error(
+                rel, None, "not a Parquet file, in a folder of requests/ that is read as a partitioned Parquet dataset"
+            )
             continue
         keys: dict[str, str] = {}
         for part in path.relative_to(source.path).parts[:-1]:
             name, equals, value = part.partition("=")
             if not equals or not name:
-                problems.error(rel, None, f"folder '{printable(part)}' is not a partition (key=value): a dataset's "
-                                          "folders name the value of a column, e.g. run_id=r1")
+                problems.error(
+                    rel,
+                    None,
+                    f"folder '{printable(part)}' is not a partition (key=value): a dataset's "
+                    "folders name the value of a column, e.g. run_id=r1",
+                )
                 keys = {}
                 break
             keys[name] = value
@@ -115,13 +128,17 @@ def dataset_files(root: Path, source: Source, problems: Problems) -> list[tuple[
             files.append((path, rel, keys))
             continue
     if not files and not any(p.file.startswith(source.rel) for p in problems.errors):
-        problems.error(source.rel, None, "a folder of requests/ holds a partitioned Parquet dataset, and this one "
-                                         "holds no .parquet file")
+        problems.error(
+            source.rel,
+            None,
+            "a folder of requests/ holds a partitioned Parquet dataset, and this one holds no .parquet file",
+        )
     return files
 
 
-def _parquet(path: Path, rel: str, wanted: tuple[str, ...], keys: dict[str, str],
-             problems: list[Problem]) -> Iterator[Batch]:
+def _parquet(
+    path: Path, rel: str, wanted: tuple[str, ...], keys: dict[str, str], problems: list[Problem]
+) -> Iterator[Batch]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -150,8 +167,9 @@ def _parquet(path: Path, rel: str, wanted: tuple[str, ...], keys: dict[str, str]
         problems.append(Problem(rel, start + 1, f"cannot read it as a Parquet file: {printable(str(exc))[:200]}"))
 
 
-def batches(root: Path, source: Source, wanted: tuple[str, ...], problems: list[Problem],
-            files: list[str], errors: Problems) -> Iterator[Batch]:
+def batches(
+    root: Path, source: Source, wanted: tuple[str, ...], problems: list[Problem], files: list[str], errors: Problems
+) -> Iterator[Batch]:
     """Every batch of rows of a source, with the ``wanted`` columns it has; ``files`` is given
     each file read (the build's inputs)."""
     if source.dataset:
@@ -165,15 +183,18 @@ def batches(root: Path, source: Source, wanted: tuple[str, ...], problems: list[
         return
     from benchproof.read.runs.records_io import jsonl_parts, read_columns
 
-    parts = jsonl_parts(source.path, source.rel) if source.path.suffix.lower() == ".jsonl" else \
-        iter([read_columns(source.path, source.rel)])
+    parts = (
+        jsonl_parts(source.path, source.rel)
+        if source.path.suffix.lower() == ".jsonl"
+        else iter([read_columns(source.path, source.rel)])
+    )
     for found, trouble in parts:
         problems.extend(trouble)
         if found is not None and found.n:
             yield Batch(source.rel, found.lines, {n: found.columns[n] for n in wanted if n in found.columns})
 
 
-def kind_of(data: Any) -> str:   # a Column, or a pyarrow array (untyped)
+def kind_of(data: Any) -> str:  # a Column, or a pyarrow array (untyped)
     """``text``, ``number``, ``object`` (a Column's kind), or ``list`` / ``other`` for a pyarrow array."""
     if isinstance(data, Column):
         return data.kind

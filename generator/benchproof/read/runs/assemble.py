@@ -28,7 +28,7 @@ def _points(dims: list, report: Report, n: int) -> Coded:
     if not dims:
         return Coded(np.zeros(n, np.int64), ((),))
     key = np.zeros(n, np.int64)
-    for codes, values in dims:   # combined, and renumbered after each dimension: never overflows
+    for codes, values in dims:  # combined, and renumbered after each dimension: never overflows
         key = np.unique(key * (len(values) + 1) + codes, return_inverse=True)[1].reshape(-1)
     uniques, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     order = np.argsort(first, kind="stable")
@@ -53,13 +53,17 @@ def records(table: RunTable, columns: dict, keep: np.ndarray, report: Report) ->
     return Records(
         run_id=run_ids if len(keep) == table.n else run_ids.take(pa.array(keep)),
         section=_coded(section_codes[keep], sections, tuple(s.id for s in report.sections)),
-        arm=_coded(arm_codes[keep], arms), status=_coded(status_codes[keep], statuses, STATUSES),
+        arm=_coded(arm_codes[keep], arms),
+        status=_coded(status_codes[keep], statuses, STATUSES),
         repeat=columns["repeat"][keep],
         point=_points(dims, report, len(keep)),
         metrics={m: values[keep] for m, values in columns["metrics"].items()},
         reported={m: values[keep] for m, values in columns["reported"].items()},
         raw=dict(table.columns) if len(keep) == table.n else {n: c.take(keep) for n, c in table.columns.items()},
-        reason=_coded(reason_codes[keep], reasons), evidence=_coded(evidence_codes[keep], evidence),
+        reason=_coded(reason_codes[keep], reasons),
+        evidence=_coded(evidence_codes[keep], evidence),
         started=columns["started"][keep],
-        file=Coded(take.astype(np.int64), tuple(table.files)), line=table.lines[keep],
-        fields={rel: tuple(names) for rel, names in zip(table.files, table.file_names)})
+        file=Coded(take.astype(np.int64), tuple(table.files)),
+        line=table.lines[keep],
+        fields={rel: tuple(names) for rel, names in zip(table.files, table.file_names)},
+    )

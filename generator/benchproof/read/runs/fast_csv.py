@@ -28,7 +28,7 @@ def _lines_with_text(data: np.ndarray) -> np.ndarray:
     return np.flatnonzero(lengths - has_cr > 0) + 1
 
 
-SEPARATORS = "\x1c\x1d\x1e\x1f"   # white space to str.strip(), not to pyarrow
+SEPARATORS = "\x1c\x1d\x1e\x1f"  # white space to str.strip(), not to pyarrow
 
 
 def padded(texts, separators: bool = True) -> bool:
@@ -62,8 +62,10 @@ def plain_csv(text: str, rel: str) -> RunFile | None:
             pa.py_buffer(data),
             read_options=pacsv.ReadOptions(column_names=names, block_size=8 << 20),
             parse_options=pacsv.ParseOptions(quote_char=False, newlines_in_values=False, ignore_empty_lines=True),
-            convert_options=pacsv.ConvertOptions(column_types=dict.fromkeys(names, pa.string()),
-                                                 strings_can_be_null=True, null_values=[""]))
+            convert_options=pacsv.ConvertOptions(
+                column_types=dict.fromkeys(names, pa.string()), strings_can_be_null=True, null_values=[""]
+            ),
+        )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
     separators = any(c in text for c in SEPARATORS)

@@ -37,13 +37,13 @@ from benchproof.model.columns import NUMBER, OBJECT, TEXT, Column, RunFile
 from benchproof.read.runs.fast_csv import padded
 
 _WS = "[ \\t]*"
-_STRING = ('"(?:[^"\\\\\\x00-\\x1f]|\\\\(?:["\\\\/bfnrt]|u(?:[0-9a-cA-CefEF][0-9a-fA-F]{3}|[dD][0-7][0-9a-fA-F]{2})))*"')
+_STRING = '"(?:[^"\\\\\\x00-\\x1f]|\\\\(?:["\\\\/bfnrt]|u(?:[0-9a-cA-CefEF][0-9a-fA-F]{3}|[dD][0-7][0-9a-fA-F]{2})))*"'
 _NUMBER = "-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
 _MEMBER = f"{_STRING}{_WS}:{_WS}(?:{_STRING}|{_NUMBER}|true|false|null)"
 FLAT_OBJECT = f"^{_WS}\\{{{_WS}(?:{_MEMBER}{_WS}(?:,{_WS}{_MEMBER}{_WS})*)?\\}}{_WS}\\n?$"
 BLANK = f"^{_WS}\\n?$"
-SAMPLE = 1 << 20          # bytes read first to learn which texts pyarrow would take for dates
-EXACT = 2 ** 53           # integers a double holds exactly
+SAMPLE = 1 << 20  # bytes read first to learn which texts pyarrow would take for dates
+EXACT = 2**53  # integers a double holds exactly
 
 
 def _lines(data: bytes):
@@ -67,14 +67,15 @@ def _read(data: bytes, longest: int):
 
     options = pj.ReadOptions(block_size=max(4 << 20, 2 * longest))
     cut = data.rfind(b"\n", 0, SAMPLE) + 1 if len(data) > SAMPLE else 0
-    explicit: list[str] = []     # fields read as text, learnt from the first megabyte first
-    order: list[str] = []        # as inferred (pyarrow puts the explicit fields first)
+    explicit: list[str] = []  # fields read as text, learnt from the first megabyte first
+    order: list[str] = []  # as inferred (pyarrow puts the explicit fields first)
     try:
         for sample in ([memoryview(data)[:cut]] if cut else []) + [memoryview(data)]:
             while True:
                 schema = pa.schema([(name, pa.string()) for name in explicit])
-                table = pj.read_json(pa.BufferReader(sample), read_options=options,
-                                     parse_options=pj.ParseOptions(explicit_schema=schema))
+                table = pj.read_json(
+                    pa.BufferReader(sample), read_options=options, parse_options=pj.ParseOptions(explicit_schema=schema)
+                )
                 order += [name for name in table.column_names if name not in order]
                 dates = [f.name for f in table.schema if pa.types.is_timestamp(f.type) or pa.types.is_date(f.type)]
                 if not dates:
@@ -122,7 +123,7 @@ def _fractions(data, lines, name: str) -> Column | None:
     for row, text in zip(whole.tolist(), texts):
         mantissa = text.lower().split("e")[0]
         if values[row] == 0 and any(c in "123456789" for c in mantissa):
-            return None                                   # 1e-400: the exact reader says why
+            return None  # 1e-400: the exact reader says why
         if re.fullmatch(r"-?[0-9]+", text):
             integers[row] = text
     if not integers:
@@ -131,7 +132,7 @@ def _fractions(data, lines, name: str) -> Column | None:
         written_whole = np.zeros(len(values), bool)
         written_whole[list(integers)] = True
         return Column(NUMBER, data, written_whole)
-    python = data.to_pylist()                             # an integer a double holds only rounded
+    python = data.to_pylist()  # an integer a double holds only rounded
     for row, text in integers.items():
         python[row] = int(text)
     return Column(OBJECT, python)
@@ -152,7 +153,7 @@ def _column(data, lines, name: str) -> Column | None:
         return _fractions(data, lines, name)
     if pa.types.is_string(kind):
         if data.null_count < len(data) and (pc.any(pc.equal(data, "")).as_py() or padded(data)):
-            return Column(OBJECT, data.to_pylist())       # kept as written, spaces and all
+            return Column(OBJECT, data.to_pylist())  # kept as written, spaces and all
         return Column(TEXT, data)
     if pa.types.is_boolean(kind):
         return Column(OBJECT, data.to_pylist())
@@ -168,7 +169,10 @@ def plain_jsonl(text: str, rel: str) -> RunFile | None:
     objects = pc.match_substring_regex(lines, FLAT_OBJECT).to_numpy(zero_copy_only=False)
     if not objects.any():
         return None
-    if not objects.all() and not (objects | pc.match_substring_regex(lines, BLANK).to_numpy(zero_copy_only=False)).all():
+    if (
+        not objects.all()
+        and not (objects | pc.match_substring_regex(lines, BLANK).to_numpy(zero_copy_only=False)).all()
+    ):
         return None
     rows = np.flatnonzero(objects)
     table = _read(data, longest)

@@ -31,7 +31,7 @@ def _value(records: Records, name: str, row: int):
 def _numbers(records: Records, name: str) -> tuple[np.ndarray, dict[int, str]]:
     if name in records.raw:
         values, bad = parse_column(records.raw[name])
-    else:   # (evaluate_many reads any array as floats: None is NaN as well)
+    else:  # (evaluate_many reads any array as floats: None is NaN as well)
         values, bad = np.full(len(records), np.nan), {}  # pragma: no mutate
     metric = records.metrics.get(name)
     if metric is not None:
@@ -48,8 +48,9 @@ def broken_text(guard: Guard, values: dict) -> str:
     return f"guard: {guard.reason} ({shown})"
 
 
-def apply_guards(records: Records, guards: tuple[Guard, ...],
-                 problems: Problems) -> tuple[Records, tuple[GuardOutcome, ...]]:
+def apply_guards(
+    records: Records, guards: tuple[Guard, ...], problems: Problems
+) -> tuple[Records, tuple[GuardOutcome, ...]]:
     """The records with the guards applied, and what each guard did.  A value a guard cannot
     compare (not a number) is an error at the record's ``file:line``."""
     if not guards:
@@ -61,19 +62,23 @@ def apply_guards(records: Records, guards: tuple[Guard, ...],
         condition = parse_condition(guard.check)
         numbers = {name: _numbers(records, name) for name in condition.fields}
         bad = set().union(*(found for _, found in numbers.values()))
+
         def values_of(row: int, fields: tuple[str, ...] = condition.fields) -> dict[str, object]:
             return {name: _value(records, name, row) for name in fields}
 
         result, errors = condition.evaluate_many(
-            {name: values for name, (values, _) in numbers.items()}, bad, values_of)
+            {name: values for name, (values, _) in numbers.items()}, bad, values_of
+        )
         _report(guard, [(row, errors[row]) for row in sorted(errors) if ok[row]], records, problems)
-        checked = ok & ~np.isnan(result)   # a record it could not be evaluated on is NaN there
+        checked = ok & ~np.isnan(result)  # a record it could not be evaluated on is NaN there
         excluded = np.flatnonzero(checked & (result == 0)).tolist()
         for row in excluded:
             broken.setdefault(row, []).append(
-                broken_text(guard, {name: _value(records, name, row) for name in guard.fields}))
-        outcomes.append(GuardOutcome(guard, int(checked.sum()), int(ok.sum()),
-                                     tuple(records.run_ids(excluded)), tuple(excluded)))
+                broken_text(guard, {name: _value(records, name, row) for name in guard.fields})
+            )
+        outcomes.append(
+            GuardOutcome(guard, int(checked.sum()), int(ok.sum()), tuple(records.run_ids(excluded)), tuple(excluded))
+        )
     if not broken:
         return records, tuple(outcomes)
     status = records.status.codes.copy()

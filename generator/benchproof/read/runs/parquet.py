@@ -38,17 +38,23 @@ def _beyond_the_years(data, kind, name: str, rel: str) -> tuple[object, list[Pro
         low, high = _FIRST * _PER_SECOND[kind.unit], _LAST * _PER_SECOND[kind.unit]
     elif pa.types.is_date32(kind):
         low, high = _FIRST // 86400, _LAST // 86400
-    else:   # date64: milliseconds
+    else:  # date64: milliseconds
         low, high = _FIRST * 1000, _LAST * 1000
     raw = data.cast(pa.int64() if not pa.types.is_date32(kind) else pa.int32())
     numbers = raw.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
-    bad = (numbers < max(low, -2**63)) | (numbers > min(high, 2**63 - 1))
+    bad = (numbers < max(low, -(2**63))) | (numbers > min(high, 2**63 - 1))
     bad &= ~raw.is_null().to_numpy(zero_copy_only=False)
     if not bad.any():
         return data, []
-    problems = [Problem(rel, row + 1, f"'{printable(name)}' holds a {kind} value beyond the years 1 to 9999, "
-                                      "which no date written as ISO 8601 text can hold")
-                for row in np.flatnonzero(bad).tolist()]
+    problems = [
+        Problem(
+            rel,
+            row + 1,
+            f"'{printable(name)}' holds a {kind} value beyond the years 1 to 9999, "
+            "which no date written as ISO 8601 text can hold",
+        )
+        for row in np.flatnonzero(bad).tolist()
+    ]
     return pc.if_else(pa.array(bad), pa.scalar(None, kind), data), problems
 
 
@@ -66,8 +72,14 @@ def _json_like(kind) -> bool:
             stack.extend((item.key_type, item.item_type))
         elif pa.types.is_list(item) or pa.types.is_large_list(item) or pa.types.is_fixed_size_list(item):
             stack.append(item.value_type)
-        elif not (pa.types.is_null(item) or pa.types.is_boolean(item) or pa.types.is_integer(item)
-                  or pa.types.is_floating(item) or pa.types.is_string(item) or pa.types.is_large_string(item)):
+        elif not (
+            pa.types.is_null(item)
+            or pa.types.is_boolean(item)
+            or pa.types.is_integer(item)
+            or pa.types.is_floating(item)
+            or pa.types.is_string(item)
+            or pa.types.is_large_string(item)
+        ):
             return False
     return True
 
@@ -103,7 +115,7 @@ def _column(data, name: str, rel: str) -> tuple[Column | None, Problem | None, l
         return Column(TEXT, pc.if_else(pc.equal(text, ""), pa.scalar(None, pa.string()), text)), None, []
     if pa.types.is_integer(kind):
         if kind == pa.uint64() and pc.max(data).as_py() is not None and pc.max(data).as_py() >= 2**63:
-            return Column(OBJECT, data.to_pylist()), None, []   # beyond int64: kept exact, as JSON keeps them
+            return Column(OBJECT, data.to_pylist()), None, []  # beyond int64: kept exact, as JSON keeps them
         return Column(NUMBER, data.cast(pa.int64())), None, []
     if pa.types.is_floating(kind) or pa.types.is_decimal(kind):
         numbers = data.cast(pa.float64())
@@ -114,18 +126,46 @@ def _column(data, name: str, rel: str) -> tuple[Column | None, Problem | None, l
         return Column.text(None if v is None else v.isoformat() for v in data.to_pylist()), None, problems
     if pa.types.is_boolean(kind) or (pa.types.is_nested(kind) and _json_like(kind)):
         values = data.to_pylist()
-        rows = [row for row, value in enumerate(values) if not _finite_inside(value)] if pa.types.is_nested(kind) else []
+        rows = (
+            [row for row, value in enumerate(values) if not _finite_inside(value)] if pa.types.is_nested(kind) else []
+        )
         for row in rows:
             values[row] = None
-        return Column(OBJECT, values), None, [
-            Problem(rel, row + 1, f"'{printable(name)}' holds NaN or an infinity inside it, which JSON has no "
-                                  "word for: write null for a value that was not measured") for row in rows]
+        return (
+            Column(OBJECT, values),
+            None,
+            [
+                Problem(
+                    rel,
+                    row + 1,
+                    f"'{printable(name)}' holds NaN or an infinity inside it, which JSON has no "
+                    "word for: write null for a value that was not measured",
+                )
+                for row in rows
+            ],
+        )
     if pa.types.is_nested(kind):
-        return None, Problem(rel, None, f"column '{printable(name)}' holds {kind} values: inside a list, map or "
-                                        "struct only numbers, text, true/false and null have a JSON form: store "
-                                        "the others (times, dates, decimals, bytes) as text or numbers"), []
-    return None, Problem(rel, None, f"column '{printable(name)}' holds {kind} values, which have no "
-                                    "text or number form: store them as text or numbers"), []
+        return (
+            None,
+            Problem(
+                rel,
+                None,
+                f"column '{printable(name)}' holds {kind} values: inside a list, map or "
+                "struct only numbers, text, true/false and null have a JSON form: store "
+                "the others (times, dates, decimals, bytes) as text or numbers",
+            ),
+            [],
+        )
+    return (
+        None,
+        Problem(
+            rel,
+            None,
+            f"column '{printable(name)}' holds {kind} values, which have no "
+            "text or number form: store them as text or numbers",
+        ),
+        [],
+    )
 
 
 def read_parquet(path: pathlib.Path, rel: str) -> tuple[RunFile | None, list[Problem]]:
@@ -137,8 +177,9 @@ def read_parquet(path: pathlib.Path, rel: str) -> tuple[RunFile | None, list[Pro
     except (OSError, pa.ArrowException) as exc:
         return None, [Problem(rel, None, f"cannot read it as a Parquet file: {printable(str(exc))[:200]}")]
     names = table.column_names
-    problems = [Problem(rel, None, f"column {i} has an empty name") for i, name in enumerate(names, 1)
-                if not name.strip()]
+    problems = [
+        Problem(rel, None, f"column {i} has an empty name") for i, name in enumerate(names, 1) if not name.strip()
+    ]
     duplicates = sorted({name for name in names if names.count(name) > 1})
     problems += [Problem(rel, None, f"duplicate column '{printable(name)}'") for name in duplicates]
     if problems:
@@ -150,7 +191,7 @@ def read_parquet(path: pathlib.Path, rel: str) -> tuple[RunFile | None, list[Pro
         rows += trouble
         if problem is not None:
             problems.append(problem)
-        elif column is not None:   # always, when there is no problem
+        elif column is not None:  # always, when there is no problem
             columns[name] = column
     if problems:
         return None, problems
@@ -167,17 +208,23 @@ def _finite(found: RunFile) -> tuple[RunFile, list[Problem]]:
     bad = np.zeros(found.n, bool)
     problems = []
     for name, column in found.columns.items():
-        data: Any = column.data   # an arrow array: a Parquet column's data is never a list
+        data: Any = column.data  # an arrow array: a Parquet column's data is never a list
         if column.kind != NUMBER or not pa.types.is_floating(data.type):
             continue
         infinite = pc.is_inf(data).fill_null(False).to_numpy(zero_copy_only=False)
         for row in np.flatnonzero(infinite).tolist():
-            problems.append(Problem(found.rel, row + 1, f"'{printable(name)}' is {column.value(row)}: "
-                                                        "not a finite number; leave it empty (null) when it was not measured"))
+            problems.append(
+                Problem(
+                    found.rel,
+                    row + 1,
+                    f"'{printable(name)}' is {column.value(row)}: "
+                    "not a finite number; leave it empty (null) when it was not measured",
+                )
+            )
         bad |= infinite
     if not bad.any():
         return found, []
     keep = np.flatnonzero(~bad)
     columns = {name: column.take(keep) for name, column in found.columns.items()}
-    problems.sort(key=lambda p: p.line or 0)   # each names its row
+    problems.sort(key=lambda p: p.line or 0)  # each names its row
     return RunFile(found.rel, found.names, columns, found.lines[keep]), problems

@@ -40,7 +40,7 @@ from benchproof.read.runs.fast_csv import plain_csv
 from benchproof.read.runs.fast_jsonl import plain_jsonl
 from benchproof.read.yamlio import read_text, utf8_problem
 
-PART = 4 << 20    # bytes of a JSON Lines file read at a time by :func:`jsonl_parts` (whole lines)
+PART = 4 << 20  # bytes of a JSON Lines file read at a time by :func:`jsonl_parts` (whole lines)
 
 
 def read_runs(path: pathlib.Path, rel: str) -> Result:
@@ -54,8 +54,10 @@ def read_runs(path: pathlib.Path, rel: str) -> Result:
     if found is None:
         return [], problems
     columns = [found.columns[name].values() for name in found.names]
-    return [RawRecord(rel, line, dict(zip(found.names, values)))
-            for line, values in zip(found.lines.tolist(), zip(*columns))], problems
+    return [
+        RawRecord(rel, line, dict(zip(found.names, values)))
+        for line, values in zip(found.lines.tolist(), zip(*columns))
+    ], problems
 
 
 def read_columns(path: pathlib.Path, rel: str) -> tuple[RunFile | None, list[Problem]]:
@@ -67,8 +69,7 @@ def read_columns(path: pathlib.Path, rel: str) -> tuple[RunFile | None, list[Pro
         return read_parquet(path, rel)
     reader = _READERS.get(suffix)
     if reader is None:
-        return None, [Problem(rel, None, f"unsupported run file type '{path.suffix}' "
-                                         "(use .csv, .jsonl or .json)")]
+        return None, [Problem(rel, None, f"unsupported run file type '{path.suffix}' (use .csv, .jsonl or .json)")]
     # CSV keeps its line ends: a quoted cell may hold a carriage return, the csv module reads them
     text, problems = read_text(path, rel, keep_line_ends=reader is _read_csv)
     if text is None:
@@ -104,7 +105,7 @@ def jsonl_parts(path: pathlib.Path, rel: str) -> Iterator[tuple[RunFile | None, 
                 yield None, [Problem(rel, first, f"cannot read file: {exc.strerror or exc}")]
                 return
             cut = block.rfind(b"\n") + 1
-            if block and not cut:            # a line longer than a part: read on
+            if block and not cut:  # a line longer than a part: read on
                 pending.append(block)
                 continue
             data = b"".join([*pending, block[:cut] if block else b""])
@@ -136,9 +137,13 @@ def _jsonl_part(text: str, rel: str, first: int) -> tuple[RunFile, list[Problem]
 
 # --- CSV -------------------------------------------------------------------------------
 
+
 def _header_problems(header: list[str], rel: str, line: int) -> list[Problem]:
-    problems = [Problem(rel, line, f"column {i} has an empty name in the header row")
-                for i, name in enumerate(header, 1) if not name]
+    problems = [
+        Problem(rel, line, f"column {i} has an empty name in the header row")
+        for i, name in enumerate(header, 1)
+        if not name
+    ]
     columns: dict[str, list[int]] = {}
     for i, name in enumerate(header, 1):
         if name:
@@ -146,8 +151,7 @@ def _header_problems(header: list[str], rel: str, line: int) -> list[Problem]:
     for name, where in columns.items():
         if len(where) > 1:
             listed = ", ".join(map(str, where))
-            problems.append(Problem(rel, line, f"duplicate column '{name}' in the header row "
-                                               f"(columns {listed})"))
+            problems.append(Problem(rel, line, f"duplicate column '{name}' in the header row (columns {listed})"))
     return problems
 
 
@@ -166,8 +170,7 @@ def _read_csv(text: str, rel: str) -> tuple[RunFile | None, list[Problem]]:
         except StopIteration:
             break
         except csv.Error as exc:
-            message = ("a quoted field is never closed" if "unexpected end of data" in str(exc)
-                       else str(exc))
+            message = "a quoted field is never closed" if "unexpected end of data" in str(exc) else str(exc)
             problems.append(Problem(rel, start, f"CSV error: {message}"))
             if header is None:
                 return None, problems
@@ -181,8 +184,7 @@ def _read_csv(text: str, rel: str) -> tuple[RunFile | None, list[Problem]]:
             if header_problems:
                 return None, problems + header_problems
         elif len(cells) != len(header):
-            problems.append(Problem(rel, start, f"row has {len(cells)} cells, "
-                                                f"the header has {len(header)}"))
+            problems.append(Problem(rel, start, f"row has {len(cells)} cells, the header has {len(header)}"))
         else:
             rows.append([cell if cell else None for cell in cells])
             lines.append(start)
@@ -195,5 +197,7 @@ def _read_csv(text: str, rel: str) -> tuple[RunFile | None, list[Problem]]:
 
 
 _READERS: dict[str, Callable[[str, str], Any]] = {
-    ".csv": _read_csv, ".jsonl": read_jsonl_records, ".json": read_json_records,
+    ".csv": _read_csv,
+    ".jsonl": read_jsonl_records,
+    ".json": read_json_records,
 }

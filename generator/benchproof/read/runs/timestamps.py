@@ -15,11 +15,13 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-PATTERN = (r"^(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})[T ](?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})"
-           r"(?:[.,](?P<f>\d+))?(?P<z>Z|[+-]\d{2}:\d{2})?$")
+PATTERN = (
+    r"^(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})[T ](?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})"
+    r"(?:[.,](?P<f>\d+))?(?P<z>Z|[+-]\d{2}:\d{2})?$"
+)
 PLAIN = r"^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\dZ?$"
 POSITIONS = ((0, 4), (5, 7), (8, 10), (11, 13), (14, 16), (17, 19))
-EXACT = 2 ** 53    # microseconds a double holds exactly: past them, Python does the division
+EXACT = 2**53  # microseconds a double holds exactly: past them, Python does the division
 
 
 def timestamp(text: str) -> float:
@@ -55,9 +57,12 @@ def timestamps(texts) -> tuple[np.ndarray, np.ndarray]:
     # The usual 2025-03-01T08:00:00(Z) is read by position; other forms of the pattern by it.
     plain = pc.match_substring_regex(texts, PLAIN).fill_null(False)
     if pc.all(plain).as_py():
-        parts = pc.make_struct(*[pc.utf8_slice_codeunits(texts, a, b) for a, b in POSITIONS],
-                               pc.utf8_slice_codeunits(texts, 0, 0), pc.utf8_slice_codeunits(texts, 19, 20),
-                               field_names=["y", "mo", "d", "h", "mi", "s", "f", "z"])
+        parts = pc.make_struct(
+            *[pc.utf8_slice_codeunits(texts, a, b) for a, b in POSITIONS],
+            pc.utf8_slice_codeunits(texts, 0, 0),
+            pc.utf8_slice_codeunits(texts, 19, 20),
+            field_names=["y", "mo", "d", "h", "mi", "s", "f", "z"],
+        )
         matched = np.ones(len(texts), bool)
     else:
         parts = pc.extract_regex(texts, PATTERN)
@@ -71,19 +76,36 @@ def timestamps(texts) -> tuple[np.ndarray, np.ndarray]:
 
     year, month, day = number("y"), number("mo"), number("d")
     hour, minute, second = number("h"), number("mi"), number("s")
-    fraction = pc.utf8_slice_codeunits(pc.struct_field(parts, "f"), 0, 6)      # fromisoformat keeps 6 digits
+    fraction = pc.utf8_slice_codeunits(pc.struct_field(parts, "f"), 0, 6)  # fromisoformat keeps 6 digits
     micro = pc.cast(pc.if_else(pc.equal(fraction, ""), "0", pc.utf8_rpad(fraction, 6, "0")), "int64")
     zone = pc.struct_field(parts, "z")
     sign = np.where(pc.starts_with(zone, "-").fill_null(False).to_numpy(zero_copy_only=False), -1, 1)
     offset_h = pc.utf8_slice_codeunits(zone, 1, 3)
     offset_m = pc.utf8_slice_codeunits(zone, 4, 6)
     has_offset = pc.greater(pc.utf8_length(zone), 1).fill_null(False).to_numpy(zero_copy_only=False)
-    offset = np.where(has_offset, sign * (
-        pc.cast(pc.if_else(pc.equal(offset_h, ""), "0", offset_h), "int64").fill_null(0).to_numpy() * 3600
-        + pc.cast(pc.if_else(pc.equal(offset_m, ""), "0", offset_m), "int64").fill_null(0).to_numpy() * 60), 0)
-    valid = (matched & (year >= 1) & (month >= 1) & (month <= 12) & (day >= 1) & (day <= _month_days(year, month))
-             & (hour <= 23) & (minute <= 59) & (second <= 59) & (np.abs(offset) < 86400))
-    micros = ((_days(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset) * 10 ** 6
-              + micro.fill_null(0).to_numpy())
+    offset = np.where(
+        has_offset,
+        sign
+        * (
+            pc.cast(pc.if_else(pc.equal(offset_h, ""), "0", offset_h), "int64").fill_null(0).to_numpy() * 3600
+            + pc.cast(pc.if_else(pc.equal(offset_m, ""), "0", offset_m), "int64").fill_null(0).to_numpy() * 60
+        ),
+        0,
+    )
+    valid = (
+        matched
+        & (year >= 1)
+        & (month >= 1)
+        & (month <= 12)
+        & (day >= 1)
+        & (day <= _month_days(year, month))
+        & (hour <= 23)
+        & (minute <= 59)
+        & (second <= 59)
+        & (np.abs(offset) < 86400)
+    )
+    micros = (_days(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset) * 10**6 + micro.fill_null(
+        0
+    ).to_numpy()
     settled = valid & (np.abs(micros) < EXACT)
     return np.where(settled, micros / 1e6, np.nan), settled
