@@ -60,13 +60,14 @@ def test_a_derived_metrics_reported_figure_is_parsed_once_while_reading(tmp_path
         parsed[id(column)] += 1
         return real(column)
 
+    # every module that imports parse_column (raising: a module moved or renamed fails here, not silently)
     for module in (
-        "benchproof.read.runs.validate",
+        "benchproof.read.runs.record_checks",
         "benchproof.read.runs.guards",
-        "benchproof.audit.records",
+        "benchproof.audit.host",
         "benchproof.audit.workload",
     ):
-        monkeypatch.setattr(f"{module}.parse_column", counted, raising=False)
+        monkeypatch.setattr(f"{module}.parse_column", counted)
     rows = ["arm,status,repeat,size,n,ms,rate"] + [
         f"{arm},ok,{r},1,{100 + r},{1000},{101 + r}" for arm in "ab" for r in (1, 2, 3)
     ]
