@@ -201,11 +201,8 @@ def degraded_regime(f: Facts, settings: AuditSettings) -> list[Finding]:
                     factor = math.exp(abs(worse[p]))
                     value, beside = medians[p][k], medians[p][j]
                     usual = sorted(medians[h][k] / medians[h][j] for h in healthy)
-                    span = (
-                        f.times(usual[0])
-                        if f.times(usual[0]) == f.times(usual[-1])
-                        else f"{f.times(usual[0])}–{f.times(usual[-1])}"
-                    )
+                    low_text, high_text = f.times(usual[0]), f.times(usual[-1])
+                    span = low_text if low_text == high_text else f"{low_text}–{high_text}"
                     at = ", ".join(f.point_text(h) for h in healthy)
                     detail = (
                         f"{f.number(value, metric.id)} is {f.times(factor)} worse than {f.labels[other]}'s "

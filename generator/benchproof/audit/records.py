@@ -71,14 +71,11 @@ def guard(f: Facts, settings: AuditSettings) -> list[Finding]:
     for outcome in project.guards:
         g = outcome.guard
         relative = g.scope == RELATIVE
-        headline = (
-            (
-                f"records kept out of every absolute figure by the guard '{g.check}' ({g.reason}); "
-                "ratios from them are relative only"
-            )
-            if relative
-            else f"records excluded by the guard '{g.check}' ({g.reason})"
+        kept = (
+            f"records kept out of every absolute figure by the guard '{g.check}' ({g.reason}); "
+            "ratios from them are relative only"
         )
+        headline = kept if relative else f"records excluded by the guard '{g.check}' ({g.reason})"
         records = f.records
         groups: dict[tuple[str, str], list[int]] = {}
         for i in records.rows_of(outcome.excluded).tolist():
