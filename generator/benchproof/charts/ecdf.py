@@ -19,7 +19,7 @@ from benchproof.addresses import view_key
 from benchproof.cache import Cache
 from benchproof.charts import style
 from benchproof.charts.chart import Chart
-from benchproof.charts.view import WIDTH, cached_skeleton, metric_key, places
+from benchproof.charts.view import WIDTH, cached_skeleton, metric_key
 from benchproof.compute.distributions import DistributionView
 from benchproof.model.config import Metric
 from benchproof.model.percentiles import TICKS
@@ -141,7 +141,7 @@ def ecdf_chart(
     arm_label: str,
     cache: Cache | None = None,
 ) -> Chart:
-    decimals, unit = places(metric), metric.unit
+    decimals, unit = metric.places, metric.unit
     curves: list[dict] = []
     ticks: list[dict] = []
     said: list[str] = []
@@ -200,7 +200,7 @@ def histogram_chart(
     if found is None:
         return None
     edges = found.edges
-    decimals = places(metric)
+    decimals = metric.places
     rows: list[dict] = []
     order: list[str] = []
     for d in view.arms:

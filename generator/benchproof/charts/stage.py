@@ -16,7 +16,6 @@ from benchproof.cache import Cache
 from benchproof.charts import style
 from benchproof.charts.bars import chart_views
 from benchproof.charts.chart import Distribution, ReportCharts
-from benchproof.charts.view import places
 from benchproof.charts.workload import crossover_chart, reference_chart
 from benchproof.compute.run import Computed
 from benchproof.model.project import Project
@@ -50,7 +49,7 @@ def report_charts(
     for i, r in enumerate(weighed.references, 1):
         metric = metrics[r.spec.metric]
         axis = f"{metric.label} ({metric.unit})" if metric.unit else metric.label
-        references.append(reference_chart(r, axis, metric.unit, places(metric), i))
+        references.append(reference_chart(r, axis, metric.unit, metric.places, i))
     return ReportCharts(
         tuple(chart_views(project, computed, flags, cache)),
         distributions,

@@ -73,7 +73,7 @@ def dot_rows(dots: Dots, rows: np.ndarray, metric: Metric, label: str, off_scale
         {
             "arm": label,
             "value": value,
-            "shown": f"{fmt.number(value, places(metric))} {metric.unit}".strip() + after,
+            "shown": f"{fmt.number(value, metric.places)} {metric.unit}".strip() + after,
             "repeat": str(repeat),
             "run": run,
         }
@@ -95,7 +95,7 @@ def ratio_text(stat: Stat) -> str:
 
 def figure_fields(stat: Stat, metric: Metric) -> dict:
     """What a bar or a sweep's median carries: the median and its tooltip lines."""
-    decimals, unit = places(metric), metric.unit
+    decimals, unit = metric.places, metric.unit
     return {
         "median": stat.median,
         "n": str(stat.n_ok),
@@ -137,11 +137,6 @@ def _skeleton_version() -> str:
     here = Path(__file__).parent
     text = b"".join((here / name).read_bytes() for name in ("bars.py", "sweep.py", "style.py", "view.py", "ecdf.py"))
     return f"altair {installed_version('altair')}, {hashlib.sha256(text).hexdigest()}"
-
-
-def places(metric: Metric) -> int:
-    """A metric's decimals: report.yaml's or 0, set for every metric once the project is read."""
-    return metric.decimals or 0
 
 
 def metric_key(metric: Metric) -> list[str]:

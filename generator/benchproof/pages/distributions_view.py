@@ -114,7 +114,7 @@ def distributions_page(
         ):
             metric = metrics[view.metric]
             ecdf, histogram = drawn.ecdf, drawn.histogram
-            decimals = metric.decimals or 0  # set once the project is read
+            decimals = metric.places
             ecdfs.append(ecdf)
             where = fmt.point(view.point, dims)
             rows = []
@@ -171,7 +171,7 @@ def distributions_page(
             )
         )
     objectives = " and ".join(
-        f"{metrics[o.metric].label} ≤ {fmt.measured(o.max, metrics[o.metric].decimals or 0, metrics[o.metric].unit)}"
+        f"{metrics[o.metric].label} ≤ {fmt.measured(o.max, metrics[o.metric].places, metrics[o.metric].unit)}"
         for o in report.slo
     )
     sweep = next((key for key in sorted(charts.view_keys) if f"--{GOODPUT}--across-" in key), "")
