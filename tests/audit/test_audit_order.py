@@ -13,16 +13,18 @@ import pytest
 from support.audit import audit_of
 from support.importing import import_files
 
-# one arm's command keeps a counter in the folder: it sleeps 0.3 s more on the runs that find
+# one arm's command keeps a counter in the folder: it sleeps 0.5 s more on the runs that find
 # the counter at 1 to 3 (the trap writes 0 before the first round: hyperfine's warm-up run makes
 # it 1, so the first three timed runs are slow); without the counter file it starts at 9 and
-# never sleeps.  Four runs a round, three rounds: twelve repetitions an arm, so the first tenth
-# (at least three) is judged, and one stall of this shared machine cannot make a warm-up
+# never sleeps longer.  Four runs a round, three rounds: twelve repetitions an arm, so the first tenth
+# (at least three) is judged.  Every run sleeps 0.25 s, so that the shell's start-up and a
+# busy shared machine (a first round once ran 9 ms slower on a 0.05 s sleep: 15.7%, past the
+# 15% limit) stay a few per cent of the time, while the cold runs are three times slower
 COLD = (
     "n=$(cat n 2>/dev/null || echo 9); echo $((n+1)) > n; "
-    'if [ "$n" -ge 1 ] && [ "$n" -le 3 ]; then sleep 0.3; fi; sleep 0.05'
+    'if [ "$n" -ge 1 ] && [ "$n" -le 3 ]; then sleep 0.5; fi; sleep 0.25'
 )
-OTHER = "sleep 0.08"
+OTHER = "sleep 0.25"
 
 
 def rounds(folder: Path, cold: bool) -> list[Path]:
