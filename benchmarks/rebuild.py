@@ -142,6 +142,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it")
     args = parser.parse_args(argv)
     holder, work, env = workspace(args.keep, "benchproof-rebuild-")
+    # Python writes bytecode, as on a user's machine: the first build keeps the methods of
+    # benchproof's dataclasses compiled beside it (method_cache), as the libraries' are
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     print(
         f"{os.cpu_count()} cores, Python {sys.version.split()[0]}; load average {load()} at the start; "
         f"{args.repeats} runs of each, alternating"

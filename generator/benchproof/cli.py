@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from benchproof import __version__
+from benchproof import __version__, method_cache
 from benchproof.cli_output import _report_problems, _say
 from benchproof.site import MARKER, recover
 
@@ -73,6 +73,7 @@ def _stop_on_sigterm(ctx: click.Context) -> None:
 def main(ctx: click.Context) -> None:
     """Turn raw benchmark run records into an honest, static HTML report."""
     _stop_on_sigterm(ctx)
+    method_cache.install()
 
 
 @main.command()
