@@ -268,3 +268,27 @@ def test_a_cached_method_is_the_method_python_writes(monkeypatch, tmp_path):
     for damaged in (b"", path.read_bytes()[:40], b"\0\0\0\0" + path.read_bytes()[4:]):
         path.write_bytes(damaged)
         assert method_cache.Cache(path).codes == {}
+
+
+FROZEN = """
+import gc, sys
+from benchproof.cli import main
+counts = []
+for site in sys.argv[2:]:
+    try:
+        main(["build", sys.argv[1], "-o", site])
+    except SystemExit as done:
+        assert done.code == 0, done.code
+    counts.append(gc.get_freeze_count())
+print(gc.isenabled(), *counts)
+"""
+
+
+def test_the_stages_are_imported_once_with_the_collector_paused_and_then_frozen(tmp_path):
+    # a collection during the build walks none of the objects start-up made (libraries, modules,
+    # classes); a second build in the same process (a test session) freezes nothing more
+    args = [sys.executable, "-c", FROZEN, str(EXAMPLE), str(tmp_path / "a"), str(tmp_path / "b")]
+    done = subprocess.run(args, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    enabled, first, second = done.stdout.split()[-3:]
+    assert enabled == "True" and int(first) > 50_000 and int(second) == int(first)
