@@ -292,3 +292,15 @@ def test_the_stages_are_imported_once_with_the_collector_paused_and_then_frozen(
     assert done.returncode == 0, done.stderr
     enabled, first, second = done.stdout.split()[-3:]
     assert enabled == "True" and int(first) > 50_000 and int(second) == int(first)
+
+
+def test_one_markdown_parser_serves_every_text_and_forgets_each():
+    # one parser, reset before each text: a link reference, raw HTML or a table of one text
+    # never reaches the next
+    from benchproof.read.markdown import render_markdown
+
+    first = render_markdown("See [the log][log].\n\n[log]: logs/run.txt\n\n| a |\n|---|\n| 1 |\n\n<b>kept</b>")
+    assert '<a href="logs/run.txt"' in first and "<td>1</td>" in first and "<b>kept</b>" in first
+    second = render_markdown("See [the log][log].")
+    assert second == "<p>See [the log][log].</p>"
+    assert render_markdown("") == ""
