@@ -14,7 +14,10 @@ Printed, never asserted.
 
 The package measured is this checkout's wheel, unpacked and byte-compiled as ``pip install``
 leaves it, and the libraries are byte-compiled as pip leaves them (speed.py's
-:func:`~speed.installed`).  Floors and rebuilds alternate, ``--repeats`` of each; the median and
+:func:`~speed.installed`).  Its processes run with Python writing bytecode, as on a user's
+machine (``PYTHONDONTWRITEBYTECODE`` is dropped): so the cold build keeps the compiled
+methods of benchproof's dataclasses beside the bytecode, as a user's first build does
+(``benchproof.method_cache``).  Floors and rebuilds alternate, ``--repeats`` of each; the median and
 the spread (lowest–highest) of each are printed, with the load average at the start and the end
 (the machine may be shared: the ratio, measured in the same run, is what carries over).
 """
