@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import atexit
 import builtins
+import contextlib
 import dataclasses
 import importlib.util
 import marshal
@@ -65,8 +66,9 @@ class Cache:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             part.write_bytes(HEADER + marshal.dumps(keep))
             os.replace(part, self.path)
-        except OSError:
-            part.unlink(missing_ok=True)
+        except OSError:  # a read-only install: the next process compiles them again
+            with contextlib.suppress(OSError):
+                part.unlink(missing_ok=True)
         self.new = 0
 
 

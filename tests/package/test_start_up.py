@@ -264,6 +264,11 @@ def test_a_cached_method_is_the_method_python_writes(monkeypatch, tmp_path):
     a = cached(1, "b", ("t",))
     assert repr(a).endswith("Point(x=1, label='b', tags=('t',))") and a < cached(2) and a == cached(1, "b", ("t",))
     assert hash(cached(1)) == hash(plain(1)) == hash((1, "a", ()))
+    # where it cannot be written (a read-only install), it is not, and nothing is said
+    blocked = method_cache.Cache(path / "not-a-folder" / "methods")
+    blocked.exec("x = 1", {}, {})
+    blocked.write()
+    assert not (path / "not-a-folder").exists()
     # a damaged file, or one another Python wrote, is not read (and is written anew)
     for damaged in (b"", path.read_bytes()[:40], b"\0\0\0\0" + path.read_bytes()[4:]):
         path.write_bytes(damaged)
