@@ -7,12 +7,15 @@ plus a count); 2 wrong usage.
 
 from __future__ import annotations
 
+import gc
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
-from benchproof import __version__
+from benchproof import __version__, method_cache
 from benchproof.cli_output import _report_problems, _say
 from benchproof.site import MARKER, recover
 
@@ -47,6 +50,24 @@ def _check_output(project: Path, out: Path) -> None:
         raise click.UsageError(f"refusing to replace '{out}': it is not empty and was not written by benchproof")
 
 
+@contextmanager
+def _first_import() -> Iterator[None]:
+    """The build and its stages imported with the garbage collector paused, and all that the
+    process has made so far frozen (``gc.freeze``): a collection after start-up no longer walks
+    the objects of every library and module imported, which nothing frees before the process
+    ends.  Once a process (a test session) has imported them, nothing changes: what a command
+    leaves behind is never frozen."""
+    if "benchproof.build" in sys.modules:
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
+
+
 def _stop_on_sigterm(ctx: click.Context) -> None:
     """SIGTERM ends a command as Ctrl-C does: by an exception, so that every temporary folder
     (the build's downloads, the import's staged copy) is removed and a half-done import undone
@@ -73,6 +94,7 @@ def _stop_on_sigterm(ctx: click.Context) -> None:
 def main(ctx: click.Context) -> None:
     """Turn raw benchmark run records into an honest, static HTML report."""
     _stop_on_sigterm(ctx)
+    method_cache.install()
 
 
 @main.command()
@@ -87,7 +109,9 @@ def main(ctx: click.Context) -> None:
 def build(project: str | None, out: str, strict: bool, no_cache: bool) -> None:
     """Build the report site from PROJECT (default: ./ if it has report.yaml, else the bundled example)."""
     from benchproof import progress
-    from benchproof.build import build as run_build
+
+    with _first_import():
+        from benchproof.build import build as run_build
     from benchproof.cache import Cache
     from benchproof.errors import InputError
 
@@ -112,7 +136,8 @@ def build(project: str | None, out: str, strict: bool, no_cache: bool) -> None:
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 def check(project: str | None, strict: bool) -> None:
     """Validate PROJECT and print every problem; write nothing."""
-    from benchproof.build import check as run_check
+    with _first_import():
+        from benchproof.build import check as run_check
     from benchproof.errors import InputError
 
     try:

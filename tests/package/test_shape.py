@@ -31,7 +31,7 @@ STAGES = (
     ("receipts", ("receipts",)),
     ("build", ("build",)),
     ("after the build", ("serve", "published", "verify", "compare", "summary")),
-    ("commands", ("cli", "cli_import", "cli_output", "cli_published", "__main__")),
+    ("commands", ("cli", "cli_import", "cli_output", "cli_published", "__main__", "method_cache")),
 )
 # Beside the pipeline: what the commands use to write a project.  They read with read/ and
 # the shared modules, and only the commands (and the stages after the build) use them.

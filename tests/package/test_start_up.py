@@ -3,8 +3,11 @@ benchproof's own modules that its report or command does not use (docs/speed.md,
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import subprocess
 import sys
+from typing import ClassVar
 
 from support.common import EXAMPLE, REJECTED
 
@@ -190,3 +193,119 @@ def test_a_yaml_problem_is_said_as_pythons_yaml_says_it():
     ]
     _, colon = load_yaml_text("a: 1\nb: c: d\n", "f.yaml")
     assert [(p.line, p.message) for p in colon] == [(2, "YAML syntax error: mapping values are not allowed here")]
+
+
+CACHED = """
+import dataclasses, sys
+from benchproof.cli import main
+try:
+    main(["build", sys.argv[1], "-o", sys.argv[2]])
+except SystemExit as done:
+    assert done.code == 0, done.code
+from benchproof.method_cache import install
+cache = install()
+print(cache.new, len(cache.used))
+"""
+
+
+def test_a_second_build_compiles_no_dataclass_method_again(tmp_path):
+    # the methods dataclasses writes for each class are compiled by the first build and kept
+    # beside the bytecode (here under a bytecode prefix of the test's own): a rebuild compiles none
+    env = {**os.environ, "PYTHONPYCACHEPREFIX": str(tmp_path / "pyc")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    runs = []
+    for site in ("first", "second"):
+        args = [sys.executable, "-c", CACHED, str(EXAMPLE), str(tmp_path / site)]
+        done = subprocess.run(args, capture_output=True, text=True, env=env)
+        assert done.returncode == 0, done.stderr
+        runs.append([int(n) for n in done.stdout.split()[-2:]])
+    (first_new, first_used), (second_new, second_used) = runs
+    assert first_new >= 100 and first_used >= first_new
+    assert second_new == 0 and second_used >= 100  # (the first, cold build drew charts too)
+    assert list((tmp_path / "pyc").rglob("method_cache.*.methods"))
+    assert (tmp_path / "first" / "index.html").read_bytes() == (tmp_path / "second" / "index.html").read_bytes()
+    # where Python writes no bytecode, nor is the cache written
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["PYTHONPYCACHEPREFIX"] = str(tmp_path / "none")
+    done = subprocess.run([sys.executable, "-c", CACHED, str(EXAMPLE), str(tmp_path / "third")], env=env)
+    assert done.returncode == 0 and not list((tmp_path / "none").rglob("*.methods"))
+
+
+def _classes():
+    """A frozen, ordered class with defaults, a factory and a class variable, made anew."""
+
+    @dataclasses.dataclass(frozen=True, order=True)
+    class Point:
+        x: int
+        label: str = "a"
+        tags: tuple[str, ...] = dataclasses.field(default_factory=tuple)
+        limit: ClassVar[int] = 3
+
+    return Point
+
+
+def test_a_cached_method_is_the_method_python_writes(monkeypatch, tmp_path):
+    from benchproof import method_cache
+
+    plain = _classes()
+    path = tmp_path / "methods"
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    for _ in range(2):  # compiled, then read back from the file
+        cache = method_cache.Cache(path)
+        monkeypatch.setattr(dataclasses, "exec", cache.exec, raising=False)
+        cached = _classes()
+        monkeypatch.delattr(dataclasses, "exec")
+        cache.write()
+    assert cache.new == 0 and len(cache.used) >= 6
+    for name in ("__init__", "__repr__", "__eq__", "__lt__", "__hash__", "__setattr__"):
+        mine, python = getattr(cached, name), getattr(plain, name)
+        assert mine.__code__.co_code == python.__code__.co_code, name
+        assert mine.__annotations__ == python.__annotations__, name  # no __future__ of ours
+    a = cached(1, "b", ("t",))
+    assert repr(a).endswith("Point(x=1, label='b', tags=('t',))") and a < cached(2) and a == cached(1, "b", ("t",))
+    assert hash(cached(1)) == hash(plain(1)) == hash((1, "a", ()))
+    # where it cannot be written (a read-only install), it is not, and nothing is said
+    blocked = method_cache.Cache(path / "not-a-folder" / "methods")
+    blocked.exec("x = 1", {}, {})
+    blocked.write()
+    assert not (path / "not-a-folder").exists()
+    # a damaged file, or one another Python wrote, is not read (and is written anew)
+    for damaged in (b"", path.read_bytes()[:40], b"\0\0\0\0" + path.read_bytes()[4:]):
+        path.write_bytes(damaged)
+        assert method_cache.Cache(path).codes == {}
+
+
+FROZEN = """
+import gc, sys
+from benchproof.cli import main
+counts = []
+for site in sys.argv[2:]:
+    try:
+        main(["build", sys.argv[1], "-o", site])
+    except SystemExit as done:
+        assert done.code == 0, done.code
+    counts.append(gc.get_freeze_count())
+print(gc.isenabled(), *counts)
+"""
+
+
+def test_the_stages_are_imported_once_with_the_collector_paused_and_then_frozen(tmp_path):
+    # a collection during the build walks none of the objects start-up made (libraries, modules,
+    # classes); a second build in the same process (a test session) freezes nothing more
+    args = [sys.executable, "-c", FROZEN, str(EXAMPLE), str(tmp_path / "a"), str(tmp_path / "b")]
+    done = subprocess.run(args, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    enabled, first, second = done.stdout.split()[-3:]
+    assert enabled == "True" and int(first) > 50_000 and int(second) == int(first)
+
+
+def test_one_markdown_parser_serves_every_text_and_forgets_each():
+    # one parser, reset before each text: a link reference, raw HTML or a table of one text
+    # never reaches the next
+    from benchproof.read.markdown import render_markdown
+
+    first = render_markdown("See [the log][log].\n\n[log]: logs/run.txt\n\n| a |\n|---|\n| 1 |\n\n<b>kept</b>")
+    assert '<a href="logs/run.txt"' in first and "<td>1</td>" in first and "<b>kept</b>" in first
+    second = render_markdown("See [the log][log].")
+    assert second == "<p>See [the log][log].</p>"
+    assert render_markdown("") == ""
