@@ -2,7 +2,9 @@
 
 Colours in a spec are the light theme; the page's stylesheet re-colours the drawn SVG by its
 classes for dark mode and print (``templates/assets/css/50-charts.css``), so one spec serves
-every theme and the static SVG stays a faithful light rendering.
+every theme and the static SVG stays a faithful light rendering.  Every chart inherits the
+theme from there, whatever its kind: the page's ground behind it, its titles, axes, legends and
+grid, and its text marks (in ink, or as their layer's name says: :data:`NOTE`, :data:`ALERT`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,11 @@ FONT = "Helvetica, Arial, 'Liberation Sans', sans-serif"
 # absolute value): drawn at the axis edge, it no longer flattens every bar.  A median is never
 # off scale, so at most a tail of one arm's repetitions can be.
 OFF_SCALE = 3.0
+# Layer names the page's stylesheet re-colours by theme (Vega gives a layer's marks the class
+# ``<name>_marks``): a text mark is in ink unless named NOTE (muted) or ALERT (the colour of a
+# gap, a crossing, a repetition marked on a reference); ``ALERT + "rule"`` is a rule in that colour.
+NOTE = "note"
+ALERT = "alert"
 TITLE_LIMIT = 900  # px of a chart's title lines before an ellipsis (report.js fits them to the page)
 
 
