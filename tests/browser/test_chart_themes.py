@@ -1,8 +1,9 @@
 """Every kind of chart (``charts.chart.KINDS``) readable in both themes and on a phone, in
 Chromium: the text of each chart meets WCAG AA's contrast against the ground it is drawn on, in
 light and in dark, as the page draws it (JavaScript) and as its static file shows it (the compare
-page, a page without JavaScript); at 390 px its text stays at 10 px or more and its title is
-whole, inside the figure.
+page, a page without JavaScript); at 390 px the text of every chart the page draws stays at
+10 px or more and its title and subtitle are whole (broken into lines, never an ellipsis),
+inside the figure.  (The compare page's charts are images, scaled down on a phone.)
 
 Chart text is held to 4.5:1: none of it is large text in WCAG's sense (18 pt, or 14 pt bold; a
 chart's title is 14 px bold), for which 3:1 would do.  A new kind of chart needs a site here
@@ -128,3 +129,36 @@ def _static(browser, site: Site, key: str, scheme: str) -> list[dict]:
         return f"rgb({round(r * 255)}, {round(g * 255)}, {round(b * 255)})"
 
     return [{**t, "fill": rgb(t["fill"]), "ground": rgb(ground)} for t in texts]
+
+
+# At 390 px: each text's size on screen, and each line of the title (and subtitle) — whole,
+# no ellipsis, inside the figure.
+PHONE = """figure => {
+  const svg = figure.querySelector('.chart-canvas svg'), box = svg.viewBox.baseVal;
+  const scale = box && box.width ? svg.getBoundingClientRect().width / box.width : 1;
+  const frame = figure.getBoundingClientRect();
+  const texts = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim() && t.getBBox().width > 0);
+  return {
+    small: texts.map(t => [t.textContent.slice(0, 30), +(parseFloat(getComputedStyle(t).fontSize) * scale).toFixed(1)])
+                .filter(s => s[1] < 10),
+    titles: [...svg.querySelectorAll(':is(.role-title-text, .role-title-subtitle) text')].map(t => {
+      const r = t.getBoundingClientRect();
+      return [t.textContent, r.left >= frame.left - 1 && r.right <= frame.right + 1];
+    }),
+  };
+}"""
+
+
+IMAGES = {"compare"}  # kinds the pages show only as their image (the compare page has no script)
+
+
+@pytest.mark.parametrize("kind", sorted(set(KINDS) - IMAGES))
+def test_at_390_px_every_drawn_kind_of_chart_keeps_its_text_at_10_px_and_its_title_whole(browser, sites, kind):
+    name, key = shown(sites)[kind]
+    site = sites[name]
+    url = (site.root / site.page).as_uri() + (f"#view={key}" if kind in WIDGET else "")
+    context, page = _open(browser, url, "light", width=390)
+    found = page.eval_on_selector(drawn_figure(page, kind, key), PHONE)
+    context.close()
+    assert found["small"] == []
+    assert found["titles"] and all(whole and not text.endswith("…") for text, whole in found["titles"]), found["titles"]

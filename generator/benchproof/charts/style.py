@@ -42,7 +42,7 @@ OFF_SCALE = 3.0
 # gap, a crossing, a repetition marked on a reference); ``ALERT + "rule"`` is a rule in that colour.
 NOTE = "note"
 ALERT = "alert"
-TITLE_LIMIT = 900  # px of a chart's title lines before an ellipsis (report.js fits them to the page)
+TITLE_LIMIT = 900  # px of a chart's title lines before an ellipsis (the page breaks them into lines instead)
 
 
 def axis_title(metric: Metric) -> str:
@@ -108,7 +108,7 @@ def titled(
     description: str = "",
 ) -> dict:
     """A view's spec: the skeleton with its title, the point it shows (``where``, the first
-    line under the title; long lines end in an ellipsis on a narrow chart), its data sets and, under the chart, the
+    line under the title; the page breaks long lines to the chart's width), its data sets and, under the chart, the
     axis title on ``channel`` followed by ``notes`` (e.g. the off-scale line).  A layer whose
     data set is empty is left out (Vega would warn of an infinite extent).  ``description``: the
     view in words, the drawn SVG's accessible description."""

@@ -115,7 +115,7 @@ def distributions_page(
             metric = metrics[view.metric]
             ecdf, histogram = drawn.ecdf, drawn.histogram
             decimals = metric.places
-            ecdfs.append(ecdf)
+            ecdfs += [ecdf, histogram] if histogram else [ecdf]  # both drawn in the page (assets/workload.js)
             where = fmt.point(view.point, dims)
             rows = []
             for d in view.arms:
