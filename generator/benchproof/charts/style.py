@@ -10,6 +10,7 @@ grid, and its text marks (in ink, or as their layer's name says: :data:`NOTE`, :
 from __future__ import annotations
 
 from benchproof import text as fmt
+from benchproof.compute.distributions import DistributionView
 from benchproof.model.config import Metric
 from benchproof.model.project import Project
 
@@ -139,3 +140,20 @@ def _noted(layer: dict, notes: list[str], channel: str) -> dict:
         **layer,
         "encoding": {**encoding, channel: {**encoding[channel], "axis": {**axis, "title": [axis["title"], *notes]}}},
     }
+
+
+def zeros_words(
+    view: DistributionView, labels: dict[str, str], metric: Metric, drawn: str = "each line starts at its arm's share"
+) -> str:
+    """The words for a distribution view's values of exactly 0 when its x axis is a log one,
+    which cannot show them ('' otherwise): how many of all, by arm, and how the chart stands
+    for them (``drawn``)."""
+    total = sum(d.zeros for d in view.arms)
+    if not view.log or not total:
+        return ""
+    by_arm = ", ".join(f"{labels[d.arm]} {fmt.thousands(d.zeros)}" for d in view.arms if d.zeros)
+    n = sum(d.n for d in view.arms)
+    return (
+        f"{fmt.thousands(total)} of {fmt.count(n, 'value')} exactly {fmt.measured(0, metric.places, metric.unit)} "
+        f"({by_arm}): not on the log axis ({drawn} of them); the percentiles include them"
+    )
