@@ -126,7 +126,7 @@
     openTarget();
     // On paper nothing can be unfolded: print every metric's source.
     window.addEventListener("beforeprint", function () {
-      Array.prototype.forEach.call(document.querySelectorAll(".metric-list details, details.audit-details"),
+      Array.prototype.forEach.call(document.querySelectorAll(".metric-fold, .metric-list details, details.audit-details"),
         function (d) { d.open = true; });
     });
   }
