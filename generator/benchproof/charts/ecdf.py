@@ -8,8 +8,8 @@ lists, values at 8 significant digits, which the spec flattens into rows) and pa
 the stated percentiles, which are marked at their exact values.  The x axis is logarithmic when
 the values above 0 span more than ten times; values of exactly 0 (inter-token gaps of tokens
 that came in one chunk) cannot sit on it: they are counted and said in the subtitle, the words
-and the table's note, and each line starts at its arm's share of them.  Arms differ by colour *and* dash, so a line is never told
-by colour alone.  The spec without its data is kept in the chart cache, like the bars'.
+and the table's note, and each line starts at its arm's share of them.  Arms differ by colour
+*and* dash, so a line is never told by colour alone.  The spec without its data is kept in the chart cache, like the bars'.
 """
 
 from __future__ import annotations

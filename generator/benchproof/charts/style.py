@@ -9,10 +9,14 @@ grid, and its text marks (in ink, or as their layer's name says: :data:`NOTE`, :
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from benchproof import text as fmt
-from benchproof.compute.distributions import DistributionView
 from benchproof.model.config import Metric
 from benchproof.model.project import Project
+
+if TYPE_CHECKING:
+    from benchproof.compute.distributions import DistributionView  # a report without requests never loads it
 
 # Each mark meets 3:1 against the ground (WCAG 1.4.11), the dot also against the bar; the
 # stylesheet's --bar and --dot are these in light and their dark-theme twins.

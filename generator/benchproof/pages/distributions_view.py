@@ -68,7 +68,7 @@ class DistributionsPage:
     objectives: str
     goodput: tuple[GoodputRow, ...]
     goodput_chart: str  # '#view=…' of the goodput sweep, '' when there is none
-    payload: Markup  # the ECDF specs, for assets/workload.js
+    payload: Markup  # the ECDF and histogram specs, for assets/workload.js
 
 
 def _note(view: DistributionView, listed: bool, zeros: str = "") -> str:
