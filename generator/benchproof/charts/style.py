@@ -44,7 +44,8 @@ FONT = "Helvetica, Arial, 'Liberation Sans', sans-serif"
 OFF_SCALE = 3.0
 # Layer names the page's stylesheet re-colours by theme (Vega gives a layer's marks the class
 # ``<name>_marks``): a text mark is in ink unless named NOTE (muted) or ALERT (the colour of a
-# gap, a crossing, a repetition marked on a reference); ``ALERT + "rule"`` is a rule in that colour.
+# gap, a crossing, a repetition marked on a reference); ``NOTE + "rule"`` and ``ALERT + "rule"``
+# are rules in those colours.
 NOTE = "note"
 ALERT = "alert"
 TITLE_LIMIT = 900  # px of a chart's title lines before an ellipsis (the page breaks them into lines instead)

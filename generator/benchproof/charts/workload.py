@@ -144,15 +144,14 @@ def crossover_chart(outcome: CrossoverOutcome, labels: dict[str, str], index: in
         {**m, "row": 2 + 14 * i}
         for i, m in enumerate(sorted((m for m in marks if m["tokens"] <= high), key=lambda m: m["tokens"]))
     ]
-    rules = (
+    rules = [
         alt.Chart(alt.NamedData("marks"))
-        .mark_rule(strokeDash=[2, 3], color=MUTED)
-        .encode(
-            x="tokens:Q",
-            size=alt.condition("datum.cross", alt.value(2), alt.value(1)),
-            color=alt.condition("datum.cross", alt.value(MISSING_COLOR), alt.value(MUTED)),
-        )
-    )
+        .transform_filter(test)
+        .mark_rule(strokeDash=[2, 3], color=colour, size=size)
+        .encode(x="tokens:Q")
+        .properties(name=f"{name}rule")
+        for test, colour, size, name in (("!datum.cross", MUTED, 1, NOTE), ("datum.cross", MISSING_COLOR, 2, ALERT))
+    ]
     rule_text = [
         alt.Chart(alt.NamedData("marks"))
         .transform_filter(test)
@@ -161,7 +160,7 @@ def crossover_chart(outcome: CrossoverOutcome, labels: dict[str, str], index: in
         .properties(name=name)
         for test, colour, name in (("!datum.cross", MUTED, NOTE), ("datum.cross", MISSING_COLOR, ALERT))
     ]
-    layers += [rules, *rule_text]
+    layers += [*rules, *rule_text]
     counts = binned(outcome.spec.lengths, 0, step, high)
     bins = [
         {**row, "arm": names[a.arm] if a.time(mid) < b.time(mid) else names[b.arm]}
@@ -296,6 +295,7 @@ def reference_chart(outcome: ReferenceOutcome, axis: str, unit: str, decimals: i
         alt.Chart(alt.NamedData("band"))
         .mark_rule(color=MUTED, strokeWidth=1.5)
         .encode(x=alt.X("median:Q", scale=scale), tooltip=[alt.Tooltip("text:N", title="Reference")])
+        .properties(name=f"{NOTE}rule")
     )
     band_text = (
         alt.Chart(alt.NamedData("band"))
