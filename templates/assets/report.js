@@ -72,8 +72,39 @@
     module.exports = logic;
     return;
   }
+  root.benchproofTitle = fittedTitle;   /* assets/workload.js fits its charts' titles with it too */
   findings(root);
   charts(root);
+
+  // A chart's title and subtitle in lines of at most ``room`` px, broken between words (Vega
+  // measures nothing ahead: its ``limit`` would end a long line in an ellipsis on a phone).
+  // ``config``: the spec's config (its font and title sizes); Vega's defaults otherwise.
+  function fittedTitle(title, room, config) {
+    const document = root.document;
+    const measure = fittedTitle.canvas || (fittedTitle.canvas = document.createElement("canvas").getContext("2d"));
+    const base = (config && config.title) || {};
+    const font = (config && config.font) || "sans-serif";
+    function lines(text, size, weight) {
+      const out = [];
+      measure.font = weight + " " + size + "px " + font;
+      [].concat(text).forEach(function (line) {
+        let now = "";
+        String(line).split(" ").forEach(function (word) {
+          const next = now ? now + " " + word : word;
+          if (now && measure.measureText(next).width > room) { out.push(now); now = word; } else { now = next; }
+        });
+        out.push(now);
+      });
+      return out;
+    }
+    const fitted = Object.assign({}, typeof title === "object" && !Array.isArray(title) ? title : { text: title });
+    delete fitted.limit;
+    fitted.text = lines(fitted.text, fitted.fontSize || base.fontSize || 13, fitted.fontWeight || base.fontWeight || "bold");
+    if (fitted.subtitle !== undefined) {
+      fitted.subtitle = lines(fitted.subtitle, fitted.subtitleFontSize || base.subtitleFontSize || 10, "normal");
+    }
+    return fitted;
+  }
 
   // A marker links to a finding (#finding-…): unfold the audit's details around it, and its
   // places, when it is the target.
@@ -95,7 +126,7 @@
     openTarget();
     // On paper nothing can be unfolded: print every metric's source.
     window.addEventListener("beforeprint", function () {
-      Array.prototype.forEach.call(document.querySelectorAll(".metric-list details, details.audit-details"),
+      Array.prototype.forEach.call(document.querySelectorAll(".metric-fold, .metric-list details, details.audit-details"),
         function (d) { d.open = true; });
     });
   }
@@ -164,7 +195,7 @@
         const spec = JSON.parse(JSON.stringify(view.spec));
         spec.width = "container";
         spec.autosize = { type: "fit-x", contains: "padding" };
-        spec.title = Object.assign({}, spec.title, { limit: Math.max(200, figure.clientWidth - 10) });
+        spec.title = fittedTitle(spec.title, Math.max(200, figure.clientWidth - 10), spec.config);
         spec.background = "transparent";   /* the page's own: the stylesheet colours the marks (dark mode, print) */
         if (figure.clientWidth < 560) {  /* a phone: leave room for the bars */
           const limit = Math.round(figure.clientWidth * 0.42);

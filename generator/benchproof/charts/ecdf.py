@@ -6,8 +6,10 @@ Everything is computed in :mod:`benchproof.compute.distributions`; the specs onl
 numbers.  A curve is drawn from at most a few hundred points (each arm's points travel as two
 lists, values at 8 significant digits, which the spec flattens into rows) and passes through
 the stated percentiles, which are marked at their exact values.  The x axis is logarithmic when
-the values span more than ten times.  Arms differ by colour *and* dash, so a line is never told
-by colour alone.  The spec without its data is kept in the chart cache, like the bars'.
+the values above 0 span more than ten times; values of exactly 0 (inter-token gaps of tokens
+that came in one chunk) cannot sit on it: they are counted and said in the subtitle, the words
+and the table's note, and each line starts at its arm's share of them.  Arms differ by colour
+*and* dash, so a line is never told by colour alone.  The spec without its data is kept in the chart cache, like the bars'.
 """
 
 from __future__ import annotations
@@ -149,7 +151,8 @@ def ecdf_chart(
         if not d.n or d.percentiles is None:  # an arm with values has percentiles
             continue
         label = labels[d.arm]
-        curves.append({"arm": label, "x": [drawn(x) for x, _ in d.curve], "share": [s for _, s in d.curve]})
+        points = [(x, s) for x, s in d.curve if x > 0 or not view.log]  # a log axis has no 0
+        curves.append({"arm": label, "x": [drawn(x) for x, _ in points], "share": [s for _, s in points]})
         ticks += [
             {
                 "arm": label,
@@ -159,6 +162,7 @@ def ecdf_chart(
                 "shown": fmt.measured(d.percentiles[name], decimals, unit),
             }
             for name in TICKS
+            if d.percentiles[name] > 0 or not view.log
         ]
         said.append(
             f"{label}: "
@@ -167,13 +171,15 @@ def ecdf_chart(
         )
     where = _where(view, dims)
     thinned = not all(d.every_value for d in view.arms if d.n)
+    zeros = style.zeros_words(view, labels, metric)
     subtitle = [
         where,
         "line = share of an arm's successful requests at or below · dots = p50, p90, p99"
         + (" · curves thinned, percentiles exact" if thinned else ""),
+        *([zeros] if zeros else []),
     ]
     title = f"{metric.label}: distribution per request"
-    description = f"{title} ({where}). " + "; ".join(said) + "."
+    description = f"{title} ({where}). " + "; ".join(said) + "." + (f" {zeros}." if zeros else "")
     skeleton = _skeleton("ecdf", metric, view.log, [c["arm"] for c in curves], arm_label, cache)
     spec = _titled(skeleton, title, subtitle, description, {"curves": curves, "ticks": ticks})
     return Chart(
@@ -229,7 +235,13 @@ def histogram_chart(
         f"{spacing}, from {fmt.measured(edges[0], decimals, metric.unit)} to "
         f"{fmt.measured(edges[-1], decimals, metric.unit)}."
     )
-    subtitle = [where, f"line = the share of each arm's successful requests in each of {len(edges) - 1} bins {spacing}"]
+    zeros = style.zeros_words(view, labels, metric, "in no bin: each arm's share")
+    subtitle = [
+        where,
+        f"line = the share of each arm's successful requests in each of {len(edges) - 1} bins {spacing}",
+        *([zeros] if zeros else []),
+    ]
+    description += f" {zeros}." if zeros else ""
     skeleton = _skeleton("histogram", metric, view.log, order, arm_label, cache)
     spec = _titled(skeleton, title, subtitle, description, {"bins": rows})
     return Chart(

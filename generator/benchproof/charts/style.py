@@ -2,14 +2,21 @@
 
 Colours in a spec are the light theme; the page's stylesheet re-colours the drawn SVG by its
 classes for dark mode and print (``templates/assets/css/50-charts.css``), so one spec serves
-every theme and the static SVG stays a faithful light rendering.
+every theme and the static SVG stays a faithful light rendering.  Every chart inherits the
+theme from there, whatever its kind: the page's ground behind it, its titles, axes, legends and
+grid, and its text marks (in ink, or as their layer's name says: :data:`NOTE`, :data:`ALERT`).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from benchproof import text as fmt
 from benchproof.model.config import Metric
 from benchproof.model.project import Project
+
+if TYPE_CHECKING:
+    from benchproof.compute.distributions import DistributionView  # a report without requests never loads it
 
 # Each mark meets 3:1 against the ground (WCAG 1.4.11), the dot also against the bar; the
 # stylesheet's --bar and --dot are these in light and their dark-theme twins.
@@ -35,7 +42,13 @@ FONT = "Helvetica, Arial, 'Liberation Sans', sans-serif"
 # absolute value): drawn at the axis edge, it no longer flattens every bar.  A median is never
 # off scale, so at most a tail of one arm's repetitions can be.
 OFF_SCALE = 3.0
-TITLE_LIMIT = 900  # px of a chart's title lines before an ellipsis (report.js fits them to the page)
+# Layer names the page's stylesheet re-colours by theme (Vega gives a layer's marks the class
+# ``<name>_marks``): a text mark is in ink unless named NOTE (muted) or ALERT (the colour of a
+# gap, a crossing, a repetition marked on a reference); ``NOTE + "rule"`` and ``ALERT + "rule"``
+# are rules in those colours.
+NOTE = "note"
+ALERT = "alert"
+TITLE_LIMIT = 900  # px of a chart's title lines before an ellipsis (the page breaks them into lines instead)
 
 
 def axis_title(metric: Metric) -> str:
@@ -101,7 +114,7 @@ def titled(
     description: str = "",
 ) -> dict:
     """A view's spec: the skeleton with its title, the point it shows (``where``, the first
-    line under the title; long lines end in an ellipsis on a narrow chart), its data sets and, under the chart, the
+    line under the title; the page breaks long lines to the chart's width), its data sets and, under the chart, the
     axis title on ``channel`` followed by ``notes`` (e.g. the off-scale line).  A layer whose
     data set is empty is left out (Vega would warn of an infinite extent).  ``description``: the
     view in words, the drawn SVG's accessible description."""
@@ -132,3 +145,20 @@ def _noted(layer: dict, notes: list[str], channel: str) -> dict:
         **layer,
         "encoding": {**encoding, channel: {**encoding[channel], "axis": {**axis, "title": [axis["title"], *notes]}}},
     }
+
+
+def zeros_words(
+    view: DistributionView, labels: dict[str, str], metric: Metric, drawn: str = "each line starts at its arm's share"
+) -> str:
+    """The words for a distribution view's values of exactly 0 when its x axis is a log one,
+    which cannot show them ('' otherwise): how many of all, by arm, and how the chart stands
+    for them (``drawn``)."""
+    total = sum(d.zeros for d in view.arms)
+    if not view.log or not total:
+        return ""
+    by_arm = ", ".join(f"{labels[d.arm]} {fmt.thousands(d.zeros)}" for d in view.arms if d.zeros)
+    n = sum(d.n for d in view.arms)
+    return (
+        f"{fmt.thousands(total)} of {fmt.count(n, 'value')} exactly {fmt.measured(0, metric.places, metric.unit)} "
+        f"({by_arm}): not on the log axis ({drawn} of them); the percentiles include them"
+    )

@@ -20,7 +20,7 @@ import numpy as np
 from benchproof import text as fmt
 from benchproof.addresses import slug
 from benchproof.charts.chart import Chart
-from benchproof.charts.style import BAR_COLOR, FONT, MISSING_COLOR, PALETTE
+from benchproof.charts.style import ALERT, BAR_COLOR, FONT, GRID, INK, MISSING_COLOR, MUTED, NOTE, PALETTE
 from benchproof.charts.view import WIDTH
 from benchproof.compute.workload import CrossoverOutcome, ReferenceOutcome
 
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 ARM_COLORS = PALETTE[:2]  # the first arm, the second arm (also dashed): 3:1 in both themes
 ARM_DASH = ([1, 0], [6, 3])
 BIN_COLOR = BAR_COLOR
-MUTED = "#5b6470"
 BINS = 30  # about this many bins across the axis
 NICE = (1, 2, 2.5, 5)
 
@@ -70,9 +69,9 @@ def _config(chart: alt.TopLevelMixin) -> dict:
         .configure_view(stroke=None)
         .configure_axis(
             grid=True,
-            gridColor="#eceff3",
-            labelColor="#1b1f24",
-            titleColor="#1b1f24",
+            gridColor=GRID,
+            labelColor=INK,
+            titleColor=INK,
             titleFontWeight="normal",
         )
         .configure_title(anchor="start", fontSize=14, subtitleColor=MUTED, subtitleFontSize=12)
@@ -129,8 +128,8 @@ def crossover_chart(outcome: CrossoverOutcome, labels: dict[str, str], index: in
     )
     names_at_end = (
         alt.Chart(alt.NamedData("ends"))
-        .mark_text(align="right", dy=-9, fontSize=11)
-        .encode(x="tokens:Q", y="seconds:Q", text="arm:N", color=color)
+        .mark_text(align="right", dy=-9, fontSize=11, color=INK)  # text in ink: the line beside it has the arm's colour
+        .encode(x="tokens:Q", y="seconds:Q", text="arm:N")
     )
     layers = [top, names_at_end]
     marks: list[dict[str, Any]] = [
@@ -145,26 +144,23 @@ def crossover_chart(outcome: CrossoverOutcome, labels: dict[str, str], index: in
         {**m, "row": 2 + 14 * i}
         for i, m in enumerate(sorted((m for m in marks if m["tokens"] <= high), key=lambda m: m["tokens"]))
     ]
-    rules = (
+    rules = [
         alt.Chart(alt.NamedData("marks"))
-        .mark_rule(strokeDash=[2, 3], color=MUTED)
-        .encode(
-            x="tokens:Q",
-            size=alt.condition("datum.cross", alt.value(2), alt.value(1)),
-            color=alt.condition("datum.cross", alt.value(MISSING_COLOR), alt.value(MUTED)),
-        )
-    )
-    rule_text = (
+        .transform_filter(test)
+        .mark_rule(strokeDash=[2, 3], color=colour, size=size)
+        .encode(x="tokens:Q")
+        .properties(name=f"{name}rule")
+        for test, colour, size, name in (("!datum.cross", MUTED, 1, NOTE), ("datum.cross", MISSING_COLOR, 2, ALERT))
+    ]
+    rule_text = [
         alt.Chart(alt.NamedData("marks"))
-        .mark_text(align="left", dx=3, baseline="top", fontSize=11)
-        .encode(
-            x="tokens:Q",
-            y=alt.Y("row:Q", scale=None, axis=None),
-            text="text:N",
-            color=alt.condition("datum.cross", alt.value(MISSING_COLOR), alt.value(MUTED)),
-        )
-    )
-    layers += [rules, rule_text]
+        .transform_filter(test)
+        .mark_text(align="left", dx=3, baseline="top", fontSize=11, color=colour)
+        .encode(x="tokens:Q", y=alt.Y("row:Q", scale=None, axis=None), text="text:N")
+        .properties(name=name)
+        for test, colour, name in (("!datum.cross", MUTED, NOTE), ("datum.cross", MISSING_COLOR, ALERT))
+    ]
+    layers += [*rules, *rule_text]
     counts = binned(outcome.spec.lengths, 0, step, high)
     bins = [
         {**row, "arm": names[a.arm] if a.time(mid) < b.time(mid) else names[b.arm]}
@@ -189,8 +185,8 @@ def crossover_chart(outcome: CrossoverOutcome, labels: dict[str, str], index: in
     side_text = [
         alt.Chart(alt.NamedData("sides"))
         .transform_filter(f"datum.align == '{align}'")
-        .mark_text(align=align, baseline="top", dy=4, fontSize=11)
-        .encode(x="tokens:Q", y=alt.Y("row:Q", scale=None, axis=None), text="text:N", color=color)
+        .mark_text(align=align, baseline="top", dy=4, fontSize=11, color=INK)
+        .encode(x="tokens:Q", y=alt.Y("row:Q", scale=None, axis=None), text="text:N")
         for align in ("left", "right")
     ]
     tail = f"; {fmt.thousands(beyond)} longer, up to {fmt.number(dist.max, 0)}, beyond the axis" if beyond else ""
@@ -299,15 +295,18 @@ def reference_chart(outcome: ReferenceOutcome, axis: str, unit: str, decimals: i
         alt.Chart(alt.NamedData("band"))
         .mark_rule(color=MUTED, strokeWidth=1.5)
         .encode(x=alt.X("median:Q", scale=scale), tooltip=[alt.Tooltip("text:N", title="Reference")])
+        .properties(name=f"{NOTE}rule")
     )
     band_text = (
         alt.Chart(alt.NamedData("band"))
         .mark_text(align="left", dx=3, baseline="top", fontSize=11, color=MUTED)
         .encode(x="median:Q", y=alt.Y("row:Q", scale=None, axis=None), text="label:N")
+        .properties(name=NOTE)
     )
     marks = (
         alt.Chart(alt.NamedData("reps"))
         .mark_rule(color=MISSING_COLOR, strokeWidth=2)
+        .properties(name=f"{ALERT}rule")
         .encode(
             x=alt.X("value:Q", scale=scale),
             tooltip=[
@@ -321,6 +320,7 @@ def reference_chart(outcome: ReferenceOutcome, axis: str, unit: str, decimals: i
         alt.Chart(alt.NamedData("reps"))
         .mark_text(align="left", dx=3, baseline="top", fontSize=11, color=MISSING_COLOR)
         .encode(x="value:Q", y=alt.Y("row:Q", scale=None, axis=None), text="label:N")
+        .properties(name=ALERT)
     )
     chart = alt.layer(bars, band, middle, band_text, marks, labels).properties(width=WIDTH, height=200, title=title)
     spec = _config(chart)

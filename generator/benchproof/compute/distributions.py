@@ -63,6 +63,8 @@ class Distribution:
     every_value: bool  # the curve goes through every value (n ≤ CURVE_LIMIT)
     low: float | None = None
     high: float | None = None
+    zeros: int = 0  # values of exactly 0 (an inter-token gap of two tokens in one chunk): off a log axis
+    positive: float | None = None  # the least value above 0
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,7 @@ class DistributionView:
     metric: str
     point: Point
     arms: tuple[Distribution, ...]  # in the section's arm order; those without values too
-    log: bool  # the values span more than LOG_SPAN times (all positive)
+    log: bool  # the values above 0 span more than LOG_SPAN times (none below 0; zeros are counted, not drawn)
     histogram: Histogram | None
 
 
@@ -123,7 +125,12 @@ def _histogram(pooled: dict[str, np.ndarray], log: bool) -> Histogram | None:
     have = {arm: v for arm, v in pooled.items() if len(v)}
     if not have:
         return None
-    low = min(float(v[0]) for v in have.values())
+    # on a log axis, from the least value above 0 (the view has one: that is when it is log)
+    low = min(
+        float(v[np.searchsorted(v, 0, side="right")]) if log else float(v[0])
+        for v in have.values()
+        if v[-1] > 0 or not log
+    )
     high = max(float(v[-1]) for v in have.values())
     if high <= low:
         return None
@@ -133,9 +140,11 @@ def _histogram(pooled: dict[str, np.ndarray], log: bool) -> Histogram | None:
     for arm, values in pooled.items():
         if not len(values):
             continue
-        # [edge k, edge k + 1) for every bin but the last, which holds its upper edge
+        # [edge k, edge k + 1) for every bin but the last, which holds its upper edge; on a log
+        # axis the zeros are in no bin (their share is said apart)
         cuts = np.searchsorted(values, edges[1:-1], side="left")
-        counts = np.diff(np.concatenate(([0], cuts, [len(values)])))
+        first = int(np.searchsorted(values, 0, side="right")) if log else 0
+        counts = np.diff(np.concatenate(([first], cuts, [len(values)])))
         shares[arm] = tuple((counts / len(values)).tolist())
     return Histogram(tuple(edges.tolist()), shares)
 
@@ -180,6 +189,10 @@ def distributions(project: Project, results: Results, groups: Groups) -> Distrib
                             every,
                             float(values[0]) if len(values) else None,
                             float(values[-1]) if len(values) else None,
+                            int(np.searchsorted(values, 0, side="right") - np.searchsorted(values, 0, side="left")),
+                            float(values[np.searchsorted(values, 0, side="right")])
+                            if len(values) and values[-1] > 0
+                            else None,
                         )
                     )
                 if not any(d.n for d in arms) and not any(d.n_failed for d in arms):
@@ -187,7 +200,8 @@ def distributions(project: Project, results: Results, groups: Groups) -> Distrib
                 positive = [d for d in arms if d.n]
                 lows = [d.low for d in positive if d.low is not None]  # all of them: each has values
                 highs = [d.high for d in positive if d.high is not None]
-                log = bool(positive) and min(lows) > 0 and max(highs) > LOG_SPAN * min(lows)
+                above = [d.positive for d in positive if d.positive is not None]
+                log = bool(above) and min(lows) >= 0 and max(highs) > LOG_SPAN * min(above)
                 views.append(DistributionView(section.id, metric.id, point, tuple(arms), log, _histogram(pooled, log)))
             if data.good is not None:
                 for arm, runs in runs_of.items():

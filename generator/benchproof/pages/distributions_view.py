@@ -68,10 +68,10 @@ class DistributionsPage:
     objectives: str
     goodput: tuple[GoodputRow, ...]
     goodput_chart: str  # '#view=…' of the goodput sweep, '' when there is none
-    payload: Markup  # the ECDF specs, for assets/workload.js
+    payload: Markup  # the ECDF and histogram specs, for assets/workload.js
 
 
-def _note(view: DistributionView, listed: bool) -> str:
+def _note(view: DistributionView, listed: bool, zeros: str = "") -> str:
     thinned = not all(d.every_value for d in view.arms if d.n)
     parts = [
         f"n counts the successful requests' values{' (each inter-token gap of a request is one)' if listed else ''}; "
@@ -85,7 +85,8 @@ def _note(view: DistributionView, listed: bool) -> str:
     )
     if view.log:
         parts.append("the x axis is logarithmic: the values span more than ten times")
-    return "; ".join(parts) + "."
+        parts.append(zeros)  # '' when none is 0
+    return "; ".join(p for p in parts if p) + "."
 
 
 def distributions_page(
@@ -115,7 +116,7 @@ def distributions_page(
             metric = metrics[view.metric]
             ecdf, histogram = drawn.ecdf, drawn.histogram
             decimals = metric.places
-            ecdfs.append(ecdf)
+            ecdfs += [ecdf, histogram] if histogram else [ecdf]  # both drawn in the page (assets/workload.js)
             where = fmt.point(view.point, dims)
             rows = []
             for d in view.arms:
@@ -152,7 +153,7 @@ def distributions_page(
                     tuple(rows),
                     Figure(ecdf.key, svg_path(ecdf), ecdf.title),
                     Figure(histogram.key, svg_path(histogram), histogram.title) if histogram else None,
-                    _note(view, project.requests.metrics[metric.id].listed),
+                    _note(view, project.requests.metrics[metric.id].listed, style.zeros_words(view, labels, metric)),
                 )
             )
         if articles:
