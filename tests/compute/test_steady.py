@@ -69,8 +69,8 @@ def test_a_warm_up_reads_the_runs_figure_from_after_it() -> None:
 def test_a_throughput_that_rises_first_is_a_warm_up_too() -> None:
     rng = np.random.default_rng(40)
     values = np.exp(_noise("gaussian", 2000, rng)) / _ramp(2000, 0.10, 0.5)
-    assert steady.classify(values, lower_is_better=False).kind == steady.WARM_UP  # type: ignore[union-attr]  # long enough
-    assert steady.classify(values, lower_is_better=True).kind == steady.SLOWDOWN  # type: ignore[union-attr]  # long enough
+    assert steady.classify(values, better="higher").kind == steady.WARM_UP  # type: ignore[union-attr]  # long enough
+    assert steady.classify(values, better="lower").kind == steady.SLOWDOWN  # type: ignore[union-attr]  # long enough
 
 
 def test_a_late_slowdown_of_ten_percent_is_called_slowdown_or_no_steady_state_85_percent_of_the_time() -> None:

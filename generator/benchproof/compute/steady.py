@@ -44,6 +44,8 @@ from typing import Any
 
 import numpy as np
 
+from benchproof.model.terms import way
+
 BLOCKS = 32  # most blocks a series is cut into (PELT's cost grows with their square)
 BLOCK_MIN = 3  # fewest values a block holds
 MIN_BLOCKS = 20  # fewest blocks read: below, the noise estimate is too loose
@@ -121,9 +123,10 @@ def detectable(sigma: float, blocks: int) -> float:
     return math.expm1(2 * sigma * math.sqrt(PENALTY * math.log(blocks) / blocks))
 
 
-def classify(values: Sequence[float] | np.ndarray, lower_is_better: bool = True) -> Steady | None:
-    """``values`` in the order they were made, read for a steady state (see the module); None
-    when there are too few positive finite values to say."""
+def classify(values: Sequence[float] | np.ndarray, better: str = "lower") -> Steady | None:
+    """``values`` in the order they were made, read for a steady state (see the module), for a
+    metric whose good direction is ``better`` (``lower`` or ``higher``); None when there are too
+    few positive finite values to say."""
     x = np.asarray(values, float)
     x = x[np.isfinite(x) & (x > 0)]
     edges = block_edges(len(x))
@@ -151,5 +154,5 @@ def classify(values: Sequence[float] | np.ndarray, lower_is_better: bool = True)
     if bounds[-1] - bounds[-2] < STEADY_SHARE * blocks:
         return Steady(NONE, segments, None, limit, blocks)
     before = segments[-2]
-    better = last.median < before.median if lower_is_better else last.median > before.median
-    return Steady(WARM_UP if better else SLOWDOWN, segments, last, limit, blocks)
+    settled = way(better, before.median, last.median) == "better"
+    return Steady(WARM_UP if settled else SLOWDOWN, segments, last, limit, blocks)
