@@ -54,7 +54,7 @@ def main() -> None:
             cells = []
             for p in penalties:
                 steady.PENALTY = p
-                share = sum(steady.classify(s).kind != steady.FLAT for s in series) / args.series  # type: ignore[union-attr]
+                share = sum(steady.classify(s, "lower").kind != steady.FLAT for s in series) / args.series  # type: ignore[union-attr]
                 worst[p] = max(worst[p], share)
                 cells.append(f"{share:6.2%}")
             print(f"{kind:12} n={n:5}  " + "  ".join(cells))

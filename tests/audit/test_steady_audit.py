@@ -4,7 +4,7 @@ audited without building the site (the mutation gate runs this file)."""
 
 from __future__ import annotations
 
-from support.requests import request_project
+from support.requests import REQUEST_REPORT, request_project
 from support.steady import results, steady_project
 
 RUNS_B2_OK = """\
@@ -23,8 +23,9 @@ def _found(found: dict, rule: str) -> list[tuple[str, str, tuple[str, ...]]]:
 def test_a_flat_run_beside_a_warm_up_is_a_finding(tmp_path):
     found = results(steady_project(tmp_path / "p", {"a2": "warm-up"}))
     assert _found(found, "steady-state-differs") == [("a", "ttft_ms_p50", ("a1", "a2"))]
-    message = next(f["message"] for f in found["findings"] if f["rule"] == "steady-state-differs")
-    assert message.endswith("the runs' TTFT is 1 run flat (a1); 1 run warm-up (a2)")
+    finding = next(f for f in found["findings"] if f["rule"] == "steady-state-differs")
+    assert finding["message"].endswith("the runs' TTFT is 1 run flat (a1); 1 run warm-up (a2)")
+    assert finding["point"] == {"rate": 1}
     covered = next(c for c in found["audit_coverage"] if c["rule"] == "steady-state-differs")
     assert covered == {"rule": "steady-state-differs", "ran": True, "reason": None}
 
@@ -60,7 +61,20 @@ def test_without_request_records_the_rule_says_why_it_did_not_run(tmp_path):
     found = results(request_project(tmp_path / "p"))
     covered = next(c for c in found["audit_coverage"] if c["rule"] == "steady-state-differs")
     assert covered == {"rule": "steady-state-differs", "ran": False, "reason": "no request records"}
+    assert "steady_state" not in found  # a report without request records: results.json unchanged
     short = results(request_project(tmp_path / "q", files={"requests/r.jsonl": '{"run_id": "a1", "ttft_ms": 5}\n'}))
     covered = next(c for c in short["audit_coverage"] if c["rule"] == "steady-state-differs")
-    assert covered["reason"] == "no run has a request series long enough to read (60 requests)"
-    assert "steady_state" not in found  # a report without request records: results.json unchanged
+    assert covered == {
+        "rule": "steady-state-differs",
+        "ran": False,
+        "reason": "no run has a request series long enough to read (60 requests)",
+    }
+    plain = REQUEST_REPORT.replace(", per: request}", "}")
+    runs_only = results(request_project(tmp_path / "r", plain))
+    covered = next(c for c in runs_only["audit_coverage"] if c["rule"] == "steady-state-differs")
+    assert covered == {"rule": "steady-state-differs", "ran": False, "reason": "no per: request metric"}
+
+
+def test_an_arm_that_agrees_before_one_that_does_not(tmp_path):
+    found = results(steady_project(tmp_path / "p", {"b1": "warm-up", "b2": "flat"}, runs=RUNS_B2_OK))
+    assert _found(found, "steady-state-differs") == [("b", "ttft_ms_p50", ("b1", "b2"))]

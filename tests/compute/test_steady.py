@@ -31,7 +31,7 @@ def test_stationary_series_are_flat_at_least_98_percent_of_the_time(kind: str) -
     rng = np.random.default_rng(37)
     kinds = []
     for i in range(400):
-        reading = steady.classify(np.exp(_noise(kind, LENGTHS[i % len(LENGTHS)], rng)))
+        reading = steady.classify(np.exp(_noise(kind, LENGTHS[i % len(LENGTHS)], rng)), "lower")
         assert reading is not None
         kinds.append(reading.kind)
     assert kinds.count(steady.FLAT) / len(kinds) >= 0.98, {k: kinds.count(k) for k in set(kinds)}
@@ -49,7 +49,7 @@ def test_a_warm_up_ramp_over_the_first_tenth_is_called_warm_up_95_percent_of_the
     rng = np.random.default_rng(38)
     kinds = []
     for _ in range(300):
-        reading = steady.classify(np.exp(_noise("gaussian", 2000, rng)) * _ramp(2000, 0.10, 0.5))
+        reading = steady.classify(np.exp(_noise("gaussian", 2000, rng)) * _ramp(2000, 0.10, 0.5), "lower")
         assert reading is not None
         kinds.append(reading.kind)
     assert kinds.count(steady.WARM_UP) / len(kinds) >= 0.95, {k: kinds.count(k) for k in set(kinds)}
@@ -58,7 +58,7 @@ def test_a_warm_up_ramp_over_the_first_tenth_is_called_warm_up_95_percent_of_the
 def test_a_warm_up_reads_the_runs_figure_from_after_it() -> None:
     rng = np.random.default_rng(39)
     values = np.exp(_noise("gaussian", 2000, rng)) * _ramp(2000, 0.10, 0.5)
-    reading = steady.classify(values)
+    reading = steady.classify(values, "lower")
     assert reading is not None and reading.kind == steady.WARM_UP and reading.steady is not None
     assert reading.steady == reading.segments[-1] and reading.steady.end == 2000
     assert 150 <= reading.steady.start <= 320  # the ramp is over at value 200
@@ -79,7 +79,7 @@ def test_a_late_slowdown_of_ten_percent_is_called_slowdown_or_no_steady_state_85
     for _ in range(300):
         values = np.exp(_noise("gaussian", 2000, rng))
         values[1800:] *= 1.10  # the last tenth of the run, 10% slower
-        reading = steady.classify(values)
+        reading = steady.classify(values, "lower")
         assert reading is not None
         kinds.append(reading.kind)
     caught = kinds.count(steady.SLOWDOWN) + kinds.count(steady.NONE)
@@ -89,7 +89,7 @@ def test_a_late_slowdown_of_ten_percent_is_called_slowdown_or_no_steady_state_85
 def test_no_steady_state_has_no_figure() -> None:
     values = np.exp(np.random.default_rng(42).normal(0, 0.1, 2000))
     values[1800:] *= 1.5
-    reading = steady.classify(values)
+    reading = steady.classify(values, "lower")
     assert reading is not None and reading.kind == steady.NONE and reading.steady is None
 
 
@@ -100,10 +100,10 @@ def test_a_shift_twice_the_stated_detection_limit_is_caught_90_percent_of_the_ti
     for i in range(300):
         n = LENGTHS[i % len(LENGTHS)]
         values = np.exp(_noise(kind, n, rng))
-        stated = steady.classify(values)
+        stated = steady.classify(values, "lower")
         assert stated is not None
         values[n // 2 :] *= (1 + stated.detectable) ** 2  # twice the limit, on the log scale
-        shifted = steady.classify(values)
+        shifted = steady.classify(values, "lower")
         assert shifted is not None
         caught += shifted.kind != steady.FLAT
     assert caught / 300 >= 0.90
@@ -111,11 +111,11 @@ def test_a_shift_twice_the_stated_detection_limit_is_caught_90_percent_of_the_ti
 
 def test_the_detection_limit_shrinks_with_more_values() -> None:
     rng = np.random.default_rng(44)
-    limits = [steady.classify(np.exp(rng.normal(0, 0.1, n))).detectable for n in (60, 600, 6000)]  # type: ignore[union-attr]  # long enough
+    limits = [steady.classify(np.exp(rng.normal(0, 0.1, n)), "lower").detectable for n in (60, 600, 6000)]  # type: ignore[union-attr]  # long enough
     assert limits[0] > limits[1] > limits[2] > 0
     assert 0.005 < limits[2] < 0.03  # blocks of 187 values of σ 0.1: about 1.5%
 
 
 def test_too_short_a_series_is_not_read() -> None:
-    assert steady.classify(np.ones(steady.MIN_BLOCKS * steady.BLOCK_MIN - 1) * 2) is None
-    assert steady.classify(np.ones(steady.MIN_BLOCKS * steady.BLOCK_MIN) * 2).kind == steady.FLAT  # type: ignore[union-attr]  # long enough
+    assert steady.classify(np.ones(steady.MIN_BLOCKS * steady.BLOCK_MIN - 1) * 2, "lower") is None
+    assert steady.classify(np.ones(steady.MIN_BLOCKS * steady.BLOCK_MIN) * 2, "lower").kind == steady.FLAT  # type: ignore[union-attr]  # long enough

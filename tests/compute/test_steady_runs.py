@@ -8,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from benchproof.compute.steady_runs import from_steady, read_steadiness
+from benchproof.read.project import load_project
 from support.steady import N, results, steady_project, ttft
 
 SHAPES = {"a1": "flat", "a2": "warm-up", "b1": "late"}
@@ -58,3 +60,13 @@ def test_requests_without_start_times_are_read_in_file_order_without_times(tmp_p
     found = results(steady_project(tmp_path / "p", SHAPES, start_s=False))
     a2 = _run(found, "a2")
     assert a2["class"] == "warm-up" and all(s["start_s"] is None for s in a2["segments"])
+
+
+def test_the_records_as_read_are_left_as_read(tmp_path):
+    project = load_project(steady_project(tmp_path / "p", SHAPES))
+    before = {k: v.copy() for k, v in project.records.metrics.items()}
+    steadied = from_steady(project, read_steadiness(project))
+    for column, values in project.records.metrics.items():
+        assert np.array_equal(values, before[column], equal_nan=True), column
+    assert not np.array_equal(steadied.records.metrics["ttft_ms_p50"], before["ttft_ms_p50"], equal_nan=True)
+    assert steadied.records.metrics["itl_ms_p50"] is project.records.metrics["itl_ms_p50"]  # every run flat

@@ -28,9 +28,10 @@ def ttft(run: str, shape: str = "flat") -> np.ndarray:
 
 def steady_project(root: Path, shapes: dict[str, str], runs: str | None = None, start_s: bool = True) -> Path:
     """support.requests' project (runs a1, a2 of arm a, b1 of arm b, b2 failed) with request
-    records of the shapes given (run id → shape; flat where none)."""
+    records of the shapes given (run id → shape; flat where none) for a1, a2, b1 and any other
+    run named."""
     lines = []
-    for run in ("a1", "a2", "b1"):
+    for run in sorted({"a1", "a2", "b1", *shapes}):
         for i, v in enumerate(ttft(run, shapes.get(run, "flat"))):
             line = {"run_id": run, "ttft_ms": float(v), "itl_ms": 5.0}
             if start_s:

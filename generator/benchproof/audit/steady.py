@@ -46,19 +46,17 @@ def steady_state_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
             for k in kinds
         ]
         detail = f"read over their requests in start order, the runs' {label} is " + "; ".join(parts)
-        marked = f"{metric}_p50" if f"{metric}_p50" in f.metrics else None
         out.append(
             f.finding(
                 "steady-state-differs",
                 section,
                 arm,
                 point,
-                marked,
+                f"{metric}_p50",  # the run-level figure every request metric gives (read/requests/load.py)
                 "runs of one arm disagree about their steady state",
                 detail,
                 " vs ".join(kinds),
                 rows,
-                topic=metric,
             )
         )
     return out

@@ -123,11 +123,11 @@ def detectable(sigma: float, blocks: int) -> float:
     return math.expm1(2 * sigma * math.sqrt(PENALTY * math.log(blocks) / blocks))
 
 
-def classify(values: Sequence[float] | np.ndarray, better: str = "lower") -> Steady | None:
+def classify(values: Sequence[float] | np.ndarray, better: str) -> Steady | None:
     """``values`` in the order they were made, read for a steady state (see the module), for a
     metric whose good direction is ``better`` (``lower`` or ``higher``); None when there are too
     few positive finite values to say."""
-    x = np.asarray(values, float)
+    x = np.asarray(values)
     x = x[np.isfinite(x) & (x > 0)]
     edges = block_edges(len(x))
     if edges is None:

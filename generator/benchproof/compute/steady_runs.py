@@ -115,16 +115,14 @@ def from_steady(project: Project, steadiness: Steadiness) -> Project:
     if not changed:
         return project
     metrics = {m.id: m for m in project.report.request_metrics}
-    columns = dict(project.records.metrics)
-    copied: set[str] = set()
+    touched = {c for r in changed for c in per_run_ids(metrics[r.metric])}
+    # the columns as read stay as read: those written to are copies
+    columns = {k: v.copy() if k in touched else v for k, v in project.records.metrics.items()}
     for r in changed:
         values = project.requests.series[r.metric].of(r.run)[1]
         values = values[_kept(values)]
         kept = r.steady
         for name, column in zip(PER_RUN, per_run_ids(metrics[r.metric])):
-            if column not in copied:  # the read columns stay as read
-                columns[column] = np.array(columns[column], dtype=np.float64)
-                copied.add(column)
             columns[column][r.run] = np.nan if kept is None else _figure(values[kept.start : kept.end], name)
     return replace(project, records=replace(project.records, metrics=columns))
 
