@@ -8,8 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from benchproof.build import check_report
 from benchproof.compute.steady_runs import from_steady, read_steadiness
+from benchproof.model.record_columns import record_columns
 from benchproof.read.project import load_project
+from support.requests import request_project
 from support.steady import N, results, steady_project, ttft
 
 SHAPES = {"a1": "flat", "a2": "warm-up", "b1": "late"}
@@ -70,3 +73,17 @@ def test_the_records_as_read_are_left_as_read(tmp_path):
         assert np.array_equal(values, before[column], equal_nan=True), column
     assert not np.array_equal(steadied.records.metrics["ttft_ms_p50"], before["ttft_ms_p50"], equal_nan=True)
     assert steadied.records.metrics["itl_ms_p50"] is project.records.metrics["itl_ms_p50"]  # every run flat
+
+
+def test_each_runs_classes_are_a_field_of_its_record(tmp_path):
+    project, _ = check_report(steady_project(tmp_path / "p", SHAPES))
+    classes = {r.run_id: r.raw.get("steady_state") for r in project.records}
+    assert classes == {
+        "a1": "ttft_ms: flat; itl_ms: flat",
+        "a2": "ttft_ms: warm-up; itl_ms: flat",
+        "b1": "ttft_ms: no steady state; itl_ms: flat",
+        "b2": None,  # failed, no requests: not read
+    }
+    assert "steady_state" in [c.id for c in record_columns(project)]  # records.csv, runs.html, the raw table
+    plain, _ = check_report(request_project(tmp_path / "q"))
+    assert "steady_state" not in [c.id for c in record_columns(plain)]

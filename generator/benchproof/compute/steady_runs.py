@@ -21,11 +21,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from benchproof.compute.steady import FLAT, Segment, Steady, classify
+from benchproof.model.columns import Column
 from benchproof.model.percentiles import PER_RUN, level, quantile
 from benchproof.model.project import Project
 from benchproof.read.config.requests import per_run_ids
 
 ENABLED = True  # benchmarks/steady_speed.py times a build without the reading (False)
+FIELD = "steady_state"  # each run's classes, as a field of its record
 
 
 @dataclass(frozen=True)
@@ -106,7 +108,7 @@ def read_steadiness(project: Project) -> Steadiness:
 
 def _figure(values: np.ndarray, name: str) -> float:
     """A run-level figure of a steady segment's values (float32: stated to their 7 digits)."""
-    return float(f"{quantile(np.sort(values.astype(np.float64)), level(name)):.7g}")
+    return float(str(np.float32(quantile(np.sort(values.astype(np.float64)), level(name)))))
 
 
 def from_steady(project: Project, steadiness: Steadiness) -> Project:
@@ -127,7 +129,24 @@ def from_steady(project: Project, steadiness: Steadiness) -> Project:
     return replace(project, records=replace(project.records, metrics=columns))
 
 
+def with_classes(project: Project, steadiness: Steadiness) -> Project:
+    """``project`` with each run's classes as the field :data:`FIELD` (``ttft_ms: warm-up;
+    itl_ms: flat``; empty for a run not read), which records.csv, records.jsonl, runs.html, the
+    raw table and the arm pages then list; unchanged when no run was read, or when the run
+    files already have a field of that name."""
+    records = project.records
+    if not steadiness.runs or FIELD in project.raw_columns:
+        return project
+    said: list[list[str]] = [[] for _ in range(len(records))]
+    for r in steadiness.runs:
+        said[r.run].append(f"{r.metric}: {r.reading.kind}")
+    raw = {**records.raw, FIELD: Column.text("; ".join(s) or None for s in said)}
+    fields = {file: (*names, FIELD) for file, names in records.fields.items()}
+    return replace(project, raw_columns=(*project.raw_columns, FIELD), records=replace(records, raw=raw, fields=fields))
+
+
 def steady_state(project: Project) -> tuple[Project, Steadiness]:
-    """Every run read, and ``project`` with its figures from the steady segments."""
+    """Every run read, and ``project`` with its figures from the steady segments and each run's
+    classes as a field of its record."""
     steadiness = read_steadiness(project)
-    return from_steady(project, steadiness), steadiness
+    return with_classes(from_steady(project, steadiness), steadiness), steadiness

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from benchproof.compute import steady
 from benchproof.compute.steady_runs import Steadiness
 from benchproof.model.project import Project
@@ -32,7 +34,7 @@ def steady_json(project: Project, found: Steadiness) -> dict[str, Any]:
                         {
                             "first": s.start,
                             "end": s.end,
-                            "median": float(f"{s.median:.7g}"),  # of float32 values: their 7 digits
+                            "median": float(str(np.float32(s.median))),  # of float32 values: as float32 states it
                             "start_s": list(t) if t else None,
                             "steady": s is r.steady,
                         }
