@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from benchproof import text
 from benchproof.compute.steady import FLAT, Segment, Steady, classify
 from benchproof.model.columns import Column
 from benchproof.model.percentiles import PER_RUN, level, quantile
@@ -129,9 +130,14 @@ def from_steady(project: Project, steadiness: Steadiness) -> Project:
     return replace(project, records=replace(project.records, metrics=columns))
 
 
+def _limit(reading: Steady) -> str:
+    """What a flat run could have seen: `` (a shift of 3.5% would show)``."""
+    return f" (a shift of {text.percent(reading.detectable)} would show)"
+
+
 def with_classes(project: Project, steadiness: Steadiness) -> Project:
     """``project`` with each run's classes as the field :data:`FIELD` (``ttft_ms: warm-up;
-    itl_ms: flat``; empty for a run not read), which records.csv, records.jsonl, runs.html, the
+    itl_ms: flat (a shift of 3.5% would show)``; empty for a run not read), which records.csv, records.jsonl, runs.html, the
     raw table and the arm pages then list; unchanged when no run was read, or when the run
     files already have a field of that name."""
     records = project.records
@@ -139,7 +145,7 @@ def with_classes(project: Project, steadiness: Steadiness) -> Project:
         return project
     said: list[list[str]] = [[] for _ in range(len(records))]
     for r in steadiness.runs:
-        said[r.run].append(f"{r.metric}: {r.reading.kind}")
+        said[r.run].append(f"{r.metric}: {r.reading.kind}" + (_limit(r.reading) if r.reading.kind == FLAT else ""))
     raw = {**records.raw, FIELD: Column.text("; ".join(s) or None for s in said)}
     fields = {file: (*names, FIELD) for file, names in records.fields.items()}
     return replace(project, raw_columns=(*project.raw_columns, FIELD), records=replace(records, raw=raw, fields=fields))
