@@ -39,7 +39,9 @@ def test_blocks_grow_to_32_and_then_grow_in_size():
 
 def test_a_constant_series_is_flat_with_a_limit_of_nothing():
     reading = steady.classify(np.full(100, 7.0), "lower")
-    assert reading == steady.Steady(steady.FLAT, (steady.Segment(0, 100, 7.0),), steady.Segment(0, 100, 7.0), 0.0, 32)
+    assert reading is not None and (reading.kind, reading.detectable, reading.blocks) == (steady.FLAT, 0.0, 32)
+    assert [(s.start, s.end) for s in reading.segments] == [(0, 100)] and reading.steady == reading.segments[0]
+    assert reading.steady.level == pytest.approx(7.0, rel=1e-12)
 
 
 def test_values_that_cannot_be_read_are_left_out():
@@ -76,8 +78,8 @@ def test_a_step_halfway_is_a_warm_up_or_a_slowdown_in_the_metrics_direction(fact
     assert [(s.start, s.end) for s in reading.segments] == [(0, 1600), (1600, 3200)]
     assert reading.steady == reading.segments[-1] and reading.blocks == 32
     assert 0 < reading.detectable < 0.02  # blocks of 100 values of σ 0.02
-    assert reading.segments[0].median == pytest.approx(1.0, abs=0.01)
-    assert reading.segments[1].median == pytest.approx(factor, rel=0.01)
+    assert reading.segments[0].level == pytest.approx(1.0, abs=0.01)
+    assert reading.segments[1].level == pytest.approx(factor, rel=0.01)
 
 
 def test_a_last_segment_of_a_quarter_is_steady_and_one_block_less_is_not():
@@ -115,3 +117,14 @@ def test_two_wild_blocks_are_a_change_but_not_the_steady_state():
     values[3000:] *= 50  # the last two blocks
     reading = steady.classify(values, "lower")
     assert reading is not None and reading.kind == steady.NONE
+
+
+def test_a_long_blocks_median_is_of_at_most_1024_values_evenly_spread():
+    assert [steady._stride(n) for n in (1, 1024, 1025, 2048, 2049)] == [1, 1, 2, 2, 3]
+    values = _step(32 * 3000, 16 * 3000, 1 / 1.3)  # blocks of 3,000: a median of every third value
+    reading = steady.classify(values, "lower")
+    assert reading is not None and reading.kind == steady.WARM_UP
+    assert [(s.start, s.end) for s in reading.segments] == [(0, 48_000), (48_000, 96_000)]
+    logs = np.log(values)
+    block = np.median(logs[3000:6000:3])
+    assert block != np.median(logs[3000:6000])  # not every value

@@ -62,7 +62,7 @@ def test_a_warm_up_reads_the_runs_figure_from_after_it() -> None:
     assert reading is not None and reading.kind == steady.WARM_UP and reading.steady is not None
     assert reading.steady == reading.segments[-1] and reading.steady.end == 2000
     assert 150 <= reading.steady.start <= 320  # the ramp is over at value 200
-    assert reading.steady.median == pytest.approx(1.0, abs=0.02)  # the whole run's median is higher
+    assert reading.steady.level == pytest.approx(1.0, abs=0.02)  # the whole run's median is higher
     assert sum(s.end - s.start for s in reading.segments) == 2000  # every value in a segment, counted
 
 

@@ -36,7 +36,7 @@ def test_each_run_is_classified_in_results_json(tmp_path):
     assert a2["figures_from"][1] == N and 30 <= a2["figures_from"][0] <= 60  # the ramp ends at 40
     assert a2["excluded_requests"] == a2["figures_from"][0]
     assert a2["segments"][0]["start_s"] == [1000.0, 1000 + (a2["segments"][0]["end"] - 1) * 0.5]
-    assert a2["segments"][0]["median"] == pytest.approx(150, rel=0.05)
+    assert a2["segments"][0]["level"] == pytest.approx(150, rel=0.05)
     assert _run(found, "b1")["figures_from"] is None
     assert _run(found, "a1", "itl_ms")["class"] == "flat"  # a constant series is flat
     assert _run(found, "a1", "itl_ms")["detectable_shift"] == 0

@@ -3,9 +3,10 @@
 A series is one run's values in the order they were made (per-request latencies by start time,
 per-iteration times).  It is read on the logarithm of its values, cut into at most
 :data:`BLOCKS` blocks of consecutive values (at least :data:`BLOCK_MIN` values each), and each
-block reduced to its median: the change points are found on those block medians, so the cost
-after one pass over the values does not grow with their number, and the medians of a few values
-already tame a heavy tail.  The block medians are clipped to :data:`CLIP` robust deviations of
+block reduced to its median (of at most :data:`BLOCK_MAX` values evenly spread through it): the
+change points are found on those block medians, so after one pass over the values (which are
+read) the cost does not grow with their number, and the medians of a few values already tame a
+heavy tail.  The block medians are clipped to :data:`CLIP` robust deviations of
 their own median (one wild block cannot fake a segment), and ``ruptures``' PELT search with a
 least-squares cost cuts them, with the penalty
 
@@ -48,6 +49,7 @@ from benchproof.model.terms import way
 
 BLOCKS = 32  # most blocks a series is cut into (PELT's cost grows with their square)
 BLOCK_MIN = 3  # fewest values a block holds
+BLOCK_MAX = 1024  # most values a block's median is taken of (evenly spread through a longer block)
 MIN_BLOCKS = 20  # fewest blocks read: below, the noise estimate is too loose
 MIN_SEGMENT = 2  # fewest blocks a segment holds
 PENALTY = 8.0  # × σ² × log(blocks): calibrated by simulation, see the module
@@ -60,11 +62,12 @@ CLASSES = (FLAT, WARM_UP, SLOWDOWN, NONE)
 
 @dataclass(frozen=True)
 class Segment:
-    """Values ``start`` to ``end`` (end excluded) of the series, and their median."""
+    """Values ``start`` to ``end`` (end excluded) of the series, and their level: the median of
+    its blocks' medians (robust, and cheap: no pass over the values again)."""
 
     start: int
     end: int
-    median: float
+    level: float
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,12 @@ def block_edges(n: int) -> np.ndarray | None:
     if blocks < MIN_BLOCKS:
         return None
     return (np.arange(blocks + 1) * n) // blocks
+
+
+def _stride(size: int) -> int:
+    """Every how many values of a block of ``size`` its median is taken: every one up to
+    :data:`BLOCK_MAX`, evenly spread past it (the cost stops growing with the run's length)."""
+    return -(-size // BLOCK_MAX)
 
 
 def _noise(medians: np.ndarray) -> float:
@@ -127,24 +136,25 @@ def classify(values: Sequence[float] | np.ndarray, better: str) -> Steady | None
     """``values`` in the order they were made, read for a steady state (see the module), for a
     metric whose good direction is ``better`` (``lower`` or ``higher``); None when there are too
     few positive finite values to say."""
-    x = np.asarray(values)
+    x = np.asarray(values)  # float32 request values stay float32: half the work of the logarithm
     x = x[np.isfinite(x) & (x > 0)]
     edges = block_edges(len(x))
     if edges is None:
         return None
-    logs = np.log(x)
-    medians = np.array([np.median(logs[a:b]) for a, b in zip(edges[:-1], edges[1:])])
+    medians = np.array(
+        [np.median(np.log(x[a : b : _stride(b - a)])) for a, b in zip(edges[:-1], edges[1:])], np.float64
+    )
     sigma = _noise(medians)
     blocks = len(medians)
     if sigma == 0:  # every neighbour the same: nothing to cut on
-        whole = Segment(0, len(x), float(np.median(x)))
+        whole = Segment(0, len(x), float(np.exp(np.median(medians))))
         return Steady(FLAT, (whole,), whole, 0.0, blocks)
     centre = float(np.median(medians))
     points = np.clip(medians - centre, -CLIP * sigma, CLIP * sigma) / sigma
     cuts = _search(points, PENALTY * math.log(blocks))
     bounds = [0, *cuts]
     segments = tuple(
-        Segment(int(edges[a]), int(edges[b]), float(np.median(x[edges[a] : edges[b]])))
+        Segment(int(edges[a]), int(edges[b]), float(np.exp(np.median(medians[a:b]))))
         for a, b in zip(bounds[:-1], bounds[1:])
     )
     limit = detectable(sigma, blocks)
@@ -154,5 +164,5 @@ def classify(values: Sequence[float] | np.ndarray, better: str) -> Steady | None
     if bounds[-1] - bounds[-2] < STEADY_SHARE * blocks:
         return Steady(NONE, segments, None, limit, blocks)
     before = segments[-2]
-    settled = way(better, before.median, last.median) == "better"
+    settled = way(better, before.level, last.level) == "better"
     return Steady(WARM_UP if settled else SLOWDOWN, segments, last, limit, blocks)

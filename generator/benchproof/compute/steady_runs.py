@@ -95,7 +95,7 @@ def read_steadiness(project: Project) -> Steadiness:
         for run in range(len(series.starts) - 1):
             start_s, values = series.of(run)
             keep = _kept(values)
-            reading = classify(values[keep].astype(np.float64), metric.better)
+            reading = classify(values[keep], metric.better)
             if reading is None:
                 continue
             times = start_s[keep]

@@ -34,7 +34,7 @@ def steady_json(project: Project, found: Steadiness) -> dict[str, Any]:
                         {
                             "first": s.start,
                             "end": s.end,
-                            "median": float(str(np.float32(s.median))),  # of float32 values: as float32 states it
+                            "level": float(str(np.float32(s.level))),  # of float32 values: as float32 states it
                             "start_s": list(t) if t else None,
                             "steady": s is r.steady,
                         }
