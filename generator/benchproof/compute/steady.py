@@ -142,8 +142,8 @@ def classify(values: Sequence[float] | np.ndarray, better: str) -> Steady | None
     if edges is None:
         return None
     medians = np.array(
-        [np.median(np.log(x[a : b : _stride(b - a)])) for a, b in zip(edges[:-1], edges[1:])], np.float64
-    )
+        [np.median(np.log(x[a : b : _stride(b - a)])) for a, b in zip(edges[:-1], edges[1:])]
+    )  # float32 for float32 request values: seven digits of a block's level are plenty
     sigma = _noise(medians)
     blocks = len(medians)
     if sigma == 0:  # every neighbour the same: nothing to cut on
