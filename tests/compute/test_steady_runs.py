@@ -88,3 +88,15 @@ def test_each_runs_classes_are_a_field_of_its_record(tmp_path):
     assert "steady_state" in [c.id for c in record_columns(project)]  # records.csv, runs.html, the raw table
     plain, _ = check_report(request_project(tmp_path / "q"))
     assert "steady_state" not in [c.id for c in record_columns(plain)]
+
+
+def test_the_timeline_gets_each_segment_in_time(tmp_path):
+    project = load_project(steady_project(tmp_path / "p", SHAPES))
+    found = read_steadiness(project)
+    a2 = project.records.row_of("a2")
+    (early_from, early_to, early_steady), (late_from, late_to, late_steady) = found.segments_in_time(a2, "ttft_ms")
+    assert (early_from, early_steady, late_to, late_steady) == (1000.0, False, 1000 + (N - 1) * 0.5, True)
+    assert late_from == early_to + 0.5  # requests every half second
+    assert found.segments_in_time(a2, "tpot_ms") == []  # not a metric of the report
+    untimed = load_project(steady_project(tmp_path / "q", SHAPES, start_s=False))
+    assert read_steadiness(untimed).segments_in_time(a2, "ttft_ms") == []  # no start times: nothing to shade
