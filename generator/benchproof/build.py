@@ -21,6 +21,7 @@ from benchproof.charts.vega import runtime
 from benchproof.charts.widgets import charts_page
 from benchproof.compute.aggregate import Results
 from benchproof.compute.run import Computed, compute
+from benchproof.compute.steady_runs import steady_state
 from benchproof.errors import InputError, Problem, printable, strictly
 from benchproof.model.columns import free_unused_memory
 from benchproof.model.project import Project
@@ -42,6 +43,7 @@ from benchproof.receipts.listing import receipts
 from benchproof.receipts.record_text import sources
 from benchproof.receipts.runs_data import runs_data_files
 from benchproof.receipts.signature import Signature, signature_name
+from benchproof.receipts.steady_json import steady_json
 from benchproof.site import MARKER, Content, SiteFiles, Stored, publish
 
 if TYPE_CHECKING:  # loaded only for a report with a decision (check)
@@ -127,8 +129,9 @@ def check(project_dir: Path, strict: bool, log: Log) -> Checked:
             found = [p if p.file == ENV else prefixed(p, name) for p in exc.problems]
             problems += [p for p in found if p not in problems]  # SOURCE_DATE_EPOCH: said once
             continue
+        project, steadiness = steady_state(project)  # a run's figures from its steady segment
         projects[name] = project
-        computed = compute(project)
+        computed = compute(project, steadiness)
         audit = run_audit(project, computed)
         decision = computed.decision
         if decision is not None:  # the decision's module is loaded only for a report with a decision
@@ -234,7 +237,11 @@ def results_document(project: Project, audited: Audited) -> str:
         project,
         audited.results,
         audited.audit.findings,
-        {**weighing, **distributions_json(audited.computed.distributions)},
+        {
+            **weighing,
+            **distributions_json(audited.computed.distributions),
+            **steady_json(project, audited.computed.steady),
+        },
         audited.audit.coverage,
         audited.computed.comparisons,
     )

@@ -228,4 +228,5 @@ def test_each_arm_page_shows_the_findings_about_that_arm(example_site):
     # question: no rate or duration of 0, and every two arms within 1.3× at each point (limit 20×)
     # host-event (issue 33) runs on the example's timed rotation and finds nothing: no
     # window slowed two arms at once, so no finding the seed's author would call wrong
-    assert "The audit found nothing to flag: 12 of 21 checks ran on this arm's figures" in text(overdrive)
+    # 12 of 22: steady-state-differs (issue 37) needs request records, which the example has not
+    assert "The audit found nothing to flag: 12 of 22 checks ran on this arm's figures" in text(overdrive)

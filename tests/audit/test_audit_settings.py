@@ -92,7 +92,7 @@ def test_ratio_limit_is_0_for_off_or_a_factor_above_1(tmp_path, block, value):
             "accept:\n  - {rule: nosy, reason: x}",
             "nosy",
             "audit.accept: unknown rule 'nosy' (did you mean 'noisy'?); "
-            "the rules are few-repetitions, missing-value, not-separated, outlier, noisy, warm-up, host-event, derived-differs, "
+            "the rules are few-repetitions, missing-value, not-separated, outlier, noisy, warm-up, steady-state-differs, host-event, derived-differs, "
             "guard, implausible, degraded-regime, summary-differs, workload-differs, order-confounded, no-common-point, baseline-role, "
             "outside-reference, distribution-spike, claim-fails, rerun-bar, verdict-contradicted",
         ),

@@ -468,10 +468,10 @@ def test_rules_with_nothing_to_check_say_why_on_the_page_and_in_results_json(tmp
     result = invoke("build", root, "-o", tmp_path / "site")
     assert result.exit_code == 0, result.output
     # outlier needs 4 repetitions; implausible runs without audit.expect (issue 33)
-    assert "audit     8 of 21 rules ran, no finding" in result.output
+    assert "audit     8 of 22 rules ran, no finding" in result.output
     data = json.loads((tmp_path / "site/downloads/results.json").read_text(encoding="utf-8"))
     coverage = {c["rule"]: (c["ran"], c["reason"]) for c in data["audit_coverage"]}
-    assert list(coverage) == [c["rule"] for c in data["audit_coverage"]] and len(coverage) == 21
+    assert list(coverage) == [c["rule"] for c in data["audit_coverage"]] and len(coverage) == 22
     assert coverage["order-confounded"] == (False, "no started_at on every successful record")
     assert coverage["host-event"] == (
         False,
@@ -479,10 +479,11 @@ def test_rules_with_nothing_to_check_say_why_on_the_page_and_in_results_json(tmp
     )
     assert coverage["workload-differs"] == (False, "no audit.parity fields")
     assert coverage["summary-differs"] == (False, "no per: request metric")
+    assert coverage["steady-state-differs"] == (False, "no per: request metric")
     assert coverage["noisy"] == (True, None)
     assert coverage["outlier"] == (False, "no figure has 4 repetitions: among 3 or fewer none can be told apart")
     block = text(page(tmp_path / "site/index.html").select_one("#before-you-quote"))
-    assert "The audit found nothing to flag: 8 of 21 checks ran on the figures" in block
+    assert "The audit found nothing to flag: 8 of 22 checks ran on the figures" in block
     assert coverage["implausible"] == (
         True,
         "without audit.expect bounds only for rates or durations of exactly 0 "

@@ -52,11 +52,20 @@ def lake(tmp_path_factory):
     return where
 
 
+def unsteady(lake) -> set[tuple[str, str]]:
+    """(run, metric) whose figures come from a steady segment, or none (docs/audit.md): the
+    query reads every request of a run, so only flat runs' figures are its."""
+    data = strict_json((lake / "site" / "downloads" / "results.json").read_text(encoding="utf-8"))
+    return {(r["run_id"], r["metric"]) for r in data["steady_state"]["runs"] if r["class"] != "flat"}
+
+
 def test_each_runs_figures_are_benchproofs(lake):
     ours, theirs = rows(lake / "site" / "downloads" / "records.csv"), rows(lake / "proj" / "per-run.csv")
     assert sorted(ours) == sorted(theirs) and len(ours) == 100
+    skip = unsteady(lake)
+    assert len(skip) <= 6  # 300 stationary series: about 0.5% read non-flat
     for run_id, row in ours.items():
-        for column in FIGURES:
+        for column in (c for c in FIGURES if (run_id, c.rsplit("_", 1)[0]) not in skip):
             assert float(theirs[run_id][column]) == pytest.approx(float(row[column]), rel=1e-12, abs=0), (
                 run_id,
                 column,
@@ -107,7 +116,10 @@ def test_the_querys_output_builds_as_run_records_to_the_same_bars(lake, tmp_path
     assert result.exit_code == 0, result.output
     ours = strict_json((lake / "site" / "downloads" / "results.json").read_text(encoding="utf-8"))["rows"]
     theirs = strict_json((tmp_path / "site" / "downloads" / "results.json").read_text(encoding="utf-8"))["rows"]
+    skip = unsteady(lake)
+    groups = {(r.rsplit("-", 2)[0], int(r.rsplit("-", 2)[1][1:]), m) for r, m in skip}  # engine-a-r8-5: (engine-a, 8)
     for a, b in zip(ours, theirs):
         assert (a["arm"], a["point"]) == (b["arm"], b["point"])
-        for column in FIGURES:
+        moved = {m for arm, rate, m in groups if (arm, rate) == (a["arm"], a["point"]["request_rate"])}
+        for column in (c for c in FIGURES if c.rsplit("_", 1)[0] not in moved):
             assert b["metrics"][column]["median"] == pytest.approx(a["metrics"][column]["median"], rel=1e-12, abs=0)

@@ -203,7 +203,8 @@ def test_a_report_without_these_blocks_has_none_of_them(example_site):
     # 10: degraded-regime reads two points; outlier does not run on figures of three repetitions (issue 33);
     # 11: implausible runs without audit.expect (issue 33)
     # 12 of 21: host-event (issue 33) runs on the example's timed rotation and finds nothing
-    assert "12 of 21 checks ran" in text(page(example_site / "arms/v100-expxa0982-overdrive.html"))
+    # 12 of 22: steady-state-differs (issue 37) needs request records
+    assert "12 of 22 checks ran" in text(page(example_site / "arms/v100-expxa0982-overdrive.html"))
 
 
 def test_two_builds_give_the_same_bytes(tmp_path, rejected_site):

@@ -293,6 +293,7 @@ def missing_value(f: Facts, settings: AuditSettings) -> list[Finding]:
                     continue
                 for arm, rows in ok.items():
                     lacking = rows[~have[arm]]
+                    lacking = lacking[~np.isin(lacking, f.computed.steady.without_figure(metric.id))]  # a status
                     if not len(lacking):
                         continue
                     others = [f.labels[a] for a in section.arms if a != arm and have[a].any()]

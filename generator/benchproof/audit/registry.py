@@ -25,6 +25,7 @@ from benchproof.audit.records import derived_differs, guard
 from benchproof.audit.requests import summary_differs
 from benchproof.audit.sections import baseline_role, no_common_point
 from benchproof.audit.spread import few_repetitions, noisy, outlier, warm_up
+from benchproof.audit.steady import series_read, steady_state_differs
 from benchproof.audit.weighing import (
     claim_fails,
     distribution_spike,
@@ -46,6 +47,7 @@ CHECKS: dict[str, tuple[Check, needs.Need]] = {
     "outlier": (outlier, needs.strays),
     "noisy": (noisy, needs.repetitions(2, "two repetitions")),
     "warm-up": (warm_up, needs.repetitions(3, "three repetitions")),
+    "steady-state-differs": (steady_state_differs, series_read),
     "host-event": (host_event, needs.host_events),
     "derived-differs": (derived_differs, needs.derived),
     "guard": (guard, needs.guards),

@@ -10,6 +10,9 @@ fewer than :data:`MIN_DOTS`), the largest that fits.  A sweep draws the same rep
 again for each sweep it can be in: each numeric dimension of its section with enough values
 to be swept.  Each chart says when it shows a sample
 ("showing K of N repetitions"); its bar is always the median of them all.
+
+A run whose requests were read as a warm-up or a slowdown (:mod:`benchproof.compute.steady_runs`)
+is drawn with its figure from its steady segment, and its dot says so (:meth:`Dots.steady_notes`).
 """
 
 from __future__ import annotations
@@ -19,12 +22,18 @@ import random
 import numpy as np
 
 from benchproof.compute.groups import Groups
+from benchproof.compute.steady import SLOWDOWN, WARM_UP
+from benchproof.compute.steady_runs import FIELD
 from benchproof.model.magnitude import magnitude
 from benchproof.model.project import Project
 
 DOT_CAP = 200  # dots per arm and view before a deterministic sample is drawn
 PAGE_DOTS = 6_000  # dots on the report page, all views together (index.html ≤ 2 MB at 1M records)
 MIN_DOTS = 10  # dots per arm and view, however many views there are
+STEADY_NOTES = {  # a dot's words for a run whose figure comes from its steady segment
+    WARM_UP: " · from its steady segment: its warm-up left out",
+    SLOWDOWN: " · from its steady segment: the requests before its slowdown left out",
+}
 
 
 class Dots:
@@ -63,6 +72,19 @@ class Dots:
         ordered = rows[order]
         middle = random.Random(seed).sample(range(1, len(rows) - 1), cap - 2)
         return np.sort(ordered[[0, len(rows) - 1, *middle]])
+
+    def steady_notes(self, rows: np.ndarray, metric: str) -> list[str]:
+        """What each dot of ``rows`` says of its run's steady state in ``metric`` (a run-level
+        figure of a request metric, ``ttft_ms_p50``): which requests it leaves out, or ''."""
+        column = self.records.raw.get(FIELD)
+        if column is None:
+            return [""] * len(rows)
+        base = metric.rpartition("_")[0]
+        notes = []
+        for row in rows.tolist():
+            classes = dict(part.split(": ", 1) for part in (column.value(row) or "").split("; ") if ": " in part)
+            notes.append(STEADY_NOTES.get(classes.get(base, ""), ""))
+        return notes
 
     def run_id_rank(self) -> np.ndarray:
         """Each record's place among all run ids in text order (made once, when needed)."""

@@ -73,12 +73,16 @@ def dot_rows(dots: Dots, rows: np.ndarray, metric: Metric, label: str, off_scale
         {
             "arm": label,
             "value": value,
-            "shown": f"{fmt.number(value, metric.places)} {metric.unit}".strip() + after,
+            "shown": f"{fmt.number(value, metric.places)} {metric.unit}".strip() + after + note,
             "repeat": str(repeat),
             "run": run,
         }
-        for run, value, repeat in zip(
-            records.run_ids(rows), records.metrics[metric.id][rows].tolist(), records.repeat[rows].tolist(), strict=True
+        for run, value, repeat, note in zip(
+            records.run_ids(rows),
+            records.metrics[metric.id][rows].tolist(),
+            records.repeat[rows].tolist(),
+            dots.steady_notes(rows, metric.id),
+            strict=True,
         )
     ]
 

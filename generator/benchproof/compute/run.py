@@ -13,6 +13,7 @@ from benchproof.compute.aggregate import Results, aggregate
 from benchproof.compute.comparisons import Comparisons, compare
 from benchproof.compute.distributions import Distributions, distributions
 from benchproof.compute.groups import Groups
+from benchproof.compute.steady_runs import Steadiness
 from benchproof.compute.workload import Weighed, weigh
 from benchproof.model.project import Project
 
@@ -28,9 +29,10 @@ class Computed:
     weighed: Weighed  # crossovers and references
     comparisons: Comparisons  # each arm against its baseline, each pair a section names
     distributions: Distributions = Distributions()  # per-request distributions and goodput
+    steady: Steadiness = Steadiness()  # each run's series read for a steady state (compute/steady_runs.py)
 
 
-def compute(project: Project) -> Computed:
+def compute(project: Project, steady: Steadiness | None = None) -> Computed:
     groups = Groups(project.records)
     results = aggregate(project, groups)
     return Computed(
@@ -40,6 +42,7 @@ def compute(project: Project) -> Computed:
         weigh(project, results, groups),
         compare(project, results, groups),
         distributions(project, results, groups),
+        steady or Steadiness(),
     )
 
 

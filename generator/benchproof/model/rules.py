@@ -274,6 +274,16 @@ RULES: tuple[RuleSpec, ...] = (
         "first use. Warm up before timing, or leave the first repetition out with a reason.",
     ),
     RuleSpec(
+        "steady-state-differs",
+        "steady",
+        "Runs of one arm disagree about their steady state",
+        "runs unsteady in different ways",
+        "Read over its requests in start order, one run of the arm is flat and another warms up, slows down "
+        "or never settles: the runs did not measure the same thing. Each run's figure comes from its own "
+        "steady segment (runs.html shows each run's class); look at the slow runs' timelines, and warm up "
+        "or shorten the runs until they agree.",
+    ),
+    RuleSpec(
         "host-event",
         "host",
         "The machine slowed several arms at once",
