@@ -34,6 +34,7 @@ import numpy as np
 
 from benchproof import text as fmt
 from benchproof.compute.bootstrap import ratio_interval
+from benchproof.compute.launches import INTERVAL_FROM, launch_interval
 from benchproof.compute.spread import ROBUST_FROM
 from benchproof.model.percentiles import median
 
@@ -58,6 +59,18 @@ class Separation:
     method: str  # "ranges" or "interquartile ranges and rank test" (what "overlap" meant)
     overlap: bool | None  # None when too few or the same
     interval: tuple[float, float] | None = None  # 95% bootstrap interval of median_b / median_a (n ≥ 5 a side)
+    launches: tuple[int, int] | None = None  # launches a side (a, b), when known; None: each repetition its own
+
+    @property
+    def launch_words(self) -> str:
+        """Why the launches leave the state where it is: ``between-launch variance unknown (1
+        launch)``, ``too few launches to tell (3 vs 4)``; '' when they do not limit it."""
+        if self.launches is None or self.state != TOO_FEW or min(self.n_a, self.n_b) < MIN_VALUES:
+            return ""
+        fewest = min(self.launches)
+        if fewest == 1:
+            return "between-launch variance unknown (1 launch)"
+        return f"too few launches to tell ({self.launches[1]} vs {self.launches[0]})"
 
     @property
     def smallest_p(self) -> float:
@@ -126,8 +139,14 @@ def needed(n_a: int, n_b: int) -> int | None:
     raise AssertionError("unreachable")  # pragma: no mutate
 
 
-def separation(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray, noise: float) -> Separation:
-    """How the repetitions ``b`` stand against ``a`` (see the module's rule)."""
+def separation(
+    a: Sequence[float] | np.ndarray,
+    b: Sequence[float] | np.ndarray,
+    noise: float,
+    launches: tuple[np.ndarray, np.ndarray] | None = None,
+) -> Separation:
+    """How the repetitions ``b`` stand against ``a`` (see the module's rule); ``launches``: each
+    value's launch (codes), when known (:mod:`benchproof.compute.launches`)."""
     # (the dtype only says what is read: ints, even past 2**64, give the same state and medians)
     x, y = np.asarray(a, float), np.asarray(b, float)  # pragma: no mutate
     large = len(x) >= RANK_TEST_FROM and len(y) >= RANK_TEST_FROM
@@ -156,7 +175,16 @@ def separation(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray,
     else:
         overlap = not (x.max() < y.min() or y.max() < x.min())
     state = SEPARATED if not overlap and gap > noise else WITHIN_NOISE
-    return Separation(state, len(x), len(y), med_a, med_b, gap, noise, method, overlap, ratio_interval(x, y))
+    if launches is None:
+        interval, counts = ratio_interval(x, y), None
+    else:
+        interval = launch_interval(x, launches[0], y, launches[1])
+        counts = (len(np.unique(launches[0])), len(np.unique(launches[1])))
+        if min(counts) == 1 or (state == SEPARATED and min(counts) < INTERVAL_FROM):
+            state = TOO_FEW  # between-launch variance unknown, or too few launches for an interval
+    if state == SEPARATED and interval is not None and interval[0] <= 1 <= interval[1]:
+        state = WITHIN_NOISE  # the ratio's interval holds 1
+    return Separation(state, len(x), len(y), med_a, med_b, gap, noise, method, overlap, interval, counts)
 
 
 def stronger_claim(n_a: int, n_b: int) -> str:

@@ -1,0 +1,299 @@
+"""Launches: which repetitions ran under one server launch, what varies between launches and
+within them, a ratio's interval that respects that nesting, and where the next run is best spent.
+
+A repetition's **launch** is the server start, process, host or boot it ran under (Kalibera &
+Jones, "Rigorous benchmarking in reasonable time", 2013: repetitions are nested, and pooling
+them makes an interval too narrow).  It is, per record (:func:`launches_of`):
+
+- its ``launch`` column, where the run file has one (``recorded``);
+- where it has none and its runs file was imported from one tool file (the import log's
+  custody), that tool file: one process wrote it (``tool file``) — but hyperfine, which starts
+  the command afresh for every run, so each of its records is a launch of its own;
+- otherwise a launch of its own (``assumed``): nothing says which repetitions shared a launch,
+  so each is taken as its own, as every report before the column was read; the page says so.
+
+Per side of a comparison (an arm at a point, one metric), on log values (so a component reads
+as a relative spread: 0.05 is about 5%): the **within-launch** variance, pooled over launches
+(``Σ (y − ȳ_launch)² / (N − L)``), and the **between-launch** variance, Kalibera–Jones'
+``S₁² − S₂²/n`` (the variance of the launch means less what the runs alone would give them,
+``n`` the harmonic mean of the runs per launch for unequal launches; 0 when negative).
+
+The **two-level interval** of median(b) / median(a): each side resampled :data:`RESAMPLES`
+times — its launches drawn with replacement, then, within each drawn launch, as many runs as it
+has drawn with replacement from its own — the median of the pooled resample taken, and the
+ratio's 2.5th and 97.5th percentiles kept.  A launch of more than :data:`PER_LAUNCH` runs is
+drawn :data:`PER_LAUNCH` times, each draw weighted by its share of the launch's size: its median
+then moves a little more from resample to resample than with every run drawn, so the interval
+is at worst a little wider, never narrower.  Seeded (:data:`SEED`), so the same values give
+the same interval on every build.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from benchproof import text as fmt
+from benchproof.compute.bootstrap import LEVEL, RESAMPLES, SEED
+from benchproof.model.columns import text_of
+from benchproof.model.project import Project
+from benchproof.model.terms import LAUNCH
+
+INTERVAL_FROM = 5  # launches a side from which the two-level interval is given
+PER_LAUNCH = 16  # values a launch of more runs is drawn from: its quantiles, each weighted to its share
+RECORDED, TOOL_FILE, ASSUMED = "recorded", "tool file", "assumed"
+ONE_PROCESS_PER_RUN = frozenset({"hyperfine"})  # importers whose every record is a process of its own
+
+
+@dataclass(frozen=True)
+class Components:
+    """One side's repetitions split by launch (variances of log values)."""
+
+    launches: int
+    runs: int
+    between: float | None  # between-launch variance (Kalibera–Jones' T₂²); None below 2 launches
+    within: float | None  # within-launch variance (T₁²); None when no launch has two runs
+
+
+def components(values: np.ndarray, launches: np.ndarray) -> Components:
+    """The variance components of ``values`` (all > 0) whose launch codes are ``launches``."""
+    y = np.log(np.asarray(values, float))
+    _, codes, sizes = np.unique(launches, return_inverse=True, return_counts=True)
+    n_launches, n = len(sizes), len(y)
+    means = np.bincount(codes, y) / sizes
+    free = n - n_launches
+    within = float(np.sum((y - means[codes]) ** 2) / free) if free > 0 else None
+    if n_launches < 2:
+        return Components(n_launches, n, None, within)
+    spread = float(np.var(means, ddof=1))
+    per_launch = n_launches / float(np.sum(1.0 / sizes))  # the harmonic mean of runs per launch
+    between = max(0.0, spread - (within or 0.0) / per_launch)
+    return Components(n_launches, n, between, within)
+
+
+def _medians(values: np.ndarray, launches: np.ndarray, draws: int, rng: np.random.Generator) -> np.ndarray:
+    """``draws`` medians of two-level resamples of ``values`` (see the module): each resample is
+    a count of every value it drew, its median read off the running count (no sort per resample)."""
+    order = np.lexsort((values, launches))  # launch after launch, each in ascending order
+    v = values[order]
+    _, start, size = np.unique(launches[order], return_index=True, return_counts=True)
+    kept = np.minimum(size, PER_LAUNCH)  # a launch is drawn from its values, or from as many of its quantiles
+    offset = np.cumsum(kept) - kept
+    owner = np.repeat(np.arange(len(size)), kept)
+    within = np.arange(len(owner)) - offset[owner]
+    reps = v[start[owner] + (2 * within + 1) * size[owner] // (2 * kept[owner])]  # all of them when kept = size
+    sorted_at = np.argsort(reps, kind="stable")
+    pool = reps[sorted_at]
+    place = np.empty(len(pool), np.int64)
+    place[sorted_at] = np.arange(len(pool))  # where each launch's value stands in the pool
+    n_launches, width = len(size), int(kept.max())
+    chosen = rng.integers(0, n_launches, (draws, n_launches))
+    picks = rng.random((draws, n_launches, width))
+    reach = kept[chosen][..., None]
+    at = np.minimum((picks * reach).astype(np.int64), reach - 1)
+    used = np.arange(width) < reach
+    slot = place[offset[chosen][..., None] + at] + (np.arange(draws) * len(pool))[:, None, None]
+    weight = np.broadcast_to((size / kept)[chosen][..., None], used.shape)
+    counts = np.bincount(slot[used], weight[used], draws * len(pool)).reshape(draws, len(pool))
+    upto = np.cumsum(counts, axis=1)
+    total = size[chosen].sum(axis=1)
+    # (a count is a sum of whole numbers, or of a launch's size over its quantiles: 1e-9 absorbs the rounding)
+    low = np.argmax(upto >= ((total + 1) // 2)[:, None] - 1e-9, axis=1)
+    high = np.argmax(upto >= (total // 2 + 1)[:, None] - 1e-9, axis=1)
+    return pool[low] / 2 + pool[high] / 2
+
+
+def launch_interval(
+    base: np.ndarray, base_launches: np.ndarray, other: np.ndarray, other_launches: np.ndarray
+) -> tuple[float, float] | None:
+    """The 95% two-level bootstrap interval of median(other) / median(base); None below
+    :data:`INTERVAL_FROM` launches a side or when a side has a value of 0 or below."""
+    a, b = np.asarray(base, float), np.asarray(other, float)
+    if min(len(np.unique(base_launches)), len(np.unique(other_launches))) < INTERVAL_FROM:
+        return None
+    if a.min() <= 0 or b.min() <= 0:
+        return None
+    rng = np.random.default_rng(SEED)
+    with np.errstate(over="ignore", under="ignore"):
+        ratios = _medians(b, np.asarray(other_launches), RESAMPLES, rng) / _medians(
+            a, np.asarray(base_launches), RESAMPLES, rng
+        )
+    if not np.isfinite(ratios).all() or not ratios.min() > 0:
+        return None
+    tail = (1 - LEVEL) / 2 * 100
+    low, high = np.percentile(ratios, (tail, 100 - tail))
+    return float(low), float(high)
+
+
+def runs_per_launch(within: float, between: float, run_cost: float, launch_cost: float) -> int | None:
+    """Kalibera–Jones' optimal runs per launch: ``⌈√((c_launch × T_run²) / (c_run × T_launch²))⌉``,
+    ``c_launch`` the cost of starting a launch (its runs not counted), ``c_run`` of a run; None
+    when nothing varies between launches (every run is best spent in the launches there are)."""
+    if between <= 0 or run_cost <= 0:
+        return None
+    return max(1, math.ceil(math.sqrt(launch_cost * within / (run_cost * between))))
+
+
+def launches_for(within: float, between: float, runs: int, log_ratio: float) -> int | None:
+    """Launches a side (of ``runs`` runs each) with which a 95% interval of this width would
+    exclude 1 at this ratio: the smallest L with ``1.96 × √(2 (T_launch² + T_run²/runs) / L)``
+    below ``|log ratio|``; None at a ratio of 1."""
+    if log_ratio == 0:
+        return None
+    per_launch = 2 * (between + within / runs)
+    return max(2, math.ceil(per_launch * (1.959963984540054 / abs(log_ratio)) ** 2))
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Where the next runs of a comparison are best spent (Kalibera–Jones)."""
+
+    runs: int | None  # runs per launch; None: only more runs in the launches there are help
+    launches: int | None  # launches a side that would exclude 1 at this ratio (None at a ratio of 1)
+    have: int  # launches the smaller side has
+    costs_known: bool  # run and launch costs from the records' times (else a launch is taken as a run)
+    run_cost: float
+    launch_cost: float
+    between: float  # the two sides' between-launch variances, averaged
+    within: float  # and their within-launch ones
+
+    @property
+    def words(self) -> str:
+        """``launches of 3 runs each narrow the interval most for their cost (Kalibera–Jones:
+        launch-to-launch 5.0%, run-to-run 1.0%, a launch 60 s to start, a run 12 s); about 9
+        launches a side would exclude 1 at this ratio (5 now)``."""
+        spread = (
+            f"launch-to-launch {fmt.percent(math.sqrt(self.between))}, run-to-run {fmt.percent(math.sqrt(self.within))}"
+        )
+        if self.costs_known:
+            cost = f"a launch {fmt.significant(self.launch_cost)} s to start, a run {fmt.significant(self.run_cost)} s"
+        else:
+            cost = "costs not in the records' times: a launch taken to cost a run"
+        if self.runs is None:
+            return f"more runs in the launches there are narrow the interval most (nothing measured varies between launches; {spread})"
+        said = f"launches of {fmt.count(self.runs, 'run')} each narrow the interval most for their cost (Kalibera–Jones: {spread}, {cost})"
+        if self.launches is not None and self.launches > self.have:
+            said += f"; about {fmt.count(self.launches, 'launch', 'launches')} a side would exclude 1 at this ratio ({self.have} now)"
+        return said
+
+
+def advise(
+    a: Components, b: Components, ratio: float | None, run_cost: float | None, launch_cost: float | None
+) -> Advice | None:
+    """The next runs of a comparison whose sides split as ``a`` and ``b``; None when a side's
+    components are unknown (one launch, or no launch with two runs)."""
+    parts = (a.between, a.within, b.between, b.within)
+    if any(p is None for p in parts) or ratio is None or ratio <= 0:
+        return None
+    between = ((a.between or 0.0) + (b.between or 0.0)) / 2
+    within = ((a.within or 0.0) + (b.within or 0.0)) / 2
+    known = run_cost is not None and launch_cost is not None and run_cost > 0
+    c_run, c_launch = (run_cost, launch_cost) if known else (1.0, 1.0)
+    assert c_run is not None and c_launch is not None  # known, or both 1.0
+    runs = runs_per_launch(within, between, c_run, c_launch)
+    at = runs if runs is not None else max(1, round(min(a.runs / a.launches, b.runs / b.launches)))
+    return Advice(
+        runs,
+        launches_for(within, between, at, math.log(ratio)),
+        min(a.launches, b.launches),
+        known,
+        c_run,
+        c_launch,
+        between,
+        within,
+    )
+
+
+@dataclass(frozen=True)
+class Launches:
+    """Every record's launch (:func:`launches_of`)."""
+
+    codes: np.ndarray  # a launch number per record
+    basis: np.ndarray  # per record: 0 recorded, 1 tool file, 2 assumed (an index of BASES)
+    started: np.ndarray  # started_at in seconds, NaN where none
+    ended: np.ndarray  # ended_at in seconds, NaN where none
+
+    def pair(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """The launches of the rows ``a`` and ``b``; None when every one is assumed (each
+        repetition its own: the flat bootstrap is the two-level one then)."""
+        if bool(np.all(self.basis[a] == 2)) and bool(np.all(self.basis[b] == 2)):
+            return None
+        return self.codes[a], self.codes[b]
+
+    def basis_of(self, rows: np.ndarray) -> str:
+        """The weakest basis among ``rows``: ``assumed`` if one is, then ``tool file``."""
+        return BASES[int(self.basis[rows].max())] if len(rows) else ASSUMED
+
+    @property
+    def recorded(self) -> bool:
+        """Whether any record's launch is known (from its column or its tool file)."""
+        return bool(np.any(self.basis < 2))
+
+    def costs(self, rows: np.ndarray) -> tuple[float | None, float | None]:
+        """(a run's cost, a launch's cost to start) in seconds among ``rows``, from the records'
+        times: a run from ``started_at`` to ``ended_at`` (or, without ``ended_at``, to the next
+        run of its launch); a launch from the end of whatever ran before its first run to that
+        run's start.  None where the times do not say."""
+        codes, start, end = self.codes[rows], self.started[rows], self.ended[rows]
+        order = np.lexsort((start, codes))
+        codes, start, end = codes[order], start[order], end[order]
+        same = codes[1:] == codes[:-1]
+        durations = end - start
+        gaps = (start[1:] - start[:-1])[same]
+        known = durations[~np.isnan(durations)]
+        run = (
+            float(np.median(known)) if len(known) else (float(np.nanmedian(gaps)) if np.any(~np.isnan(gaps)) else None)
+        )
+        if run is None:
+            return None, None
+        firsts = start[np.r_[True, ~same]]
+        firsts = firsts[~np.isnan(firsts)]
+        everyone = np.sort(self.started[~np.isnan(self.started)])
+        before = np.searchsorted(everyone, firsts) - 1
+        ends = np.where(np.isnan(self.ended), self.started + run, self.ended)
+        by_start = ends[np.argsort(self.started, kind="stable")][: len(everyone)]
+        setups = firsts[before >= 0] - by_start[before[before >= 0]]
+        setups = setups[setups >= 0]
+        return run, (float(np.median(setups)) if len(setups) else None)
+
+
+BASES = (RECORDED, TOOL_FILE, ASSUMED)
+
+
+def _seconds(column) -> np.ndarray:
+    """A time column in seconds (NaN where it has none or is not a timestamp)."""
+    from benchproof.read.runs.timestamps import timestamp
+
+    def read(value) -> float:
+        text = text_of(value)
+        try:
+            return timestamp(text) if text else math.nan
+        except ValueError:
+            return math.nan
+
+    codes, found = column.by_value(read)
+    return np.asarray(found, float)[codes] if len(found) else np.full(len(column), np.nan)
+
+
+def launches_of(project: Project) -> Launches:
+    """Each record's launch: its ``launch`` column, else its tool file's (one process), else its own."""
+    records = project.records
+    n = len(records)
+    codes, basis = np.arange(n, dtype=np.int64) + n, np.full(n, 2, np.int8)
+    column = records.raw.get(LAUNCH)
+    if column is not None:
+        given, labels = column.by_value(text_of)
+        has = np.isin(given, [i for i, label in enumerate(labels) if label])
+        codes[has], basis[has] = given[has], 0
+    files = [
+        k
+        for k, file in enumerate(records.file.labels)
+        if file in project.custody and project.custody[file].format not in ONE_PROCESS_PER_RUN
+    ]
+    by_file = np.isin(records.file.codes, files) & (basis == 2)
+    codes[by_file] = 2 * n + records.file.codes[by_file]
+    basis[by_file] = 1
+    ended = records.raw.get("ended_at")
+    return Launches(codes, basis, records.started, _seconds(ended) if ended is not None else np.full(n, np.nan))
