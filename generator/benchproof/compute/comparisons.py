@@ -87,6 +87,30 @@ class Comparison:
         return ", ".join(w for w in (direction, qualifier, relative) if w)
 
     @property
+    def launches_json(self) -> dict:
+        """results.json's ``launches`` of the comparison (docs/format.md): how its launches are
+        known, how many a side, the variance components (of log values) and the next runs;
+        each pair in results.json's order, the arm's first."""
+        counts, split, advice = self.separation.launches, self.components, self.advice
+        return {
+            "basis": self.basis,
+            "interval": "flat" if counts is None else "two-level",
+            "count": [counts[1], counts[0]] if counts else None,
+            "between_variance": [split[1].between, split[0].between] if split else None,
+            "within_variance": [split[1].within, split[0].within] if split else None,
+            "next_runs": None
+            if advice is None
+            else {
+                "runs_per_launch": advice.runs,
+                "launches_per_side": advice.launches,
+                "costs_known": advice.costs_known,
+                "run_s": advice.run_cost if advice.costs_known else None,
+                "launch_s": advice.launch_cost if advice.costs_known else None,
+                "words": advice.words,
+            },
+        }
+
+    @property
     def key(self) -> tuple:
         return (self.section, self.arm, self.vs, self.point, self.metric)
 

@@ -193,10 +193,9 @@ def advise(
     c_run, c_launch = (run_cost, launch_cost) if known else (1.0, 1.0)
     assert c_run is not None and c_launch is not None  # known, or both 1.0
     runs = runs_per_launch(within, between, c_run, c_launch)
-    at = runs if runs is not None else max(1, round(min(a.runs / a.launches, b.runs / b.launches)))
     return Advice(
         runs,
-        launches_for(within, between, at, math.log(ratio)),
+        None if runs is None else launches_for(within, between, runs, math.log(ratio)),
         min(a.launches, b.launches),
         known,
         c_run,
