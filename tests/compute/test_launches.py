@@ -113,16 +113,16 @@ def test_components_by_hand():
 def test_the_next_runs_match_kalibera_jones_on_a_worked_example():
     """T_run² = 0.0004 (2%), T_launch² = 0.0001 (1%), a launch 60 s to start, a run 10 s:
     r = ⌈√(60 × 0.0004 / (10 × 0.0001))⌉ = ⌈√24⌉ = ⌈4.90⌉ = 5 runs a launch; at a ratio of 1.02
-    an interval half as wide as |log 1.02| needs L ≥ 2 (0.0001 + 0.0004/5) × (1.96 / log 1.02)²
-    = 0.00036 × 9,799.6 = 3.53: 4 launches a side."""
+    an interval half as wide as |log 1.02| needs L ≥ π/2 × 2 (0.0001 + 0.0004/5) × (1.96 / log
+    1.02)² = 1.5708 × 0.00036 × 9,799.6 = 5.54: 6 launches a side."""
     assert runs_per_launch(0.0004, 0.0001, 10.0, 60.0) == 5
-    assert launches_for(0.0004, 0.0001, 5, math.log(1.02)) == 4
+    assert launches_for(0.0004, 0.0001, 5, math.log(1.02)) == 6
     side = Components(2, 10, 0.0001, 0.0004)
     advice = advise(side, side, 1.02, 10.0, 60.0)
-    assert advice == Advice(5, 4, 2, True, 10.0, 60.0, 0.0001, 0.0004)
+    assert advice == Advice(5, 6, 2, True, 10.0, 60.0, 0.0001, 0.0004)
     assert advice.words == (
         "launches of 5 runs each narrow the interval most for their cost (Kalibera–Jones: launch-to-launch "
-        "1.0%, run-to-run 2.0%, a launch 60 s to start, a run 10 s); about 4 launches a side would exclude "
+        "1.0%, run-to-run 2.0%, a launch 60 s to start, a run 10 s); about 6 launches a side would exclude "
         "1 at this ratio (2 now)"
     )
 
@@ -135,7 +135,7 @@ def test_the_next_runs_at_their_limits():
     assert runs_per_launch(0.0001, 0.0001, 0.0, 40.0) is None
     assert launches_for(0.0004, 0.0001, 5, 0.0) is None  # a ratio of 1: no number of launches
     assert launches_for(0.0, 0.0, 5, 0.1) == 2
-    assert launches_for(0.0004, 0.0001, 5, -math.log(1.02)) == 4  # either way from 1
+    assert launches_for(0.0004, 0.0001, 5, -math.log(1.02)) == 6  # either way from 1
     side = Components(3, 9, 0.0001, 0.0004)
     unknown = advise(side, side, 1.02, None, None)
     assert (unknown.runs, unknown.costs_known, unknown.run_cost, unknown.launch_cost) == (2, False, 1.0, 1.0)

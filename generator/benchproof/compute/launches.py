@@ -22,10 +22,10 @@ The **two-level interval** of median(b) / median(a): each side resampled :data:`
 times — its launches drawn with replacement, then, within each drawn launch, as many runs as it
 has drawn with replacement from its own — the median of the pooled resample taken, and the
 ratio's 2.5th and 97.5th percentiles kept.  A launch of more than :data:`PER_LAUNCH` runs is
-drawn :data:`PER_LAUNCH` times, each draw weighted by its share of the launch's size: its median
-then moves a little more from resample to resample than with every run drawn, so the interval
-is at worst a little wider, never narrower.  Seeded (:data:`SEED`), so the same values give
-the same interval on every build.
+drawn from its :data:`PER_LAUNCH` midpoint quantiles, each weighted by its share of the
+launch's size: its median then moves a little more from resample to resample than with every
+run drawn, so the interval is at worst a little wider, never narrower.  Seeded (:data:`SEED`),
+so the same values give the same interval on every build.
 """
 
 from __future__ import annotations
@@ -137,12 +137,13 @@ def runs_per_launch(within: float, between: float, run_cost: float, launch_cost:
 
 
 def launches_for(within: float, between: float, runs: int, log_ratio: float) -> int | None:
-    """Launches a side (of ``runs`` runs each) with which a 95% interval of this width would
-    exclude 1 at this ratio: the smallest L with ``1.96 × √(2 (T_launch² + T_run²/runs) / L)``
-    below ``|log ratio|``; None at a ratio of 1."""
+    """Launches a side (of ``runs`` runs each) with which a 95% interval of the medians' ratio
+    would exclude 1 at this ratio: the smallest L with ``1.96 × √(π/2 × 2 (T_launch² +
+    T_run²/runs) / L)`` below ``|log ratio|`` (π/2: a median's variance against a mean's, for
+    normal values); None at a ratio of 1."""
     if log_ratio == 0:
         return None
-    per_launch = 2 * (between + within / runs)
+    per_launch = math.pi / 2 * 2 * (between + within / runs)
     return max(2, math.ceil(per_launch * (1.959963984540054 / abs(log_ratio)) ** 2))
 
 
