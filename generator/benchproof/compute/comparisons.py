@@ -76,13 +76,19 @@ class Comparison:
         return tuple(self.relative_only.split("; ")) if self.relative_only else ()
 
     @property
+    def state_words(self) -> str:
+        """The state in words: ``within noise``, ``too few repetitions to tell``, or why the
+        launches leave it there (``between-launch variance unknown (1 launch)``); '' when separated."""
+        return self.separation.launch_words or STATE_WORDS[self.state]
+
+    @property
     def words(self) -> str:
         """``13% better, within noise``; ``the same`` for equal values; ``13% better`` alone
         when the repetitions are separated."""
         relative = mark(self.relative_only) if self.relative_only else ""
         if self.state == SAME:
             return ", ".join(w for w in (STATE_WORDS[SAME], relative) if w)
-        qualifier = self.separation.launch_words or STATE_WORDS[self.state]
+        qualifier = self.state_words
         direction = "the same median" if self.direction == "same" else self.direction or ""
         return ", ".join(w for w in (direction, qualifier, relative) if w)
 

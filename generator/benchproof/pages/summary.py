@@ -153,7 +153,7 @@ def _cells(project: Project, row: Row, audit: Audit, comparisons: Comparisons | 
         missing = stat.median is None
         na = missing and stat.status == NOT_APPLICABLE
         compared = comparisons.baseline(row.section, row.arm, row.point, metric.id) if comparisons else None
-        state = STATE_WORDS[compared.state] if compared is not None and compared.state != SEPARATED else ""
+        state = compared.state_words if compared is not None and compared.state != SEPARATED else ""
         ratio, own, relative = stat.ratio, stat.is_baseline, ""
         if compared is not None and compared.relative_only:  # made of degraded records: its own ratio
             ratio, own, relative = compared.ratio, False, mark(compared.relative_only)
