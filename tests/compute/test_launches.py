@@ -230,3 +230,97 @@ def test_which_launches_are_known():
     assert launches.basis_of(np.array([], np.int64)) == "assumed"
     assert launches.recorded
     assert not Launches(np.arange(2), np.full(2, 2, np.int8), np.zeros(2), np.zeros(2)).recorded
+
+
+def reference_medians(values, launches, draws, seed):
+    """The two-level resample of :func:`_medians` written out one resample at a time, from the
+    same random numbers: the drawn launches, then within each its runs drawn with replacement,
+    or, for a launch of more than PER_LAUNCH runs (a multiple of it here), its midpoint
+    quantiles, each repeated size / PER_LAUNCH times."""
+    rng = np.random.default_rng(seed)
+    labels = sorted(set(launches.tolist()))
+    own = [np.sort(values[launches == label]) for label in labels]
+    kept = [v if len(v) <= PER_LAUNCH else v[(2 * np.arange(PER_LAUNCH) + 1) * len(v) // (2 * PER_LAUNCH)] for v in own]
+    width = max(len(k) for k in kept)
+    chosen = rng.integers(0, len(labels), (draws, len(labels)))
+    small = any(len(v) <= PER_LAUNCH for v in own)
+    picks = rng.random((draws, len(labels), width), dtype=np.float32) if small else None
+    out = []
+    for b in range(draws):
+        drawn = []
+        for slot, k in enumerate(chosen[b]):
+            if len(own[k]) > PER_LAUNCH:
+                for value in kept[k]:
+                    drawn += [value] * (len(own[k]) // PER_LAUNCH)
+            else:
+                drawn += [own[k][int(picks[b, slot, j] * len(own[k]))] for j in range(len(own[k]))]
+        out.append(np.median(drawn))
+    return np.array(out)
+
+
+@pytest.mark.parametrize(
+    "sizes",
+    [(3, 3, 3, 3, 3), (1, 2, 3, 4, 5), (2, 2, 4, 1, 1, 6), (32, 1, 3, 48, 2), (1, 1, 1, 1, 1, 1), (32, 48, 16, 64, 32)],
+)
+def test_the_resampled_medians_are_the_two_level_resample_written_out(sizes):
+    from benchproof.compute.launches import _medians
+
+    rng = np.random.default_rng(sum(sizes))
+    launches = np.repeat(np.arange(len(sizes)) * 7 + 3, sizes)  # launch numbers need not be 0..L-1
+    values = np.round(rng.lognormal(3, 0.2, len(launches)), 1)  # some ties
+    shuffled = rng.permutation(len(values))
+    found = _medians(values[shuffled], launches[shuffled], 300, np.random.default_rng(11))
+    assert found == pytest.approx(reference_medians(values, launches, 300, 11), rel=1e-12)
+
+
+def test_the_interval_is_the_resampled_ratios_percentiles():
+    from benchproof.compute.bootstrap import SEED
+    from benchproof.compute.launches import RESAMPLES, _medians
+
+    rng = np.random.default_rng(43)
+    codes = np.repeat(np.arange(6), 3)
+    a, b = rng.lognormal(0, 0.05, 18), rng.lognormal(0.02, 0.05, 18)
+    draw = np.random.default_rng(SEED)
+    ratios = _medians(b, codes, RESAMPLES, draw) / _medians(a, codes, RESAMPLES, draw)
+    assert launch_interval(a, codes, b, codes) == tuple(np.percentile(ratios, (2.5, 97.5)))
+
+
+def test_a_value_of_zero_on_either_side_gives_no_interval():
+    twenty = np.arange(20)
+    many = np.full(20, 5.0)
+    zero = many.copy()
+    zero[0] = 0.0  # one zero of twenty: no resample's median is 0, so only the check can refuse it
+    assert launch_interval(many, twenty, many * 2, twenty) == pytest.approx((2.0, 2.0))
+    assert launch_interval(zero, twenty, many, twenty) is None
+    assert launch_interval(many, twenty, zero, twenty) is None
+    with np.errstate(all="raise"):  # a ratio past a double is no interval, and no warning either
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert launch_interval(np.full(5, 1e300), np.arange(5), np.full(5, 1e-300), np.arange(5)) is None
+            assert launch_interval(np.full(5, 1e-300), np.arange(5), np.full(5, 1e300), np.arange(5)) is None
+
+
+def test_the_next_runs_read_each_side_and_the_costs_given():
+    side = Components(3, 9, 0.0001, 0.0004)
+    no_within = advise(Components(3, 3, 0.0001, 0.0), side, 1.02, 10.0, 60.0)
+    assert no_within.within == pytest.approx(0.0002)
+    assert advise(side, Components(3, 3, 0.0001, 0.0), 1.02, 10.0, 60.0).within == pytest.approx(0.0002)
+    assert advise(side, side, 1.02, 10.0, None).costs_known is False
+    assert advise(side, side, 1.02, None, 60.0).costs_known is False
+    assert advise(side, side, 1.02, 0.0, 60.0).costs_known is False
+    assert advise(side, side, 1.02, 0.5, 60.0).costs_known is True
+    worse = advise(side, side, 0.9, 10.0, 60.0)
+    assert worse is not None and worse.launches == launches_for(0.0004, 0.0001, 5, math.log(0.9))
+
+
+def test_launch_costs_count_every_launch_with_something_before_it():
+    """Another arm's run from 0 to 10 s; launch A runs at 30 and 42 s, launch B at 100 and
+    112 s, launch C at 122 s (B's last run ended then: a setup of 0) and 132.5 s, launch D at
+    143 s (0.5 s after C's last run), each run 10 s: setups 20, 48, 0 and 0.5."""
+    started = np.array([0.0, 30, 42, 100, 112, 122, 132.5, 143])
+    codes = np.array([9, 1, 1, 2, 2, 3, 3, 4])
+    launches = Launches(codes, np.zeros(8, np.int8), started, started + 10)
+    assert launches.costs(np.arange(1, 8)) == (10.0, pytest.approx(np.median([20, 48, 0, 0.5])))
+    assert launches.costs(np.arange(1, 5)) == (10.0, 34.0)

@@ -22,9 +22,11 @@ The **two-level interval** of median(b) / median(a): each side resampled :data:`
 times — its launches drawn with replacement, then, within each drawn launch, as many runs as it
 has drawn with replacement from its own — the median of the pooled resample taken, and the
 ratio's 2.5th and 97.5th percentiles kept.  A launch of more than :data:`PER_LAUNCH` runs is
-drawn from its :data:`PER_LAUNCH` midpoint quantiles, each weighted by its share of the
-launch's size: its median then moves a little more from resample to resample than with every
-run drawn, so the interval is at worst a little wider, never narrower.  Seeded (:data:`SEED`),
+drawn whole, as its :data:`PER_LAUNCH` midpoint quantiles each weighted by its share of the
+launch's size, without the second stage: past 16 runs a launch's median moves between
+resamples of its runs by about √(π/2 × T_run² / n), small beside its whole spread, and
+resampling at both stages overstates the variance by about that much anyway (Davison &
+Hinkley, *Bootstrap methods and their application*, 1997, §3.8).  Seeded (:data:`SEED`),
 so the same values give the same interval on every build.
 """
 
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -59,7 +62,8 @@ class Components:
 
 def components(values: np.ndarray, launches: np.ndarray) -> Components:
     """The variance components of ``values`` (all > 0) whose launch codes are ``launches``."""
-    y = np.log(np.asarray(values, float))
+    # (the dtype only says what is read: whole numbers give the same logarithms)
+    y = np.log(np.asarray(values, float))  # pragma: no mutate
     _, codes, sizes = np.unique(launches, return_inverse=True, return_counts=True)
     n_launches, n = len(sizes), len(y)
     means = np.bincount(codes, y) / sizes
@@ -74,8 +78,12 @@ def components(values: np.ndarray, launches: np.ndarray) -> Components:
 
 
 def _medians(values: np.ndarray, launches: np.ndarray, draws: int, rng: np.random.Generator) -> np.ndarray:
-    """``draws`` medians of two-level resamples of ``values`` (see the module): each resample is
-    a count of every value it drew, its median read off the running count (no sort per resample)."""
+    """``draws`` medians of two-level resamples of ``values`` (see the module).
+
+    Counts are kept in whole numbers, a run counting :data:`PER_LAUNCH` and each quantile of a
+    large launch its launch's size: each resample's running count up to a place of the sorted
+    pool is the drawn small launches' runs up to there plus, per drawn large launch, its table
+    of quantiles up to there; the middle is found by bisection over the pool, no sort per resample."""
     order = np.lexsort((values, launches))  # launch after launch, each in ascending order
     v = values[order]
     _, start, size = np.unique(launches[order], return_index=True, return_counts=True)
@@ -84,25 +92,45 @@ def _medians(values: np.ndarray, launches: np.ndarray, draws: int, rng: np.rando
     owner = np.repeat(np.arange(len(size)), kept)
     within = np.arange(len(owner)) - offset[owner]
     reps = v[start[owner] + (2 * within + 1) * size[owner] // (2 * kept[owner])]  # all of them when kept = size
-    sorted_at = np.argsort(reps, kind="stable")
+    sorted_at = np.argsort(reps, kind="stable")  # pragma: no mutate (tied values: either order, one pool)
     pool = reps[sorted_at]
     place = np.empty(len(pool), np.int64)
     place[sorted_at] = np.arange(len(pool))  # where each launch's value stands in the pool
-    n_launches, width = len(size), int(kept.max())
+    n_launches, width, n_pool = len(size), int(kept.max()), len(pool)
     chosen = rng.integers(0, n_launches, (draws, n_launches))
-    picks = rng.random((draws, n_launches, width))
-    reach = kept[chosen][..., None]
-    at = np.minimum((picks * reach).astype(np.int64), reach - 1)
-    used = np.arange(width) < reach
-    slot = place[offset[chosen][..., None] + at] + (np.arange(draws) * len(pool))[:, None, None]
-    weight = np.broadcast_to((size / kept)[chosen][..., None], used.shape)
-    counts = np.bincount(slot[used], weight[used], draws * len(pool)).reshape(draws, len(pool))
-    upto = np.cumsum(counts, axis=1)
-    total = size[chosen].sum(axis=1)
-    # (a count is a sum of whole numbers, or of a launch's size over its quantiles: 1e-9 absorbs the rounding)
-    low = np.argmax(upto >= ((total + 1) // 2)[:, None] - 1e-9, axis=1)
-    high = np.argmax(upto >= (total // 2 + 1)[:, None] - 1e-9, axis=1)
-    return pool[low] / 2 + pool[high] / 2
+    small = kept == size  # resampled within; a larger launch is drawn whole, as its quantiles
+    running: np.ndarray | int = 0
+    if small.any():  # each drawn small launch adds as many of its runs, drawn with replacement
+        picks = rng.random((draws, n_launches, width), dtype=np.float32)
+        reach = kept[chosen][..., None]
+        at = (picks * reach).astype(np.int32)  # below reach: a float32 below 1 times at most 16
+        slot = place[offset[chosen][..., None] + at] + (np.arange(draws) * n_pool)[:, None, None]
+        used = (np.arange(width) < reach) & small[chosen][..., None]
+        found = np.bincount(slot[used], None, draws * n_pool).reshape(draws, n_pool) * PER_LAUNCH
+        running = np.cumsum(found, axis=1)
+    large = ~small[owner]
+    table = np.zeros((n_launches, n_pool), np.int64)  # a large launch's count up to each place
+    table[owner[large], place[large]] = size[owner[large]]
+    table = np.cumsum(table, axis=1)
+    times = np.bincount((chosen + n_launches * np.arange(draws)[:, None]).reshape(-1), None, draws * n_launches)
+    times = times.reshape(draws, n_launches) * ~small  # how often each large launch was drawn
+    total = size[chosen].sum(axis=1) * PER_LAUNCH
+    rows = np.arange(draws)
+
+    def first(target: np.ndarray) -> np.ndarray:
+        """Each resample's first place whose running count reaches ``target``."""
+        low, high = np.zeros(draws, np.int64), np.full(draws, n_pool - 1)
+        while (low < high).any():
+            mid = (low + high) // 2
+            mine = running[rows, mid] if isinstance(running, np.ndarray) else 0
+            count = mine + (times * table[:, mid].T).sum(axis=1)
+            reached = count >= target
+            low, high = np.where(reached, low, mid + 1), np.where(reached, mid, high)
+        return low
+
+    lower = first((total // PER_LAUNCH + 1) // 2 * PER_LAUNCH)
+    upper = first((total // PER_LAUNCH // 2 + 1) * PER_LAUNCH)
+    return pool[lower] / 2 + pool[upper] / 2
 
 
 def launch_interval(
@@ -110,7 +138,8 @@ def launch_interval(
 ) -> tuple[float, float] | None:
     """The 95% two-level bootstrap interval of median(other) / median(base); None below
     :data:`INTERVAL_FROM` launches a side or when a side has a value of 0 or below."""
-    a, b = np.asarray(base, float), np.asarray(other, float)
+    # (the dtype only says what is read: whole numbers give the same medians)
+    a, b = np.asarray(base, float), np.asarray(other, float)  # pragma: no mutate
     if min(len(np.unique(base_launches)), len(np.unique(other_launches))) < INTERVAL_FROM:
         return None
     if a.min() <= 0 or b.min() <= 0:
@@ -192,7 +221,7 @@ def advise(
     within = ((a.within or 0.0) + (b.within or 0.0)) / 2
     known = run_cost is not None and launch_cost is not None and run_cost > 0
     c_run, c_launch = (run_cost, launch_cost) if known else (1.0, 1.0)
-    assert c_run is not None and c_launch is not None  # known, or both 1.0
+    assert c_run is not None and c_launch is not None  # known, or both 1.0  # pragma: no mutate
     runs = runs_per_launch(within, between, c_run, c_launch)
     return Advice(
         runs,
@@ -231,6 +260,14 @@ class Launches:
         """Whether any record's launch is known (from its column or its tool file)."""
         return bool(np.any(self.basis < 2))
 
+    @cached_property
+    def _timeline(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every known start, sorted, and the end of the record that started then (NaN: none)."""
+        # (records that started together: which ended last the order cannot tell either way)
+        order = np.argsort(self.started, kind="stable")  # pragma: no mutate
+        known = order[~np.isnan(self.started[order])]
+        return self.started[known], self.ended[known]
+
     def costs(self, rows: np.ndarray) -> tuple[float | None, float | None]:
         """(a run's cost, a launch's cost to start) in seconds among ``rows``, from the records'
         times: a run from ``started_at`` to ``ended_at`` (or, without ``ended_at``, to the next
@@ -250,11 +287,10 @@ class Launches:
             return None, None
         firsts = start[np.r_[True, ~same]]
         firsts = firsts[~np.isnan(firsts)]
-        everyone = np.sort(self.started[~np.isnan(self.started)])
+        everyone, by_start = self._timeline
         before = np.searchsorted(everyone, firsts) - 1
-        ends = np.where(np.isnan(self.ended), self.started + run, self.ended)
-        by_start = ends[np.argsort(self.started, kind="stable")][: len(everyone)]
-        setups = firsts[before >= 0] - by_start[before[before >= 0]]
+        ends = by_start[before[before >= 0]]
+        setups = firsts[before >= 0] - np.where(np.isnan(ends), everyone[before[before >= 0]] + run, ends)
         setups = setups[setups >= 0]
         return run, (float(np.median(setups)) if len(setups) else None)
 

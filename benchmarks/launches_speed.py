@@ -1,0 +1,77 @@
+"""Issue 37's performance row for launches: a build of N records with a ``launch`` column (so
+every comparison gets its variance components, its two-level interval and, when not separated,
+its next-run advice) against the same records without it (the flat interval), in one run.
+Printed, never asserted.
+
+    python benchmarks/launches_speed.py [--records 1000000] [--launches 10] [--repeats 3] [--keep DIR]
+
+The project is benchmarks/make_big_project.py --wide (3 sections × 8 arms × 4 points, each
+section's first arm its baseline: 252 comparisons); the launched copy adds
+``launch = <arm>-boot-<repeat mod L>``, so each group of about 10,000 records a million has
+L launches of about 1,000 runs.  Both builds are fresh ``python -m benchproof build``
+processes of this checkout's wheel (benchmarks/speed.py's :func:`installed`), alternated, their
+CPU seconds (user + system) and wall seconds printed as medians of ``--repeats``, with the load
+average at the start and the end: the machine may be shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from speed import build_args, make_project, measure, workspace  # noqa: E402 (the folder's own helpers)
+
+
+def launched_copy(plain: Path, copy: Path, launches: int) -> None:
+    """``plain`` with a ``launch`` column on every run file: ``<arm>-boot-<repeat mod launches>``."""
+    import shutil
+
+    shutil.copytree(plain, copy)
+    for path in sorted((copy / "runs").glob("*.csv")):
+        table = pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(strings_can_be_null=False))
+        boot = pc.cast(pc.remainder(table["repeat"], launches), pa.string())
+        launch = pc.binary_join_element_wise(table["arm"].cast(pa.string()), boot, "-boot-")
+        pacsv.write_csv(table.append_column("launch", launch), path)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=1_000_000)
+    parser.add_argument("--launches", type=int, default=10)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--keep", type=Path)
+    args = parser.parse_args(argv)
+    holder, work, env = workspace(args.keep, "benchproof-launches-")
+    load = os.getloadavg()
+    plain, launched = work / "plain", work / "launched"
+    if not plain.exists():
+        make_project(plain, args.records, jsonl=False)
+    if not launched.exists():
+        launched_copy(plain, launched, args.launches)
+    measure(build_args(plain, work / "warm"), env)  # the chart cache, warm for both
+    flat, nested = [], []
+    for _ in range(args.repeats):
+        flat.append(measure(build_args(plain, work / "site-flat"), env))
+        nested.append(measure(build_args(launched, work / "site-launched"), env))
+    cpu = statistics.median(m[2] for m in flat), statistics.median(m[2] for m in nested)
+    wall = statistics.median(m[0] for m in flat), statistics.median(m[0] for m in nested)
+    print(f"build {args.records:,} records, {args.repeats} builds each, load {load[0]:.2f} → {os.getloadavg()[0]:.2f}")
+    print(f"  without launches (flat intervals):     CPU {cpu[0]:.1f} s, wall {wall[0]:.1f} s")
+    print(f"  with {args.launches} launches a group (two-level): CPU {cpu[1]:.1f} s, wall {wall[1]:.1f} s")
+    print(f"  ratio: CPU {cpu[1] / cpu[0]:.3f}×, wall {wall[1] / wall[0]:.3f}× (target ≤ 1.1×)")
+    if holder is not None:
+        holder.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
