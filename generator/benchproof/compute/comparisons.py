@@ -24,7 +24,7 @@ import numpy as np
 from benchproof import text as fmt
 from benchproof.compute.aggregate import Results, ratio_of
 from benchproof.compute.groups import Groups
-from benchproof.compute.launches import Advice, Components, Launches, advise, components, launches_of
+from benchproof.compute.launches import Advice, Components, Launches, advise, launches_of
 from benchproof.compute.relative import Degraded, mark
 from benchproof.compute.separation import SAME, SEPARATED, TOO_FEW, WITHIN_NOISE, Separation, separation
 from benchproof.model.project import Project
@@ -146,16 +146,13 @@ class Comparisons:
         return {(c.section, c.arm, c.point, c.metric): c for c in self.items if c.kind == BASELINE}
 
 
-def _launch_facts(launches: Launches, rows: tuple[np.ndarray, np.ndarray], values, found: Separation, ratio):
-    """(basis, components, advice) of a comparison made of ``rows``' ``values`` (vs's, arm's)."""
-    basis = launches.basis_of(np.concatenate(rows))
-    codes = launches.pair(*rows)
-    if codes is None or min(len(v) for v in values) == 0 or min(float(np.min(v)) for v in values) <= 0:
-        return basis, None, None
-    split = (components(values[0], codes[0]), components(values[1], codes[1]))
-    if found.separated:
-        return basis, split, None
-    return basis, split, advise(*split, ratio, *launches.costs(np.concatenate(rows)))
+def _launch_facts(launches: Launches, rows: tuple[np.ndarray, np.ndarray], found: Separation, ratio):
+    """(basis, components, advice) of a comparison made of ``rows`` (vs's, arm's)."""
+    every = np.concatenate(rows)
+    split = found.components
+    if split is None or found.separated:
+        return launches.basis_of(every), split, None
+    return launches.basis_of(every), split, advise(*split, ratio, *launches.costs(every))
 
 
 def _compare(
@@ -195,7 +192,7 @@ def _compare(
                 found = separation(base, own, noise, launches.pair(base_rows, own_rows))
                 ratio = ratio_of(found.median_b, found.median_a)
                 rows_used = (tuple(base_rows.tolist()), tuple(own_rows.tolist()))
-            facts = _launch_facts(launches, (base_rows, own_rows), (base, own), found, ratio)
+            facts = _launch_facts(launches, (base_rows, own_rows), found, ratio)
             yield Comparison(
                 section.id,
                 arm,

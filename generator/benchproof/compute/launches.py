@@ -60,12 +60,38 @@ class Components:
     within: float | None  # within-launch variance (T₁²); None when no launch has two runs
 
 
+@dataclass(frozen=True)
+class Side:
+    """One side's values split by launch: launch after launch, each in ascending order."""
+
+    values: np.ndarray
+    start: np.ndarray  # where each launch begins
+    size: np.ndarray  # its runs
+
+    @property
+    def launches(self) -> int:
+        return len(self.size)
+
+
+def split(values: np.ndarray, launches: np.ndarray) -> Side:
+    """``values`` (doubles) split by their launch codes (sorted once: every use below reads it)."""
+    order = np.lexsort((values, launches))
+    codes = np.asarray(launches)[order]
+    start = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if len(codes) else np.zeros(0, np.int64)
+    return Side(values[order], start, np.diff(np.r_[start, len(codes)]))
+
+
 def components(values: np.ndarray, launches: np.ndarray) -> Components:
     """The variance components of ``values`` (all > 0) whose launch codes are ``launches``."""
     # (the dtype only says what is read: whole numbers give the same logarithms)
-    y = np.log(np.asarray(values, float))  # pragma: no mutate
-    _, codes, sizes = np.unique(launches, return_inverse=True, return_counts=True)
+    return side_components(split(np.asarray(values, float), launches))  # pragma: no mutate
+
+
+def side_components(side: Side) -> Components:
+    """The variance components of a side's values (all > 0)."""
+    y, sizes = np.log(side.values), side.size
     n_launches, n = len(sizes), len(y)
+    codes = np.repeat(np.arange(n_launches), sizes)
     means = np.bincount(codes, y) / sizes
     free = n - n_launches
     within = float(np.sum((y - means[codes]) ** 2) / free) if free > 0 else None
@@ -78,15 +104,18 @@ def components(values: np.ndarray, launches: np.ndarray) -> Components:
 
 
 def _medians(values: np.ndarray, launches: np.ndarray, draws: int, rng: np.random.Generator) -> np.ndarray:
-    """``draws`` medians of two-level resamples of ``values`` (see the module).
+    """``draws`` medians of two-level resamples of ``values`` (see :func:`_resampled`)."""
+    return _resampled(split(values, launches), draws, rng)
+
+
+def _resampled(side: Side, draws: int, rng: np.random.Generator) -> np.ndarray:
+    """``draws`` medians of two-level resamples of a side's values (see the module).
 
     Counts are kept in whole numbers, a run counting :data:`PER_LAUNCH` and each quantile of a
     large launch its launch's size: each resample's running count up to a place of the sorted
     pool is the drawn small launches' runs up to there plus, per drawn large launch, its table
     of quantiles up to there; the middle is found by bisection over the pool, no sort per resample."""
-    order = np.lexsort((values, launches))  # launch after launch, each in ascending order
-    v = values[order]
-    _, start, size = np.unique(launches[order], return_index=True, return_counts=True)
+    v, start, size = side.values, side.start, side.size
     kept = np.minimum(size, PER_LAUNCH)  # a launch is drawn from its values, or from as many of its quantiles
     offset = np.cumsum(kept) - kept
     owner = np.repeat(np.arange(len(size)), kept)
@@ -115,40 +144,43 @@ def _medians(values: np.ndarray, launches: np.ndarray, draws: int, rng: np.rando
     times = np.bincount((chosen + n_launches * np.arange(draws)[:, None]).reshape(-1), None, draws * n_launches)
     times = times.reshape(draws, n_launches) * ~small  # how often each large launch was drawn
     total = size[chosen].sum(axis=1) * PER_LAUNCH
-    rows = np.arange(draws)
-
-    def first(target: np.ndarray) -> np.ndarray:
-        """Each resample's first place whose running count reaches ``target``."""
-        low, high = np.zeros(draws, np.int64), np.full(draws, n_pool - 1)
-        while (low < high).any():
-            mid = (low + high) // 2
-            mine = running[rows, mid] if isinstance(running, np.ndarray) else 0
-            count = mine + (times * table[:, mid].T).sum(axis=1)
-            reached = count >= target
-            low, high = np.where(reached, low, mid + 1), np.where(reached, mid, high)
-        return low
-
-    lower = first((total // PER_LAUNCH + 1) // 2 * PER_LAUNCH)
-    upper = first((total // PER_LAUNCH // 2 + 1) * PER_LAUNCH)
+    # the lower and the upper middle of every resample, found together by bisection over the pool:
+    # the first place whose running count reaches the middle's count
+    rows = np.r_[np.arange(draws), np.arange(draws)]
+    target = np.r_[(total // PER_LAUNCH + 1) // 2, total // PER_LAUNCH // 2 + 1] * PER_LAUNCH
+    drawn, by_place = times[rows], table.T.copy()  # each place's counts launch by launch, one row
+    low, high = np.zeros(2 * draws, np.int64), np.full(2 * draws, n_pool - 1)
+    # (a step more changes nothing: a bisection that has met stays where it is)
+    for _ in range((n_pool - 1).bit_length()):  # pragma: no mutate
+        mid = (low + high) // 2
+        count = np.einsum("ij,ij->i", drawn, by_place[mid])
+        if isinstance(running, np.ndarray):
+            count += running[rows, mid]
+        reached = count >= target
+        low, high = np.where(reached, low, mid + 1), np.where(reached, mid, high)
+    lower, upper = low[:draws], low[draws:]
     return pool[lower] / 2 + pool[upper] / 2
 
 
 def launch_interval(
     base: np.ndarray, base_launches: np.ndarray, other: np.ndarray, other_launches: np.ndarray
 ) -> tuple[float, float] | None:
-    """The 95% two-level bootstrap interval of median(other) / median(base); None below
-    :data:`INTERVAL_FROM` launches a side or when a side has a value of 0 or below."""
+    """The 95% two-level bootstrap interval of median(other) / median(base) (see :func:`interval`)."""
     # (the dtype only says what is read: whole numbers give the same medians)
     a, b = np.asarray(base, float), np.asarray(other, float)  # pragma: no mutate
-    if min(len(np.unique(base_launches)), len(np.unique(other_launches))) < INTERVAL_FROM:
+    return interval(split(a, base_launches), split(b, other_launches))
+
+
+def interval(base: Side, other: Side) -> tuple[float, float] | None:
+    """The 95% two-level bootstrap interval of median(other) / median(base); None below
+    :data:`INTERVAL_FROM` launches a side or when a side has a value of 0 or below."""
+    if min(base.launches, other.launches) < INTERVAL_FROM:
         return None
-    if a.min() <= 0 or b.min() <= 0:
+    if base.values.min() <= 0 or other.values.min() <= 0:
         return None
     rng = np.random.default_rng(SEED)
     with np.errstate(over="ignore", under="ignore"):
-        ratios = _medians(b, np.asarray(other_launches), RESAMPLES, rng) / _medians(
-            a, np.asarray(base_launches), RESAMPLES, rng
-        )
+        ratios = _resampled(other, RESAMPLES, rng) / _resampled(base, RESAMPLES, rng)
     if not np.isfinite(ratios).all() or not ratios.min() > 0:
         return None
     tail = (1 - LEVEL) / 2 * 100

@@ -34,7 +34,7 @@ import numpy as np
 
 from benchproof import text as fmt
 from benchproof.compute.bootstrap import ratio_interval
-from benchproof.compute.launches import INTERVAL_FROM, launch_interval
+from benchproof.compute.launches import INTERVAL_FROM, Components, interval, side_components, split
 from benchproof.compute.spread import ROBUST_FROM
 from benchproof.model.percentiles import median
 
@@ -60,6 +60,7 @@ class Separation:
     overlap: bool | None  # None when too few or the same
     interval: tuple[float, float] | None = None  # 95% bootstrap interval of median_b / median_a (n ≥ 5 a side)
     launches: tuple[int, int] | None = None  # launches a side (a, b), when known; None: each repetition its own
+    components: tuple[Components, Components] | None = None  # (a's, b's) when the launches are known
 
     @property
     def launch_words(self) -> str:
@@ -175,16 +176,20 @@ def separation(
     else:
         overlap = not (x.max() < y.min() or y.max() < x.min())
     state = SEPARATED if not overlap and gap > noise else WITHIN_NOISE
+    counts, split_up = None, None
     if launches is None:
-        interval, counts = ratio_interval(x, y), None
+        found = ratio_interval(x, y)
     else:
-        interval = launch_interval(x, launches[0], y, launches[1])
-        counts = (len(np.unique(launches[0])), len(np.unique(launches[1])))
+        sides = split(x, launches[0]), split(y, launches[1])
+        found = interval(*sides)
+        counts = (sides[0].launches, sides[1].launches)
+        if min(x.min(), y.min()) > 0:
+            split_up = (side_components(sides[0]), side_components(sides[1]))
         if min(counts) == 1 or (state == SEPARATED and min(counts) < INTERVAL_FROM):
             state = TOO_FEW  # between-launch variance unknown, or too few launches for an interval
-    if state == SEPARATED and interval is not None and interval[0] <= 1 <= interval[1]:
+    if state == SEPARATED and found is not None and found[0] <= 1 <= found[1]:
         state = WITHIN_NOISE  # the ratio's interval holds 1
-    return Separation(state, len(x), len(y), med_a, med_b, gap, noise, method, overlap, interval, counts)
+    return Separation(state, len(x), len(y), med_a, med_b, gap, noise, method, overlap, found, counts, split_up)
 
 
 def stronger_claim(n_a: int, n_b: int) -> str:
