@@ -24,25 +24,26 @@ import statistics
 import sys
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.csv as pacsv
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from speed import build_args, make_project, measure, workspace  # noqa: E402 (the folder's own helpers)
 
 
 def launched_copy(plain: Path, copy: Path, launches: int) -> None:
-    """``plain`` with a ``launch`` column on every run file: ``<arm>-boot-<repeat mod launches>``."""
+    """``plain`` with a ``launch`` column on every run file, ``<arm>-boot-<repeat mod launches>``,
+    appended to each line as it is (every other field left byte for byte)."""
+    import csv
     import shutil
 
     shutil.copytree(plain, copy)
     for path in sorted((copy / "runs").glob("*.csv")):
-        table = pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(strings_can_be_null=False))
-        boot = pc.cast(pc.remainder(table["repeat"], launches), pa.string())
-        launch = pc.binary_join_element_wise(table["arm"].cast(pa.string()), boot, "-boot-")
-        pacsv.write_csv(table.append_column("launch", launch), path)
+        lines = path.read_text(encoding="utf-8").splitlines()
+        header = next(csv.reader([lines[0]]))
+        arm, repeat = header.index("arm"), header.index("repeat")
+        out = [lines[0] + ",launch"]
+        for line, row in zip(lines[1:], csv.reader(lines[1:])):
+            out.append(f"{line},{row[arm]}-boot-{int(row[repeat]) % launches}")
+        path.write_text("\n".join(out) + "\n", encoding="utf-8")
 
 
 def comparisons_alone(project: Path) -> tuple[float, float]:

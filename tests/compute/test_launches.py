@@ -99,7 +99,7 @@ def test_components_by_hand():
     found = components(np.exp(np.array([1.0, 3, 5, 7])), np.array([4, 4, 9, 9]))
     assert found == Components(2, 4, pytest.approx(8 - 2 / 2), pytest.approx(2.0))
     one = components(np.exp(np.array([1.0, 3])), np.array([0, 0]))
-    assert (one.launches, one.between, one.within) == (1, None, pytest.approx(2.0))
+    assert (one.launches, one.runs, one.between, one.within) == (1, 2, None, pytest.approx(2.0))
     lone = components(np.exp(np.array([1.0, 3, 4])), np.array([0, 1, 2]))
     assert (lone.within, lone.between) == (None, pytest.approx(np.var([1.0, 3, 4], ddof=1)))
     flat = components(np.exp(np.array([1.0, 1.1, 1.0, 1.1])), np.array([0, 0, 1, 1]))

@@ -77,7 +77,7 @@ def split(values: np.ndarray, launches: np.ndarray) -> Side:
     """``values`` (doubles) split by their launch codes (sorted once: every use below reads it)."""
     order = np.lexsort((values, launches))
     codes = np.asarray(launches)[order]
-    start = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if len(codes) else np.zeros(0, np.int64)
+    start = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])  # (never empty: a side has 3 values or more)
     return Side(values[order], start, np.diff(np.r_[start, len(codes)]))
 
 
@@ -128,7 +128,7 @@ def _resampled(side: Side, draws: int, rng: np.random.Generator) -> np.ndarray:
     n_launches, width, n_pool = len(size), int(kept.max()), len(pool)
     chosen = rng.integers(0, n_launches, (draws, n_launches))
     small = kept == size  # resampled within; a larger launch is drawn whole, as its quantiles
-    running: np.ndarray | int = 0
+    running: np.ndarray | int = 0  # pragma: no mutate (with no small launch it is never read)
     if small.any():  # each drawn small launch adds as many of its runs, drawn with replacement
         picks = rng.random((draws, n_launches, width), dtype=np.float32)
         reach = kept[chosen][..., None]
@@ -137,23 +137,25 @@ def _resampled(side: Side, draws: int, rng: np.random.Generator) -> np.ndarray:
         used = (np.arange(width) < reach) & small[chosen][..., None]
         found = np.bincount(slot[used], None, draws * n_pool).reshape(draws, n_pool) * PER_LAUNCH
         running = np.cumsum(found, axis=1)
-    large = ~small[owner]
-    table = np.zeros((n_launches, n_pool), np.int64)  # a large launch's count up to each place
-    table[owner[large], place[large]] = size[owner[large]]
+    # each launch's count up to each place, were it drawn whole (read for the large ones only);
+    # (whole numbers either way: the dtype is exactness, which doubles keep at these sizes too)
+    table = np.zeros((n_launches, n_pool), np.int64)  # pragma: no mutate
+    table[owner, place] = size[owner]
     table = np.cumsum(table, axis=1)
-    times = np.bincount((chosen + n_launches * np.arange(draws)[:, None]).reshape(-1), None, draws * n_launches)
+    times = np.bincount((chosen + n_launches * np.arange(draws)[:, None]).ravel(), None, draws * n_launches)
     times = times.reshape(draws, n_launches) * ~small  # how often each large launch was drawn
-    total = size[chosen].sum(axis=1) * PER_LAUNCH
+    total = size[chosen].sum(axis=1)  # runs in each resample
     # the lower and the upper middle of every resample, found together by bisection over the pool:
     # the first place whose running count reaches the middle's count
     rows = np.r_[np.arange(draws), np.arange(draws)]
-    target = np.r_[(total // PER_LAUNCH + 1) // 2, total // PER_LAUNCH // 2 + 1] * PER_LAUNCH
+    target = np.r_[(total + 1) // 2, total // 2 + 1] * PER_LAUNCH
     drawn, by_place = times[rows], table.T.copy()  # each place's counts launch by launch, one row
-    low, high = np.zeros(2 * draws, np.int64), np.full(2 * draws, n_pool - 1)
+    # (a high one short finds the last place all the same: low steps past it)
+    low, high = np.zeros(2 * draws, np.int64), np.full(2 * draws, n_pool - 1)  # pragma: no mutate
     # (a step more changes nothing: a bisection that has met stays where it is)
     for _ in range((n_pool - 1).bit_length()):  # pragma: no mutate
         mid = (low + high) // 2
-        count = np.einsum("ij,ij->i", drawn, by_place[mid])
+        count = np.einsum("ij,ij->i", drawn, by_place[mid])  # pragma: no mutate ("IJ,IJ->I" is the same)
         if isinstance(running, np.ndarray):
             count += running[rows, mid]
         reached = count >= target
@@ -346,7 +348,8 @@ def _seconds(column) -> np.ndarray:
 
 
 def launches_of(project: Project) -> Launches:
-    """Each record's launch: its ``launch`` column, else its tool file's (one process), else its own."""
+    """Each record's launch: its ``launch`` column, else its tool file's (one process; a hyperfine
+    run is a process of its own), else its own."""
     records = project.records
     n = len(records)
     codes, basis = np.arange(n, dtype=np.int64) + n, np.full(n, 2, np.int8)
@@ -355,13 +358,11 @@ def launches_of(project: Project) -> Launches:
         given, labels = column.by_value(text_of)
         has = np.isin(given, [i for i, label in enumerate(labels) if label])
         codes[has], basis[has] = given[has], 0
-    files = [
-        k
-        for k, file in enumerate(records.file.labels)
-        if file in project.custody and project.custody[file].format not in ONE_PROCESS_PER_RUN
-    ]
-    by_file = np.isin(records.file.codes, files) & (basis == 2)
-    codes[by_file] = 2 * n + records.file.codes[by_file]
-    basis[by_file] = 1
+    imported = [k for k, file in enumerate(records.file.labels) if file in project.custody]
+    whole = [k for k in imported if project.custody[records.file.labels[k]].format not in ONE_PROCESS_PER_RUN]
+    by_file = np.isin(records.file.codes, imported) & (basis == 2)
+    basis[by_file] = 1  # known from the tool: one process a file, or (hyperfine) one a run
+    one_process = by_file & np.isin(records.file.codes, whole)
+    codes[one_process] = 2 * n + records.file.codes[one_process]
     ended = records.raw.get("ended_at")
     return Launches(codes, basis, records.started, _seconds(ended) if ended is not None else np.full(n, np.nan))

@@ -232,8 +232,8 @@ LAUNCH_BASIS = {
     ASSUMED: "not recorded, so each repetition is taken as a launch of its own (a server start, "
     "process or boot of its own); if repetitions shared one, the intervals are too narrow (a "
     "'launch' column on the run records says which)",
-    TOOL_FILE: "from the import log, where the records of one tool file are taken as one launch (one process) "
-    "and those of different files as different launches",
+    TOOL_FILE: "from the import log, where the records of one tool file are taken as one launch (one process; "
+    "each hyperfine run a process of its own) and those of different files as different launches",
 }
 
 
