@@ -82,7 +82,42 @@ def test_an_interval_holding_one_stops_a_separation():
     assert flat.state == SEPARATED
     found = separation(a, b, 0.0, (codes, codes))
     assert found.interval is not None and found.interval[0] < 1 < found.interval[1]
-    assert found.state != SEPARATED
+    assert found.state == WITHIN_NOISE
+
+
+@pytest.mark.parametrize("higher", [True, False])
+def test_an_interval_ending_at_one_holds_it(higher):
+    """Eleven a side, apart by interquartile ranges and the rank test, 2.2× apart; but 3 of
+    the 11 share the other side's value, and a resample drawing 6 of them has the same
+    median: 7% of resamples give a ratio of exactly 1, so the interval ends at 1 and holds it."""
+    same, mixed = np.full(11, 9.0), np.array([9.0] * 3 + [20.0] * 8)
+    a, b = (same, mixed) if higher else (mixed, same)
+    each = np.arange(11)
+    found = separation(a, b, 0.05, (each, each))
+    assert found.interval is not None and (found.interval[0] if higher else found.interval[1]) == 1.0
+    assert found.state == WITHIN_NOISE
+    assert separation(a, b, 0.05).state == WITHIN_NOISE  # the flat interval: the same rule
+
+
+def test_five_launches_a_side_are_enough_to_separate():
+    a = np.array([100.0, 101, 102, 100.5, 101.5])
+    found = separation(a, a * 1.3, 0.05, (np.arange(5), np.arange(5) + 10))
+    assert (found.state, found.launches) == (SEPARATED, (5, 5))
+
+
+def test_each_side_is_split_by_its_own_launches():
+    rng = np.random.default_rng(44)
+    a, b = rng.lognormal(0, 0.05, 12), rng.lognormal(0, 0.05, 10)
+    la, lb = np.repeat(np.arange(6), 2), np.repeat(np.arange(5), 2)
+    found = separation(a, b, 0.05, (la, lb))
+    assert found.launches == (6, 5)
+    assert found.components == (components(a, la), components(b, lb))
+    assert found.interval == launch_interval(a, la, b, lb)
+    small = separation(a / 10, b / 10, 0.05, (la, lb))  # values below 1: components all the same
+    assert small.components is not None and small.components[0].between == pytest.approx(found.components[0].between)
+    zero = separation(np.r_[a[:-1], 0.0], b, 0.05, (la, lb))
+    assert zero.components is None and zero.interval is None  # no log of 0
+    assert separation(a, b, 0.05).components is None  # launches not known
 
 
 @pytest.mark.parametrize("which", ["between", "within"])
