@@ -74,7 +74,7 @@ def columns_of(report: Report, raw_columns: tuple[str, ...] | list[str] = ()) ->
             if m.derive and m.id in raw_columns
         ),
         *(RecordColumn(c, c, "raw", field=c) for c in extra),
-        *((RecordColumn(LAUNCH, "Launch", "raw", field=LAUNCH),) if LAUNCH in raw_columns else ()),
+        *((RecordColumn(LAUNCH, "Launch id", "raw", field=LAUNCH),) if LAUNCH in raw_columns else ()),
         _fixed("started_at", "Started"),
         _fixed("reason", "Reason"),
         _fixed("evidence", "Evidence"),
