@@ -9,7 +9,12 @@ The rule the audit and ``benchproof compare`` share (AUDIT.md, ``not-separated``
   ranges do not overlap; beyond :data:`RANK_TEST_FROM` values a side (where one stray
   repetition should not decide), the interquartile ranges do not overlap **and** a
   Mann–Whitney rank test rejects "the same distribution" at :data:`ALPHA`;
-- **within-noise** otherwise.
+- **within-noise** otherwise;
+- and where the ratio's bootstrap interval exists, **separated** needs it to exclude 1.  With
+  each value's launch known (:mod:`benchproof.compute.launches`) it is the two-level interval,
+  given from :data:`~benchproof.compute.launches.INTERVAL_FROM` launches a side: one launch on
+  a side is **too-few** (between-launch variance unknown), and so is a separation the rule
+  would make on fewer launches than that.
 
 The gap is relative to the first side's median (the baseline, or the old report).  The rank
 test is the normal approximation with the correction for ties and for continuity (scipy's
