@@ -16,8 +16,9 @@ from support.common import REPO, package_modules
 PACKAGE = REPO / "generator" / "benchproof"
 HOME = PACKAGE / "model" / "record_columns.py"
 WRITERS = ("pages", "receipts")  # the stages that write records: the raw table, runs-data, the downloads
-# the columns every report has (its own dimensions, metrics and fields come from report.yaml and the run files)
-FIXED = columns_of(SimpleNamespace(dimensions=(), metrics=(), arm_label="Arm"))  # type: ignore[arg-type]  # all it reads of a Report
+# the columns every report has (its own dimensions, metrics and fields come from report.yaml and the run files),
+# and those a run file that has them adds (launch)
+FIXED = columns_of(SimpleNamespace(dimensions=(), metrics=(), arm_label="Arm"), RESERVED)  # type: ignore[arg-type]  # all it reads of a Report
 LABELS = {c.label for c in FIXED} - {"Arm"}  # "Arm" is report.yaml's arm_label, not benchproof's word
 IDS = {c.id for c in FIXED}
 

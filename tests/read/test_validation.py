@@ -414,7 +414,7 @@ def test_wrong_value_kinds_and_choices(example_copy):
         (
             "status",
             "metric id 'status' is a reserved column name "
-            "(arm, evidence, reason, repeat, run_id, section, started_at, status)",
+            "(arm, evidence, launch, reason, repeat, run_id, section, started_at, status)",
         ),
         ("decode_tok_s", "metric id 'decode_tok_s' is used twice"),
     ],

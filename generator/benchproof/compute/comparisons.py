@@ -24,6 +24,7 @@ import numpy as np
 from benchproof import text as fmt
 from benchproof.compute.aggregate import Results, ratio_of
 from benchproof.compute.groups import Groups
+from benchproof.compute.launches import Advice, Components, Launches, advise, launches_of
 from benchproof.compute.relative import Degraded, mark
 from benchproof.compute.separation import SAME, SEPARATED, TOO_FEW, WITHIN_NOISE, Separation, separation
 from benchproof.model.project import Project
@@ -56,6 +57,9 @@ class Comparison:
     separation: Separation
     relative_only: str | None = None  # the relative guards' reasons, when made of the records they caught
     caught: tuple[tuple[int, ...], tuple[int, ...]] | None = field(default=None, compare=False)  # (vs's, arm's) then
+    basis: str = "assumed"  # how its launches are known: recorded, tool file, assumed (compute.launches)
+    components: tuple[Components, Components] | None = None  # (vs's, arm's), when the launches are known
+    advice: Advice | None = None  # where the next runs are best spent, when not separated
 
     @property
     def state(self) -> str:
@@ -72,15 +76,45 @@ class Comparison:
         return tuple(self.relative_only.split("; ")) if self.relative_only else ()
 
     @property
+    def state_words(self) -> str:
+        """The state in words: ``within noise``, ``too few repetitions to tell``, or why the
+        launches leave it there (``between-launch variance unknown (1 launch)``); '' when separated."""
+        return self.separation.launch_words or STATE_WORDS[self.state]
+
+    @property
     def words(self) -> str:
         """``13% better, within noise``; ``the same`` for equal values; ``13% better`` alone
         when the repetitions are separated."""
         relative = mark(self.relative_only) if self.relative_only else ""
         if self.state == SAME:
             return ", ".join(w for w in (STATE_WORDS[SAME], relative) if w)
-        qualifier = STATE_WORDS[self.state]
+        qualifier = self.state_words
         direction = "the same median" if self.direction == "same" else self.direction or ""
         return ", ".join(w for w in (direction, qualifier, relative) if w)
+
+    @property
+    def launches_json(self) -> dict:
+        """results.json's ``launches`` of the comparison (docs/format.md): how its launches are
+        known, how many a side, the variance components (of log values) and the next runs;
+        each pair in results.json's order, the arm's first."""
+        counts, split, advice = self.separation.launches, self.components, self.advice
+        return {
+            "basis": self.basis,
+            "interval": "flat" if counts is None else "two-level",
+            "count": [counts[1], counts[0]] if counts else None,
+            "between_variance": [split[1].between, split[0].between] if split else None,
+            "within_variance": [split[1].within, split[0].within] if split else None,
+            "next_runs": None
+            if advice is None
+            else {
+                "runs_per_launch": advice.runs,
+                "launches_per_side": advice.launches,
+                "costs_known": advice.costs_known,
+                "run_s": advice.run_cost if advice.costs_known else None,
+                "launch_s": advice.launch_cost if advice.costs_known else None,
+                "words": advice.words,
+            },
+        }
 
     @property
     def key(self) -> tuple:
@@ -112,8 +146,25 @@ class Comparisons:
         return {(c.section, c.arm, c.point, c.metric): c for c in self.items if c.kind == BASELINE}
 
 
+def _launch_facts(launches: Launches, rows: tuple[np.ndarray, np.ndarray], found: Separation, ratio):
+    """(basis, components, advice) of a comparison made of ``rows`` (vs's, arm's)."""
+    every = np.concatenate(rows)
+    split = found.components
+    if split is None or found.separated:
+        return launches.basis_of(every), split, None
+    return launches.basis_of(every), split, advise(*split, ratio, *launches.costs(every))
+
+
 def _compare(
-    project: Project, results: Results, groups: Groups, degraded: Degraded, section, arm: str, vs: str, kind: str
+    project: Project,
+    results: Results,
+    groups: Groups,
+    degraded: Degraded,
+    launches: Launches,
+    section,
+    arm: str,
+    vs: str,
+    kind: str,
 ):
     noise = project.audit.noise_threshold
     better = {m.id: m.better for m in project.report.metrics}
@@ -128,21 +179,33 @@ def _compare(
             relative, rows_used = None, None
             if a.median is not None and b.median is not None:  # clean against clean
                 ratio = ratio_of(b.median, a.median)
-                found = separation(
-                    groups.values(section.id, vs, point, metric.id)[1],
-                    groups.values(section.id, arm, point, metric.id)[1],
-                    noise,
+                (base_rows, base), (own_rows, own) = (
+                    groups.values(section.id, vs, point, metric.id),
+                    groups.values(section.id, arm, point, metric.id),
                 )
+                found = separation(base, own, noise, launches.pair(base_rows, own_rows))
             else:  # degraded against degraded, when both were caught the same way in the same rounds
                 caught = degraded.pair(section.id, arm, vs, point, metric.id)
                 if caught is None:
                     continue
-                relative, (theirs_rows, theirs_values), (mine_rows, mine_values) = caught
-                found = separation(theirs_values, mine_values, noise)
+                relative, (base_rows, base), (own_rows, own) = caught
+                found = separation(base, own, noise, launches.pair(base_rows, own_rows))
                 ratio = ratio_of(found.median_b, found.median_a)
-                rows_used = (tuple(theirs_rows.tolist()), tuple(mine_rows.tolist()))
+                rows_used = (tuple(base_rows.tolist()), tuple(own_rows.tolist()))
+            facts = _launch_facts(launches, (base_rows, own_rows), found, ratio)
             yield Comparison(
-                section.id, arm, vs, point, metric.id, kind, ratio, better[metric.id], found, relative, rows_used
+                section.id,
+                arm,
+                vs,
+                point,
+                metric.id,
+                kind,
+                ratio,
+                better[metric.id],
+                found,
+                relative,
+                rows_used,
+                *facts,
             )
 
 
@@ -150,13 +213,16 @@ def compare(project: Project, results: Results, groups: Groups) -> Comparisons:
     """Each section's arms against its baseline (in table order), then its pairs."""
     out: list[Comparison] = []
     degraded = Degraded(project)
+    launches = launches_of(project)
     for section in project.report.sections:
         if section.baseline:
             for arm in section.arms:
                 if arm != section.baseline:
-                    out += _compare(project, results, groups, degraded, section, arm, section.baseline, BASELINE)
+                    out += _compare(
+                        project, results, groups, degraded, launches, section, arm, section.baseline, BASELINE
+                    )
         for arm, vs in section.compare:
-            out += _compare(project, results, groups, degraded, section, arm, vs, PAIR)
+            out += _compare(project, results, groups, degraded, launches, section, arm, vs, PAIR)
     return Comparisons(tuple(out))
 
 

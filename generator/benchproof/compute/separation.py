@@ -9,7 +9,12 @@ The rule the audit and ``benchproof compare`` share (AUDIT.md, ``not-separated``
   ranges do not overlap; beyond :data:`RANK_TEST_FROM` values a side (where one stray
   repetition should not decide), the interquartile ranges do not overlap **and** a
   Mann–Whitney rank test rejects "the same distribution" at :data:`ALPHA`;
-- **within-noise** otherwise.
+- **within-noise** otherwise;
+- and where the ratio's bootstrap interval exists, **separated** needs it to exclude 1.  With
+  each value's launch known (:mod:`benchproof.compute.launches`) it is the two-level interval,
+  given from :data:`~benchproof.compute.launches.INTERVAL_FROM` launches a side: one launch on
+  a side is **too-few** (between-launch variance unknown), and so is a separation the rule
+  would make on fewer launches than that.
 
 The gap is relative to the first side's median (the baseline, or the old report).  The rank
 test is the normal approximation with the correction for ties and for continuity (scipy's
@@ -34,6 +39,7 @@ import numpy as np
 
 from benchproof import text as fmt
 from benchproof.compute.bootstrap import ratio_interval
+from benchproof.compute.launches import INTERVAL_FROM, Components, interval, side_components, split
 from benchproof.compute.spread import ROBUST_FROM
 from benchproof.model.percentiles import median
 
@@ -58,6 +64,19 @@ class Separation:
     method: str  # "ranges" or "interquartile ranges and rank test" (what "overlap" meant)
     overlap: bool | None  # None when too few or the same
     interval: tuple[float, float] | None = None  # 95% bootstrap interval of median_b / median_a (n ≥ 5 a side)
+    launches: tuple[int, int] | None = None  # launches a side (a, b), when known; None: each repetition its own
+    components: tuple[Components, Components] | None = None  # (a's, b's) when the launches are known
+
+    @property
+    def launch_words(self) -> str:
+        """Why the launches leave the state where it is: ``between-launch variance unknown (1
+        launch)``, ``too few launches to tell (3 vs 4)``; '' when they do not limit it."""
+        if self.launches is None or self.state != TOO_FEW or min(self.n_a, self.n_b) < MIN_VALUES:
+            return ""
+        fewest = min(self.launches)
+        if fewest == 1:
+            return "between-launch variance unknown (1 launch)"
+        return f"too few launches to tell ({self.launches[1]} vs {self.launches[0]})"
 
     @property
     def smallest_p(self) -> float:
@@ -126,8 +145,14 @@ def needed(n_a: int, n_b: int) -> int | None:
     raise AssertionError("unreachable")  # pragma: no mutate
 
 
-def separation(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray, noise: float) -> Separation:
-    """How the repetitions ``b`` stand against ``a`` (see the module's rule)."""
+def separation(
+    a: Sequence[float] | np.ndarray,
+    b: Sequence[float] | np.ndarray,
+    noise: float,
+    launches: tuple[np.ndarray, np.ndarray] | None = None,
+) -> Separation:
+    """How the repetitions ``b`` stand against ``a`` (see the module's rule); ``launches``: each
+    value's launch (codes), when known (:mod:`benchproof.compute.launches`)."""
     # (the dtype only says what is read: ints, even past 2**64, give the same state and medians)
     x, y = np.asarray(a, float), np.asarray(b, float)  # pragma: no mutate
     large = len(x) >= RANK_TEST_FROM and len(y) >= RANK_TEST_FROM
@@ -156,7 +181,20 @@ def separation(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray,
     else:
         overlap = not (x.max() < y.min() or y.max() < x.min())
     state = SEPARATED if not overlap and gap > noise else WITHIN_NOISE
-    return Separation(state, len(x), len(y), med_a, med_b, gap, noise, method, overlap, ratio_interval(x, y))
+    counts, split_up = None, None
+    if launches is None:
+        found = ratio_interval(x, y)
+    else:
+        sides = split(x, launches[0]), split(y, launches[1])
+        found = interval(*sides)
+        counts = (sides[0].launches, sides[1].launches)
+        if min(x.min(), y.min()) > 0:
+            split_up = (side_components(sides[0]), side_components(sides[1]))
+        if min(counts) == 1 or (state == SEPARATED and min(counts) < INTERVAL_FROM):
+            state = TOO_FEW  # between-launch variance unknown, or too few launches for an interval
+    if state == SEPARATED and found is not None and found[0] <= 1 <= found[1]:
+        state = WITHIN_NOISE  # the ratio's interval holds 1
+    return Separation(state, len(x), len(y), med_a, med_b, gap, noise, method, overlap, found, counts, split_up)
 
 
 def stronger_claim(n_a: int, n_b: int) -> str:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from benchproof.errors import ImportFormatError, Problem, fail
+from benchproof.model.terms import RESERVED
 from benchproof.read.schema import line_of
 from benchproof.read.tooljson import load_json
 from benchproof.read.yamlio import read_text
@@ -49,7 +50,7 @@ __all__ = [
 
 # The run-record columns benchproof gives a meaning to (read.config.report.RESERVED_COLUMNS;
 # a test keeps the two in step).  A raw field may not take one of these names.
-RESERVED_COLUMNS = frozenset({"arm", "status", "repeat", "section", "run_id", "started_at", "reason", "evidence"})
+RESERVED_COLUMNS = frozenset(RESERVED)
 IMPORTED_FROM = "imported_from"  # the column that says where in the tool's file a record was
 
 

@@ -3,8 +3,8 @@
 records.csv, records.jsonl, runs-data (what runs.html shows), the report's raw table and the
 arm pages all list a record's columns from :func:`record_columns`, in its order: the run id,
 the section, the arm, the status, the repeat, the workload point's dimensions, the metrics,
-each derived metric's value as the input reported it, the input's other fields, the start
-time, the reason, the evidence and where the record was read.  Each column says what it
+each derived metric's value as the input reported it, the input's other fields, the launch
+(when a run file has the column), the start time, the reason, the evidence and where the record was read.  Each column says what it
 holds (its ``role``), which decides how each output writes it; a new column is a line here
 and a role the outputs know.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from benchproof.model.config import Metric, Report
 from benchproof.model.project import Project
-from benchproof.model.terms import RESERVED
+from benchproof.model.terms import LAUNCH, RESERVED
 
 # What a column holds.  A fixed column's role is its own id (the run id's: "id"); every
 # dimension is a "dimension", every metric a "metric", every other field of the input "raw".
@@ -74,6 +74,7 @@ def columns_of(report: Report, raw_columns: tuple[str, ...] | list[str] = ()) ->
             if m.derive and m.id in raw_columns
         ),
         *(RecordColumn(c, c, "raw", field=c) for c in extra),
+        *((RecordColumn(LAUNCH, "Launch id", "raw", field=LAUNCH),) if LAUNCH in raw_columns else ()),
         _fixed("started_at", "Started"),
         _fixed("reason", "Reason"),
         _fixed("evidence", "Evidence"),

@@ -21,7 +21,8 @@ DimValue = int | float | str
 NOT_RECORDED = "not recorded"  # a workload value the tool's file does not state (never a default)
 Point = tuple[tuple[str, DimValue], ...]  # a workload point: (dimension id, value) pairs, in report order
 # record columns with a meaning of their own; every other column is a raw field
-RESERVED = ("run_id", "section", "arm", "status", "repeat", "reason", "evidence", "started_at")
+LAUNCH = "launch"  # the server start, process, host or boot a repetition ran under (optional)
+RESERVED = ("run_id", "section", "arm", "status", "repeat", "reason", "evidence", "started_at", LAUNCH)
 DECISION_STATUSES = ("adopted", "rejected", "undecided")
 
 

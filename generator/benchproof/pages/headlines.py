@@ -60,11 +60,11 @@ def _compared(words: _Words, found: list[Comparison], better: str) -> str:
         # a ratio made of records a relative guard caught says so (compute.relative)
         relative = "".join(f" ({mark(r)})" for r in dict.fromkeys(c.relative_only for c in found if c.relative_only))
         if len(states) == 1:
-            qualifier = STATE_WORDS[found[0].state] if found[0].state not in (SEPARATED, SAME) else ""
+            qualifier = found[0].state_words if found[0].state not in (SEPARATED, SAME) else ""
             return (f"{qualifier}: " if qualifier else "") + ", ".join(items) + relative
         return (
             ", ".join(
-                item + (f" ({STATE_WORDS[c.state]})" if c.state not in (SEPARATED, SAME) else "")
+                item + (f" ({c.state_words})" if c.state not in (SEPARATED, SAME) else "")
                 for item, c in zip(items, found)
             )
             + relative

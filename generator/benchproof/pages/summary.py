@@ -18,6 +18,7 @@ from benchproof.audit.run import Audit
 from benchproof.charts.view import bar_view
 from benchproof.compute.aggregate import NOT_APPLICABLE, NOT_MEASURED, Results, Row, Stat
 from benchproof.compute.comparisons import STATE_WORDS, Comparisons
+from benchproof.compute.launches import ASSUMED, TOOL_FILE
 from benchproof.compute.relative import mark
 from benchproof.compute.separation import SAME, SEPARATED, stronger_claim
 from benchproof.model.config import Section
@@ -104,6 +105,8 @@ class SectionView:
     chart: bool = True  # the section draws its own chart (not in a one-section report)
     pairs: tuple[PairView, ...] = ()  # the comparisons beside the baseline (``compare``)
     stronger: str = ""  # what a stronger claim than "within noise" would need, when the counts limit it
+    launches: str = ""  # how the section's launches are known, when they are not recorded
+    next_runs: tuple[str, ...] = ()  # per comparison not separated: where its next runs are best spent
 
     @property
     def rows(self) -> tuple[SummaryRow, ...]:
@@ -150,7 +153,7 @@ def _cells(project: Project, row: Row, audit: Audit, comparisons: Comparisons | 
         missing = stat.median is None
         na = missing and stat.status == NOT_APPLICABLE
         compared = comparisons.baseline(row.section, row.arm, row.point, metric.id) if comparisons else None
-        state = STATE_WORDS[compared.state] if compared is not None and compared.state != SEPARATED else ""
+        state = compared.state_words if compared is not None and compared.state != SEPARATED else ""
         ratio, own, relative = stat.ratio, stat.is_baseline, ""
         if compared is not None and compared.relative_only:  # made of degraded records: its own ratio
             ratio, own, relative = compared.ratio, False, mark(compared.relative_only)
@@ -223,6 +226,36 @@ def _stronger(comparisons: Comparisons | None, section: Section) -> str:
         stronger_claim(c.separation.n_b, c.separation.n_a) for c in comparisons if c.section == section.id
     )
     return "; ".join(s for s in said if s)
+
+
+LAUNCH_BASIS = {
+    ASSUMED: "not recorded, so each repetition is taken as a launch of its own (a server start, "
+    "process or boot of its own); if repetitions shared one, the intervals are too narrow (a "
+    "'launch' column on the run records says which)",
+    TOOL_FILE: "from the import log, where the records of one tool file are taken as one launch (one process; "
+    "each hyperfine run a process of its own) and those of different files as different launches",
+}
+
+
+def _launches(comparisons: Comparisons | None, section: Section) -> str:
+    """How the section's launches are known, where it is not from the records' ``launch``."""
+    mine = [c for c in comparisons or () if c.section == section.id]
+    bases = {c.basis for c in mine}
+    weakest = next((b for b in (ASSUMED, TOOL_FILE) if b in bases), None)
+    return LAUNCH_BASIS[weakest] if weakest else ""
+
+
+def _next_runs(project: Project, comparisons: Comparisons | None, section: Section) -> tuple[str, ...]:
+    """``Decode t/s at Prompt 512, B against A: launches of 3 runs each …``, per comparison not
+    separated whose launches say where the next runs are best spent."""
+    labels = {d.id: d.label for d in project.report.dimensions}
+    metrics = {m.id: m.label for m in project.report.metrics}
+    return tuple(
+        f"{metrics[c.metric]}{fmt.point_in(c.point, labels)}, {project.arms[c.arm].label} against "
+        f"{project.arms[c.vs].label}: {c.advice.words}"
+        for c in comparisons or ()
+        if c.section == section.id and c.advice is not None
+    )
 
 
 def _shown_dims(project: Project, points: tuple[Point, ...]) -> tuple[list[str], list[str]]:
@@ -319,4 +352,6 @@ def section_view(
         chart=len(report.sections) > 1,
         pairs=pairs,
         stronger=_stronger(comparisons, section),
+        launches=_launches(comparisons, section),
+        next_runs=_next_runs(project, comparisons, section),
     )

@@ -209,6 +209,7 @@ def comparisons_json(comparisons) -> list[dict[str, Any]]:
                 "smallest_p": sep.smallest_p,
                 "needs_per_side": sep.needs,
                 "relative_only": c.relative_only,
+                "launches": c.launches_json,
             }
         )
     return out

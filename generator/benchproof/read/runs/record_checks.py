@@ -15,7 +15,7 @@ from benchproof import text as fmt
 from benchproof.errors import Problems, Suggest
 from benchproof.model.columns import Column, RunTable, text_of
 from benchproof.model.config import Arm, Report
-from benchproof.model.terms import STATUSES, DimValue
+from benchproof.model.terms import LAUNCH, STATUSES, DimValue
 from benchproof.read.derive import parse
 from benchproof.read.limits import MAX_VALUE, text_problem
 from benchproof.read.numbers import is_number_text, parse_column, parse_decimal, parse_number
@@ -165,6 +165,8 @@ class Validation:
         started = self._started(check + 2)
         evidence_codes, evidence = self.column("evidence").by_value(self._evidence)
         self.fail_where(evidence_codes, [why for _, why in evidence], check + 3)
+        launch_codes, launches = self.column(LAUNCH).by_value(_launch)
+        self.fail_where(launch_codes, launches, check + 4)
         columns = {
             "run_id": run_ids,
             "arm": (arm_codes, arms),
@@ -404,6 +406,22 @@ class Validation:
                 f"reported '{metric}' {what}: it is derived from {fields}, "
                 f"and {', '.join(missing)} {verb} not measured",
             )
+
+
+LAUNCH_LONGEST = 200  # characters of a launch's name
+
+
+def _launch(value: Any) -> str | None:
+    """Why a ``launch`` value is not one (a name or a whole number: a server start, a process
+    id, a host), or None; an empty one is a launch not recorded."""
+    if value is None or isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        text = text_of(value) or ""
+        if "\n" in text or "\r" in text or len(text) > LAUNCH_LONGEST:
+            return said(f"'launch' must be one line of at most {LAUNCH_LONGEST} characters", repr(text[:40]))
+        return None
+    if isinstance(value, float) and value.is_integer():
+        return None  # a process id a JSON writer gave as 4242.0
+    return said("'launch' must be a name or a whole number (a server start, a process id, a host)", repr(value))
 
 
 def _id_texts(part: Column):
