@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from benchproof.compute.aggregate import Results, aggregate
 from benchproof.compute.comparisons import Comparisons, compare
 from benchproof.compute.distributions import Distributions, distributions
+from benchproof.compute.frontier import SectionFrontier, frontiers
 from benchproof.compute.groups import Groups
 from benchproof.compute.workload import Weighed, weigh
 from benchproof.model.project import Project
@@ -28,6 +29,7 @@ class Computed:
     weighed: Weighed  # crossovers and references
     comparisons: Comparisons  # each arm against its baseline, each pair a section names
     distributions: Distributions = Distributions()  # per-request distributions and goodput
+    frontiers: tuple[SectionFrontier, ...] = ()  # sections swept over the load (compute.frontier)
 
 
 def compute(project: Project) -> Computed:
@@ -40,6 +42,7 @@ def compute(project: Project) -> Computed:
         weigh(project, results, groups),
         compare(project, results, groups),
         distributions(project, results, groups),
+        frontiers(project, results, groups),
     )
 
 
