@@ -38,6 +38,7 @@ from benchproof.receipts.decision_json import weighing_json
 from benchproof.receipts.distributions_json import distributions_json
 from benchproof.receipts.downloads import csv_pieces, jsonl_pieces, results_json
 from benchproof.receipts.evidence import site_files as evidence_files
+from benchproof.receipts.frontier_json import frontier_json
 from benchproof.receipts.listing import receipts
 from benchproof.receipts.record_text import sources
 from benchproof.receipts.runs_data import runs_data_files
@@ -234,7 +235,11 @@ def results_document(project: Project, audited: Audited) -> str:
         project,
         audited.results,
         audited.audit.findings,
-        {**weighing, **distributions_json(audited.computed.distributions)},
+        {
+            **weighing,
+            **distributions_json(audited.computed.distributions),
+            **frontier_json(project, audited.computed.frontiers),
+        },
         audited.audit.coverage,
         audited.computed.comparisons,
     )

@@ -54,7 +54,7 @@ def sweep(tmp_path, **kwargs):
 
 def test_verdict_and_crossing_equal_the_hand_computation(tmp_path):
     """fast: 1000 − 10x, lean: 800 − 5x; they cross where 10x − 5x = 200: x = 40 tokens/s per user,
-    fast ahead above, lean below, each decided on its side."""
+    lean ahead above (500 against 400 at 60), fast below (900 against 750 at 10), each decided on its side."""
     (frontier,) = sweep(tmp_path, report_extra="slo:\n  - {interactivity_min: 50}\n").frontiers
     assert (frontier.load, frontier.throughput, frontier.interactivity) == (
         "max_concurrency",

@@ -17,12 +17,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from benchproof import text
 from benchproof.compute import frontier_stats as fs
 from benchproof.compute.aggregate import Results
 from benchproof.compute.groups import Groups
 from benchproof.model.config import Arm, Report
 from benchproof.model.project import Project
-from benchproof.model.terms import DimValue, Point
+from benchproof.model.terms import DimValue, Point, value_key
 
 LOADS = ("max_concurrency", "concurrency", "request_rate", "rate")
 THROUGHPUTS = ("output_tokens_per_s", "output_throughput", "output_token_throughput")
@@ -119,6 +120,19 @@ def _load(report: Report, points: tuple[Point, ...]) -> str | None:
     return _first(report.frontier.load, LOADS, varied)
 
 
+def _tied(points: tuple[Point, ...], load: str) -> set[str]:
+    """The dimensions that name the load again (GuideLLM's ``concurrent@4`` beside
+    ``max_concurrency`` 4): one value for each load value and one load value for each of theirs.
+    They do not split a sweep."""
+    pairs: dict[str, set] = {}
+    for point in points:
+        values = dict(point)
+        for k, v in point:
+            if k != load:
+                pairs.setdefault(k, set()).add((value_key(v), value_key(values.get(load))))
+    return {k for k, found in pairs.items() if len({a for a, _ in found}) == len(found) == len({b for _, b in found})}
+
+
 def _number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -139,13 +153,13 @@ def derived(arm: Arm, throughput: str) -> tuple[Derived, ...]:
     if gpus and price:
         cost = Derived(
             "cost",
-            f"{price.value:g} {price.currency} per GPU-hour ({price.source}, {price.date}) × {gpus.count} GPUs "
+            f"{text.setting(price.value)} {price.currency} per GPU-hour ({price.source}, {price.date}) × {gpus.count} GPUs "
             f"÷ (output tokens/s × 3,600 s) × 1,000,000 ({where}: price_per_gpu_hour, gpus)",
         )
     else:
         cost = Derived("cost", None, f"{where} declares no {'price_per_gpu_hour' if gpus else 'gpus'}")
     per_joule = (
-        Derived("per_joule", f"output tokens/s ÷ {power.value:g} W ({power.source}; {where}: power_w)")
+        Derived("per_joule", f"output tokens/s ÷ {text.setting(power.value)} W ({power.source}; {where}: power_w)")
         if power
         else Derived("per_joule", None, f"{where} declares no power_w")
     )
@@ -245,11 +259,14 @@ def frontiers(project: Project, results: Results, groups: Groups) -> tuple[Secti
         load = _load(report, points)
         if load is None:
             continue
+        tied = _tied(points, load)
         by_rest: dict[Point, list] = {}
         for point in points:
             value = dict(point).get(load)
             if _number(value):
-                by_rest.setdefault(tuple((k, v) for k, v in point if k != load), []).append((value, point))
+                by_rest.setdefault(tuple((k, v) for k, v in point if k != load and k not in tied), []).append(
+                    (value, point)
+                )
         for rest, loads in by_rest.items():
             if len(loads) < 2:
                 continue
@@ -321,3 +338,37 @@ def _slo_target(report: Report, interactivity: str) -> float | None:
         if f"{objective.metric}_p50" == interactivity and objective.max > 0:
             return 1000.0 / objective.max if report.frontier.axis == "per_user" else objective.max
     return None
+
+
+X_DECIMALS = 1  # tokens/s per user and ms on the x axis
+
+
+def x_unit(frontier: SectionFrontier) -> str:
+    return "tokens/s per user" if frontier.axis == "per_user" else "ms"
+
+
+def verdict_words(frontier: SectionFrontier, pair: PairVerdict, labels: dict[str, str]) -> str:
+    """The verdict in the issue's words: "A serves more than B at every target from X up (95%)",
+    "A and B cross at X (interval …)", "undecided"."""
+    v, unit = pair.verdict, x_unit(frontier)
+    names = (labels.get(pair.first, pair.first), labels.get(pair.second, pair.second))
+    up = "up" if frontier.axis == "per_user" else "down"
+    if v.kind == "ahead":
+        assert v.leader is not None  # an ahead verdict names its leader
+        lead, other = names[v.leader], names[1 - v.leader]
+        return (
+            f"{lead} serves more than {other} at every target from {text.measured(v.at, X_DECIMALS, unit)} {up} (95%)"
+        )
+    if v.kind == "cross":
+        assert v.leader is not None  # a crossing names the arm ahead on the demanding side
+        lead, other = names[v.leader], names[1 - v.leader]
+        where = text.measured(v.at, X_DECIMALS, unit)
+        interval = text.span(v.low, v.high, X_DECIMALS, unit)
+        share = text.percent(v.share, 0)
+        return (
+            f"{names[0]} and {names[1]} cross at {where} (interval {interval}, {share} of resamples cross): "
+            f"{lead} serves more from there {up}, {other} before"
+        )
+    if v.span is None:
+        return f"{names[0]} against {names[1]}: undecided (no target both measured)"
+    return f"{names[0]} against {names[1]}: undecided (the 95% intervals overlap at the targets both measured)"

@@ -86,8 +86,8 @@ def interval(readings: np.ndarray) -> tuple[float, float] | None:
 class Verdict:
     """Two arms across the targets both measured: ``kind`` ``ahead`` (``leader`` serves more at
     every target from ``at`` to the demanding end, 95% intervals), ``cross`` (their fronts cross
-    at ``at``, each ahead on one side; ``low``–``high``: where the resamples cross) or
-    ``undecided``; ``share``: the resamples with a crossing."""
+    at ``at``, each ahead on one side, ``leader`` on the demanding one; ``low``–``high``: where
+    the resamples cross) or ``undecided``; ``share``: the resamples with a crossing."""
 
     kind: str
     leader: int | None = None  # 0: the first arm, 1: the second
@@ -138,7 +138,8 @@ def verdict(
         roots = _root(grid, boot)
         share = float(np.mean(~np.isnan(roots)))
         bounds = np.nanpercentile(roots, (tail, 100 - tail)) if share > 0 else (np.nan, np.nan)
-        return Verdict("cross", None, float(crossing), float(bounds[0]), float(bounds[1]), share, span)
+        top = 0 if d[-1] > 0 else 1  # the arm ahead at the demanding end
+        return Verdict("cross", top, float(crossing), float(bounds[0]), float(bounds[1]), share, span)
     for leader in (0, 1):
         sure = ahead[leader]
         if sure[-1]:
