@@ -29,6 +29,7 @@ RESAMPLES = 2000
 SEED = 20261208
 LEVEL = 0.95
 GRID = 41  # targets the verdict looks at across the range both arms measured
+SHORT = 40  # at most 1 resample in 40 (the 2.5% tail) may not reach the target
 
 
 def front(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -39,19 +40,27 @@ def front(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return ~dominated & ~np.isnan(x) & ~np.isnan(y)
 
 
-def at_target(x: np.ndarray, y: np.ndarray, t: float) -> np.ndarray:
-    """(B,) the front of each row read at ``t`` (NaN where its front does not reach ``t``)."""
-    on = front(x, y)
-    below = np.where(on & (x <= t), x, -np.inf)
-    above = np.where(on & (x >= t), x, np.inf)
-    left, right = below.argmax(axis=1)[:, None], above.argmin(axis=1)[:, None]
-    xl, xr = np.take_along_axis(x, left, 1)[:, 0], np.take_along_axis(x, right, 1)[:, 0]
-    yl, yr = np.take_along_axis(y, left, 1)[:, 0], np.take_along_axis(y, right, 1)[:, 0]
-    span = xr - xl
-    with np.errstate(invalid="ignore"):
-        share = np.divide(t - xl, span, out=np.zeros_like(span), where=span > 0)
-    reached = np.isfinite(below.max(axis=1)) & np.isfinite(above.min(axis=1))
+def at_targets(x: np.ndarray, y: np.ndarray, targets: Sequence[float] | np.ndarray) -> np.ndarray:
+    """(B, G) the front of each row read at each of G targets (NaN where its front does not
+    reach one); the front is found once for them all."""
+    on = front(x, y)[:, None, :]
+    t = np.asarray(targets)[None, :, None]
+    xs = x[:, None, :]
+    below = np.where(on & (xs <= t), xs, -np.inf)  # (B, G, P)
+    above = np.where(on & (xs >= t), xs, np.inf)
+    left, right = below.argmax(axis=2), above.argmin(axis=2)  # (B, G)
+    rows = np.arange(len(x))[:, None]
+    xl, xr, yl, yr = x[rows, left], x[rows, right], y[rows, left], y[rows, right]
+    # t on a point (xl = xr, so yl = yr: two front points never share an x otherwise): no share
+    span = np.where(xr > xl, xr - xl, np.inf)  # pragma: no mutate (t = xl there: any stand-in gives share 0)
+    share = (t[:, :, 0] - xl) / span
+    reached = np.isfinite(below.max(axis=2)) & np.isfinite(above.min(axis=2))
     return np.where(reached, yl + (yr - yl) * share, np.nan)
+
+
+def at_target(x: np.ndarray, y: np.ndarray, t: float) -> np.ndarray:
+    """(B,) the front of each row read at ``t``: :func:`at_targets` at one target."""
+    return at_targets(x, y, [t])[:, 0]
 
 
 def resampled(runs: Sequence[tuple[np.ndarray, np.ndarray]], draws: int, rng: np.random.Generator):
@@ -75,9 +84,9 @@ def medians(runs: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, 
 def interval(readings: np.ndarray) -> tuple[float, float] | None:
     """The 95% percentile interval of bootstrap readings; None when more than the tail's share
     of them is NaN (a bound would rest on resamples that did not reach the target)."""
-    tail = (1 - LEVEL) / 2
-    if np.count_nonzero(np.isnan(readings)) > tail * len(readings):
+    if np.count_nonzero(np.isnan(readings)) * SHORT > len(readings):
         return None
+    tail = (1 - LEVEL) / 2
     low, high = np.nanpercentile(readings, (tail * 100, 100 - tail * 100))
     return float(low), float(high)
 
@@ -106,9 +115,8 @@ def _root(grid: np.ndarray, d: np.ndarray) -> np.ndarray:
     k = change.argmax(axis=1)
     rows = np.arange(len(d))
     d0, d1 = d[rows, k], d[rows, k + 1]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        at = grid[k] + (grid[k + 1] - grid[k]) * d0 / (d0 - d1)
-    return np.where(has, at, np.nan)
+    gap = np.where(has, d0 - d1, 1.0)  # pragma: no mutate (the stand-in where no sign changes is never read)
+    return np.where(has, grid[k] + (grid[k + 1] - grid[k]) * d0 / gap, np.nan)
 
 
 def verdict(
@@ -118,28 +126,29 @@ def verdict(
     """The verdict between two arms, each given as (x, y) of its medians (1, P) and of its
     resamples (B, P), on the same number of resamples."""
     (x1, y1, bx1, by1), (x2, y2, bx2, by2) = first, second
-    lows = [np.nanmin(np.where(front(x, y), x, np.nan)) for x, y in ((x1, y1), (x2, y2))]
-    highs = [np.nanmax(np.where(front(x, y), x, np.nan)) for x, y in ((x1, y1), (x2, y2))]
-    bottom, top = max(lows), min(highs)
+    ranges = [x[front(x, y)] for x, y in ((x1, y1), (x2, y2))]
+    if not all(len(r) for r in ranges):  # an arm with no point: nothing to weigh
+        return Verdict("undecided")
+    bottom, top = max(r.min() for r in ranges), min(r.max() for r in ranges)
     if not bottom < top:
         return Verdict("undecided")
     grid = np.linspace(bottom, top, GRID)
-    d = np.array([at_target(x1, y1, t)[0] - at_target(x2, y2, t)[0] for t in grid])
-    boot = np.stack([at_target(bx1, by1, t) - at_target(bx2, by2, t) for t in grid], axis=1)  # (B, GRID)
+    d = at_targets(x1, y1, grid)[0] - at_targets(x2, y2, grid)[0]
+    boot = at_targets(bx1, by1, grid) - at_targets(bx2, by2, grid)  # (B, GRID)
     tail = (1 - LEVEL) / 2 * 100
-    unknown = np.isnan(boot)
-    with np.errstate(invalid="ignore"):  # inf − inf between two resamples short of t: no bound either way
-        low = np.percentile(np.where(unknown, -np.inf, boot), tail, axis=0)  # a resample short of t: no bound
-        high = np.percentile(np.where(unknown, np.inf, boot), 100 - tail, axis=0)
+    # a resample short of a target (NaN) makes that target's bounds NaN: neither arm is ahead there
+    low, high = np.percentile(boot, (tail, 100 - tail), axis=0)
     ahead = (low > 0, high < 0)  # the first arm surely ahead at each target; the second
     span = (float(bottom), float(top))
     crossing = _root(grid, d[None, :])[0]
     if ahead[0].any() and ahead[1].any() and not np.isnan(crossing):
         roots = _root(grid, boot)
-        share = float(np.mean(~np.isnan(roots)))
-        bounds = np.nanpercentile(roots, (tail, 100 - tail)) if share > 0 else (np.nan, np.nan)
-        top = 0 if d[-1] > 0 else 1  # the arm ahead at the demanding end
-        return Verdict("cross", top, float(crossing), float(bounds[0]), float(bounds[1]), share, span)
+        share = float(np.mean(~np.isnan(roots)))  # above 0: each arm is ahead somewhere in 95% of them
+        bounds = np.nanpercentile(roots, (tail, 100 - tail))
+        last = int(
+            ahead[1][np.flatnonzero(ahead[0] | ahead[1]).max()]
+        )  # the arm surely ahead nearest the demanding end
+        return Verdict("cross", last, float(crossing), float(bounds[0]), float(bounds[1]), share, span)
     for leader in (0, 1):
         sure = ahead[leader]
         if sure[-1]:
