@@ -309,7 +309,7 @@ def report_files(
             f"requests  {project.requests.count:,} request records: "
             f"{sum(c.kind in ('ecdf', 'histogram') for c in drawn)} distribution charts"
         )
-    if page.workload or page.distributions:
+    if page.workload or page.distributions or page.frontier:
         site.add(asset_path("workload.js"), asset("workload.js"))
     site.add(MARKER, MARKER_TEXT)
     listed = (

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from markupsafe import Markup
+
 from benchproof import text as fmt
 from benchproof.addresses import slug
 from benchproof.charts.chart import ReportCharts
@@ -80,6 +82,7 @@ class FrontierView:
 @dataclass(frozen=True)
 class FrontierPage:
     views: tuple[FrontierView, ...]
+    payload: Markup  # every frontier chart's spec, for assets/workload.js (drawn in place of the SVG)
 
     @property
     def lines(self) -> tuple[str, ...]:
@@ -192,4 +195,5 @@ def frontier_page(project: Project, computed: Computed, charts: ReportCharts) ->
     if not computed.frontiers:
         return None
     labels = {a.id: a.label for a in project.arms.values()}
-    return FrontierPage(tuple(_view(project, f, c, labels) for f, c in zip(computed.frontiers, charts.frontiers)))
+    views = tuple(_view(project, f, c, labels) for f, c in zip(computed.frontiers, charts.frontiers))
+    return FrontierPage(views, fmt.script_json({"charts": [{"key": c.key, "spec": c.spec} for c in charts.frontiers]}))
