@@ -298,3 +298,46 @@ def test_a_crossing_without_both_sides_decided_is_not_a_crossing():
     v = fs.verdict(first, second)
     assert (v.kind, v.leader) == ("ahead", 1)
     assert 5.0 < v.at < 10.0
+
+
+def test_a_tpot_or_ttft_bound_of_slo_is_the_target(tmp_path):
+    from dataclasses import replace
+
+    from benchproof.compute.frontier import _slo_target
+    from benchproof.model.config import Objective
+    from benchproof.model.terms import Where
+
+    report = load_project(sweep_project(tmp_path / "p")).report
+    bound = replace(
+        report, slo=(Objective("ttft_ms", 500.0, Where("report.yaml", 1)), Objective("tpot_ms", 20.0, None))
+    )
+    assert _slo_target(bound, "tpot_ms_p50") == 50.0  # TPOT ≤ 20 ms: 50 output tokens/s per user
+    assert _slo_target(bound, "median_tpot_ms") is None  # a tool's stated median is not the requests' metric
+    latency = replace(bound, frontier=replace(bound.frontier, axis="latency"))
+    assert _slo_target(latency, "ttft_ms_p50") == 500.0
+
+
+def test_the_verdicts_in_words(tmp_path):
+    from dataclasses import replace
+
+    from benchproof.compute.frontier import PairVerdict, verdict_words
+
+    (frontier,) = sweep(tmp_path).frontiers
+    labels = {"fast": "Fast engine", "lean": "Lean engine"}
+    ahead = PairVerdict("fast", "lean", fs.Verdict("ahead", 1, 42.25, span=(10.0, 60.0)))
+    assert verdict_words(frontier, ahead, labels) == (
+        "Lean engine serves more than Fast engine at every target from 42.2 tokens/s per user up (95%)"
+    )
+    latency = replace(frontier, axis="latency")
+    assert verdict_words(latency, ahead, labels).endswith("from 42.2 ms down (95%)")
+    undecided = PairVerdict("fast", "lean", fs.Verdict("undecided", span=(10.0, 60.0)))
+    assert verdict_words(frontier, undecided, labels) == (
+        "Fast engine against Lean engine: undecided (the 95% intervals overlap at the targets both measured)"
+    )
+    apart = PairVerdict("fast", "lean", fs.Verdict("undecided"))
+    assert verdict_words(frontier, apart, labels).endswith("undecided (no target both measured)")
+    cross = PairVerdict("fast", "lean", fs.Verdict("cross", 0, 40.0, 39.5, 40.5, 0.97, (10.0, 60.0)))
+    assert verdict_words(frontier, cross, labels) == (
+        "Fast engine and Lean engine cross at 40.0 tokens/s per user (interval 39.5–40.5 tokens/s per user, "
+        "97% of resamples cross): Fast engine serves more from there up, Lean engine before"
+    )
