@@ -39,6 +39,7 @@ from benchproof.receipts.decision_json import weighing_json
 from benchproof.receipts.distributions_json import distributions_json
 from benchproof.receipts.downloads import csv_pieces, jsonl_pieces, results_json
 from benchproof.receipts.evidence import site_files as evidence_files
+from benchproof.receipts.frontier_json import frontier_json
 from benchproof.receipts.listing import receipts
 from benchproof.receipts.record_text import sources
 from benchproof.receipts.runs_data import runs_data_files
@@ -241,6 +242,7 @@ def results_document(project: Project, audited: Audited) -> str:
             **weighing,
             **distributions_json(audited.computed.distributions),
             **steady_json(project, audited.computed.steady),
+            **frontier_json(project, audited.computed.frontiers),
         },
         audited.audit.coverage,
         audited.computed.comparisons,
@@ -311,7 +313,7 @@ def report_files(
             f"requests  {project.requests.count:,} request records: "
             f"{sum(c.kind in ('ecdf', 'histogram') for c in drawn)} distribution charts"
         )
-    if page.workload or page.distributions:
+    if page.workload or page.distributions or page.frontier:
         site.add(asset_path("workload.js"), asset("workload.js"))
     site.add(MARKER, MARKER_TEXT)
     listed = (

@@ -1,13 +1,14 @@
-/* benchproof report: draws the charts of "Weighed by your workload" (crossover, reference) and
- * of "Per-request distributions" (ECDF, histogram) in place of their
- * static SVG, fitted to the width of their figure. Every spec is embedded in
- * #workload-charts and #distribution-charts, numbers computed in Python: the browser only draws.
+/* benchproof report: draws the charts of "Weighed by your workload" (crossover, reference), of
+ * "Per-request distributions" (ECDF, histogram) and of "Throughput against interactivity" in
+ * place of their static SVG, fitted to the width of their figure. Every spec is embedded in
+ * #workload-charts, #distribution-charts and #frontier-charts, numbers computed in Python: the
+ * browser only draws.
  * Nothing is fetched from the network. */
 (function () {
   "use strict";
   if (typeof window.vegaEmbed !== "function") { return; }
   const specs = {};
-  ["workload-charts", "distribution-charts"].forEach(function (id) {
+  ["workload-charts", "distribution-charts", "frontier-charts"].forEach(function (id) {
     const holder = document.getElementById(id);
     if (!holder) { return; }
     JSON.parse(holder.textContent).charts.forEach(function (chart) { specs[chart.key] = chart.spec; });

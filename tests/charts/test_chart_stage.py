@@ -27,7 +27,7 @@ from support.requests import vllm_result
 DRAWS = {
     "example": {"bars"},
     "rejected": {"bars", "crossover", "reference"},
-    "requests": {"bars", "sweep", "ecdf", "histogram"},
+    "requests": {"bars", "sweep", "ecdf", "histogram", "frontier"},  # a rate sweep with output_throughput
     "compare": {"compare"},
 }
 

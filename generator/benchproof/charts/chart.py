@@ -29,6 +29,7 @@ KINDS = {
     "crossover": Kind(png=False, labelled=False),  # time per request against output tokens (charts.workload)
     "reference": Kind(png=False, labelled=False),  # a reference distribution (charts.workload)
     "compare": Kind(png=False, labelled=False),
+    "frontier": Kind(png=True, labelled=True),  # throughput against interactivity (charts.frontier)
 }
 
 
@@ -83,12 +84,13 @@ class ReportCharts:
     distributions: tuple[Distribution, ...]  # one per computed distribution view, in its order
     crossovers: tuple[Chart | None, ...]  # one per crossover (None: an arm has no line to draw)
     references: tuple[Chart, ...]  # one per reference
+    frontiers: tuple[Chart, ...] = ()  # one per frontier of a section swept over the load
 
     @property
     def all(self) -> tuple[Chart, ...]:
         """Every chart, each once: what the build draws."""
         drawn = [c for d in self.distributions for c in (d.ecdf, d.histogram) if c is not None]
-        return (*self.views, *drawn, *(c for c in self.crossovers if c is not None), *self.references)
+        return (*self.views, *drawn, *(c for c in self.crossovers if c is not None), *self.references, *self.frontiers)
 
     @property
     def view_keys(self) -> frozenset[str]:

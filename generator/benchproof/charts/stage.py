@@ -16,6 +16,7 @@ from benchproof.cache import Cache
 from benchproof.charts import style
 from benchproof.charts.bars import chart_views
 from benchproof.charts.chart import Distribution, ReportCharts
+from benchproof.charts.frontier import frontier_charts
 from benchproof.charts.workload import crossover_chart, reference_chart
 from benchproof.compute.run import Computed
 from benchproof.model.project import Project
@@ -55,4 +56,5 @@ def report_charts(
         distributions,
         tuple(crossover_chart(c, arms, i) for i, c in enumerate(weighed.crossovers, 1)),
         tuple(references),
+        frontier_charts(project, computed),
     )

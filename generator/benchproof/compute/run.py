@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from benchproof.compute.aggregate import Results, aggregate
 from benchproof.compute.comparisons import Comparisons, compare
 from benchproof.compute.distributions import Distributions, distributions
+from benchproof.compute.frontier import SectionFrontier, frontiers
 from benchproof.compute.groups import Groups
 from benchproof.compute.steady_runs import Steadiness
 from benchproof.compute.workload import Weighed, weigh
@@ -30,6 +31,7 @@ class Computed:
     comparisons: Comparisons  # each arm against its baseline, each pair a section names
     distributions: Distributions = Distributions()  # per-request distributions and goodput
     steady: Steadiness = Steadiness()  # each run's series read for a steady state (compute/steady_runs.py)
+    frontiers: tuple[SectionFrontier, ...] = ()  # sections swept over the load (compute.frontier)
 
 
 def compute(project: Project, steady: Steadiness | None = None) -> Computed:
@@ -43,6 +45,7 @@ def compute(project: Project, steady: Steadiness | None = None) -> Computed:
         compare(project, results, groups),
         distributions(project, results, groups),
         steady or Steadiness(),
+        frontiers(project, results, groups),
     )
 
 

@@ -100,6 +100,25 @@ class Launch:
 
 
 @dataclass(frozen=True)
+class Declared:
+    """A figure an arm file declares for the derived figures (a GPU-hour's price, the power
+    drawn), with where it comes from: what the derived figures' footnotes state as their basis."""
+
+    value: float
+    source: str
+    currency: str | None = None  # a price's
+    date: str | None = None  # when the price was quoted
+
+
+@dataclass(frozen=True)
+class Gpus:
+    """The accelerators an arm ran on: ``gpus: {count, model}``."""
+
+    count: int
+    model: str
+
+
+@dataclass(frozen=True)
 class Arm:
     id: str
     label: str
@@ -114,6 +133,9 @@ class Arm:
     notes_html: str
     evidence: tuple[str, ...]
     where: Where
+    gpus: Gpus | None = None  # the normalisation keys (docs/format.md): the derived figures' basis
+    price_per_gpu_hour: Declared | None = None
+    power_w: Declared | None = None
 
     @property
     def like_for_like(self) -> bool:
@@ -131,6 +153,20 @@ class Objective:
 
 
 @dataclass(frozen=True)
+class FrontierSpec:
+    """report.yaml's ``frontier:`` (None: the defaults of compute.frontier) and the interactivity
+    target ``slo:`` names (``interactivity_min``)."""
+
+    load: str | None = None  # the dimension swept: concurrency or request rate
+    throughput: str | None = None  # the run metric on the y axis
+    interactivity: str | None = None  # the run metric on the x axis
+    axis: Literal["per_user", "latency"] = "per_user"  # per_user: 1000 / the metric (tokens/s per user)
+    target: float | None = None  # slo: interactivity_min, in the x axis's unit
+    where: Where | None = None  # the frontier: block's line
+    target_where: Where | None = None
+
+
+@dataclass(frozen=True)
 class Report:
     title: str
     subtitle: str
@@ -144,6 +180,7 @@ class Report:
     arm_label: str = "Arm"  # the heading of the arm column
     request_metrics: tuple[Metric, ...] = ()  # ``per: request``: distributions of requests/ records
     slo: tuple[Objective, ...] = ()  # service-level objectives: what makes a request good
+    frontier: FrontierSpec = field(default_factory=lambda: FrontierSpec())  # frontier: and slo:'s target
     marks: Marks = field(default=Marks(), compare=False, repr=False)  # the lines of report.yaml's keys
 
     @cached_property

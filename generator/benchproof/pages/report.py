@@ -26,6 +26,7 @@ from benchproof.model.records import Records, RunRecord
 from benchproof.model.terms import STATUSES
 from benchproof.pages.audit_view import AuditBlock, audit_block
 from benchproof.pages.configuration import what_ran
+from benchproof.pages.frontier_view import FrontierPage, frontier_page
 from benchproof.pages.headlines import Headline, headlines
 from benchproof.pages.summary import Cell, SectionView, section_view
 from benchproof.pages.workload_view import WorkloadView, workload_view
@@ -87,6 +88,7 @@ class ReportPage:
     decision: DecisionView | None = None  # the Decision block (report.yaml decision)
     workload: WorkloadView | None = None  # "Weighed by your workload" (crossover, reference)
     distributions: DistributionsPage | None = None  # "Per-request distributions" (requests/)
+    frontier: FrontierPage | None = None  # "Throughput against interactivity" (pages.frontier_view)
     arm_label: str = "Arm"  # the heading of the arm column (report.yaml arm_label)
     headlines: tuple[Headline, ...] = ()  # each section's main result in words, at the top
     noise: str = "3%"  # audit.noise_threshold, the difference of medians that is more than noise
@@ -220,6 +222,7 @@ def report_page(
         headlines=headlines(project, computed),
         noise=f"{fmt.setting(project.audit.noise_threshold * 100)}%",
         distributions=distributions,
+        frontier=frontier_page(project, computed, charts),
     )
 
 

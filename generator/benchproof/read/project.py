@@ -14,6 +14,7 @@ from benchproof.model.project import Project
 from benchproof.model.records import Records
 from benchproof.read.config.arms import arm_files, read_arm
 from benchproof.read.config.audit import check_parity, read_audit
+from benchproof.read.config.frontier import check_frontier
 from benchproof.read.config.report import REL, read_report
 from benchproof.read.config.requests import check_names, check_stated
 from benchproof.read.config.settle import with_decimals, with_order
@@ -103,6 +104,7 @@ def load_project(root: Path, strict: bool = False) -> Project:
     check_stated(report, columns, problems)
     report, records, requests = read_requests(root, report, records, problems)
     report, records = _settled(report, records, problems)
+    check_frontier(report, problems)
     if not count and not any(
         p.file.startswith("runs/") and p.file.lower().endswith(RUN_SUFFIXES) for p in problems.errors
     ):

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from benchproof.errors import Problems, did_you_mean
 from benchproof.model.config import Arm, Claim, Launch
 from benchproof.model.terms import LAUNCH_STATUSES, ROLES, Where
+from benchproof.read.config.frontier import NORMALISATION_FIELDS, read_normalisation
 from benchproof.read.config.report import id_problem
 from benchproof.read.inputs import folder_files, outside, strays
 from benchproof.read.limits import MAX_LABEL
@@ -55,6 +56,7 @@ ARM_FIELDS = {
     "command": Field("strlist", doc="The exact command line(s)"),
     "notes": Field("str", doc="Markdown text about the arm"),
     "evidence": Field("list", item="str", doc="Files under evidence/ that show what ran"),
+    **NORMALISATION_FIELDS,
 }
 FILE_TABLES["arms/<id>.yaml"] = ("an arm file", ARM_FIELDS)
 
@@ -205,4 +207,5 @@ def read_arm(root: Path, path: Path, report_subject: dict, problems: Problems) -
         notes_html=render_markdown(arm.get("notes", "")),
         evidence=tuple(evidence),
         where=Where(rel, 1),
+        **read_normalisation(arm, doc, rel, problems),
     )

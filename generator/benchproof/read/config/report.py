@@ -13,6 +13,7 @@ from benchproof.model.config import Dimension, Metric, Report, Section
 from benchproof.model.terms import RESERVED, value_key
 from benchproof.read.config.audit_fields import AUDIT_FIELDS
 from benchproof.read.config.decision_fields import CROSSOVER_FIELDS, DECISION_FIELDS, REFERENCE_FIELDS
+from benchproof.read.config.frontier import FRONTIER_FIELD, read_frontier
 from benchproof.read.config.requests import PER, PER_FIELD, SLO_FIELD, STATED_FIELD, read_slo, stated_of
 from benchproof.read.derive import DeriveError, parse
 from benchproof.read.limits import MAX_ID, MAX_LABEL, too_long
@@ -121,6 +122,7 @@ REPORT_FIELDS = {
         doc="A distribution of your own measurements the benchmark's repetitions are placed in",
     ),
     "slo": SLO_FIELD,
+    "frontier": FRONTIER_FIELD,
 }
 FILE_TABLES[REL] = (REL, REPORT_FIELDS)
 BETTER = METRIC_FIELDS["better"].choices
@@ -414,6 +416,7 @@ def read_report(root: Path, doc: Any, problems: Problems) -> tuple[Report | None
         arm_label=top.get("arm_label") or REPORT_FIELDS["arm_label"].default,
         request_metrics=per_request,
         slo=read_slo(top, doc, per_request, problems),
+        frontier=read_frontier(top, doc, problems),
         marks=marks(doc),
     )
     return report, [info for _, info in sections]

@@ -17,6 +17,7 @@ from benchproof.errors import Problems, did_you_mean
 from benchproof.model.config import Metric, Objective, Report
 from benchproof.model.percentiles import COUNT, PER_RUN, is_stat
 from benchproof.model.terms import Where
+from benchproof.read.config.frontier import TARGET_FIELD
 from benchproof.read.schema import Field, check_map, line_of, shown
 from benchproof.text import setting
 
@@ -38,8 +39,9 @@ STATED_FIELD = Field(
     "p99: ttft_p99_ms}; checked against the requests (audit rule summary-differs)",
 )
 SLO_FIELDS = {
-    "metric": Field("str", required=True, doc="A request metric (per: request)"),
-    "max": Field("number", required=True, doc="The most a request may take, in the metric's unit"),
+    "metric": Field("str", doc="A request metric (per: request); required unless the entry is interactivity_min"),
+    "max": Field("number", doc="The most a request may take, in the metric's unit; required with metric"),
+    "interactivity_min": TARGET_FIELD,  # the frontier's target (read.config.frontier), not a request's
 }
 SLO_FIELD = Field(
     "list",
@@ -99,7 +101,12 @@ def read_slo(top: dict, doc: Any, request_metrics: tuple[Metric, ...], problems:
     for i, item in enumerate(items):
         line = line_of(items, i) or line_of(doc, "slo")
         entry = check_map(item, REL, "an slo entry", SLO_FIELDS, problems, line)
-        if not entry or "metric" not in entry or "max" not in entry:
+        if entry is None or "interactivity_min" in entry or (isinstance(item, dict) and "interactivity_min" in item):
+            continue  # the frontier's target: read.config.frontier
+        if "metric" not in entry or "max" not in entry:
+            if all(isinstance(item, dict) and item.get(k) is not None for k in ("metric", "max")):
+                continue  # present but mistyped: check_map has said so
+            problems.error(REL, line, "an slo entry needs metric and max (or is interactivity_min alone)")
             continue
         metric = entry["metric"]
         if metric not in ids:
