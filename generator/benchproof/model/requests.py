@@ -6,6 +6,9 @@ starts[i + 1]]`` are run ``i``'s values (``i`` being the run record's row in
 :class:`~benchproof.model.records.Records`), already sorted, so every percentile is read off
 them (:mod:`benchproof.model.percentiles`).  A request whose error text is not empty is
 ``failed``: it is counted (``failed``) and never in a latency.
+
+Beside the sorted values, each metric's :class:`RunSeries` keeps every request in the order it
+started (``start_s``), so a run is seen over time (the timeline, a steady state).
 """
 
 from __future__ import annotations
@@ -41,6 +44,38 @@ class RunValues:
 
 
 @dataclass(frozen=True)
+class RunSeries:
+    """One request metric's value of every request, run after run, in request start order.
+
+    ``values[starts[i]:starts[i + 1]]`` are run ``i``'s requests, ordered by their ``start_s``
+    (stable: requests without one after those with, in file order; a run whose requests have no
+    ``start_s`` is in file order).  A failed request, or one without the metric, is NaN;
+    ``failed`` tells the two apart.  A metric holding a list per request (its inter-token gaps)
+    has the mean of the request's list.  ``start_s``, ``failed`` and ``starts`` are one array
+    each, shared by every metric's series (the same requests in the same order): the values
+    are float32 (a latency's seven digits), so a series costs 4 bytes a request and a metric.
+    """
+
+    values: np.ndarray  # float32, NaN: failed or not measured
+    start_s: np.ndarray  # float64, seconds from any fixed origin; NaN: the request has no start time
+    failed: np.ndarray  # bool
+    starts: np.ndarray  # int64, one more than there are runs
+
+    def of(self, run: int) -> tuple[np.ndarray, np.ndarray]:
+        """Run ``run``'s ``(start_s, values)``, in start order."""
+        part = slice(self.starts[run], self.starts[run + 1])
+        return self.start_s[part], self.values[part]
+
+    def failed_of(self, run: int) -> np.ndarray:
+        return self.failed[self.starts[run] : self.starts[run + 1]]
+
+    def timed(self, run: int) -> bool:
+        """Whether every request of run ``run`` has a start time (and it has requests)."""
+        part = self.start_s[self.starts[run] : self.starts[run + 1]]
+        return bool(len(part)) and not bool(np.isnan(part).any())
+
+
+@dataclass(frozen=True)
 class RequestData:
     """Every request record read, reduced to what the distributions, goodput and the audit use."""
 
@@ -50,6 +85,7 @@ class RequestData:
     good: np.ndarray | None = None  # requests per run that succeeded and met every objective
     files: tuple[str, ...] = ()  # the request files read (project paths)
     count: int = 0  # request records read
+    series: dict[str, RunSeries] = field(default_factory=dict)  # metric id → every request in start order
 
     @property
     def present(self) -> bool:

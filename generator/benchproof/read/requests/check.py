@@ -8,6 +8,8 @@ The rules are the run records' (:mod:`benchproof.read.numbers`: what a number lo
   "did you mean").
 * ``error``: a row whose error is not empty (text other than blanks, or any other value but
   ``false``) is a failed request: counted, never in a latency.
+* ``start_s`` (optional): the request's start time in seconds, a finite number from any fixed
+  origin of the run (only differences are used); empty where the tool has none.
 * A request metric holds a number, nothing (not measured), or — in JSON Lines and Parquet —
   a list of numbers (a request's inter-token latencies: each is a value of the distribution).
   Negative values are errors unless the metric allows them.
@@ -26,7 +28,7 @@ from benchproof.read.numbers import blank, parse_column, parse_number
 from benchproof.read.requests.sources import Batch, kind_of
 from benchproof.read.schema import shown
 
-RUN_ID, ERROR = "run_id", "error"
+RUN_ID, ERROR, START = "run_id", "error", "start_s"
 HINT = " (leave it empty for a value that was not measured)"
 
 
@@ -176,6 +178,23 @@ class BatchCheck:
                 (not blank(v) and v is not False for v in _arrow(values).to_pylist()), bool, len(values)
             )
         return failed if codes is None else np.append(failed, False)[codes]
+
+    # -- start_s ----------------------------------------------------------------------------
+
+    def start(self) -> np.ndarray:
+        """Each row's start time in seconds, NaN where it has none."""
+        data = self.batch.columns.get(START)
+        if data is None or kind_of(data) == "null":
+            return np.full(self.n, np.nan)
+        kind = kind_of(data)
+        if not isinstance(data, Column) and kind not in (TEXT, NUMBER):
+            self.fail(np.arange(self.n), f"'{START}' holds {_arrow(data).type} values, not numbers of seconds")
+            return np.full(self.n, np.nan)
+        column = data if isinstance(data, Column) else Column(kind, _plain(data))
+        numbers, reasons = parse_column(column)
+        for row, why in reasons.items():
+            self.fail([row], f"'{START}' {why}: {shown(column.value(row))} (the request's start time in seconds)")
+        return numbers
 
     # -- a request metric -------------------------------------------------------------------
 

@@ -1,9 +1,12 @@
 """Request records gathered batch by batch into :class:`~benchproof.model.requests.RequestData`:
 per run, how many requests, how many failed, how many met every objective; per request metric,
-the successful requests' values, grouped by run and sorted within each run once at the end.
+the successful requests' values, grouped by run and sorted within each run once at the end;
+and in the same pass each metric's :class:`~benchproof.model.requests.RunSeries`: every kept
+request's value (NaN when failed or not measured) in request start order.
 
-Memory stays bounded by the values kept (8 bytes each, and 4 for their run while gathering): a
-batch's columns are dropped once its values are taken.
+Memory stays bounded by the values kept (8 bytes each, and 4 for their run while gathering),
+and for the series 4 bytes a request and metric, plus 11 a request for its run, start and
+failure (shared by the metrics): a batch's columns are dropped once its values are taken.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from benchproof.model.config import Metric, Objective
-from benchproof.model.requests import RequestData, RunValues
+from benchproof.model.requests import RequestData, RunSeries, RunValues
 from benchproof.read.requests.check import BatchCheck, Messages
 from benchproof.read.requests.sources import Batch
 
@@ -31,15 +34,21 @@ class Gather:
         self.messages = Messages(self.run_ids.to_pylist())
         self.count = 0
         self.listed: set[str] = set()
+        self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # each batch's kept (run, start_s, failed)
+        self.series: dict[str, list[np.ndarray]] = {m.id: [] for m in metrics}
 
     def add(self, batch: Batch) -> None:
         check = BatchCheck(batch, self.run_ids, self.messages)
         runs = check.runs()
         failed = check.failed()
+        start = check.start()
         values = {m.id: check.values(m) for m in self.metrics}
         self.count += check.n
         keep = ~check.bad
         n = len(self.requests)
+        width = np.uint16 if n < 1 << 16 else np.int32
+        kept = np.flatnonzero(keep)
+        self.rows.append((runs[kept].astype(width), start[kept], failed[kept]))
         self.requests += np.bincount(runs[keep], minlength=n)
         self.failed += np.bincount(runs[keep & failed], minlength=n)
         good = keep & ~failed
@@ -51,8 +60,8 @@ class Gather:
             found = values[metric.id]
             if found.listed:
                 self.listed.add(metric.id)
+            self.series[metric.id].append(_per_row(found, failed, check.n)[kept])
             taken = keep[found.rows] & ~failed[found.rows]
-            width = np.uint16 if n < 1 << 16 else np.int32
             self.parts[metric.id].append((found.values[taken], runs[found.rows[taken]].astype(width)))
 
     def finish(self, files: tuple[str, ...]) -> RequestData:
@@ -62,7 +71,36 @@ class Gather:
         for metric in self.metrics:
             metrics[metric.id] = _by_run(self.parts.pop(metric.id), len(self.requests), metric.id in self.listed)
             free_unused_memory()
-        return RequestData(metrics, self.requests, self.failed, self.good if self.slo else None, files, self.count)
+        series = self._series()
+        return RequestData(
+            metrics, self.requests, self.failed, self.good if self.slo else None, files, self.count, series
+        )
+
+    def _series(self) -> dict[str, RunSeries]:
+        """Each metric's values of every kept request, grouped by run and in start order within
+        each (a stable sort, skipped when the files already hold them so)."""
+        from benchproof.model.columns import free_unused_memory
+
+        n = len(self.requests)
+        parts, self.rows = self.rows, []
+        runs = np.concatenate([r for r, _, _ in parts]) if parts else np.zeros(0, np.uint16)
+        start = np.concatenate([s for _, s, _ in parts]) if parts else np.zeros(0)
+        failed = np.concatenate([f for _, _, f in parts]) if parts else np.zeros(0, bool)
+        del parts
+        order = None if _in_order(runs, start) else np.lexsort((start, runs))
+        if order is not None:
+            runs, start, failed = runs[order], start[order], failed[order]
+        counts = np.bincount(runs, minlength=n) if len(runs) else np.zeros(n, np.int64)
+        starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        del runs
+        out = {}
+        for metric in self.metrics:
+            chunks = self.series.pop(metric.id)
+            values = np.concatenate(chunks) if chunks else np.zeros(0, np.float32)
+            chunks.clear()
+            out[metric.id] = RunSeries(values if order is None else values[order], start, failed, starts)
+            free_unused_memory()
+        return out
 
 
 def _by_run(parts: list[tuple[np.ndarray, np.ndarray]], n: int, listed: bool) -> RunValues:
@@ -81,3 +119,30 @@ def _by_run(parts: list[tuple[np.ndarray, np.ndarray]], n: int, listed: bool) ->
     for run in np.flatnonzero(counts > 1).tolist():
         values[starts[run] : starts[run + 1]].sort()
     return RunValues(values, starts, listed)
+
+
+def _per_row(found, failed: np.ndarray, n: int) -> np.ndarray:
+    """A metric's value of each of a batch's ``n`` rows (float32): NaN where failed or not
+    measured, a list's mean where the row holds a list."""
+    out = np.full(n, np.nan, np.float32)
+    if found.listed:
+        counts = np.bincount(found.rows, minlength=n)
+        sums = np.bincount(found.rows, weights=found.values, minlength=n)
+        have = counts > 0
+        out[have] = sums[have] / counts[have]
+    else:
+        out[found.rows] = found.values
+    out[failed] = np.nan
+    return out
+
+
+def _in_order(runs: np.ndarray, start: np.ndarray) -> bool:
+    """Whether the requests already come by run, and within a run by start time (those without
+    one last)."""
+    if len(runs) < 2:
+        return True
+    same = runs[1:] == runs[:-1]
+    if not bool(np.all(same | (runs[1:] > runs[:-1]))):
+        return False
+    ahead = np.isnan(start[1:]) | (start[1:] >= start[:-1])
+    return bool(np.all(ahead | ~same))

@@ -18,7 +18,7 @@ from benchproof.model.percentiles import PER_RUN, level, slice_quantiles
 from benchproof.model.records import Records
 from benchproof.model.requests import RequestData, RunValues
 from benchproof.read.config.requests import GOODPUT, per_run_ids
-from benchproof.read.requests.check import ERROR, RUN_ID
+from benchproof.read.requests.check import ERROR, RUN_ID, START
 from benchproof.read.requests.gather import Gather
 from benchproof.read.requests.sources import FOLDER, batches, sources
 from benchproof.text import setting
@@ -39,7 +39,7 @@ def read_requests(
             )
         return report, records, RequestData(files=tuple(s.rel for s in found if not s.dataset))
     gather = Gather(report.request_metrics, report.slo, records.run_id)
-    wanted = (RUN_ID, ERROR, *(m.id for m in report.request_metrics))
+    wanted = (RUN_ID, ERROR, START, *(m.id for m in report.request_metrics))
     files: list[str] = []
     trouble: list = []
     for k, source in enumerate(found, 1):
