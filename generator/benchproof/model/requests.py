@@ -86,6 +86,7 @@ class RequestData:
     files: tuple[str, ...] = ()  # the request files read (project paths)
     count: int = 0  # request records read
     series: dict[str, RunSeries] = field(default_factory=dict)  # metric id → every request in start order
+    tokens: dict[str, RunSeries] = field(default_factory=dict)  # input_tokens, output_tokens: the same, as read
 
     @property
     def present(self) -> bool:
