@@ -98,6 +98,8 @@ def test_times_of_each_benchmark_and_each_request():
     assert imported.records[0]["started_at"] == "2026-12-07T16:36:01.793879+00:00"
     starts = [iso(r["request_start_time"]) for b in doc["benchmarks"] for r in b["requests"]["successful"]]
     assert [r["started_at"] for r in imported.requests] == starts
+    seconds = [r["request_start_time"] for b in doc["benchmarks"] for r in b["requests"]["successful"]]
+    assert [r["start_s"] for r in imported.requests] == seconds
     assert len(starts) == 24 and all(s.endswith("+00:00") for s in starts)
 
 

@@ -101,6 +101,9 @@ def bench_requests(
                 gap = number(request.get("inter_token_latency_ms"), "inter_token_latency_ms")
                 row["tpot_ms"] = gap if out is not None and out > 1 else None
             row.pop("itl_ms", None)
+            start = finite(_first(request, STARTS))
+            if start is not None:
+                row["start_s"] = start  # epoch seconds, as GuideLLM timed it
             started = iso_from_epoch_exact(_first(request, STARTS))
             if started:
                 row["started_at"] = started
