@@ -310,7 +310,7 @@ def _request_metrics(specs: list[MetricSpec], present: set[str], requests: list[
     (output tokens − 1), equal to the sum of the ITLs over it)."""
     from dataclasses import replace
 
-    stated = stated_of(specs, present, ("ttft", "tpot", "itl", "e2el"), count="completed")
+    stated = stated_of(specs, present, ("ttft", "tpot", "itl", "e2el"), count="completed", requests=requests)
     meanings = {
         "ttft_ms": "vLLM ttfts (s, ×1000)",
         "itl_ms": "vLLM itls (s, ×1000; per chunk, not per token)",
