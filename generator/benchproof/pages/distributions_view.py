@@ -1,7 +1,8 @@
 """The section "Per-request distributions" (``partials/_distributions.html``): per request
 metric and point, each arm's distribution in a table (n, failed requests, p50 … p99.9, each
 run's p99) and an ECDF chart (a static SVG that ``assets/workload.js`` replaces with the
-interactive one), its histogram beside it; then goodput under the report's ``slo:``."""
+interactive one), its histogram and its timeline (the requests by start time) beside it; then
+goodput under the report's ``slo:``."""
 
 from __future__ import annotations
 
@@ -49,6 +50,8 @@ class Article:
     ecdf: Figure
     histogram: Figure | None
     note: str
+    timeline: Figure | None = None  # the requests by start time, run by run
+    untimed: str = ""  # the runs without start times, or '' (their timeline is unavailable)
 
 
 @dataclass(frozen=True)
@@ -153,6 +156,10 @@ def distributions_page(
                     Figure(ecdf.key, svg_path(ecdf), ecdf.title),
                     Figure(histogram.key, svg_path(histogram), histogram.title) if histogram else None,
                     _note(view, project.requests.metrics[metric.id].listed),
+                    Figure(drawn.timeline.key, svg_path(drawn.timeline), drawn.timeline.title)
+                    if drawn.timeline
+                    else None,
+                    ", ".join(drawn.untimed),
                 )
             )
         if articles:
