@@ -65,6 +65,15 @@ class GoodputRow:
 
 
 @dataclass(frozen=True)
+class TokenRow:
+    label: str
+    href: str
+    where: str
+    cells: tuple[str, ...]  # input mean, p50, p99, output mean, p50, p99 ('--' without a count)
+    n: str  # requests counted: "1,200 · 1,200" (input · output)
+
+
+@dataclass(frozen=True)
 class DistributionsPage:
     sections: tuple[tuple[str, tuple[Article, ...]], ...]  # (section title, its articles)
     levels: tuple[str, ...]
@@ -72,6 +81,7 @@ class DistributionsPage:
     goodput: tuple[GoodputRow, ...]
     goodput_chart: str  # '#view=…' of the goodput sweep, '' when there is none
     payload: Markup  # the ECDF specs, for assets/workload.js
+    tokens: tuple[TokenRow, ...] = ()  # each arm × point's token counts, when the requests have them
 
 
 def _note(view: DistributionView, listed: bool) -> str:
@@ -181,6 +191,25 @@ def distributions_page(
         f"{metrics[o.metric].label} ≤ {fmt.measured(o.max, metrics[o.metric].places, metrics[o.metric].unit)}"
         for o in report.slo
     )
+    by_group: dict[tuple, dict] = {}
+    for figure in found.tokens:
+        by_group.setdefault((figure.section, figure.point, figure.arm), {})[figure.tokens] = figure
+    tokens = []
+    for (_, point, arm), figures in by_group.items():
+        cells, counted = [], []
+        for name in ("input_tokens", "output_tokens"):
+            t = figures.get(name)
+            counted.append(fmt.thousands(t.n) if t else fmt.MISSING)
+            cells += [fmt.measured(getattr(t, s), 1, "") if t and t.n else fmt.MISSING for s in ("mean", "p50", "p99")]
+        tokens.append(
+            TokenRow(
+                style.labels(project, (arm,))[arm],
+                arm_href(arm),
+                fmt.point(point, dims),
+                tuple(cells),
+                " · ".join(counted),
+            )
+        )
     sweep = next((key for key in sorted(charts.view_keys) if f"--{GOODPUT}--across-" in key), "")
     payload = script_json({"charts": [{"key": c.key, "spec": c.spec} for c in ecdfs]})
     return DistributionsPage(
@@ -190,4 +219,5 @@ def distributions_page(
         tuple(goodput),
         view_href(sweep) if sweep else "",
         payload,
+        tuple(tokens),
     )
