@@ -10,7 +10,7 @@ import re
 import numpy as np
 import pytest
 
-from benchproof.charts.timeline import TIMELINE_POINTS, bins_per_run, run_bins
+from benchproof.charts.timeline import TIMELINE_POINTS
 from support.common import build, page
 from support.requests import REQUEST_REPORT, request_project
 
@@ -41,21 +41,6 @@ def project(tmp_path, b1_start: float | None = T0 + 10_000):
 def timeline_spec(site, metric: str = "ttft_ms") -> dict:
     svg = next((site / "charts").glob(f"timeline--main--{metric}--*.svg"))
     return svg, svg.read_text(encoding="utf-8")
-
-
-def test_bins_are_exact_medians_of_equal_time_slices():
-    start = np.arange(10, dtype=float)
-    values = np.array([5, 1, 3, 9, 9, 9, np.nan, 2, 4, 6], np.float32)
-    found = run_bins(start, values, origin=0.0, bins=3)  # [0, 3), [3, 6), [6, 9]
-    assert [b["n"] for b in found] == [3, 3, 3]
-    assert [b["p50"] for b in found] == [3.0, 9.0, 4.0]
-    assert [b["max"] for b in found] == [5.0, 9.0, 6.0]
-    assert found[0]["from"] == 0.0 and found[-1]["to"] == 9.0
-
-
-def test_a_chart_holds_a_bounded_number_of_bins_whatever_the_requests():
-    assert bins_per_run(1) * 1 <= TIMELINE_POINTS and bins_per_run(100) * 100 <= TIMELINE_POINTS
-    assert bins_per_run(1000) == 4  # a floor: a run is never one dot
 
 
 @pytest.fixture(scope="module")

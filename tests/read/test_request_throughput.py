@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import pytest
 
 from benchproof.read.project import load_project
@@ -79,3 +80,17 @@ def test_without_an_e2e_metric_there_is_no_span_and_no_throughput(tmp_path):
     root = request_project(tmp_path / "p", report, files={"requests/r.jsonl": jsonl(ROWS)})
     _, metrics, _ = figures(root)
     assert "requests_per_s" not in metrics
+
+
+def test_each_runs_span_from_first_start_to_last_end():
+    from benchproof.model.requests import RunSeries
+    from benchproof.read.requests.throughput import spans
+
+    start = np.array([np.nan, 1.0, 10.0, 10.2, 5.0, 7.0, 7.0, 3.0])
+    latency = np.array([100, 100, 300, np.nan, 0, 2000, np.nan, 0], np.float32)
+    starts = np.array([0, 2, 4, 5, 7, 8, 8])  # runs: an unknown start; 0.3 s; 0 s; 2 s; 0 s; none
+    series = RunSeries(latency, start, np.isnan(latency), starts)
+    found = spans(series)
+    assert np.isnan(found[0]) and np.isnan(found[2]) and np.isnan(found[4]) and np.isnan(found[5])
+    assert found[1] == pytest.approx(10.3 - 10.0)  # the failed request at 10.2 ends at its start
+    assert found[3] == pytest.approx(2.0)  # an untimed run before it does not stop the count

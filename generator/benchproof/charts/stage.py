@@ -38,6 +38,7 @@ def report_charts(
 
         rows = {run: k for k, run in enumerate(project.records.run_id.to_pylist())}
         series = project.requests.series
+        timed = next(iter(series.values())).timed_runs()  # once: every metric's series shares start_s
         distributions = tuple(
             Distribution(
                 ecdf_chart(v, request_metrics[v.metric], labels[v.section], dims, report.arm_label, cache),
@@ -47,6 +48,7 @@ def report_charts(
                     request_metrics[v.metric],
                     series[v.metric],
                     rows,
+                    timed,
                     labels[v.section],
                     dims,
                     report.arm_label,

@@ -1,10 +1,12 @@
 """Latency over time: for one section × request metric × point, each run's requests by their
 start time (``start_s``), so a load peak or a warm-up is seen, not guessed.
 
-**Thinned.** A run is cut into equal time bins (:func:`bins_per_run`: at most
-:data:`TIMELINE_POINTS` bins in a chart, whatever the request count) and each bin is drawn as
-the median of its successful requests, exactly (numpy's median of the bin), with its count, p90
-and largest value in the tooltip; so the chart's size never grows with the requests.
+**Thinned.** A run's successful requests, in start order, are cut into bins of as many
+consecutive requests (:func:`bins_per_run`: at most :data:`TIMELINE_POINTS` bins in a chart,
+whatever the request count), each drawn at the middle of its first and last start as the median
+of its requests, exactly (numpy's percentile), with its count, p90 and largest value in the
+tooltip; so the chart's size never grows with the requests, and where requests crowd (a load
+peak) the bins are shorter in time.
 
 **One clock or each its own.** When every run's ``start_s`` reads as seconds since the Unix
 epoch (after 2001-09-09: above 10⁹), the runs share one time axis from the earliest request, so
@@ -39,34 +41,38 @@ def bins_per_run(runs: int) -> int:
 
 
 def run_bins(start: np.ndarray, values: np.ndarray, origin: float, bins: int) -> list[dict]:
-    """One run's requests (start order) as ``bins`` equal time bins from its first to its last
-    start: each bin with successful values, its start and end (s from ``origin``), count,
-    median, p90 and largest value."""
+    """One run's successful requests (start order) as up to ``bins`` bins of consecutive
+    requests, as many in each (the last takes the remainder): each bin with its first and last
+    start (s from ``origin``), its middle ``t``, count, median, p90 and largest value, exact
+    (numpy's percentile of the bin's requests, all bins in one call)."""
     ok = ~np.isnan(values)
     start, values = start[ok], values[ok].astype(np.float64)
-    if not len(start):
+    n = len(values)
+    if not n:
         return []
-    first, last = float(start[0]), float(start[-1])
-    edges = np.linspace(first, last, bins + 1) if last > first else np.array([first, first])
-    cuts = np.searchsorted(start, edges[1:-1], side="left")
-    bounds = np.concatenate(([0], cuts, [len(start)]))
+    bins = min(bins, n)
+    size = n // bins
+    cut = size * (bins - 1)
+    parts = [(values[:cut].reshape(bins - 1, size), 0)] if bins > 1 else []
+    parts.append((values[cut:].reshape(1, n - cut), cut))
     out = []
-    for k in range(len(bounds) - 1):
-        part = values[bounds[k] : bounds[k + 1]]
-        if not len(part):
-            continue
-        p50, p90 = np.percentile(part, [50, 90])
-        out.append(
-            {
-                "t": drawn(float(edges[k] + edges[k + 1]) / 2 - origin),
-                "from": float(edges[k]) - origin,
-                "to": float(edges[k + 1]) - origin,
-                "n": len(part),
-                "p50": float(p50),
-                "p90": float(p90),
-                "max": float(part.max()),
-            }
-        )
+    for block, first in parts:
+        p50, p90 = np.percentile(block, [50, 90], axis=1)
+        high = block.max(axis=1)
+        width = block.shape[1]
+        for k in range(block.shape[0]):
+            begin, end = float(start[first + k * width]), float(start[first + (k + 1) * width - 1])
+            out.append(
+                {
+                    "t": drawn((begin + end) / 2 - origin),
+                    "from": begin - origin,
+                    "to": end - origin,
+                    "n": width,
+                    "p50": float(p50[k]),
+                    "p90": float(p90[k]),
+                    "max": float(high[k]),
+                }
+            )
     return out
 
 
@@ -112,6 +118,7 @@ def timeline_chart(
     metric: Metric,
     series: RunSeries,
     rows: dict[str, int],
+    timed_runs: np.ndarray,
     labels: dict[str, str],
     dims: dict[str, str],
     arm_label: str,
@@ -154,13 +161,13 @@ def timeline_chart(
         if shared
         else "each run from its own first request (their clocks share no origin)"
     )
-    subtitle = [where, f"line = each run's median per time bin (up to {bins} bins a run) · {clock}"]
+    subtitle = [where, f"line = each run's median per bin of consecutive requests (up to {bins} a run) · {clock}"]
     if untimed:
         subtitle.append(f"not drawn, no start_s: {', '.join(untimed)}")
     title = f"{metric.label} over time"
     description = (
-        f"{title} ({where}): {fmt.count(len(timed), 'run')}, each cut into up to {bins} equal time bins, "
-        f"each bin drawn as the median of its successful requests; {clock}."
+        f"{title} ({where}): {fmt.count(len(timed), 'run')}, each run's successful requests cut into up to "
+        f"{bins} bins of as many consecutive requests, each drawn as its median; {clock}."
         + (f" Runs without start times, not drawn: {', '.join(untimed)}." if untimed else "")
     )
     spec = _titled(_skeleton(metric, order, arm_label, cache), title, subtitle, description, {"bins": data})
