@@ -161,12 +161,12 @@ def token_figure(series, runs: np.ndarray) -> tuple[int, float | None, float | N
     parts = []
     for run in runs.tolist():
         part = slice(series.starts[run], series.starts[run + 1])
-        values = series.values[part].astype(np.float64)
+        values = series.values[part].astype(np.float64)  # pragma: no mutate  (astype(None): float64 too)
         parts.append(values[~series.failed[part] & ~np.isnan(values)])
-    counts = np.sort(np.concatenate(parts)) if parts else np.zeros(0)
+    counts = np.concatenate(parts) if parts else np.zeros(0)
     if not len(counts):
         return 0, None, None, None
-    p50, p99 = quantiles(counts, [50, 99]).tolist()
+    p50, p99 = np.percentile(counts, [50, 99]).tolist()  # numpy's linear interpolation, as quantiles(): no sort
     return len(counts), float(counts.mean()), p50, p99
 
 
