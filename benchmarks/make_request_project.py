@@ -1,14 +1,17 @@
 """Write a serving project with many per-request records, for performance work on them.
 
-    python benchmarks/make_request_project.py FOLDER COUNT [--partitioned] [--seed N]
+    python benchmarks/make_request_project.py FOLDER COUNT [--partitioned] [--seed N] [--timed [--no-start]]
 
 One section, 4 arms × 5 request rates × 5 repetitions = 100 runs (``runs/runs.csv``) and COUNT
 request records shared evenly between them, in Parquet: ``requests/requests.parquet`` (one
 row group per run), or with ``--partitioned`` a hive-partitioned dataset
 ``requests/lake/arm=<arm>/request_rate=<rate>/run_id=<run>/part-0.parquet``.  Each request has
 ``ttft_ms``, ``tpot_ms``, ``e2el_ms`` (lognormal, two-peaked for one arm) and ``error`` (2% of
-requests failed, their latencies null); ``slo:`` asks TTFT ≤ 200 ms and TPOT ≤ 50 ms.  The same
-(count, seed) writes the same bytes.
+requests failed, their latencies null); ``slo:`` asks TTFT ≤ 200 ms and TPOT ≤ 50 ms.  With
+``--timed`` each request also has ``start_s`` (epoch seconds: the runs one after the other, each
+request arriving at its run's rate, Poisson) and ``input_tokens`` / ``output_tokens``: the
+timelines and the throughput are drawn; ``--no-start`` leaves ``start_s`` out of the same
+requests (what a build without them costs).  The same arguments write the same bytes.
 """
 
 from __future__ import annotations
@@ -44,7 +47,12 @@ def runs() -> list[tuple[str, str, int, int]]:
     return [(f"{arm}-r{rate}-{rep}", arm, rate, rep) for arm in ARMS for rate in RATES for rep in range(1, REPEATS + 1)]
 
 
-def requests(k: int, arm: str, rate: int, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+T0 = 1_800_000_000.0  # the first run's first request, in epoch seconds
+
+
+def requests(
+    k: int, arm: str, rate: int, n: int, rng: np.random.Generator, timed: bool = False
+) -> dict[str, np.ndarray]:
     slow = 1.0 + 0.15 * ARMS.index(arm)
     ttft = rng.lognormal(np.log(60 * slow * rate**0.35), 0.45, n)
     if arm == "engine-c":  # a second peak: a fifth of its requests wait for a prefill slot
@@ -56,10 +64,14 @@ def requests(k: int, arm: str, rate: int, n: int, rng: np.random.Generator) -> d
     for column in (ttft, tpot, e2el):
         column[failed] = np.nan
     error = np.where(failed, "timeout", "")
-    return {"ttft_ms": ttft, "tpot_ms": tpot, "e2el_ms": e2el, "error": error}
+    found = {"ttft_ms": ttft, "tpot_ms": tpot, "e2el_ms": e2el, "error": error, "out": out}
+    if timed:  # drawn after the rest: without --timed the same bytes as before
+        found["start_s"] = T0 + 100_000.0 * k + np.cumsum(rng.exponential(1.0 / rate, n))
+        found["in"] = rng.integers(64, 2048, n)
+    return found
 
 
-def table(run_id: str, values: dict[str, np.ndarray]):
+def table(run_id: str, values: dict[str, np.ndarray], timed: bool = False, start: bool = True):
     import pyarrow as pa
 
     n = len(values["ttft_ms"])
@@ -67,6 +79,11 @@ def table(run_id: str, values: dict[str, np.ndarray]):
     for name in ("ttft_ms", "tpot_ms", "e2el_ms"):
         columns[name] = pa.array(values[name], pa.float64(), from_pandas=True)
     columns["error"] = pa.array(values["error"]).dictionary_encode()
+    if timed:
+        if start:
+            columns["start_s"] = pa.array(values["start_s"], pa.float64())
+        columns["input_tokens"] = pa.array(values["in"], pa.int32())
+        columns["output_tokens"] = pa.array(values["out"], pa.int32())
     return pa.table(columns)
 
 
@@ -78,6 +95,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("count", type=int)
     parser.add_argument("--partitioned", action="store_true")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--timed", action="store_true", help="start_s and token counts on every request")
+    parser.add_argument("--no-start", action="store_true", help="with --timed: the token counts, no start_s")
     args = parser.parse_args(argv)
     root = args.folder
     (root / "arms").mkdir(parents=True, exist_ok=True)
@@ -99,7 +118,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         for k, (run_id, arm, rate, _rep) in enumerate(every):
             n = per_run + (1 if k < args.count - per_run * len(every) else 0)
-            part = table(run_id, requests(k, arm, rate, n, rng))
+            part = table(run_id, requests(k, arm, rate, n, rng, args.timed), args.timed, not args.no_start)
             if args.partitioned:
                 folder = root / "requests" / "lake" / f"arm={arm}" / f"request_rate={rate}" / f"run_id={run_id}"
                 folder.mkdir(parents=True, exist_ok=True)

@@ -7,6 +7,11 @@
   with numpy (each run's p50 and p99, each arm × rate's p50 … p99.9 of its pooled requests), a
   fresh process each, with the peak memory (RSS) of each;
 - index.html's size at N;
+- timelines and throughput (issue 36): the same N requests with ``start_s`` and token counts
+  against the same without ``start_s`` (no timeline, no throughput): the CPU time of the build
+  (user + system, the figure a shared machine disturbs least) and its wall time, target ≤ 1.10×;
+  and index.html with timelines at N against at N / 100 (it must not grow with the requests);
+  ``--timelines`` runs these rows alone;
 - the same requests as a hive-partitioned dataset (a folder per run): the build, and the query of
   docs/speed.md run by DuckDB on it, its figures compared with the build's (when duckdb is
   installed: ``pip install duckdb``; it is never a dependency of benchproof).
@@ -147,6 +152,51 @@ def request_rows(work: Path, env: dict, n: int, repeats: int, run, row, median) 
         )
 
 
+def timeline_rows(work: Path, env: dict, n: int, repeats: int, row, median) -> None:
+    """The timelines' rows: a build with start_s against the same without, and index.html's size."""
+    from speed import measure
+
+    made = {}
+    for name, extra in (("timed", ["--timed"]), ("untimed", ["--timed", "--no-start"])):
+        made[name] = (work / f"{name}-{n}", work / f"{name}-site-{n}")
+        subprocess.run(
+            [sys.executable, str(HERE / "make_request_project.py"), str(made[name][0]), str(n), *extra], check=True
+        )
+    build = {k: [sys.executable, "-m", "benchproof", "build", str(p), "-o", str(s)] for k, (p, s) in made.items()}
+    for k in build:  # the chart cache filled once: each kind's skeleton, the SVGs of both
+        measure(build[k], env)
+    found: dict[str, list] = {"timed": [], "untimed": []}
+    for _ in range(repeats):
+        for k in ("untimed", "timed"):
+            found[k].append(measure(build[k], env))
+    cpu = {k: median(v, 2) for k, v in found.items()}
+    wall = {k: median(v, 0) for k, v in found.items()}
+    ratio = cpu["timed"] / cpu["untimed"]
+    row(
+        f"build {n:,} request records with start_s: timelines and throughput",
+        f"{cpu['timed']:.1f} s CPU ({wall['timed']:.1f} s wall), peak RSS {max(b[1] for b in found['timed']):.2f} GiB",
+        f"the same requests without start_s: {cpu['untimed']:.1f} s CPU ({wall['untimed']:.1f} s wall), "
+        f"{max(b[1] for b in found['untimed']):.2f} GiB",
+        f"{ratio:.2f}× (wall {wall['timed'] / wall['untimed']:.2f}×)",
+        "≤ 1.10×",
+        ratio <= 1.10,
+    )
+    small, small_site = work / f"timed-{n // 100}", work / f"timed-site-{n // 100}"
+    subprocess.run(
+        [sys.executable, str(HERE / "make_request_project.py"), str(small), str(n // 100), "--timed"], check=True
+    )
+    measure([sys.executable, "-m", "benchproof", "build", str(small), "-o", str(small_site)], env)
+    big, little = (made["timed"][1] / "index.html").stat().st_size, (small_site / "index.html").stat().st_size
+    row(
+        f"index.html with timelines at {n:,} request records",
+        f"{big / 1e6:.3f} MB",
+        f"at {n // 100:,}: {little / 1e6:.3f} MB",
+        f"{big / little:.3f}×",
+        "not growing (≤ 1.01×)",
+        big <= 1.01 * little,
+    )
+
+
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(HERE))
     from speed import finish, load, median, row, run, workspace
@@ -155,12 +205,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--requests", type=int, default=10_000_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--keep", type=Path)
+    parser.add_argument("--timelines", action="store_true", help="only the rows of timelines and throughput")
     args = parser.parse_args(argv)
     holder, work, env = workspace(args.keep, "benchproof-requests-")
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load average {load()} at the start")
     print("| work | today | floor it is measured against | ratio | target |")
     print("|---|---|---|---|---|")
-    request_rows(work, env, args.requests, args.repeats, run, row, median)
+    if not args.timelines:
+        request_rows(work, env, args.requests, args.repeats, run, row, median)
+    timeline_rows(work, env, args.requests, args.repeats, row, median)
     return finish(holder)
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from benchproof.audit.requests import beyond_rounding, written_decimals
+from benchproof.audit.requests import beyond_rounding, rate_differs, written_decimals
 from benchproof.audit.run import run_audit
 from benchproof.compute.run import compute
 from benchproof.read.project import load_project
@@ -187,3 +187,150 @@ def test_summary_differs_at_its_edges(row, tmp_path):
 def test_beyond_rounding_at_its_edges(stated, recomputed, beyond):
     assert beyond_rounding(stated, recomputed) is beyond
     assert written_decimals(stated) == {12.35: 2, 1030.0: 0, 1.5e-05: 6, 1e10: 0}[stated]
+
+
+# --- a stated throughput (stated: {requests_per_s: …} on e2el_ms) ---------------------------
+# a1: starts 0 and 1 s, 1 s each: span 2 s, 2 requests (1 req/s), 10 + 20 output tokens (15 tok/s);
+# a2: starts 0, 0.5 and 2 s, 0.5 s each: span 2.5 s, 3 requests (1.2 req/s); a4: no start_s;
+# b1: one request of 0.5 s: 2 req/s; b2: a failed run
+SPANS = {
+    "a1": [(0.0, 1000.0, 10), (1.0, 1000.0, 20)],
+    "a2": [(0.0, 500.0, 1), (0.5, 500.0, 1), (2.0, 500.0, 1)],
+    "a4": [(None, 500.0, 1)],
+    "b1": [(0.0, 500.0, 1)],
+    "b2": [(0.0, 500.0, 1)],
+}
+# a statistic that is not a throughput comes first (no run states it): the rates after it are read
+# total_tokens_per_s: stated, never recomputed (no request has input_tokens)
+RATE_COLUMNS = {
+    "mean": "e2e_mean",
+    "count": "e2e_n",
+    "requests_per_s": "req_tput",
+    "output_tokens_per_s": "out_tput",
+    "total_tokens_per_s": "tot_tput",
+}
+
+
+@dataclass(frozen=True)
+class RateRow:
+    name: str
+    stated: dict  # run → {throughput id: the figure as the tool wrote it}
+    found: tuple[tuple, ...] = ()  # (arm, the metric marked, run ids) of each finding
+    figures: tuple[float, float] | None = None  # (stated, recomputed) of the first finding
+    message: str = ""
+    metrics: bool = False  # the stated columns are metrics of the report too
+
+
+RATE_ROWS = [
+    RateRow("as recomputed: nothing", {"a1": {"requests_per_s": "1.0", "output_tokens_per_s": "15"}}),
+    RateRow("1.99% above: within the span's allowance", {"a1": {"requests_per_s": "1.0199"}}),
+    RateRow(
+        "2.01% above: beyond",
+        {"a1": {"requests_per_s": "1.0201"}},
+        (("a", "requests_per_s", ("a1",)),),
+        (1.0201, 1.0),
+        "run a1 states Requests/s 1.02 (req_tput); its requests give 1.00 over their measured span",
+    ),
+    RateRow(
+        "2.01% below: a tool's duration holds more than the span, not a finding", {"a1": {"requests_per_s": "0.9799"}}
+    ),
+    RateRow("half below: not a finding either", {"a1": {"requests_per_s": "0.5"}}),
+    RateRow("17% off but within a whole number's rounding (1 for 1.2)", {"a2": {"requests_per_s": "1"}}),
+    RateRow("2 for 1.2: beyond both", {"a2": {"requests_per_s": "2"}}, (("a", "requests_per_s", ("a2",)),), (2.0, 1.2)),
+    RateRow(
+        "output tok/s 16 for 15: beyond",
+        {"a1": {"output_tokens_per_s": "16"}},
+        (("a", "output_tokens_per_s", ("a1",)),),
+        (16.0, 15.0),
+    ),
+    RateRow(
+        "a run in the second arm", {"b1": {"requests_per_s": "3"}}, (("b", "requests_per_s", ("b1",)),), (3.0, 2.0)
+    ),
+    RateRow(
+        "a stated column that is a metric carries the marker",
+        {"a1": {"requests_per_s": "3"}},
+        (("a", "req_tput", ("a1",)),),
+        metrics=True,
+    ),
+    RateRow("a run without start_s has no figure: not compared", {"a4": {"requests_per_s": "9"}}),
+    RateRow("a failed run: not compared", {"b2": {"requests_per_s": "9"}}),
+    RateRow(
+        "a stated count that is not the requests held: the count's finding, the rate not compared",
+        {"a1": {"count": "5", "requests_per_s": "9"}},
+        (("a", "e2el_ms_p99", ("a1",)),),
+    ),
+    RateRow(
+        "a count off on one run, a rate off on the next: the count's finding, then the rate's",
+        {"a1": {"count": "5", "requests_per_s": "9"}, "a2": {"requests_per_s": "9"}},
+        (("a", "e2el_ms_p99", ("a1",)), ("a", "requests_per_s", ("a2",))),
+    ),
+    RateRow(
+        "a stated rate the requests cannot give (no input_tokens): not compared", {"a1": {"total_tokens_per_s": "9"}}
+    ),
+    RateRow(
+        "a stated count equal to the requests held: compared",
+        {"a1": {"count": "2", "requests_per_s": "9"}},
+        (("a", "requests_per_s", ("a1",)),),
+    ),
+    RateRow("not a number: not compared", {"a1": {"requests_per_s": "n/a"}}),
+    RateRow(
+        "the first run within, the next one off: the next one named",
+        {"a1": {"requests_per_s": "1.0"}, "a2": {"requests_per_s": "9"}},
+        (("a", "requests_per_s", ("a2",)),),
+    ),
+]
+
+
+def rate_project(root, stated: dict, metrics: bool = False):
+    columns = list(RATE_COLUMNS.values())
+    runs = f"run_id,arm,status,repeat,rate,req_s,{','.join(columns)},reason\n" + "".join(
+        f"{run},{arm},{status},{k},1,9,"
+        f"{','.join(stated.get(run, {}).get(s, '') for s in RATE_COLUMNS)},{'crashed' if status == 'failed' else ''}\n"
+        for k, (run, (arm, status)) in enumerate({r: v for r, v in RUNS.items() if r in SPANS}.items(), 1)
+    )
+    said = ", ".join(f"{rate}: {column}" for rate, column in RATE_COLUMNS.items())
+    report = REQUEST_REPORT.replace(
+        "  - {id: itl_ms, label: ITL, unit: ms, better: lower, source: client, per: request}",
+        f"  - {{id: e2el_ms, label: E2E, unit: ms, better: lower, source: client, per: request, stated: {{{said}}}}}",
+    ).replace("{id: req_s, label: Requests/s,", "{id: req_s, label: Stated rate,")
+    if metrics:
+        report = report.replace(
+            "  - {id: req_s,",
+            "  - {id: req_tput, label: Tool req/s, unit: req/s, better: higher, source: tool}\n  - {id: req_s,",
+        )
+    lines = "".join(
+        json.dumps({"run_id": r, "start_s": s, "e2el_ms": e, "output_tokens": t}) + "\n"
+        for r, rows in SPANS.items()
+        for s, e, t in rows
+    )
+    return request_project(root, report, runs, {"requests/r.jsonl": lines})
+
+
+@pytest.mark.parametrize("row", table(RATE_ROWS))
+def test_a_stated_throughput_at_its_edges(row, tmp_path):
+    loaded = load_project(rate_project(tmp_path / "p", row.stated, row.metrics))
+    found = [f for f in run_audit(loaded, compute(loaded)).findings if f.rule == "summary-differs"]
+    assert [(f.arm, f.metric, f.records) for f in found] == list(row.found), [f.message for f in found]
+    for f in found:
+        assert f.topic == ("count" if f.metric == "e2el_ms_p99" else "throughput")
+        assert f.message.endswith(": " + f.detail)
+        assert f.section == "main" and dict(f.point) == P
+    if row.figures:
+        assert dict(found[0].figures) == pytest.approx(dict(zip(("stated", "recomputed"), row.figures)))
+    if row.message:
+        assert row.message in found[0].message, found[0].message
+
+
+@pytest.mark.parametrize(
+    ("stated", "recomputed", "away"),
+    [
+        (102.01, 100.0, True),
+        (101.99, 100.0, False),
+        (102.0, 100.0, False),  # 2% exactly: at the limit, not beyond
+        (97.99, 100.0, False),  # below: never (the tool's duration holds the span and more)
+        (50.0, 100.0, False),
+        (1.0, 1.4, False),  # 29% off, within a whole number's rounding
+    ],
+)
+def test_rate_differs_at_its_edges(stated, recomputed, away):
+    assert rate_differs(stated, recomputed) is away

@@ -1,6 +1,6 @@
 """Every chart of a site goes through the one render path (``charts.vega.files``) and lands
 there as its kind says: the two bundled examples and a project with request data draw every
-kind of a report (bars, sweeps, ECDF, histogram, crossover, reference), ``compare -o`` draws
+kind of a report (bars, sweeps, ECDF, histogram, timeline, crossover, reference), ``compare -o`` draws
 its own; nothing else writes into ``charts/``.  (The source-level rules: tests/package/
 test_charts_stage.py.)"""
 
@@ -27,20 +27,24 @@ from support.requests import vllm_result
 DRAWS = {
     "example": {"bars"},
     "rejected": {"bars", "crossover", "reference"},
-    "requests": {"bars", "sweep", "ecdf", "histogram", "frontier"},  # a rate sweep with output_throughput
+    "requests": {"bars", "sweep", "ecdf", "histogram", "frontier", "timeline"},  # a rate sweep with output_throughput
     "compare": {"compare"},
 }
 
 
 def request_project(root: Path) -> Path:
-    """Two arms (vLLM labels) at three request rates, two runs each: distributions and sweeps."""
+    """Two arms (vLLM labels) at three request rates, two runs each: distributions and sweeps;
+    each request's start (vLLM 0.33's ``start_times``, a perf_counter reading): timelines."""
     rng = np.random.default_rng(7)
-    lines = [
-        json.dumps(vllm_result(rng, rate, n=30, label=label, scale=scale)[0])
+    results = [
+        vllm_result(rng, rate, n=30, label=label, scale=scale)[0]
         for label, scale in (("tp2", 1.0), ("tp4", 1.5))
         for rate in (1, 4, 16)
         for _ in range(2)
     ]
+    for obj in results:
+        obj["start_times"] = [1000.0 + k / obj["request_rate"] for k in range(len(obj["latencies"]))]
+    lines = [json.dumps(obj) for obj in results]
     (root / "serve.json").write_text("\n".join(lines) + "\n", encoding="utf-8")
     import_files(root / "proj", "vllm-serve", None, root / "serve.json")
     return root / "proj"

@@ -85,6 +85,7 @@ def test_a_013_run_imports_its_concurrency_throughputs_stated_figures_and_times(
     assert [r["started_at"] for r in written] == [utc(x["metadata"]["request_start_ns"]) for x in lines]
     assert [r["ended_at"] for r in written] == [utc(x["metadata"]["request_end_ns"]) for x in lines]
     assert written[0]["started_at"].endswith("+00:00") and len(written[0]["started_at"]) == 32
+    assert [r["start_s"] for r in written] == [x["metadata"]["request_start_ns"] / 1_000_000_000 for x in lines]
     report = yaml.safe_load((tmp_path / "p" / "report.yaml").read_text(encoding="utf-8"))
     by_id = {m["id"]: m for m in report["metrics"]}
     assert by_id["ttft_ms"]["stated"] == {s: f"ttft_{s}_ms" for s in STATS}

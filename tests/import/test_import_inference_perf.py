@@ -117,6 +117,7 @@ def test_the_summary_reads_the_per_request_report_and_states_its_figures_for_the
     assert imported.requests[0]["tpot_ms"] == pytest.approx(first["time_per_output_token"] * 1000)
     assert imported.requests[0]["e2el_ms"] == pytest.approx(first["request_latency"] * 1000)
     assert "started_at" not in imported.requests[0]  # inference-perf's request times are monotonic, not wall clock
+    assert imported.requests[0]["start_s"] == entries[0]["start_time"]  # from its own origin: start_s all the same
     stated = {m.id: m.stated for m in imported.request_metrics}
     assert stated["ttft_ms"] == {
         "count": "completed",

@@ -12,9 +12,14 @@ from benchproof import text as fmt
 from benchproof.audit.finding import Facts, Finding
 from benchproof.model.config import AuditSettings
 from benchproof.model.percentiles import COUNT, PER_RUN, stat
+from benchproof.read.config.requests import RATES
 from benchproof.read.numbers import parse_number
 
 FLOAT_NOISE = 1e-9  # relative: two computations of one figure in doubles agree this closely
+# relative: how far above the recomputed throughput a tool's own may be (doubles, a clock read
+# twice); below it is what a tool's duration gives, which holds its start-up and wind-down
+# around the requests too (0.1–0.7% below on vLLM's files, up to 11% on AIPerf's short runs)
+RATE_SPAN = 0.02
 
 
 def written_decimals(value: float) -> int:
@@ -96,6 +101,56 @@ def _other_requests(f: Facts, metric, column: str, rows: list[int]) -> tuple[lis
     return out, skip
 
 
+def rate_differs(stated: float, recomputed: float) -> bool:
+    """Whether a stated throughput claims more than the requests give: above the recomputed one
+    beyond its rounding and by more than :data:`RATE_SPAN` of it.  One below it is not: a tool
+    divides by its own duration, which holds the requests' span and more."""
+    return beyond_rounding(stated, recomputed) and stated - recomputed > RATE_SPAN * abs(recomputed)
+
+
+def stated_rates(f: Facts, metric, skip: set[int]) -> list[Finding]:
+    """Each successful run whose stated throughput (``stated: {requests_per_s: …}`` on the E2E
+    metric) is away from the one recomputed from its requests (:func:`rate_differs`); not the
+    runs of ``skip``, whose summary covers other requests than the file's."""
+    out = []
+    ok = np.flatnonzero(f.records.ok())
+    for name, column in metric.stated:
+        if name not in RATES or name not in f.records.metrics:
+            continue
+        mine = f.records.metrics[name]
+        given = _stated_values(f, column)
+        label = next(m.label for m in f.report.metrics if m.id == name)
+        for row in ok[~np.isnan(given[ok]) & ~np.isnan(mine[ok])].tolist():
+            if row in skip:
+                continue
+            stated, recomputed = float(given[row]), float(mine[row])
+            if not rate_differs(stated, recomputed):
+                continue
+            section, arm, point = f.records.group_of(int(f.records.group_keys(np.array([row]))[0]))
+            stated_text, computed_text = f.number(stated), f.number(recomputed)
+            detail = (
+                f"run {f.records.run_ids([row])[0]} states {label} {stated_text} ({column}); its requests give "
+                f"{computed_text} over their measured span (first start to last end): the tool claims "
+                f"{fmt.percent((stated - recomputed) / abs(recomputed))} more than its requests show"
+            )
+            out.append(
+                f.finding(
+                    "summary-differs",
+                    section,
+                    arm,
+                    point,
+                    column if column in f.metrics else name,
+                    "a tool's own throughput is above the one recomputed from its requests",
+                    detail,
+                    f"{label} {stated_text} vs {computed_text}",
+                    [row],
+                    (("stated", stated), ("recomputed", recomputed)),
+                    topic="throughput",
+                )
+            )
+    return out
+
+
 def summary_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
     """Each successful run whose stated summary of a request metric differs, beyond rounding,
     from the one its own requests give: both figures, at that run.  A run whose stated count
@@ -115,8 +170,9 @@ def summary_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
             if name == COUNT:
                 other, skip = _other_requests(f, metric, column, with_requests)
                 out.extend(other)
+        out.extend(stated_rates(f, metric, skip))
         for name, column in metric.stated:
-            if name == COUNT:
+            if name == COUNT or name in RATES:
                 continue
             given = _stated_values(f, column)
             for row in ok[(counts[ok] > 0) & ~np.isnan(given[ok])].tolist():

@@ -26,6 +26,7 @@ KINDS = {
     "sweep": Kind(png=True, labelled=True),  # a line per arm across a dimension (charts.sweep)
     "ecdf": Kind(png=False, labelled=True),  # a request metric's distribution (charts.ecdf)
     "histogram": Kind(png=False, labelled=True),  # the same as a histogram (charts.ecdf)
+    "timeline": Kind(png=False, labelled=True),  # the same requests by start time, run by run (charts.timeline)
     "crossover": Kind(png=False, labelled=False),  # time per request against output tokens (charts.workload)
     "reference": Kind(png=False, labelled=False),  # a reference distribution (charts.workload)
     "compare": Kind(png=False, labelled=False),
@@ -74,6 +75,8 @@ class Distribution:
 
     ecdf: Chart
     histogram: Chart | None
+    timeline: Chart | None = None  # None: no run of it has start times
+    untimed: tuple[str, ...] = ()  # the runs whose requests have no start_s (not in the timeline)
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,7 @@ class ReportCharts:
     @property
     def all(self) -> tuple[Chart, ...]:
         """Every chart, each once: what the build draws."""
-        drawn = [c for d in self.distributions for c in (d.ecdf, d.histogram) if c is not None]
+        drawn = [c for d in self.distributions for c in (d.ecdf, d.histogram, d.timeline) if c is not None]
         return (*self.views, *drawn, *(c for c in self.crossovers if c is not None), *self.references, *self.frontiers)
 
     @property

@@ -35,11 +35,26 @@ def report_charts(
     distributions: tuple[Distribution, ...] = ()
     if computed.distributions.views:  # requests/: only then the ECDF's module (tests/package/test_start_up)
         from benchproof.charts.ecdf import ecdf_chart, histogram_chart
+        from benchproof.charts.timeline import timeline_chart
 
+        rows = {run: k for k, run in enumerate(project.records.run_id.to_pylist())}
+        series = project.requests.series
+        timed = next(iter(series.values())).timed_runs()  # once: every metric's series shares start_s
         distributions = tuple(
             Distribution(
                 ecdf_chart(v, request_metrics[v.metric], labels[v.section], dims, report.arm_label, cache),
                 histogram_chart(v, request_metrics[v.metric], labels[v.section], dims, report.arm_label, cache),
+                *timeline_chart(
+                    v,
+                    request_metrics[v.metric],
+                    series[v.metric],
+                    rows,
+                    timed,
+                    labels[v.section],
+                    dims,
+                    report.arm_label,
+                    cache,
+                ),
             )
             for v in computed.distributions.views
         )

@@ -100,9 +100,25 @@ class GoodputFigure:
 
 
 @dataclass(frozen=True)
+class TokenFigure:
+    """One arm's token counts at one point: ``input_tokens`` or ``output_tokens`` of the
+    successful requests of its ok runs that have the count (``n``); None without any."""
+
+    section: str
+    arm: str
+    point: Point
+    tokens: str  # input_tokens, output_tokens
+    n: int
+    mean: float | None
+    p50: float | None
+    p99: float | None
+
+
+@dataclass(frozen=True)
 class Distributions:
     views: tuple[DistributionView, ...] = ()
     goodput: tuple[GoodputFigure, ...] = ()
+    tokens: tuple[TokenFigure, ...] = ()
 
     @property
     def items(self) -> tuple[Distribution, ...]:
@@ -149,15 +165,32 @@ def _histogram(pooled: dict[str, np.ndarray], log: bool) -> Histogram | None:
     return Histogram(tuple(edges.tolist()), shares)
 
 
+def token_figure(series, runs: np.ndarray) -> tuple[int, float | None, float | None, float | None]:
+    """``(n, mean, p50, p99)`` of the token counts of the successful requests of ``runs``."""
+    parts = []
+    for run in runs.tolist():
+        part = slice(series.starts[run], series.starts[run + 1])
+        values = series.values[part].astype(np.float64)  # pragma: no mutate  (astype(None): float64 too)
+        parts.append(values[~series.failed[part] & ~np.isnan(values)])
+    counts = np.concatenate(parts) if parts else np.zeros(0)
+    if not len(counts):
+        return 0, None, None, None
+    p50, p99 = np.percentile(counts, [50, 99]).tolist()  # numpy's linear interpolation, as quantiles(): no sort
+    return len(counts), float(counts.mean()), p50, p99
+
+
 def distributions(project: Project, results: Results, groups: Groups) -> Distributions:
     data = project.requests
     report = project.report
     if not report.request_metrics or not data.present:
         return Distributions()
-    views, goodput = [], []
+    views, goodput, tokens = [], [], []
     for section in report.sections:
         for point in results.points[section.id]:
             runs_of = {arm: groups.ok(section.id, arm, point) for arm in section.arms}
+            for name, series in data.tokens.items():
+                for arm, runs in runs_of.items():
+                    tokens.append(TokenFigure(section.id, arm, point, name, *token_figure(series, runs)))
             for metric in report.request_metrics:
                 found = data.metrics[metric.id]
                 counts = found.counts()
@@ -214,4 +247,4 @@ def distributions(project: Project, results: Results, groups: Groups) -> Distrib
                             section.id, arm, point, sum(g for _, g, _ in each), sum(n for _, _, n in each), each
                         )
                     )
-    return Distributions(tuple(views), tuple(goodput))
+    return Distributions(tuple(views), tuple(goodput), tuple(tokens))

@@ -131,6 +131,9 @@ def _request(obj: dict, meta: dict, rel: str, line: int, skipped: list[Problem],
         when = iso_from_epoch_ns(meta.get(key))
         if when is not None:
             row[column] = when
+    start = meta.get("request_start_ns")
+    if isinstance(start, int) and not isinstance(start, bool):
+        row["start_s"] = start / 1_000_000_000  # the request's start in epoch seconds (benchproof's start_s)
     if error:
         return row
 

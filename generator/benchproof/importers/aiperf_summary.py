@@ -10,6 +10,7 @@ from typing import Any
 from benchproof.errors import Problem, fail
 from benchproof.importers.common import finite, read_file, warning
 from benchproof.importers.serving.metrics import MetricSpec
+from benchproof.importers.serving.requests import STATED_RATES
 from benchproof.read.tooljson import json_document
 
 SUMMARY = "profile_export_aiperf.json"
@@ -183,4 +184,7 @@ def _stated(
             values[spec.id] = value * factor
             specs.append(spec)
             stated.setdefault(metric, {})[stat] = spec.id
+    rates = {ours: theirs for ours, theirs in STATED_RATES.items() if theirs in values}
+    if rates and "e2el_ms" in present:  # each request's start is in its metadata: the rates are recomputed
+        stated.setdefault("e2el_ms", {}).update(rates)
     return values, specs, stated

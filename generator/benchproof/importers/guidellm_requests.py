@@ -32,6 +32,7 @@ from benchproof.importers.common import finite, line_of, nested
 from benchproof.importers.common import skipped as skip
 from benchproof.importers.serving.metrics import MetricSpec
 from benchproof.importers.serving.requests import (
+    STATED_RATES,
     RequestNumbers,
     definitions,
     present_metrics,
@@ -101,6 +102,9 @@ def bench_requests(
                 gap = number(request.get("inter_token_latency_ms"), "inter_token_latency_ms")
                 row["tpot_ms"] = gap if out is not None and out > 1 else None
             row.pop("itl_ms", None)
+            start = finite(_first(request, STARTS))
+            if start is not None:
+                row["start_s"] = start  # epoch seconds, as GuideLLM timed it
             started = iso_from_epoch_exact(_first(request, STARTS))
             if started:
                 row["started_at"] = started
@@ -124,8 +128,10 @@ def bench_requests(
 
 def request_metrics(specs: list[MetricSpec], present: set[str], rows: list[dict]) -> list[MetricDef]:
     stated = {
-        metric: {k: v for k, v in found.items() if k == COUNT or k in STATED}
-        for metric, found in stated_of(specs, present, ("ttft", "e2el"), count="requests_successful").items()
+        metric: {k: v for k, v in found.items() if k == COUNT or k in STATED or k in STATED_RATES}
+        for metric, found in stated_of(
+            specs, present, ("ttft", "e2el"), count="requests_successful", requests=rows
+        ).items()
     }
     meanings = {
         "ttft_ms": "GuideLLM time_to_first_token_ms",

@@ -13,7 +13,7 @@ import yaml
 
 from benchproof import text as fmt
 from benchproof.errors import ImportFormatError, Problem
-from benchproof.importers.common import nested
+from benchproof.importers.common import finite, nested
 from benchproof.importers.common import skipped as skip
 from benchproof.importers.serving.requests import (
     RequestNumbers,
@@ -115,18 +115,28 @@ def _requests(path: Path, rel: str, skipped: list[Problem]) -> list[dict]:
         error = _error_text(entry.get("error"))
         computed = entry.get("computed_metrics")
         tokens = nested(entry, "info", "request_metrics", "text", "input_tokens")
+        start = finite(entry.get("start_time"))  # inference-perf's clock (monotonic): seconds from its own origin
         if error:
             rows.append(
-                request_row(
-                    0,
-                    error,
-                    None,
-                    None,
-                    None,
-                    tokens,
-                    nested(entry, "info", "response_metrics", "output_tokens"),
-                    number=number,
-                    keys=("", "", "", "info.request_metrics.text.input_tokens", "info.response_metrics.output_tokens"),
+                _started(
+                    request_row(
+                        0,
+                        error,
+                        None,
+                        None,
+                        None,
+                        tokens,
+                        nested(entry, "info", "response_metrics", "output_tokens"),
+                        number=number,
+                        keys=(
+                            "",
+                            "",
+                            "",
+                            "info.request_metrics.text.input_tokens",
+                            "info.response_metrics.output_tokens",
+                        ),
+                    ),
+                    start,
                 )
             )
             continue
@@ -156,7 +166,7 @@ def _requests(path: Path, rel: str, skipped: list[Problem]) -> list[dict]:
         )
         tpot = number(computed.get("time_per_output_token"), "computed_metrics.time_per_output_token")
         row["tpot_ms"] = tpot * 1000.0 if tpot is not None else None  # inference-perf's own, as its summary
-        rows.append(row)
+        rows.append(_started(row, start))
     numbers.finish()
     if without and not any(not r["error"] for r in rows):
         skipped.append(
@@ -179,3 +189,10 @@ def _requests(path: Path, rel: str, skipped: list[Problem]) -> list[dict]:
             )
         )
     return rows
+
+
+def _started(row: dict, start: float | None) -> dict:
+    """``row`` with its ``start_s`` (benchproof's request start column) when the tool timed it."""
+    if start is not None:
+        row["start_s"] = start
+    return row

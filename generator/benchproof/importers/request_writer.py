@@ -10,7 +10,7 @@ from benchproof.errors import Problem
 from benchproof.importers.base import Imported
 from benchproof.read.config.report import REL
 
-REQUEST_COLUMNS = ("run_id", "request", "error", "input_tokens", "output_tokens")
+REQUEST_COLUMNS = ("run_id", "request", "start_s", "error", "input_tokens", "output_tokens")
 
 
 def requests_name(runs_rel: str) -> str:

@@ -25,7 +25,7 @@ of the same file at the same rate and concurrency are numbered as repeats.
   part of vLLM's result unless passed as ``--metadata``).
 * **Times**: vLLM stamps ``date`` (``%Y%m%d-%H%M%S``, local time, no zone) when it saves the
   result, after the run: ``ended_at``; ``started_at`` is that stamp less ``duration``, to
-  the second.  Request rows get ``start_offset_s`` from 0.33's ``start_times``
+  the second.  Request rows get ``start_s`` from 0.33's ``start_times``
   (``time.perf_counter()`` readings, which carry no date: no request ``started_at``).
 * **Status**: ``ok``; ``failed`` when no request completed (vLLM then writes 0 ms
   latencies, which are placeholders and are not kept as metric values).  A run with some
@@ -212,7 +212,7 @@ def _times(obj: dict) -> dict[str, str]:
 
 def _start_offsets(obj: dict, rows: list[dict]) -> None:
     """vLLM 0.33's ``start_times`` (``time.perf_counter()`` readings: a clock without a date) as
-    each request's ``start_offset_s``, seconds after the first request of the run started."""
+    each request's ``start_s``, seconds after the first request of the run started."""
     details = obj.get("details")
     starts = (details if isinstance(details, dict) else obj).get("start_times")
     if not rows or not isinstance(starts, list) or len(starts) != len(rows):
@@ -222,7 +222,7 @@ def _start_offsets(obj: dict, rows: list[dict]) -> None:
         return
     first = min(v for v in values if v is not None)
     for row, value in zip(rows, values):
-        row["start_offset_s"] = value - first if value is not None else None
+        row["start_s"] = value - first if value is not None else None
 
 
 def _side_file(obj: dict) -> str | None:
@@ -310,7 +310,7 @@ def _request_metrics(specs: list[MetricSpec], present: set[str], requests: list[
     (output tokens − 1), equal to the sum of the ITLs over it)."""
     from dataclasses import replace
 
-    stated = stated_of(specs, present, ("ttft", "tpot", "itl", "e2el"), count="completed")
+    stated = stated_of(specs, present, ("ttft", "tpot", "itl", "e2el"), count="completed", requests=requests)
     meanings = {
         "ttft_ms": "vLLM ttfts (s, ×1000)",
         "itl_ms": "vLLM itls (s, ×1000; per chunk, not per token)",

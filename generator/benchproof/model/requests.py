@@ -69,6 +69,11 @@ class RunSeries:
     def failed_of(self, run: int) -> np.ndarray:
         return self.failed[self.starts[run] : self.starts[run + 1]]
 
+    def timed_runs(self) -> np.ndarray:
+        """Each run's :meth:`timed`, at once (bool per run)."""
+        missing = np.concatenate(([0], np.cumsum(np.isnan(self.start_s))))
+        return (np.diff(self.starts) > 0) & (missing[self.starts[1:]] == missing[self.starts[:-1]])
+
     def timed(self, run: int) -> bool:
         """Whether every request of run ``run`` has a start time (and it has requests)."""
         part = self.start_s[self.starts[run] : self.starts[run + 1]]
@@ -86,6 +91,7 @@ class RequestData:
     files: tuple[str, ...] = ()  # the request files read (project paths)
     count: int = 0  # request records read
     series: dict[str, RunSeries] = field(default_factory=dict)  # metric id → every request in start order
+    tokens: dict[str, RunSeries] = field(default_factory=dict)  # input_tokens, output_tokens: the same, as read
 
     @property
     def present(self) -> bool:

@@ -1,7 +1,8 @@
 """The section "Per-request distributions" (``partials/_distributions.html``): per request
 metric and point, each arm's distribution in a table (n, failed requests, p50 … p99.9, each
 run's p99) and an ECDF chart (a static SVG that ``assets/workload.js`` replaces with the
-interactive one), its histogram beside it; then goodput under the report's ``slo:``."""
+interactive one), its histogram and its timeline (the requests by start time) beside it; then
+goodput under the report's ``slo:``."""
 
 from __future__ import annotations
 
@@ -49,6 +50,8 @@ class Article:
     ecdf: Figure
     histogram: Figure | None
     note: str
+    timeline: Figure | None = None  # the requests by start time, run by run
+    untimed: str = ""  # the runs without start times, or '' (their timeline is unavailable)
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,15 @@ class GoodputRow:
 
 
 @dataclass(frozen=True)
+class TokenRow:
+    label: str
+    href: str
+    where: str
+    cells: tuple[str, ...]  # input mean, p50, p99, output mean, p50, p99 ('--' without a count)
+    n: str  # requests counted: "1,200 · 1,200" (input · output)
+
+
+@dataclass(frozen=True)
 class DistributionsPage:
     sections: tuple[tuple[str, tuple[Article, ...]], ...]  # (section title, its articles)
     levels: tuple[str, ...]
@@ -69,6 +81,7 @@ class DistributionsPage:
     goodput: tuple[GoodputRow, ...]
     goodput_chart: str  # '#view=…' of the goodput sweep, '' when there is none
     payload: Markup  # the ECDF and histogram specs, for assets/workload.js
+    tokens: tuple[TokenRow, ...] = ()  # each arm × point's token counts, when the requests have them
 
 
 def _note(view: DistributionView, listed: bool, zeros: str = "") -> str:
@@ -154,6 +167,10 @@ def distributions_page(
                     Figure(ecdf.key, svg_path(ecdf), ecdf.title),
                     Figure(histogram.key, svg_path(histogram), histogram.title) if histogram else None,
                     _note(view, project.requests.metrics[metric.id].listed, style.zeros_words(view, labels, metric)),
+                    Figure(drawn.timeline.key, svg_path(drawn.timeline), drawn.timeline.title)
+                    if drawn.timeline
+                    else None,
+                    ", ".join(drawn.untimed),
                 )
             )
         if articles:
@@ -175,6 +192,25 @@ def distributions_page(
         f"{metrics[o.metric].label} ≤ {fmt.measured(o.max, metrics[o.metric].places, metrics[o.metric].unit)}"
         for o in report.slo
     )
+    by_group: dict[tuple, dict] = {}
+    for figure in found.tokens:
+        by_group.setdefault((figure.section, figure.point, figure.arm), {})[figure.tokens] = figure
+    tokens = []
+    for (_, point, arm), figures in by_group.items():
+        cells, counted = [], []
+        for name in ("input_tokens", "output_tokens"):
+            t = figures.get(name)
+            counted.append(fmt.thousands(t.n) if t else fmt.MISSING)
+            cells += [fmt.measured(getattr(t, s), 1, "") if t and t.n else fmt.MISSING for s in ("mean", "p50", "p99")]
+        tokens.append(
+            TokenRow(
+                style.labels(project, (arm,))[arm],
+                arm_href(arm),
+                fmt.point(point, dims),
+                tuple(cells),
+                " · ".join(counted),
+            )
+        )
     sweep = next((key for key in sorted(charts.view_keys) if f"--{GOODPUT}--across-" in key), "")
     payload = script_json({"charts": [{"key": c.key, "spec": c.spec} for c in ecdfs]})
     return DistributionsPage(
@@ -184,4 +220,5 @@ def distributions_page(
         tuple(goodput),
         view_href(sweep) if sweep else "",
         payload,
+        tuple(tokens),
     )

@@ -1,6 +1,7 @@
 """``results.json``'s per-request part: ``distributions`` (each section × arm × point × request
 metric: n, n_failed, the percentiles and each run's own) and ``goodput`` (each arm × point: the
-share of all requests, failed ones included, that succeeded and met every objective)."""
+share of all requests, failed ones included, that succeeded and met every objective) and
+``tokens`` (each arm × point: the successful requests' input and output token counts)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ def _figures(percentiles: dict[str, float] | None) -> dict[str, float] | None:
 
 
 def distributions_json(found: Distributions) -> dict[str, Any]:
+    """The per-request part; ``tokens`` only when some request has a token count."""
     return {
         "distributions": [
             {
@@ -34,5 +36,26 @@ def distributions_json(found: Distributions) -> dict[str, Any]:
         "goodput": [
             {"section": g.section, "arm": g.arm, "point": dict(g.point), "share": g.share, "n_good": g.n_good, "n": g.n}
             for g in found.goodput
+        ],
+        **_tokens(found),
+    }
+
+
+def _tokens(found: Distributions) -> dict[str, Any]:
+    if not found.tokens:
+        return {}
+    return {
+        "tokens": [
+            {
+                "section": t.section,
+                "arm": t.arm,
+                "point": dict(t.point),
+                "tokens": t.tokens,
+                "n": t.n,
+                "mean": t.mean,
+                "p50": t.p50,
+                "p99": t.p99,
+            }
+            for t in found.tokens
         ],
     }

@@ -34,7 +34,13 @@ ARRAYS = ("ttfts", "itls", "output_lens")  # what a vLLM / SGLang run needs for 
 SHOWN = 10  # values that are not numbers said one by one in a file; the others in one line
 # (value, the key it stands under) → the number, or None: one file's requests (RequestNumbers.at)
 Number = Callable[[Any, str], "float | None"]
-KEYS = ("ttft", "itls", "latency", "input tokens", "output tokens")  # request_row's values, by default
+KEYS = ("ttft", "itls", "latency", "input tokens", "output tokens")
+# the throughput benchproof recomputes from the requests → the tool's own, as the importers name it
+STATED_RATES = {
+    "requests_per_s": "request_throughput",
+    "output_tokens_per_s": "output_throughput",
+    "total_tokens_per_s": "total_token_throughput",
+}  # request_row's values, by default
 
 
 class RequestNumbers:
@@ -112,13 +118,19 @@ def definitions(tool: str, present: set[str], meanings: dict[str, str]) -> list[
 
 
 def stated_of(
-    specs: Iterable[MetricSpec], present: set[str], families: Iterable[str], count: str | None = None
+    specs: Iterable[MetricSpec],
+    present: set[str],
+    families: Iterable[str],
+    count: str | None = None,
+    requests: Iterable[dict] = (),
 ) -> dict[str, dict[str, str]]:
     """Request metric → {statistic: run metric id} for the tool's summaries the file has
     (``ttft_p99_ms`` states the p99 of ``ttft_ms``), for the ``families`` whose summary is made
     the way the requests are (not, e.g., SGLang's TPOT, which counts the final [DONE] read).
     ``count``: the run column that counts the successful requests those summaries cover
-    (``completed``), stated first as ``count``."""
+    (``completed``), stated first as ``count``.  The tool's throughput is stated on ``e2el_ms``
+    (``requests_per_s: request_throughput``...) when its ``requests`` have start times, which
+    the recomputed throughput needs."""
     out: dict[str, dict[str, str]] = {}
     for spec in specs:
         if spec.id not in present:
@@ -129,6 +141,12 @@ def stated_of(
                 stat = spec.id[len(head) : -3].replace("_", ".")
                 if stat in ("mean", "median") or (stat.startswith("p") and stat[1:].replace(".", "").isdigit()):
                     out.setdefault(metric, {**({COUNT: count} if count else {})})[stat] = spec.id
+    timed = any("start_s" in r for r in requests)
+    rates = {
+        ours: theirs for ours, theirs in STATED_RATES.items() if timed and theirs in {s.id for s in specs} & present
+    }
+    if rates:  # on the E2E metric, which the recomputed throughput needs (unused when the file has none)
+        out.setdefault("e2el_ms", {}).update(rates)
     return out
 
 

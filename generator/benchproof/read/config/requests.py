@@ -18,11 +18,13 @@ from benchproof.model.config import Metric, Objective, Report
 from benchproof.model.percentiles import COUNT, PER_RUN, is_stat
 from benchproof.model.terms import Where
 from benchproof.read.config.frontier import TARGET_FIELD
+from benchproof.read.requests.throughput import THROUGHPUT
 from benchproof.read.schema import Field, check_map, line_of, shown
 from benchproof.text import setting
 
 REL = "report.yaml"
 PER = ("run", "request")
+RATES = tuple(t[0] for t in THROUGHPUT)  # a stated throughput: compared with the recomputed one
 GOODPUT = "goodput"  # the run-level figure of the share of good requests, when slo: is set
 PER_FIELD = Field(
     "str",
@@ -63,13 +65,14 @@ def stated_of(m: dict, item: Any, problems: Problems) -> tuple[tuple[str, str], 
         return ()
     pairs = []
     for stat, column in mapping.items():
-        if not is_stat(str(stat)) and stat != COUNT:
+        if not is_stat(str(stat)) and stat != COUNT and stat not in RATES:
             problems.error(
                 REL,
                 line_of(mapping, stat),
                 f"metric '{m['id']}': 'stated' lists {shown(stat)}: a "
                 "statistic is mean, median or pNN (p50, p99, p99.9), or "
-                "count (the successful requests the summary covers)",
+                "count (the successful requests the summary covers), or a throughput "
+                "(requests_per_s, output_tokens_per_s, total_tokens_per_s)",
             )
         elif not isinstance(column, str) or not column:
             problems.error(

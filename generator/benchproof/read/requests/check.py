@@ -10,6 +10,7 @@ The rules are the run records' (:mod:`benchproof.read.numbers`: what a number lo
   ``false``) is a failed request: counted, never in a latency.
 * ``start_s`` (optional): the request's start time in seconds, a finite number from any fixed
   origin of the run (only differences are used); empty where the tool has none.
+* ``input_tokens``, ``output_tokens`` (optional): the request's token counts, numbers ≥ 0.
 * A request metric holds a number, nothing (not measured), or — in JSON Lines and Parquet —
   a list of numbers (a request's inter-token latencies: each is a value of the distribution).
   Negative values are errors unless the metric allows them.
@@ -29,6 +30,8 @@ from benchproof.read.requests.sources import Batch, kind_of
 from benchproof.read.schema import shown
 
 RUN_ID, ERROR, START = "run_id", "error", "start_s"
+TOKENS = ("input_tokens", "output_tokens")
+MEANING = {START: "the request's start time in seconds", **{t: f"the request's {t.replace('_', ' ')}" for t in TOKENS}}
 HINT = " (leave it empty for a value that was not measured)"
 
 
@@ -179,21 +182,24 @@ class BatchCheck:
             )
         return failed if codes is None else np.append(failed, False)[codes]
 
-    # -- start_s ----------------------------------------------------------------------------
+    # -- start_s, input_tokens, output_tokens -----------------------------------------------
 
-    def start(self) -> np.ndarray:
-        """Each row's start time in seconds, NaN where it has none."""
-        data = self.batch.columns.get(START)
+    def number(self, name: str) -> np.ndarray:
+        """Each row's number in column ``name`` (``start_s``, a token count), NaN where it has
+        none; a token count must not be negative."""
+        data = self.batch.columns.get(name)
         if data is None or kind_of(data) == "null":
             return np.full(self.n, np.nan)
         kind = kind_of(data)
         if not isinstance(data, Column) and kind not in (TEXT, NUMBER):
-            self.fail(np.arange(self.n), f"'{START}' holds {_arrow(data).type} values, not numbers of seconds")
+            self.fail(np.arange(self.n), f"'{name}' holds {_arrow(data).type} values, not numbers ({MEANING[name]})")
             return np.full(self.n, np.nan)
         column = data if isinstance(data, Column) else Column(kind, _plain(data))
         numbers, reasons = parse_column(column)
         for row, why in reasons.items():
-            self.fail([row], f"'{START}' {why}: {shown(column.value(row))} (the request's start time in seconds)")
+            self.fail([row], f"'{name}' {why}: {shown(column.value(row))} ({MEANING[name]})")
+        if name != START:
+            self.fail(np.flatnonzero(numbers < 0), f"'{name}' is negative: a token count is 0 or more")
         return numbers
 
     # -- a request metric -------------------------------------------------------------------

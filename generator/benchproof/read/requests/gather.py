@@ -15,7 +15,7 @@ import numpy as np
 
 from benchproof.model.config import Metric, Objective
 from benchproof.model.requests import RequestData, RunSeries, RunValues
-from benchproof.read.requests.check import BatchCheck, Messages
+from benchproof.read.requests.check import START, TOKENS, BatchCheck, Messages
 from benchproof.read.requests.sources import Batch
 
 
@@ -36,12 +36,15 @@ class Gather:
         self.listed: set[str] = set()
         self.rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # each batch's kept (run, start_s, failed)
         self.series: dict[str, list[np.ndarray]] = {m.id: [] for m in metrics}
+        self.tokens: dict[str, list[np.ndarray]] = {t: [] for t in TOKENS}
+        self.counted: set[str] = set()  # the token counts some request has
 
     def add(self, batch: Batch) -> None:
         check = BatchCheck(batch, self.run_ids, self.messages)
         runs = check.runs()
         failed = check.failed()
-        start = check.start()
+        start = check.number(START)
+        tokens = {t: check.number(t) for t in TOKENS}
         values = {m.id: check.values(m) for m in self.metrics}
         self.count += check.n
         keep = ~check.bad
@@ -49,6 +52,10 @@ class Gather:
         width = np.uint16 if n < 1 << 16 else np.int32
         kept = np.flatnonzero(keep)
         self.rows.append((runs[kept].astype(width), start[kept], failed[kept]))
+        for name, counts in tokens.items():
+            self.tokens[name].append(counts[kept].astype(np.float32))
+            if name not in self.counted and bool(np.isfinite(counts[kept]).any()):
+                self.counted.add(name)
         self.requests += np.bincount(runs[keep], minlength=n)
         self.failed += np.bincount(runs[keep & failed], minlength=n)
         good = keep & ~failed
@@ -71,12 +78,12 @@ class Gather:
         for metric in self.metrics:
             metrics[metric.id] = _by_run(self.parts.pop(metric.id), len(self.requests), metric.id in self.listed)
             free_unused_memory()
-        series = self._series()
+        series, tokens = self._series()
         return RequestData(
-            metrics, self.requests, self.failed, self.good if self.slo else None, files, self.count, series
+            metrics, self.requests, self.failed, self.good if self.slo else None, files, self.count, series, tokens
         )
 
-    def _series(self) -> dict[str, RunSeries]:
+    def _series(self) -> tuple[dict[str, RunSeries], dict[str, RunSeries]]:
         """Each metric's values of every kept request, grouped by run and in start order within
         each (a stable sort, skipped when the files already hold them so)."""
         from benchproof.model.columns import free_unused_memory
@@ -93,13 +100,15 @@ class Gather:
         counts = np.bincount(runs, minlength=n) if len(runs) else np.zeros(n, np.int64)
         starts = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
         del runs
-        out = {}
-        for metric in self.metrics:
-            chunks = self.series.pop(metric.id)
-            values = np.concatenate(chunks) if chunks else np.zeros(0, np.float32)
-            chunks.clear()
-            out[metric.id] = RunSeries(values if order is None else values[order], start, failed, starts)
-            free_unused_memory()
+        out: tuple[dict[str, RunSeries], dict[str, RunSeries]] = ({}, {})
+        for kind, names in ((0, [m.id for m in self.metrics]), (1, [t for t in TOKENS if t in self.counted])):
+            for name in names:
+                chunks = (self.series if kind == 0 else self.tokens)[name]
+                values = np.concatenate(chunks) if chunks else np.zeros(0, np.float32)
+                chunks.clear()
+                out[kind][name] = RunSeries(values if order is None else values[order], start, failed, starts)
+                free_unused_memory()
+        self.tokens.clear()
         return out
 
 

@@ -18,9 +18,10 @@ from benchproof.model.percentiles import PER_RUN, level, slice_quantiles
 from benchproof.model.records import Records
 from benchproof.model.requests import RequestData, RunValues
 from benchproof.read.config.requests import GOODPUT, per_run_ids
-from benchproof.read.requests.check import ERROR, RUN_ID, START
+from benchproof.read.requests.check import ERROR, RUN_ID, START, TOKENS
 from benchproof.read.requests.gather import Gather
 from benchproof.read.requests.sources import FOLDER, batches, sources
+from benchproof.read.requests.throughput import DEFINITION, SPAN, THROUGHPUT, throughput
 from benchproof.text import setting
 
 
@@ -39,7 +40,7 @@ def read_requests(
             )
         return report, records, RequestData(files=tuple(s.rel for s in found if not s.dataset))
     gather = Gather(report.request_metrics, report.slo, records.run_id)
-    wanted = (RUN_ID, ERROR, START, *(m.id for m in report.request_metrics))
+    wanted = (RUN_ID, ERROR, START, *TOKENS, *(m.id for m in report.request_metrics))
     files: list[str] = []
     trouble: list = []
     for k, source in enumerate(found, 1):
@@ -90,6 +91,11 @@ def with_per_run(report: Report, records: Records, data: RequestData) -> tuple[R
                 )
             )
             columns[metric_id] = run_percentiles(data.metrics[metric.id], level(name))
+    rates = throughput(data)
+    for metric_id, label, unit, _ in THROUGHPUT:
+        if metric_id in rates and metric_id not in columns:
+            metrics.append(Metric(metric_id, label, unit, "higher", f"{DEFINITION[metric_id]} {SPAN}", decimals=2))
+            columns[metric_id] = rates[metric_id]
     if report.slo:
         rules = ", ".join(f"{o.metric} ≤ {setting(o.max)}" for o in report.slo)
         metrics.append(
