@@ -18,15 +18,21 @@
   // the y axis (never a drawing scaled down below its text sizes), and its titles break into
   // lines rather than end in an ellipsis (assets/report.js's benchproofTitle).
   const AXIS = 80;   /* px beside a view for its y axis, its labels and its title */
-  function fitted(spec, figure) {
+  function roomOf(figure) {
     let shown = figure;   /* a figure in a closed fold has no width: the fold's is its own */
     while (shown.parentElement && !shown.clientWidth) { shown = shown.parentElement; }
-    const room = Math.max(200, shown.clientWidth - 10);
+    return Math.max(200, shown.clientWidth - 10);
+  }
+
+  // ``over``: how much wider than its room the chart was drawn the first time (an axis's
+  // labels and title wider than AXIS): its views narrow by that much more.
+  function fitted(spec, figure, over) {
+    const room = roomOf(figure);
     const fit = JSON.parse(JSON.stringify(spec));
     const title = window.benchproofTitle;
     (fit.vconcat || [fit]).forEach(function (view) {
-      if (typeof view.width === "number" && view.width > room - AXIS) {
-        view.width = room - AXIS;
+      if (typeof view.width === "number" && view.width > room - AXIS - over) {
+        view.width = room - AXIS - over;
         /* words on a narrowed view (an arm's name, a share of requests) end in an ellipsis at
            half its width: two of them side by side never overlap, and the page's words above
            the chart say each in full */
@@ -48,12 +54,15 @@
     draw(figure, canvas, key);
   });
 
-  function draw(figure, canvas, key) {
-    const spec = fitted(specs[key], figure);
+  function draw(figure, canvas, key, over) {
+    const spec = fitted(specs[key], figure, over || 0);
     figure.setAttribute("data-state", "loading");
     const target = document.createElement("div");
     window.vegaEmbed(target, spec, { actions: false, renderer: "svg", mode: "vega-lite" })
       .then(function () {
+        const svg = target.querySelector("svg");
+        const wider = svg ? Math.ceil(parseFloat(svg.getAttribute("width")) - roomOf(figure)) : 0;
+        if (!over && wider > 0) { draw(figure, canvas, key, wider); return; }   /* once, narrower */
         canvas.textContent = "";
         canvas.appendChild(target);
         figure.setAttribute("data-state", "ready");

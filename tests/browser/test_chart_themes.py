@@ -34,6 +34,12 @@ def shown(sites: dict[str, Site]) -> dict[str, tuple[str, str]]:
     return found
 
 
+def shown_texts(texts: list[dict]) -> list[dict]:
+    """The texts a reader sees: not those drawn at opacity 0 (an axis label Vega hides where it
+    would overlap its neighbour, as on the frontier's throughput axis)."""
+    return [t for t in texts if t["opacity"] > 0]
+
+
 def least(text: dict) -> float:
     return 3.0 if large(text["px"], text["bold"]) else 4.5
 
@@ -90,7 +96,7 @@ def test_the_text_of_every_kind_of_chart_meets_its_contrast_in_both_themes(brows
         else:  # shown as its image (the compare page's charts)
             texts = _static(browser, site, key, scheme)
         assert texts, f"no text drawn in {key}"
-        for t in texts:
+        for t in shown_texts(texts):
             found = ratio(channels(t["fill"]), channels(t["ground"]), t["opacity"])
             if found < least(t):
                 failing.append((key, t["text"][:40], t["fill"], t["ground"], round(found, 2)))
@@ -104,7 +110,7 @@ def test_every_static_chart_meets_its_contrast_as_a_page_without_javascript_show
     failing = []
     for name, site in sites.items():
         for key in site.kinds:
-            for t in _static(browser, site, key, scheme):
+            for t in shown_texts(_static(browser, site, key, scheme)):
                 found = ratio(channels(t["fill"]), channels(t["ground"]), t["opacity"])
                 if found < least(t):
                     failing.append((name, key, t["text"][:40], round(found, 2)))

@@ -20,11 +20,12 @@ from benchproof.model.project import Project
 HEIGHT = 300
 
 
-def axis_titles(frontier: SectionFrontier, throughput: Metric) -> tuple[str, str]:
+def axis_titles(frontier: SectionFrontier, throughput: Metric) -> tuple[list[str], str]:
+    """The x axis's title in lines (one line of it is wider than a phone's chart), the y axis's."""
     x = (
-        "Interactivity: output tokens/s per user (1000 ÷ TPOT) · higher is better"
+        ["Interactivity: output tokens/s per user", "(1000 ÷ TPOT) · higher is better"]
         if frontier.axis == "per_user"
-        else f"{frontier.interactivity} (ms) · lower is better"
+        else [f"{frontier.interactivity} (ms)", "lower is better"]
     )
     unit = f" ({throughput.unit}{' per GPU' if frontier.per_gpu else ''})" if throughput.unit else ""
     return x, f"{throughput.label}{unit} · higher is better"

@@ -147,7 +147,9 @@ def crossover_chart(outcome: CrossoverOutcome, labels: dict[str, str], index: in
     rules = [
         alt.Chart(alt.NamedData("marks"))
         .transform_filter(test)
-        .mark_rule(strokeDash=[2, 3], color=colour, size=size)
+        # aria off: a line without a tooltip, whose words are the text layer beside it and the
+        # sentences above the chart (axe: an unnamed rule container is an image without alt)
+        .mark_rule(strokeDash=[2, 3], color=colour, size=size, aria=False)
         .encode(x="tokens:Q")
         .properties(name=f"{name}rule")
         for test, colour, size, name in (("!datum.cross", MUTED, 1, NOTE), ("datum.cross", MISSING_COLOR, 2, ALERT))

@@ -80,7 +80,7 @@ class DistributionsPage:
     objectives: str
     goodput: tuple[GoodputRow, ...]
     goodput_chart: str  # '#view=…' of the goodput sweep, '' when there is none
-    payload: Markup  # the ECDF and histogram specs, for assets/workload.js
+    payload: Markup  # the ECDF, histogram and timeline specs, for assets/workload.js
     tokens: tuple[TokenRow, ...] = ()  # each arm × point's token counts, when the requests have them
 
 
@@ -129,7 +129,8 @@ def distributions_page(
             metric = metrics[view.metric]
             ecdf, histogram = drawn.ecdf, drawn.histogram
             decimals = metric.places
-            ecdfs += [ecdf, histogram] if histogram else [ecdf]  # both drawn in the page (assets/workload.js)
+            # each drawn in the page (assets/workload.js), fitted to its figure's width
+            ecdfs += [c for c in (ecdf, histogram, drawn.timeline) if c is not None]
             where = fmt.point(view.point, dims)
             rows = []
             for d in view.arms:
