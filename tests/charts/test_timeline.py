@@ -96,3 +96,27 @@ def test_without_any_start_time_the_page_says_the_timeline_is_unavailable(tmp_pa
     assert soup.select_one("details.timeline") is None
     said = " ".join(p.get_text() for p in soup.select("article.distribution p.note"))
     assert "Timeline unavailable: the requests of a1, a2, b1 have no start time" in re.sub(r"\s+", " ", said)
+
+
+def timeline_payload(site, metric: str = "ttft_ms") -> dict:
+    """The timeline's spec as the page draws it (index.html's #distribution-charts)."""
+    holder = page(site / "index.html").find(id="distribution-charts")
+    (spec,) = [
+        c["spec"] for c in json.loads(holder.string)["charts"] if c["key"].startswith(f"timeline--main--{metric}--")
+    ]
+    return spec
+
+
+def test_a_run_read_as_warm_up_has_its_early_requests_shaded_and_the_flat_runs_none(built):
+    """a1's first 60 requests (of 600, one a second from T0) take 500 ms, the rest about 100: its
+    steady-state reading puts them outside its steady segment, and the timeline shades their
+    time, on the shared clock; b1 and a2 are flat, unshaded."""
+    spec = timeline_payload(built)
+    shade = spec["datasets"]["shade"]
+    assert [r["run"] for r in shade] == ["a1"]
+    (a1,) = shade
+    assert a1["from"] == 0 and 40 <= a1["to"] <= 80, a1  # the warm-up's 60 s, within a block or so
+    assert "shaded: a run's requests outside its steady segment" in " ".join(spec["title"]["subtitle"])
+    assert "Shaded, outside the steady segment of 1 run (a1)" in spec["description"]
+    _, svg = timeline_spec(built)
+    assert "shaded: a run&#39;s requests outside its steady segment" in svg or "shaded: a run's requests" in svg

@@ -54,6 +54,7 @@ def report_charts(
                     dims,
                     report.arm_label,
                     cache,
+                    computed.steady,
                 ),
             )
             for v in computed.distributions.views

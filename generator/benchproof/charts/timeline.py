@@ -13,6 +13,10 @@ epoch (after 2001-09-09: above 10⁹), the runs share one time axis from the ear
 arms that ran interleaved are seen side by side in time; otherwise (a tool's monotonic clock,
 offsets) each run starts at 0, its own first request.  Runs without ``start_s`` are not drawn
 and are named in the subtitle (their timeline is unavailable).
+
+**Steady state shaded.** Where a run was read as warm-up or slowdown
+(:mod:`benchproof.compute.steady_runs`), the time of its requests outside its steady segment is
+shaded: that part stays drawn and counted, and is left out of the run's figures.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from benchproof.charts.chart import Chart
 from benchproof.charts.ecdf import DASHES, HEIGHT, _titled, drawn
 from benchproof.charts.view import WIDTH, cached_skeleton, metric_key
 from benchproof.compute.distributions import DistributionView
+from benchproof.compute.steady_runs import Steadiness
 from benchproof.model.config import Metric
 from benchproof.model.requests import RunSeries
 
@@ -78,7 +83,7 @@ def run_bins(start: np.ndarray, values: np.ndarray, origin: float, bins: int) ->
 
 
 def _skeleton(metric: Metric, order: list[str], arm_label: str, cache: Cache | None) -> dict:
-    content = {"timeline": metric_key(metric), "order": order, "arm_label": arm_label}
+    content = {"timeline": metric_key(metric), "order": order, "arm_label": arm_label, "layers": ["shade", "bins"]}
     return cached_skeleton(cache or Cache.default(), content, lambda: _make(metric, order, arm_label))
 
 
@@ -111,7 +116,17 @@ def _make(metric: Metric, order: list[str], arm_label: str) -> dict:
             ],
         )
     )
-    return style.finish(chart, WIDTH, HEIGHT, 300)
+    # the time of a run's requests outside its steady segment (empty when every run is flat)
+    shade = (
+        alt.Chart(alt.NamedData("shade"))
+        .mark_rect(color=style.MUTED, opacity=0.18)
+        .encode(
+            x="from:Q",
+            x2="to:Q",
+            tooltip=[tip("run:N", title="Run"), tip("when:N", title="Started"), tip("what:N", title="Shaded")],
+        )
+    )
+    return style.finish(alt.layer(shade, chart), WIDTH, HEIGHT, 300)
 
 
 def timeline_chart(
@@ -124,9 +139,11 @@ def timeline_chart(
     dims: dict[str, str],
     arm_label: str,
     cache: Cache | None = None,
+    steadiness: Steadiness | None = None,
 ) -> tuple[Chart | None, tuple[str, ...]]:
     """The timeline of ``view`` (None when no run of it has start times), and the runs of the
-    view whose requests have none (``rows``: run id → its row in the records)."""
+    view whose requests have none (``rows``: run id → its row in the records; ``steadiness``:
+    each run's reading, whose segments outside the steady one are shaded)."""
     runs = [(labels[d.arm], r.run_id, rows[r.run_id]) for d in view.arms for r in d.runs]
     timed = [(arm, run, row) for arm, run, row in runs if series.timed(row)]
     untimed = tuple(
@@ -140,7 +157,20 @@ def timeline_chart(
     decimals = metric.places
     data: list[dict] = []
     order = list(dict.fromkeys(arm for arm, _, _ in timed))
+    shade: list[dict] = []
     for (arm, run, row), first in zip(timed, firsts):
+        origin = min(firsts) if shared else first
+        for begin, end, steady in (steadiness or Steadiness()).segments_in_time(row, metric.id):
+            if not steady:
+                shade.append(
+                    {
+                        "run": run,
+                        "from": begin - origin,
+                        "to": end - origin,
+                        "when": f"{fmt.measured(begin - origin, 1, 's')} to {fmt.measured(end - origin, 1, 's')}",
+                        "what": "outside the run's steady segment: drawn, counted, not in its figures",
+                    }
+                )
         start, values = series.of(row)
         for b in run_bins(start, values, min(firsts) if shared else first, bins):
             data.append(
@@ -163,15 +193,25 @@ def timeline_chart(
         else "each run from its own first request (their clocks share no origin)"
     )
     subtitle = [where, f"line = each run's median per bin of consecutive requests (up to {bins} a run) · {clock}"]
+    if shade:
+        subtitle.append("shaded: a run's requests outside its steady segment, left out of its figures")
     if untimed:
         subtitle.append(f"not drawn, no start_s: {', '.join(untimed)}")
     title = f"{metric.label} over time"
     description = (
         f"{title} ({where}): {fmt.count(len(timed), 'run')}, each run's successful requests cut into up to "
         f"{bins} bins of as many consecutive requests, each drawn as its median; {clock}."
+        + (
+            f" Shaded, outside the steady segment of {fmt.count(len({r['run'] for r in shade}), 'run')} "
+            f"({', '.join(dict.fromkeys(r['run'] for r in shade))}): drawn and counted, left out of the run's figures."
+            if shade
+            else ""
+        )
         + (f" Runs without start times, not drawn: {', '.join(untimed)}." if untimed else "")
     )
-    spec = _titled(_skeleton(metric, order, arm_label, cache), title, subtitle, description, {"bins": data})
+    spec = _titled(
+        _skeleton(metric, order, arm_label, cache), title, subtitle, description, {"bins": data, "shade": shade}
+    )
     chart = Chart(
         "timeline",
         view_key(view.section, metric.id, view.point, kind="timeline"),
