@@ -229,7 +229,7 @@ RATE_ROWS = [
         {"a1": {"requests_per_s": "1.0201"}},
         (("a", "requests_per_s", ("a1",)),),
         (1.0201, 1.0),
-        "run a1 states Requests/s 1.02 (req_tput); its requests give 1.00 over their measured span",
+        "run a1 states 1.02 (req_tput); its requests give 1.00 over their measured span",
     ),
     RateRow(
         "2.01% below: a tool's duration holds more than the span, not a finding", {"a1": {"requests_per_s": "0.9799"}}

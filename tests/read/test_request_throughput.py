@@ -42,9 +42,9 @@ def test_throughput_is_completed_requests_and_tokens_over_first_start_to_last_en
     root = request_project(tmp_path / "p", REPORT, files={"requests/r.jsonl": jsonl(ROWS)})
     runs, metrics, columns = figures(root)
     assert [metrics[m].label for m in ("requests_per_s", "output_tokens_per_s", "total_tokens_per_s")] == [
-        "Requests/s",
-        "Output tok/s",
-        "Total tok/s",
+        "Requests/s, from requests",
+        "Output tok/s, from requests",
+        "Total tok/s, from requests",
     ]
     a1, a2, b1, b2 = (runs.index(r) for r in ("a1", "a2", "b1", "b2"))
     span = 104.5 - 100.0

@@ -119,7 +119,6 @@ def stated_rates(f: Facts, metric, skip: set[int]) -> list[Finding]:
             continue
         mine = f.records.metrics[name]
         given = _stated_values(f, column)
-        label = next(m.label for m in f.report.metrics if m.id == name)
         for row in ok[~np.isnan(given[ok]) & ~np.isnan(mine[ok])].tolist():
             if row in skip:
                 continue
@@ -129,7 +128,7 @@ def stated_rates(f: Facts, metric, skip: set[int]) -> list[Finding]:
             section, arm, point = f.records.group_of(int(f.records.group_keys(np.array([row]))[0]))
             stated_text, computed_text = f.number(stated), f.number(recomputed)
             detail = (
-                f"run {f.records.run_ids([row])[0]} states {label} {stated_text} ({column}); its requests give "
+                f"run {f.records.run_ids([row])[0]} states {stated_text} ({column}); its requests give "
                 f"{computed_text} over their measured span (first start to last end): the tool claims "
                 f"{fmt.percent((stated - recomputed) / abs(recomputed))} more than its requests show"
             )
@@ -142,7 +141,7 @@ def stated_rates(f: Facts, metric, skip: set[int]) -> list[Finding]:
                     column if column in f.metrics else name,
                     "a tool's own throughput is above the one recomputed from its requests",
                     detail,
-                    f"{label} {stated_text} vs {computed_text}",
+                    f"stated {stated_text} vs {computed_text} from its requests",
                     [row],
                     (("stated", stated), ("recomputed", recomputed)),
                     topic="throughput",

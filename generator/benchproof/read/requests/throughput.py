@@ -23,11 +23,13 @@ import numpy as np
 from benchproof.model.requests import RequestData, RunSeries
 
 E2E = "e2el_ms"  # the request metric whose value ends a request (ms), as the importers name it
-# id, label, unit, the token counts it adds up (none: requests)
+# id, label, unit, the token counts it adds up (none: requests).  The labels say where the
+# figure comes from: an import of the same run also states the tool's own figure, labelled
+# "Requests/s" and so on, and the two rows must not read alike in a table.
 THROUGHPUT = (
-    ("requests_per_s", "Requests/s", "req/s", ()),
-    ("output_tokens_per_s", "Output tok/s", "tok/s", ("output_tokens",)),
-    ("total_tokens_per_s", "Total tok/s", "tok/s", ("input_tokens", "output_tokens")),
+    ("requests_per_s", "Requests/s, from requests", "req/s", ()),
+    ("output_tokens_per_s", "Output tok/s, from requests", "tok/s", ("output_tokens",)),
+    ("total_tokens_per_s", "Total tok/s, from requests", "tok/s", ("input_tokens", "output_tokens")),
 )
 DEFINITION = {
     "requests_per_s": "completed requests (error empty)",
