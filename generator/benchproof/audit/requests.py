@@ -76,7 +76,7 @@ def _other_requests(f: Facts, metric, column: str, rows: list[int]) -> tuple[lis
         if np.isnan(stated) or stated == held[row]:
             continue
         skip.add(row)
-        section, arm, point = f.records.group_of(int(f.records.group_keys(np.array([row]))[0]))
+        section, arm, point = f.records.group_of_row(row)
         have, covers = int(held[row]), fmt.thousands(stated) if float(stated).is_integer() else f.number(float(stated))
         detail = (
             f"run {f.records.run_id[row]} states that its summary covers {covers} successful requests "
@@ -125,7 +125,7 @@ def stated_rates(f: Facts, metric, skip: set[int]) -> list[Finding]:
             stated, recomputed = float(given[row]), float(mine[row])
             if not rate_differs(stated, recomputed):
                 continue
-            section, arm, point = f.records.group_of(int(f.records.group_keys(np.array([row]))[0]))
+            section, arm, point = f.records.group_of_row(row)
             stated_text, computed_text = f.number(stated), f.number(recomputed)
             detail = (
                 f"run {f.records.run_ids([row])[0]} states {stated_text} ({column}); its requests give "
@@ -181,7 +181,7 @@ def summary_differs(f: Facts, settings: AuditSettings) -> list[Finding]:
                 recomputed = stat(values, name)
                 if not beyond_rounding(float(given[row]), recomputed):
                     continue
-                section, arm, point = f.records.group_of(int(f.records.group_keys(np.array([row]))[0]))
+                section, arm, point = f.records.group_of_row(row)
                 unit = f" {metric.unit}" if metric.unit else ""
                 stated_text, computed_text = f.number(float(given[row])) + unit, f.number(recomputed) + unit
                 # the marker goes on the tool's figure when it is a metric, else on the recomputed one

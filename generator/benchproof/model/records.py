@@ -225,6 +225,10 @@ class Records(Sequence[RunRecord]):
         section, arm = divmod(rest, len(self.arm.labels) + 1)
         return self.section.labels[section], self.arm.labels[arm], self.point.labels[point]
 
+    def group_of_row(self, row: int) -> tuple[str, str, Point]:
+        """(section, arm, point) of the record at ``row``."""
+        return self.group_of(int(self.group_keys(np.array([row]))[0]))
+
     def status_counts(self) -> Counter:
         return self.status.counts()
 
